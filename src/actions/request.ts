@@ -1,0 +1,109 @@
+/**
+ * The action request: the SQS message body that asks the worker for one mutation of the
+ * Console API. It is the public interface for CI producers (see README, "Action request"),
+ * so the schema is strict about what it needs and says exactly what is wrong.
+ */
+import { z } from 'zod';
+import { formatIssues } from '../util/zod-issues.js';
+
+/** Identifiers we pass to the Console API: bounded, printable, no whitespace or control characters. */
+export const IdentifierSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[^\s\p{Cc}]+$/u, 'must not contain whitespace or control characters');
+
+export const REQUESTER_SOURCES = ['slack', 'ci', 'events', 'schedule'] as const;
+
+export const RequesterSchema = z.object({
+  source: z.enum(REQUESTER_SOURCES),
+  id: z.string().min(1).max(200),
+});
+export type Requester = z.infer<typeof RequesterSchema>;
+
+const common = {
+  version: z.literal(1),
+  requestedBy: RequesterSchema,
+  requestedAt: z.iso.datetime({ offset: true }),
+  reason: z.string().max(2000).optional(),
+  /** A stable id chosen by the producer; the worker makes one from the message id when absent. */
+  requestId: z
+    .string()
+    .min(1)
+    .max(128)
+    .regex(/^[A-Za-z0-9._:@/-]+$/, 'letters, digits and . _ : @ / - only')
+    .optional(),
+  reply: z.object({ slackResponseUrl: z.url().optional() }).optional(),
+  dryRun: z.boolean().optional(),
+};
+
+export const ApprovePhaseRequestSchema = z.object({
+  ...common,
+  action: z.literal('approve_phase'),
+  triggerId: IdentifierSchema,
+  phaseId: IdentifierSchema,
+});
+
+export const DisableGroupsRequestSchema = z.object({
+  ...common,
+  action: z.literal('disable_groups'),
+  experimentId: IdentifierSchema,
+  groupNames: z.array(z.string().min(1).max(200)).min(1).max(50),
+});
+
+export const ArchiveConfigRequestSchema = z.object({
+  ...common,
+  action: z.literal('archive_config'),
+  configId: IdentifierSchema,
+  reason: z.string().min(1).max(2000),
+  force: z.boolean().optional(),
+});
+
+export const ActionRequestSchema = z.discriminatedUnion('action', [
+  ApprovePhaseRequestSchema,
+  DisableGroupsRequestSchema,
+  ArchiveConfigRequestSchema,
+]);
+
+export type ActionRequest = z.infer<typeof ActionRequestSchema>;
+export type ApprovePhaseRequest = z.infer<typeof ApprovePhaseRequestSchema>;
+export type DisableGroupsRequest = z.infer<typeof DisableGroupsRequestSchema>;
+export type ArchiveConfigRequest = z.infer<typeof ArchiveConfigRequestSchema>;
+export type ActionName = ActionRequest['action'];
+export const ACTION_NAMES = [
+  'approve_phase',
+  'disable_groups',
+  'archive_config',
+] as const satisfies readonly ActionName[];
+
+export type ParsedActionRequest = { ok: true; request: ActionRequest } | { ok: false; error: string };
+
+/** Parses a raw message body. Never throws: a bad body yields the reason in words, with paths. */
+export function parseActionRequest(body: string): ParsedActionRequest {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch (error) {
+    return { ok: false, error: `body is not JSON: ${(error as Error).message}` };
+  }
+  const result = ActionRequestSchema.safeParse(json);
+  if (!result.success) return { ok: false, error: formatIssues(result.error.issues) };
+  return { ok: true, request: result.data };
+}
+
+/** `source:id`, the form policies match requesters in (`slack:U123`, `ci:*`). */
+export function requesterKey(requester: Requester): string {
+  return `${requester.source}:${requester.id}`;
+}
+
+/** What the request acts on, in words and as a stable key part (used in effect keys and logs). */
+export function actionTarget(request: ActionRequest): string {
+  switch (request.action) {
+    case 'approve_phase':
+      return `trigger ${request.triggerId} phase ${request.phaseId}`;
+    case 'disable_groups':
+      return `experiment ${request.experimentId} groups ${[...request.groupNames].sort().join(',')}`;
+    case 'archive_config':
+      return `config ${request.configId}`;
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * In-process AWS emulators that speak the real wire protocols: fauxqs for SQS and dynalite
+ * for DynamoDB. The local stack and the tests start them here, then talk to them with the
+ * ordinary AWS SDK clients, exactly as the Lambdas talk to AWS. Never bundled into a Lambda.
+ */
+import type { AddressInfo } from 'node:net';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import dynalite from 'dynalite';
+import { startFauxqs } from 'fauxqs';
+import { createSqsClient } from '../queue/actions-queue.js';
+import { createDynamoClient, createStateTable } from '../state/table.js';
+
+export interface Emulators {
+  sqsEndpoint: string;
+  dynamodbEndpoint: string;
+  sqs: SQSClient;
+  dynamo: DynamoDBClient;
+  queueUrl: string;
+  dlqUrl: string;
+  tableName: string;
+  stop(): Promise<void>;
+}
+
+export interface EmulatorOptions {
+  sqsPort?: number;
+  dynamodbPort?: number;
+  /** Seconds a received message stays invisible (the stack uses 6× the worker timeout). */
+  visibilityTimeoutSeconds?: number;
+  /** Receives before SQS moves a message to the DLQ. */
+  maxReceiveCount?: number;
+  queueName?: string;
+  tableName?: string;
+}
+
+export async function startEmulators(options: EmulatorOptions = {}): Promise<Emulators> {
+  const fauxqs = await startFauxqs({ port: options.sqsPort ?? 0, logger: false });
+  const db = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  await new Promise<void>((resolve, reject) => {
+    db.once('error', reject);
+    db.listen(options.dynamodbPort ?? 0, '127.0.0.1', () => resolve());
+  });
+  const sqsEndpoint = `http://127.0.0.1:${fauxqs.port}`;
+  const dynamodbEndpoint = `http://127.0.0.1:${(db.address() as AddressInfo).port}`;
+  const sqs = createSqsClient({ endpoint: sqsEndpoint });
+  const dynamo = createDynamoClient({ endpoint: dynamodbEndpoint });
+
+  const queueName = options.queueName ?? 'autopilot-actions';
+  const dlq = await sqs.send(
+    new CreateQueueCommand({
+      QueueName: `${queueName}-dlq`,
+      Attributes: { MessageRetentionPeriod: '1209600' },
+    }),
+  );
+  const dlqUrl = dlq.QueueUrl!;
+  const dlqArn = (
+    await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlqUrl, AttributeNames: ['QueueArn'] }))
+  ).Attributes?.QueueArn;
+  const queue = await sqs.send(
+    new CreateQueueCommand({
+      QueueName: queueName,
+      Attributes: {
+        VisibilityTimeout: String(options.visibilityTimeoutSeconds ?? 30),
+        RedrivePolicy: JSON.stringify({
+          deadLetterTargetArn: dlqArn,
+          maxReceiveCount: options.maxReceiveCount ?? 5,
+        }),
+      },
+    }),
+  );
+  const tableName = options.tableName ?? 'autopilot-state';
+  await createStateTable(dynamo, tableName);
+
+  return {
+    sqsEndpoint,
+    dynamodbEndpoint,
+    sqs,
+    dynamo,
+    queueUrl: queue.QueueUrl!,
+    dlqUrl,
+    tableName,
+    async stop() {
+      sqs.destroy();
+      dynamo.destroy();
+      await fauxqs.stop();
+      await new Promise<void>((resolve) => db.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * Structured JSON logs, one line per event, for CloudWatch Logs Insights. Small on purpose:
+ * it is on every handler's cold-start path. Values under secret-looking keys are redacted
+ * before they are written, so a careless field can never leak a key or signature.
+ */
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+const SECRET_KEY = /(api[-_]?key|secret|signature|token|password|authorization|cookie)/i;
+
+export type LogFields = Record<string, unknown>;
+export type LogSink = (line: string) => void;
+
+export interface Logger {
+  debug(message: string, fields?: LogFields): void;
+  info(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  error(message: string, fields?: LogFields): void;
+  /** A logger that adds `fields` to every line. */
+  child(fields: LogFields): Logger;
+}
+
+export interface LoggerOptions {
+  service: string;
+  level?: LogLevel;
+  sink?: LogSink;
+  fields?: LogFields;
+}
+
+function redact(value: unknown, depth = 0): unknown {
+  if (value instanceof Error) {
+    return {
+      name: value.name,
+      message: value.message,
+      ...(depth < 2 && value.cause ? { cause: redact(value.cause, depth + 1) } : {}),
+    };
+  }
+  if (value === null || typeof value !== 'object' || depth > 4) return value;
+  if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    out[key] = SECRET_KEY.test(key) ? '[redacted]' : redact(item, depth + 1);
+  }
+  return out;
+}
+
+export function createLogger(options: LoggerOptions): Logger {
+  const threshold =
+    LEVELS[options.level ?? (process.env.LOG_LEVEL as LogLevel | undefined) ?? 'info'] ?? LEVELS.info;
+  const sink = options.sink ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const base = options.fields ?? {};
+  const write = (level: LogLevel, message: string, fields?: LogFields) => {
+    if (LEVELS[level] < threshold) return;
+    const entry = redact({
+      level,
+      time: new Date().toISOString(),
+      service: options.service,
+      message,
+      ...base,
+      ...fields,
+    });
+    sink(JSON.stringify(entry));
+  };
+  return {
+    debug: (message, fields) => write('debug', message, fields),
+    info: (message, fields) => write('info', message, fields),
+    warn: (message, fields) => write('warn', message, fields),
+    error: (message, fields) => write('error', message, fields),
+    child: (fields) => createLogger({ ...options, fields: { ...base, ...fields } }),
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * Sending action requests to the actions queue. Every producer (webhook, sweeper, CLI, the
+ * worker re-sending a deferred request) goes through here, so each message is validated
+ * against the public contract before it leaves and carries the same attributes.
+ */
+import { SendMessageCommand, SQSClient, type SQSClientConfig } from '@aws-sdk/client-sqs';
+import { type ActionRequest, ActionRequestSchema } from '../actions/request.js';
+import { formatIssues } from '../util/zod-issues.js';
+
+export class ActionRequestError extends Error {
+  override name = 'ActionRequestError';
+}
+
+/** An SQS client; `endpoint` points it at an emulator (fauxqs) locally and in tests. */
+export function createSqsClient(options: { endpoint?: string; region?: string } = {}): SQSClient {
+  const config: SQSClientConfig = { region: options.region ?? process.env.AWS_REGION ?? 'us-east-1' };
+  if (options.endpoint) {
+    config.endpoint = options.endpoint;
+    config.credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+  }
+  return new SQSClient(config);
+}
+
+export interface SendActionOptions {
+  /** Seconds before the message becomes visible (0–900), for deferrals. */
+  delaySeconds?: number;
+}
+
+/** Validates and sends one action request; resolves to the SQS message id. */
+export async function sendActionRequest(
+  sqs: Pick<SQSClient, 'send'>,
+  queueUrl: string,
+  request: ActionRequest,
+  options: SendActionOptions = {},
+): Promise<string> {
+  const checked = ActionRequestSchema.safeParse(request);
+  if (!checked.success)
+    throw new ActionRequestError(`invalid action request: ${formatIssues(checked.error.issues)}`);
+  const delay =
+    options.delaySeconds === undefined
+      ? undefined
+      : Math.max(0, Math.min(900, Math.round(options.delaySeconds)));
+  const out = await sqs.send(
+    new SendMessageCommand({
+      QueueUrl: queueUrl,
+      MessageBody: JSON.stringify(checked.data),
+      ...(delay !== undefined ? { DelaySeconds: delay } : {}),
+      MessageAttributes: {
+        action: { DataType: 'String', StringValue: checked.data.action },
+        requester: {
+          DataType: 'String',
+          StringValue: `${checked.data.requestedBy.source}:${checked.data.requestedBy.id}`,
+        },
+        ...(checked.data.requestId
+          ? { requestId: { DataType: 'String', StringValue: checked.data.requestId } }
+          : {}),
+      },
+    }),
+  );
+  if (!out.MessageId)
+    throw new ActionRequestError('the queue accepted the message but returned no message id');
+  return out.MessageId;
+}

@@ -1,0 +1,45 @@
+/**
+ * The pause switch: `/autopilot pause` stops every automated mutation until `resume`.
+ * The webhook writes it; the worker and sweeper read it before they act.
+ */
+import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { ITEM_FAMILIES, type StateTable } from './table.js';
+
+export interface PauseState {
+  paused: boolean;
+  by?: string;
+  reason?: string;
+  since?: string;
+}
+
+const KEY = { pk: { S: `${ITEM_FAMILIES.control}#pause` }, sk: { S: 'current' } };
+
+export async function readPause(table: StateTable): Promise<PauseState> {
+  const { Item } = await table.client.send(
+    new GetItemCommand({ TableName: table.tableName, Key: KEY, ConsistentRead: true }),
+  );
+  if (!Item || Item.paused?.BOOL !== true) return { paused: false };
+  const state: PauseState = { paused: true };
+  if (Item.by?.S) state.by = Item.by.S;
+  if (Item.reason?.S) state.reason = Item.reason.S;
+  if (Item.since?.S) state.since = Item.since.S;
+  return state;
+}
+
+export async function writePause(
+  table: StateTable,
+  change: { paused: boolean; by: string; reason?: string | undefined; at: Date },
+): Promise<void> {
+  await table.client.send(
+    new PutItemCommand({
+      TableName: table.tableName,
+      Item: {
+        ...KEY,
+        paused: { BOOL: change.paused },
+        by: { S: change.by },
+        since: { S: change.at.toISOString() },
+        ...(change.reason ? { reason: { S: change.reason } } : {}),
+      },
+    }),
+  );
+}

@@ -1,0 +1,60 @@
+/**
+ * The state table: one DynamoDB table for everything console-autopilot remembers (pause flag,
+ * effect claims, counters, audit records, the sweeper's cursor, last-seen index, watch set).
+ * Items are addressed by `pk` (an item family and its subject) and `sk`; `expiresAt`
+ * (epoch seconds) is the table's TTL attribute. Each concern owns a module in this folder
+ * and a `pk` prefix, listed here so that no two of them collide.
+ */
+import { CreateTableCommand, DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
+
+export const TABLE_KEYS = { partitionKey: 'pk', sortKey: 'sk', ttlAttribute: 'expiresAt' } as const;
+
+/** `pk` prefixes, one per concern. */
+export const ITEM_FAMILIES = {
+  control: 'control', // pause flag and other switches
+  effect: 'effect', // at-most-once claims, keyed by action + target + phase
+  counter: 'counter', // maxPerHour / maxPerDay windows
+  audit: 'audit', // decision and outcome records
+  veto: 'veto', // a human's "deny" on an effect
+  sweeper: 'sweeper', // cursor and run bookkeeping
+  lastSeen: 'lastseen', // config id -> last exposure
+  watch: 'watch', // watched configs and since when
+} as const;
+
+export interface StateTable {
+  client: DynamoDBClient;
+  tableName: string;
+}
+
+/** A DynamoDB client; `endpoint` points it at an emulator (dynalite) locally and in tests. */
+export function createDynamoClient(options: { endpoint?: string; region?: string } = {}): DynamoDBClient {
+  const config: DynamoDBClientConfig = { region: options.region ?? process.env.AWS_REGION ?? 'us-east-1' };
+  if (options.endpoint) {
+    config.endpoint = options.endpoint;
+    config.credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+  }
+  return new DynamoDBClient(config);
+}
+
+/** Creates the state table as the stack defines it (for the local stack and tests; the stack owns it on AWS). */
+export async function createStateTable(client: DynamoDBClient, tableName: string): Promise<void> {
+  await client.send(
+    new CreateTableCommand({
+      TableName: tableName,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [
+        { AttributeName: TABLE_KEYS.partitionKey, AttributeType: 'S' },
+        { AttributeName: TABLE_KEYS.sortKey, AttributeType: 'S' },
+      ],
+      KeySchema: [
+        { AttributeName: TABLE_KEYS.partitionKey, KeyType: 'HASH' },
+        { AttributeName: TABLE_KEYS.sortKey, KeyType: 'RANGE' },
+      ],
+    }),
+  );
+}
+
+/** Epoch seconds `days` after `now`, for `expiresAt`. */
+export function expiresAfterDays(now: Date, days: number): number {
+  return Math.floor(now.getTime() / 1000) + Math.round(days * 86_400);
+}

@@ -1,0 +1,32 @@
+/**
+ * `*` globs, as the policy file and event rules use them: `*` matches any run of characters
+ * (including none); every other character matches itself. Compiled patterns are cached
+ * because the same few patterns are matched against every request and event.
+ */
+
+const cache = new Map<string, RegExp>();
+
+function compile(pattern: string): RegExp {
+  let regex = cache.get(pattern);
+  if (!regex) {
+    const body = pattern
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*');
+    regex = new RegExp(`^${body}$`, 's');
+    cache.set(pattern, regex);
+  }
+  return regex;
+}
+
+/** True when `value` matches the `*` glob `pattern`. */
+export function globMatch(pattern: string, value: string): boolean {
+  if (pattern === '*') return true;
+  if (!pattern.includes('*')) return pattern === value;
+  return compile(pattern).test(value);
+}
+
+/** True when `value` matches at least one of `patterns`. */
+export function matchesAny(patterns: readonly string[], value: string): boolean {
+  return patterns.some((pattern) => globMatch(pattern, value));
+}

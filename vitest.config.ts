@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    // The machine is shared and has two cores: keep parallelism modest so emulators stay responsive.
+    maxWorkers: 2,
+  },
+});
