@@ -1,0 +1,63 @@
+/**
+ * Sandbox options from the environment (the standalone server; reusable by the local stack).
+ * Read once, at the edge; a bad value fails loudly with the variable's name.
+ */
+import { ConfigError, integerEnv, optionalEnv } from '../config/env.js';
+import { faultsFromEnv } from './faults.js';
+import { PLATFORM_LIMITS } from './rate-limit.js';
+import { DEFAULT_API_KEY } from './sandbox.js';
+import type { StartSandboxOptions } from './server.js';
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * SANDBOX_PORT (4010), SANDBOX_HOST (127.0.0.1), SANDBOX_API_KEY (`sandbox-key`; several
+ * comma-separated), SANDBOX_SEED, SANDBOX_EVENT_COUNT (2000), SANDBOX_EVENT_ORDER
+ * (newest-first | oldest-first), SANDBOX_RATE_LIMITS (`on` = the platform's 100/10s,900/15m;
+ * `off`; `noretryafter` keeps them but omits Retry-After; or windows like `100/100ms,900/9s`),
+ * SANDBOX_READ_ONLY_API_KEY (keys answered 403 on mutations), plus the fault variables of
+ * `faultsFromEnv`.
+ */
+export function sandboxOptionsFromEnv(env: Env = process.env): StartSandboxOptions & { port: number } {
+  const options: StartSandboxOptions & { port: number } = {
+    port: integerEnv('SANDBOX_PORT', 4010, env),
+    host: optionalEnv('SANDBOX_HOST', env) ?? '127.0.0.1',
+    apiKeys: (optionalEnv('SANDBOX_API_KEY', env) ?? DEFAULT_API_KEY)
+      .split(',')
+      .map((k) => k.trim())
+      .filter((k) => k !== ''),
+    eventCount: integerEnv('SANDBOX_EVENT_COUNT', 2000, env),
+    faults: faultsFromEnv(env as NodeJS.ProcessEnv),
+  };
+  const seed = optionalEnv('SANDBOX_SEED', env);
+  if (seed !== undefined) options.seed = integerEnv('SANDBOX_SEED', 0, env);
+  const order = optionalEnv('SANDBOX_EVENT_ORDER', env);
+  if (order !== undefined) {
+    if (order !== 'newest-first' && order !== 'oldest-first') {
+      throw new ConfigError('environment variable SANDBOX_EVENT_ORDER must be newest-first or oldest-first');
+    }
+    options.eventOrder = order;
+  }
+  const limits = optionalEnv('SANDBOX_RATE_LIMITS', env);
+  if (limits === 'off') options.rateLimits = false;
+  else if (limits === 'noretryafter') options.rateLimits = { ...PLATFORM_LIMITS, retryAfter: false };
+  else if (limits !== undefined && limits !== 'on') options.rateLimits = { limits: parseWindows(limits) };
+  const readOnly = optionalEnv('SANDBOX_READ_ONLY_API_KEY', env);
+  if (readOnly !== undefined) options.readOnlyApiKeys = readOnly.split(',').map((k) => k.trim());
+  return options;
+}
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000 };
+
+/** `100/10s,900/15m` → limits; a malformed list fails with the variable's name. */
+function parseWindows(raw: string): Array<{ max: number; perMs: number }> {
+  return raw.split(',').map((part) => {
+    const m = /^\s*(\d+)\s*\/\s*(\d+)\s*(ms|s|m|min|h)\s*$/.exec(part);
+    if (!m) {
+      throw new ConfigError(
+        `environment variable SANDBOX_RATE_LIMITS must be on, off, noretryafter or windows like 100/10s,900/15m; got "${raw}"`,
+      );
+    }
+    return { max: Number(m[1]), perMs: Number(m[2]) * (UNIT_MS[m[3] as string] as number) };
+  });
+}

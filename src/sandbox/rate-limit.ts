@@ -1,0 +1,50 @@
+/**
+ * The real platform's mutation limits (about 100 per 10 s and 900 per 15 min per key), as
+ * sliding windows: a mutation is refused when the window already holds `max` accepted
+ * mutations. Refused requests do not count. Time comes from the sandbox's injectable clock.
+ */
+
+export type RateLimitConfig = { limits: Array<{ max: number; perMs: number }>; retryAfter?: boolean };
+
+export const PLATFORM_LIMITS: RateLimitConfig = {
+  limits: [
+    { max: 100, perMs: 10_000 },
+    { max: 900, perMs: 15 * 60_000 },
+  ],
+  retryAfter: true,
+};
+
+export type RateDecision = { ok: true } | { ok: false; retryAfterMs: number; max: number; perMs: number };
+
+export type RateLimiter = { check(key: string): RateDecision; reset(): void };
+
+export function createRateLimiter(config: RateLimitConfig, now: () => number): RateLimiter {
+  // Per key, per limit: accepted times, oldest first (pruned from the front).
+  const logs = new Map<string, number[][]>();
+  return {
+    check(key) {
+      const t = now();
+      let log = logs.get(key);
+      if (!log) {
+        log = config.limits.map(() => []);
+        logs.set(key, log);
+      }
+      for (let i = 0; i < config.limits.length; i++) {
+        const { max, perMs } = config.limits[i] as { max: number; perMs: number };
+        const times = log[i] as number[];
+        let drop = 0;
+        while (drop < times.length && (times[drop] as number) <= t - perMs) drop++;
+        if (drop > 0) times.splice(0, drop);
+        if (times.length >= max) {
+          const oldest = times[times.length - max] as number;
+          return { ok: false, retryAfterMs: Math.max(1, oldest + perMs - t), max, perMs };
+        }
+      }
+      for (const times of log) times.push(t);
+      return { ok: true };
+    },
+    reset() {
+      logs.clear();
+    },
+  };
+}

@@ -1,0 +1,8 @@
+/** What every route gets: the Hono env (parsed body, caller) and the sandbox's state and clock. */
+import type { SandboxState } from '../seed.js';
+
+export type Actor = { actorName: string; actorID: string };
+
+export type SandboxEnv = { Variables: { body: unknown; actor: Actor } };
+
+export type RouteDeps = { state: SandboxState; now: () => number };

@@ -1,0 +1,303 @@
+/**
+ * createSandbox: the Console Management API (all 13 operations of the spec) as a Hono app over
+ * deterministic seeded state, with the real platform's auth, error bodies and mutation rate
+ * limits, plus fault injection and a request log for tests. In-process use: `sandbox.app.request()`;
+ * over HTTP: `startSandbox` (server.ts).
+ *
+ * Order of checks per request under /console/v1: latency → API key (401) → mutation rate
+ * limit (429) → injected fault → JSON body (400) → route → (hang after effect).
+ */
+import { Hono } from 'hono';
+import { decideFault, type FaultConfig, malformedResponse, NO_FAULTS } from './faults.js';
+import { errorBody, SandboxHttpError } from './http.js';
+import { createRng, type Rng } from './prng.js';
+import { createRateLimiter, PLATFORM_LIMITS, type RateLimitConfig } from './rate-limit.js';
+import { registerConfigs } from './routes/configs.js';
+import type { Actor, SandboxEnv } from './routes/env.js';
+import { registerEvents } from './routes/events.js';
+import { registerExperiments } from './routes/experiments.js';
+import { registerMetrics } from './routes/metrics.js';
+import { registerRoles } from './routes/roles.js';
+import { registerSegments } from './routes/segments.js';
+import { registerTeams } from './routes/teams.js';
+import { registerTriggers } from './routes/triggers.js';
+import { createSeedState, type SandboxState } from './seed.js';
+import type { EventOrder, NewEvent } from './types.js';
+
+export const API_PREFIX = '/console/v1';
+export const DEFAULT_API_KEY = 'sandbox-key';
+export const DEFAULT_SEED = 20_261_122;
+export const DEFAULT_EVENT_COUNT = 2000;
+
+export type SandboxOptions = {
+  /** Accepted `SERVICE-API-KEY` values. Default `['sandbox-key']`. */
+  apiKeys?: string[];
+  /** Keys that may read but get 403 on every mutation (to exercise permission errors). */
+  readOnlyApiKeys?: string[];
+  /** The request log keeps at most this many entries, dropping the oldest. Default 100,000. */
+  requestLogLimit?: number;
+  /** Seed of the state and of the fault sequence. */
+  seed?: number;
+  /** Clock for seeded timestamps, effects and rate windows. Default `Date.now`. */
+  now?: () => number;
+  /** Default `newest-first`. */
+  eventOrder?: EventOrder;
+  /** Seeded events over the last 90 days. Default 2,000. */
+  eventCount?: number;
+  /** Mutation limits per API key. Default the platform's 100/10 s and 900/15 min; false disables. */
+  rateLimits?: false | RateLimitConfig;
+  faults?: Partial<FaultConfig>;
+};
+
+export type LoggedRequest = {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  /** 0 while unanswered; stays 0 for a hang. */
+  status: number;
+  at: number;
+  body?: unknown;
+  /** Request headers without the API key. */
+  headers: Record<string, string>;
+  /** The injected fault, if any. */
+  fault?: string;
+};
+
+export type Sandbox = {
+  app: Hono<SandboxEnv>;
+  /** Live state; `reset()` refills these same maps. */
+  state: SandboxState;
+  requests: LoggedRequest[];
+  setFaults(f: Partial<FaultConfig>): void;
+  setEventOrder(o: EventOrder): void;
+  addEvents(events: ReadonlyArray<NewEvent>): void;
+  /** Restores the seeded state, faults, event order, rate windows and fault sequence; clears the log. */
+  reset(): void;
+  /** Answers every hung request (503) so servers and tests can end. */
+  releaseHangs(): void;
+  /** The moment the seeded state was anchored at. */
+  readonly seededAt: number;
+};
+
+const MUTATIONS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function rawPath(url: string): string {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  if (start < 0) return '/';
+  const end = url.indexOf('?', start);
+  return end < 0 ? url.slice(start) : url.slice(start, end);
+}
+
+export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  const now = options.now ?? Date.now;
+  const seed = options.seed ?? DEFAULT_SEED;
+  const readOnlyKeys = options.readOnlyApiKeys ?? [];
+  const apiKeys = [...(options.apiKeys ?? [DEFAULT_API_KEY]), ...readOnlyKeys];
+  const logLimit = Math.max(1, options.requestLogLimit ?? 100_000);
+  const initialOrder = options.eventOrder ?? 'newest-first';
+  const seededAt = now();
+  const seedOptions = {
+    seed,
+    now: seededAt,
+    eventCount: options.eventCount ?? DEFAULT_EVENT_COUNT,
+    eventOrder: initialOrder,
+  };
+  const state = createSeedState(seedOptions);
+  const requests: LoggedRequest[] = [];
+  const initialFaults: FaultConfig = { ...NO_FAULTS, ...options.faults };
+  let faults: FaultConfig = { ...initialFaults };
+  let faultRng: Rng = createRng(seed ^ 0x5eed);
+  const limiter =
+    options.rateLimits === false ? undefined : createRateLimiter(options.rateLimits ?? PLATFORM_LIMITS, now);
+  const retryAfterOnLimit = options.rateLimits === false ? false : (options.rateLimits?.retryAfter ?? true);
+  const hung = new Set<() => void>();
+
+  const hang = (signal: AbortSignal): Promise<Response> =>
+    new Promise<Response>((resolve) => {
+      const release = () => {
+        hung.delete(release);
+        signal.removeEventListener('abort', release);
+        resolve(new Response(JSON.stringify(errorBody(503, 'Sandbox closed.')), { status: 503 }));
+      };
+      hung.add(release);
+      if (signal.aborted) release();
+      else signal.addEventListener('abort', release);
+    });
+
+  const app = new Hono<SandboxEnv>();
+
+  app.use('*', async (c, next) => {
+    // The path as sent (still percent-encoded), so tests can check how a client encoded it.
+    const path = rawPath(c.req.url);
+    const headers: Record<string, string> = {};
+    c.req.raw.headers.forEach((value, key) => {
+      if (key !== 'service-api-key') headers[key] = value;
+    });
+    const entry: LoggedRequest = {
+      method: c.req.method,
+      path,
+      query: c.req.query(),
+      status: 0,
+      at: now(),
+      headers,
+    };
+    if (requests.length >= logLimit) requests.splice(0, Math.ceil(logLimit / 10));
+    requests.push(entry);
+    const respond = (res: Response) => {
+      entry.status = res.status;
+      return res;
+    };
+
+    let invalidJson = false;
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+      const text = await c.req.text();
+      if (text !== '') {
+        try {
+          entry.body = JSON.parse(text);
+        } catch {
+          entry.body = text;
+          invalidJson = true;
+        }
+      }
+      c.set('body', entry.body);
+    }
+
+    if (!path.startsWith(`${API_PREFIX}/`)) {
+      await next();
+      entry.status = c.res.status;
+      return;
+    }
+
+    const isMutation = MUTATIONS.has(c.req.method);
+    const fault = decideFault(faultRng, faults, isMutation);
+    if (fault.latencyMs > 0) await new Promise((r) => setTimeout(r, fault.latencyMs));
+
+    const key = c.req.header('SERVICE-API-KEY');
+    const keyIndex = key === undefined ? -1 : apiKeys.indexOf(key);
+    if (keyIndex < 0) {
+      return respond(c.json(errorBody(401, 'Missing or invalid SERVICE-API-KEY header.'), 401));
+    }
+    const actor: Actor = { actorName: `Console API key ${keyIndex + 1}`, actorID: `api_key_${keyIndex + 1}` };
+    c.set('actor', actor);
+    if (isMutation && readOnlyKeys.includes(key as string)) {
+      return respond(c.json(errorBody(403, 'This API key is not allowed to make changes.'), 403));
+    }
+
+    if (isMutation && limiter) {
+      const decision = limiter.check(String(keyIndex));
+      if (!decision.ok) {
+        if (retryAfterOnLimit) c.header('Retry-After', String(Math.ceil(decision.retryAfterMs / 1000)));
+        return respond(
+          c.json(
+            errorBody(429, `Too many requests: at most ${decision.max} mutations per ${decision.perMs} ms.`),
+            429,
+          ),
+        );
+      }
+    }
+
+    if (fault.kind !== 'none') entry.fault = fault.kind;
+    switch (fault.kind) {
+      case 'error':
+        return respond(c.json(errorBody(fault.status, 'Internal server error.'), fault.status));
+      case 'rate-limit':
+        if (fault.retryAfterSeconds !== null) c.header('Retry-After', String(fault.retryAfterSeconds));
+        return respond(c.json(errorBody(429, 'Too many requests.'), 429));
+      case 'hang':
+        return hang(c.req.raw.signal);
+      case 'malformed':
+        return respond(malformedResponse(fault.body, fault.status));
+      default:
+        break;
+    }
+
+    if (invalidJson) {
+      return respond(
+        c.json(
+          errorBody(400, 'Request body is not valid JSON.', [
+            { property: 'body', errorMessage: 'invalid JSON' },
+          ]),
+          400,
+        ),
+      );
+    }
+
+    await next();
+    entry.status = c.res.status;
+    if (fault.kind === 'hang-after-effect') {
+      entry.status = 0;
+      return hang(c.req.raw.signal);
+    }
+  });
+
+  const api = new Hono<SandboxEnv>();
+  const deps = { state, now };
+  registerRoles(api, deps);
+  registerConfigs(api, deps);
+  registerSegments(api, deps);
+  registerExperiments(api, deps);
+  registerMetrics(api, deps);
+  registerEvents(api, deps);
+  registerTriggers(api, deps);
+  registerTeams(api, deps);
+  app.route(API_PREFIX, api);
+
+  app.notFound((c) =>
+    c.json(errorBody(404, `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`), 404),
+  );
+  app.onError((err, c) => {
+    if (err instanceof SandboxHttpError)
+      return c.json(errorBody(err.status, err.message, err.errors), err.status);
+    return c.json(errorBody(500, 'Internal server error.'), 500);
+  });
+  // Sub-app errors and 404s must use the same shapes.
+  api.notFound((c) =>
+    c.json(errorBody(404, `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`), 404),
+  );
+  api.onError((err, c) => {
+    if (err instanceof SandboxHttpError)
+      return c.json(errorBody(err.status, err.message, err.errors), err.status);
+    return c.json(errorBody(500, 'Internal server error.'), 500);
+  });
+
+  return {
+    app,
+    state,
+    requests,
+    seededAt,
+    setFaults(f) {
+      faults = { ...faults, ...f };
+    },
+    setEventOrder(o) {
+      state.events.order = o;
+    },
+    addEvents(events) {
+      state.events.append(events);
+    },
+    reset() {
+      const fresh = createSeedState(seedOptions);
+      for (const key of [
+        'roles',
+        'configs',
+        'segments',
+        'metricSources',
+        'metrics',
+        'experiments',
+        'triggers',
+        'teams',
+      ] as const) {
+        const target = state[key] as Map<string, unknown>;
+        target.clear();
+        for (const [k, v] of fresh[key] as Map<string, unknown>) target.set(k, v);
+      }
+      state.events = fresh.events;
+      requests.length = 0;
+      faults = { ...initialFaults };
+      faultRng = createRng(seed ^ 0x5eed);
+      limiter?.reset();
+    },
+    releaseHangs() {
+      for (const release of [...hung]) release();
+    },
+  };
+}

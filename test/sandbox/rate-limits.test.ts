@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { createSandbox } from '../../src/sandbox/index.js';
+import { call, NOW } from './helpers.js';
+
+const archiveBody = { forceArchive: false, archiveReason: 'x' };
+const mutate = (s: ReturnType<typeof createSandbox>, key?: string) =>
+  call(s, 'PATCH', '/console/v1/roles/member', { permissions: {} }, key ? { key } : {});
+
+describe('mutation rate limits', () => {
+  it('answers 429 with Retry-After once a window is full, and again 200 when it slides', async () => {
+    let clock = NOW;
+    const s = createSandbox({ now: () => clock, rateLimits: { limits: [{ max: 3, perMs: 1000 }] } });
+    for (let i = 0; i < 3; i++) expect((await mutate(s)).status).toBe(200);
+    clock += 400;
+    const limited = await mutate(s);
+    expect(limited.status).toBe(429);
+    expect(limited.json).toEqual({ status: 429, message: expect.stringMatching(/3 mutations per 1000 ms/) });
+    expect(limited.headers.get('retry-after')).toBe('1');
+    clock += 600;
+    expect((await mutate(s)).status).toBe(200);
+  });
+
+  it('does not limit reads', async () => {
+    const s = createSandbox({ now: () => NOW, rateLimits: { limits: [{ max: 1, perMs: 1000 }] } });
+    for (let i = 0; i < 5; i++) expect((await call(s, 'GET', '/console/v1/roles/member')).status).toBe(200);
+  });
+
+  it('applies every window: the longer one can refuse after the shorter one slid', async () => {
+    let clock = NOW;
+    const s = createSandbox({
+      now: () => clock,
+      rateLimits: {
+        limits: [
+          { max: 2, perMs: 1000 },
+          { max: 3, perMs: 10_000 },
+        ],
+      },
+    });
+    expect((await mutate(s)).status).toBe(200);
+    expect((await mutate(s)).status).toBe(200);
+    clock += 1000;
+    expect((await mutate(s)).status).toBe(200);
+    clock += 1000;
+    const limited = await mutate(s);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('8');
+    clock = NOW + 10_000;
+    expect((await mutate(s)).status).toBe(200);
+  });
+
+  it('counts per API key and does not count refused requests', async () => {
+    let clock = NOW;
+    const s = createSandbox({
+      apiKeys: ['a', 'b'],
+      now: () => clock,
+      rateLimits: { limits: [{ max: 1, perMs: 1000 }] },
+    });
+    expect((await mutate(s, 'a')).status).toBe(200);
+    expect((await mutate(s, 'b')).status).toBe(200);
+    expect((await mutate(s, 'a')).status).toBe(429);
+    expect((await mutate(s, 'a')).status).toBe(429);
+    clock += 1000;
+    expect((await mutate(s, 'a')).status).toBe(200);
+  });
+
+  it('omits Retry-After when configured to', async () => {
+    const s = createSandbox({
+      now: () => NOW,
+      rateLimits: { limits: [{ max: 1, perMs: 1000 }], retryAfter: false },
+    });
+    await mutate(s);
+    const limited = await mutate(s);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.has('retry-after')).toBe(false);
+  });
+
+  it("applies the platform's 100 per 10 s by default and changes nothing when refusing", async () => {
+    const s = createSandbox({ now: () => NOW });
+    for (let i = 0; i < 100; i++) expect((await mutate(s)).status).toBe(200);
+    const limited = await call(
+      s,
+      'PUT',
+      '/console/v1/dynamic_configs/new_checkout_copy/archive',
+      archiveBody,
+    );
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBe(10);
+    expect(s.state.configs.get('new_checkout_copy')?.archived).toBe(false);
+  });
+
+  it("applies the platform's 900 per 15 minutes by default", async () => {
+    let clock = NOW;
+    const s = createSandbox({ now: () => clock });
+    for (let i = 0; i < 900; i++) {
+      if (i % 100 === 0) clock += 10_000;
+      expect((await mutate(s)).status).toBe(200);
+    }
+    clock += 10_000;
+    const limited = await mutate(s);
+    expect(limited.status).toBe(429);
+    expect(limited.json.message).toMatch(/900 mutations/);
+  });
+
+  it('can be disabled', async () => {
+    const s = createSandbox({ now: () => NOW, rateLimits: false });
+    for (let i = 0; i < 150; i++) expect((await mutate(s)).status).toBe(200);
+  });
+});
