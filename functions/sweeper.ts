@@ -1,0 +1,25 @@
+/**
+ * Lambda entry point of the sweeper (EventBridge schedule). Thin: the policy is loaded and
+ * validated at cold start, so an invalid policy fails the init with its zod path; the
+ * dependencies are built from the environment once per container; each invocation gets the
+ * time it has left from the Lambda context, so the run stops with a margin and saves progress.
+ */
+import type { Context, ScheduledEvent } from 'aws-lambda';
+import { loadPolicyFile } from '../src/policy/load.js';
+import { sweeperDepsFromEnv } from '../src/sweeper/from-env.js';
+import type { RunSummary } from '../src/sweeper/summary.js';
+import { createSweeper } from '../src/sweeper/sweeper.js';
+
+const policy = loadPolicyFile();
+const sweeper = createSweeper(sweeperDepsFromEnv(policy));
+
+export async function handler(
+  event: Pick<ScheduledEvent, 'time'>,
+  context: Pick<Context, 'getRemainingTimeInMillis'>,
+): Promise<RunSummary> {
+  // The schedule's own time is "now" for staleness and requestedAt (it is the wall clock on
+  // a live schedule; the local stack and tests can name another moment).
+  const scheduled = event?.time ? new Date(event.time) : undefined;
+  const now = scheduled && !Number.isNaN(scheduled.getTime()) ? scheduled : new Date();
+  return sweeper.run({ now, remainingMs: () => context.getRemainingTimeInMillis() });
+}

@@ -1,0 +1,55 @@
+/**
+ * The event cursor: how far the sweeper has read the event log, saved in the state table
+ * after the effects of the events it passes are durable. It is a timestamp boundary plus the
+ * identities (hash → count) already processed at that exact millisecond, so events with equal
+ * timestamps are neither lost nor doubled; `position` (events processed, counted from the
+ * oldest) and `pageSize` let the next run jump straight to the page of the first unseen event.
+ */
+import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { ITEM_FAMILIES, type StateTable } from '../state/table.js';
+import type { EventOrder } from './types.js';
+
+export interface Cursor {
+  /** The order detected (or configured) on the last run; re-verified on every page. */
+  order?: EventOrder | undefined;
+  /** Every event older than this (epoch ms) is processed; null before the first event. */
+  boundaryTs: number | null;
+  /** At `boundaryTs`: how many events of each identity hash are processed. */
+  boundaryCounts: Record<string, number>;
+  /** Events processed, counted from the oldest: the position of the first unseen event. */
+  position: number;
+  /** The page size the API applied on the last read (it may cap the requested limit). */
+  pageSize: number;
+  /** `totalItems` on the last read. */
+  totalItems: number;
+  /** The oldest event timestamp ever read: where our observation of exposures begins. */
+  observedSince: number | null;
+  updatedAt?: string | undefined;
+}
+
+export const EMPTY_CURSOR: Cursor = {
+  boundaryTs: null,
+  boundaryCounts: {},
+  position: 0,
+  pageSize: 0,
+  totalItems: 0,
+  observedSince: null,
+};
+
+const KEY = { pk: { S: `${ITEM_FAMILIES.sweeper}#cursor` }, sk: { S: 'events' } };
+
+export async function readCursor(table: StateTable): Promise<Cursor | undefined> {
+  const { Item } = await table.client.send(
+    new GetItemCommand({ TableName: table.tableName, Key: KEY, ConsistentRead: true }),
+  );
+  const text = Item?.state?.S;
+  if (!text) return undefined;
+  return { ...EMPTY_CURSOR, ...(JSON.parse(text) as Partial<Cursor>) };
+}
+
+export async function writeCursor(table: StateTable, cursor: Cursor, now: Date): Promise<void> {
+  const state = JSON.stringify({ ...cursor, updatedAt: now.toISOString() });
+  await table.client.send(
+    new PutItemCommand({ TableName: table.tableName, Item: { ...KEY, state: { S: state } } }),
+  );
+}

@@ -1,0 +1,29 @@
+/**
+ * Reading a field of an event by the paths the policy uses: `name`, `source`, `userID`,
+ * `value`, `timestamp`, and `metadata.<key>[.<key>…]` into nested metadata. Values are
+ * turned into strings (numbers and booleans as written, objects as canonical JSON) so that
+ * globs and templates work on every field alike; a missing field is `undefined`.
+ */
+import { canonicalJson } from './identity.js';
+import type { EventLike } from './types.js';
+
+const TOP_LEVEL = new Set(['name', 'source', 'userID', 'value', 'timestamp']);
+
+export function eventField(event: EventLike, path: string): string | undefined {
+  if (TOP_LEVEL.has(path)) return stringify((event as unknown as Record<string, unknown>)[path]);
+  if (!path.startsWith('metadata.')) return undefined;
+  let current: unknown = event.metadata;
+  for (const key of path.slice('metadata.'.length).split('.')) {
+    if (current === null || typeof current !== 'object' || Array.isArray(current)) return undefined;
+    if (!Object.hasOwn(current, key)) return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return stringify(current);
+}
+
+function stringify(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return canonicalJson(value);
+}

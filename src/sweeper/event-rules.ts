@@ -1,0 +1,83 @@
+/**
+ * The policy's event rules (`sweeper.eventRules`): each rule matches events by globs on
+ * `name`, `source`, `userID`, `value` and `metadata.*` paths (all given keys must match; a
+ * missing field never matches), and then enqueues an action request built from its template,
+ * notifies the channel, or both. Every rule is tried on every event (not first-match), so one
+ * event can feed several rules. Building is pure; sending is the sweeper's job.
+ */
+import { type ActionRequest, ActionRequestSchema } from '../actions/request.js';
+import type { EventRule } from '../policy/schema.js';
+import { globMatch } from '../util/glob.js';
+import { formatIssues } from '../util/zod-issues.js';
+import { eventField } from './event-fields.js';
+import { shortHash, slug } from './identity.js';
+import { fillTemplate } from './templates.js';
+import type { EventLike } from './types.js';
+
+export function ruleMatches(rule: EventRule, event: EventLike): boolean {
+  for (const [path, pattern] of Object.entries(rule.match)) {
+    const field = eventField(event, path);
+    if (field === undefined || !globMatch(pattern, field)) return false;
+  }
+  return true;
+}
+
+/**
+ * The request id of a rule's request for one event: the same event and rule always give the
+ * same id, so a rerun after a crash re-sends the same request and the worker drops the copy.
+ * The rule part is a slug plus a hash of the full name (two names may share a slug).
+ */
+export function ruleRequestId(ruleName: string, eventId: string): string {
+  return `ev:${slug(ruleName, 32)}-${shortHash(ruleName, 6)}:${eventId}`;
+}
+
+export type BuiltRequest = { ok: true; request: ActionRequest } | { ok: false; reason: string };
+
+/** The action request `rule` asks for on `event` (`eventId` from identity.ts), validated. */
+export function buildRuleRequest(
+  rule: EventRule,
+  event: EventLike,
+  eventId: string,
+  now: Date,
+): BuiltRequest {
+  if (!rule.enqueue) return { ok: false, reason: 'the rule has no enqueue template' };
+  const filled = fillTemplate(rule.enqueue, event);
+  if (!filled.ok) {
+    return {
+      ok: false,
+      reason: `missing field${filled.missing.length > 1 ? 's' : ''} ${filled.missing.join(', ')}`,
+    };
+  }
+  const at = new Date(Number(event.timestamp));
+  const when = Number.isNaN(at.getTime()) ? event.timestamp : at.toISOString();
+  const candidate = {
+    version: 1,
+    reason: `event ${event.name} at ${when} matched rule "${rule.name}"`,
+    ...(filled.value as Record<string, unknown>),
+    requestedBy: { source: 'events', id: rule.name },
+    requestedAt: now.toISOString(),
+    requestId: ruleRequestId(rule.name, eventId),
+  };
+  const parsed = ActionRequestSchema.safeParse(candidate);
+  if (!parsed.success)
+    return { ok: false, reason: `not a valid action request: ${formatIssues(parsed.error.issues)}` };
+  return { ok: true, request: parsed.data };
+}
+
+/** The channel message for a `notify` rule: short, one line of facts and the rule's name. */
+export function ruleNotification(rule: EventRule, event: EventLike): string {
+  const at = new Date(Number(event.timestamp));
+  const when = Number.isNaN(at.getTime()) ? event.timestamp : at.toISOString();
+  const parts = [`*${event.name}*`];
+  if (event.value) parts.push(`value \`${event.value.slice(0, 80)}\``);
+  if (event.source) parts.push(`from ${event.source.slice(0, 80)}`);
+  if (event.userID) parts.push(`user ${event.userID.slice(0, 80)}`);
+  const metadata = Object.entries(event.metadata ?? {})
+    .slice(0, 6)
+    .map(
+      ([key, value]) =>
+        `${key}=${String(typeof value === 'object' ? JSON.stringify(value) : value).slice(0, 60)}`,
+    )
+    .join(', ');
+  return `${parts.join(' ')} at ${when}${metadata ? ` (${metadata})` : ''} — rule "${rule.name}"`;
+}

@@ -1,0 +1,51 @@
+/**
+ * A stable identity for logged events, which carry no id of their own: a hash of the
+ * timestamp, name, source, userID, value and the metadata in canonical form (keys sorted at
+ * every level). Two events with the same content in the same millisecond are told apart by
+ * their occurrence number at that timestamp (`<hash>.<n>`), which the cursor counts.
+ */
+import { createHash } from 'node:crypto';
+import type { EventLike } from './types.js';
+
+/** JSON with object keys sorted at every level, so equal content always hashes the same. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const entries = Object.keys(value as Record<string, unknown>)
+    .sort()
+    .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
+    .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
+  return `{${entries.join(',')}}`;
+}
+
+/** 20 hex characters (80 bits) of SHA-256 over the event's content. */
+export function eventHash(event: EventLike): string {
+  const content = canonicalJson([
+    event.timestamp,
+    event.name,
+    event.source ?? null,
+    event.userID ?? null,
+    event.value ?? null,
+    event.metadata ?? {},
+  ]);
+  return createHash('sha256').update(content).digest('hex').slice(0, 20);
+}
+
+/** A short hash of any string, for building ids that must fit a character set. */
+export function shortHash(text: string, length = 8): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, length);
+}
+
+/** Lower-case, letters/digits/dash only, bounded: a readable part of a request id. */
+export function slug(text: string, max = 32): string {
+  const out = text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return out.slice(0, max) || 'x';
+}
+
+/** The epoch-millisecond timestamp of an event, or NaN when it is not a number. */
+export function eventTime(event: EventLike): number {
+  return Number(event.timestamp);
+}

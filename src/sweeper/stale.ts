@@ -1,0 +1,133 @@
+/**
+ * The stale-config judgment (DESIGN.md, "Facts the API spec leaves open"), pure: a watched
+ * config is stale when it has no exposure in the last `staleAfterDays`, our observation of
+ * exposures covers at least `staleAfterDays`, and it has been watched for `graceDays`. Stale
+ * configs are queued for archiving, longest-unexposed first, at most `maxPerRun` per run;
+ * never a `protect`ed one; in dry run they are only reported. Every config that is not queued
+ * carries the reason why.
+ */
+import { type ArchiveConfigRequest, ArchiveConfigRequestSchema } from '../actions/request.js';
+import type { StaleConfigsPolicy } from '../policy/schema.js';
+import { matchesAny } from '../util/glob.js';
+import { shortHash, slug } from './identity.js';
+import type { WatchEntry } from './watch.js';
+
+const DAY = 86_400_000;
+
+export type StaleSkipReason =
+  | 'protected'
+  | 'grace'
+  | 'cap'
+  | 'observation too short'
+  | 'paused'
+  | 'queued earlier'
+  | 'invalid config id';
+
+export interface StaleConfig {
+  configId: string;
+  lastSeen: number | null;
+  days: number;
+}
+
+export interface StalePlan {
+  /** Stale by the rule (protected ones included), longest-unexposed first. */
+  stale: StaleConfig[];
+  /** Requests to send (empty in dry run). */
+  queue: ArchiveConfigRequest[];
+  /** Dry run: what would have been queued. */
+  wouldQueue: string[];
+  skipped: Array<{ configId: string; reason: StaleSkipReason; detail?: string }>;
+  dryRun: boolean;
+}
+
+export interface StaleInput {
+  policy: StaleConfigsPolicy;
+  protect: readonly string[];
+  now: Date;
+  observedSince: number | null;
+  watch: ReadonlyMap<string, WatchEntry>;
+  lastSeen: ReadonlyMap<string, number>;
+  paused: boolean;
+}
+
+/** Same config, same last exposure → same id: the worker drops a request queued twice. */
+export function staleRequestId(configId: string, lastSeen: number | null): string {
+  return `stale:${slug(configId, 48)}-${shortHash(configId, 6)}:${lastSeen ?? 'never'}`;
+}
+
+export function planStaleSweep(input: StaleInput): StalePlan {
+  const { policy } = input;
+  const now = input.now.getTime();
+  const window = policy.staleAfterDays * DAY;
+  const observed = input.observedSince === null ? 0 : now - input.observedSince;
+  const plan: StalePlan = { stale: [], queue: [], wouldQueue: [], skipped: [], dryRun: policy.dryRun };
+
+  const unexposed: StaleConfig[] = [];
+  for (const entry of input.watch.values()) {
+    const lastSeen = input.lastSeen.get(entry.configId) ?? null;
+    if (lastSeen !== null && now - lastSeen < window) continue; // exposed recently
+    const since = lastSeen ?? input.observedSince ?? now;
+    unexposed.push({ configId: entry.configId, lastSeen, days: Math.floor((now - since) / DAY) });
+  }
+  unexposed.sort((a, b) => (a.lastSeen ?? -1) - (b.lastSeen ?? -1) || a.configId.localeCompare(b.configId));
+
+  for (const config of unexposed) {
+    if (observed < window) {
+      plan.skipped.push({
+        configId: config.configId,
+        reason: 'observation too short',
+        detail: `exposures observed for ${Math.floor(observed / DAY)} of ${policy.staleAfterDays} days`,
+      });
+      continue;
+    }
+    plan.stale.push(config);
+    const entry = input.watch.get(config.configId) as WatchEntry;
+    if (matchesAny(input.protect, config.configId)) {
+      plan.skipped.push({ configId: config.configId, reason: 'protected' });
+      continue;
+    }
+    const watchedDays = (now - entry.watchedSince) / DAY;
+    if (watchedDays < policy.graceDays) {
+      plan.skipped.push({
+        configId: config.configId,
+        reason: 'grace',
+        detail: `watched for ${Math.floor(watchedDays)} of ${policy.graceDays} days`,
+      });
+      continue;
+    }
+    const requestId = staleRequestId(config.configId, config.lastSeen);
+    if (entry.archiveRequestId === requestId) {
+      plan.skipped.push({ configId: config.configId, reason: 'queued earlier' });
+      continue;
+    }
+    if (input.paused && !policy.dryRun) {
+      plan.skipped.push({ configId: config.configId, reason: 'paused' });
+      continue;
+    }
+    if (plan.queue.length + plan.wouldQueue.length >= policy.maxPerRun) {
+      plan.skipped.push({
+        configId: config.configId,
+        reason: 'cap',
+        detail: `maxPerRun ${policy.maxPerRun}`,
+      });
+      continue;
+    }
+    const request = ArchiveConfigRequestSchema.safeParse({
+      version: 1,
+      action: 'archive_config',
+      configId: config.configId,
+      reason: policy.reason.replaceAll('{days}', String(config.days)),
+      force: policy.forceArchive,
+      requestedBy: { source: 'schedule', id: 'stale-config-sweep' },
+      requestedAt: input.now.toISOString(),
+      requestId,
+    });
+    if (!request.success) {
+      plan.skipped.push({ configId: config.configId, reason: 'invalid config id' });
+      continue;
+    }
+    if (policy.dryRun) plan.wouldQueue.push(config.configId);
+    else plan.queue.push(request.data);
+  }
+  return plan;
+}

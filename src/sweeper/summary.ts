@@ -1,0 +1,110 @@
+/**
+ * The one summary a run produces: logged as a single JSON line, and posted to the channel
+ * when something is stale (a run with nothing to say stays quiet in Slack).
+ */
+import type { StalePlan } from './stale.js';
+
+export interface RunSummary {
+  runAt: string;
+  /** True when the run stopped before it was done (time, an error, or another run's lease). */
+  partial: boolean;
+  stop: 'done' | 'time' | 'max-pages' | 'error' | 'leased';
+  error?: string;
+  paused: boolean;
+  events: {
+    order: string;
+    requests: number;
+    pagesRead: number;
+    eventsRead: number;
+    newEvents: number;
+    caughtUp: boolean;
+    flushes: number;
+  };
+  rules: {
+    enqueued: number;
+    notified: number;
+    notifySkipped: number;
+    notifyFailed: number;
+    tooOld: number;
+    skipped: number;
+    /** The first few skips with their reasons (all are logged). */
+    skippedExamples: Array<{ rule: string; event: string; reason: string }>;
+  };
+  lastSeen: { updated: number; tracked: number };
+  watch: { added: number; size: number };
+  stale: {
+    judged: boolean;
+    notJudged?: string;
+    dryRun: boolean;
+    stale: string[];
+    queued: string[];
+    wouldQueue: string[];
+    skipped: Array<{ configId: string; reason: string; detail?: string }>;
+  };
+  durationMs: number;
+}
+
+export function staleSection(plan: StalePlan | undefined, notJudged?: string): RunSummary['stale'] {
+  if (!plan)
+    return {
+      judged: false,
+      ...(notJudged ? { notJudged } : {}),
+      dryRun: false,
+      stale: [],
+      queued: [],
+      wouldQueue: [],
+      skipped: [],
+    };
+  return {
+    judged: true,
+    dryRun: plan.dryRun,
+    stale: plan.stale.map((s) => s.configId),
+    queued: plan.queue.map((r) => r.configId),
+    wouldQueue: plan.wouldQueue,
+    skipped: plan.skipped,
+  };
+}
+
+/** Slack text for the stale sweep: counts first, then the names (bounded). */
+export function staleNotification(summary: RunSummary): string {
+  const s = summary.stale;
+  const list = (ids: string[]) =>
+    ids.length > 20 ? `${ids.slice(0, 20).join(', ')} … (+${ids.length - 20})` : ids.join(', ');
+  const lines = [
+    `*Stale config sweep*${s.dryRun ? ' (dry run: nothing queued)' : ''}: ${s.stale.length} stale`,
+  ];
+  // Queued by this run or an earlier one reads the same: the channel learns what is in the queue,
+  // and a rerun after a crash does not post a different text for the same state.
+  const queued = [
+    ...s.queued,
+    ...s.skipped.filter((k) => k.reason === 'queued earlier').map((k) => k.configId),
+  ].sort();
+  if (queued.length) lines.push(`queued for archiving: ${list(queued)}`);
+  if (s.wouldQueue.length) lines.push(`would queue: ${list(s.wouldQueue)}`);
+  const byReason = new Map<string, string[]>();
+  for (const skip of s.skipped) {
+    if (skip.reason !== 'queued earlier')
+      byReason.set(skip.reason, [...(byReason.get(skip.reason) ?? []), skip.configId]);
+  }
+  for (const [reason, ids] of byReason) lines.push(`skipped (${reason}): ${list(ids)}`);
+  return lines.join('\n');
+}
+
+/** The summary for the log line: lists cut to their first 20 entries, with counts by reason. */
+export function compactSummary(summary: RunSummary): Record<string, unknown> {
+  const cut = <T>(items: T[]) =>
+    items.length > 20 ? [...items.slice(0, 20), `… +${items.length - 20}`] : items;
+  const byReason: Record<string, number> = {};
+  for (const skip of summary.stale.skipped) byReason[skip.reason] = (byReason[skip.reason] ?? 0) + 1;
+  return {
+    ...summary,
+    stale: {
+      ...summary.stale,
+      stale: cut(summary.stale.stale),
+      queued: cut(summary.stale.queued),
+      wouldQueue: cut(summary.stale.wouldQueue),
+      skipped: cut(summary.stale.skipped),
+      skippedByReason: byReason,
+    },
+  };
+}

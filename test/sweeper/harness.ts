@@ -1,0 +1,164 @@
+/**
+ * The sweeper's test rig: the sandbox over HTTP, the Console API client, the SQS and DynamoDB
+ * emulators (a fresh queue and table per case), a Slack stand-in, and helpers to drain the
+ * queue and read the sweeper's state items.
+ */
+import { CreateQueueCommand, DeleteMessageBatchCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { createConsoleClient } from '../../src/console/index.js';
+import { type Emulators, startEmulators } from '../../src/local/emulators.js';
+import { createLogger, type Logger } from '../../src/observability/logger.js';
+import { parsePolicy } from '../../src/policy/load.js';
+import type { PolicyInput } from '../../src/policy/schema.js';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
+import { createStateTable, type StateTable } from '../../src/state/table.js';
+import { readCursor } from '../../src/sweeper/cursor.js';
+import { loadLastSeen } from '../../src/sweeper/last-seen.js';
+import { createSweeper, type SweeperDeps } from '../../src/sweeper/sweeper.js';
+import type { EventOrder, EventsSource } from '../../src/sweeper/types.js';
+import { loadWatchSet } from '../../src/sweeper/watch.js';
+import { type SlackCapture, startSlackCapture } from '../helpers/slack-capture.js';
+
+export const NOW = Date.parse('2026-11-22T03:00:00.000Z');
+export const DAY = 86_400_000;
+
+export interface Rig {
+  emulators: Emulators;
+  sandbox: RunningSandbox;
+  slack: SlackCapture;
+  events: EventsSource;
+  close(): Promise<void>;
+}
+
+export async function startRig(options: { eventOrder?: EventOrder; eventCount?: number } = {}): Promise<Rig> {
+  const [emulators, sandbox, slack] = await Promise.all([
+    startEmulators(),
+    startSandbox({
+      now: () => NOW,
+      eventOrder: options.eventOrder ?? 'newest-first',
+      eventCount: options.eventCount ?? 2000,
+      rateLimits: false,
+    }),
+    startSlackCapture(),
+  ]);
+  const client = createConsoleClient({ baseUrl: sandbox.url, apiKey: 'sandbox-key', maxRetries: 0 });
+  return {
+    emulators,
+    sandbox,
+    slack,
+    events: client.events,
+    async close() {
+      await Promise.all([emulators.stop(), sandbox.close(), slack.close()]);
+    },
+  };
+}
+
+let counter = 0;
+
+/** A fresh table and queue (so cases never see each other's state). */
+export async function freshState(rig: Rig): Promise<{ table: StateTable; queueUrl: string }> {
+  counter++;
+  const tableName = `sweeper-${counter}-${Date.now()}`;
+  await createStateTable(rig.emulators.dynamo, tableName);
+  const queue = await rig.emulators.sqs.send(
+    new CreateQueueCommand({ QueueName: `sweeper-${counter}-${Date.now()}` }),
+  );
+  return { table: { client: rig.emulators.dynamo, tableName }, queueUrl: queue.QueueUrl as string };
+}
+
+export const BASE_POLICY: PolicyInput = {
+  version: 1,
+  actions: { archive_config: { requesters: ['schedule:*'], protect: ['checkout_*'] } },
+  sweeper: {
+    eventRules: [
+      {
+        name: 'approve canary after checks',
+        match: { name: 'release_checks_passed', 'metadata.phase': 'canary' },
+        enqueue: {
+          action: 'approve_phase',
+          triggerId: '{metadata.triggerID}',
+          phaseId: '{metadata.phaseID}',
+        },
+      },
+      { name: 'tell the channel', match: { name: 'experiment_*' }, notify: true },
+    ],
+    staleConfigs: {
+      configs: ['new_checkout_copy'],
+      discover: true,
+      staleAfterDays: 30,
+      graceDays: 0,
+      maxPerRun: 5,
+      dryRun: false,
+    },
+  },
+};
+
+export function policyWith(rig: Rig, patch: (p: PolicyInput) => void = () => {}) {
+  const input = structuredClone(BASE_POLICY);
+  input.notifications = { slackWebhookUrl: rig.slack.url('/channel') };
+  patch(input);
+  return parsePolicy(input, 'test policy');
+}
+
+/** Log lines, kept for assertions and silent on stdout. */
+export function memoryLogger(): { logger: Logger; lines: Array<Record<string, unknown>> } {
+  const lines: Array<Record<string, unknown>> = [];
+  return {
+    lines,
+    logger: createLogger({
+      service: 'sweeper-test',
+      level: 'debug',
+      sink: (line) => lines.push(JSON.parse(line)),
+    }),
+  };
+}
+
+export function makeSweeper(
+  rig: Rig,
+  state: { table: StateTable; queueUrl: string },
+  extra: Partial<SweeperDeps> & Pick<SweeperDeps, 'policy'>,
+) {
+  return createSweeper({
+    events: rig.events,
+    table: state.table,
+    sqs: rig.emulators.sqs,
+    queueUrl: state.queueUrl,
+    slackAllowedOrigins: [rig.slack.origin],
+    logger: memoryLogger().logger,
+    pageSize: 100,
+    ...extra,
+  });
+}
+
+/** Every message body on the queue (received and deleted), bounded. */
+export async function drainQueue(rig: Rig, queueUrl: string): Promise<Array<Record<string, unknown>>> {
+  const bodies: Array<Record<string, unknown>> = [];
+  for (let i = 0; i < 500; i++) {
+    const out = await rig.emulators.sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }),
+    );
+    const messages = out.Messages ?? [];
+    if (messages.length === 0) return bodies;
+    for (const m of messages) bodies.push(JSON.parse(m.Body ?? '{}'));
+    await rig.emulators.sqs.send(
+      new DeleteMessageBatchCommand({
+        QueueUrl: queueUrl,
+        Entries: messages.map((m, j) => ({ Id: String(j), ReceiptHandle: m.ReceiptHandle as string })),
+      }),
+    );
+  }
+  throw new Error('queue did not drain');
+}
+
+export async function stateOf(table: StateTable) {
+  const [cursor, lastSeen, watch] = await Promise.all([
+    readCursor(table),
+    loadLastSeen(table),
+    loadWatchSet(table),
+  ]);
+  return { cursor, lastSeen, watch };
+}
+
+/** GET /events requests the sandbox served since `from` (an index into its log). */
+export function eventRequests(rig: Rig, from = 0) {
+  return rig.sandbox.sandbox.requests.slice(from).filter((r) => r.path === '/console/v1/events');
+}

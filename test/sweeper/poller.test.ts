@@ -1,0 +1,255 @@
+/**
+ * The event poller against the sandbox over HTTP, in both page orders: it reads every event
+ * exactly once across runs, its cost follows the new events (asserted at the sandbox's request
+ * log), equal timestamps across a page boundary are neither lost nor doubled, events arriving
+ * mid-run are picked up, and a change of order between runs is detected.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createConsoleClient } from '../../src/console/index.js';
+import { createLogger } from '../../src/observability/logger.js';
+import { type RunningSandbox, type NewEvent as SandboxEvent, startSandbox } from '../../src/sandbox/index.js';
+import type { Cursor } from '../../src/sweeper/cursor.js';
+import { eventHash } from '../../src/sweeper/identity.js';
+import { createPoller, EventOrderError, type PollEnd } from '../../src/sweeper/poller.js';
+import type { EventLike, EventOrder, EventsSource } from '../../src/sweeper/types.js';
+import { NOW } from './harness.js';
+
+const logger = createLogger({ service: 'poller-test', sink: () => {} });
+
+/** Identities of every event in the log, computed independently from the sandbox's own list. */
+function expectedIds(all: EventLike[], order: EventOrder): string[] {
+  const oldestFirst = order === 'oldest-first' ? all : [...all].reverse();
+  const seen = new Map<string, number>();
+  return oldestFirst.map((event) => {
+    const hash = eventHash(event);
+    const n = seen.get(hash) ?? 0;
+    seen.set(hash, n + 1);
+    return `${hash}.${n}`;
+  });
+}
+
+async function poll(
+  events: EventsSource,
+  cursor: Cursor | undefined,
+  options: { pageSize?: number; order?: 'auto' | EventOrder; maxPages?: number; onPage?: () => void } = {},
+) {
+  const poller = createPoller({
+    events,
+    pageSize: options.pageSize ?? 100,
+    order: options.order ?? 'auto',
+    cursor,
+    deadline: Date.now() + 60_000,
+    logger,
+    ...(options.maxPages ? { maxPages: options.maxPages } : {}),
+  });
+  const ids: string[] = [];
+  let last = cursor;
+  const pages = poller.pages();
+  let end: PollEnd | undefined;
+  for (let i = 0; i < 10_000; i++) {
+    const r = await pages.next();
+    if (r.done) {
+      end = r.value;
+      break;
+    }
+    ids.push(...r.value.newEvents.map((e) => e.id));
+    last = r.value.cursor;
+    options.onPage?.();
+  }
+  return { ids, cursor: last, end: end as PollEnd, stats: poller.stats };
+}
+
+describe.each(['newest-first', 'oldest-first'] as const)('the event poller, %s', (order) => {
+  let running: RunningSandbox;
+  let events: EventsSource;
+  const log = () => running.sandbox.requests.filter((r) => r.path === '/console/v1/events');
+  const all = () => running.sandbox.state.events.all() as EventLike[];
+  let ts = NOW;
+  const add = (n: number, at?: number, extra: Partial<EventLike> = {}) => {
+    const batch = Array.from({ length: n }, (_, i) => ({
+      timestamp: String(at ?? ++ts),
+      name: 'page_view',
+      source: 'web',
+      value: `/p/${ts}/${i}`,
+      userID: `u${i}`,
+      metadata: { i },
+      ...extra,
+    }));
+    running.sandbox.addEvents(batch as SandboxEvent[]);
+  };
+
+  // Each case starts where the previous one left the log: caught up by `catchUp()`.
+  let shared: Cursor | undefined;
+  const catchUp = async () => {
+    const r = await poll(events, shared);
+    shared = r.cursor;
+    return r.cursor;
+  };
+
+  beforeAll(async () => {
+    running = await startSandbox({ now: () => NOW, eventOrder: order, eventCount: 2000, rateLimits: false });
+    events = createConsoleClient({ baseUrl: running.url, apiKey: 'sandbox-key', maxRetries: 0 }).events;
+  });
+  afterAll(async () => {
+    await running.close();
+  });
+
+  it('reads the whole history once on a first run and detects the order', async () => {
+    const before = log().length;
+    const first = await poll(events, undefined);
+    expect(first.end.caughtUp).toBe(true);
+    expect(first.stats.order).toBe(order);
+    expect(first.ids).toEqual(expectedIds(all(), order));
+    expect(log().length - before).toBeLessThanOrEqual(Math.ceil(2000 / 100) + 1);
+    expect(first.cursor?.order).toBe(order);
+    shared = first.cursor;
+  });
+
+  it('costs at most ceil(k / limit) + 2 requests for k new events and reads each exactly once', async () => {
+    let cursor = await catchUp();
+    for (const k of [0, 1, 99, 100, 101, 250, 1000]) {
+      const known = new Set(expectedIds(all(), order));
+      add(k);
+      const before = log().length;
+      const run = await poll(events, cursor);
+      const requests = log().length - before;
+      expect(run.end.caughtUp).toBe(true);
+      expect(requests, `k=${k}`).toBeLessThanOrEqual(Math.ceil(k / 100) + 2);
+      const fresh = expectedIds(all(), order).filter((id) => !known.has(id));
+      expect(run.ids, `k=${k}`).toEqual(fresh);
+      cursor = run.cursor;
+    }
+  });
+
+  it('reads each new event once when the page size changed since the last run', async () => {
+    let cursor = await catchUp();
+    for (const pageSize of [1000, 10, 100]) {
+      const known = new Set(expectedIds(all(), order));
+      add(120);
+      const run = await poll(events, cursor, { pageSize });
+      expect(run.end.caughtUp).toBe(true);
+      expect(run.ids, `pageSize=${pageSize}`).toEqual(
+        expectedIds(all(), order).filter((id) => !known.has(id)),
+      );
+      cursor = run.cursor;
+    }
+    shared = cursor;
+  });
+
+  it('neither loses nor doubles equal timestamps (and exact duplicates) across a page boundary', async () => {
+    let cursor = await catchUp();
+    const known = new Set(expectedIds(all(), order));
+    const t = ++ts;
+    add(22, t); // 22 distinct events in one millisecond
+    add(3, t, { value: 'dup', userID: 'same', metadata: { same: true } }); // 3 identical events
+    const collected: string[] = [];
+    let stoppedInside = 0;
+    // One page per run: every run stops at a page boundary inside the millisecond.
+    for (let run = 0; run < 20; run++) {
+      const r = await poll(events, cursor, { pageSize: 10, maxPages: 2 });
+      collected.push(...r.ids);
+      cursor = r.cursor;
+      if (!r.end.caughtUp && r.cursor?.boundaryTs === t) stoppedInside++;
+      if (r.end.caughtUp) break;
+    }
+    expect(stoppedInside).toBeGreaterThan(0);
+    // More events in the same millisecond after the cursor reached it.
+    add(2, t, { value: 'dup', userID: 'same', metadata: { same: true } });
+    add(1, t, { value: 'late' });
+    const r = await poll(events, cursor, { pageSize: 10 });
+    collected.push(...r.ids);
+    const fresh = expectedIds(all(), order).filter((id) => !known.has(id));
+    expect(new Set(collected).size).toBe(collected.length);
+    expect([...collected].sort()).toEqual([...fresh].sort());
+    expect(fresh).toHaveLength(28);
+    expect(collected.filter((id) => id.endsWith('.4'))).toHaveLength(1); // the fifth identical event
+  });
+
+  it('picks up events that arrive while it reads, without doubling any', async () => {
+    let cursor = await catchUp();
+    const known = new Set(expectedIds(all(), order));
+    add(450);
+    let pagesSeen = 0;
+    const first = await poll(events, cursor, {
+      onPage: () => {
+        pagesSeen++;
+        if (pagesSeen <= 3) add(40); // arrivals shift newest-first pages under the reader
+      },
+    });
+    cursor = first.cursor;
+    const second = await poll(events, cursor);
+    const collected = [...first.ids, ...second.ids];
+    const fresh = expectedIds(all(), order).filter((id) => !known.has(id));
+    expect(new Set(collected).size).toBe(collected.length);
+    expect([...collected].sort()).toEqual([...fresh].sort());
+  });
+
+  it('detects a changed order on the next run and still reads each event once', async () => {
+    const cursor = await catchUp();
+    const other: EventOrder = order === 'newest-first' ? 'oldest-first' : 'newest-first';
+    running.sandbox.setEventOrder(other);
+    const known = new Set(expectedIds(all(), other));
+    add(150);
+    const run = await poll(events, cursor);
+    expect(run.stats.order).toBe(other);
+    expect(run.ids).toEqual(expectedIds(all(), other).filter((id) => !known.has(id)));
+    running.sandbox.setEventOrder(order);
+  });
+
+  it('fails loudly when the policy names an order the API does not serve', async () => {
+    const other: EventOrder = order === 'newest-first' ? 'oldest-first' : 'newest-first';
+    await expect(poll(events, undefined, { order: other })).rejects.toBeInstanceOf(EventOrderError);
+  });
+});
+
+/** An in-memory GET /events for what the sandbox cannot do: drop old events, refuse a limit. */
+function memoryLog(order: EventOrder, maxLimit = 1000) {
+  const log: EventLike[] = [];
+  let requests = 0;
+  const source: EventsSource = {
+    async list({ page, limit }) {
+      requests++;
+      if (limit > maxLimit) throw Object.assign(new Error('limit too large'), { status: 400 });
+      const view = order === 'oldest-first' ? log : [...log].reverse();
+      return {
+        data: view.slice((page - 1) * limit, page * limit),
+        pagination: { itemsPerPage: limit, pageNumber: page, totalItems: view.length },
+      };
+    },
+  };
+  let t = NOW - 10_000_000;
+  const add = (n: number) => {
+    for (let i = 0; i < n; i++) {
+      t += 1000;
+      log.push({ timestamp: String(t), name: 'e', value: String(t) });
+    }
+  };
+  return { log, source, add, requests: () => requests };
+}
+
+describe.each(['newest-first', 'oldest-first'] as const)(
+  'the event poller on a log that loses old events, %s',
+  (order) => {
+    it('finds its place again after retention dropped the oldest events, reading each new event once', async () => {
+      const memory = memoryLog(order);
+      memory.add(5000);
+      const first = await poll(memory.source, undefined);
+      expect(first.ids).toHaveLength(5000);
+      memory.log.splice(0, 3000); // retention: positions shift down by 3000
+      memory.add(50);
+      const before = memory.requests();
+      const next = await poll(memory.source, first.cursor);
+      expect(next.ids).toEqual(expectedIds(memory.log, 'oldest-first').slice(-50));
+      expect(memory.requests() - before, JSON.stringify(next.stats)).toBeLessThanOrEqual(8); // galloping back, not a rescan
+    });
+
+    it('asks for a smaller page when the API refuses the limit', async () => {
+      const memory = memoryLog(order, 100);
+      memory.add(450);
+      const run = await poll(memory.source, undefined, { pageSize: 1000 });
+      expect(run.end.caughtUp).toBe(true);
+      expect(run.ids).toEqual(expectedIds(memory.log, 'oldest-first'));
+      expect(run.cursor?.pageSize).toBe(100);
+    });
+  },
+);

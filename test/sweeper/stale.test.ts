@@ -1,0 +1,118 @@
+/**
+ * The stale-config judgment as a table: stale / grace / protect / cap / dry run / observation
+ * too short / paused / queued earlier, with the reason template and the request it builds.
+ */
+import { describe, expect, it } from 'vitest';
+import { type StaleConfigsPolicy, StaleConfigsSchema } from '../../src/policy/schema.js';
+import { planStaleSweep, type StaleInput, staleRequestId } from '../../src/sweeper/stale.js';
+import type { WatchEntry } from '../../src/sweeper/watch.js';
+
+const DAY = 86_400_000;
+const now = new Date('2026-11-22T03:00:00Z');
+const T = now.getTime();
+
+function input(overrides: Partial<StaleConfigsPolicy> = {}, extra: Partial<StaleInput> = {}): StaleInput {
+  const policy = StaleConfigsSchema.parse({
+    staleAfterDays: 30,
+    graceDays: 30,
+    maxPerRun: 5,
+    dryRun: false,
+    ...overrides,
+  });
+  const watched = (configId: string, daysAgo: number): [string, WatchEntry] => [
+    configId,
+    { configId, watchedSince: T - daysAgo * DAY, origin: 'policy' },
+  ];
+  return {
+    policy,
+    protect: ['checkout_*'],
+    now,
+    observedSince: T - 90 * DAY,
+    watch: new Map([
+      watched('fresh', 100), // exposed 2 days ago
+      watched('old', 100), // last exposed 45 days ago
+      watched('never', 100), // never exposed
+      watched('checkout_banner', 100), // protected, stale
+      watched('newcomer', 10), // stale, but watched for 10 days only
+    ]),
+    lastSeen: new Map([
+      ['fresh', T - 2 * DAY],
+      ['old', T - 45 * DAY],
+      ['checkout_banner', T - 50 * DAY],
+      ['newcomer', T - 40 * DAY],
+    ]),
+    paused: false,
+    ...extra,
+  };
+}
+
+const reasons = (plan: ReturnType<typeof planStaleSweep>) =>
+  Object.fromEntries(plan.skipped.map((s) => [s.configId, s.reason]));
+
+describe('the stale sweep plan', () => {
+  it('queues unexposed configs watched past their grace, longest-unexposed first, never protected ones', () => {
+    const plan = planStaleSweep(input());
+    expect(plan.stale.map((s) => s.configId)).toEqual(['never', 'checkout_banner', 'old', 'newcomer']);
+    expect(plan.queue.map((r) => r.configId)).toEqual(['never', 'old']);
+    expect(reasons(plan)).toEqual({ checkout_banner: 'protected', newcomer: 'grace' });
+  });
+
+  it('builds the archive request from the policy: reason with {days}, force, schedule requester, stable id', () => {
+    const plan = planStaleSweep(input({ forceArchive: true, reason: 'idle {days}d' }));
+    expect(plan.queue[1]).toEqual({
+      version: 1,
+      action: 'archive_config',
+      configId: 'old',
+      reason: 'idle 45d',
+      force: true,
+      requestedBy: { source: 'schedule', id: 'stale-config-sweep' },
+      requestedAt: now.toISOString(),
+      requestId: staleRequestId('old', T - 45 * DAY),
+    });
+    // Never exposed: days count from the start of observation.
+    expect(plan.queue[0]?.reason).toBe('idle 90d');
+  });
+
+  it('stops at maxPerRun and says "cap" for the rest', () => {
+    const plan = planStaleSweep(input({ maxPerRun: 1, graceDays: 0 }));
+    expect(plan.queue.map((r) => r.configId)).toEqual(['never']);
+    expect(reasons(plan)).toEqual({ checkout_banner: 'protected', old: 'cap', newcomer: 'cap' });
+  });
+
+  it('only reports in dry run, with the same decisions', () => {
+    const plan = planStaleSweep(input({ dryRun: true }));
+    expect(plan.queue).toEqual([]);
+    expect(plan.wouldQueue).toEqual(['never', 'old']);
+    expect(plan.dryRun).toBe(true);
+  });
+
+  it('judges nothing stale while observation covers less than staleAfterDays', () => {
+    const plan = planStaleSweep(input({}, { observedSince: T - 20 * DAY }));
+    expect(plan.stale).toEqual([]);
+    expect(plan.queue).toEqual([]);
+    expect(new Set(plan.skipped.map((s) => s.reason))).toEqual(new Set(['observation too short']));
+    expect(plan.skipped).toHaveLength(4);
+  });
+
+  it('holds archives while paused and does not queue a stale config twice for the same last exposure', () => {
+    const paused = planStaleSweep(input({}, { paused: true }));
+    expect(paused.queue).toEqual([]);
+    expect(reasons(paused)).toMatchObject({ never: 'paused', old: 'paused' });
+
+    const base = input();
+    const watch = new Map(base.watch);
+    watch.set('old', {
+      ...(watch.get('old') as WatchEntry),
+      archiveRequestId: staleRequestId('old', T - 45 * DAY),
+    });
+    const again = planStaleSweep({ ...base, watch });
+    expect(again.queue.map((r) => r.configId)).toEqual(['never']);
+    expect(reasons(again).old).toBe('queued earlier');
+  });
+
+  it('treats a config exposed within the window as fresh, whatever else holds', () => {
+    const plan = planStaleSweep(input({ staleAfterDays: 46, graceDays: 0 }));
+    expect(plan.stale.map((s) => s.configId)).toEqual(['never', 'checkout_banner']);
+    expect(plan.queue.map((r) => r.configId)).toEqual(['never']);
+  });
+});
