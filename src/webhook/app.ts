@@ -1,0 +1,149 @@
+/**
+ * The Slack webhook as a Hono app: `POST /slack/commands`, `POST /slack/interactions`,
+ * `GET /health`, and a JSON 404 for anything else. Every Slack request is read once as
+ * bytes (capped), verified, and only then parsed. One `onError` maps the webhook's error
+ * tree to responses; one JSON log line per request records route, command, user, outcome,
+ * latency and the request id that travels in the queued message.
+ */
+import { Hono } from 'hono';
+import type { WebhookDeps } from './deps.js';
+import { MalformedSlackRequestError, WebhookError } from './errors.js';
+import { handleInteraction } from './interactions.js';
+import { slackRequestId } from './mutations.js';
+import { readBodyLimited, verifySlackRequest } from './slack-signature.js';
+import { handleSlashCommand } from './slash-command.js';
+
+interface RequestLog {
+  route: string;
+  startedAt: number;
+  outcome?: string;
+  command?: string;
+  userId?: string;
+  teamId?: string;
+  requestId?: string;
+  retry?: boolean;
+  /** Why a request was refused (signature, size), in words; never the body. */
+  reason?: string;
+  warning?: string;
+  error?: unknown;
+}
+
+type AppEnv = { Variables: { log: RequestLog } };
+
+const SLACK_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const SLASH = /^\/[\p{L}\p{N}_-]{1,32}$/u;
+
+/** Reads, verifies, then parses a Slack form body. */
+async function verifiedForm(
+  deps: WebhookDeps,
+  request: Request,
+  now: number,
+): Promise<{ form: URLSearchParams; body: Uint8Array }> {
+  const body = await readBodyLimited(request);
+  await verifySlackRequest(request.headers, body, deps.secrets, now);
+  return { form: new URLSearchParams(new TextDecoder().decode(body)), body };
+}
+
+function slackId(form: URLSearchParams, field: string): string {
+  const value = form.get(field);
+  if (value === null || !SLACK_ID.test(value))
+    throw new MalformedSlackRequestError(`missing or invalid ${field}`);
+  return value;
+}
+
+export function createWebhookApp(deps: WebhookDeps): Hono<AppEnv> {
+  const now = deps.now ?? Date.now;
+  const app = new Hono<AppEnv>();
+
+  app.use(async (c, next) => {
+    // The path is caller input: bounded before it is logged.
+    const log: RequestLog = { route: `${c.req.method} ${c.req.path.slice(0, 200)}`, startedAt: now() };
+    c.set('log', log);
+    await next();
+    const { startedAt, ...fields } = log;
+    const status = c.res.status;
+    // Exactly one line per request; its level says whether anybody needs to look.
+    const level = status >= 500 ? 'error' : status >= 400 || log.error || log.warning ? 'warn' : 'info';
+    deps.logger[level]('request', {
+      ...fields,
+      outcome: log.outcome ?? (status < 400 ? 'ok' : `http_${status}`),
+      status,
+      latencyMs: now() - startedAt,
+    });
+  });
+
+  app.get('/health', (c) => c.json({ ok: true, service: 'console-autopilot-webhook' }));
+
+  app.post('/slack/commands', async (c) => {
+    const log = c.get('log');
+    const { form, body } = await verifiedForm(deps, c.req.raw, log.startedAt);
+    if (form.get('ssl_check') === '1') {
+      log.outcome = 'ssl_check';
+      return c.body(null, 200);
+    }
+    log.teamId = slackId(form, 'team_id');
+    log.userId = slackId(form, 'user_id');
+    log.requestId = slackRequestId(body);
+    log.retry = c.req.header('x-slack-retry-num') !== undefined;
+    const slash = form.get('command') ?? '';
+    const result = await handleSlashCommand(deps, {
+      teamId: log.teamId,
+      userId: log.userId,
+      text: form.get('text') ?? '',
+      slash: SLASH.test(slash) ? slash : '/autopilot',
+      responseUrl: form.get('response_url') ?? undefined,
+      requestId: log.requestId,
+      retry: log.retry,
+      startedAt: log.startedAt,
+    });
+    log.outcome = result.outcome;
+    if (result.command) log.command = result.command;
+    if (result.error !== undefined) log.error = result.error;
+    return c.json(result.reply);
+  });
+
+  app.post('/slack/interactions', async (c) => {
+    const log = c.get('log');
+    const { form } = await verifiedForm(deps, c.req.raw, log.startedAt);
+    log.command = 'interaction';
+    log.retry = c.req.header('x-slack-retry-num') !== undefined;
+    const result = await handleInteraction(deps, {
+      payload: form.get('payload') ?? undefined,
+      retry: log.retry,
+      startedAt: log.startedAt,
+    });
+    log.outcome = result.outcome;
+    if (result.userId) log.userId = result.userId;
+    if (result.requestId) log.requestId = result.requestId;
+    if (result.error !== undefined) log.error = result.error;
+    if (result.warning) log.warning = result.warning;
+    // Slack ignores the body of an interaction response; replies go to the response_url.
+    return c.body(null, 200);
+  });
+
+  app.notFound((c) =>
+    c.json({ error: 'not_found', message: `no route for ${c.req.method} ${c.req.path.slice(0, 200)}` }, 404),
+  );
+
+  app.onError((error, c) => {
+    const log = c.get('log');
+    if (error instanceof WebhookError) {
+      if (log) {
+        log.outcome = error.outcome;
+        // Never the body, never the signature: only what failed.
+        log.reason = error.message;
+        if (error.cause !== undefined) log.error = error.cause;
+      }
+      return c.json({ error: error.outcome, message: error.message }, error.status);
+    }
+    if (log) {
+      log.outcome = 'internal_error';
+      log.error = error;
+    } else {
+      deps.logger.error('unhandled error', { error });
+    }
+    return c.json({ error: 'internal_error', message: 'internal error' }, 500);
+  });
+
+  return app;
+}

@@ -1,0 +1,102 @@
+/**
+ * Block Kit rendering for replies: short sections, tables as monospace code blocks (they
+ * stay aligned on every client), and paging hints. All text from users or the platform is
+ * escaped, and everything is cut to Slack's limits (3000 characters a section, 50 blocks).
+ */
+
+export interface SlackBlock {
+  type: string;
+  [key: string]: unknown;
+}
+
+export interface SlackReply {
+  response_type?: 'ephemeral' | 'in_channel';
+  replace_original?: boolean;
+  text: string;
+  blocks?: SlackBlock[];
+}
+
+const SECTION_LIMIT = 2900;
+const CELL_LIMIT = 40;
+
+/** Escapes the three characters Slack's mrkdwn treats as control characters. */
+export function escapeMrkdwn(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Inline code, safe for any input. */
+export function code(text: string): string {
+  return `\`${escapeMrkdwn(text.replace(/`/g, "'").replace(/[\r\n]+/g, ' '))}\``;
+}
+
+export function section(mrkdwn: string): SlackBlock {
+  const text = mrkdwn.length > SECTION_LIMIT ? `${mrkdwn.slice(0, SECTION_LIMIT - 1)}…` : mrkdwn;
+  return { type: 'section', text: { type: 'mrkdwn', text } };
+}
+
+export function header(text: string): SlackBlock {
+  return { type: 'header', text: { type: 'plain_text', text: text.slice(0, 150), emoji: false } };
+}
+
+export function contextLine(mrkdwn: string): SlackBlock {
+  return { type: 'context', elements: [{ type: 'mrkdwn', text: mrkdwn.slice(0, SECTION_LIMIT) }] };
+}
+
+/** Label/value pairs as section fields (at most ten per section, Slack's limit). */
+export function fields(pairs: Array<[string, string]>): SlackBlock[] {
+  const blocks: SlackBlock[] = [];
+  for (let i = 0; i < pairs.length; i += 10) {
+    blocks.push({
+      type: 'section',
+      fields: pairs.slice(i, i + 10).map(([label, value]) => ({
+        type: 'mrkdwn',
+        text: `*${escapeMrkdwn(label)}*\n${value === '' ? '–' : value}`.slice(0, 1900),
+      })),
+    });
+  }
+  return blocks;
+}
+
+function cell(value: unknown): string {
+  const text = value === undefined || value === null ? '' : String(value);
+  const flat = text.replace(/[\r\n\t]+/g, ' ').replace(/`/g, "'");
+  return flat.length > CELL_LIMIT ? `${flat.slice(0, CELL_LIMIT - 1)}…` : flat;
+}
+
+/** A table as a code block; rows that would pass Slack's section limit are dropped with a note. */
+export function table(columns: string[], rows: unknown[][]): SlackBlock {
+  const cells = [columns.map(cell), ...rows.map((row) => columns.map((_, i) => cell(row[i])))];
+  const widths = columns.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
+  const lines = cells.map((row) =>
+    row
+      .map((value, i) => value.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd(),
+  );
+  let body = '';
+  let shown = 0;
+  for (const line of lines) {
+    const next = `${body}${escapeMrkdwn(line)}\n`;
+    if (next.length > SECTION_LIMIT - 40) break;
+    body = next;
+    shown++;
+  }
+  const dropped = lines.length - shown;
+  const note = dropped > 0 ? `(${dropped} more not shown)\n` : '';
+  return section(`\`\`\`\n${body}${note}\`\`\``);
+}
+
+/** An ephemeral reply (only the caller sees it). */
+export function ephemeral(text: string, blocks?: SlackBlock[]): SlackReply {
+  return blocks ? { response_type: 'ephemeral', text, blocks } : { response_type: 'ephemeral', text };
+}
+
+/** A reply everybody in the channel sees (pause/resume). */
+export function inChannel(text: string, blocks?: SlackBlock[]): SlackReply {
+  return blocks ? { response_type: 'in_channel', text, blocks } : { response_type: 'in_channel', text };
+}
+
+/** A message from the platform or a person in plain words: a warning sign and one section. */
+export function problem(text: string): SlackReply {
+  return ephemeral(text, [section(`:warning: ${text}`)]);
+}

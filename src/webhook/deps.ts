@@ -1,0 +1,40 @@
+/**
+ * What the webhook needs from the world, passed in explicitly (tests and the local stack
+ * build it from emulators and the sandbox; `functions/webhook.ts` builds it from the
+ * environment once per container).
+ */
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { Logger } from '../observability/logger.js';
+import type { Policy } from '../policy/schema.js';
+import type { SecretsProvider } from '../secrets/secrets.js';
+import type { PauseState } from '../state/pause.js';
+import type { SlackReply } from './blocks.js';
+import type { ConsoleReads } from './reads.js';
+
+export interface Veto {
+  by: string;
+  at: string;
+  reason?: string;
+}
+
+export interface WebhookDeps {
+  policy: Policy;
+  secrets: SecretsProvider;
+  console: ConsoleReads;
+  sqs: Pick<SQSClient, 'send'>;
+  queueUrl: string;
+  pause: {
+    read(): Promise<PauseState>;
+    write(change: { paused: boolean; by: string; reason?: string | undefined; at: Date }): Promise<void>;
+  };
+  /** Records a human's "Deny" on an effect key (`src/state/veto.ts`). */
+  writeVeto(effectKey: string, veto: Veto): Promise<void>;
+  /** Posts to a Slack `response_url` (`src/slack/post.ts`, which refuses foreign origins); never throws. */
+  postReply(url: string, message: SlackReply): Promise<unknown>;
+  /** Approximate number of queued actions, for `status` (optional). */
+  queueDepth?: () => Promise<number | undefined>;
+  logger: Logger;
+  now?: () => number;
+  /** Overall deadline for reads and for enqueueing, counted from the request's arrival. Default 2500 ms. */
+  deadlineMs?: number;
+}

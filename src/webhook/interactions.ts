@@ -1,0 +1,195 @@
+/**
+ * Button clicks on the "ask a human" messages the worker posts (brief: "Ask a human"). The
+ * button's value is the original action request (base64url JSON). Approve re-queues it as
+ * the clicking person's request; Deny records a veto on its effect key. Both replace the
+ * message so nobody clicks twice; a refusal is shown only to the person who clicked.
+ */
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { type ActionRequest, ActionRequestSchema, actionTarget, effectKey } from '../actions/request.js';
+import { authorize } from './authorize.js';
+import { code, escapeMrkdwn, problem, type SlackReply, section } from './blocks.js';
+import { settleBy } from './deadline.js';
+import type { WebhookDeps } from './deps.js';
+import { MalformedSlackRequestError } from './errors.js';
+import { enqueue, responseUrlOf } from './mutations.js';
+
+export const APPROVE_ACTION_ID = 'autopilot_approve';
+export const DENY_ACTION_ID = 'autopilot_deny';
+
+const SlackId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+
+const BlockActionsSchema = z.object({
+  type: z.literal('block_actions'),
+  team: z.object({ id: SlackId }),
+  user: z.object({ id: SlackId }),
+  response_url: z.string().max(2000).optional(),
+  actions: z
+    .array(z.object({ action_id: z.string().max(255), value: z.string().max(2000).optional() }))
+    .min(1),
+});
+
+export interface InteractionContext {
+  /** The form field `payload`. */
+  payload: string | undefined;
+  retry: boolean;
+  startedAt: number;
+}
+
+export interface InteractionResult {
+  outcome: string;
+  userId?: string;
+  /** The id of the request this click queued (approve) or concerned (deny). */
+  requestId?: string;
+  /** What went wrong underneath, for the request's log line. */
+  error?: unknown;
+  warning?: string;
+}
+
+/** Decodes a button value back into the request it carries; undefined when it is not one. */
+export function decodeButtonValue(value: string | undefined): ActionRequest | undefined {
+  if (!value || !/^[A-Za-z0-9_-]+={0,2}$/.test(value)) return undefined;
+  try {
+    const parsed = ActionRequestSchema.safeParse(
+      JSON.parse(Buffer.from(value, 'base64url').toString('utf8')),
+    );
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Encodes a request as a button value (what the worker does; here for tests and symmetry). */
+export function encodeButtonValue(request: ActionRequest): string {
+  return Buffer.from(JSON.stringify(request), 'utf8').toString('base64url');
+}
+
+/** `<original>:approved-by:<user>`, hashed down when the original id would make it too long. */
+export function approvedRequestId(original: ActionRequest, userId: string): string {
+  const suffix = `:approved-by:${userId}`;
+  const base =
+    original.requestId ??
+    `effect-${createHash('sha256').update(effectKey(original)).update(original.requestedAt).digest('hex').slice(0, 24)}`;
+  if (base.length + suffix.length <= 128) return `${base}${suffix}`;
+  return `sha-${createHash('sha256').update(base).digest('hex').slice(0, 32)}${suffix}`;
+}
+
+function replaced(text: string, mrkdwn: string): SlackReply {
+  return { replace_original: true, text, blocks: [section(mrkdwn)] };
+}
+
+function refusal(text: string): SlackReply {
+  return { ...problem(text), replace_original: false };
+}
+
+export async function handleInteraction(
+  deps: WebhookDeps,
+  ctx: InteractionContext,
+): Promise<InteractionResult> {
+  const now = deps.now ?? Date.now;
+  if (ctx.payload === undefined) throw new MalformedSlackRequestError('missing payload');
+  let json: unknown;
+  try {
+    json = JSON.parse(ctx.payload);
+  } catch {
+    throw new MalformedSlackRequestError('payload is not JSON');
+  }
+  const kind = (json as { type?: unknown } | null)?.type;
+  if (kind !== 'block_actions') return { outcome: 'ignored' }; // other interaction types are not ours
+  const parsed = BlockActionsSchema.safeParse(json);
+  if (!parsed.success) throw new MalformedSlackRequestError('payload is not a block_actions payload');
+  const payload = parsed.data;
+  const userId = payload.user.id;
+  const responseUrl = responseUrlOf(payload.response_url);
+  // Slack wants the click acknowledged within three seconds: a slow reply post is left behind.
+  const replyBy = ctx.startedAt + (deps.deadlineMs ?? 2500) + 400;
+  const reply = async (message: SlackReply) => {
+    if (!responseUrl) return;
+    const posted = await settleBy(deps.postReply(responseUrl, message), replyBy, now);
+    if (!posted.settled) replyLate = true;
+  };
+  // Noted in the request's log line: the reply post to Slack did not finish in time.
+  let replyLate = false;
+  const warned = () => (replyLate ? { warning: 'reply to Slack not confirmed in time' } : {});
+  const action = payload.actions[0]!;
+  if (action.action_id !== APPROVE_ACTION_ID && action.action_id !== DENY_ACTION_ID) {
+    return { outcome: 'ignored', userId };
+  }
+  const original = decodeButtonValue(action.value);
+  if (!original) {
+    await reply(refusal('This button does not carry a valid action request; nothing was done.'));
+    return { outcome: 'bad_button_value', userId, ...warned() };
+  }
+  const allowed = authorize(deps.policy, { teamId: payload.team.id, userId }, original.action);
+  if (!allowed.ok) {
+    await reply(refusal(allowed.message));
+    return { outcome: allowed.outcome, userId, ...warned() };
+  }
+  const what = `${original.action} for ${actionTarget(original)}`;
+
+  if (action.action_id === DENY_ACTION_ID) {
+    const at = new Date(now()).toISOString();
+    const written = await settleBy(
+      deps.writeVeto(effectKey(original), { by: `slack:${userId}`, at }),
+      ctx.startedAt + (deps.deadlineMs ?? 2500),
+      now,
+    );
+    if (!written.settled || 'error' in written) {
+      await reply(
+        refusal(
+          `Could not record the denial of ${escapeMrkdwn(what)}: the state table did not answer. Please try again.`,
+        ),
+      );
+      return {
+        outcome: written.settled ? 'state_unreachable' : 'state_unconfirmed',
+        userId,
+        ...(written.settled ? { error: written.error } : {}),
+        ...warned(),
+      };
+    }
+    await reply(
+      replaced(
+        `Denied by ${userId}`,
+        `:no_entry: ${escapeMrkdwn(what)} was *denied* by <@${userId}>. Automation will not do it.`,
+      ),
+    );
+    return {
+      outcome: 'denied',
+      userId,
+      ...(original.requestId ? { requestId: original.requestId } : {}),
+      ...warned(),
+    };
+  }
+
+  const requestId = approvedRequestId(original, userId);
+  if (ctx.retry) return { outcome: 'retry_ignored', userId, requestId };
+  const request: ActionRequest = {
+    ...original,
+    requestedBy: { source: 'slack', id: userId },
+    requestId,
+    ...(responseUrl ? { reply: { slackResponseUrl: responseUrl } } : {}),
+  };
+  const sent = await enqueue(
+    { sqs: deps.sqs, queueUrl: deps.queueUrl },
+    request,
+    ctx.startedAt + (deps.deadlineMs ?? 2500),
+    now,
+  );
+  if (!sent.ok) {
+    await reply(
+      refusal(
+        sent.outcome === 'queue_unreachable'
+          ? `The actions queue could not be reached, so ${escapeMrkdwn(what)} was *not* queued. Please click again.`
+          : `The actions queue did not confirm ${escapeMrkdwn(what)} in time; clicking again is safe.`,
+      ),
+    );
+    return { outcome: sent.outcome, userId, requestId, error: sent.error, ...warned() };
+  }
+  await reply(
+    replaced(
+      `Approved by ${userId}`,
+      `:white_check_mark: ${escapeMrkdwn(what)} was *approved* by <@${userId}> and queued as ${code(requestId)}. The outcome follows here.`,
+    ),
+  );
+  return { outcome: 'queued', userId, requestId, ...warned() };
+}

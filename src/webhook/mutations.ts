@@ -1,0 +1,135 @@
+/**
+ * Mutations from Slack. `approve`, `disable-groups` and `archive` become action requests
+ * exactly as DESIGN.md describes them and go to the actions queue (the worker decides and
+ * acts, and posts the outcome to the command's `response_url`); `pause`/`resume` write the
+ * pause switch the worker and sweeper read. Either the request is on the queue and the
+ * person is told its id, or they are told it is not: nothing is half-done.
+ */
+import { createHash } from 'node:crypto';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import { type ActionRequest, actionTarget } from '../actions/request.js';
+import { sendActionRequest } from '../queue/actions-queue.js';
+import { code, ephemeral, escapeMrkdwn, inChannel, problem, type SlackReply, section } from './blocks.js';
+import type { Command } from './commands.js';
+import { settleBy } from './deadline.js';
+
+export type MutationCommand = Extract<Command, { name: 'approve' | 'disable-groups' | 'archive' }>;
+
+export interface QueueTarget {
+  sqs: Pick<SQSClient, 'send'>;
+  queueUrl: string;
+}
+
+/**
+ * A stable id for a verified Slack request: a hash of its raw body, which carries Slack's
+ * unique `trigger_id` and stays the same when Slack retries (the retry is re-signed with a new
+ * timestamp, so the timestamp is left out). The same id is logged and travels in the message.
+ */
+export function slackRequestId(body: Uint8Array): string {
+  return `slack-${createHash('sha256').update(body).digest('hex').slice(0, 32)}`;
+}
+
+/** Keeps a response URL only when it is an https URL (the worker also checks its origin). */
+export function responseUrlOf(value: string | undefined): string | undefined {
+  if (!value || value.length > 2000) return undefined;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.toString() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function buildActionRequest(
+  command: MutationCommand,
+  input: { userId: string; requestId: string; requestedAt: Date; responseUrl?: string | undefined },
+): ActionRequest {
+  const common = {
+    version: 1 as const,
+    requestedBy: { source: 'slack' as const, id: input.userId },
+    requestedAt: input.requestedAt.toISOString(),
+    requestId: input.requestId,
+    ...(input.responseUrl ? { reply: { slackResponseUrl: input.responseUrl } } : {}),
+  };
+  switch (command.name) {
+    case 'approve':
+      return {
+        ...common,
+        action: 'approve_phase',
+        triggerId: command.triggerId,
+        phaseId: command.phaseId,
+        ...(command.reason !== undefined ? { reason: command.reason } : {}),
+      };
+    case 'disable-groups':
+      return {
+        ...common,
+        action: 'disable_groups',
+        experimentId: command.experimentId,
+        groupNames: command.groups,
+      };
+    case 'archive':
+      return {
+        ...common,
+        action: 'archive_config',
+        configId: command.configId,
+        reason: command.reason ?? `Archived from Slack by slack:${input.userId}`,
+      };
+  }
+}
+
+export type EnqueueResult =
+  | { ok: true; messageId: string }
+  | { ok: false; outcome: 'queue_unreachable' | 'queue_unconfirmed'; error: unknown };
+
+/**
+ * Sends the request, waiting no later than `deadline` (epoch ms) so Slack's three seconds are
+ * never missed. A failure means it is not queued; a send still running at the deadline cannot
+ * be known either way, and says so (the worker's effect keys keep a second try from acting
+ * twice). The send is not aborted: cancelling it would not make the outcome any more certain.
+ */
+export async function enqueue(
+  target: QueueTarget,
+  request: ActionRequest,
+  deadline: number,
+  now: () => number,
+): Promise<EnqueueResult> {
+  const sent = await settleBy(sendActionRequest(target.sqs, target.queueUrl, request), deadline, now);
+  if (!sent.settled) return { ok: false, outcome: 'queue_unconfirmed', error: undefined };
+  if ('error' in sent) return { ok: false, outcome: 'queue_unreachable', error: sent.error };
+  return { ok: true, messageId: sent.value };
+}
+
+export function queuedReply(request: ActionRequest): SlackReply {
+  const text = `Queued: ${actionTarget(request)} (${request.action}). Request id ${request.requestId}. The outcome will be posted here.`;
+  return ephemeral(text, [
+    section(
+      `:inbox_tray: *Queued* ${escapeMrkdwn(request.action)} for ${escapeMrkdwn(actionTarget(request))}\nRequest id ${code(request.requestId ?? '')} · the worker posts the outcome here.`,
+    ),
+  ]);
+}
+
+export function notQueuedReply(
+  request: ActionRequest,
+  outcome: 'queue_unreachable' | 'queue_unconfirmed',
+): SlackReply {
+  return outcome === 'queue_unreachable'
+    ? problem(
+        `The actions queue could not be reached, so ${request.action} for ${actionTarget(request)} was *not* queued. Nothing was changed; please try again.`,
+      )
+    : problem(
+        `The actions queue did not confirm ${request.action} for ${actionTarget(request)} in time (request id ${request.requestId}). It may or may not be queued; trying again is safe, the worker never applies the same change twice.`,
+      );
+}
+
+export function retryReply(requestId: string): SlackReply {
+  return ephemeral(
+    `Slack sent this request again (request id ${requestId}); it was not queued a second time.`,
+  );
+}
+
+export function pauseReply(paused: boolean, userId: string, reason: string | undefined): SlackReply {
+  const text = paused
+    ? `:double_vertical_bar: <@${userId}> paused console-autopilot${reason ? `: ${escapeMrkdwn(reason)}` : ''}. No automated mutation runs until \`resume\`.`
+    : `:arrow_forward: <@${userId}> resumed console-autopilot. Deferred actions proceed at their next check.`;
+  return inChannel(paused ? 'console-autopilot paused' : 'console-autopilot resumed', [section(text)]);
+}

@@ -1,0 +1,394 @@
+/**
+ * The read commands (`role`, `segment`, `segments`, `metrics`, `events`, `status`), answered
+ * at once through the shared Console API client under one overall deadline: when it passes,
+ * every call in flight is aborted and the person reads "the platform is slow, try again"
+ * instead of meeting Slack's three-second timeout.
+ */
+import type { Policy } from '../policy/schema.js';
+import type { PauseState } from '../state/pause.js';
+import { grantsFor } from './authorize.js';
+import {
+  code,
+  contextLine,
+  ephemeral,
+  escapeMrkdwn,
+  fields,
+  header,
+  problem,
+  type SlackReply,
+  section,
+  table,
+} from './blocks.js';
+import type { Command } from './commands.js';
+
+/** The per-call options of the Console API client that reads use. */
+export interface ReadCallOptions {
+  signal?: AbortSignal;
+  deadline?: number;
+  maxRetries?: number;
+}
+
+interface PageLike<T> {
+  data: T[];
+  pagination?:
+    | {
+        pageNumber?: number | undefined;
+        totalItems?: number | undefined;
+        nextPage?: string | null | undefined;
+        itemsPerPage?: number | undefined;
+      }
+    | undefined;
+}
+
+type Loose = Record<string, unknown>;
+
+/** The slice of the Console API client (`src/console/`) the reads need. */
+export interface ConsoleReads {
+  roles: { get(id: string, options?: ReadCallOptions): Promise<{ name?: string; permissions?: object }> };
+  segments: {
+    get(id: string, options?: ReadCallOptions): Promise<object>;
+    list(
+      params?: { page?: number; limit?: number },
+      options?: ReadCallOptions,
+    ): PromiseLike<PageLike<object>>;
+  };
+  metrics: {
+    listByEvent(
+      eventName: string,
+      params?: { page?: number; limit?: number },
+      options?: ReadCallOptions,
+    ): PromiseLike<PageLike<object>>;
+  };
+  events: {
+    list(
+      params?: { page?: number; limit?: number },
+      options?: ReadCallOptions,
+    ): PromiseLike<PageLike<object>>;
+  };
+}
+
+export interface StatusSources {
+  readPause(): Promise<PauseState>;
+  /** Approximate number of queued actions; optional (undefined when not cheap to know). */
+  queueDepth?: () => Promise<number | undefined>;
+}
+
+export interface ReadContext {
+  console: ConsoleReads;
+  policy: Policy;
+  status: StatusSources;
+  userId: string;
+  /** The slash command as typed, for hints (`/autopilot`). */
+  slash: string;
+  /** Epoch ms by which the answer must be ready. */
+  deadline: number;
+  now?: () => number;
+}
+
+export type ReadOutcome = { reply: SlackReply; outcome: 'ok' | 'not_found' | 'slow' | 'platform_error' };
+
+export const PAGE_SIZE = 10;
+export const SLOW_MESSAGE =
+  'The platform is slow to answer right now; nothing was changed. Please try again.';
+
+class DeadlineError extends Error {
+  override name = 'DeadlineError';
+}
+
+/** Runs `work` with a signal that aborts at `deadline`; rejects with DeadlineError then. */
+async function withDeadline<T>(
+  deadline: number,
+  now: () => number,
+  work: (signal: AbortSignal) => Promise<T>,
+) {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => {
+        controller.abort(new DeadlineError('read deadline passed'));
+        reject(new DeadlineError('read deadline passed'));
+      },
+      Math.max(0, deadline - now()),
+    );
+  });
+  try {
+    return await Promise.race([work(controller.signal), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function errorStatus(error: unknown): number | undefined {
+  const status = (error as { status?: unknown } | null)?.status;
+  return typeof status === 'number' ? status : undefined;
+}
+
+/** Turns a client error into words for the person; the client's error tree is matched by name and status. */
+function describeFailure(error: unknown, what: string): ReadOutcome {
+  const name = (error as { name?: unknown } | null)?.name;
+  if (error instanceof DeadlineError || name === 'ApiTimeoutError' || name === 'AbortError') {
+    return { reply: problem(SLOW_MESSAGE), outcome: 'slow' };
+  }
+  const status = errorStatus(error);
+  if (status === 404) return { reply: problem(`There is no ${what}.`), outcome: 'not_found' };
+  if (status === 429) {
+    return {
+      reply: problem('The platform is busy (rate limited); please try again in a minute.'),
+      outcome: 'slow',
+    };
+  }
+  if (status === 401 || status === 403) {
+    return {
+      reply: problem('The platform refused console-autopilot’s API key. Please tell the people who run it.'),
+      outcome: 'platform_error',
+    };
+  }
+  if (status === 400) {
+    return { reply: problem(`The platform refused to show ${what}.`), outcome: 'platform_error' };
+  }
+  return {
+    reply: problem('The platform did not answer properly; nothing was changed. Please try again.'),
+    outcome: 'platform_error',
+  };
+}
+
+function pagingHint(page: PageLike<object>, slash: string, command: string, current: number): string {
+  const total = page.pagination?.totalItems;
+  const perPage = page.pagination?.itemsPerPage ?? PAGE_SIZE;
+  const totalPages = total !== undefined && perPage > 0 ? Math.max(1, Math.ceil(total / perPage)) : undefined;
+  const where = totalPages !== undefined ? `Page ${current} of ${totalPages}` : `Page ${current}`;
+  const more = page.pagination?.nextPage ? ` · \`${slash} ${command} ${current + 1}\` for more` : '';
+  return `${where}${total !== undefined ? ` · ${total} in all` : ''}${more}`;
+}
+
+function asString(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
+function timeOf(epochMs: unknown): string {
+  const ms = Number(epochMs);
+  return Number.isFinite(ms) && ms > 0
+    ? new Date(ms).toISOString().replace('T', ' ').slice(0, 19)
+    : asString(epochMs);
+}
+
+async function role(ctx: ReadContext, roleId: string, signal: AbortSignal): Promise<ReadOutcome> {
+  const found = await ctx.console.roles.get(roleId, { signal, deadline: ctx.deadline });
+  const permissions = Object.entries((found.permissions ?? {}) as Record<string, unknown>);
+  const granted = permissions.filter(([, v]) => v === true).map(([k]) => k);
+  const denied = permissions.filter(([, v]) => v !== true).map(([k]) => k);
+  const name = asString(found.name) || roleId;
+  return {
+    outcome: 'ok',
+    reply: ephemeral(`Role ${name}: ${granted.length} of ${permissions.length} permissions`, [
+      header(`Role ${name}`),
+      section(`*Granted (${granted.length})*\n${granted.map((p) => code(p)).join(' ') || '–'}`),
+      section(`*Not granted (${denied.length})*\n${denied.map((p) => code(p)).join(' ') || '–'}`),
+    ]),
+  };
+}
+
+async function segment(ctx: ReadContext, segmentId: string, signal: AbortSignal): Promise<ReadOutcome> {
+  const s = (await ctx.console.segments.get(segmentId, { signal, deadline: ctx.deadline })) as Loose;
+  const rules = s.rules as Loose | undefined;
+  const blocks = [
+    header(`Segment ${asString(s.id) || segmentId}`),
+    ...fields([
+      ['Type', escapeMrkdwn(asString(s.type))],
+      ['Enabled', s.isEnabled === true ? 'yes' : 'no'],
+      ['Count', escapeMrkdwn(asString(s.count))],
+      ['Tags', Array.isArray(s.tags) ? s.tags.map((t) => code(asString(t))).join(' ') : ''],
+      ['Last modified by', escapeMrkdwn(asString(s.lastModifierName))],
+    ]),
+  ];
+  if (asString(s.description)) blocks.push(section(escapeMrkdwn(asString(s.description))));
+  if (rules && Array.isArray(rules.conditions)) {
+    blocks.push(
+      table(
+        ['field', 'operator', 'target'],
+        rules.conditions.map((c: Loose) => [
+          asString(c.field ?? c.type),
+          asString(c.operator),
+          asString(c.targetValue),
+        ]),
+      ),
+    );
+  }
+  return { outcome: 'ok', reply: ephemeral(`Segment ${asString(s.id) || segmentId}`, blocks) };
+}
+
+async function segments(ctx: ReadContext, page: number, signal: AbortSignal): Promise<ReadOutcome> {
+  const result = await ctx.console.segments.list(
+    { page, limit: PAGE_SIZE },
+    { signal, deadline: ctx.deadline },
+  );
+  const rows = (result.data as Loose[]).map((s) => [
+    s.id,
+    s.type,
+    s.isEnabled === true ? 'yes' : 'no',
+    s.count,
+  ]);
+  const hint = pagingHint(result, ctx.slash, 'segments', page);
+  if (rows.length === 0) {
+    return {
+      outcome: 'ok',
+      reply: ephemeral('No segments on this page.', [
+        section('No segments on this page.'),
+        contextLine(hint),
+      ]),
+    };
+  }
+  return {
+    outcome: 'ok',
+    reply: ephemeral(`Segments, page ${page}`, [
+      header('Segments'),
+      table(['id', 'type', 'enabled', 'count'], rows),
+      contextLine(hint),
+    ]),
+  };
+}
+
+async function metrics(ctx: ReadContext, eventName: string, signal: AbortSignal): Promise<ReadOutcome> {
+  const result = await ctx.console.metrics.listByEvent(
+    eventName,
+    { page: 1, limit: 25 },
+    { signal, deadline: ctx.deadline },
+  );
+  if (result.data.length === 0) {
+    const text = `No metrics use the event ${code(eventName)}.`;
+    return { outcome: 'ok', reply: ephemeral(text, [section(text)]) };
+  }
+  const rows = (result.data as Loose[]).map((m) => [
+    m.id ?? m.name,
+    m.type,
+    m.directionality,
+    m.isVerified === true ? 'yes' : 'no',
+  ]);
+  const total = result.pagination?.totalItems;
+  const note =
+    total !== undefined && total > result.data.length
+      ? `Showing ${result.data.length} of ${total}.`
+      : `${rows.length} in all.`;
+  return {
+    outcome: 'ok',
+    reply: ephemeral(`Metrics on ${eventName}`, [
+      header(`Metrics on ${eventName}`),
+      table(['metric', 'type', 'direction', 'verified'], rows),
+      contextLine(note),
+    ]),
+  };
+}
+
+async function events(ctx: ReadContext, page: number, signal: AbortSignal): Promise<ReadOutcome> {
+  const result = await ctx.console.events.list(
+    { page, limit: PAGE_SIZE },
+    { signal, deadline: ctx.deadline },
+  );
+  const hint = pagingHint(result, ctx.slash, 'events', page);
+  if (result.data.length === 0) {
+    return {
+      outcome: 'ok',
+      reply: ephemeral('No events on this page.', [section('No events on this page.'), contextLine(hint)]),
+    };
+  }
+  const rows = (result.data as Loose[]).map((e) => [
+    timeOf(e.timestamp),
+    e.name,
+    e.source,
+    e.userID,
+    e.value,
+  ]);
+  return {
+    outcome: 'ok',
+    reply: ephemeral(`Events, page ${page}`, [
+      header('Events'),
+      table(['time (UTC)', 'name', 'source', 'user', 'value'], rows),
+      contextLine(hint),
+    ]),
+  };
+}
+
+function activeFreeze(policy: Policy, now: number): string | undefined {
+  return policy.approvals.freezes.find((f) => Date.parse(f.start) <= now && now < Date.parse(f.end))?.name;
+}
+
+async function status(ctx: ReadContext, signal: AbortSignal): Promise<ReadOutcome> {
+  const now = (ctx.now ?? Date.now)();
+  const never = new Promise<never>((_, reject) =>
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true }),
+  );
+  never.catch(() => undefined);
+  const [pause, depth] = await Promise.all([
+    Promise.race([ctx.status.readPause(), never]),
+    ctx.status.queueDepth
+      ? Promise.race([ctx.status.queueDepth(), never]).catch(() => undefined)
+      : Promise.resolve(undefined),
+  ]);
+  const policy = ctx.policy;
+  const freeze = activeFreeze(policy, now);
+  const pauseText = pause.paused
+    ? `:double_vertical_bar: *Paused*${pause.by ? ` by ${escapeMrkdwn(pause.by)}` : ''}${pause.since ? ` since ${pause.since}` : ''}${pause.reason ? `: ${escapeMrkdwn(pause.reason)}` : ''}`
+    : ':arrow_forward: *Running* (not paused)';
+  const stale = policy.sweeper.staleConfigs;
+  const mine = grantsFor(policy, ctx.userId);
+  return {
+    outcome: 'ok',
+    reply: ephemeral(pause.paused ? 'console-autopilot is paused' : 'console-autopilot is running', [
+      header('console-autopilot status'),
+      section(pauseText),
+      ...fields([
+        ['Queued actions', depth === undefined ? 'unknown' : String(depth)],
+        ['Freeze', freeze ? `:snowflake: ${escapeMrkdwn(freeze)} (active)` : 'none active'],
+        ['Approval rules', String(policy.approvals.rules.length)],
+        ['Time zone', escapeMrkdwn(policy.timezone)],
+        [
+          'Stale-config sweep',
+          stale
+            ? `${stale.dryRun ? 'dry run' : 'archives'} after ${stale.staleAfterDays} days, ≤ ${stale.maxPerRun} a run`
+            : 'off',
+        ],
+        ['Your grants', mine.length > 0 ? mine.map((g) => code(g)).join(' ') : 'none (reads only)'],
+      ]),
+    ]),
+  };
+}
+
+/** Answers one read command; never throws for platform trouble. */
+export async function answerRead(
+  ctx: ReadContext,
+  command: Extract<Command, { name: 'role' | 'segment' | 'segments' | 'metrics' | 'events' | 'status' }>,
+): Promise<ReadOutcome> {
+  const now = ctx.now ?? Date.now;
+  const what =
+    command.name === 'role'
+      ? `role ${code(command.roleId)}`
+      : command.name === 'segment'
+        ? `segment ${code(command.segmentId)}`
+        : command.name === 'metrics'
+          ? `event ${code(command.eventName)}`
+          : command.name;
+  try {
+    return await withDeadline(ctx.deadline, now, (signal) => {
+      switch (command.name) {
+        case 'role':
+          return role(ctx, command.roleId, signal);
+        case 'segment':
+          return segment(ctx, command.segmentId, signal);
+        case 'segments':
+          return segments(ctx, command.page, signal);
+        case 'metrics':
+          return metrics(ctx, command.eventName, signal);
+        case 'events':
+          return events(ctx, command.page, signal);
+        case 'status':
+          return status(ctx, signal);
+      }
+    });
+  } catch (error) {
+    return describeFailure(error, what);
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * One verified slash command, from its form fields to the reply: parse, authorize, then read,
+ * enqueue, or switch the pause flag. Usage errors and refusals are ordinary replies (HTTP
+ * 200, ephemeral), so the person always reads why.
+ */
+import { allowedCommands, authorize } from './authorize.js';
+import { code, contextLine, ephemeral, escapeMrkdwn, problem, type SlackReply, section } from './blocks.js';
+import { type Command, type CommandName, commandSpec, parseCommand } from './commands.js';
+import { settleBy } from './deadline.js';
+import type { WebhookDeps } from './deps.js';
+import {
+  buildActionRequest,
+  enqueue,
+  notQueuedReply,
+  pauseReply,
+  queuedReply,
+  responseUrlOf,
+  retryReply,
+} from './mutations.js';
+import { answerRead } from './reads.js';
+
+export interface SlashContext {
+  teamId: string;
+  userId: string;
+  text: string;
+  slash: string;
+  responseUrl: string | undefined;
+  requestId: string;
+  /** Slack's X-Slack-Retry-Num was present. */
+  retry: boolean;
+  /** Epoch ms the request arrived; deadlines count from here. */
+  startedAt: number;
+}
+
+export interface SlashResult {
+  reply: SlackReply;
+  outcome: string;
+  command?: CommandName;
+  /** The id of the queued action request, when one was queued. */
+  queuedRequestId?: string;
+  /** What went wrong underneath, for the request's log line. */
+  error?: unknown;
+}
+
+function helpReply(deps: WebhookDeps, ctx: SlashContext): SlackReply {
+  const allowed = allowedCommands(deps.policy, ctx);
+  const lines = allowed.map((spec) => `${code(`${ctx.slash} ${spec.usage}`)} – ${spec.summary}`);
+  const readOnly = allowed.every((spec) => spec.grant === undefined);
+  return ephemeral(`What you can do with ${ctx.slash}`, [
+    section(`*What you can do with ${escapeMrkdwn(ctx.slash)}*\n${lines.join('\n')}`),
+    contextLine(
+      readOnly
+        ? 'You can read. Changes need a grant in the policy file (`chat.grants`).'
+        : 'Changes are queued and decided by the policy; the outcome is posted back here.',
+    ),
+  ]);
+}
+
+export async function handleSlashCommand(deps: WebhookDeps, ctx: SlashContext): Promise<SlashResult> {
+  const now = deps.now ?? Date.now;
+  const parsed = parseCommand(ctx.text);
+  if (!parsed.ok) {
+    const usage = parsed.usage ? `\nUsage: ${code(`${ctx.slash} ${parsed.usage}`)}` : '';
+    const reply = ephemeral(`${parsed.error}`, [
+      section(`:grey_question: ${escapeMrkdwn(parsed.error)}${usage}`),
+      contextLine(`${code(`${ctx.slash} help`)} lists what you can do.`),
+    ]);
+    return { reply, outcome: 'usage_error', ...(parsed.name ? { command: parsed.name } : {}) };
+  }
+  const command: Command = parsed.command;
+  const spec = commandSpec(command.name);
+  const allowed = authorize(deps.policy, ctx, spec.grant);
+  if (!allowed.ok)
+    return { reply: problem(allowed.message), outcome: allowed.outcome, command: command.name };
+
+  const deadline = ctx.startedAt + (deps.deadlineMs ?? 2500);
+  switch (command.name) {
+    case 'help':
+      return { reply: helpReply(deps, ctx), outcome: 'ok', command: command.name };
+    case 'role':
+    case 'segment':
+    case 'segments':
+    case 'metrics':
+    case 'events':
+    case 'status': {
+      const read = await answerRead(
+        {
+          console: deps.console,
+          policy: deps.policy,
+          status: { readPause: deps.pause.read, ...(deps.queueDepth ? { queueDepth: deps.queueDepth } : {}) },
+          userId: ctx.userId,
+          slash: ctx.slash,
+          deadline,
+          now,
+        },
+        command,
+      );
+      return { reply: read.reply, outcome: read.outcome, command: command.name };
+    }
+    case 'approve':
+    case 'disable-groups':
+    case 'archive': {
+      // A retry of a request we already answered must not queue a second action.
+      if (ctx.retry)
+        return { reply: retryReply(ctx.requestId), outcome: 'retry_ignored', command: command.name };
+      const request = buildActionRequest(command, {
+        userId: ctx.userId,
+        requestId: ctx.requestId,
+        requestedAt: new Date(now()),
+        responseUrl: responseUrlOf(ctx.responseUrl),
+      });
+      const sent = await enqueue({ sqs: deps.sqs, queueUrl: deps.queueUrl }, request, deadline, now);
+      if (!sent.ok) {
+        return {
+          reply: notQueuedReply(request, sent.outcome),
+          outcome: sent.outcome,
+          command: command.name,
+          error: sent.error,
+        };
+      }
+      return {
+        reply: queuedReply(request),
+        outcome: 'queued',
+        command: command.name,
+        queuedRequestId: ctx.requestId,
+      };
+    }
+    case 'pause':
+    case 'resume': {
+      const paused = command.name === 'pause';
+      const reason = command.name === 'pause' ? command.reason : undefined;
+      // Writing the same switch again is harmless, so a Slack retry simply repeats it.
+      const written = await settleBy(
+        deps.pause.write({ paused, by: `slack:${ctx.userId}`, reason, at: new Date(now()) }),
+        deadline,
+        now,
+      );
+      if (!written.settled || 'error' in written) {
+        return {
+          reply: problem(
+            written.settled
+              ? `Could not ${command.name}: the state table did not answer. Nothing was changed; please try again.`
+              : `The state table did not confirm the ${command.name} in time. Check with \`${ctx.slash} status\` before trying again.`,
+          ),
+          outcome: written.settled ? 'state_unreachable' : 'state_unconfirmed',
+          command: command.name,
+          ...(written.settled ? { error: written.error } : {}),
+        };
+      }
+      return { reply: pauseReply(paused, ctx.userId, reason), outcome: 'ok', command: command.name };
+    }
+  }
+}

@@ -1,0 +1,161 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ActionRequest } from '../../src/actions/request.js';
+import { type Emulators, startEmulators } from '../../src/local/emulators.js';
+import { postToSlack } from '../../src/slack/post.js';
+import type { StateTable } from '../../src/state/table.js';
+import { readVeto } from '../../src/state/veto.js';
+import { APPROVE_ACTION_ID, DENY_ACTION_ID, encodeButtonValue } from '../../src/webhook/interactions.js';
+import { blockActionsPayload, interactionBody, signedRequest } from '../helpers/slack-requests.js';
+import { buildApp } from './harness.js';
+import { drainQueue } from './queue-helpers.js';
+
+/** Stands in for hooks.slack.com: records what is posted to response URLs. */
+let slack: Server;
+let slackOrigin: string;
+const posted: Array<{ path: string; body: Record<string, unknown> }> = [];
+let emu: Emulators;
+let table: StateTable;
+
+beforeAll(async () => {
+  slack = createServer((req, res) => {
+    let data = '';
+    req.on('data', (chunk) => {
+      data += chunk;
+    });
+    req.on('end', () => {
+      posted.push({ path: req.url ?? '', body: JSON.parse(data) });
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => slack.listen(0, '127.0.0.1', resolve));
+  slackOrigin = `http://127.0.0.1:${(slack.address() as AddressInfo).port}`;
+  emu = await startEmulators();
+  table = { client: emu.dynamo, tableName: emu.tableName };
+});
+afterAll(async () => {
+  await emu?.stop();
+  await new Promise((resolve) => slack?.close(resolve));
+});
+beforeEach(async () => {
+  posted.length = 0;
+  await drainQueue(emu.sqs, emu.queueUrl);
+});
+
+const asked: ActionRequest = {
+  version: 1,
+  action: 'approve_phase',
+  triggerId: 'trg_2',
+  phaseId: 'ph_1',
+  requestedBy: { source: 'schedule', id: 'sweeper' },
+  requestedAt: '2026-11-22T02:00:00.000Z',
+  requestId: 'sweeper-abc123',
+  reason: 'canary checks passed',
+};
+
+function harness() {
+  return buildApp({
+    sqs: emu.sqs,
+    queueUrl: emu.queueUrl,
+    table,
+    postReply: (url, message) => postToSlack(url, message, { allowedOrigins: [slackOrigin] }),
+  });
+}
+
+async function click(
+  actionId: string,
+  options: { userId?: string; teamId?: string; value?: string; retry?: boolean } = {},
+) {
+  const { app, requestLines } = harness();
+  const payload = blockActionsPayload({
+    actionId,
+    value: options.value ?? encodeButtonValue(asked),
+    responseUrl: `${slackOrigin}/actions/T0001/5678/efgh`,
+    ...(options.userId ? { userId: options.userId } : {}),
+    ...(options.teamId ? { teamId: options.teamId } : {}),
+  });
+  const res = await app.request(
+    signedRequest('/slack/interactions', interactionBody(payload), {
+      ...(options.retry ? { extraHeaders: { 'x-slack-retry-num': '1' } } : {}),
+    }),
+  );
+  return { res, log: requestLines().at(-1)! };
+}
+
+describe('"ask a human" buttons', () => {
+  it('re-queues the asked request as the clicking person’s, and replaces the message', async () => {
+    const { res, log } = await click(APPROVE_ACTION_ID, { userId: 'U0RELEASE' });
+    expect(res.status).toBe(200);
+    const [message, ...more] = await drainQueue(emu.sqs, emu.queueUrl, 2);
+    expect(more).toEqual([]);
+    expect(message!.body).toEqual({
+      ...asked,
+      requestedBy: { source: 'slack', id: 'U0RELEASE' },
+      requestId: 'sweeper-abc123:approved-by:U0RELEASE',
+      reply: { slackResponseUrl: `${slackOrigin}/actions/T0001/5678/efgh` },
+    });
+    expect(posted).toHaveLength(1);
+    expect(posted[0]!.body).toMatchObject({ replace_original: true, text: 'Approved by U0RELEASE' });
+    expect(JSON.stringify(posted[0]!.body)).toContain('sweeper-abc123:approved-by:U0RELEASE');
+    expect(log).toMatchObject({
+      route: 'POST /slack/interactions',
+      outcome: 'queued',
+      userId: 'U0RELEASE',
+      requestId: 'sweeper-abc123:approved-by:U0RELEASE',
+    });
+  });
+
+  it('records a veto on the effect key for Deny and replaces the message', async () => {
+    const { res } = await click(DENY_ACTION_ID, { userId: 'U0RELEASE' });
+    expect(res.status).toBe(200);
+    expect(await readVeto(table, 'approve_phase#trg_2#ph_1')).toMatchObject({
+      by: 'slack:U0RELEASE',
+      at: expect.any(String),
+    });
+    expect(posted[0]!.body).toMatchObject({ replace_original: true, text: 'Denied by U0RELEASE' });
+    expect(JSON.stringify(posted[0]!.body)).toContain('denied* by <@U0RELEASE>');
+    expect(await drainQueue(emu.sqs, emu.queueUrl)).toEqual([]);
+  });
+
+  it('refuses a click without the approve_phase grant, only to the clicker, naming the grant', async () => {
+    const { res, log } = await click(APPROVE_ACTION_ID, { userId: 'U0OPS' });
+    expect(res.status).toBe(200);
+    expect(posted[0]!.body).toMatchObject({ response_type: 'ephemeral', replace_original: false });
+    expect(JSON.stringify(posted[0]!.body)).toContain('`approve_phase` grant');
+    expect(log.outcome).toBe('grant_missing');
+    expect(await drainQueue(emu.sqs, emu.queueUrl)).toEqual([]);
+  });
+
+  it('refuses a click from a workspace that is not listed', async () => {
+    const { log } = await click(DENY_ACTION_ID, { teamId: 'T0OTHER' });
+    expect(log.outcome).toBe('team_refused');
+    expect(await readVeto(table, 'approve_phase#trg_9#ph_9')).toBeUndefined();
+  });
+
+  it('does nothing with a button value that is not an action request', async () => {
+    const { log } = await click(APPROVE_ACTION_ID, {
+      value: Buffer.from('{"action":"drop_tables"}').toString('base64url'),
+    });
+    expect(log.outcome).toBe('bad_button_value');
+    expect(JSON.stringify(posted[0]!.body)).toContain('does not carry a valid action request');
+    expect(await drainQueue(emu.sqs, emu.queueUrl)).toEqual([]);
+  });
+
+  it('does not queue again when Slack retries a click', async () => {
+    const { res, log } = await click(APPROVE_ACTION_ID, { retry: true });
+    expect(res.status).toBe(200);
+    expect(log.outcome).toBe('retry_ignored');
+    expect(await drainQueue(emu.sqs, emu.queueUrl)).toEqual([]);
+  });
+
+  it('answers 400 for a verified interaction without a usable payload', async () => {
+    const { app } = harness();
+    const res = await app.request(signedRequest('/slack/interactions', 'payload=%7Bnot-json'));
+    expect(res.status).toBe(400);
+    const other = await app.request(
+      signedRequest('/slack/interactions', interactionBody({ type: 'view_submission' })),
+    );
+    expect(other.status).toBe(200);
+  });
+});
