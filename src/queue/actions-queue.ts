@@ -26,6 +26,19 @@ export interface SendActionOptions {
   delaySeconds?: number;
 }
 
+/**
+ * JSON with every non-ASCII character written as a `\uXXXX` escape. The parsed value is the
+ * same, but the body is then always inside SQS's allowed character set: SQS rejects lone
+ * surrogates and U+FFFE/U+FFFF that a pasted Slack reason can carry (and the local emulator
+ * also rejects astral characters such as emoji).
+ */
+export function sqsSafeJson(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[^\x20-\x7e]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
 /** Validates and sends one action request; resolves to the SQS message id. */
 export async function sendActionRequest(
   sqs: Pick<SQSClient, 'send'>,
@@ -43,7 +56,7 @@ export async function sendActionRequest(
   const out = await sqs.send(
     new SendMessageCommand({
       QueueUrl: queueUrl,
-      MessageBody: JSON.stringify(checked.data),
+      MessageBody: sqsSafeJson(checked.data),
       ...(delay !== undefined ? { DelaySeconds: delay } : {}),
       MessageAttributes: {
         action: { DataType: 'String', StringValue: checked.data.action },

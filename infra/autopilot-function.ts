@@ -1,0 +1,173 @@
+/**
+ * The house Lambda function: every handler of console-autopilot is one of these, so the
+ * runtime, architecture, bundling, log group, tracing and the bundled policy file are set in
+ * one place. Its `bind*` helpers grant a permission and set the environment variable that
+ * names the resource together, so a function can never know of a resource it may not use,
+ * nor hold a grant it is not told about.
+ */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { type IRole, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource, type SqsEventSourceProps } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import {
+  DEPLOYED_POLICY_PATH,
+  ESM_REQUIRE_BANNER,
+  MAIN_FIELDS,
+  NODE_OPTIONS,
+  NODE_TARGET,
+  OUTPUT,
+  POLICY_FILE_NAME,
+  REPO_ROOT,
+} from './bundling.js';
+
+/**
+ * Item-level reads and writes, nothing else: `grantReadWriteData` would add Scan, DescribeTable
+ * and stream reads, which no handler needs. Transactions use these same item actions.
+ */
+export const STATE_TABLE_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
+  'dynamodb:Query',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+  'dynamodb:ConditionCheckItem',
+] as const;
+
+export interface AutopilotFunctionProps {
+  /** The handler file, absolute or relative to the repository root. */
+  entry: string;
+  description: string;
+  /** The policy file bundled next to the handler (absolute, or relative to the repository root). */
+  policyFile: string;
+  /** Environment besides what the `bind*` helpers set. */
+  environment?: Record<string, string>;
+  /** @default 10 seconds */
+  timeout?: Duration;
+  /** @default 512 MB: init CPU scales with memory, and cold start is what people wait for in Slack. */
+  memorySize?: number;
+  reservedConcurrentExecutions?: number;
+  /** @default one month */
+  logRetention?: RetentionDays;
+}
+
+export class AutopilotFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly role: IRole;
+  readonly logGroup: LogGroup;
+
+  constructor(scope: Construct, id: string, props: AutopilotFunctionProps) {
+    super(scope, id);
+    const policyFile = resolve(REPO_ROOT, props.policyFile);
+    if (!existsSync(policyFile)) {
+      throw new Error(`policy file ${policyFile} does not exist (context value "policyFile")`);
+    }
+
+    this.logGroup = new LogGroup(this, 'Logs', {
+      retention: props.logRetention ?? RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    // Our own role without the AWSLambdaBasicExecutionRole managed policy: it may write to its
+    // own log group only, not create and write any log group in the account.
+    const role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `console-autopilot ${id}`,
+    });
+    this.role = role;
+
+    this.function = new NodejsFunction(this, 'Function', {
+      entry: resolve(REPO_ROOT, props.entry),
+      projectRoot: REPO_ROOT,
+      depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
+      handler: 'handler',
+      description: props.description,
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize ?? 512,
+      timeout: props.timeout ?? Duration.seconds(10),
+      tracing: Tracing.ACTIVE,
+      logGroup: this.logGroup,
+      role,
+      ...(props.reservedConcurrentExecutions === undefined
+        ? {}
+        : { reservedConcurrentExecutions: props.reservedConcurrentExecutions }),
+      environment: {
+        NODE_OPTIONS,
+        AUTOPILOT_POLICY: DEPLOYED_POLICY_PATH,
+        ...props.environment,
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: NODE_TARGET,
+        minify: OUTPUT.minify,
+        sourceMap: OUTPUT.sourceMap,
+        sourcesContent: OUTPUT.sourcesContent,
+        mainFields: MAIN_FIELDS,
+        banner: ESM_REQUIRE_BANNER,
+        bundleAwsSDK: true,
+        externalModules: [],
+        forceDockerBundling: false,
+        logLevel: LogLevel.WARNING,
+        commandHooks: {
+          beforeBundling: () => [],
+          beforeInstall: () => [],
+          // Local bundling runs these through a shell; the path is quoted, copying is done by cp.
+          afterBundling: (_inputDir: string, outputDir: string) => [
+            `cp ${JSON.stringify(policyFile)} ${JSON.stringify(join(outputDir, POLICY_FILE_NAME))}`,
+          ],
+        },
+      },
+    });
+    this.logGroup.grantWrite(role);
+
+    Validations.of(role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'Only the X-Ray statement added by active tracing (xray:PutTraceSegments, xray:PutTelemetryRecords) has Resource "*": X-Ray supports no resource-level permissions. The infra tests assert that no other statement uses "*".',
+    });
+    Validations.of(this.function).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason:
+        'nodejs22.x is the runtime this project builds, tests and benchmarks for (supported by Lambda until 2027); moving to a newer runtime is a deliberate, tested upgrade rather than a silent one.',
+    });
+  }
+
+  /** Reads the autopilot secret (API key, signing secret): `AUTOPILOT_SECRET_ID`. */
+  bindSecret(secret: Pick<ISecret, 'grantRead' | 'secretArn'>): this {
+    secret.grantRead(this.role);
+    this.function.addEnvironment('AUTOPILOT_SECRET_ID', secret.secretArn);
+    return this;
+  }
+
+  /** Reads and writes items of the state table (no scans, no table changes): `STATE_TABLE_NAME`. */
+  bindStateTable(table: Pick<ITable, 'grant' | 'tableName'>): this {
+    table.grant(this.role, ...STATE_TABLE_ACTIONS);
+    this.function.addEnvironment('STATE_TABLE_NAME', table.tableName);
+    return this;
+  }
+
+  /** Sends messages to `queue`, whose URL goes into `envName`. */
+  bindQueueSender(
+    queue: Pick<IQueue, 'grantSendMessages' | 'queueUrl'>,
+    envName: 'ACTIONS_QUEUE_URL' | 'DLQ_URL',
+  ): this {
+    queue.grantSendMessages(this.role);
+    this.function.addEnvironment(envName, queue.queueUrl);
+    return this;
+  }
+
+  /** Consumes `queue` through an event source mapping (receive, delete, change visibility). */
+  consumeQueue(queue: IQueue, options: SqsEventSourceProps): this {
+    this.function.addEventSource(new SqsEventSource(queue, options));
+    return this;
+  }
+}

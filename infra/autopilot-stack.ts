@@ -1,0 +1,317 @@
+/**
+ * The whole of console-autopilot in one stack: the secret, the actions queue and its DLQ, the
+ * state table, the three functions (webhook behind an HTTP API, worker on the queue, sweeper
+ * on a schedule) with exactly the grants each needs, and the alarms that page a person.
+ * Settings come in as typed props; `app.ts` reads them from CDK context.
+ */
+import { resolve } from 'node:path';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import {
+  Alarm,
+  ComparisonOperator,
+  type IAlarmAction,
+  type IMetric,
+  TreatMissingData,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { AttributeType, BillingMode, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { loadPolicyFile } from '../src/policy/load.js';
+import { TABLE_KEYS } from '../src/state/table.js';
+import { AutopilotFunction } from './autopilot-function.js';
+import { HANDLER_ENTRIES, REPO_ROOT } from './bundling.js';
+
+/** The platform's mutation limits per project (FACTS.md); the worker's containers share them. */
+export const PLATFORM_MUTATION_LIMITS = { per10s: 100, per15min: 900 } as const;
+
+export interface AutopilotStackProps extends StackProps {
+  /** Console API base URL; `/console/v1/...` is appended. */
+  consoleApiBaseUrl: string;
+  /** Minutes between sweeper runs. @default 15 */
+  sweepScheduleMinutes?: number;
+  /** An e-mail address subscribed to the alarm topic. */
+  alarmEmail?: string;
+  /** Complete ARN of an existing secret holding `{consoleApiKey, slackSigningSecret}`; else one is created. */
+  existingSecretArn?: string;
+  /** Most worker invocations at once (SQS event source maxConcurrency, 2–1000). @default 2 */
+  workerMaxConcurrency?: number;
+  /** The policy file bundled with every function (relative to the repository root). @default 'policy.json' */
+  policyFile?: string;
+  /** Handler files (relative to the repository root); tests may point them elsewhere. */
+  entries?: Partial<Record<keyof typeof HANDLER_ENTRIES, string>>;
+}
+
+/** Per-container mutation budget, so that all worker containers together stay under the platform limits. */
+export function workerMutationLimits(maxConcurrency: number): { per10s: number; per15min: number } {
+  return {
+    per10s: Math.floor(PLATFORM_MUTATION_LIMITS.per10s / maxConcurrency),
+    per15min: Math.floor(PLATFORM_MUTATION_LIMITS.per15min / maxConcurrency),
+  };
+}
+
+export const WORKER_TIMEOUT = Duration.seconds(60);
+/** Lambda's guidance: visibility at least six times the function timeout, so retries of a batch never overlap. */
+export const QUEUE_VISIBILITY = Duration.seconds(WORKER_TIMEOUT.toSeconds() * 6);
+
+export class AutopilotStack extends Stack {
+  readonly api: HttpApi;
+
+  constructor(scope: Construct, id: string, props: AutopilotStackProps) {
+    super(scope, id, props);
+    const sweepMinutes = props.sweepScheduleMinutes ?? 15;
+    const maxConcurrency = props.workerMaxConcurrency ?? 2;
+    if (!Number.isInteger(sweepMinutes) || sweepMinutes < 1 || sweepMinutes > 720) {
+      throw new Error(`sweepSchedule must be a whole number of minutes from 1 to 720, got ${sweepMinutes}`);
+    }
+    if (!Number.isInteger(maxConcurrency) || maxConcurrency < 2 || maxConcurrency > 1000) {
+      throw new Error(`workerMaxConcurrency must be an integer from 2 to 1000, got ${maxConcurrency}`);
+    }
+    if (!/^https?:\/\//.test(props.consoleApiBaseUrl)) {
+      throw new Error(`consoleApiBaseUrl must be an http(s) URL, got "${props.consoleApiBaseUrl}"`);
+    }
+    const entries = { ...HANDLER_ENTRIES, ...props.entries };
+    const policyFile = props.policyFile ?? 'policy.json';
+    // Validated here too, so that `cdk deploy` refuses a policy every cold start would reject.
+    loadPolicyFile(resolve(REPO_ROOT, policyFile));
+
+    // --- Secret: the template never holds a value. A created secret starts with both fields
+    // empty (the handlers refuse to run until an operator sets them); `generateStringKey`
+    // is required by CloudFormation and adds an unused random field.
+    const secret = props.existingSecretArn
+      ? Secret.fromSecretCompleteArn(this, 'Secret', props.existingSecretArn)
+      : new Secret(this, 'Secret', {
+          description: 'console-autopilot: {"consoleApiKey","slackSigningSecret"} (set after deploy)',
+          generateSecretString: {
+            secretStringTemplate: JSON.stringify({ consoleApiKey: '', slackSigningSecret: '' }),
+            generateStringKey: 'unused',
+            excludePunctuation: true,
+          },
+        });
+    if (secret instanceof Secret) {
+      Validations.of(secret).acknowledge({
+        id: 'AwsSolutions-SMG4',
+        reason:
+          'The Console API key and the Slack signing secret are issued by those platforms; no rotation Lambda can mint new ones. Operators rotate them by hand and the functions re-read the secret within minutes.',
+      });
+    }
+
+    // --- Queues: standard, SSE (SQS-managed keys: no KMS cost or key policy), TLS only.
+    const dlq = new Queue(this, 'DeadLetterQueue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    const actionsQueue = new Queue(this, 'ActionsQueue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      visibilityTimeout: QUEUE_VISIBILITY,
+      retentionPeriod: Duration.days(4),
+      deadLetterQueue: { queue: dlq, maxReceiveCount: 5 },
+    });
+
+    // --- State table.
+    const table = new Table(this, 'StateTable', {
+      partitionKey: { name: TABLE_KEYS.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: TABLE_KEYS.sortKey, type: AttributeType.STRING },
+      timeToLiveAttribute: TABLE_KEYS.ttlAttribute,
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    const common = { CONSOLE_API_BASE_URL: props.consoleApiBaseUrl };
+
+    // --- Webhook: answers Slack within 3 s, enqueues mutations.
+    const webhook = new AutopilotFunction(this, 'Webhook', {
+      entry: entries.webhook,
+      description: 'console-autopilot: Slack slash commands and interactivity',
+      policyFile,
+      timeout: Duration.seconds(10),
+      environment: common,
+    })
+      .bindSecret(secret)
+      .bindQueueSender(actionsQueue, 'ACTIONS_QUEUE_URL')
+      .bindStateTable(table);
+
+    // --- Worker: the only function that mutates the Console API.
+    const limits = workerMutationLimits(maxConcurrency);
+    const worker = new AutopilotFunction(this, 'Worker', {
+      entry: entries.worker,
+      description: 'console-autopilot: policy-gated actions from the queue',
+      policyFile,
+      timeout: WORKER_TIMEOUT,
+      environment: {
+        ...common,
+        MUTATION_LIMIT_10S: String(limits.per10s),
+        MUTATION_LIMIT_15MIN: String(limits.per15min),
+      },
+    })
+      .bindSecret(secret)
+      .bindQueueSender(actionsQueue, 'ACTIONS_QUEUE_URL')
+      .bindQueueSender(dlq, 'DLQ_URL')
+      .bindStateTable(table)
+      .consumeQueue(actionsQueue, {
+        batchSize: 5,
+        reportBatchItemFailures: true,
+        maxConcurrency,
+      });
+
+    // --- Sweeper: one run at a time, on a schedule.
+    const sweeper = new AutopilotFunction(this, 'Sweeper', {
+      entry: entries.sweeper,
+      description: 'console-autopilot: scheduled event polling and stale-config sweep',
+      policyFile,
+      // Never longer than the period, so one run ends before the next is due.
+      timeout: Duration.seconds(Math.min(300, sweepMinutes * 60)),
+      reservedConcurrentExecutions: 1,
+      environment: common,
+    })
+      .bindSecret(secret)
+      .bindQueueSender(actionsQueue, 'ACTIONS_QUEUE_URL')
+      .bindStateTable(table);
+    // A throttled or failed run is not retried from Lambda's async queue either: the next tick
+    // does the same work, and stale ticks must not pile up behind reserved concurrency 1.
+    sweeper.function.configureAsyncInvoke({
+      retryAttempts: 0,
+      maxEventAge: Duration.seconds(Math.max(60, sweepMinutes * 60)),
+    });
+    new Rule(this, 'SweepSchedule', {
+      description: `console-autopilot: run the sweeper every ${sweepMinutes} minutes`,
+      schedule: Schedule.rate(Duration.minutes(sweepMinutes)),
+      // A missed run is made good by the next one; retries would only pile up behind concurrency 1.
+      targets: [new LambdaFunction(sweeper.function, { retryAttempts: 0 })],
+    });
+
+    // --- HTTP API in front of the webhook: throttled, access-logged, only the webhook's own routes.
+    this.api = new HttpApi(this, 'Api', {
+      description: 'console-autopilot Slack webhook',
+      createDefaultStage: false,
+    });
+    const accessLogs = new LogGroup(this, 'ApiAccessLogs', {
+      retention: RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    new HttpStage(this, 'ApiStage', {
+      httpApi: this.api,
+      stageName: '$default',
+      autoDeploy: true,
+      // Slack sends a handful of requests per person per minute; this caps a flood of unsigned posts.
+      throttle: { rateLimit: 20, burstLimit: 40 },
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(accessLogs),
+        // JSON, and no query string or body: Slack's posts carry user text, not for access logs.
+        format: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: '$context.requestId',
+            time: '$context.requestTime',
+            ip: '$context.identity.sourceIp',
+            route: '$context.routeKey',
+            status: '$context.status',
+            latencyMs: '$context.responseLatency',
+            integrationStatus: '$context.integrationStatus',
+            integrationError: '$context.integrationErrorMessage',
+            length: '$context.responseLength',
+          }),
+        ),
+      },
+    });
+    const integration = new HttpLambdaIntegration('Webhook', webhook.function);
+    for (const path of ['/slack/commands', '/slack/interactions']) {
+      this.api.addRoutes({ path, methods: [HttpMethod.POST], integration });
+    }
+    // A smoke check after deploy (`curl <WebhookUrl>/health`); throttled like the rest.
+    this.api.addRoutes({ path: '/health', methods: [HttpMethod.GET], integration });
+    Validations.of(this.api).acknowledge({
+      id: 'AwsSolutions-APIG4',
+      reason:
+        'Slack authenticates each request with an HMAC signature over the raw body, which the webhook verifies before anything else; API Gateway authorizers never see the body, so they cannot check it. GET /health answers a constant and reads nothing.',
+    });
+
+    // --- Alarms, to a topic with an optional e-mail subscription.
+    const topic = new Topic(this, 'AlarmTopic', {
+      displayName: 'console-autopilot alarms',
+      enforceSSL: true,
+    });
+    Validations.of(topic).acknowledge({
+      id: 'AwsSolutions-SNS2',
+      reason:
+        'Alarm notifications carry only alarm names and states. CloudWatch cannot publish to a topic encrypted with the AWS-managed SNS key, and a customer key would cost more than the rest of the stack at rest.',
+    });
+    if (props.alarmEmail) topic.addSubscription(new EmailSubscription(props.alarmEmail));
+    const action = new SnsAction(topic);
+    const alarm = (id: string, description: string, metric: IMetric, extra: Partial<AlarmSettings> = {}) => {
+      const a = new Alarm(this, id, {
+        alarmDescription: description,
+        metric,
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+        ...extra,
+      });
+      addActions(a, action);
+      return a;
+    };
+    alarm(
+      'DeadLetterQueueNotEmpty',
+      'Action requests reached the DLQ: invalid bodies or exhausted retries. Inspect and redrive or delete.',
+      dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+    );
+    alarm(
+      'WorkerErrors',
+      'The worker failed invocations (not single records): check its logs.',
+      worker.function.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
+    );
+    alarm(
+      'SweeperErrors',
+      'The sweeper failed a run: check its logs.',
+      sweeper.function.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
+    );
+    alarm(
+      'WebhookServerErrors',
+      'The Slack webhook answered 5xx: people in Slack see failures.',
+      this.api.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' }),
+    );
+    alarm(
+      'SweeperNotRunning',
+      `The sweeper has not run for two periods (${2 * sweepMinutes} minutes): check the schedule rule and the function's throttles.`,
+      sweeper.function.metricInvocations({ period: Duration.minutes(2 * sweepMinutes), statistic: 'Sum' }),
+      {
+        comparisonOperator: ComparisonOperator.LESS_THAN_THRESHOLD,
+        treatMissingData: TreatMissingData.BREACHING,
+      },
+    );
+
+    new CfnOutput(this, 'WebhookUrl', {
+      value: this.api.apiEndpoint,
+      description: 'Base URL for the Slack manifest: npm run slack:manifest -- --url <this>',
+    });
+    new CfnOutput(this, 'SecretArn', { value: secret.secretArn, description: 'Set its value after deploy' });
+    new CfnOutput(this, 'ActionsQueueUrl', {
+      value: actionsQueue.queueUrl,
+      description: 'CI producers send here',
+    });
+    new CfnOutput(this, 'DeadLetterQueueUrl', { value: dlq.queueUrl });
+    new CfnOutput(this, 'AlarmTopicArn', { value: topic.topicArn });
+  }
+}
+
+type AlarmSettings = {
+  comparisonOperator: ComparisonOperator;
+  treatMissingData: TreatMissingData;
+};
+
+function addActions(alarm: Alarm, action: IAlarmAction): void {
+  alarm.addAlarmAction(action);
+  alarm.addOkAction(action);
+}

@@ -1,0 +1,66 @@
+/**
+ * How every Lambda handler is built: one home for the esbuild options, shared by the house
+ * function construct (which hands them to NodejsFunction) and by the cold-start benchmark
+ * (which calls esbuild with them directly), so that what we measure is what we deploy.
+ */
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root: entries, the lock file and the default policy file are resolved from here. */
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Lambda runtime the bundles target (the construct uses the matching `Runtime.NODEJS_22_X`). */
+export const NODE_TARGET = 'node22';
+
+/**
+ * ESM bundles have no `require`; a few CommonJS dependencies inside the AWS SDK still call it.
+ * The banner gives them one, bound to the bundle's own URL.
+ */
+export const ESM_REQUIRE_BANNER =
+  "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+
+/** Prefer ES module entry points so esbuild can tree-shake the SDK and Hono. */
+export const MAIN_FIELDS = ['module', 'main'];
+
+/** Where the bundled policy file lands on Lambda (the bundle's directory is LAMBDA_TASK_ROOT = /var/task). */
+export const POLICY_FILE_NAME = 'policy.json';
+export const LAMBDA_TASK_ROOT = '/var/task';
+export const DEPLOYED_POLICY_PATH = `${LAMBDA_TASK_ROOT}/${POLICY_FILE_NAME}`;
+
+/**
+ * Source maps are emitted without embedded sources (smaller asset; stack traces only need
+ * file:line mappings) and Node is told to use them.
+ */
+export const NODE_OPTIONS = '--enable-source-maps';
+
+/** Output switches shared by NodejsFunction (`sourceMap`) and esbuild (`sourcemap`). */
+export const OUTPUT = { minify: true, sourceMap: true, sourcesContent: false } as const;
+
+/** The handler files, relative to the repository root. */
+export const HANDLER_ENTRIES = {
+  webhook: 'functions/webhook.ts',
+  worker: 'functions/worker.ts',
+  sweeper: 'functions/sweeper.ts',
+} as const;
+
+export type HandlerName = keyof typeof HANDLER_ENTRIES;
+
+/** The esbuild build options for one entry, as NodejsFunction runs them (for the benchmark). */
+export function esbuildOptions(entry: string, outfile: string) {
+  return {
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node' as const,
+    format: 'esm' as const,
+    target: NODE_TARGET,
+    minify: OUTPUT.minify,
+    sourcemap: OUTPUT.sourceMap,
+    sourcesContent: OUTPUT.sourcesContent,
+    mainFields: MAIN_FIELDS,
+    banner: { js: ESM_REQUIRE_BANNER },
+    // The AWS SDK is bundled, never external: the runtime's copy is slower to load (aws/aws-cdk#25492).
+    external: [] as string[],
+    logLevel: 'warning' as const,
+  };
+}

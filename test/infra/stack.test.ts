@@ -1,0 +1,547 @@
+/**
+ * The stack as a security reviewer and an operator would read it: what it creates, with which
+ * settings, and exactly which permissions each function holds. Synthesized once (bundling the
+ * real handlers) with non-default context, so that every context value is seen to take effect.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Match } from 'aws-cdk-lib/assertions';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STATE_TABLE_ACTIONS } from '../../infra/autopilot-function.js';
+import { HANDLER_ENTRIES, REPO_ROOT } from '../../infra/bundling.js';
+import { type CfnResourceJson, type Synthesized, synthesize } from './synth.js';
+
+const CONTEXT = {
+  consoleApiBaseUrl: 'https://console.example.com',
+  sweepSchedule: '10', // strings, as `-c key=value` delivers them
+  workerMaxConcurrency: '4',
+  alarmEmail: 'oncall@example.com',
+};
+
+let s: Synthesized;
+beforeAll(() => {
+  s = synthesize(CONTEXT);
+}, 120_000);
+afterAll(() => s?.cleanup());
+
+const resourcesOfType = (type: string): Array<[string, CfnResourceJson]> =>
+  Object.entries(s.json.Resources).filter(([, r]) => r.Type === type);
+
+const statementsOf = (policy: CfnResourceJson): Statement[] =>
+  (policy.Properties as { PolicyDocument: { Statement: Statement[] } }).PolicyDocument.Statement;
+
+const environmentOf = (x: Synthesized, name: 'Webhook' | 'Worker' | 'Sweeper') =>
+  (
+    x.json.Resources[x.logicalId(`${name}/Function`)]!.Properties as {
+      Environment: { Variables: Record<string, unknown> };
+    }
+  ).Environment.Variables;
+
+const functionId = (name: 'Webhook' | 'Worker' | 'Sweeper') => s.logicalId(`${name}/Function`);
+const functionProps = (name: 'Webhook' | 'Worker' | 'Sweeper') =>
+  s.json.Resources[functionId(name)]?.Properties as Record<string, unknown>;
+
+/** Every statement granted to a function's role, as "actions (sorted) -> resource logical id or *". */
+function grantsOf(name: 'Webhook' | 'Worker' | 'Sweeper'): string[] {
+  const roleId = s.logicalId(`${name}/Role`);
+  const statements = resourcesOfType('AWS::IAM::Policy')
+    .filter(([, p]) => JSON.stringify(p.Properties?.Roles) === JSON.stringify([{ Ref: roleId }]))
+    .flatMap(([, p]) => statementsOf(p));
+  return statements.map(describeStatement).sort();
+}
+
+interface Statement {
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+}
+
+function describeStatement(st: Statement): string {
+  const actions = [st.Action].flat().sort().join(',');
+  const resources = [st.Resource].flat().map(resourceName).sort().join(',');
+  return `${st.Effect} ${actions} -> ${resources}`;
+}
+
+function resourceName(r: unknown): string {
+  if (r === '*') return '*';
+  const ref = r as { Ref?: string; 'Fn::GetAtt'?: [string, string] };
+  if (ref.Ref) return ref.Ref;
+  if (ref['Fn::GetAtt']) return ref['Fn::GetAtt'][0];
+  return JSON.stringify(r);
+}
+
+const grant = (actions: readonly string[], resource: string) =>
+  `Allow ${[...actions].sort().join(',')} -> ${resource}`;
+
+describe('the stack', () => {
+  it('has no unacknowledged cdk-nag AwsSolutions finding, error or warning', () => {
+    const report = JSON.parse(readFileSync(join(s.assembly.directory, 'validation-report.json'), 'utf8')) as {
+      pluginReports: Array<{ pluginName: string; violations: Array<{ ruleName: string; severity: string }> }>;
+    };
+    const open = report.pluginReports.flatMap((p) => p.violations.map((v) => `${v.severity} ${v.ruleName}`));
+    expect(open).toEqual([]);
+  });
+
+  it('acknowledges only the expected cdk-nag rules, each with a reason of substance', () => {
+    const acks: string[] = [];
+    for (const construct of s.stack.node.findAll()) {
+      for (const entry of construct.node.metadata) {
+        if (entry.type !== 'aws:cdk:acknowledged-rules') continue;
+        for (const [id, reason] of Object.entries(entry.data as Record<string, string>)) {
+          expect(reason.length, `${id} at ${construct.node.path}`).toBeGreaterThan(80);
+          acks.push(
+            `${construct.node.path.replace('ConsoleAutopilot/', '')} ${id.replace(/^Annotation::/, '')}`,
+          );
+        }
+      }
+    }
+    expect(acks.sort()).toEqual(
+      [
+        'Api AwsSolutions-APIG4',
+        'AlarmTopic AwsSolutions-SNS2',
+        'Secret AwsSolutions-SMG4',
+        ...['Webhook', 'Worker', 'Sweeper'].flatMap((f) => [
+          `${f}/Role AwsSolutions-IAM5[Resource::*]`,
+          `${f}/Function AwsSolutions-L1`,
+        ]),
+      ].sort(),
+    );
+  });
+
+  it('lets CloudFormation name every resource', () => {
+    const NAME_PROPERTIES = [
+      'FunctionName',
+      'QueueName',
+      'TableName',
+      'RoleName',
+      'LogGroupName',
+      'TopicName',
+    ];
+    for (const [id, resource] of Object.entries(s.json.Resources)) {
+      // A literal string would be a fixed name; references to other resources are fine.
+      for (const property of NAME_PROPERTIES) {
+        expect(typeof resource.Properties?.[property], `${id}.${property}`).not.toBe('string');
+      }
+      if (resource.Type === 'AWS::SecretsManager::Secret') expect(resource.Properties?.Name).toBeUndefined();
+    }
+  });
+
+  it('creates the secret with an empty JSON placeholder, never a value', () => {
+    s.template.resourceCountIs('AWS::SecretsManager::Secret', 1);
+    s.template.hasResourceProperties('AWS::SecretsManager::Secret', {
+      GenerateSecretString: {
+        SecretStringTemplate: JSON.stringify({ consoleApiKey: '', slackSigningSecret: '' }),
+        GenerateStringKey: Match.anyValue(),
+      },
+      SecretString: Match.absent(),
+    });
+  });
+
+  it('keeps a standard, encrypted, TLS-only actions queue that hands poison messages to the DLQ after 5 receives', () => {
+    const queueId = s.logicalId('ActionsQueue');
+    const dlqId = s.logicalId('DeadLetterQueue');
+    const queue = s.json.Resources[queueId]?.Properties ?? {};
+    expect(queue.FifoQueue).toBeUndefined();
+    expect(queue.SqsManagedSseEnabled).toBe(true);
+    expect(queue.RedrivePolicy).toEqual({
+      deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] },
+      maxReceiveCount: 5,
+    });
+    expect(s.json.Resources[dlqId]?.Properties?.SqsManagedSseEnabled).toBe(true);
+    // visibility >= 6x the worker's timeout
+    expect(queue.VisibilityTimeout).toBeGreaterThanOrEqual(6 * (functionProps('Worker').Timeout as number));
+    for (const id of [queueId, dlqId]) {
+      s.template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+        Queues: [{ Ref: id }],
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({
+              Effect: 'Deny',
+              Action: 'sqs:*',
+              Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+            }),
+          ]),
+        },
+      });
+    }
+  });
+
+  it('keeps state in an on-demand table with pk/sk, TTL on expiresAt, PITR, retained on delete', () => {
+    s.template.resourceCountIs('AWS::DynamoDB::Table', 1);
+    s.template.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: {
+        BillingMode: 'PAY_PER_REQUEST',
+        KeySchema: [
+          { AttributeName: 'pk', KeyType: 'HASH' },
+          { AttributeName: 'sk', KeyType: 'RANGE' },
+        ],
+        AttributeDefinitions: [
+          { AttributeName: 'pk', AttributeType: 'S' },
+          { AttributeName: 'sk', AttributeType: 'S' },
+        ],
+        TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      },
+    });
+  });
+
+  it('builds every function the house way: Node.js 22 on arm64, traced, its own log group with retention', () => {
+    expect(resourcesOfType('AWS::Lambda::Function')).toHaveLength(3);
+    for (const name of ['Webhook', 'Worker', 'Sweeper'] as const) {
+      const fn = functionProps(name);
+      expect(fn).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        TracingConfig: { Mode: 'Active' },
+        LoggingConfig: { LogGroup: { Ref: s.logicalId(`${name}/Logs`) } },
+      });
+      expect(fn.FunctionName).toBeUndefined();
+      expect((fn.Environment as { Variables: Record<string, unknown> }).Variables.NODE_OPTIONS).toBe(
+        '--enable-source-maps',
+      );
+      s.template.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
+      expect(s.json.Resources[s.logicalId(`${name}/Logs`)]?.Properties?.RetentionInDays).toBe(30);
+    }
+  });
+
+  it('bundles each handler minified with a source map, the AWS SDK inside, and the policy file beside it', () => {
+    const policy = readFileSync(join(REPO_ROOT, 'policy.json'), 'utf8');
+    for (const name of ['Webhook', 'Worker', 'Sweeper'] as const) {
+      const key = (functionProps(name).Code as { S3Key: string }).S3Key;
+      const dir = join(s.assembly.directory, `asset.${key.replace(/\.zip$/, '')}`);
+      expect(readFileSync(join(dir, 'policy.json'), 'utf8')).toBe(policy);
+      const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
+      expect(code).toMatch(/\/\/# sourceMappingURL=index\.mjs\.map\s*$/);
+      expect(code.startsWith("import { createRequire } from 'module'")).toBe(true);
+      expect(code).not.toMatch(/from\s*["']@aws-sdk\//); // bundled, not left to the runtime
+      expect(code.length / code.split('\n').length).toBeGreaterThan(1000); // minified: long lines
+      expect(JSON.parse(readFileSync(join(dir, 'index.mjs.map'), 'utf8')).sourcesContent).toBeUndefined();
+    }
+  });
+
+  it('gives each function exactly the environment of the agreed contract', () => {
+    const env = (name: 'Webhook' | 'Worker' | 'Sweeper') => environmentOf(s, name);
+    const common = {
+      NODE_OPTIONS: '--enable-source-maps',
+      AUTOPILOT_POLICY: '/var/task/policy.json',
+      CONSOLE_API_BASE_URL: 'https://console.example.com',
+      AUTOPILOT_SECRET_ID: { Ref: s.logicalId('Secret') },
+      ACTIONS_QUEUE_URL: { Ref: s.logicalId('ActionsQueue') },
+      STATE_TABLE_NAME: { Ref: s.logicalId('StateTable') },
+    };
+    expect(env('Webhook')).toEqual(common);
+    expect(env('Sweeper')).toEqual(common);
+    // 4 worker containers share 100/10 s and 900/15 min
+    expect(env('Worker')).toEqual({
+      ...common,
+      DLQ_URL: { Ref: s.logicalId('DeadLetterQueue') },
+      MUTATION_LIMIT_10S: '25',
+      MUTATION_LIMIT_15MIN: '225',
+    });
+  });
+});
+
+describe('least privilege', () => {
+  const own = (name: string) => [
+    grant(['xray:PutTelemetryRecords', 'xray:PutTraceSegments'], '*'),
+    grant(['logs:CreateLogStream', 'logs:PutLogEvents'], s.logicalId(`${name}/Logs`)),
+    grant(['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'], s.logicalId('Secret')),
+    grant(STATE_TABLE_ACTIONS, s.logicalId('StateTable')),
+  ];
+  const send = (queue: string) =>
+    grant(['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'], s.logicalId(queue));
+
+  it('lets the webhook read the secret, send to the actions queue and read/write the table, nothing more', () => {
+    expect(grantsOf('Webhook')).toEqual([...own('Webhook'), send('ActionsQueue')].sort());
+  });
+
+  it('lets the worker also consume the actions queue, re-send to it and send to the DLQ, nothing more', () => {
+    const consume = grant(
+      [
+        'sqs:ChangeMessageVisibility',
+        'sqs:DeleteMessage',
+        'sqs:GetQueueAttributes',
+        'sqs:GetQueueUrl',
+        'sqs:ReceiveMessage',
+      ],
+      s.logicalId('ActionsQueue'),
+    );
+    expect(grantsOf('Worker')).toEqual(
+      [...own('Worker'), send('ActionsQueue'), send('DeadLetterQueue'), consume].sort(),
+    );
+  });
+
+  it('lets the sweeper read the secret, send to the actions queue and read/write the table, nothing more', () => {
+    expect(grantsOf('Sweeper')).toEqual([...own('Sweeper'), send('ActionsQueue')].sort());
+  });
+
+  it('has no wildcard action anywhere and a wildcard resource only where X-Ray allows no other', () => {
+    const statements = resourcesOfType('AWS::IAM::Policy').flatMap(([, p]) => statementsOf(p));
+    expect(statements.length).toBeGreaterThan(0);
+    for (const st of statements) {
+      for (const action of [st.Action].flat()) expect(action).not.toMatch(/\*/);
+      if ([st.Resource].flat().includes('*')) {
+        expect([st.Action].flat().every((a) => a.startsWith('xray:'))).toBe(true);
+      }
+    }
+  });
+
+  it('attaches no AWS managed policy to any role', () => {
+    for (const [, role] of resourcesOfType('AWS::IAM::Role')) {
+      expect(role.Properties?.ManagedPolicyArns).toBeUndefined();
+    }
+  });
+});
+
+describe('the grants cover the code', () => {
+  /** SDK commands that no handler sends on Lambda, though their module is bundled. */
+  const NOT_SENT_ON_LAMBDA = new Set(['dynamodb:CreateTable']); // createStateTable: local stack and tests only
+  /** IAM actions a command needs, when its name is not the action's. */
+  const ACTIONS_OF: Record<string, string[]> = {
+    'sqs:SendMessageBatch': ['sqs:SendMessage'],
+    'sqs:DeleteMessageBatch': ['sqs:DeleteMessage'],
+    'sqs:ChangeMessageVisibilityBatch': ['sqs:ChangeMessageVisibility'],
+    'dynamodb:TransactWriteItems': ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+    'dynamodb:TransactGetItems': ['dynamodb:GetItem'],
+  };
+  const SERVICE_PREFIX: Record<string, string> = {
+    dynamodb: 'dynamodb',
+    sqs: 'sqs',
+    'secrets-manager': 'secretsmanager',
+  };
+
+  /** Per handler, the AWS SDK commands imported by its own modules (those esbuild puts in its bundle). */
+  const commands = new Map<string, string[]>();
+  beforeAll(async () => {
+    // One build for all three handlers: esbuild parses the shared modules once.
+    const result = await build({
+      entryPoints: Object.fromEntries(
+        Object.entries(HANDLER_ENTRIES).map(([n, e]) => [n, join(REPO_ROOT, e)]),
+      ),
+      absWorkingDir: REPO_ROOT,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      write: false,
+      metafile: true,
+      outdir: 'out',
+      logLevel: 'error',
+    });
+    for (const [outfile, output] of Object.entries(result.metafile.outputs)) {
+      const name = /([a-z]+)\.js$/.exec(outfile)?.[1];
+      if (!name || !(name in HANDLER_ENTRIES)) continue;
+      const found = new Set<string>();
+      for (const file of Object.keys(output.inputs).filter((f) => /^(src|functions)\//.test(f))) {
+        const text = readFileSync(join(REPO_ROOT, file), 'utf8');
+        for (const m of text.matchAll(/import\s*\{([^}]*)\}\s*from\s*['"]@aws-sdk\/client-([a-z-]+)['"]/g)) {
+          for (const imported of (m[1] ?? '').split(',')) {
+            const command = /^(?:type\s+)?(\w+)Command$/.exec(imported.trim())?.[1];
+            if (command) found.add(`${SERVICE_PREFIX[m[2] ?? ''] ?? m[2]}:${command}`);
+          }
+        }
+      }
+      commands.set(name, [...found].filter((c) => !NOT_SENT_ON_LAMBDA.has(c)).sort());
+    }
+  });
+
+  for (const [name, construct] of [
+    ['webhook', 'Webhook'],
+    ['worker', 'Worker'],
+    ['sweeper', 'Sweeper'],
+  ] as const) {
+    it(`grants the ${name} every AWS call its code makes`, () => {
+      const granted = new Set(grantsOf(construct).flatMap((g) => g.split(' ')[1]?.split(',') ?? []));
+      const used = commands.get(name) ?? [];
+      expect(used.length).toBeGreaterThan(0);
+      const missing = used.flatMap((c) => ACTIONS_OF[c] ?? [c]).filter((action) => !granted.has(action));
+      expect(missing).toEqual([]);
+    });
+  }
+});
+
+describe('the worker', () => {
+  it('consumes the actions queue with partial batch failures and a concurrency cap from context', () => {
+    s.template.resourceCountIs('AWS::Lambda::EventSourceMapping', 1);
+    s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [s.logicalId('ActionsQueue'), 'Arn'] },
+      FunctionName: { Ref: functionId('Worker') },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: 4 },
+    });
+  });
+});
+
+describe('the sweeper', () => {
+  it('runs on the schedule from context, one run at a time', () => {
+    s.template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(10 minutes)',
+      State: 'ENABLED',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [functionId('Sweeper'), 'Arn'] } })],
+    });
+    expect(functionProps('Sweeper').ReservedConcurrentExecutions).toBe(1);
+    expect(functionProps('Sweeper').Timeout).toBeLessThanOrEqual(10 * 60);
+    s.template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: functionId('Sweeper') },
+      MaximumRetryAttempts: 0,
+      MaximumEventAgeInSeconds: 600,
+    });
+  });
+});
+
+describe('the webhook', () => {
+  it('sits behind an HTTP API stage with throttling and JSON access logs', () => {
+    s.template.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
+    s.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingRateLimit: Match.anyValue(), ThrottlingBurstLimit: Match.anyValue() },
+      AccessLogSettings: {
+        DestinationArn: { 'Fn::GetAtt': [s.logicalId('ApiAccessLogs'), 'Arn'] },
+        Format: Match.stringLikeRegexp('"requestId":"\\$context.requestId"'),
+      },
+    });
+  });
+
+  it('exposes only the two Slack routes and the health check, all to the webhook function', () => {
+    const routes = resourcesOfType('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties?.RouteKey);
+    expect(routes.sort()).toEqual(['GET /health', 'POST /slack/commands', 'POST /slack/interactions']);
+    s.template.hasResourceProperties('AWS::ApiGatewayV2::Integration', {
+      IntegrationType: 'AWS_PROXY',
+      IntegrationUri: { 'Fn::GetAtt': [functionId('Webhook'), 'Arn'] },
+      PayloadFormatVersion: '2.0',
+    });
+  });
+});
+
+describe('alarms', () => {
+  const alarmProps = (id: string) => s.json.Resources[s.logicalId(id)]?.Properties as Record<string, unknown>;
+  const topicRef = () => [{ Ref: s.logicalId('AlarmTopic') }];
+
+  it('notify the alarm topic, which mails the address from context', () => {
+    s.template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'oncall@example.com',
+      TopicArn: { Ref: s.logicalId('AlarmTopic') },
+    });
+    expect(resourcesOfType('AWS::CloudWatch::Alarm')).toHaveLength(5);
+    for (const [, alarm] of resourcesOfType('AWS::CloudWatch::Alarm')) {
+      expect(alarm.Properties?.AlarmActions).toEqual(topicRef());
+    }
+  });
+
+  it('fire when a message sits in the DLQ', () => {
+    expect(alarmProps('DeadLetterQueueNotEmpty')).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [
+        { Name: 'QueueName', Value: { 'Fn::GetAtt': [s.logicalId('DeadLetterQueue'), 'QueueName'] } },
+      ],
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      Threshold: 1,
+    });
+  });
+
+  it('fire on worker and sweeper errors', () => {
+    for (const [id, fn] of [
+      ['WorkerErrors', 'Worker'],
+      ['SweeperErrors', 'Sweeper'],
+    ] as const) {
+      expect(alarmProps(id)).toMatchObject({
+        Namespace: 'AWS/Lambda',
+        MetricName: 'Errors',
+        Dimensions: [{ Name: 'FunctionName', Value: { Ref: functionId(fn) } }],
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      });
+    }
+  });
+
+  it('fire on webhook 5xx answers', () => {
+    expect(alarmProps('WebhookServerErrors')).toMatchObject({
+      Namespace: 'AWS/ApiGateway',
+      MetricName: '5xx',
+      Dimensions: [{ Name: 'ApiId', Value: { Ref: s.logicalId('Api') } }],
+      Threshold: 1,
+    });
+  });
+
+  it('fire when the sweeper has not run for two schedule periods, missing data counting as not run', () => {
+    expect(alarmProps('SweeperNotRunning')).toMatchObject({
+      Namespace: 'AWS/Lambda',
+      MetricName: 'Invocations',
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: functionId('Sweeper') } }],
+      Statistic: 'Sum',
+      Period: 2 * 10 * 60,
+      EvaluationPeriods: 1,
+      ComparisonOperator: 'LessThanThreshold',
+      Threshold: 1,
+      TreatMissingData: 'breaching',
+    });
+  });
+});
+
+describe('context', () => {
+  // These variants look at wiring, not code: they skip bundling to stay fast.
+  const EXISTING = 'arn:aws:secretsmanager:eu-central-1:123456789012:secret:autopilot-AbCdEf';
+  let d: Synthesized;
+  beforeAll(() => {
+    d = synthesize({ existingSecretArn: EXISTING }, { bundle: false });
+  });
+  afterAll(() => d?.cleanup());
+
+  it('imports an existing secret by ARN instead of creating one, and grants read on exactly it', () => {
+    d.template.resourceCountIs('AWS::SecretsManager::Secret', 0);
+    const env = environmentOf(d, 'Webhook');
+    expect(env.AUTOPILOT_SECRET_ID).toBe(EXISTING);
+    d.template.hasResourceProperties('AWS::IAM::Policy', {
+      Roles: [{ Ref: d.logicalId('Webhook/Role') }],
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          {
+            Effect: 'Allow',
+            Action: ['secretsmanager:GetSecretValue', 'secretsmanager:DescribeSecret'],
+            Resource: EXISTING,
+          },
+        ]),
+      },
+    });
+  });
+
+  it('defaults to a 15-minute sweep, two worker containers with half the budget each, and no e-mail', () => {
+    d.template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(15 minutes)' });
+    d.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      ScalingConfig: { MaximumConcurrency: 2 },
+    });
+    d.template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ MUTATION_LIMIT_10S: '50', MUTATION_LIMIT_15MIN: '450' }) },
+    });
+    d.template.resourceCountIs('AWS::SNS::Subscription', 0);
+  });
+
+  it('refuses settings the platform or the budget cannot honour, naming the context key', () => {
+    expect(() => synthesize({ workerMaxConcurrency: '1' }, { bundle: false })).toThrow(
+      /workerMaxConcurrency/,
+    );
+    expect(() => synthesize({ sweepSchedule: 'often' }, { bundle: false })).toThrow(/sweepSchedule/);
+    expect(() => synthesize({ consoleApiBaseUrl: 'console.example.com' }, { bundle: false })).toThrow(
+      /consoleApiBaseUrl/,
+    );
+    expect(() => synthesize({ policyFile: 'no-such-policy.json' }, { bundle: false })).toThrow(/policy file/);
+  });
+
+  it('refuses to synthesize with a policy file the handlers would reject at cold start, naming the path', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'autopilot-policy-'));
+    try {
+      const file = join(dir, 'policy.json');
+      writeFileSync(file, JSON.stringify({ version: 1, timezone: 'Mars/Olympus' }));
+      expect(() => synthesize({ policyFile: file }, { bundle: false })).toThrow(/timezone/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
