@@ -1,0 +1,119 @@
+/**
+ * `createConsoleClient`: one object with a resource per API area and a method per
+ * operation (all 13 of spec part 4). Options beat defaults; nothing is read from the
+ * environment here (the caller does that once, at the edge), so the client works from a
+ * Lambda, a CLI or a test alike.
+ */
+import type { Logger } from '../observability/logger.js';
+import { type ApiKeyProvider, sleep, Transport } from './http.js';
+import { DEFAULT_MAX_PAGES } from './pagination.js';
+import { type Clock, DEFAULT_MUTATION_LIMITS, MutationLimiter, type WindowLimit } from './rate-limiter.js';
+import { dynamicConfigsResource } from './resources/dynamic-configs.js';
+import { eventsResource } from './resources/events.js';
+import { experimentsResource } from './resources/experiments.js';
+import { metricSourcesResource } from './resources/metric-sources.js';
+import { metricsResource } from './resources/metrics.js';
+import { releasePipelineTriggersResource } from './resources/release-pipeline-triggers.js';
+import { rolesResource } from './resources/roles.js';
+import { segmentsResource } from './resources/segments.js';
+import type { ResourceContext } from './resources/shared.js';
+import { teamsResource } from './resources/teams.js';
+
+export interface ConsoleClientOptions {
+  /** Origin plus any path prefix; `/console/v1/...` is appended. */
+  baseUrl: string;
+  /** The `SERVICE-API-KEY`, or a function asked for it per call (and once more after a 401). */
+  apiKey: ApiKeyProvider;
+  /** Default: the global fetch. */
+  fetch?: typeof fetch;
+  /** Per attempt. Default 10 000 ms. */
+  timeoutMs?: number;
+  /** Retries after the first attempt. Default 2. */
+  maxRetries?: number;
+  /** Send `x-respect-review-settings: true` on mutations. Default false. */
+  respectReviewSettings?: boolean;
+  /**
+   * Limits on this client's mutations, waited for rather than exceeded. Default 100 per 10 s
+   * and 900 per 15 min; `false` disables the budget. Reads are never limited.
+   */
+  mutationBudget?: false | { limits: WindowLimit[] };
+  /** Cap on any single wait between attempts, Retry-After included. Default 30 000 ms. */
+  maxRetryDelayMs?: number;
+  /** Bound on pages followed by auto-pagination. Default 1000. */
+  maxPages?: number;
+  /** Retries and pagination stops are logged here (never the key). */
+  logger?: Logger;
+  /** Injectable for tests: jitter source in [0, 1). Default Math.random. */
+  random?: () => number;
+  /** Injectable for tests: the wait between attempts. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Injectable for tests: clock for deadlines and the mutation budget. */
+  clock?: Clock;
+}
+
+export type ConsoleClient = ReturnType<typeof createConsoleClient>;
+
+/**
+ * Creates a Console API client.
+ *
+ * @example
+ * const client = createConsoleClient({
+ *   baseUrl: 'https://api.example.com',
+ *   apiKey: async ({ afterUnauthorized }) => {
+ *     if (afterUnauthorized) await secrets.refresh(); // a rotated key
+ *     return (await secrets.get()).consoleApiKey;
+ *   },
+ *   respectReviewSettings: true,
+ * });
+ * const trigger = await client.releasePipelineTriggers.approve('trg_1', { phaseID: 'ph_2' },
+ *   { deadline: Date.now() + context.getRemainingTimeInMillis() - 1_000 });
+ */
+export function createConsoleClient(options: ConsoleClientOptions) {
+  const clock = options.clock;
+  const limiter =
+    options.mutationBudget === false
+      ? undefined
+      : new MutationLimiter(options.mutationBudget?.limits ?? DEFAULT_MUTATION_LIMITS, clock);
+  const transport = new Transport({
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
+    fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
+    timeoutMs: positive('timeoutMs', options.timeoutMs ?? 10_000),
+    maxRetries: nonNegativeInteger('maxRetries', options.maxRetries ?? 2),
+    maxRetryDelayMs: positive('maxRetryDelayMs', options.maxRetryDelayMs ?? 30_000),
+    respectReviewSettings: options.respectReviewSettings ?? false,
+    limiter,
+    random: options.random ?? Math.random,
+    sleep: options.sleep ?? sleep,
+    now: clock ? () => clock.now() : Date.now,
+    logger: options.logger,
+  });
+  const context: ResourceContext = {
+    transport,
+    maxPages: positive('maxPages', options.maxPages ?? DEFAULT_MAX_PAGES),
+    logger: options.logger,
+  };
+  return {
+    roles: rolesResource(context),
+    dynamicConfigs: dynamicConfigsResource(context),
+    segments: segmentsResource(context),
+    experiments: experimentsResource(context),
+    metricSources: metricSourcesResource(context),
+    metrics: metricsResource(context),
+    events: eventsResource(context),
+    releasePipelineTriggers: releasePipelineTriggersResource(context),
+    teams: teamsResource(context),
+    /** This client's mutation budget (undefined when disabled), e.g. to watch its backlog. */
+    mutationBudget: limiter,
+  };
+}
+
+function positive(name: string, value: number): number {
+  if (!(value > 0)) throw new TypeError(`${name} must be positive`);
+  return value;
+}
+
+function nonNegativeInteger(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 0) throw new TypeError(`${name} must be a non-negative integer`);
+  return value;
+}

@@ -1,0 +1,225 @@
+/**
+ * One error tree for the Console API client. Callers branch on the class (or on
+ * `isTransientError`), never on message text. Nothing here ever holds the API key or the
+ * request headers: only the response's status, headers and (already scrubbed) body.
+ */
+import type { z } from 'zod';
+import { formatPath } from '../util/zod-issues.js';
+
+/** Base of every error the client throws. */
+export class ConsoleError extends Error {
+  override name = 'ConsoleError';
+
+  /** Plain fields for JSON logs; the stack stays out. */
+  toJSON(): Record<string, unknown> {
+    return { ...(this as object), name: this.name, message: this.message };
+  }
+}
+
+/** One `{property, errorMessage}` entry of an error body. */
+export interface FieldError {
+  property: string;
+  errorMessage: string;
+}
+
+export interface ApiErrorInit {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+  method: string;
+  path: string;
+}
+
+/** The server answered with a non-2xx status. */
+export class ApiError extends ConsoleError {
+  override name = 'ApiError';
+  readonly status: number;
+  /** Response headers (never the request's). */
+  readonly headers: Record<string, string>;
+  readonly requestId: string | undefined;
+  /** Parsed JSON body, the raw text when it was not JSON, or undefined when empty. */
+  readonly body: unknown;
+  readonly errors: FieldError[] | undefined;
+  readonly method: string;
+  readonly path: string;
+
+  constructor(init: ApiErrorInit, options?: { cause?: unknown }) {
+    super(apiErrorMessage(init), options);
+    this.status = init.status;
+    this.headers = init.headers;
+    this.requestId = init.headers['x-request-id'] ?? init.headers['request-id'];
+    this.body = init.body;
+    this.errors = fieldErrors(init.body);
+    this.method = init.method;
+    this.path = init.path;
+  }
+}
+
+export class BadRequestError extends ApiError {
+  override name = 'BadRequestError';
+}
+export class AuthenticationError extends ApiError {
+  override name = 'AuthenticationError';
+}
+export class PermissionDeniedError extends ApiError {
+  override name = 'PermissionDeniedError';
+}
+export class NotFoundError extends ApiError {
+  override name = 'NotFoundError';
+}
+export class ConflictError extends ApiError {
+  override name = 'ConflictError';
+}
+export class UnprocessableEntityError extends ApiError {
+  override name = 'UnprocessableEntityError';
+}
+export class RateLimitError extends ApiError {
+  override name = 'RateLimitError';
+  /** From `Retry-After` (seconds or HTTP date), when the server sent one. */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(init: ApiErrorInit, retryAfterMs: number | undefined, options?: { cause?: unknown }) {
+    super(init, options);
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+export class InternalServerError extends ApiError {
+  override name = 'InternalServerError';
+}
+
+/** The request did not complete: DNS, refused or reset connection, a body that broke off. */
+export class ApiConnectionError extends ConsoleError {
+  override name = 'ApiConnectionError';
+  /**
+   * False when the failure happened before any byte of the request left (refused connection,
+   * unknown host): even a creating POST can then be retried safely.
+   */
+  readonly requestSent: boolean;
+
+  constructor(message: string, requestSent: boolean, options?: { cause?: unknown }) {
+    super(message, options);
+    this.requestSent = requestSent;
+  }
+}
+
+/** An attempt's timeout or the caller's deadline passed. */
+export class ApiTimeoutError extends ConsoleError {
+  override name = 'ApiTimeoutError';
+}
+
+/** The caller's AbortSignal fired. Never retried. */
+export class ApiAbortError extends ConsoleError {
+  override name = 'ApiAbortError';
+}
+
+/** A request body or parameter failed its schema: no network call was made. */
+export class RequestValidationError extends ConsoleError {
+  override name = 'RequestValidationError';
+  /** Zod paths of the offending fields, e.g. `['permissions', 'create_configs']`. */
+  readonly issues: Array<{ path: PropertyKey[]; message: string }>;
+
+  constructor(operation: string, issues: ReadonlyArray<{ path: readonly PropertyKey[]; message: string }>) {
+    super(
+      `${operation}: invalid request: ${issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`).join('; ')}`,
+    );
+    this.issues = issues.map((issue) => ({ path: [...issue.path], message: issue.message }));
+  }
+
+  /** The first failing path in `a.b[0]` form. */
+  get path(): string {
+    return formatPath(this.issues[0]?.path ?? []);
+  }
+}
+
+/** A 2xx response that was not JSON or did not match the schema. */
+export class ResponseValidationError extends ConsoleError {
+  override name = 'ResponseValidationError';
+  readonly issues: Array<{ path: PropertyKey[]; message: string }>;
+  readonly status: number;
+  readonly method: string;
+  readonly path: string;
+
+  constructor(
+    init: { method: string; path: string; status: number; detail: string; issues?: z.ZodError['issues'] },
+    options?: { cause?: unknown },
+  ) {
+    super(`${init.method} ${init.path}: unexpected response: ${init.detail}`, options);
+    this.issues = (init.issues ?? []).map((issue) => ({ path: [...issue.path], message: issue.message }));
+    this.status = init.status;
+    this.method = init.method;
+    this.path = init.path;
+  }
+}
+
+/** Auto-pagination refused to follow a link (another origin). */
+export class PaginationError extends ConsoleError {
+  override name = 'PaginationError';
+}
+
+/** Picks the subclass by status. */
+export function makeApiError(init: ApiErrorInit, retryAfterMs?: number): ApiError {
+  switch (init.status) {
+    case 400:
+      return new BadRequestError(init);
+    case 401:
+      return new AuthenticationError(init);
+    case 403:
+      return new PermissionDeniedError(init);
+    case 404:
+      return new NotFoundError(init);
+    case 409:
+      return new ConflictError(init);
+    case 422:
+      return new UnprocessableEntityError(init);
+    case 429:
+      return new RateLimitError(init, retryAfterMs);
+    default:
+      return init.status >= 500 ? new InternalServerError(init) : new ApiError(init);
+  }
+}
+
+/**
+ * True for failures worth retrying: connection, timeout, 408, 429 and 5xx.
+ *
+ * @example
+ * try { await client.releasePipelineTriggers.approve(id, { phaseID }); }
+ * catch (err) { if (isTransientError(err)) throw err; else recordPermanentFailure(err); }
+ */
+export function isTransientError(err: unknown): boolean {
+  if (err instanceof ApiConnectionError || err instanceof ApiTimeoutError) return true;
+  if (err instanceof ApiError) return err.status === 408 || err.status === 429 || err.status >= 500;
+  return false;
+}
+
+function apiErrorMessage(init: ApiErrorInit): string {
+  const head = `${init.method} ${init.path}: ${init.status}`;
+  const body = init.body;
+  if (body && typeof body === 'object') {
+    const message = (body as { message?: unknown }).message;
+    const errors = fieldErrors(body);
+    const detail = errors?.map((e) => `${e.property}: ${e.errorMessage}`).join('; ');
+    const text = typeof message === 'string' ? message : '';
+    return [head, text, detail].filter(Boolean).join(' — ');
+  }
+  if (typeof body === 'string' && body.length > 0) {
+    // HTML or plain-text bodies: a short, single-line excerpt is enough to diagnose.
+    return `${head} — ${body.replace(/\s+/g, ' ').trim().slice(0, 200)}`;
+  }
+  return head;
+}
+
+function fieldErrors(body: unknown): FieldError[] | undefined {
+  if (!body || typeof body !== 'object') return undefined;
+  const errors = (body as { errors?: unknown }).errors;
+  if (!Array.isArray(errors)) return undefined;
+  return errors.flatMap((entry): FieldError[] => {
+    if (!entry || typeof entry !== 'object') return [];
+    const { property, errorMessage } = entry as { property?: unknown; errorMessage?: unknown };
+    return [
+      {
+        property: typeof property === 'string' ? property : '',
+        errorMessage: typeof errorMessage === 'string' ? errorMessage : JSON.stringify(errorMessage ?? ''),
+      },
+    ];
+  });
+}

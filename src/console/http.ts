@@ -1,0 +1,345 @@
+/**
+ * The transport every resource goes through: builds the URL, asks the key provider, applies
+ * the mutation budget, runs each attempt under its timeout (bounded by the caller's
+ * deadline), maps failures onto the error tree, retries what may be retried and validates
+ * the response envelope. The API key lives only in the outgoing headers of an attempt: it
+ * is scrubbed from anything the server echoes and never stored on an error.
+ */
+import type { z } from 'zod';
+import type { Logger } from '../observability/logger.js';
+import { formatIssues } from '../util/zod-issues.js';
+import {
+  ApiAbortError,
+  ApiConnectionError,
+  ApiError,
+  ApiTimeoutError,
+  AuthenticationError,
+  ConsoleError,
+  makeApiError,
+  ResponseValidationError,
+} from './errors.js';
+import type { MutationLimiter, Release } from './rate-limiter.js';
+import { parseRetryAfter, type RetryMode, retryDelay, shouldRetry } from './retry.js';
+
+/**
+ * The key, or a function asked for it once per call and once more after a 401 (for rotated
+ * keys), then with `afterUnauthorized: true` so that a caching provider can re-read its source.
+ *
+ * @example
+ * const apiKey: ApiKeyProvider = async ({ afterUnauthorized }) => {
+ *   if (afterUnauthorized) await secrets.refresh();
+ *   return (await secrets.get()).consoleApiKey;
+ * };
+ */
+export type ApiKeyProvider = string | ((context: { afterUnauthorized: boolean }) => string | Promise<string>);
+
+/** Per-call options of every client method. */
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** Per attempt; default the client's `timeoutMs` (10 s). */
+  timeoutMs?: number;
+  /** Epoch ms: no attempt runs and no retry wait lasts past it (e.g. a Lambda's remaining time). */
+  deadline?: number;
+  /** Default the client's `maxRetries` (2). */
+  maxRetries?: number;
+  /** Send `x-respect-review-settings: true` on this mutation; default the client's setting. */
+  respectReviewSettings?: boolean;
+}
+
+export interface TransportConfig {
+  baseUrl: string;
+  apiKey: ApiKeyProvider;
+  fetch: typeof fetch;
+  timeoutMs: number;
+  maxRetries: number;
+  maxRetryDelayMs: number;
+  respectReviewSettings: boolean;
+  limiter: MutationLimiter | undefined;
+  random: () => number;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  now: () => number;
+  logger: Logger | undefined;
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH';
+
+export interface Call<T> {
+  method: HttpMethod;
+  /** A path under the base URL (already encoded), or an absolute URL (pagination links). */
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  retry: RetryMode;
+  /** Mutations take a token from the budget and may carry the review header. */
+  mutation: boolean;
+  schema: z.ZodType<T>;
+}
+
+/** setTimeout's ceiling (about 24.8 days); longer timeouts are clamped to it. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** Connection failures that happen before any byte of the request is sent. */
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+export class Transport {
+  readonly baseUrl: string;
+  private readonly knownKeys = new Set<string>();
+
+  constructor(private readonly config: TransportConfig) {
+    this.baseUrl = config.baseUrl.replace(/\/+$/, '');
+    if (!/^https?:\/\//i.test(this.baseUrl)) throw new TypeError('baseUrl must be an http(s) URL');
+    if (typeof config.apiKey === 'string') this.knownKeys.add(config.apiKey);
+  }
+
+  /** Absolute URL of a call. */
+  url(path: string, query?: Record<string, string | number | undefined>): string {
+    const absolute = /^https?:\/\//i.test(path);
+    // The common case (an encoded path, no query) needs no URL parsing: it is on every request.
+    if (!absolute && query === undefined) return this.baseUrl + path;
+    const url = new URL(absolute ? path : this.baseUrl + path);
+    for (const [name, value] of Object.entries(query ?? {})) {
+      if (value !== undefined) url.searchParams.set(name, String(value));
+    }
+    return url.href;
+  }
+
+  async request<T>(call: Call<T>, options: RequestOptions = {}): Promise<T> {
+    const url = this.url(call.path, call.query);
+    const maxRetries = options.maxRetries ?? this.config.maxRetries;
+    const body = call.body === undefined ? undefined : JSON.stringify(call.body);
+    let key = typeof this.config.apiKey === 'string' ? this.config.apiKey : await this.key(false);
+    let keyRefreshed = false;
+
+    for (let retry = 0; ; ) {
+      if (options.signal?.aborted) throw new ApiAbortError('request aborted');
+      let release: Release | undefined;
+      if (call.mutation && this.config.limiter) {
+        release = await this.config.limiter.acquire({ signal: options.signal, deadline: options.deadline });
+      }
+      let error: ConsoleError;
+      try {
+        return await this.attempt(call, url, key, body, options);
+      } catch (caught) {
+        if (!(caught instanceof ConsoleError)) throw caught;
+        error = caught;
+      } finally {
+        release?.();
+      }
+
+      if (error instanceof AuthenticationError && !keyRefreshed && typeof this.config.apiKey === 'function') {
+        // A rotated key: ask the provider once more and try again once (not counted as a retry).
+        keyRefreshed = true;
+        key = await this.key(true);
+        continue;
+      }
+      if (retry >= maxRetries || !shouldRetry(error, call.retry)) throw error;
+      const now = this.config.now();
+      const delay = retryDelay(error, retry, this.config.random, this.config.maxRetryDelayMs, now);
+      if (options.deadline !== undefined && now + delay >= options.deadline) throw error;
+      this.config.logger?.warn('console api retry', {
+        method: call.method,
+        path: pathOf(url),
+        retry: retry + 1,
+        delayMs: delay,
+        error: error.name,
+        ...(error instanceof ApiError ? { status: error.status } : {}),
+      });
+      await this.sleep(delay, options.signal);
+      retry++;
+    }
+  }
+
+  private async key(afterUnauthorized: boolean): Promise<string> {
+    const provider = this.config.apiKey;
+    const key = typeof provider === 'string' ? provider : await provider({ afterUnauthorized });
+    if (typeof key !== 'string' || key === '') throw new ConsoleError('the API key provider returned no key');
+    this.knownKeys.add(key);
+    // Remember the last few keys only (enough to scrub echoes of a key just rotated out).
+    if (this.knownKeys.size > 4) this.knownKeys.delete(this.knownKeys.values().next().value as string);
+    return key;
+  }
+
+  private async sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    if (ms <= 0) return;
+    try {
+      await this.config.sleep(ms, signal);
+    } catch (error) {
+      if (signal?.aborted) throw new ApiAbortError('request aborted while waiting to retry');
+      throw error;
+    }
+  }
+
+  private async attempt<T>(
+    call: Call<T>,
+    url: string,
+    key: string,
+    body: string | undefined,
+    options: RequestOptions,
+  ): Promise<T> {
+    const label = `${call.method} ${pathOf(url)}`;
+    const timeLeft =
+      options.deadline === undefined ? Number.POSITIVE_INFINITY : options.deadline - this.config.now();
+    if (timeLeft <= 0) throw new ApiTimeoutError(`${label}: the deadline passed before the request was sent`);
+    const configured = Math.min(options.timeoutMs ?? this.config.timeoutMs, MAX_TIMER_MS);
+    const timeoutMs = Math.min(configured, timeLeft);
+    // One controller per attempt. (Sharing one signal among attempts was measured slower:
+    // undici adds a listener per request to the shared signal.)
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    const onAbort = () => controller.abort();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    if (options.signal?.aborted) controller.abort(); // aborted while waiting for the budget
+
+    const headers: Record<string, string> = { accept: 'application/json', 'SERVICE-API-KEY': key };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (call.mutation && (options.respectReviewSettings ?? this.config.respectReviewSettings)) {
+      headers['x-respect-review-settings'] = 'true';
+    }
+
+    let response: Response;
+    let text: string;
+    try {
+      response = await this.config.fetch(url, {
+        method: call.method,
+        headers,
+        ...(body === undefined ? {} : { body }),
+        signal: controller.signal,
+      });
+      text = this.scrub(await response.text());
+    } catch (error) {
+      if (options.signal?.aborted) throw new ApiAbortError(`${label}: request aborted`);
+      if (timedOut) {
+        const which = timeoutMs < configured ? 'deadline' : 'timeout';
+        throw new ApiTimeoutError(
+          `${label}: no complete response within ${Math.round(timeoutMs)} ms (${which})`,
+        );
+      }
+      const cause = this.safeCause(error);
+      throw new ApiConnectionError(`${label}: ${cause.message}`, requestSent(error), { cause });
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+    }
+
+    const status = response.status;
+    if (status < 200 || status >= 300) {
+      const responseHeaders = headersRecord(response.headers, (value) => this.scrub(value));
+      const init = {
+        status,
+        headers: responseHeaders,
+        body: parseBody(text),
+        method: call.method,
+        path: label.slice(call.method.length + 1),
+      };
+      throw makeApiError(
+        init,
+        status === 429 ? parseRetryAfter(responseHeaders, this.config.now()) : undefined,
+      );
+    }
+    return this.parse(call, label, status, text);
+  }
+
+  private parse<T>(call: Call<T>, label: string, status: number, text: string): T {
+    const where = { method: call.method, path: label.slice(call.method.length + 1), status };
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      const excerpt = text.replace(/\s+/g, ' ').trim().slice(0, 120);
+      throw new ResponseValidationError({ ...where, detail: `body is not JSON (${excerpt || 'empty'})` });
+    }
+    const result = call.schema.safeParse(json);
+    if (!result.success) {
+      const detail = formatIssues(result.error.issues.slice(0, 5));
+      throw new ResponseValidationError({ ...where, detail, issues: result.error.issues });
+    }
+    return result.data;
+  }
+
+  /** Removes any key this transport has used from text the server sent back. */
+  private scrub(text: string): string {
+    let out = text;
+    for (const key of this.knownKeys) {
+      if (key.length >= 4 && out.includes(key)) out = out.split(key).join('[redacted]');
+    }
+    return out;
+  }
+
+  /** A plain copy of a fetch failure (name, code, scrubbed message), one cause deep. */
+  private safeCause(error: unknown, depth = 0): Error {
+    const source = error instanceof Error ? error : new Error(String(error));
+    const copy = new Error(this.scrub(source.message));
+    copy.name = source.name;
+    const code = (source as { code?: unknown }).code;
+    if (typeof code === 'string') Object.assign(copy, { code });
+    if (depth === 0 && source.cause !== undefined) {
+      Object.defineProperty(copy, 'cause', { value: this.safeCause(source.cause, 1), enumerable: false });
+      if (source.message === 'fetch failed')
+        copy.message = `fetch failed: ${this.safeCause(source.cause, 1).message}`;
+    }
+    copy.stack = `${copy.name}: ${copy.message}`;
+    return copy;
+  }
+}
+
+/** The path of an absolute URL, for messages (never the origin or the query). */
+function pathOf(url: string): string {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  if (start === -1) return '/';
+  const end = url.search(/[?#]/);
+  return end === -1 ? url.slice(start) : url.slice(start, end);
+}
+
+function requestSent(error: unknown): boolean {
+  for (let current: unknown = error, depth = 0; current && depth < 4; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && NOT_SENT_CODES.has(code)) return false;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return true;
+}
+
+function headersRecord(headers: Headers, scrub: (value: string) => string): Record<string, string> {
+  const out: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    out[name] = scrub(value);
+  });
+  return out;
+}
+
+/** JSON when it parses, the text otherwise (HTML, plain text), undefined when empty. */
+function parseBody(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Default sleep: a timer that an AbortSignal cancels. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

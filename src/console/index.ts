@@ -1,0 +1,20 @@
+/**
+ * The typed Console Management API client: createConsoleClient, its error tree and every
+ * schema and type. Imports nothing from AWS, the sandbox or the local stack, so it works
+ * from a Lambda, a CLI or a test.
+ */
+export { type ConsoleClient, type ConsoleClientOptions, createConsoleClient } from './client.js';
+export * from './errors.js';
+export type { ApiKeyProvider, RequestOptions } from './http.js';
+export { DEFAULT_MAX_PAGES, type Page, PagePromise, resolvePageLink } from './pagination.js';
+export { encodeSegment, path } from './path.js';
+export {
+  type AcquireOptions,
+  type Clock,
+  DEFAULT_MUTATION_LIMITS,
+  MutationLimiter,
+  type Release,
+  type WindowLimit,
+} from './rate-limiter.js';
+export { backoffDelay, parseRetryAfter, type RetryMode, shouldRetry } from './retry.js';
+export * from './schemas/index.js';

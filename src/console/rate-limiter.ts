@@ -1,0 +1,217 @@
+/**
+ * The mutation budget: one limiter per client, shared by all of its mutations, enforcing
+ * several windows at once (default 100 per 10 s AND 900 per 15 min, the platform's limits).
+ *
+ * Each window is a bucket of `max` tokens. A token is held while its request is in flight and
+ * comes back `perMs` after the response arrived — not as a continuous drip: a drip refill
+ * lets `2 × max` requests through within one window (a full bucket plus a window's refill),
+ * which a sliding-window server answers with 429s. Stamping at response time (the server saw
+ * the request no later than that) keeps every `perMs` span of server arrivals within `max`.
+ *
+ * Waiters are served first in, first out, so a backlog waits its turn instead of earning
+ * 429s. A waiter with a deadline is refused as soon as its turn provably comes too late;
+ * an aborted waiter leaves the queue at once.
+ */
+import { ApiAbortError, ApiTimeoutError } from './errors.js';
+
+export interface WindowLimit {
+  /** Requests allowed ... */
+  max: number;
+  /** ... within any span of this many milliseconds. */
+  perMs: number;
+}
+
+/** The platform's mutation limits (FACTS.md). */
+export const DEFAULT_MUTATION_LIMITS: readonly WindowLimit[] = [
+  { max: 100, perMs: 10_000 },
+  { max: 900, perMs: 15 * 60_000 },
+];
+
+/** Time source, injectable so tests can drive the limiter without waiting. */
+export interface Clock {
+  now(): number;
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+export interface AcquireOptions {
+  signal?: AbortSignal | undefined;
+  /** Epoch ms: refuse (ApiTimeoutError) rather than be granted after this. */
+  deadline?: number | undefined;
+}
+
+/** Gives the token back; call it once the response (or the failure) arrived. */
+export type Release = () => void;
+
+interface Waiter {
+  resolve(release: Release): void;
+  reject(error: Error): void;
+  deadline: number | undefined;
+  cleanup(): void;
+}
+
+interface Bucket {
+  limit: WindowLimit;
+  /** Times at which spent tokens come back, ascending. */
+  returns: number[];
+}
+
+export class MutationLimiter {
+  private readonly buckets: Bucket[];
+  private readonly queue: Waiter[] = [];
+  private inFlight = 0;
+  private timer: unknown;
+
+  constructor(
+    limits: readonly WindowLimit[] = DEFAULT_MUTATION_LIMITS,
+    private readonly clock: Clock = systemClock,
+  ) {
+    if (limits.length === 0) throw new TypeError('a mutation budget needs at least one window');
+    for (const limit of limits) {
+      if (!Number.isInteger(limit.max) || limit.max < 1 || !(limit.perMs > 0)) {
+        throw new TypeError(`invalid mutation window ${JSON.stringify(limit)}`);
+      }
+    }
+    this.buckets = limits.map((limit) => ({ limit: { ...limit }, returns: [] }));
+  }
+
+  /** Requests waiting for a token. */
+  get waiting(): number {
+    return this.queue.length;
+  }
+
+  /**
+   * Waits for a token in every window, in arrival order.
+   *
+   * @example
+   * const release = await limiter.acquire({ deadline: Date.now() + 5_000 });
+   * try { await send(); } finally { release(); }
+   */
+  acquire(options: AcquireOptions = {}): Promise<Release> {
+    const { signal, deadline } = options;
+    if (signal?.aborted) return Promise.reject(new ApiAbortError('request aborted'));
+    return new Promise<Release>((resolve, reject) => {
+      let deadlineTimer: unknown;
+      const onAbort = () =>
+        this.drop(waiter, new ApiAbortError('request aborted while waiting for the mutation budget'));
+      const waiter: Waiter = {
+        resolve,
+        reject,
+        deadline,
+        cleanup: () => {
+          signal?.removeEventListener('abort', onAbort);
+          if (deadlineTimer !== undefined) this.clock.clearTimeout(deadlineTimer);
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (deadline !== undefined) {
+        deadlineTimer = this.clock.setTimeout(
+          () => {
+            this.pump(); // a token due exactly at the deadline still counts
+            this.drop(waiter, budgetTimeout());
+          },
+          Math.max(0, deadline - this.clock.now()),
+        );
+      }
+      this.queue.push(waiter);
+      this.pump();
+    });
+  }
+
+  private drop(waiter: Waiter, error: Error): void {
+    const index = this.queue.indexOf(waiter);
+    if (index === -1) return;
+    this.queue.splice(index, 1);
+    waiter.cleanup();
+    waiter.reject(error);
+    this.pump();
+  }
+
+  private pump(): void {
+    const now = this.clock.now();
+    for (const bucket of this.buckets) {
+      let expired = 0;
+      while (expired < bucket.returns.length && (bucket.returns[expired] as number) <= now) expired++;
+      if (expired > 0) bucket.returns.splice(0, expired);
+    }
+
+    while (this.queue.length > 0 && this.buckets.every((b) => this.free(b) > 0)) {
+      const waiter = this.queue.shift() as Waiter;
+      waiter.cleanup();
+      this.inFlight++;
+      waiter.resolve(this.releaser());
+    }
+
+    // Refuse now whoever provably cannot get a token before their deadline.
+    for (let index = 0; index < this.queue.length; ) {
+      const waiter = this.queue[index] as Waiter;
+      if (waiter.deadline !== undefined && this.earliestGrant(index, now) > waiter.deadline) {
+        this.queue.splice(index, 1);
+        waiter.cleanup();
+        waiter.reject(budgetTimeout());
+      } else {
+        index++;
+      }
+    }
+
+    this.schedule(now);
+  }
+
+  private free(bucket: Bucket): number {
+    return bucket.limit.max - this.inFlight - bucket.returns.length;
+  }
+
+  /** Lower bound of when the waiter at `position` can be granted. */
+  private earliestGrant(position: number, now: number): number {
+    let earliest = now;
+    for (const bucket of this.buckets) {
+      const needed = position + 1 - this.free(bucket);
+      if (needed <= 0) continue;
+      // Stamped tokens come back in order; tokens still in flight come back no sooner than now + perMs.
+      const at = bucket.returns[needed - 1] ?? now + bucket.limit.perMs;
+      earliest = Math.max(earliest, at);
+    }
+    return earliest;
+  }
+
+  private schedule(now: number): void {
+    if (this.timer !== undefined) {
+      this.clock.clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    if (this.queue.length === 0) return;
+    let wakeAt = now;
+    for (const bucket of this.buckets) {
+      if (this.free(bucket) > 0) continue;
+      const next = bucket.returns[0];
+      if (next === undefined) return; // only in-flight tokens: their release pumps
+      wakeAt = Math.max(wakeAt, next);
+    }
+    this.timer = this.clock.setTimeout(() => {
+      this.timer = undefined;
+      this.pump();
+    }, wakeAt - now);
+  }
+
+  private releaser(): Release {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.inFlight--;
+      const now = this.clock.now();
+      for (const bucket of this.buckets) bucket.returns.push(now + bucket.limit.perMs);
+      this.pump();
+    };
+  }
+}
+
+function budgetTimeout(): ApiTimeoutError {
+  return new ApiTimeoutError('the deadline passes before the mutation budget allows this request');
+}

@@ -1,0 +1,40 @@
+/** Dynamic configs: archive (spec 4.2). */
+import type { RequestOptions } from '../http.js';
+import { path } from '../path.js';
+import { envelope } from '../schemas/common.js';
+import {
+  type ArchiveConfig,
+  ArchiveConfigSchema,
+  type DynamicConfig,
+  DynamicConfigSchema,
+} from '../schemas/dynamic-configs.js';
+import { pathParam, type ResourceContext, validate } from './shared.js';
+
+const ConfigEnvelope = envelope(DynamicConfigSchema);
+
+export function dynamicConfigsResource({ transport }: ResourceContext) {
+  return {
+    /**
+     * Archives a dynamic config. PUT: safe to retry.
+     *
+     * @example
+     * await client.dynamicConfigs.archive('new_checkout_copy', { forceArchive: false, archiveReason: 'stale 60 days' });
+     */
+    async archive(id: string, body: ArchiveConfig, options?: RequestOptions): Promise<DynamicConfig> {
+      const configId = pathParam('dynamicConfigs.archive', 'id', id);
+      const valid = validate('dynamicConfigs.archive', ArchiveConfigSchema, body);
+      const result = await transport.request(
+        {
+          method: 'PUT',
+          path: path`/console/v1/dynamic_configs/${configId}/archive`,
+          body: valid,
+          retry: 'idempotent',
+          mutation: true,
+          schema: ConfigEnvelope,
+        },
+        options,
+      );
+      return result.data;
+    },
+  };
+}

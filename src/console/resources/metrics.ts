@@ -1,0 +1,56 @@
+/** Metrics: update, list by event name (spec 4.5). */
+import type { RequestOptions } from '../http.js';
+import type { PagePromise } from '../pagination.js';
+import { path } from '../path.js';
+import { envelope, type ListParams } from '../schemas/common.js';
+import { type Metric, MetricSchema, type MetricUpdate, MetricUpdateSchema } from '../schemas/metrics.js';
+import { listCall, pageSchema, pathParam, type ResourceContext, validate } from './shared.js';
+
+const MetricEnvelope = envelope(MetricSchema);
+const MetricPage = pageSchema(MetricSchema);
+
+export function metricsResource(context: ResourceContext) {
+  const { transport } = context;
+  return {
+    /**
+     * Updates a metric (a POST that sets fields: retried like a PUT).
+     *
+     * @example
+     * await client.metrics.update('checkout_rate::event_count', { isVerified: true, tags: ['core'] });
+     */
+    async update(id: string, body: MetricUpdate, options?: RequestOptions): Promise<Metric> {
+      const metricId = pathParam('metrics.update', 'id', id);
+      const valid = validate('metrics.update', MetricUpdateSchema, body);
+      const result = await transport.request(
+        {
+          method: 'POST',
+          path: path`/console/v1/metrics/${metricId}`,
+          body: valid,
+          retry: 'idempotent',
+          mutation: true,
+          schema: MetricEnvelope,
+        },
+        options,
+      );
+      return result.data;
+    },
+
+    /**
+     * Lists the metrics that use an event.
+     *
+     * @example
+     * const { data } = await client.metrics.listByEvent('purchase');
+     */
+    listByEvent(eventName: string, params?: ListParams, options?: RequestOptions): PagePromise<Metric> {
+      const name = pathParam('metrics.listByEvent', 'eventName', eventName);
+      return listCall(
+        context,
+        'metrics.listByEvent',
+        path`/console/v1/events/${name}/metrics`,
+        MetricPage,
+        params,
+        options,
+      );
+    },
+  };
+}

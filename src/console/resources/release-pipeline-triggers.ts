@@ -1,0 +1,36 @@
+/** Release pipeline triggers: approve a phase (spec 4.7). */
+import type { RequestOptions } from '../http.js';
+import { path } from '../path.js';
+import { envelope } from '../schemas/common.js';
+import { type ApprovePhase, ApprovePhaseSchema, type Trigger, TriggerSchema } from '../schemas/triggers.js';
+import { pathParam, type ResourceContext, validate } from './shared.js';
+
+const TriggerEnvelope = envelope(TriggerSchema);
+
+export function releasePipelineTriggersResource({ transport }: ResourceContext) {
+  return {
+    /**
+     * Approves the trigger's phase `phaseID` (the server refuses any phase but the current
+     * one, so a retry after a lost response answers 400 rather than approving twice).
+     *
+     * @example
+     * const trigger = await client.releasePipelineTriggers.approve('trg_1', { phaseID: 'ph_1' });
+     */
+    async approve(id: string, body: ApprovePhase, options?: RequestOptions): Promise<Trigger> {
+      const triggerId = pathParam('releasePipelineTriggers.approve', 'id', id);
+      const valid = validate('releasePipelineTriggers.approve', ApprovePhaseSchema, body);
+      const result = await transport.request(
+        {
+          method: 'PUT',
+          path: path`/console/v1/release_pipeline_triggers/${triggerId}/approve`,
+          body: valid,
+          retry: 'idempotent',
+          mutation: true,
+          schema: TriggerEnvelope,
+        },
+        options,
+      );
+      return result.data;
+    },
+  };
+}

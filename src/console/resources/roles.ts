@@ -1,0 +1,58 @@
+/** Roles: get and update (spec 4.1). */
+import type { RequestOptions } from '../http.js';
+import { path } from '../path.js';
+import { envelope } from '../schemas/common.js';
+import { type Role, RoleSchema, type RoleUpdate, RoleUpdateSchema } from '../schemas/roles.js';
+import { pathParam, type ResourceContext, validate } from './shared.js';
+
+const RoleEnvelope = envelope(RoleSchema);
+
+export function rolesResource({ transport }: ResourceContext) {
+  return {
+    /**
+     * Reads a role.
+     *
+     * @example
+     * const role = await client.roles.get('role_admin');
+     * if (role.permissions.launch_to_production) ...
+     */
+    async get(id: string, options?: RequestOptions): Promise<Role> {
+      const roleId = pathParam('roles.get', 'id', id);
+      const result = await transport.request(
+        {
+          method: 'GET',
+          path: path`/console/v1/roles/${roleId}`,
+          retry: 'idempotent',
+          mutation: false,
+          schema: RoleEnvelope,
+        },
+        options,
+      );
+      return result.data;
+    },
+
+    /**
+     * Updates a role's permissions: only the 29 known keys, each a boolean (anything else is
+     * refused before sending).
+     *
+     * @example
+     * await client.roles.update('role_release', { permissions: { launch_to_production: false } });
+     */
+    async update(id: string, body: RoleUpdate, options?: RequestOptions): Promise<Role> {
+      const roleId = pathParam('roles.update', 'id', id);
+      const valid = validate('roles.update', RoleUpdateSchema, body);
+      const result = await transport.request(
+        {
+          method: 'PATCH',
+          path: path`/console/v1/roles/${roleId}`,
+          body: valid,
+          retry: 'idempotent',
+          mutation: true,
+          schema: RoleEnvelope,
+        },
+        options,
+      );
+      return result.data;
+    },
+  };
+}

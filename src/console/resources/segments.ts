@@ -1,0 +1,48 @@
+/** Segments: get and list (spec 4.3). */
+import type { RequestOptions } from '../http.js';
+import type { PagePromise } from '../pagination.js';
+import { path } from '../path.js';
+import { envelope, type ListParams } from '../schemas/common.js';
+import { type Segment, SegmentSchema } from '../schemas/segments.js';
+import { listCall, pageSchema, pathParam, type ResourceContext } from './shared.js';
+
+const SegmentEnvelope = envelope(SegmentSchema);
+const SegmentPage = pageSchema(SegmentSchema);
+
+export function segmentsResource(context: ResourceContext) {
+  const { transport } = context;
+  return {
+    /**
+     * Reads a segment (`id_list` or `rule_based`; narrow on `type`).
+     *
+     * @example
+     * const segment = await client.segments.get('beta_users');
+     * if (segment.type === 'rule_based') console.log(segment.rules.conditions);
+     */
+    async get(id: string, options?: RequestOptions): Promise<Segment> {
+      const segmentId = pathParam('segments.get', 'id', id);
+      const result = await transport.request(
+        {
+          method: 'GET',
+          path: path`/console/v1/segments/${segmentId}`,
+          retry: 'idempotent',
+          mutation: false,
+          schema: SegmentEnvelope,
+        },
+        options,
+      );
+      return result.data;
+    },
+
+    /**
+     * Lists segments: await for one page, iterate for every segment.
+     *
+     * @example
+     * const first = await client.segments.list({ limit: 50 });
+     * for await (const segment of client.segments.list()) console.log(segment.id);
+     */
+    list(params?: ListParams, options?: RequestOptions): PagePromise<Segment> {
+      return listCall(context, 'segments.list', '/console/v1/segments', SegmentPage, params, options);
+    },
+  };
+}

@@ -1,0 +1,66 @@
+/** What every resource needs: the transport, request validation and list calls. */
+import type { z } from 'zod';
+import type { Logger } from '../../observability/logger.js';
+import { RequestValidationError } from '../errors.js';
+import type { RequestOptions, Transport } from '../http.js';
+import { type Page, PagePromise } from '../pagination.js';
+import { isSafeSegment } from '../path.js';
+import { type ListParams, ListParamsSchema, listEnvelope } from '../schemas/common.js';
+
+/** The list envelope of `item`, typed as a Page. Build it once per resource, not per call. */
+export function pageSchema<T>(item: z.ZodType<T>): z.ZodType<Page<T>> {
+  return listEnvelope(item) as unknown as z.ZodType<Page<T>>;
+}
+
+export interface ResourceContext {
+  transport: Transport;
+  maxPages: number;
+  logger: Logger | undefined;
+}
+
+/** Parses `value` with `schema`; a failure becomes RequestValidationError (no request is made). */
+export function validate<S extends z.ZodType>(operation: string, schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new RequestValidationError(operation, result.error.issues);
+  return result.data;
+}
+
+/** A path parameter: a string that can be one segment (encoding happens in `path`). */
+export function pathParam(operation: string, name: string, value: unknown): string {
+  if (typeof value === 'string' && isSafeSegment(value)) return value;
+  throw new RequestValidationError(operation, [
+    { path: [name], message: 'expected a non-empty string other than "." and ".."' },
+  ]);
+}
+
+/** A list operation: `page` and `limit` default to 1 and 10 (spec 8). */
+export function listCall<T>(
+  context: ResourceContext,
+  operation: string,
+  path: string,
+  schema: z.ZodType<Page<T>>,
+  params: ListParams | undefined,
+  options: RequestOptions | undefined,
+): PagePromise<T> {
+  const { transport } = context;
+  const parsed = ListParamsSchema.safeParse(params ?? {});
+  if (!parsed.success) {
+    // Rejects like any other call (no throw from a method that returns a promise).
+    const error = new RequestValidationError(operation, parsed.error.issues);
+    return new PagePromise<T>({
+      firstUrl: transport.url(path),
+      baseUrl: transport.baseUrl,
+      maxPages: 1,
+      fetchPage: () => Promise.reject(error),
+    });
+  }
+  const { page = 1, limit = 10 } = parsed.data;
+  return new PagePromise<T>({
+    firstUrl: transport.url(path, { page, limit }),
+    baseUrl: transport.baseUrl,
+    maxPages: context.maxPages,
+    logger: context.logger,
+    fetchPage: (url) =>
+      transport.request({ method: 'GET', path: url, retry: 'idempotent', mutation: false, schema }, options),
+  });
+}

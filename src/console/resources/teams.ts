@@ -1,0 +1,37 @@
+/** Teams: create (spec 4.8). */
+import type { RequestOptions } from '../http.js';
+import { envelope } from '../schemas/common.js';
+import { type CreateTeam, CreateTeamSchema, type Team, TeamSchema } from '../schemas/teams.js';
+import { type ResourceContext, validate } from './shared.js';
+
+const TeamEnvelope = envelope(TeamSchema);
+
+export function teamsResource({ transport }: ResourceContext) {
+  return {
+    /**
+     * Creates a team. A creating POST: retried only on 429 and failures before sending.
+     *
+     * @example
+     * await client.teams.create({
+     *   name: 'Checkout', members: ['a@example.com'], admins: ['a@example.com'],
+     *   defaultGateMetrics: [], defaultExperimentPrimaryMetrics: [], defaultExperimentSecondaryMetrics: [],
+     *   defaultHoldoutMetrics: [], defaultTargetApplications: [], changeTeamConfigs: 'anyone', reviewApproval: 'anyone',
+     * });
+     */
+    async create(body: CreateTeam, options?: RequestOptions): Promise<Team> {
+      const valid = validate('teams.create', CreateTeamSchema, body);
+      const result = await transport.request(
+        {
+          method: 'POST',
+          path: '/console/v1/users/teams',
+          body: valid,
+          retry: 'create',
+          mutation: true,
+          schema: TeamEnvelope,
+        },
+        options,
+      );
+      return result.data;
+    },
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * Retry policy in one place: which failures are retried for which kind of operation, and
+ * how long to wait (Retry-After when the server sent one, else exponential backoff with
+ * full jitter). Pure functions; the transport applies them.
+ */
+import { ApiConnectionError, ApiError, isTransientError, RateLimitError } from './errors.js';
+
+/**
+ * `idempotent`: GET, PUT, PATCH and the POSTs that set state (disable groups, metric update).
+ * `create`: POSTs that create something (qualifying event, team): a retry after the request
+ * reached the server could create it twice, so only 429 and failures before sending retry.
+ */
+export type RetryMode = 'idempotent' | 'create';
+
+export function shouldRetry(error: unknown, mode: RetryMode): boolean {
+  if (mode === 'idempotent') return isTransientError(error);
+  if (error instanceof ApiConnectionError) return !error.requestSent;
+  return error instanceof ApiError && error.status === 429;
+}
+
+export const BACKOFF_BASE_MS = 500;
+export const BACKOFF_CAP_MS = 8_000;
+
+/** Full jitter: uniform in [0, min(cap, base × 2^attempt)). `attempt` counts from 0. */
+export function backoffDelay(
+  attempt: number,
+  random: () => number,
+  baseMs = BACKOFF_BASE_MS,
+  capMs = BACKOFF_CAP_MS,
+): number {
+  return Math.floor(random() * Math.min(capMs, baseMs * 2 ** attempt));
+}
+
+/**
+ * `Retry-After` as delay-seconds or an HTTP date (RFC 9110), or the non-standard
+ * `retry-after-ms`. Undefined when absent or unreadable; never negative.
+ */
+export function parseRetryAfter(headers: Record<string, string>, now: number): number | undefined {
+  const ms = headers['retry-after-ms'];
+  if (ms !== undefined && /^\s*\d+(\.\d+)?\s*$/.test(ms)) return Math.max(0, Number(ms));
+  const value = headers['retry-after'];
+  if (value === undefined || value.trim() === '') return undefined;
+  if (/^\s*\d+(\.\d+)?\s*$/.test(value)) return Math.max(0, Number(value) * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/**
+ * How long to wait before retry number `attempt + 1`: the server's Retry-After (on a 429, or
+ * a 503 that sends one) capped by `maxRetryDelayMs`, else full-jitter backoff.
+ */
+export function retryDelay(
+  error: unknown,
+  attempt: number,
+  random: () => number,
+  maxRetryDelayMs: number,
+  now: number,
+): number {
+  const retryAfterMs =
+    error instanceof RateLimitError
+      ? error.retryAfterMs
+      : error instanceof ApiError
+        ? parseRetryAfter(error.headers, now)
+        : undefined;
+  if (retryAfterMs !== undefined) return Math.min(retryAfterMs, maxRetryDelayMs);
+  return backoffDelay(attempt, random, BACKOFF_BASE_MS, Math.min(BACKOFF_CAP_MS, maxRetryDelayMs));
+}

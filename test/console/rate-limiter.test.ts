@@ -1,0 +1,196 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ApiAbortError, ApiTimeoutError, MutationLimiter, type Release } from '../../src/console/index.js';
+import { createManualClock } from './helpers/manual-clock.js';
+
+/** Starts `n` acquisitions and reports which have been granted so far. */
+function acquireMany(limiter: MutationLimiter, n: number, options = {}) {
+  const granted: number[] = [];
+  const releases = new Map<number, Release>();
+  const failures = new Map<number, unknown>();
+  const all = Array.from({ length: n }, (_, i) =>
+    limiter.acquire(options).then(
+      (release) => {
+        granted.push(i);
+        releases.set(i, release);
+      },
+      (error) => failures.set(i, error),
+    ),
+  );
+  return { granted, releases, failures, all };
+}
+
+const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe('MutationLimiter', () => {
+  it('grants up to max at once and makes the rest wait until perMs after a release', async () => {
+    const clock = createManualClock();
+    const limiter = new MutationLimiter([{ max: 3, perMs: 10_000 }], clock);
+    const run = acquireMany(limiter, 5);
+    await tick();
+    expect(run.granted).toEqual([0, 1, 2]);
+    expect(limiter.waiting).toBe(2);
+
+    await clock.advance(1_000);
+    run.releases.get(0)?.();
+    run.releases.get(1)?.();
+    await clock.advance(9_999);
+    expect(run.granted).toEqual([0, 1, 2]);
+    await clock.advance(1);
+    expect(run.granted).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('keeps a token held while its request is in flight, however long that takes', async () => {
+    const clock = createManualClock();
+    const limiter = new MutationLimiter([{ max: 1, perMs: 1_000 }], clock);
+    const run = acquireMany(limiter, 2);
+    await clock.advance(60_000);
+    expect(run.granted).toEqual([0]);
+    run.releases.get(0)?.();
+    await clock.advance(999);
+    expect(run.granted).toEqual([0]);
+    await clock.advance(1);
+    expect(run.granted).toEqual([0, 1]);
+  });
+
+  it('enforces every window at once (the tighter one wins at each moment)', async () => {
+    const clock = createManualClock();
+    const limiter = new MutationLimiter(
+      [
+        { max: 2, perMs: 1_000 },
+        { max: 3, perMs: 60_000 },
+      ],
+      clock,
+    );
+    const run = acquireMany(limiter, 4);
+    await tick();
+    expect(run.granted).toEqual([0, 1]);
+    run.releases.get(0)?.();
+    run.releases.get(1)?.();
+    await clock.advance(1_000);
+    expect(run.granted).toEqual([0, 1, 2]);
+    run.releases.get(2)?.();
+    await clock.advance(30_000);
+    // The short window is free again, but the long one has spent all 3 tokens.
+    expect(run.granted).toEqual([0, 1, 2]);
+    await clock.advance(28_999);
+    expect(run.granted).toEqual([0, 1, 2]);
+    await clock.advance(1);
+    expect(run.granted).toEqual([0, 1, 2, 3]);
+  });
+
+  it('serves waiters first in, first out', async () => {
+    const clock = createManualClock();
+    const limiter = new MutationLimiter([{ max: 1, perMs: 100 }], clock);
+    const run = acquireMany(limiter, 6);
+    for (let i = 0; i < 6; i++) {
+      await tick();
+      run.releases.get(i)?.();
+      await clock.advance(100);
+    }
+    expect(run.granted).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it('refuses at once a waiter whose turn provably comes after its deadline', async () => {
+    const clock = createManualClock();
+    const limiter = new MutationLimiter([{ max: 1, perMs: 10_000 }], clock);
+    const first = acquireMany(limiter, 1);
+    await tick();
+    first.releases.get(0)?.();
+    const late = acquireMany(limiter, 1, { deadline: clock.now() + 5_000 });
+    await tick();
+    expect(late.failures.get(0)).toBeInstanceOf(ApiTimeoutError);
+    expect(limiter.waiting).toBe(0);
+  });
+
+  it('grants a waiter whose turn comes before its deadline', async () => {
+    const clock = createManualClock();
+    const limiter = new MutationLimiter([{ max: 1, perMs: 10_000 }], clock);
+    const first = acquireMany(limiter, 1);
+    await tick();
+    first.releases.get(0)?.();
+    const patient = acquireMany(limiter, 1, { deadline: clock.now() + 10_000 });
+    await clock.advance(10_000);
+    expect(patient.granted).toEqual([0]);
+    expect(patient.failures.size).toBe(0);
+  });
+
+  it('gives up at the deadline while waiting on a request that is still in flight', async () => {
+    const clock = createManualClock();
+    const limiter = new MutationLimiter([{ max: 1, perMs: 1_000 }], clock);
+    acquireMany(limiter, 1);
+    const waiting = acquireMany(limiter, 1, { deadline: clock.now() + 2_000 });
+    await clock.advance(1_999);
+    expect(waiting.failures.size).toBe(0);
+    await clock.advance(1);
+    expect(waiting.failures.get(0)).toBeInstanceOf(ApiTimeoutError);
+  });
+
+  it('lets an aborted waiter leave the queue without holding up the others', async () => {
+    const clock = createManualClock();
+    const limiter = new MutationLimiter([{ max: 1, perMs: 1_000 }], clock);
+    const first = acquireMany(limiter, 1);
+    const controller = new AbortController();
+    const aborted = acquireMany(limiter, 1, { signal: controller.signal });
+    const next = acquireMany(limiter, 1);
+    await tick();
+    controller.abort();
+    await tick();
+    expect(aborted.failures.get(0)).toBeInstanceOf(ApiAbortError);
+    first.releases.get(0)?.();
+    await clock.advance(1_000);
+    expect(next.granted).toEqual([0]);
+  });
+
+  it('rejects windows that cannot work', () => {
+    expect(() => new MutationLimiter([])).toThrow(TypeError);
+    expect(() => new MutationLimiter([{ max: 0, perMs: 1000 }])).toThrow(TypeError);
+    expect(() => new MutationLimiter([{ max: 1, perMs: 0 }])).toThrow(TypeError);
+  });
+
+  it('never lets more than max requests be in flight or released within any perMs span', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 10, max: 200 }),
+        fc.array(
+          fc.record({ gap: fc.integer({ min: 0, max: 80 }), latency: fc.integer({ min: 0, max: 300 }) }),
+          {
+            minLength: 1,
+            maxLength: 25,
+          },
+        ),
+        async (max, perMs, requests) => {
+          const clock = createManualClock();
+          const limiter = new MutationLimiter([{ max, perMs }], clock);
+          // Each request: [grantedAt, releasedAt]; the server may see it anywhere in between.
+          const spans: Array<[number, number]> = [];
+          const done: Promise<void>[] = [];
+          for (const request of requests) {
+            done.push(
+              limiter.acquire().then(async (release) => {
+                const grantedAt = clock.now();
+                const span: [number, number] = [grantedAt, Number.POSITIVE_INFINITY];
+                spans.push(span);
+                clock.setTimeout(() => {
+                  span[1] = clock.now();
+                  release();
+                }, request.latency);
+              }),
+            );
+            await clock.advance(request.gap);
+          }
+          for (let i = 0; i < 200 && spans.length < requests.length; i++) await clock.advance(perMs);
+          await clock.advance(1_000);
+          expect(spans.length).toBe(requests.length);
+          // At each grant, count every request that could land within the perMs before it.
+          for (const [grantedAt] of spans) {
+            const overlapping = spans.filter(([g, r]) => g <= grantedAt && r > grantedAt - perMs).length;
+            expect(overlapping).toBeLessThanOrEqual(max);
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
