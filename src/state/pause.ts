@@ -2,7 +2,7 @@
  * The pause switch: `/autopilot pause` stops every automated mutation until `resume`.
  * The webhook writes it; the worker and sweeper read it before they act.
  */
-import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { type AttributeValue, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { ITEM_FAMILIES, type StateTable } from './table.js';
 
 export interface PauseState {
@@ -14,10 +14,18 @@ export interface PauseState {
 
 const KEY = { pk: { S: `${ITEM_FAMILIES.control}#pause` }, sk: { S: 'current' } };
 
+/** The pause item's key, for readers that batch it with other items (the worker). */
+export const PAUSE_KEY = KEY;
+
 export async function readPause(table: StateTable): Promise<PauseState> {
   const { Item } = await table.client.send(
     new GetItemCommand({ TableName: table.tableName, Key: KEY, ConsistentRead: true }),
   );
+  return pauseFromItem(Item);
+}
+
+/** The pause state from a stored item (or its absence). */
+export function pauseFromItem(Item: Record<string, AttributeValue> | undefined): PauseState {
   if (!Item || Item.paused?.BOOL !== true) return { paused: false };
   const state: PauseState = { paused: true };
   if (Item.by?.S) state.by = Item.by.S;

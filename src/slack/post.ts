@@ -1,0 +1,106 @@
+/**
+ * Posting messages to Slack (incoming webhooks and interaction `response_url`s). A response
+ * URL arrives inside a request, so it is user input: we only ever POST to Slack's own origin
+ * (or, locally, to origins listed in `SLACK_REPLY_ORIGINS`), never follow redirects, and never
+ * log the URL's path, which is a bearer capability. Slack being down must not fail the work
+ * that is being reported, so nothing here throws: the caller gets a result.
+ */
+
+export const SLACK_ORIGIN = 'https://hooks.slack.com';
+
+/** A Slack message: `text` is the notification fallback; `blocks` is Block Kit. */
+export interface SlackMessage {
+  text: string;
+  blocks?: unknown[];
+  response_type?: 'ephemeral' | 'in_channel';
+  replace_original?: boolean;
+}
+
+export type PostResult =
+  | { ok: true; status: number }
+  | { ok: false; reason: 'refused' | 'http' | 'network'; status?: number; error: string };
+
+export interface PostOptions {
+  fetch?: typeof fetch;
+  /** Origins (scheme://host[:port]) allowed besides https://hooks.slack.com. */
+  allowedOrigins?: readonly string[];
+  timeoutMs?: number;
+}
+
+/** The extra reply origins from `SLACK_REPLY_ORIGINS` (comma-separated), normalised to origins. */
+export function replyOriginsFromEnv(value: string | undefined): string[] {
+  if (!value) return [];
+  const out: string[] = [];
+  for (const part of value.split(',')) {
+    const trimmed = part.trim();
+    if (!trimmed) continue;
+    try {
+      out.push(new URL(trimmed).origin);
+    } catch {
+      // An unparsable entry allows nothing; it must never widen the allow-list.
+    }
+  }
+  return out;
+}
+
+/** True when `url` may receive a POST: https://hooks.slack.com or one of `allowedOrigins`. */
+export function isAllowedSlackUrl(url: string, allowedOrigins: readonly string[] = []): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  if (parsed.username || parsed.password) return false;
+  return parsed.origin === SLACK_ORIGIN || allowedOrigins.includes(parsed.origin);
+}
+
+/** Where a URL points, without its path (safe to log). */
+export function describeUrl(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return '(invalid url)';
+  }
+}
+
+export async function postToSlack(
+  url: string,
+  message: SlackMessage,
+  options: PostOptions = {},
+): Promise<PostResult> {
+  if (!isAllowedSlackUrl(url, options.allowedOrigins)) {
+    return {
+      ok: false,
+      reason: 'refused',
+      error: `refusing to post to ${describeUrl(url)}: not a Slack URL`,
+    };
+  }
+  const doFetch = options.fetch ?? fetch;
+  try {
+    const response = await doFetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(message),
+      redirect: 'error',
+      signal: AbortSignal.timeout(options.timeoutMs ?? 5_000),
+    });
+    // Drain the body so the connection is released; Slack answers "ok" or a short error code.
+    const text = await response.text().catch(() => '');
+    if (!response.ok) {
+      return {
+        ok: false,
+        reason: 'http',
+        status: response.status,
+        error: `Slack answered ${response.status}: ${text.slice(0, 200)}`,
+      };
+    }
+    return { ok: true, status: response.status };
+  } catch (error) {
+    return {
+      ok: false,
+      reason: 'network',
+      error: `cannot reach ${describeUrl(url)}: ${(error as Error).name}`,
+    };
+  }
+}

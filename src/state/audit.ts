@@ -1,0 +1,193 @@
+/**
+ * The audit trail: one record per decision or outcome, kept 90 days (DynamoDB TTL), addressed
+ * by request id so that everything that happened to one request reads back with one query.
+ * Also holds "already told people" markers, so a request deferred every 15 minutes for a day
+ * does not post to Slack every 15 minutes.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  type AttributeValue,
+  ConditionalCheckFailedException,
+  DeleteItemCommand,
+  GetItemCommand,
+  PutItemCommand,
+  QueryCommand,
+} from '@aws-sdk/client-dynamodb';
+import { expiresAfterDays, ITEM_FAMILIES, type StateTable } from './table.js';
+
+export const AUDIT_KEEP_DAYS = 90;
+
+export interface AuditRecord {
+  requestId: string;
+  at: Date;
+  action: string;
+  target: string;
+  effectKey: string;
+  requester: string;
+  rule: string;
+  reason: string;
+  /** approved, denied, deferred, asked, stale, rejected, replayed, dead-lettered, ... */
+  result: string;
+  dryRun: boolean;
+  messageId?: string;
+  deferUntil?: string;
+  /** For a replay: the request whose stored outcome was told again. */
+  replayOf?: string;
+}
+
+function pk(requestId: string) {
+  return { S: `${ITEM_FAMILIES.audit}#${requestId}` };
+}
+
+export async function writeAudit(table: StateTable, record: AuditRecord): Promise<void> {
+  const item: Record<string, AttributeValue> = {
+    pk: pk(record.requestId),
+    // Time first so a query reads a request's history in order; the result keeps it unique.
+    sk: { S: `record#${record.at.toISOString()}#${record.result}#${randomUUID().slice(0, 8)}` },
+    requestId: { S: record.requestId },
+    at: { S: record.at.toISOString() },
+    action: { S: record.action },
+    target: { S: record.target },
+    effectKey: { S: record.effectKey },
+    requester: { S: record.requester },
+    rule: { S: record.rule },
+    reason: { S: record.reason },
+    result: { S: record.result },
+    dryRun: { BOOL: record.dryRun },
+    expiresAt: { N: String(expiresAfterDays(record.at, AUDIT_KEEP_DAYS)) },
+  };
+  if (record.messageId) item.messageId = { S: record.messageId };
+  if (record.deferUntil) item.deferUntil = { S: record.deferUntil };
+  if (record.replayOf) item.replayOf = { S: record.replayOf };
+  await table.client.send(new PutItemCommand({ TableName: table.tableName, Item: item }));
+}
+
+export type StoredAuditRecord = Omit<AuditRecord, 'at'> & { at: string };
+
+/** A request's audit history, oldest first. */
+export async function readAudit(table: StateTable, requestId: string): Promise<StoredAuditRecord[]> {
+  const out: StoredAuditRecord[] = [];
+  let start: Record<string, AttributeValue> | undefined;
+  for (let page = 0; page < 20; page++) {
+    const res = await table.client.send(
+      new QueryCommand({
+        TableName: table.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': pk(requestId), ':prefix': { S: 'record#' } },
+        ConsistentRead: true,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    for (const item of res.Items ?? []) {
+      const record: StoredAuditRecord = {
+        requestId: item.requestId?.S ?? requestId,
+        at: item.at?.S ?? '',
+        action: item.action?.S ?? '',
+        target: item.target?.S ?? '',
+        effectKey: item.effectKey?.S ?? '',
+        requester: item.requester?.S ?? '',
+        rule: item.rule?.S ?? '',
+        reason: item.reason?.S ?? '',
+        result: item.result?.S ?? '',
+        dryRun: item.dryRun?.BOOL ?? false,
+      };
+      if (item.messageId?.S) record.messageId = item.messageId.S;
+      if (item.deferUntil?.S) record.deferUntil = item.deferUntil.S;
+      if (item.replayOf?.S) record.replayOf = item.replayOf.S;
+      out.push(record);
+    }
+    start = res.LastEvaluatedKey;
+    if (!start) break;
+  }
+  return out;
+}
+
+/** The final outcome of a request, as first recorded (see `recordFinal`). */
+export interface FinalOutcome {
+  result: string;
+  reason: string;
+  rule: string;
+  requestId: string;
+  at: string;
+}
+
+/**
+ * Records how a request ended (approved, denied, stale, ...), the first time only: copies of the
+ * same request (SQS redeliveries, producer retries) replay it instead of deciding or calling
+ * again. Deferrals and questions are not final. Returns false when a final was already there.
+ */
+export async function recordFinal(table: StateTable, final: FinalOutcome, now: Date): Promise<boolean> {
+  try {
+    await table.client.send(
+      new PutItemCommand({
+        TableName: table.tableName,
+        Item: {
+          ...finalItemKey(final.requestId),
+          outcome: { S: JSON.stringify(final) },
+          expiresAt: { N: String(expiresAfterDays(now, AUDIT_KEEP_DAYS)) },
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/** The final-outcome item's key, for readers that batch it with other items. */
+export function finalItemKey(requestId: string) {
+  return { pk: pk(requestId), sk: { S: 'final' } };
+}
+
+export async function readFinal(table: StateTable, requestId: string): Promise<FinalOutcome | undefined> {
+  const { Item } = await table.client.send(
+    new GetItemCommand({ TableName: table.tableName, Key: finalItemKey(requestId), ConsistentRead: true }),
+  );
+  return finalFromItem(Item);
+}
+
+export function finalFromItem(Item: Record<string, AttributeValue> | undefined): FinalOutcome | undefined {
+  return Item?.outcome?.S ? (JSON.parse(Item.outcome.S) as FinalOutcome) : undefined;
+}
+
+/**
+ * Records that people were told about `topic` for this request; true the first time only.
+ * Used to post a deferral or an "ask" once, however often the request comes back.
+ */
+export async function markNotified(
+  table: StateTable,
+  requestId: string,
+  topic: string,
+  now: Date,
+): Promise<boolean> {
+  try {
+    await table.client.send(
+      new PutItemCommand({
+        TableName: table.tableName,
+        Item: {
+          pk: pk(requestId),
+          sk: { S: `notified#${topic}` },
+          at: { S: now.toISOString() },
+          expiresAt: { N: String(expiresAfterDays(now, AUDIT_KEEP_DAYS)) },
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/** Takes a marker back (the notification it stood for could not be delivered). */
+export async function clearNotified(table: StateTable, requestId: string, topic: string): Promise<void> {
+  await table.client.send(
+    new DeleteItemCommand({
+      TableName: table.tableName,
+      Key: { pk: pk(requestId), sk: { S: `notified#${topic}` } },
+    }),
+  );
+}

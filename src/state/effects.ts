@@ -1,0 +1,172 @@
+/**
+ * At-most-once claims on effects (action + target + phase, see `effectKey`). Before the worker
+ * mutates anything it claims the effect with a conditional put: one item per effect, status
+ * `in-progress` with a lock expiry a little beyond the worker's timeout (so a crashed worker's
+ * claim frees itself), then `completed` with the outcome once the mutation happened, which later
+ * requests replay instead of calling the API again. A call that ended without a mutation (stale,
+ * refused, transient) gives the claim back: a phase that was not yet current may be later. Works on DynamoDB and on dynalite alike: no transactions and no
+ * `ReturnValuesOnConditionCheckFailure`; after a failed condition we read the item consistently.
+ */
+import {
+  type AttributeValue,
+  ConditionalCheckFailedException,
+  DeleteItemCommand,
+  GetItemCommand,
+  PutItemCommand,
+} from '@aws-sdk/client-dynamodb';
+import { expiresAfterDays, ITEM_FAMILIES, type StateTable } from './table.js';
+
+/** What a completed effect remembers: enough to tell people again what happened. */
+export interface StoredOutcome {
+  result: string;
+  reason: string;
+  rule: string;
+  requestId: string;
+  at: string;
+}
+
+export type EffectState =
+  | { status: 'free' }
+  | { status: 'in-progress'; owner: string; lockExpiresAt: number }
+  | { status: 'completed'; outcome: StoredOutcome };
+
+export type ClaimResult =
+  | { claimed: true }
+  | { claimed: false; state: Exclude<EffectState, { status: 'free' }> };
+
+const SK = 'claim';
+/** Completed effects are kept as long as audit records (90 days); DynamoDB TTL removes them. */
+const KEEP_DAYS = 90;
+
+/** The effect item's key, for readers that batch it with other items. */
+export function effectItemKey(effect: string) {
+  return { pk: { S: `${ITEM_FAMILIES.effect}#${effect}` }, sk: { S: SK } };
+}
+const key = effectItemKey;
+
+/**
+ * Locks are about processes and retries, not about policy time, so they use the wall clock
+ * (epoch ms), never an injected policy clock.
+ */
+
+/** Reads the current state of an effect (consistent read). An expired lock reads as free. */
+export async function readEffect(
+  table: StateTable,
+  effect: string,
+  nowMs = Date.now(),
+): Promise<EffectState> {
+  const { Item } = await table.client.send(
+    new GetItemCommand({ TableName: table.tableName, Key: key(effect), ConsistentRead: true }),
+  );
+  return effectFromItem(Item, nowMs);
+}
+
+/** The effect's state from a stored item (or its absence) at wall-clock `nowMs`. */
+export function effectFromItem(
+  Item: Record<string, AttributeValue> | undefined,
+  nowMs = Date.now(),
+): EffectState {
+  if (!Item) return { status: 'free' };
+  if (Item.status?.S === 'completed' && Item.outcome?.S) {
+    return { status: 'completed', outcome: JSON.parse(Item.outcome.S) as StoredOutcome };
+  }
+  const lockExpiresAt = Number(Item.lockExpiresAt?.N ?? 0);
+  if (lockExpiresAt < nowMs) return { status: 'free' };
+  return { status: 'in-progress', owner: Item.owner?.S ?? '', lockExpiresAt };
+}
+
+/**
+ * Claims `effect` for `owner` until `lockExpiresAt` (epoch ms). Succeeds when there is no item
+ * or when a previous claim's lock has expired; otherwise tells what holds it.
+ */
+export async function claimEffect(
+  table: StateTable,
+  effect: string,
+  claim: { owner: string; lockExpiresAt: number; nowMs?: number },
+): Promise<ClaimResult> {
+  const nowMs = claim.nowMs ?? Date.now();
+  const now = new Date(nowMs);
+  // A condition failure followed by a vanished item (released meanwhile) is retried; bounded.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      await table.client.send(
+        new PutItemCommand({
+          TableName: table.tableName,
+          Item: {
+            ...key(effect),
+            status: { S: 'in-progress' },
+            owner: { S: claim.owner },
+            lockExpiresAt: { N: String(claim.lockExpiresAt) },
+            claimedAt: { S: now.toISOString() },
+            expiresAt: { N: String(expiresAfterDays(now, KEEP_DAYS)) },
+          },
+          ConditionExpression: 'attribute_not_exists(pk) OR (#status = :inProgress AND lockExpiresAt < :now)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':inProgress': { S: 'in-progress' },
+            ':now': { N: String(nowMs) },
+          },
+        }),
+      );
+      return { claimed: true };
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+    const state = await readEffect(table, effect, nowMs);
+    if (state.status !== 'free') return { claimed: false, state };
+  }
+  // Three lost races in a row: report it as busy so the record is retried later.
+  return { claimed: false, state: { status: 'in-progress', owner: '', lockExpiresAt: nowMs } };
+}
+
+/**
+ * Marks the effect completed: the mutation happened, and every later request for the same
+ * effect is told so instead of calling again. Keeps an outcome another owner already stored.
+ */
+export async function completeEffect(
+  table: StateTable,
+  effect: string,
+  owner: string,
+  outcome: StoredOutcome,
+): Promise<boolean> {
+  const now = new Date();
+  try {
+    await table.client.send(
+      new PutItemCommand({
+        TableName: table.tableName,
+        Item: {
+          ...key(effect),
+          status: { S: 'completed' },
+          owner: { S: owner },
+          outcome: { S: JSON.stringify(outcome) },
+          completedAt: { S: now.toISOString() },
+          expiresAt: { N: String(expiresAfterDays(now, KEEP_DAYS)) },
+        },
+        ConditionExpression: 'attribute_not_exists(pk) OR #owner = :owner OR #status = :inProgress',
+        ExpressionAttributeNames: { '#owner': 'owner', '#status': 'status' },
+        ExpressionAttributeValues: { ':owner': { S: owner }, ':inProgress': { S: 'in-progress' } },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/** Gives a claim back after a transient failure, so a retry may claim it again. Only the owner can. */
+export async function releaseEffect(table: StateTable, effect: string, owner: string): Promise<void> {
+  try {
+    await table.client.send(
+      new DeleteItemCommand({
+        TableName: table.tableName,
+        Key: key(effect),
+        ConditionExpression: '#owner = :owner AND #status = :inProgress',
+        ExpressionAttributeNames: { '#owner': 'owner', '#status': 'status' },
+        ExpressionAttributeValues: { ':owner': { S: owner }, ':inProgress': { S: 'in-progress' } },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}

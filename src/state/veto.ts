@@ -1,0 +1,57 @@
+/**
+ * A human's "Deny" on an effect (the Deny button of an "ask" message). The webhook writes it;
+ * the worker reads it before deciding, and the policy then denies automated requests for that
+ * effect. A later human approval overrides it (automation yields to people, not the reverse).
+ */
+import { type AttributeValue, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { expiresAfterDays, ITEM_FAMILIES, type StateTable } from './table.js';
+
+export interface Veto {
+  by: string;
+  /** ISO 8601 time of the click. */
+  at: string;
+  reason?: string;
+}
+
+/** Vetoes expire with the audit trail (90 days): by then the release has moved on. */
+const KEEP_DAYS = 90;
+
+/** The veto item's key, for readers that batch it with other items. */
+export function vetoItemKey(effectKey: string) {
+  return { pk: { S: `${ITEM_FAMILIES.veto}#${effectKey}` }, sk: { S: 'current' } };
+}
+const key = vetoItemKey;
+
+export async function writeVeto(
+  table: StateTable,
+  effectKey: string,
+  veto: { by: string; at: string | Date; reason?: string | undefined },
+): Promise<void> {
+  const at = veto.at instanceof Date ? veto.at : new Date(veto.at);
+  await table.client.send(
+    new PutItemCommand({
+      TableName: table.tableName,
+      Item: {
+        ...key(effectKey),
+        by: { S: veto.by },
+        at: { S: at.toISOString() },
+        expiresAt: { N: String(expiresAfterDays(at, KEEP_DAYS)) },
+        ...(veto.reason ? { reason: { S: veto.reason } } : {}),
+      },
+    }),
+  );
+}
+
+export async function readVeto(table: StateTable, effectKey: string): Promise<Veto | undefined> {
+  const { Item } = await table.client.send(
+    new GetItemCommand({ TableName: table.tableName, Key: key(effectKey), ConsistentRead: true }),
+  );
+  return vetoFromItem(Item);
+}
+
+export function vetoFromItem(Item: Record<string, AttributeValue> | undefined): Veto | undefined {
+  if (!Item?.by?.S || !Item.at?.S) return undefined;
+  const veto: Veto = { by: Item.by.S, at: Item.at.S };
+  if (Item.reason?.S) veto.reason = Item.reason.S;
+  return veto;
+}

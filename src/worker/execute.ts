@@ -1,0 +1,143 @@
+/**
+ * Carrying out one approved action against the Console API and classifying what came back:
+ * done, stale (the phase is no longer current: terminal, never retried), rejected (another
+ * 4xx: terminal, with the platform's own words), or transient (429, 5xx, timeouts, connection:
+ * the record fails so SQS retries it).
+ */
+import type { ActionRequest } from '../actions/request.js';
+import {
+  ApiError,
+  BadRequestError,
+  isTransientError,
+  RateLimitError,
+  RequestValidationError,
+  ResponseValidationError,
+} from '../console/errors.js';
+
+/** The part of the Console API client the worker mutates with (the client satisfies it). */
+export interface MutationClient {
+  releasePipelineTriggers: {
+    approve(id: string, body: { phaseID: string }, options?: MutationOptions): Promise<unknown>;
+  };
+  experiments: {
+    disableGroups(id: string, body: { group_names: string[] }, options?: MutationOptions): Promise<unknown>;
+  };
+  dynamicConfigs: {
+    archive(
+      id: string,
+      body: { forceArchive: boolean; archiveReason: string },
+      options?: MutationOptions,
+    ): Promise<unknown>;
+  };
+}
+
+export interface MutationOptions {
+  deadline?: number;
+  signal?: AbortSignal;
+}
+
+export type ExecutionResult =
+  | { kind: 'done'; result: 'approved' | 'groups-disabled' | 'archived'; reason: string }
+  | { kind: 'stale'; reason: string; status: number }
+  | { kind: 'rejected'; reason: string; status: number }
+  | { kind: 'transient'; reason: string; error: unknown; retryAfterMs?: number; rateLimited: boolean };
+
+/** What the mutation did, in words. */
+function doneReason(request: ActionRequest): string {
+  switch (request.action) {
+    case 'approve_phase':
+      return `phase ${request.phaseId} of trigger ${request.triggerId} approved`;
+    case 'disable_groups':
+      return `groups ${request.groupNames.join(', ')} of experiment ${request.experimentId} disabled`;
+    case 'archive_config':
+      return `config ${request.configId} archived`;
+  }
+}
+
+const DONE_RESULT = {
+  approve_phase: 'approved',
+  disable_groups: 'groups-disabled',
+  archive_config: 'archived',
+} as const;
+
+/** The platform's own explanation from an error body (`message` and `errors[]`), else ours. */
+export function platformMessage(error: ApiError): string {
+  const body = error.body as { message?: unknown } | undefined;
+  const parts: string[] = [];
+  if (body && typeof body === 'object' && typeof body.message === 'string' && body.message) {
+    parts.push(body.message);
+  }
+  for (const entry of error.errors ?? []) {
+    parts.push(entry.property ? `${entry.property}: ${entry.errorMessage}` : entry.errorMessage);
+  }
+  return parts.length > 0 ? parts.join('; ') : `the Console API answered ${error.status}`;
+}
+
+async function call(client: MutationClient, request: ActionRequest, options: MutationOptions) {
+  switch (request.action) {
+    case 'approve_phase':
+      return client.releasePipelineTriggers.approve(request.triggerId, { phaseID: request.phaseId }, options);
+    case 'disable_groups':
+      return client.experiments.disableGroups(
+        request.experimentId,
+        { group_names: request.groupNames },
+        options,
+      );
+    case 'archive_config':
+      return client.dynamicConfigs.archive(
+        request.configId,
+        { forceArchive: request.force ?? false, archiveReason: request.reason },
+        options,
+      );
+  }
+}
+
+export async function executeAction(
+  client: MutationClient,
+  request: ActionRequest,
+  options: MutationOptions,
+): Promise<ExecutionResult> {
+  try {
+    await call(client, request, options);
+    return { kind: 'done', result: DONE_RESULT[request.action], reason: doneReason(request) };
+  } catch (error) {
+    if (isTransientError(error)) {
+      const transient: ExecutionResult = {
+        kind: 'transient',
+        reason: (error as Error).message,
+        error,
+        rateLimited: error instanceof RateLimitError,
+      };
+      if (error instanceof RateLimitError && error.retryAfterMs !== undefined)
+        transient.retryAfterMs = error.retryAfterMs;
+      return transient;
+    }
+    // A 2xx whose body we cannot read: the platform accepted the mutation, so it happened.
+    if (error instanceof ResponseValidationError && error.status >= 200 && error.status < 300) {
+      return {
+        kind: 'done',
+        result: DONE_RESULT[request.action],
+        reason: `${doneReason(request)} (the response did not match the spec: ${error.message})`,
+      };
+    }
+    // The phaseID guard: approving a phase that is no longer (or not yet) current.
+    if (request.action === 'approve_phase' && error instanceof BadRequestError) {
+      return { kind: 'stale', status: 400, reason: `stale request: ${platformMessage(error)}` };
+    }
+    if (error instanceof ApiError) {
+      return { kind: 'rejected', status: error.status, reason: platformMessage(error) };
+    }
+    // Our own request failed the client's schema: retrying cannot help, so it ends here.
+    if (error instanceof RequestValidationError) {
+      return { kind: 'rejected', status: 0, reason: error.message };
+    }
+    // Anything else is unexpected (a bug, an abort): treat it as transient, so the record is
+    // retried and, after maxReceiveCount, kept in the DLQ rather than silently ended.
+    return {
+      kind: 'transient',
+      reason: (error as Error).message ?? String(error),
+      error,
+      rateLimited: false,
+    };
+  }
+}

@@ -1,0 +1,186 @@
+/**
+ * What people read: Block Kit messages for every outcome (what happened, which rule, why, and
+ * for deferrals and denials when), and the "Ask a human" message with Approve/Deny buttons
+ * whose value carries the original request back to the webhook.
+ */
+import { type ActionRequest, actionTarget, requesterKey } from '../actions/request.js';
+import type { SlackMessage } from '../slack/post.js';
+
+/** Every way a request can end (or pause), as stored in audit records and replies. */
+export type OutcomeResult =
+  | 'approved'
+  | 'groups-disabled'
+  | 'archived'
+  | 'would-mutate'
+  | 'denied'
+  | 'deferred'
+  | 'asked'
+  | 'stale'
+  | 'rejected';
+
+export interface OutcomeReport {
+  request: ActionRequest;
+  requestId: string;
+  result: OutcomeResult;
+  rule: string;
+  reason: string;
+  dryRun: boolean;
+  deferUntil?: Date;
+  /** Set when this is a replay of an earlier request's stored outcome (no new API call). */
+  replayOf?: string;
+}
+
+/** Slack mrkdwn needs &, < and > escaped in anything we did not write ourselves. */
+export function escapeSlack(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** A date Slack renders in the reader's own time zone, with a UTC fallback. */
+export function slackDate(date: Date): string {
+  const epoch = Math.floor(date.getTime() / 1000);
+  const fallback = `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  return `<!date^${epoch}^{date_short_pretty} {time}|${fallback}>`;
+}
+
+function actionWords(request: ActionRequest): string {
+  switch (request.action) {
+    case 'approve_phase':
+      return `approve phase \`${escapeSlack(request.phaseId)}\` of trigger \`${escapeSlack(request.triggerId)}\``;
+    case 'disable_groups':
+      return `disable groups ${request.groupNames.map((g) => `\`${escapeSlack(g)}\``).join(', ')} of experiment \`${escapeSlack(request.experimentId)}\``;
+    case 'archive_config':
+      return `archive config \`${escapeSlack(request.configId)}\``;
+  }
+}
+
+function headline(report: OutcomeReport): string {
+  const what = actionWords(report.request);
+  const prefix = report.dryRun ? '[dry run] ' : '';
+  switch (report.result) {
+    case 'approved':
+    case 'groups-disabled':
+    case 'archived':
+      return report.replayOf
+        ? `:white_check_mark: Already done: ${what} (by request \`${escapeSlack(report.replayOf)}\`)`
+        : `:white_check_mark: Done: ${what}`;
+    case 'would-mutate':
+      return `:test_tube: ${prefix}Would ${what}; nothing was changed`;
+    case 'denied':
+      return `:no_entry: ${prefix}Denied: ${what}`;
+    case 'deferred':
+      return `:hourglass_flowing_sand: ${prefix}Deferred: ${what}${report.deferUntil ? `; next look ${slackDate(report.deferUntil)}` : ''}`;
+    case 'asked':
+      return `:raising_hand: ${prefix}Asked a human to decide: ${what}`;
+    case 'stale':
+      return `:warning: Stale: ${what}; the phase is not the trigger's current phase`;
+    case 'rejected':
+      return `:x: The Console API refused to ${what}`;
+  }
+}
+
+/** The plain-text fallback: also what the structured log and tests read. */
+export function outcomeText(report: OutcomeReport): string {
+  return `${headline(report)}. Rule: ${report.rule}. Why: ${report.reason}`;
+}
+
+export function outcomeMessage(report: OutcomeReport): SlackMessage {
+  const context = [
+    `rule *${escapeSlack(report.rule)}*`,
+    `requested by \`${escapeSlack(requesterKey(report.request.requestedBy))}\``,
+    `request \`${escapeSlack(report.requestId)}\``,
+  ];
+  if (report.dryRun) context.push('dry run');
+  return {
+    text: outcomeText(report),
+    response_type: 'in_channel',
+    replace_original: false,
+    blocks: [
+      {
+        type: 'section',
+        text: { type: 'mrkdwn', text: `${headline(report)}\n${escapeSlack(report.reason)}` },
+      },
+      { type: 'context', elements: [{ type: 'mrkdwn', text: context.join(' · ') }] },
+    ],
+  };
+}
+
+/** base64url(JSON) of a request, as the buttons carry it. */
+export function encodeButtonValue(request: ActionRequest): string {
+  return Buffer.from(JSON.stringify(request), 'utf8').toString('base64url');
+}
+
+/** Slack limits a button's value to 2000 characters. */
+export const BUTTON_VALUE_LIMIT = 2000;
+
+/**
+ * The request as the buttons carry it: without the reply URL (the human's click brings its
+ * own) and, if still too long, with a shortened reason. Undefined when it cannot fit.
+ */
+export function buttonRequest(request: ActionRequest): ActionRequest | undefined {
+  const { reply: _reply, ...rest } = request;
+  let candidate = rest as ActionRequest;
+  if (encodeButtonValue(candidate).length < BUTTON_VALUE_LIMIT) return candidate;
+  if (candidate.reason) {
+    // base64 grows 4/3; leave room for the rest of the request.
+    const budget =
+      Math.floor(((BUTTON_VALUE_LIMIT - 1) * 3) / 4) - JSON.stringify({ ...candidate, reason: '' }).length;
+    if (budget > 20) {
+      candidate = { ...candidate, reason: `${candidate.reason.slice(0, budget - 3)}...` } as ActionRequest;
+      if (encodeButtonValue(candidate).length < BUTTON_VALUE_LIMIT) return candidate;
+    }
+  }
+  return undefined;
+}
+
+/** The "Ask a human" message: the question, the rule that asks, and Approve/Deny buttons. */
+export function askMessage(
+  request: ActionRequest & { requestId: string },
+  decision: { rule: string; reason: string },
+): SlackMessage | undefined {
+  const carried = buttonRequest(request);
+  if (!carried) return undefined;
+  const value = encodeButtonValue(carried);
+  const requester = requesterKey(request.requestedBy);
+  const why = request.reason ? `\n> ${escapeSlack(request.reason).replace(/\n/g, '\n> ')}` : '';
+  const text = `Approval needed: ${actionWords(request)}, requested by \`${escapeSlack(requester)}\`.`;
+  return {
+    text: `${text} Rule: ${decision.rule}.`,
+    blocks: [
+      { type: 'section', text: { type: 'mrkdwn', text: `:raising_hand: *${text}*${why}` } },
+      {
+        type: 'context',
+        elements: [
+          {
+            type: 'mrkdwn',
+            text: `rule *${escapeSlack(decision.rule)}*: ${escapeSlack(decision.reason)} · request \`${escapeSlack(request.requestId)}\``,
+          },
+        ],
+      },
+      {
+        type: 'actions',
+        block_id: 'autopilot_decision',
+        elements: [
+          {
+            type: 'button',
+            action_id: 'autopilot_approve',
+            style: 'primary',
+            text: { type: 'plain_text', text: 'Approve' },
+            value,
+          },
+          {
+            type: 'button',
+            action_id: 'autopilot_deny',
+            style: 'danger',
+            text: { type: 'plain_text', text: 'Deny' },
+            value,
+          },
+        ],
+      },
+    ],
+  };
+}
+
+/** A one-line description for logs. */
+export function describeRequest(request: ActionRequest): string {
+  return `${request.action} ${actionTarget(request)}`;
+}

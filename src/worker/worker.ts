@@ -1,0 +1,80 @@
+/**
+ * The SQS handler: runs the records of a batch concurrently (bounded), and reports the ones to
+ * retry as `batchItemFailures` (the event source needs `reportBatchItemFailures: true`), so one
+ * failing record never re-runs its neighbours. Own code rather than Powertools' BatchProcessor
+ * and idempotency utility: this is ~40 lines; the idempotency we need is per effect (action +
+ * target + phase, shared by different requests) and per request, not per payload; Powertools'
+ * DynamoDB persistence relies on ReturnValuesOnConditionCheckFailure, which the local emulator
+ * (dynalite) lacks; and in front of this worker it made the bundle 1.32 MB instead of 0.90 MB and
+ * the cold import 23 % slower (measured here, esbuild bundle, median of 15 fresh processes).
+ */
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { createLogger, type Logger } from '../observability/logger.js';
+import { decide as policyDecide } from '../policy/decide.js';
+import { processRecord, type RecordDeps, type RecordResult, RetryLater } from './process-record.js';
+
+export type WorkerDeps = Omit<
+  RecordDeps,
+  'logger' | 'now' | 'decide' | 'slack' | 'safetyMarginMs' | 'lockMarginMs'
+> &
+  Partial<RecordDeps> & {
+    /** Records processed at the same time within one invocation (default 5). */
+    concurrency?: number;
+    /** Used when no Lambda context is given (local loop): the invocation's time budget. */
+    defaultTimeoutMs?: number;
+  };
+
+export type WorkerContext = Pick<Context, 'getRemainingTimeInMillis'> & Partial<Context>;
+
+export type WorkerHandler = (event: SQSEvent, context?: WorkerContext) => Promise<SQSBatchResponse>;
+
+/** Runs `task` over `items` with at most `limit` in flight. */
+async function eachLimited<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>) {
+  let next = 0;
+  const lanes = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await task(item);
+    }
+  });
+  await Promise.all(lanes);
+}
+
+export function createWorker(deps: WorkerDeps): WorkerHandler {
+  const logger: Logger = deps.logger ?? createLogger({ service: 'worker' });
+  const recordDeps: RecordDeps = {
+    ...deps,
+    logger,
+    now: deps.now ?? (() => new Date()),
+    decide: deps.decide ?? policyDecide,
+    slack: deps.slack ?? { allowedOrigins: [] },
+    safetyMarginMs: deps.safetyMarginMs ?? 3_000,
+    lockMarginMs: deps.lockMarginMs ?? 15_000,
+  };
+  const concurrency = deps.concurrency ?? 5;
+  const defaultTimeoutMs = deps.defaultTimeoutMs ?? 60_000;
+
+  return async (event, context) => {
+    const startedAt = Date.now();
+    const remainingMs = context
+      ? () => context.getRemainingTimeInMillis()
+      : () => defaultTimeoutMs - (Date.now() - startedAt);
+    const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
+    const results: Partial<Record<RecordResult | 'retry', number>> = {};
+    await eachLimited(event.Records, concurrency, async (record) => {
+      let result: RecordResult | 'retry';
+      try {
+        result = await processRecord(recordDeps, record, { remainingMs });
+      } catch (error) {
+        result = 'retry';
+        batchItemFailures.push({ itemIdentifier: record.messageId });
+        const fields = { messageId: record.messageId, error };
+        if (error instanceof RetryLater) logger.info('record will be retried', fields);
+        else logger.error('record failed; it will be retried', fields);
+      }
+      results[result] = (results[result] ?? 0) + 1;
+    });
+    logger.debug('batch done', { records: event.Records.length, results, ms: Date.now() - startedAt });
+    return { batchItemFailures };
+  };
+}

@@ -1,0 +1,165 @@
+/**
+ * The worker's test bench: the SQS and DynamoDB emulators, the Console API sandbox over HTTP, a
+ * Slack stand-in, an injectable clock, captured log lines, and helpers to send a request,
+ * receive it as a real SQS event and run the handler on it.
+ */
+import { PurgeQueueCommand } from '@aws-sdk/client-sqs';
+import type { SQSEvent } from 'aws-lambda';
+import type { ActionRequest } from '../../src/actions/request.js';
+import { createConsoleClient } from '../../src/console/index.js';
+import { type EmulatorOptions, type Emulators, startEmulators } from '../../src/local/emulators.js';
+import { createLogger } from '../../src/observability/logger.js';
+import { parsePolicy } from '../../src/policy/load.js';
+import type { PolicyInput } from '../../src/policy/schema.js';
+import { sendActionRequest } from '../../src/queue/actions-queue.js';
+import { type RunningSandbox, type StartSandboxOptions, startSandbox } from '../../src/sandbox/index.js';
+import type { StateTable } from '../../src/state/table.js';
+import { createWorker, type WorkerDeps, type WorkerHandler } from '../../src/worker/worker.js';
+import { lambdaContext, queueArn, receiveEvent } from '../helpers/lambda.js';
+import { type SlackCapture, startSlackCapture } from '../helpers/slack-capture.js';
+
+export interface LogLine {
+  level: string;
+  message: string;
+  result?: string;
+  requestId?: string;
+  rule?: string;
+  reason?: string;
+  [key: string]: unknown;
+}
+
+export interface Bench {
+  emulators: Emulators;
+  api: RunningSandbox;
+  slack: SlackCapture;
+  table: StateTable;
+  queue: { sqs: Emulators['sqs']; queueUrl: string; arn: string };
+  logs: LogLine[];
+  clock: { now: Date };
+  worker(overrides?: Partial<Omit<WorkerDeps, 'policy'>> & { policy?: PolicyInput }): WorkerHandler;
+  send(request: Partial<ActionRequest> & Record<string, unknown>): Promise<string>;
+  receive(max?: number, waitSeconds?: number): Promise<SQSEvent>;
+  run(handler: WorkerHandler, event: SQSEvent, timeoutMs?: number): ReturnType<WorkerHandler>;
+  approvals(triggerId: string): number;
+  purge(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function basePolicy(slackOrigin: string): PolicyInput {
+  return {
+    version: 1,
+    timezone: 'UTC',
+    approvals: {
+      rules: [
+        { name: 'blocked CI is denied', when: { requesters: ['ci:blocked'] }, decision: 'deny' },
+        {
+          name: 'limited CI',
+          when: { requesters: ['ci:limited'] },
+          decision: 'approve',
+          maxPerHour: 1,
+        },
+        {
+          name: 'CI in office hours',
+          when: { requesters: ['ci:*'] },
+          decision: 'approve',
+          windows: [{ days: ['mon', 'tue', 'wed', 'thu', 'fri'], start: '09:00', end: '17:00' }],
+          outsideWindows: 'defer',
+        },
+        { name: 'schedules ask a human', when: { requesters: ['schedule:*'] }, decision: 'ask' },
+      ],
+      maxDeferHours: 72,
+    },
+    actions: {
+      disable_groups: { requesters: ['slack:U0ADMIN'] },
+      archive_config: { requesters: ['schedule:*', 'slack:U0ADMIN'], protect: ['checkout_*'], maxPerDay: 20 },
+    },
+    chat: {
+      teams: ['T0001'],
+      grants: { U0ADMIN: ['approve_phase', 'disable_groups', 'archive_config', 'pause'] },
+    },
+    notifications: { slackWebhookUrl: `${slackOrigin}/services/channel` },
+  };
+}
+
+export async function startBench(
+  options: {
+    emulators?: EmulatorOptions;
+    sandbox?: StartSandboxOptions;
+    client?: { timeoutMs?: number; maxRetries?: number };
+  } = {},
+): Promise<Bench> {
+  const emulators = await startEmulators(options.emulators);
+  const api = await startSandbox({ rateLimits: false, ...options.sandbox });
+  const slack = await startSlackCapture();
+  const table = { client: emulators.dynamo, tableName: emulators.tableName };
+  const queue = { sqs: emulators.sqs, queueUrl: emulators.queueUrl, arn: '' };
+  queue.arn = await queueArn(queue);
+  const logs: LogLine[] = [];
+  const clock = { now: new Date('2026-11-23T10:00:00Z') }; // a Monday, inside office hours (UTC)
+  const logger = createLogger({
+    service: 'worker',
+    level: 'info',
+    sink: (line) => logs.push(JSON.parse(line) as LogLine),
+  });
+  const client = createConsoleClient({
+    baseUrl: api.url,
+    apiKey: 'sandbox-key',
+    timeoutMs: options.client?.timeoutMs ?? 2_000,
+    maxRetries: options.client?.maxRetries ?? 1,
+    maxRetryDelayMs: 100,
+    mutationBudget: false,
+  });
+  return {
+    emulators,
+    api,
+    slack,
+    table,
+    queue,
+    logs,
+    clock,
+    worker(overrides = {}) {
+      const { policy, ...rest } = overrides;
+      return createWorker({
+        policy: parsePolicy(policy ?? basePolicy(slack.origin)),
+        client,
+        sqs: emulators.sqs,
+        table,
+        queueUrl: emulators.queueUrl,
+        dlqUrl: emulators.dlqUrl,
+        logger,
+        now: () => clock.now,
+        slack: { allowedOrigins: [slack.origin] },
+        ...rest,
+      });
+    },
+    async send(request) {
+      const full = {
+        version: 1,
+        action: 'approve_phase',
+        requestedBy: { source: 'ci', id: 'github-actions/deploy.yml' },
+        requestedAt: clock.now.toISOString(),
+        ...request,
+      } as ActionRequest;
+      return sendActionRequest(emulators.sqs, emulators.queueUrl, full);
+    },
+    receive(max = 10, waitSeconds = 0) {
+      return receiveEvent(queue, { max, waitSeconds });
+    },
+    run(handler, event, timeoutMs = 20_000) {
+      return handler(event, lambdaContext({ timeoutMs }));
+    },
+    approvals(triggerId) {
+      return api.sandbox.requests.filter(
+        (r) => r.method === 'PUT' && r.path.endsWith(`/release_pipeline_triggers/${triggerId}/approve`),
+      ).length;
+    },
+    async purge() {
+      await emulators.sqs.send(new PurgeQueueCommand({ QueueUrl: emulators.queueUrl }));
+    },
+    async close() {
+      await api.close();
+      await slack.close();
+      await emulators.stop();
+    },
+  };
+}

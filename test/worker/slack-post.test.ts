@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isAllowedSlackUrl, postToSlack, replyOriginsFromEnv } from '../../src/slack/post.js';
+import { deferDelaySeconds, rateLimitBackoffSeconds } from '../../src/worker/defer.js';
+import { askMessage, buttonRequest, encodeButtonValue } from '../../src/worker/replies.js';
+import { type SlackCapture, startSlackCapture } from '../helpers/slack-capture.js';
+
+let capture: SlackCapture;
+beforeAll(async () => {
+  capture = await startSlackCapture();
+});
+afterAll(async () => {
+  await capture?.close();
+});
+
+describe('postToSlack', () => {
+  it('accepts only https://hooks.slack.com and listed origins', () => {
+    expect(isAllowedSlackUrl('https://hooks.slack.com/services/T/B/X')).toBe(true);
+    expect(isAllowedSlackUrl('https://hooks.slack.com.evil.example/x')).toBe(false);
+    expect(isAllowedSlackUrl('http://hooks.slack.com/x')).toBe(false);
+    expect(isAllowedSlackUrl('https://user:pw@hooks.slack.com/x')).toBe(false);
+    expect(isAllowedSlackUrl('http://169.254.169.254/latest/meta-data')).toBe(false);
+    expect(isAllowedSlackUrl('http://127.0.0.1:9/x', ['http://127.0.0.1:9'])).toBe(true);
+    expect(replyOriginsFromEnv(' http://127.0.0.1:9/any , not a url,')).toEqual(['http://127.0.0.1:9']);
+  });
+
+  it('refuses a URL outside the allow-list without sending anything', async () => {
+    const before = capture.posts.length;
+    const result = await postToSlack(capture.url('/secret-path'), { text: 'hi' });
+    expect(result).toMatchObject({ ok: false, reason: 'refused' });
+    expect(result.ok ? '' : result.error).not.toContain('secret-path');
+    expect(capture.posts.length).toBe(before);
+  });
+
+  it('posts JSON to an allowed origin and reports a Slack-side error as a result', async () => {
+    const ok = await postToSlack(
+      capture.url('/hook'),
+      { text: 'hello' },
+      { allowedOrigins: [capture.origin] },
+    );
+    expect(ok).toEqual({ ok: true, status: 200 });
+    expect(capture.posts.at(-1)).toEqual({ path: '/hook', body: { text: 'hello' } });
+    capture.setStatus(404);
+    const failed = await postToSlack(
+      capture.url('/hook'),
+      { text: 'x' },
+      { allowedOrigins: [capture.origin] },
+    );
+    capture.setStatus(200);
+    expect(failed).toMatchObject({ ok: false, reason: 'http', status: 404 });
+    const down = await postToSlack(
+      'http://127.0.0.1:1/x',
+      { text: 'x' },
+      { allowedOrigins: ['http://127.0.0.1:1'] },
+    );
+    expect(down).toMatchObject({ ok: false, reason: 'network' });
+  });
+});
+
+describe('delays and back-off', () => {
+  it('defers by the time left until the window, between 1 and 900 seconds', () => {
+    const now = new Date('2026-11-23T10:00:00Z');
+    expect(deferDelaySeconds(new Date('2026-11-23T10:00:42Z'), now)).toBe(42);
+    expect(deferDelaySeconds(new Date('2026-11-24T10:00:00Z'), now)).toBe(900);
+    expect(deferDelaySeconds(new Date('2026-11-23T09:00:00Z'), now)).toBe(1);
+  });
+
+  it('backs off from Retry-After when given, else exponentially in the receive count, never past 900 s', () => {
+    expect(rateLimitBackoffSeconds(5_000, 1, () => 0)).toBe(5);
+    expect(rateLimitBackoffSeconds(undefined, 1, () => 0.5)).toBe(10);
+    expect(rateLimitBackoffSeconds(undefined, 3, () => 0.5)).toBe(40);
+    expect(rateLimitBackoffSeconds(undefined, 30, () => 1)).toBe(900);
+  });
+});
+
+describe('the ask message', () => {
+  const request = {
+    version: 1 as const,
+    action: 'approve_phase' as const,
+    triggerId: 'trg_1',
+    phaseId: 'ph_1',
+    requestedBy: { source: 'schedule' as const, id: 'nightly' },
+    requestedAt: '2026-11-23T10:00:00Z',
+    requestId: 'req-ask',
+    reply: { slackResponseUrl: 'https://hooks.slack.com/actions/T/1/x' },
+  };
+
+  it('carries the request (without its reply URL) in both buttons', () => {
+    const message = askMessage(request, { rule: 'ask rule', reason: 'a human decides' });
+    const actions = message?.blocks?.find((b) => (b as { type: string }).type === 'actions') as {
+      elements: Array<{ action_id: string; value: string }>;
+    };
+    expect(actions.elements.map((e) => e.action_id)).toEqual(['autopilot_approve', 'autopilot_deny']);
+    const decoded = JSON.parse(Buffer.from(actions.elements[0]?.value ?? '', 'base64url').toString('utf8'));
+    const { reply: _reply, ...withoutReply } = request;
+    expect(decoded).toEqual(withoutReply);
+  });
+
+  it('shortens a long reason to keep the value under 2000 characters', () => {
+    const long = { ...request, reason: 'x'.repeat(3000) };
+    const carried = buttonRequest(long);
+    expect(carried).toBeDefined();
+    expect(encodeButtonValue(carried!).length).toBeLessThan(2000);
+  });
+});

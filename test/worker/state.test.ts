@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Emulators, startEmulators } from '../../src/local/emulators.js';
+import {
+  clearNotified,
+  markNotified,
+  readAudit,
+  readFinal,
+  recordFinal,
+  writeAudit,
+} from '../../src/state/audit.js';
+import { consumeCounter, refundCounter } from '../../src/state/counters.js';
+import { claimEffect, completeEffect, readEffect, releaseEffect } from '../../src/state/effects.js';
+import type { StateTable } from '../../src/state/table.js';
+import { readVeto, writeVeto } from '../../src/state/veto.js';
+
+let emulators: Emulators;
+let table: StateTable;
+
+beforeAll(async () => {
+  emulators = await startEmulators();
+  table = { client: emulators.dynamo, tableName: emulators.tableName };
+});
+afterAll(async () => {
+  await emulators?.stop();
+});
+
+const now = new Date('2026-11-23T10:00:00Z');
+const outcome = { result: 'approved', reason: 'done', rule: 'r', requestId: 'req-1', at: now.toISOString() };
+
+describe('effect claims', () => {
+  it('lets exactly one of many concurrent claimants win', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        claimEffect(table, 'effect-race', { owner: `o${i}`, lockExpiresAt: Date.now() + 60_000 }),
+      ),
+    );
+    expect(results.filter((r) => r.claimed)).toHaveLength(1);
+    for (const r of results.filter((r) => !r.claimed)) {
+      expect(r).toMatchObject({ claimed: false, state: { status: 'in-progress' } });
+    }
+  });
+
+  it('replays a completed effect instead of granting a new claim', async () => {
+    expect(
+      await claimEffect(table, 'effect-done', { owner: 'a', lockExpiresAt: Date.now() + 60_000 }),
+    ).toEqual({
+      claimed: true,
+    });
+    await completeEffect(table, 'effect-done', 'a', outcome);
+    const again = await claimEffect(table, 'effect-done', { owner: 'b', lockExpiresAt: Date.now() + 60_000 });
+    expect(again).toEqual({ claimed: false, state: { status: 'completed', outcome } });
+  });
+
+  it('frees a claim whose lock expired (a crashed worker) and a released claim', async () => {
+    await claimEffect(table, 'effect-crash', { owner: 'a', lockExpiresAt: Date.now() - 1 });
+    expect((await readEffect(table, 'effect-crash')).status).toBe('free');
+    expect(
+      (await claimEffect(table, 'effect-crash', { owner: 'b', lockExpiresAt: Date.now() + 60_000 })).claimed,
+    ).toBe(true);
+    await releaseEffect(table, 'effect-crash', 'someone-else');
+    expect((await readEffect(table, 'effect-crash')).status).toBe('in-progress');
+    await releaseEffect(table, 'effect-crash', 'b');
+    expect((await readEffect(table, 'effect-crash')).status).toBe('free');
+  });
+});
+
+describe('counters', () => {
+  const counter = {
+    key: 'rule#ci#hour',
+    limit: 3,
+    windowStart: new Date('2026-11-23T10:00:00Z'),
+    windowEnd: new Date('2026-11-23T11:00:00Z'),
+  };
+
+  it('never lets concurrent increments pass the limit', async () => {
+    const results = await Promise.all(Array.from({ length: 10 }, () => consumeCounter(table, counter)));
+    expect(results.filter((r) => r.ok)).toHaveLength(3);
+    expect(
+      results
+        .filter((r) => r.ok)
+        .map((r) => (r.ok ? r.count : 0))
+        .sort(),
+    ).toEqual([1, 2, 3]);
+  });
+
+  it('gives a unit back after a refund, and counts each window apart', async () => {
+    await refundCounter(table, counter);
+    expect(await consumeCounter(table, counter)).toEqual({ ok: true, count: 3 });
+    expect(await consumeCounter(table, counter)).toEqual({ ok: false, limit: 3 });
+    const next = { ...counter, windowStart: counter.windowEnd, windowEnd: new Date('2026-11-23T12:00:00Z') };
+    expect(await consumeCounter(table, next)).toEqual({ ok: true, count: 1 });
+  });
+});
+
+describe('vetoes and audit records', () => {
+  it('reads back a veto, and nothing for an effect without one', async () => {
+    await writeVeto(table, 'approve_phase#trg_1#ph_2', { by: 'U1', at: now, reason: 'not today' });
+    expect(await readVeto(table, 'approve_phase#trg_1#ph_2')).toEqual({
+      by: 'U1',
+      at: now.toISOString(),
+      reason: 'not today',
+    });
+    expect(await readVeto(table, 'approve_phase#trg_1#ph_3')).toBeUndefined();
+  });
+
+  it('keeps every record of a request, with a 90-day expiry, and notifies once per topic', async () => {
+    const base = {
+      requestId: 'req-a',
+      action: 'approve_phase',
+      target: 't',
+      effectKey: 'k',
+      requester: 'ci:x',
+      rule: 'r',
+      reason: 'why',
+      dryRun: false,
+    };
+    await writeAudit(table, { ...base, at: now, result: 'deferred', deferUntil: now.toISOString() });
+    await writeAudit(table, { ...base, at: new Date(now.getTime() + 1000), result: 'approved' });
+    const records = await readAudit(table, 'req-a');
+    expect(records.map((r) => r.result)).toEqual(['deferred', 'approved']);
+    expect(await markNotified(table, 'req-a', 'ask', now)).toBe(true);
+    expect(await markNotified(table, 'req-a', 'ask', now)).toBe(false);
+    await clearNotified(table, 'req-a', 'ask');
+    expect(await markNotified(table, 'req-a', 'ask', now)).toBe(true);
+  });
+
+  it('keeps the first final outcome of a request', async () => {
+    const final = { result: 'stale', reason: 'r', rule: 'x', requestId: 'req-f', at: now.toISOString() };
+    expect(await readFinal(table, 'req-f')).toBeUndefined();
+    expect(await recordFinal(table, final, now)).toBe(true);
+    expect(await recordFinal(table, { ...final, result: 'approved' }, now)).toBe(false);
+    expect(await readFinal(table, 'req-f')).toEqual(final);
+  });
+});
