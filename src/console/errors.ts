@@ -3,7 +3,7 @@
  * `isTransientError`), never on message text. Nothing here ever holds the API key or the
  * request headers: only the response's status, headers and (already scrubbed) body.
  */
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { formatPath } from '../util/zod-issues.js';
 
 /** Base of every error the client throws. */
@@ -140,7 +140,7 @@ export class ResponseValidationError extends ConsoleError {
   readonly path: string;
 
   constructor(
-    init: { method: string; path: string; status: number; detail: string; issues?: z.ZodError['issues'] },
+    init: { method: string; path: string; status: number; detail: string; issues?: z.core.$ZodIssue[] },
     options?: { cause?: unknown },
   ) {
     super(`${init.method} ${init.path}: unexpected response: ${init.detail}`, options);

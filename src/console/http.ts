@@ -5,7 +5,7 @@
  * the response envelope. The API key lives only in the outgoing headers of an attempt: it
  * is scrubbed from anything the server echoes and never stored on an error.
  */
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { Logger } from '../observability/logger.js';
 import { formatIssues } from '../util/zod-issues.js';
 import {
@@ -72,7 +72,7 @@ export interface Call<T> {
   retry: RetryMode;
   /** Mutations take a token from the budget and may carry the review header. */
   mutation: boolean;
-  schema: z.ZodType<T>;
+  schema: z.ZodMiniType<T>;
 }
 
 /** setTimeout's ceiling (about 24.8 days); longer timeouts are clamped to it. */

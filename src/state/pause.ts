@@ -26,7 +26,7 @@ export async function readPause(table: StateTable): Promise<PauseState> {
 
 /** The pause state from a stored item (or its absence). */
 export function pauseFromItem(Item: Record<string, AttributeValue> | undefined): PauseState {
-  if (!Item || Item.paused?.BOOL !== true) return { paused: false };
+  if (Item?.paused?.BOOL !== true) return { paused: false };
   const state: PauseState = { paused: true };
   if (Item.by?.S) state.by = Item.by.S;
   if (Item.reason?.S) state.reason = Item.reason.S;

@@ -22,7 +22,8 @@ export const ITEM_FAMILIES = {
 } as const;
 
 export interface StateTable {
-  client: DynamoDBClient;
+  /** Only `send` is used, so handlers can hand in a client built on first use (util/lazy-client). */
+  client: Pick<DynamoDBClient, 'send'>;
   tableName: string;
 }
 

@@ -14,6 +14,7 @@ import { postToSlack, replyOriginsFromEnv } from '../slack/post.js';
 import { readPause, writePause } from '../state/pause.js';
 import type { StateTable } from '../state/table.js';
 import { writeVeto } from '../state/veto.js';
+import { lazyClient } from '../util/lazy-client.js';
 import type { WebhookDeps } from './deps.js';
 
 type Env = Record<string, string | undefined>;
@@ -46,18 +47,25 @@ export function webhookDepsFromEnv(env: Env = process.env, logger?: Logger): Web
   }
   const secrets = secretsFromEnvironment(env);
   const queueUrl = requireEnv('ACTIONS_QUEUE_URL', env);
+  // The AWS clients are built on first use, not here: most requests need neither (cold start).
   const table: StateTable = {
-    client: new DynamoDBClient({
-      maxAttempts: 2,
-      requestHandler: { connectionTimeout: 1_000, requestTimeout: 2_000 },
-    }),
+    client: lazyClient(
+      () =>
+        new DynamoDBClient({
+          maxAttempts: 2,
+          requestHandler: { connectionTimeout: 1_000, requestTimeout: 2_000 },
+        }),
+    ),
     tableName: requireEnv('STATE_TABLE_NAME', env),
   };
   // Bounded so a stuck connection gives up on its own; the request waits at most 2.5 s anyway.
-  const sqs = new SQSClient({
-    maxAttempts: 2,
-    requestHandler: { connectionTimeout: 1_000, requestTimeout: 2_000 },
-  });
+  const sqs = lazyClient(
+    () =>
+      new SQSClient({
+        maxAttempts: 2,
+        requestHandler: { connectionTimeout: 1_000, requestTimeout: 2_000 },
+      }),
+  );
   const consoleClient = createConsoleClient({
     baseUrl: requireEnv('CONSOLE_API_BASE_URL', env),
     apiKey: async () => (await secrets.get()).consoleApiKey,

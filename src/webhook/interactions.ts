@@ -5,7 +5,7 @@
  * message so nobody clicks twice; a refusal is shown only to the person who clicked.
  */
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { type ActionRequest, ActionRequestSchema, actionTarget, effectKey } from '../actions/request.js';
 import { authorize } from './authorize.js';
 import { code, escapeMrkdwn, problem, type SlackReply, section } from './blocks.js';
@@ -17,16 +17,23 @@ import { enqueue, responseUrlOf } from './mutations.js';
 export const APPROVE_ACTION_ID = 'autopilot_approve';
 export const DENY_ACTION_ID = 'autopilot_deny';
 
-const SlackId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
-
-const BlockActionsSchema = z.object({
-  type: z.literal('block_actions'),
-  team: z.object({ id: SlackId }),
-  user: z.object({ id: SlackId }),
-  response_url: z.string().max(2000).optional(),
-  actions: z
-    .array(z.object({ action_id: z.string().max(255), value: z.string().max(2000).optional() }))
-    .min(1),
+// zod/mini, built on the first click rather than at import: both keep the cold start short.
+const BlockActionsSchema = z.lazy(() => {
+  const slackId = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/));
+  return z.object({
+    type: z.literal('block_actions'),
+    team: z.object({ id: slackId }),
+    user: z.object({ id: slackId }),
+    response_url: z.optional(z.string().check(z.maxLength(2000))),
+    actions: z
+      .array(
+        z.object({
+          action_id: z.string().check(z.maxLength(255)),
+          value: z.optional(z.string().check(z.maxLength(2000))),
+        }),
+      )
+      .check(z.minLength(1)),
+  });
 });
 
 export interface InteractionContext {

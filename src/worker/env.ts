@@ -12,6 +12,7 @@ import { createLogger } from '../observability/logger.js';
 import type { Policy } from '../policy/schema.js';
 import { secretsFromEnvironment } from '../secrets/secrets.js';
 import { replyOriginsFromEnv } from '../slack/post.js';
+import { lazyClient } from '../util/lazy-client.js';
 import type { WorkerDeps } from './worker.js';
 
 type Env = Record<string, string | undefined>;
@@ -38,9 +39,13 @@ export function workerDepsFromEnv(policy: Policy, env: Env = process.env): Worke
   return {
     policy,
     client,
-    // Endpoints come from AWS_ENDPOINT_URL_SQS / _DYNAMODB when set (local stack, tests).
-    sqs: new SQSClient({}),
-    table: { client: new DynamoDBClient({}), tableName: requireEnv('STATE_TABLE_NAME', env) },
+    // Endpoints come from AWS_ENDPOINT_URL_SQS / _DYNAMODB when set (local stack, tests). The
+    // clients are built on the first message rather than at init (cold start; util/lazy-client).
+    sqs: lazyClient(() => new SQSClient({})),
+    table: {
+      client: lazyClient(() => new DynamoDBClient({})),
+      tableName: requireEnv('STATE_TABLE_NAME', env),
+    },
     queueUrl: requireEnv('ACTIONS_QUEUE_URL', env),
     dlqUrl: requireEnv('DLQ_URL', env),
     logger: createLogger({ service: 'worker' }),

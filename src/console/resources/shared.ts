@@ -1,5 +1,5 @@
 /** What every resource needs: the transport, request validation and list calls. */
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { Logger } from '../../observability/logger.js';
 import { RequestValidationError } from '../errors.js';
 import type { RequestOptions, Transport } from '../http.js';
@@ -8,8 +8,8 @@ import { isSafeSegment } from '../path.js';
 import { type ListParams, ListParamsSchema, listEnvelope } from '../schemas/common.js';
 
 /** The list envelope of `item`, typed as a Page. Build it once per resource, not per call. */
-export function pageSchema<T>(item: z.ZodType<T>): z.ZodType<Page<T>> {
-  return listEnvelope(item) as unknown as z.ZodType<Page<T>>;
+export function pageSchema<T>(item: z.ZodMiniType<T>): z.ZodMiniType<Page<T>> {
+  return listEnvelope(item) as unknown as z.ZodMiniType<Page<T>>;
 }
 
 export interface ResourceContext {
@@ -19,7 +19,7 @@ export interface ResourceContext {
 }
 
 /** Parses `value` with `schema`; a failure becomes RequestValidationError (no request is made). */
-export function validate<S extends z.ZodType>(operation: string, schema: S, value: unknown): z.output<S> {
+export function validate<S extends z.ZodMiniType>(operation: string, schema: S, value: unknown): z.output<S> {
   const result = schema.safeParse(value);
   if (!result.success) throw new RequestValidationError(operation, result.error.issues);
   return result.data;
@@ -38,7 +38,7 @@ export function listCall<T>(
   context: ResourceContext,
   operation: string,
   path: string,
-  schema: z.ZodType<Page<T>>,
+  schema: z.ZodMiniType<Page<T>>,
   params: ListParams | undefined,
   options: RequestOptions | undefined,
 ): PagePromise<T> {

@@ -1,76 +1,86 @@
 /** Dynamic configs (spec 2.5, 4.2) with rules, conditions, rollouts and variants. */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { OwnerSchema } from './common.js';
 
-export const ConditionSchema = z.looseObject({
-  targetValue: z.array(z.string()).optional(),
-  operator: z.string().optional(),
-  field: z.string().optional(),
-  customID: z.string().optional(),
-});
+export const ConditionSchema = z.lazy(() =>
+  z.looseObject({
+    targetValue: z.optional(z.array(z.string())),
+    operator: z.optional(z.string()),
+    field: z.optional(z.string()),
+    customID: z.optional(z.string()),
+  }),
+);
 
-export const RolloutSchema = z.looseObject({ time: z.number(), passPercent: z.number() });
+export const RolloutSchema = z.lazy(() => z.looseObject({ time: z.number(), passPercent: z.number() }));
 
-export const VariantSchema = z.looseObject({
-  name: z.string().optional(),
-  passPercentage: z.number().optional(),
-  id: z.string().optional(),
-  returnValue: z.record(z.string(), z.unknown()).optional(),
-  returnValueJson5: z.string().optional(),
-});
+export const VariantSchema = z.lazy(() =>
+  z.looseObject({
+    name: z.optional(z.string()),
+    passPercentage: z.optional(z.number()),
+    id: z.optional(z.string()),
+    returnValue: z.optional(z.record(z.string(), z.unknown())),
+    returnValueJson5: z.optional(z.string()),
+  }),
+);
 
-export const ConfigRuleSchema = z.looseObject({
-  id: z.string().optional(),
-  baseID: z.string().optional(),
-  name: z.string().optional(),
-  passPercentage: z.number().optional(),
-  environments: z.array(z.string()).optional(),
-  returnValue: z.record(z.string(), z.unknown()).optional(),
-  returnValueJson5: z.string().optional(),
-  conditions: z.array(ConditionSchema).optional(),
-  completedAutomatedRollouts: z.array(RolloutSchema).optional(),
-  pendingAutomatedRollouts: z.array(RolloutSchema).optional(),
-  variants: z.array(VariantSchema).optional(),
-});
+export const ConfigRuleSchema = z.lazy(() =>
+  z.looseObject({
+    id: z.optional(z.string()),
+    baseID: z.optional(z.string()),
+    name: z.optional(z.string()),
+    passPercentage: z.optional(z.number()),
+    environments: z.optional(z.array(z.string())),
+    returnValue: z.optional(z.record(z.string(), z.unknown())),
+    returnValueJson5: z.optional(z.string()),
+    conditions: z.optional(z.array(ConditionSchema)),
+    completedAutomatedRollouts: z.optional(z.array(RolloutSchema)),
+    pendingAutomatedRollouts: z.optional(z.array(RolloutSchema)),
+    variants: z.optional(z.array(VariantSchema)),
+  }),
+);
 
-export const DynamicConfigSchema = z.looseObject({
-  id: z.string(),
-  name: z.string().optional(),
-  description: z.string().optional(),
-  idType: z.string().optional(),
-  isEnabled: z.boolean().optional(),
-  isTemplate: z.boolean().optional(),
-  version: z.number().int().optional(),
-  checksPerHour: z.number().int().optional(),
-  createdTime: z.number().optional(),
-  lastModifiedTime: z.number().optional(),
-  creatorID: z.string().optional(),
-  creatorName: z.string().optional(),
-  creatorEmail: z.string().optional(),
-  lastModifierID: z.string().optional(),
-  lastModifierName: z.string().optional(),
-  lastModifierEmail: z.string().optional(),
-  tags: z.array(z.string()).optional(),
-  targetApps: z.string().optional(),
-  holdoutIDs: z.array(z.string()).optional(),
-  team: z.string().optional(),
-  teamID: z.string().optional(),
-  owner: OwnerSchema.optional(),
-  defaultValue: z.record(z.string(), z.unknown()).optional(),
-  defaultValueJson5: z.string().optional(),
-  schema: z.string().optional(),
-  schemaJson5: z.string().optional(),
-  releasePipelineID: z.string().optional(),
-  rules: z.array(ConfigRuleSchema).optional(),
-});
+export const DynamicConfigSchema = z.lazy(() =>
+  z.looseObject({
+    id: z.string(),
+    name: z.optional(z.string()),
+    description: z.optional(z.string()),
+    idType: z.optional(z.string()),
+    isEnabled: z.optional(z.boolean()),
+    isTemplate: z.optional(z.boolean()),
+    version: z.optional(z.number().check(z.int())),
+    checksPerHour: z.optional(z.number().check(z.int())),
+    createdTime: z.optional(z.number()),
+    lastModifiedTime: z.optional(z.number()),
+    creatorID: z.optional(z.string()),
+    creatorName: z.optional(z.string()),
+    creatorEmail: z.optional(z.string()),
+    lastModifierID: z.optional(z.string()),
+    lastModifierName: z.optional(z.string()),
+    lastModifierEmail: z.optional(z.string()),
+    tags: z.optional(z.array(z.string())),
+    targetApps: z.optional(z.string()),
+    holdoutIDs: z.optional(z.array(z.string())),
+    team: z.optional(z.string()),
+    teamID: z.optional(z.string()),
+    owner: z.optional(OwnerSchema),
+    defaultValue: z.optional(z.record(z.string(), z.unknown())),
+    defaultValueJson5: z.optional(z.string()),
+    schema: z.optional(z.string()),
+    schemaJson5: z.optional(z.string()),
+    releasePipelineID: z.optional(z.string()),
+    rules: z.optional(z.array(ConfigRuleSchema)),
+  }),
+);
 export type DynamicConfig = z.infer<typeof DynamicConfigSchema>;
 
 /**
  * Archive body: exactly the two fields the spec shows. Which are required is not shown, so
  * both are always sent (a server that requires them must not see a partial body).
  */
-export const ArchiveConfigSchema = z.strictObject({
-  forceArchive: z.boolean(),
-  archiveReason: z.string(),
-});
+export const ArchiveConfigSchema = z.lazy(() =>
+  z.strictObject({
+    forceArchive: z.boolean(),
+    archiveReason: z.string(),
+  }),
+);
 export type ArchiveConfig = z.input<typeof ArchiveConfigSchema>;

@@ -1,12 +1,14 @@
 /** Logged event records (spec 2.12): timestamps are strings of epoch milliseconds. */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
-export const EventRecordSchema = z.looseObject({
-  timestamp: z.string(),
-  name: z.string(),
-  source: z.string().optional(),
-  value: z.string().optional(),
-  userID: z.string().optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
-});
+export const EventRecordSchema = z.lazy(() =>
+  z.looseObject({
+    timestamp: z.string(),
+    name: z.string(),
+    source: z.optional(z.string()),
+    value: z.optional(z.string()),
+    userID: z.optional(z.string()),
+    metadata: z.optional(z.record(z.string(), z.unknown())),
+  }),
+);
 export type EventRecord = z.infer<typeof EventRecordSchema>;

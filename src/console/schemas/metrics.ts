@@ -1,126 +1,134 @@
 /** Metrics (spec 2.8, 4.5), the `warehouseNative` update object and the update body. */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { OwnerSchema } from './common.js';
 
 export const METRIC_TYPES = ['sum', 'event_count', 'event_dau', 'event_user', 'event_count_custom', 'funnel'];
 
-export const MetricSchema = z.looseObject({
-  /** `<metric_name>::<metric_type>` */
-  id: z.string(),
-  name: z.string().optional(),
-  type: z.string().optional(),
-  directionality: z.string().optional(),
-  description: z.string().optional(),
-  isPermanent: z.boolean().optional(),
-  isReadOnly: z.boolean().optional(),
-  isHidden: z.boolean().optional(),
-  isVerified: z.boolean().optional(),
-  tags: z.array(z.string()).optional(),
-  creatorName: z.string().optional(),
-  creatorEmail: z.string().nullish(),
-  createdTime: z.number().optional(),
-  owner: OwnerSchema.optional(),
-  lineage: z.looseObject({ events: z.array(z.string()), metrics: z.array(z.string()) }).optional(),
-  team: z.string().nullish(),
-  unitTypes: z.array(z.string()).optional(),
-  metricEvents: z
-    .array(
-      z.looseObject({
-        name: z.string(),
-        type: z.string().optional(),
-        criteria: z.array(z.unknown()).optional(),
-      }),
-    )
-    .optional(),
-  funnelCountDistinct: z.string().optional(),
-  funnelEventList: z.array(z.looseObject({ name: z.string(), type: z.string().optional() })).optional(),
-});
+export const MetricSchema = z.lazy(() =>
+  z.looseObject({
+    /** `<metric_name>::<metric_type>` */
+    id: z.string(),
+    name: z.optional(z.string()),
+    type: z.optional(z.string()),
+    directionality: z.optional(z.string()),
+    description: z.optional(z.string()),
+    isPermanent: z.optional(z.boolean()),
+    isReadOnly: z.optional(z.boolean()),
+    isHidden: z.optional(z.boolean()),
+    isVerified: z.optional(z.boolean()),
+    tags: z.optional(z.array(z.string())),
+    creatorName: z.optional(z.string()),
+    creatorEmail: z.nullish(z.string()),
+    createdTime: z.optional(z.number()),
+    owner: z.optional(OwnerSchema),
+    lineage: z.optional(z.looseObject({ events: z.array(z.string()), metrics: z.array(z.string()) })),
+    team: z.nullish(z.string()),
+    unitTypes: z.optional(z.array(z.string())),
+    metricEvents: z.optional(
+      z.array(
+        z.looseObject({
+          name: z.string(),
+          type: z.optional(z.string()),
+          criteria: z.optional(z.array(z.unknown())),
+        }),
+      ),
+    ),
+    funnelCountDistinct: z.optional(z.string()),
+    funnelEventList: z.optional(z.array(z.looseObject({ name: z.string(), type: z.optional(z.string()) }))),
+  }),
+);
 export type Metric = z.infer<typeof MetricSchema>;
 
 /** `{column, values, nullVacuousOverride}`: the spec lists all three as the entry's shape. */
-export const CriteriaEntrySchema = z.strictObject({
-  column: z.string(),
-  values: z.array(z.string()),
-  nullVacuousOverride: z.boolean(),
-});
+export const CriteriaEntrySchema = z.lazy(() =>
+  z.strictObject({
+    column: z.string(),
+    values: z.array(z.string()),
+    nullVacuousOverride: z.boolean(),
+  }),
+);
 
 /** Every field of the spec's warehouseNative object; all optional, nothing else accepted. */
-export const WarehouseNativeSchema = z.strictObject({
-  metricSourceName: z.string().optional(),
-  criteria: z.array(CriteriaEntrySchema).optional(),
-  metricSources: z
-    .array(
-      z.strictObject({
-        metricSourceName: z.string(),
-        criteria: z.array(CriteriaEntrySchema),
-        valueColumn: z.string(),
-      }),
-    )
-    .optional(),
-  waitForCohortWindow: z.boolean().optional(),
-  denominatorCriteria: z.array(CriteriaEntrySchema).optional(),
-  denominatorCustomRollupEnd: z.number().optional(),
-  denominatorCustomRollupStart: z.number().optional(),
-  denominatorMetricSourceName: z.string().optional(),
-  denominatorRollupTimeWindow: z.string().optional(),
-  denominatorValueColumn: z.string().optional(),
-  funnelCalculationWindow: z.number().optional(),
-  funnelEvents: z
-    .array(
-      z.strictObject({
-        criteria: z.array(CriteriaEntrySchema),
-        metricSourceName: z.string(),
-        name: z.string(),
-        sessionIdentifierField: z.string(),
-      }),
-    )
-    .optional(),
-  metricDimensionColumns: z.array(z.string()).optional(),
-  metricDimensionLimits: z.array(z.strictObject({ name: z.string(), limit: z.number() })).optional(),
-  metricBakeDays: z.number().optional(),
-  valueColumn: z.string().optional(),
-  valueThreshold: z.number().optional(),
-  allowNullRatioDenominator: z.boolean().optional(),
-  funnelStrictOrdering: z.boolean().optional(),
-  funnelUseExposureAsFirstEvent: z.boolean().optional(),
-  funnelTimeToConvert: z.boolean().optional(),
-  funnelTimestampAllowanceMs: z.number().optional(),
-  winsorizationHigh: z.number().optional(),
-  winsorizationLow: z.number().optional(),
-  winsorizationHighDenominator: z.number().optional(),
-  winsorizationLowDenominator: z.number().optional(),
-  cupedAttributionWindow: z.number().optional(),
-  rollupTimeWindow: z.string().optional(),
-  customRollUpStart: z.number().optional(),
-  customRollUpEnd: z.number().optional(),
-  onlyIncludeUsersWithConversionEvent: z.boolean().optional(),
-  denominatorCustomRollupMeasureInMinutes: z.boolean().optional(),
-  customRollupMeasureInMinutes: z.boolean().optional(),
-  percentile: z.number().optional(),
-  useLogTransform: z.boolean().optional(),
-  useSecondaryRetentionEvent: z.boolean().optional(),
-  retentionEnd: z.number().optional(),
-  retentionLength: z.number().optional(),
-  logTransformBase: z.number().optional(),
-  cap: z.number().optional(),
-  surrogateMetricMSE: z.number().optional(),
-});
+export const WarehouseNativeSchema = z.lazy(() =>
+  z.strictObject({
+    metricSourceName: z.optional(z.string()),
+    criteria: z.optional(z.array(CriteriaEntrySchema)),
+    metricSources: z.optional(
+      z.array(
+        z.strictObject({
+          metricSourceName: z.string(),
+          criteria: z.array(CriteriaEntrySchema),
+          valueColumn: z.string(),
+        }),
+      ),
+    ),
+    waitForCohortWindow: z.optional(z.boolean()),
+    denominatorCriteria: z.optional(z.array(CriteriaEntrySchema)),
+    denominatorCustomRollupEnd: z.optional(z.number()),
+    denominatorCustomRollupStart: z.optional(z.number()),
+    denominatorMetricSourceName: z.optional(z.string()),
+    denominatorRollupTimeWindow: z.optional(z.string()),
+    denominatorValueColumn: z.optional(z.string()),
+    funnelCalculationWindow: z.optional(z.number()),
+    funnelEvents: z.optional(
+      z.array(
+        z.strictObject({
+          criteria: z.array(CriteriaEntrySchema),
+          metricSourceName: z.string(),
+          name: z.string(),
+          sessionIdentifierField: z.string(),
+        }),
+      ),
+    ),
+    metricDimensionColumns: z.optional(z.array(z.string())),
+    metricDimensionLimits: z.optional(z.array(z.strictObject({ name: z.string(), limit: z.number() }))),
+    metricBakeDays: z.optional(z.number()),
+    valueColumn: z.optional(z.string()),
+    valueThreshold: z.optional(z.number()),
+    allowNullRatioDenominator: z.optional(z.boolean()),
+    funnelStrictOrdering: z.optional(z.boolean()),
+    funnelUseExposureAsFirstEvent: z.optional(z.boolean()),
+    funnelTimeToConvert: z.optional(z.boolean()),
+    funnelTimestampAllowanceMs: z.optional(z.number()),
+    winsorizationHigh: z.optional(z.number()),
+    winsorizationLow: z.optional(z.number()),
+    winsorizationHighDenominator: z.optional(z.number()),
+    winsorizationLowDenominator: z.optional(z.number()),
+    cupedAttributionWindow: z.optional(z.number()),
+    rollupTimeWindow: z.optional(z.string()),
+    customRollUpStart: z.optional(z.number()),
+    customRollUpEnd: z.optional(z.number()),
+    onlyIncludeUsersWithConversionEvent: z.optional(z.boolean()),
+    denominatorCustomRollupMeasureInMinutes: z.optional(z.boolean()),
+    customRollupMeasureInMinutes: z.optional(z.boolean()),
+    percentile: z.optional(z.number()),
+    useLogTransform: z.optional(z.boolean()),
+    useSecondaryRetentionEvent: z.optional(z.boolean()),
+    retentionEnd: z.optional(z.number()),
+    retentionLength: z.optional(z.number()),
+    logTransformBase: z.optional(z.number()),
+    cap: z.optional(z.number()),
+    surrogateMetricMSE: z.optional(z.number()),
+  }),
+);
 export type WarehouseNative = z.input<typeof WarehouseNativeSchema>;
 
 /** Metric update body: all fields optional, nothing beyond the spec's list. */
-export const MetricUpdateSchema = z.strictObject({
-  name: z.string().optional(),
-  description: z.string().optional(),
-  tags: z.array(z.string()).optional(),
-  isVerified: z.boolean().optional(),
-  isReadOnly: z.boolean().optional(),
-  isPermanent: z.boolean().optional(),
-  warehouseNative: WarehouseNativeSchema.optional(),
-  unitTypes: z.array(z.string()).optional(),
-  team: z.string().nullable().optional(),
-  teamID: z.string().nullable().optional(),
-  directionality: z.enum(['increase', 'decrease']).optional(),
-  dryRun: z.boolean().optional(),
-  owner: z.strictObject({ email: z.string(), ownerID: z.string() }).optional(),
-});
+export const MetricUpdateSchema = z.lazy(() =>
+  z.strictObject({
+    name: z.optional(z.string()),
+    description: z.optional(z.string()),
+    tags: z.optional(z.array(z.string())),
+    isVerified: z.optional(z.boolean()),
+    isReadOnly: z.optional(z.boolean()),
+    isPermanent: z.optional(z.boolean()),
+    warehouseNative: z.optional(WarehouseNativeSchema),
+    unitTypes: z.optional(z.array(z.string())),
+    team: z.optional(z.nullable(z.string())),
+    teamID: z.optional(z.nullable(z.string())),
+    directionality: z.optional(z.enum(['increase', 'decrease'])),
+    dryRun: z.optional(z.boolean()),
+    owner: z.optional(z.strictObject({ email: z.string(), ownerID: z.string() })),
+  }),
+);
 export type MetricUpdate = z.input<typeof MetricUpdateSchema>;

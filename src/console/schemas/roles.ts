@@ -1,5 +1,5 @@
 /** Roles (spec 2.3, 4.1): the 29 permission keys; an update accepts only those, as booleans. */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 export const PERMISSION_KEYS = [
   'invitation_access',
@@ -35,19 +35,23 @@ export const PERMISSION_KEYS = [
 export type PermissionKey = (typeof PERMISSION_KEYS)[number];
 
 /** Permissions in an update: any subset of the 29 keys, each a boolean; nothing else. */
-export const PermissionsUpdateSchema = z.strictObject(
-  Object.fromEntries(PERMISSION_KEYS.map((key) => [key, z.boolean().optional()])) as Record<
-    PermissionKey,
-    z.ZodOptional<z.ZodBoolean>
-  >,
+export const PermissionsUpdateSchema = z.lazy(() =>
+  z.strictObject(
+    Object.fromEntries(PERMISSION_KEYS.map((key) => [key, z.optional(z.boolean())])) as Record<
+      PermissionKey,
+      z.ZodMiniOptional<z.ZodMiniBoolean>
+    >,
+  ),
 );
 
-export const RoleUpdateSchema = z.strictObject({ permissions: PermissionsUpdateSchema });
+export const RoleUpdateSchema = z.lazy(() => z.strictObject({ permissions: PermissionsUpdateSchema }));
 export type RoleUpdate = z.input<typeof RoleUpdateSchema>;
 
 /** A role as returned: responses show 25 keys; whatever booleans come back are kept. */
-export const RoleSchema = z.looseObject({
-  name: z.string(),
-  permissions: z.record(z.string(), z.boolean()),
-});
+export const RoleSchema = z.lazy(() =>
+  z.looseObject({
+    name: z.string(),
+    permissions: z.record(z.string(), z.boolean()),
+  }),
+);
 export type Role = z.infer<typeof RoleSchema>;

@@ -1,37 +1,47 @@
 /** Segments (spec 2.6, 4.3): a union on `type`, `id_list` or `rule_based`. */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
-export const SegmentConditionSchema = z.looseObject({
-  type: z.string().optional(),
-  operator: z.string().optional(),
-  targetValue: z.unknown(),
-  field: z.string().optional(),
-  customID: z.string().optional(),
-});
+export const SegmentConditionSchema = z.lazy(() =>
+  z.looseObject({
+    type: z.optional(z.string()),
+    operator: z.optional(z.string()),
+    targetValue: z.unknown(),
+    field: z.optional(z.string()),
+    customID: z.optional(z.string()),
+  }),
+);
 
-export const SegmentRulesSchema = z.looseObject({
-  name: z.string().optional(),
-  passPercentage: z.number().optional(),
-  conditions: z.array(SegmentConditionSchema).optional(),
-  returnValue: z.record(z.string(), z.unknown()).optional(),
-});
+export const SegmentRulesSchema = z.lazy(() =>
+  z.looseObject({
+    name: z.optional(z.string()),
+    passPercentage: z.optional(z.number()),
+    conditions: z.optional(z.array(SegmentConditionSchema)),
+    returnValue: z.optional(z.record(z.string(), z.unknown())),
+  }),
+);
 
 const segmentFields = {
   id: z.string(),
-  isEnabled: z.boolean().optional(),
-  description: z.string().optional(),
-  lastModifierName: z.string().optional(),
-  lastModifierID: z.string().optional(),
-  count: z.number().int().optional(),
-  tags: z.array(z.string()).optional(),
+  isEnabled: z.optional(z.boolean()),
+  description: z.optional(z.string()),
+  lastModifierName: z.optional(z.string()),
+  lastModifierID: z.optional(z.string()),
+  count: z.optional(z.number().check(z.int())),
+  tags: z.optional(z.array(z.string())),
 };
 
-export const IdListSegmentSchema = z.looseObject({ ...segmentFields, type: z.literal('id_list') });
-export const RuleBasedSegmentSchema = z.looseObject({
-  ...segmentFields,
-  type: z.literal('rule_based'),
-  rules: SegmentRulesSchema,
-});
+export const IdListSegmentSchema = z.lazy(() =>
+  z.looseObject({ ...segmentFields, type: z.literal('id_list') }),
+);
+export const RuleBasedSegmentSchema = z.lazy(() =>
+  z.looseObject({
+    ...segmentFields,
+    type: z.literal('rule_based'),
+    rules: SegmentRulesSchema,
+  }),
+);
 
-export const SegmentSchema = z.discriminatedUnion('type', [IdListSegmentSchema, RuleBasedSegmentSchema]);
+export const SegmentSchema = z.lazy(() =>
+  z.discriminatedUnion('type', [IdListSegmentSchema, RuleBasedSegmentSchema]),
+);
 export type Segment = z.infer<typeof SegmentSchema>;

@@ -1,53 +1,59 @@
 /** Teams (spec 2.11, 4.8): e-mail lists in requests, member objects in responses. */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { MetricRefSchema } from './common.js';
 
 const metricRefs = z.array(z.strictObject({ name: z.string(), type: z.string() }));
 
-export const CreateTeamSchema = z.strictObject({
-  name: z.string().min(1),
-  members: z.array(z.email()),
-  admins: z.array(z.email()),
-  defaultGateMetrics: metricRefs,
-  defaultExperimentPrimaryMetrics: metricRefs,
-  defaultExperimentSecondaryMetrics: metricRefs,
-  defaultHoldoutMetrics: metricRefs,
-  defaultTargetApplications: z.array(z.string()),
-  changeTeamConfigs: z.enum(['anyone', 'team_only']),
-  reviewApproval: z.enum(['anyone', 'team_only', 'admin_only']),
-  description: z.string().optional(),
-  defaultHoldoutID: z.string().nullable().optional(),
-  requireReviews: z.boolean().nullable().optional(),
-  requireGateTemplates: z.boolean().nullable().optional(),
-  requireExperimentTemplates: z.boolean().nullable().optional(),
-  requireDynamicConfigTemplates: z.boolean().nullable().optional(),
-});
+export const CreateTeamSchema = z.lazy(() =>
+  z.strictObject({
+    name: z.string().check(z.minLength(1)),
+    members: z.array(z.email()),
+    admins: z.array(z.email()),
+    defaultGateMetrics: metricRefs,
+    defaultExperimentPrimaryMetrics: metricRefs,
+    defaultExperimentSecondaryMetrics: metricRefs,
+    defaultHoldoutMetrics: metricRefs,
+    defaultTargetApplications: z.array(z.string()),
+    changeTeamConfigs: z.enum(['anyone', 'team_only']),
+    reviewApproval: z.enum(['anyone', 'team_only', 'admin_only']),
+    description: z.optional(z.string()),
+    defaultHoldoutID: z.optional(z.nullable(z.string())),
+    requireReviews: z.optional(z.nullable(z.boolean())),
+    requireGateTemplates: z.optional(z.nullable(z.boolean())),
+    requireExperimentTemplates: z.optional(z.nullable(z.boolean())),
+    requireDynamicConfigTemplates: z.optional(z.nullable(z.boolean())),
+  }),
+);
 export type CreateTeam = z.input<typeof CreateTeamSchema>;
 
-export const TeamMemberSchema = z.looseObject({
-  email: z.string().optional(),
-  firstName: z.string().optional(),
-  lastName: z.string().optional(),
-  role: z.string().optional(),
-});
+export const TeamMemberSchema = z.lazy(() =>
+  z.looseObject({
+    email: z.optional(z.string()),
+    firstName: z.optional(z.string()),
+    lastName: z.optional(z.string()),
+    role: z.optional(z.string()),
+  }),
+);
 
 /** Response form. The spec gives member objects; admins' response form is not shown. */
-export const TeamSchema = z.looseObject({
-  name: z.string(),
-  members: z.array(TeamMemberSchema).optional(),
-  admins: z.array(z.union([z.string(), TeamMemberSchema])).optional(),
-  defaultGateMetrics: z.array(MetricRefSchema).optional(),
-  defaultExperimentPrimaryMetrics: z.array(MetricRefSchema).optional(),
-  defaultExperimentSecondaryMetrics: z.array(MetricRefSchema).optional(),
-  defaultHoldoutMetrics: z.array(MetricRefSchema).optional(),
-  defaultTargetApplications: z.array(z.string()).optional(),
-  changeTeamConfigs: z.string().optional(),
-  reviewApproval: z.string().optional(),
-  description: z.string().optional(),
-  defaultHoldoutID: z.string().nullish(),
-  requireReviews: z.boolean().nullish(),
-  requireGateTemplates: z.boolean().nullish(),
-  requireExperimentTemplates: z.boolean().nullish(),
-  requireDynamicConfigTemplates: z.boolean().nullish(),
-});
+export const TeamSchema = z.lazy(() =>
+  z.looseObject({
+    name: z.string(),
+    members: z.optional(z.array(TeamMemberSchema)),
+    admins: z.optional(z.array(z.union([z.string(), TeamMemberSchema]))),
+    defaultGateMetrics: z.optional(z.array(MetricRefSchema)),
+    defaultExperimentPrimaryMetrics: z.optional(z.array(MetricRefSchema)),
+    defaultExperimentSecondaryMetrics: z.optional(z.array(MetricRefSchema)),
+    defaultHoldoutMetrics: z.optional(z.array(MetricRefSchema)),
+    defaultTargetApplications: z.optional(z.array(z.string())),
+    changeTeamConfigs: z.optional(z.string()),
+    reviewApproval: z.optional(z.string()),
+    description: z.optional(z.string()),
+    defaultHoldoutID: z.nullish(z.string()),
+    requireReviews: z.nullish(z.boolean()),
+    requireGateTemplates: z.nullish(z.boolean()),
+    requireExperimentTemplates: z.nullish(z.boolean()),
+    requireDynamicConfigTemplates: z.nullish(z.boolean()),
+  }),
+);
 export type Team = z.infer<typeof TeamSchema>;
