@@ -7,7 +7,7 @@
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { loadPolicyFile } from '../src/policy/load.js';
 import { sweeperDepsFromEnv } from '../src/sweeper/from-env.js';
-import type { RunSummary } from '../src/sweeper/summary.js';
+import { type RunSummary, SweepFailedError } from '../src/sweeper/summary.js';
 import { createSweeper } from '../src/sweeper/sweeper.js';
 
 const policy = loadPolicyFile();
@@ -21,5 +21,7 @@ export async function handler(
   // a live schedule; the local stack and tests can name another moment).
   const scheduled = event?.time ? new Date(event.time) : undefined;
   const now = scheduled && !Number.isNaN(scheduled.getTime()) ? scheduled : new Date();
-  return sweeper.run({ now, remainingMs: () => context.getRemainingTimeInMillis() });
+  const summary = await sweeper.run({ now, remainingMs: () => context.getRemainingTimeInMillis() });
+  if (summary.stop === 'error') throw new SweepFailedError(`sweep failed reading events: ${summary.error}`);
+  return summary;
 }

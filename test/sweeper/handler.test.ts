@@ -35,13 +35,12 @@ describe('the sweeper handler', () => {
     await expect(import('../../functions/sweeper.js')).rejects.toThrow(/sweeper\.staleConfigs\.maxPerRun/);
   });
 
-  it('runs a sweep built from the environment', async () => {
-    const state = await freshState(rig);
+  async function environmentFor(state: Awaited<ReturnType<typeof freshState>>, baseUrl: string) {
     const file = join(dir, 'policy.json');
     writeFileSync(file, JSON.stringify(BASE_POLICY));
     Object.assign(process.env, {
       AUTOPILOT_POLICY: file,
-      CONSOLE_API_BASE_URL: rig.sandbox.url,
+      CONSOLE_API_BASE_URL: baseUrl,
       CONSOLE_API_KEY: 'sandbox-key',
       STATE_TABLE_NAME: state.table.tableName,
       ACTIONS_QUEUE_URL: state.queueUrl,
@@ -53,6 +52,11 @@ describe('the sweeper handler', () => {
       LOG_LEVEL: 'error',
     });
     delete process.env.AUTOPILOT_SECRET_ID;
+  }
+
+  it('runs a sweep built from the environment', async () => {
+    const state = await freshState(rig);
+    await environmentFor(state, rig.sandbox.url);
     const { handler } = await import('../../functions/sweeper.js');
     const summary = await handler(
       { time: new Date(NOW).toISOString() },
@@ -63,5 +67,18 @@ describe('the sweeper handler', () => {
     expect(summary.events.requests).toBeLessThanOrEqual(2); // the sandbox applies limit 1000: one page
     const bodies = await drainQueue(rig, state.queueUrl);
     expect(bodies.length).toBeGreaterThan(0);
+  });
+
+  it('fails the invocation when the events cannot be read, so the errors alarm fires', async () => {
+    const state = await freshState(rig);
+    // A port nobody listens on: every read is refused.
+    await environmentFor(state, 'http://127.0.0.1:9');
+    const { handler } = await import('../../functions/sweeper.js');
+    await expect(
+      handler(
+        { time: new Date(NOW).toISOString() },
+        lambdaContext({ timeoutMs: 60_000, functionName: 'autopilot-sweeper' }),
+      ),
+    ).rejects.toThrow(/sweep failed reading events/);
   });
 });
