@@ -9,6 +9,11 @@ import { formatPath } from '../util/zod-issues.js';
 /** Base of every error the client throws. */
 export class ConsoleError extends Error {
   override name = 'ConsoleError';
+  /**
+   * How many attempts the call made before this error was final (set by the transport). More
+   * than one means an earlier attempt may have reached the platform without an answer.
+   */
+  attempts?: number;
 
   /** Plain fields for JSON logs; the stack stays out. */
   toJSON(): Record<string, unknown> {

@@ -139,6 +139,7 @@ export class Transport {
         key = await this.key(true);
         continue;
       }
+      error.attempts = retry + 1;
       if (retry >= maxRetries || !shouldRetry(error, call.retry)) throw error;
       const now = this.config.now();
       const delay = retryDelay(error, retry, this.config.random, this.config.maxRetryDelayMs, now);

@@ -122,7 +122,18 @@ export async function executeAction(
     }
     // The phaseID guard: approving a phase that is no longer (or not yet) current.
     if (request.action === 'approve_phase' && error instanceof BadRequestError) {
-      return { kind: 'stale', status: 400, reason: `stale request: ${platformMessage(error)}` };
+      // After a retry the phase may have moved on because of our own earlier attempt whose
+      // answer was lost (the approve is a PUT, so it is retried). Still terminal and never a
+      // second approval; the reason says so instead of claiming someone else did it.
+      const ownEarlierAttempt =
+        (error.attempts ?? 1) > 1
+          ? ' (an earlier attempt of this call got no answer, so it may have been this request that approved it)'
+          : '';
+      return {
+        kind: 'stale',
+        status: 400,
+        reason: `stale request: ${platformMessage(error)}${ownEarlierAttempt}`,
+      };
     }
     if (error instanceof ApiError) {
       return { kind: 'rejected', status: error.status, reason: platformMessage(error) };
