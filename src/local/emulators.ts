@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import dynalite from 'dynalite';
-import { startFauxqs } from 'fauxqs';
+import { buildApp as buildFauxqs, interceptLocalhostDns } from 'fauxqs';
 import { createSqsClient } from '../queue/actions-queue.js';
 import { createDynamoClient, createStateTable } from '../state/table.js';
 
@@ -33,14 +33,41 @@ export interface EmulatorOptions {
   tableName?: string;
 }
 
+/*
+ * fauxqs names its queues `http://sqs.<region>.localhost:<port>/...`, and SDK clients configured
+ * by AWS_ENDPOINT_URL_SQS send to the queue URL's host. `*.localhost` is loopback by RFC 6761
+ * but glibc does not resolve it, so while emulators run in this process `*.localhost` lookups
+ * resolve to 127.0.0.1 (counted, so that nested emulators in one test process are safe).
+ * Other processes (the CLI, the demo) pass the endpoint explicitly, which the SDK then uses.
+ */
+let dnsUsers = 0;
+let restoreDns: (() => void) | undefined;
+function holdLocalhostDns(): () => void {
+  dnsUsers += 1;
+  if (dnsUsers === 1) restoreDns = interceptLocalhostDns();
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    dnsUsers -= 1;
+    if (dnsUsers === 0) {
+      restoreDns?.();
+      restoreDns = undefined;
+    }
+  };
+}
+
 export async function startEmulators(options: EmulatorOptions = {}): Promise<Emulators> {
-  const fauxqs = await startFauxqs({ port: options.sqsPort ?? 0, logger: false });
+  // fauxqs' own startFauxqs() listens on 0.0.0.0; build its app and listen on loopback only.
+  const fauxqs = buildFauxqs({ logger: false });
+  const sqsAddress = await fauxqs.listen({ port: options.sqsPort ?? 0, host: '127.0.0.1' });
+  const releaseDns = holdLocalhostDns();
   const db = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   await new Promise<void>((resolve, reject) => {
     db.once('error', reject);
     db.listen(options.dynamodbPort ?? 0, '127.0.0.1', () => resolve());
   });
-  const sqsEndpoint = `http://127.0.0.1:${fauxqs.port}`;
+  const sqsEndpoint = `http://127.0.0.1:${new URL(sqsAddress).port}`;
   const dynamodbEndpoint = `http://127.0.0.1:${(db.address() as AddressInfo).port}`;
   const sqs = createSqsClient({ endpoint: sqsEndpoint });
   const dynamo = createDynamoClient({ endpoint: dynamodbEndpoint });
@@ -82,8 +109,9 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Emu
     async stop() {
       sqs.destroy();
       dynamo.destroy();
-      await fauxqs.stop();
+      await fauxqs.close();
       await new Promise<void>((resolve) => db.close(() => resolve()));
+      releaseDns();
     },
   };
 }

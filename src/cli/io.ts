@@ -1,0 +1,51 @@
+/**
+ * What every CLI command shares: its output streams and environment (injectable, so tests
+ * run commands in-process), the usage error (exit 2), and a plain-text table.
+ */
+
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** The clock (tests pin it). */
+  now: () => Date;
+}
+
+/** Bad command line: message + usage on stderr, exit code 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+  constructor(
+    message: string,
+    readonly usage?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A failure the user can fix (bad file, unreachable queue): message on stderr, exit code 1. */
+export class CommandError extends Error {
+  override name = 'CommandError';
+}
+
+export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+
+/** Left-aligned columns, a header and a rule; cells are cut at 60 characters. */
+export function renderTable(headers: string[], rows: string[][]): string {
+  const cut = (s: string) => (s.length > 60 ? `${s.slice(0, 59)}…` : s);
+  const cells = [headers, ...rows].map((row) => row.map((cell) => cut(cell ?? '')));
+  const widths = headers.map((_, i) => Math.max(...cells.map((row) => row[i]?.length ?? 0)));
+  const line = (row: string[]) =>
+    row
+      .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
+  const [head, ...body] = cells;
+  return [line(head ?? []), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
+}
+
+/** Prints a command's help; exit code 0. */
+export function printHelp(io: CliIo, usage: string): number {
+  io.stdout(usage);
+  return EXIT.ok;
+}

@@ -1,0 +1,192 @@
+/**
+ * `autopilot policy check` and `policy explain`: validate a policy file the way the Lambdas
+ * do at cold start, and show which rule decides a request at a given time, and why — the
+ * same pure `decide` the worker runs.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { type ActionRequest, ActionRequestSchema, actionTarget, requesterKey } from '../actions/request.js';
+import { decide, describeDecision } from '../policy/decide.js';
+import { type Policy, PolicySchema } from '../policy/schema.js';
+import { formatPath } from '../util/zod-issues.js';
+import { parse } from './args.js';
+import { type CliIo, CommandError, EXIT, printHelp, UsageError } from './io.js';
+
+export const POLICY_USAGE = `Usage:
+  autopilot policy check [file]
+      Validate a policy file (default: AUTOPILOT_POLICY or policy.json). Prints a summary;
+      an invalid file prints every problem with its path and exits 1.
+  autopilot policy explain <request.json> [--at <time>] [--paused] [--policy <file>] [--json]
+      Decide an action request (a file, or - for stdin) as the worker would: which rule
+      decides, and why. --at: an ISO 8601 instant with offset (default: now);
+      --paused: as if /autopilot pause were in force.`;
+
+function readJson(file: string, io: CliIo, what: string): unknown {
+  let text: string;
+  try {
+    text = file === '-' ? readFileSync(0, 'utf8') : readFileSync(resolve(io.cwd, file), 'utf8');
+  } catch (error) {
+    throw new CommandError(
+      `cannot read ${what} ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new CommandError(`${what} ${file} is not JSON: ${(error as Error).message}`);
+  }
+}
+
+function policyFile(io: CliIo, given?: string): string {
+  return given ?? io.env.AUTOPILOT_POLICY ?? 'policy.json';
+}
+
+/** Validates; on failure every issue, one per line, with its zod path. */
+function loadPolicy(io: CliIo, file: string): Policy {
+  const result = PolicySchema.safeParse(readJson(file, io, 'policy file'));
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((issue) => `  ${formatPath(issue.path)}: ${issue.message}`);
+  throw new CommandError(`${file} is not a valid policy:\n${lines.join('\n')}`);
+}
+
+function summary(policy: Policy, file: string, now: Date): string {
+  const out: string[] = [
+    `${file} is a valid policy (version ${policy.version}, time zone ${policy.timezone}).`,
+  ];
+  const { approvals, actions, chat, sweeper } = policy;
+  out.push(
+    '',
+    `Approvals (first match wins; otherwise ${approvals.otherwise}; defer at most ${approvals.maxDeferHours} h):`,
+  );
+  approvals.rules.forEach((rule, i) => {
+    const extras = [
+      rule.windows
+        ? `windows ${rule.windows.map((w) => `${w.days.join(',')} ${w.start}-${w.end}`).join('; ')}, outside: ${rule.outsideWindows}`
+        : 'any time',
+      rule.maxPerHour ? `max ${rule.maxPerHour}/h` : undefined,
+    ].filter(Boolean);
+    out.push(
+      `  ${i + 1}. "${rule.name}": ${rule.decision} for ${rule.when.requesters.join(', ')} (${extras.join('; ')})`,
+    );
+  });
+  for (const freeze of approvals.freezes) {
+    const state =
+      Date.parse(freeze.end) <= now.getTime()
+        ? 'over'
+        : Date.parse(freeze.start) <= now.getTime()
+          ? 'IN FORCE'
+          : 'upcoming';
+    out.push(`  freeze "${freeze.name}": ${freeze.start} – ${freeze.end} (${state})`);
+  }
+  out.push('', 'Actions:');
+  for (const [name, rules] of Object.entries(actions)) {
+    if (!rules) continue;
+    const r = rules as { requesters?: string[]; protect?: string[]; maxPerDay?: number };
+    out.push(
+      `  ${name}: requesters ${r.requesters?.length ? r.requesters.join(', ') : 'nobody'}` +
+        (r.protect?.length ? `; protect ${r.protect.join(', ')}` : '') +
+        (r.maxPerDay ? `; max ${r.maxPerDay}/day` : ''),
+    );
+  }
+  const grants = Object.entries(chat.grants);
+  out.push(
+    '',
+    `Chat: teams ${chat.teams.join(', ') || 'none'}; ${grants.length} user(s) with grants` +
+      (grants.length ? ` (${grants.map(([user, g]) => `${user}: ${g.join(',')}`).join('; ')})` : ''),
+  );
+  const stale = sweeper.staleConfigs;
+  out.push(
+    `Sweeper: ${sweeper.eventRules.length} event rule(s)` +
+      (stale
+        ? `; stale configs after ${stale.staleAfterDays} d (grace ${stale.graceDays} d, max ${stale.maxPerRun}/run, ` +
+          `${stale.configs.length} watched${stale.discover ? ' + discovered' : ''}${stale.dryRun ? ', DRY RUN' : ''})`
+        : '; no stale-config sweep'),
+  );
+  out.push(
+    `Notifications: ${policy.notifications.slackWebhookUrl ? 'a Slack incoming webhook is set' : 'none'}`,
+  );
+  return out.join('\n');
+}
+
+export async function policyCommand(args: string[], io: CliIo): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub === 'check') {
+    const { positionals, help } = parse(rest, {}, POLICY_USAGE, { min: 0, max: 1 });
+    if (help) return printHelp(io, POLICY_USAGE);
+    const file = policyFile(io, positionals[0]);
+    io.stdout(summary(loadPolicy(io, file), file, io.now()));
+    return EXIT.ok;
+  }
+  if (sub === 'explain') {
+    const { values, positionals, help } = parse(
+      rest,
+      {
+        at: { type: 'string' },
+        paused: { type: 'boolean' },
+        policy: { type: 'string' },
+        json: { type: 'boolean' },
+      },
+      POLICY_USAGE,
+      { min: 1, max: 1 },
+    );
+    if (help) return printHelp(io, POLICY_USAGE);
+    let at = io.now();
+    if (typeof values.at === 'string') {
+      const instant = z.iso.datetime({ offset: true }).safeParse(values.at);
+      if (!instant.success)
+        throw new UsageError(
+          `--at must be an ISO 8601 instant with an offset, e.g. 2026-11-23T10:00:00+01:00; got "${values.at}"`,
+          POLICY_USAGE,
+        );
+      at = new Date(values.at);
+    }
+    const file = policyFile(io, values.policy as string | undefined);
+    const policy = loadPolicy(io, file);
+    const raw = readJson(positionals[0] as string, io, 'request');
+    const parsed = ActionRequestSchema.safeParse(raw);
+    if (!parsed.success) {
+      const lines = parsed.error.issues.map((issue) => `  ${formatPath(issue.path)}: ${issue.message}`);
+      throw new CommandError(`${positionals[0]} is not a valid action request:\n${lines.join('\n')}`);
+    }
+    const request: ActionRequest = parsed.data;
+    const paused = values.paused === true;
+    const decision = decide(policy, {
+      request,
+      now: at,
+      pause: paused
+        ? { paused: true, by: 'autopilot policy explain --paused', since: at.toISOString() }
+        : { paused: false },
+    });
+    if (values.json) {
+      io.stdout(JSON.stringify({ at: at.toISOString(), paused, decision }, null, 2));
+      return EXIT.ok;
+    }
+    const local = new Intl.DateTimeFormat('en-GB', {
+      timeZone: policy.timezone,
+      weekday: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+    }).format(at);
+    io.stdout(
+      [
+        `request   ${request.action} ${actionTarget(request)}, asked by ${requesterKey(request.requestedBy)} at ${request.requestedAt}`,
+        `at        ${at.toISOString()} (${local} ${policy.timezone})${paused ? ', paused' : ''}`,
+        `policy    ${file}`,
+        `outcome   ${decision.outcome}`,
+        `rule      ${decision.rule}`,
+        `reason    ${decision.reason}`,
+        ...(decision.deferUntil ? [`again at  ${decision.deferUntil.toISOString()}`] : []),
+        ...(decision.dryRun ? ['dry run   yes: decided and recorded, nothing changes'] : []),
+        '',
+        describeDecision(decision),
+      ].join('\n'),
+    );
+    return EXIT.ok;
+  }
+  if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
+    io.stdout(POLICY_USAGE);
+    return sub === undefined ? EXIT.usage : EXIT.ok;
+  }
+  throw new UsageError(`unknown policy command: ${sub}`, POLICY_USAGE);
+}

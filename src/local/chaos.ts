@@ -1,0 +1,404 @@
+/**
+ * `npm run chaos`: 1,000 mixed action requests through the local stack while the Console API
+ * sandbox misbehaves (20 % 5xx, 10 % 429, 5 % hangs, 2 % malformed bodies) and worker
+ * invocations crash mid-batch, with a short visibility timeout and parallel pollers, so
+ * redeliveries and concurrent copies are the norm. Then it checks the two things that must
+ * never happen, against the sandbox's request log and the queues:
+ * - a duplicated effect: one effect key mutated successfully more than once;
+ * - a lost request: a message with no terminal state (no final outcome, not in the DLQ).
+ * Exits 1 when either is non-zero, or when the run does not drain in time.
+ */
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import {
+  GetQueueAttributesCommand,
+  ReceiveMessageCommand,
+  SendMessageBatchCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
+import { effectKey, parseActionRequest } from '../actions/request.js';
+import { createConsoleClient } from '../console/index.js';
+import { createLogger } from '../observability/logger.js';
+import { loadPolicyFile } from '../policy/load.js';
+import type { FaultConfig, LoggedRequest } from '../sandbox/index.js';
+import { readAudit } from '../state/audit.js';
+import { workerDepsFromEnv } from '../worker/env.js';
+import { createWorker } from '../worker/worker.js';
+import { type ChaosMessage, chaosMix, seeded } from './chaos-mix.js';
+import type { SqsHandler } from './event-source.js';
+import { REPO_ROOT } from './modules.js';
+import { bootLocalStack } from './stack.js';
+
+export interface ChaosOptions {
+  count?: number;
+  seed?: number;
+  /** Share of invocations that die after processing half their batch. */
+  midBatchCrashRate?: number;
+  /** Share of invocations that die before processing anything. */
+  earlyCrashRate?: number;
+  faults?: Partial<FaultConfig>;
+  visibilityTimeoutSeconds?: number;
+  pollers?: number;
+  /** Give up waiting for the queue to drain after this long. */
+  drainTimeoutMs?: number;
+  progress?: (line: string) => void;
+}
+
+export interface ChaosReport {
+  sent: number;
+  drained: boolean;
+  durationMs: number;
+  terminal: Record<string, number>;
+  duplicatedEffects: Array<{ effectKey: string; successfulCalls: number }>;
+  lost: string[];
+  crashes: { midBatch: number; early: number };
+  invocations: number;
+  recordsDelivered: number;
+  faultsInjected: Record<string, number>;
+  mutationCalls: number;
+  effects: number;
+  /** Effects the sandbox applied for which no request records a done outcome (should be 0). */
+  effectsWithoutOutcome: string[];
+}
+
+const DONE_RESULTS = new Set(['approved', 'groups-disabled', 'archived', 'replayed']);
+
+const TERMINAL_RESULTS = new Set([
+  'approved',
+  'groups-disabled',
+  'archived',
+  'would-mutate',
+  'denied',
+  'stale',
+  'rejected',
+  'replayed',
+  'dead-lettered',
+]);
+
+export const CHAOS_FAULTS: Partial<FaultConfig> = {
+  errorRate: 0.2,
+  rateLimitRate: 0.1,
+  hangRate: 0.05,
+  malformedRate: 0.02,
+  retryAfterSeconds: 1,
+};
+
+/** The effect key of a logged mutation (same form as `effectKey(request)`), or undefined. */
+function loggedEffectKey(entry: LoggedRequest): string | undefined {
+  const body = (entry.body ?? {}) as { phaseID?: string; group_names?: string[] };
+  let m = /\/release_pipeline_triggers\/([^/]+)\/approve$/.exec(entry.path);
+  if (m) return `approve_phase#${decodeURIComponent(m[1] as string)}#${body.phaseID}`;
+  m = /\/experiments\/([^/]+)\/disable_groups$/.exec(entry.path);
+  if (m)
+    return `disable_groups#${decodeURIComponent(m[1] as string)}#${[...(body.group_names ?? [])].sort().join(',')}`;
+  m = /\/dynamic_configs\/([^/]+)\/archive$/.exec(entry.path);
+  if (m) return `archive_config#${decodeURIComponent(m[1] as string)}`;
+  return undefined;
+}
+
+function chaosPolicy(dir: string): string {
+  const policy = JSON.parse(readFileSync(resolve(REPO_ROOT, 'policy.json'), 'utf8'));
+  policy.approvals = {
+    ...policy.approvals,
+    rules: [{ name: 'chaos: CI approves at any time', when: { requesters: ['ci:*'] }, decision: 'approve' }],
+    freezes: [],
+  };
+  policy.actions = {
+    disable_groups: { requesters: ['slack:U0ADMIN'] },
+    archive_config: { requesters: ['slack:U0ADMIN'], protect: ['checkout_*'] },
+  };
+  policy.sweeper.eventRules = [];
+  policy.notifications = {};
+  const file = join(dir, 'chaos-policy.json');
+  writeFileSync(file, JSON.stringify(policy));
+  return file;
+}
+
+async function queueDepth(sqs: SQSClient, queueUrl: string): Promise<number> {
+  const out = await sqs.send(
+    new GetQueueAttributesCommand({
+      QueueUrl: queueUrl,
+      AttributeNames: [
+        'ApproximateNumberOfMessages',
+        'ApproximateNumberOfMessagesNotVisible',
+        'ApproximateNumberOfMessagesDelayed',
+      ],
+    }),
+  );
+  const a = out.Attributes ?? {};
+  return (
+    Number(a.ApproximateNumberOfMessages ?? 0) +
+    Number(a.ApproximateNumberOfMessagesNotVisible ?? 0) +
+    Number(a.ApproximateNumberOfMessagesDelayed ?? 0)
+  );
+}
+
+async function drainDlq(sqs: SQSClient, dlqUrl: string): Promise<string[]> {
+  const bodies: string[] = [];
+  for (let i = 0; i < 500; i++) {
+    const out = await sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: dlqUrl,
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: 0,
+        VisibilityTimeout: 600,
+      }),
+    );
+    if (!out.Messages?.length) break;
+    for (const m of out.Messages) bodies.push(m.Body ?? '');
+  }
+  return bodies;
+}
+
+async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await work(items[next++] as T);
+    }),
+  );
+}
+
+export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport> {
+  const count = options.count ?? 1_000;
+  const random = seeded(options.seed ?? 11);
+  const progress = options.progress ?? (() => undefined);
+  const crashes = { midBatch: 0, early: 0 };
+  const midRate = options.midBatchCrashRate ?? 0.05;
+  const earlyRate = options.earlyCrashRate ?? 0.03;
+  const dir = mkdtempSync(join(tmpdir(), 'autopilot-chaos-'));
+  const started = Date.now();
+
+  const stack = await bootLocalStack({
+    port: 0,
+    stateDir: dir,
+    policyPath: chaosPolicy(dir),
+    derivePolicy: false,
+    // Only the injected 429s: the real limits would just make the run long.
+    sandbox: { rateLimits: false, faults: { ...CHAOS_FAULTS, ...options.faults } },
+    sweepIntervalSeconds: false,
+    queue: { visibilityTimeoutSeconds: options.visibilityTimeoutSeconds ?? 5, maxReceiveCount: 5 },
+    worker: {
+      batchSize: 10,
+      waitTimeSeconds: 1,
+      concurrency: options.pollers ?? 4,
+      timeoutMs: 8_000,
+      autoStart: false,
+      createHandler: ({ env, policyPath }) => {
+        const deps = workerDepsFromEnv(loadPolicyFile(policyPath), env);
+        const worker = createWorker({
+          ...deps,
+          // Short attempts so hangs cost 1 s, not 10; no client-side budget (429s are injected).
+          client: createConsoleClient({
+            baseUrl: env.CONSOLE_API_BASE_URL as string,
+            apiKey: env.CONSOLE_API_KEY as string,
+            timeoutMs: 1_000,
+            maxRetries: 2,
+            maxRetryDelayMs: 1_000,
+            mutationBudget: false,
+          }),
+          logger: createLogger({ service: 'worker', level: 'error', sink: () => undefined }),
+          safetyMarginMs: 1_000,
+        });
+        const crashy: SqsHandler = async (event, context) => {
+          const roll = random();
+          if (roll < earlyRate) {
+            crashes.early += 1;
+            throw new Error('chaos: the invocation died before it started');
+          }
+          if (roll < earlyRate + midRate && event.Records.length > 1) {
+            crashes.midBatch += 1;
+            await worker({ Records: event.Records.slice(0, Math.ceil(event.Records.length / 2)) }, context);
+            throw new Error('chaos: the invocation died in the middle of its batch');
+          }
+          return worker(event, context);
+        };
+        return crashy;
+      },
+    },
+    env: { LOG_LEVEL: 'error' },
+    receiver: { print: false },
+  });
+
+  try {
+    const sandbox = stack.sandbox;
+    const source = stack.eventSource;
+    if (!sandbox || !source) throw new Error(`the stack is incomplete: ${JSON.stringify(stack.missing)}`);
+    const messages: ChaosMessage[] = chaosMix(sandbox, count, options.seed ?? 7);
+    const { sqs } = stack.emulators;
+    for (let i = 0; i < messages.length; i += 10) {
+      const chunk = messages.slice(i, i + 10);
+      const out = await sqs.send(
+        new SendMessageBatchCommand({
+          QueueUrl: stack.endpoints.queueUrl,
+          Entries: chunk.map((m, n) => ({ Id: String(n), MessageBody: m.body })),
+        }),
+      );
+      if (out.Failed?.length) throw new Error(`the queue refused ${out.Failed.length} message(s)`);
+    }
+    progress(`sent ${messages.length} messages; ${Math.round((Date.now() - started) / 1000)} s`);
+
+    source.start();
+    const drainBy = Date.now() + (options.drainTimeoutMs ?? 150_000);
+    let drained = false;
+    let quiet = 0;
+    let lastReport = 0;
+    while (Date.now() < drainBy) {
+      const depth = await queueDepth(sqs, stack.endpoints.queueUrl);
+      quiet = depth === 0 ? quiet + 1 : 0;
+      if (quiet >= 2) {
+        drained = true;
+        break;
+      }
+      if (Date.now() - lastReport > 5_000) {
+        lastReport = Date.now();
+        progress(
+          `… ${Math.round((Date.now() - started) / 1000)} s: ${depth} on the queue, ${source.stats.batches} invocations, ` +
+            `${source.stats.errors} failed, crashes ${crashes.midBatch} mid-batch + ${crashes.early} early`,
+        );
+      }
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    await source.stop();
+
+    // Terminal states: the worker's final outcome per request id, or the DLQ.
+    const dlqBodies = await drainDlq(sqs, stack.endpoints.dlqUrl);
+    const dlqSet = new Set(dlqBodies);
+    const dlqIds = new Set<string>();
+    for (const body of dlqBodies) {
+      try {
+        const id = (JSON.parse(body) as { requestId?: unknown }).requestId;
+        if (typeof id === 'string') dlqIds.add(id);
+      } catch {
+        // a poison body
+      }
+    }
+    const table = { client: stack.emulators.dynamo, tableName: stack.endpoints.tableName };
+    // The audit trail tells how each request ended: its last terminal record (a deferral or a
+    // question is not an end; a replay is: the effect's first outcome told again).
+    const finals = new Map<string, string>();
+    const ids = [...new Set(messages.flatMap((m) => (m.requestId ? [m.requestId] : [])))];
+    await pool(ids, 8, async (id) => {
+      const records = await readAudit(table, id);
+      const last = records.filter((r) => TERMINAL_RESULTS.has(r.result)).at(-1);
+      if (last) finals.set(id, last.result);
+    });
+    const terminal: Record<string, number> = {};
+    const lost: string[] = [];
+    for (const m of messages) {
+      let state: string | undefined;
+      if (m.kind === 'poison') state = dlqSet.has(m.body) ? 'invalid → DLQ' : undefined;
+      else if (m.requestId) {
+        const final = finals.get(m.requestId);
+        state = final ?? (dlqIds.has(m.requestId) ? 'retries exhausted → DLQ' : undefined);
+      }
+      if (state === undefined) lost.push(m.requestId ?? m.body);
+      else terminal[state] = (terminal[state] ?? 0) + 1;
+    }
+
+    // Effects: successful mutation calls per effect key, at the sandbox.
+    const calls = new Map<string, number>();
+    const faultsInjected: Record<string, number> = {};
+    let mutationCalls = 0;
+    for (const entry of sandbox.requests) {
+      if (entry.fault) faultsInjected[entry.fault] = (faultsInjected[entry.fault] ?? 0) + 1;
+      if (entry.method === 'GET') continue;
+      mutationCalls += 1;
+      const key = loggedEffectKey(entry);
+      // A fault answers before the handler runs: only a clean 2xx is an effect.
+      if (!key || entry.fault || entry.status < 200 || entry.status >= 300) continue;
+      calls.set(key, (calls.get(key) ?? 0) + 1);
+    }
+    // The sandbox's state agrees: a trigger's action log holds each approved phase once.
+    for (const trigger of sandbox.state.triggers.values()) {
+      const perPhase = new Map<string, number>();
+      for (const action of trigger.actions)
+        perPhase.set(action.phaseID, (perPhase.get(action.phaseID) ?? 0) + 1);
+      for (const [phase, n] of perPhase) {
+        const key = `approve_phase#${trigger.id}#${phase}`;
+        if (n > 1 && (calls.get(key) ?? 0) < n) calls.set(key, n);
+      }
+    }
+    const duplicatedEffects = [...calls]
+      .filter(([, n]) => n > 1)
+      .map(([effectKey, successfulCalls]) => ({ effectKey, successfulCalls }));
+    // Every applied effect is owned by a request that says it was done (or replayed that).
+    const doneKeys = new Set<string>();
+    for (const m of messages) {
+      if (!m.requestId) continue;
+      const final = finals.get(m.requestId);
+      if (final && DONE_RESULTS.has(final)) {
+        const parsed = parseActionRequest(m.body);
+        if (parsed.ok) doneKeys.add(effectKey(parsed.request));
+      }
+    }
+    const effectsWithoutOutcome = [...calls.keys()].filter((key) => !doneKeys.has(key));
+
+    return {
+      sent: messages.length,
+      drained,
+      durationMs: Date.now() - started,
+      terminal,
+      duplicatedEffects,
+      lost,
+      crashes,
+      invocations: source.stats.batches,
+      recordsDelivered: source.stats.records,
+      faultsInjected,
+      mutationCalls,
+      effects: calls.size,
+      effectsWithoutOutcome,
+    };
+  } finally {
+    await stack.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export function renderChaosReport(report: ChaosReport): string {
+  const lines = [
+    '',
+    `chaos: ${report.sent} requests in ${(report.durationMs / 1000).toFixed(1)} s` +
+      `${report.drained ? '' : ' — the queue did NOT drain in time'}`,
+    `  faults injected at the sandbox: ${Object.entries(report.faultsInjected)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')} (of ${report.mutationCalls} mutation calls)`,
+    `  worker crashes injected: ${report.crashes.midBatch} mid-batch, ${report.crashes.early} before starting ` +
+      `(${report.invocations} invocations, ${report.recordsDelivered} records delivered)`,
+    '',
+    '  terminal state                 requests',
+    '  ------------------------------ --------',
+    ...Object.entries(report.terminal)
+      .sort((a, b) => b[1] - a[1])
+      .map(([state, n]) => `  ${state.padEnd(30)} ${String(n).padStart(8)}`),
+    '',
+    `  effects applied: ${report.effects}` +
+      (report.effectsWithoutOutcome.length
+        ? `; without a recorded "done": ${report.effectsWithoutOutcome.length} ${JSON.stringify(report.effectsWithoutOutcome.slice(0, 5))}`
+        : '; each owned by a request recorded as done'),
+    `  duplicated effects: ${report.duplicatedEffects.length}${report.duplicatedEffects.length ? ` ${JSON.stringify(report.duplicatedEffects.slice(0, 10))}` : ''}`,
+    `  lost requests: ${report.lost.length}${report.lost.length ? ` ${JSON.stringify(report.lost.slice(0, 10))}` : ''}`,
+    '',
+  ];
+  return lines.join('\n');
+}
+
+const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(import.meta.filename);
+if (isMain) {
+  runChaos({ progress: (line) => process.stderr.write(`${line}\n`) })
+    .then((report) => {
+      process.stdout.write(renderChaosReport(report));
+      const ok = report.drained && report.duplicatedEffects.length === 0 && report.lost.length === 0;
+      process.stdout.write(ok ? 'PASS: no duplicated effect, no lost request\n' : 'FAIL\n');
+      process.exit(ok ? 0 : 1);
+    })
+    .catch((error: unknown) => {
+      process.stderr.write(
+        `chaos: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
+      process.exit(1);
+    });
+}

@@ -1,0 +1,173 @@
+/**
+ * `npm run demo`: the story, against the running local stack (`npm start` in another
+ * terminal). A person asks for status and a read in Slack, approves a phase, and a CI job
+ * asks for another approval on the queue; then the decisions and the replies are shown as
+ * they reach the Slack receiver. Signs with SLACK_SIGNING_SECRET or the local default.
+ */
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+import type { ActionRequest } from '../actions/request.js';
+import { createSqsClient, sendActionRequest } from '../queue/actions-queue.js';
+import { assertStackAnswers, type Endpoints, readEndpoints } from './endpoints.js';
+import { LOCAL_SIGNING_SECRET, sendSigned, signedInteraction, signedSlashCommand } from './sign.js';
+import { describeSlackMessage, type ReceivedPost } from './slack-receiver.js';
+
+const out = (text = '') => process.stdout.write(`${text}\n`);
+const indent = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => `    ${line}`)
+    .join('\n');
+
+async function posts(endpoints: Endpoints, since: number): Promise<ReceivedPost[]> {
+  const response = await fetch(`${endpoints.slackReceiverUrl}/posts?since=${since}`);
+  return (await response.json()) as ReceivedPost[];
+}
+
+/** Prints every new post as it arrives; resolves with the first matching one (or undefined after 20 s). */
+function watcher(endpoints: Endpoints, since: number) {
+  const seen = new Set<number>();
+  const matched = new Set<number>();
+  return async (predicate: (post: ReceivedPost) => boolean): Promise<ReceivedPost | undefined> => {
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline) {
+      for (const post of await posts(endpoints, since)) {
+        if (!seen.has(post.seq)) {
+          seen.add(post.seq);
+          const where = post.path.startsWith('/response/') ? 'reply to the person' : 'audit channel';
+          out(`\n  → ${where} (${post.path})`);
+          out(indent(describeSlackMessage(post.body)));
+        }
+        if (!matched.has(post.seq) && predicate(post)) {
+          matched.add(post.seq);
+          return post;
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    return undefined;
+  };
+}
+
+async function slash(endpoints: Endpoints, secret: string, text: string, responseUrl: string) {
+  out(`\n$ /autopilot ${text}        (as U0ADMIN in T0001, signed)`);
+  const response = await sendSigned(
+    signedSlashCommand(endpoints.webhookUrl, secret, {
+      text,
+      userId: 'U0ADMIN',
+      teamId: 'T0001',
+      responseUrl,
+    }),
+  );
+  const body = await response.text();
+  let shown = body;
+  try {
+    shown = describeSlackMessage(JSON.parse(body));
+  } catch {
+    // not JSON: show it as it came
+  }
+  out(`  ← ${response.status}`);
+  out(indent(shown.length > 1200 ? `${shown.slice(0, 1200)}…` : shown));
+}
+
+async function main(): Promise<void> {
+  const endpoints = readEndpoints();
+  await assertStackAnswers(endpoints);
+  if (!endpoints.webhookUrl) throw new Error('the running stack has no webhook (see its banner)');
+  const secret = process.env.SLACK_SIGNING_SECRET ?? LOCAL_SIGNING_SECRET;
+  const run = Date.now().toString(36);
+  const start = Math.max(0, ...(await posts(endpoints, 0)).map((p) => p.seq));
+  const responseUrl = `${endpoints.slackReceiverUrl}/response/demo-${run}`;
+
+  out('console-autopilot demo — against the running local stack');
+  out('1. Reads answer at once, in Slack');
+  await slash(endpoints, secret, 'status', responseUrl);
+  await slash(endpoints, secret, 'segments', responseUrl);
+
+  out('\n2. A person approves a phase: the webhook queues it, the worker decides and replies');
+  await slash(endpoints, secret, 'approve trg_6 ph_2 demo: ramp looks good', responseUrl);
+
+  out('\n3. A CI job asks for an approval straight on the queue (the policy decides: office hours for ci:*)');
+  const request: ActionRequest = {
+    version: 1,
+    action: 'approve_phase',
+    triggerId: 'trg_8',
+    phaseId: 'ph_3',
+    requestedBy: { source: 'ci', id: 'github-actions/deploy.yml' },
+    requestedAt: new Date().toISOString(),
+    reason: 'smoke tests green',
+    requestId: `demo-${run}-ci`,
+  };
+  const sqs = createSqsClient({ endpoint: endpoints.sqsEndpoint });
+  try {
+    const messageId = await sendActionRequest(sqs, endpoints.queueUrl, request);
+    out('$ autopilot enqueue approve trg_8 ph_3 --requested-by ci:github-actions/deploy.yml');
+    out(`  ← message ${messageId}`);
+  } finally {
+    sqs.destroy();
+  }
+
+  out('\n4. Decisions and replies, as they reach Slack (the local receiver):');
+  const watch = watcher(endpoints, start);
+  const approveReply = await watch((p) => p.path === `/response/demo-${run}`);
+  const ciNotice = await watch(
+    (p) => p.path === '/channel' && describeSlackMessage(p.body).includes('trg_8'),
+  );
+  if (!approveReply)
+    out("\n  (no reply to the approval within 20 s: is the worker running? see the stack's banner)");
+  if (!ciNotice) out('\n  (no channel post about the CI request within 20 s)');
+
+  out('\n5. Automation asks a person: a scheduled job wants trg_5 ph_2; the policy says "ask"');
+  const sqs2 = createSqsClient({ endpoint: endpoints.sqsEndpoint });
+  try {
+    await sendActionRequest(sqs2, endpoints.queueUrl, {
+      version: 1,
+      action: 'approve_phase',
+      triggerId: 'trg_5',
+      phaseId: 'ph_2',
+      requestedBy: { source: 'schedule', id: 'nightly-promotion' },
+      requestedAt: new Date().toISOString(),
+      requestId: `demo-${run}-ask`,
+    });
+  } finally {
+    sqs2.destroy();
+  }
+  const question = await watch(
+    (p) => JSON.stringify(p.body).includes('autopilot_approve') && JSON.stringify(p.body).includes('trg_5'),
+  );
+  const button = question
+    ? (
+        question.body as { blocks?: Array<{ elements?: Array<{ action_id?: string; value?: string }> }> }
+      ).blocks
+        ?.flatMap((b) => b.elements ?? [])
+        .find((e) => e.action_id === 'autopilot_approve')
+    : undefined;
+  if (button?.value) {
+    out('\n$ (U0ADMIN clicks [Approve] in the channel, signed like Slack)');
+    const response = await sendSigned(
+      signedInteraction(endpoints.webhookUrl, secret, {
+        userId: 'U0ADMIN',
+        teamId: 'T0001',
+        actionId: 'autopilot_approve',
+        value: button.value,
+        responseUrl: `${endpoints.slackReceiverUrl}/response/demo-${run}-click`,
+      }),
+    );
+    out(`  ← ${response.status}`);
+    // The webhook first replaces the message ("approved by …, queued"); then the worker's outcome.
+    const outcome = await watch(
+      (p) => p.path === `/response/demo-${run}-click` && JSON.stringify(p.body).includes('Done'),
+    );
+    if (!outcome) out('\n  (no outcome for the approved request within 20 s)');
+  } else {
+    out('\n  (no question with buttons reached the channel within 20 s)');
+  }
+  out(
+    '\nMore: npx autopilot policy explain <request.json> --at <time>; npx autopilot sweep --dry-run --local',
+  );
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`demo: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

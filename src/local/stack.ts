@@ -1,0 +1,374 @@
+/**
+ * The local stack, in-process: Console API sandbox (unless a base URL is given), fauxqs +
+ * dynalite, the Slack receiver, the handlers' environment, the webhook on a port, the worker
+ * behind an emulated SQS event source mapping and the sweeper on a schedule. `npm start`
+ * wraps this with a banner; tests boot it directly and stop it in afterAll.
+ *
+ * The handlers read their environment when they load, so one process holds one stack that
+ * uses the real handlers; tests that need an injected clock pass handlers built from the
+ * factories instead.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import type { Context, ScheduledEvent } from 'aws-lambda';
+import type { Logger } from '../observability/logger.js';
+import { loadPolicyFile } from '../policy/load.js';
+import { DEFAULT_API_KEY, type Sandbox, type SandboxOptions, startSandbox } from '../sandbox/index.js';
+import { type EmulatorOptions, type Emulators, startEmulators } from './emulators.js';
+import type { Endpoints } from './endpoints.js';
+import {
+  createEventSource,
+  type EventSource,
+  type EventSourceOptions,
+  type SqsHandler,
+} from './event-source.js';
+import { scheduledEvent } from './events.js';
+import { type FetchApp, type ServedApp, serveApp } from './http.js';
+import { createLambdaContext } from './lambda-context.js';
+import { importIfPresent, isAbsent, REPO_ROOT } from './modules.js';
+import { LOCAL_SIGNING_SECRET } from './sign.js';
+import { type SlackReceiver, type SlackReceiverOptions, startSlackReceiver } from './slack-receiver.js';
+
+export const SANDBOX_API_KEY = DEFAULT_API_KEY;
+export type { Endpoints };
+export { LOCAL_SIGNING_SECRET };
+
+export type ScheduledHandler = (event: ScheduledEvent, context: Context) => Promise<unknown>;
+
+export interface LocalStackOptions {
+  /** Webhook port (0 = any free port). */
+  port?: number;
+  /** Slack receiver port (0 = any free port). */
+  receiverPort?: number;
+  /** Use this Console API instead of the embedded sandbox. */
+  consoleApiBaseUrl?: string;
+  consoleApiKey?: string;
+  /** Options for the embedded sandbox (`createSandbox`'s: seed, now, faults, rateLimits...). */
+  sandbox?: SandboxOptions;
+  signingSecret?: string;
+  /** The user's policy file (default `AUTOPILOT_POLICY` or `policy.json`). */
+  policyPath?: string;
+  /**
+   * When the policy has no `notifications.slackWebhookUrl`, write a copy under `stateDir` that
+   * points it at the Slack receiver, and run on the copy (default true).
+   */
+  derivePolicy?: boolean;
+  /** Where `endpoints.json` and the derived policy go (default `<repo>/.local`). */
+  stateDir?: string;
+  writeEndpointsFile?: boolean;
+  /** Seconds between sweeps; false: no schedule (call `runSweeper()`). */
+  sweepIntervalSeconds?: number | false;
+  firstSweepDelayMs?: number;
+  queue?: Pick<EmulatorOptions, 'visibilityTimeoutSeconds' | 'maxReceiveCount'>;
+  worker?: Partial<
+    Pick<EventSourceOptions, 'batchSize' | 'waitTimeSeconds' | 'concurrency' | 'timeoutMs' | 'onBatch'>
+  > & {
+    /** Use this handler instead of `functions/worker.ts` (tests with an injected clock, chaos). */
+    handler?: SqsHandler;
+    /** Like `handler`, built once the environment is set (factories that read it). */
+    createHandler?: (stack: StackContext) => SqsHandler | Promise<SqsHandler>;
+    /** Start polling at boot (default true). */
+    autoStart?: boolean;
+  };
+  sweeper?: {
+    handler?: ScheduledHandler;
+    createHandler?: (stack: StackContext) => ScheduledHandler | Promise<ScheduledHandler>;
+    timeoutMs?: number;
+  };
+  webhook?: { app?: FetchApp; createApp?: (stack: StackContext) => FetchApp | Promise<FetchApp> };
+  /** Extra environment for the handlers. */
+  env?: Record<string, string>;
+  receiver?: Pick<SlackReceiverOptions, 'print' | 'keep'>;
+  logger?: Logger;
+}
+
+/** What a `create*` option gets: the parts that exist when handlers are built. */
+export interface StackContext {
+  env: Record<string, string>;
+  policyPath: string;
+  emulators: Emulators;
+  receiver: SlackReceiver;
+  sandbox?: Sandbox;
+}
+
+export interface LocalStack {
+  endpoints: Endpoints;
+  /** The environment the handlers run with (secrets included: never print it). */
+  env: Record<string, string>;
+  signingSecret: string;
+  policyPath: string;
+  /** True when the policy is the derived copy under `stateDir`. */
+  policyDerived: boolean;
+  emulators: Emulators;
+  receiver: SlackReceiver;
+  /** The embedded sandbox (`Sandbox` of src/sandbox), when it runs. */
+  sandbox?: Sandbox;
+  eventSource?: EventSource;
+  /** Which parts run; a part whose module does not exist (or load) yet is 'missing'. */
+  components: Record<Part, 'running' | 'external' | 'missing'>;
+  /** Why each missing part is missing. */
+  missing: Partial<Record<Part, string>>;
+  runSweeper(at?: Date): Promise<unknown>;
+  stop(): Promise<void>;
+}
+
+type Part = 'sandbox' | 'webhook' | 'worker' | 'sweeper';
+
+export async function bootLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
+  const log = options.logger;
+  const stateDir = options.stateDir ?? resolve(REPO_ROOT, '.local');
+  const closers: Array<() => Promise<void>> = [];
+  const savedEnv = new Map<string, string | undefined>();
+  const restoreEnv = () => {
+    for (const [key, value] of savedEnv) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  };
+  const stopAll = async () => {
+    for (const close of closers.reverse()) {
+      try {
+        await close();
+      } catch (error) {
+        log?.warn('stopping a part failed', { error: String(error) });
+      }
+    }
+    restoreEnv();
+  };
+
+  try {
+    const missing: LocalStack['missing'] = {};
+    const load = async <M, T>(part: Part, file: string, pick: (m: M) => T | undefined) => {
+      const mod = await importIfPresent<M>(file);
+      if (isAbsent(mod)) {
+        missing[part] = mod.absent;
+        log?.warn(`${part}: ${mod.absent}`);
+        return undefined;
+      }
+      const value = pick(mod);
+      if (value === undefined) {
+        missing[part] = `${file}.ts does not export what the stack needs yet`;
+        log?.warn(`${part}: ${missing[part]}`);
+      }
+      return value;
+    };
+    const components: LocalStack['components'] = {
+      sandbox: 'missing',
+      webhook: 'missing',
+      worker: 'missing',
+      sweeper: 'missing',
+    };
+
+    // 1. Console API: the caller's, or the embedded sandbox.
+    let consoleApiBaseUrl = options.consoleApiBaseUrl;
+    let consoleApiKey = options.consoleApiKey;
+    let sandbox: Sandbox | undefined;
+    if (consoleApiBaseUrl) {
+      components.sandbox = 'external';
+      if (!consoleApiKey) throw new Error('CONSOLE_API_KEY is required when CONSOLE_API_BASE_URL is set');
+    } else {
+      const started = await startSandbox({ port: 0, host: '127.0.0.1', ...options.sandbox });
+      closers.push(() => started.close());
+      consoleApiBaseUrl = started.url;
+      sandbox = started.sandbox;
+      components.sandbox = 'running';
+      consoleApiKey ??= SANDBOX_API_KEY;
+    }
+
+    // 2. Queue, DLQ and state table.
+    const emulators = await startEmulators(options.queue ?? {});
+    closers.push(() => emulators.stop());
+
+    // 3. What the worker would post to Slack.
+    const receiver = await startSlackReceiver({
+      ...(options.receiverPort !== undefined ? { port: options.receiverPort } : {}),
+      ...options.receiver,
+    });
+    closers.push(() => receiver.close());
+
+    // 4. The policy: the user's, or a copy that sends notifications to the receiver.
+    const userPolicy = resolve(
+      options.policyPath ?? process.env.AUTOPILOT_POLICY ?? resolve(REPO_ROOT, 'policy.json'),
+    );
+    const policy = loadPolicyFile(userPolicy);
+    let policyPath = userPolicy;
+    let policyDerived = false;
+    if ((options.derivePolicy ?? true) && !policy.notifications.slackWebhookUrl) {
+      mkdirSync(stateDir, { recursive: true });
+      policyPath = resolve(stateDir, 'policy.json');
+      // The user's file as written (not the parsed, defaults-filled policy), with one field set.
+      const raw = JSON.parse(readFileSync(userPolicy, 'utf8')) as Record<string, unknown>;
+      raw.notifications = {
+        ...(raw.notifications as Record<string, unknown> | undefined),
+        slackWebhookUrl: receiver.channelUrl,
+      };
+      if (typeof raw.$schema === 'string' && !/^[a-z]+:/i.test(raw.$schema))
+        raw.$schema = relative(stateDir, resolve(dirname(userPolicy), raw.$schema));
+      writeFileSync(policyPath, `${JSON.stringify(raw, null, 2)}\n`);
+      policyDerived = true;
+    }
+
+    // 5. The handlers' environment, set before any handler module loads.
+    const signingSecret = options.signingSecret ?? LOCAL_SIGNING_SECRET;
+    // Defaults mirror the deployed event source (infra/): batches of 5, maxConcurrency 2, 60 s timeout.
+    const concurrency = Math.max(1, options.worker?.concurrency ?? 2);
+    const env: Record<string, string> = {
+      AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      // The queue URL's own origin (sqs.<region>.localhost, resolved in-process by the emulators):
+      // env-configured SDK clients send to the queue URL's host, and then agree with the endpoint.
+      AWS_ENDPOINT_URL_SQS: new URL(emulators.queueUrl).origin,
+      AWS_ENDPOINT_URL_DYNAMODB: emulators.dynamodbEndpoint,
+      ACTIONS_QUEUE_URL: emulators.queueUrl,
+      DLQ_URL: emulators.dlqUrl,
+      STATE_TABLE_NAME: emulators.tableName,
+      CONSOLE_API_BASE_URL: consoleApiBaseUrl,
+      CONSOLE_API_KEY: consoleApiKey,
+      SLACK_SIGNING_SECRET: signingSecret,
+      AUTOPILOT_POLICY: policyPath,
+      SLACK_REPLY_ORIGINS: receiver.origin,
+      // The platform's limits shared by the pollers, as the CDK stack does with maxConcurrency.
+      MUTATION_LIMIT_10S: String(Math.floor(100 / concurrency)),
+      MUTATION_LIMIT_15MIN: String(Math.floor(900 / concurrency)),
+      ...options.env,
+    };
+    // A Lambda gets no AUTOPILOT_SECRET_ID locally: secrets come from the variables above.
+    savedEnv.set('AUTOPILOT_SECRET_ID', process.env.AUTOPILOT_SECRET_ID);
+    delete process.env.AUTOPILOT_SECRET_ID;
+    for (const [key, value] of Object.entries(env)) {
+      savedEnv.set(key, process.env[key]);
+      process.env[key] = value;
+    }
+
+    const context: StackContext = { env, policyPath, emulators, receiver, ...(sandbox ? { sandbox } : {}) };
+
+    // 6. Webhook.
+    let webhookApp = options.webhook?.app ?? (await options.webhook?.createApp?.(context));
+    webhookApp ??= await load('webhook', 'functions/webhook', (m: { app?: FetchApp }) => m.app);
+    let webhookUrl = '';
+    if (webhookApp) {
+      const served: ServedApp = await serveApp(webhookApp, { port: options.port ?? 0 });
+      closers.push(() => served.close());
+      webhookUrl = served.url;
+      components.webhook = 'running';
+    }
+
+    // 7. Worker behind the event source mapping.
+    let workerHandler = options.worker?.handler ?? (await options.worker?.createHandler?.(context));
+    workerHandler ??= await load('worker', 'functions/worker', (m: { handler?: SqsHandler }) => m.handler);
+    let eventSource: EventSource | undefined;
+    if (workerHandler) {
+      eventSource = createEventSource({
+        sqs: emulators.sqs,
+        queueUrl: emulators.queueUrl,
+        handler: workerHandler,
+        batchSize: options.worker?.batchSize ?? 5,
+        waitTimeSeconds: options.worker?.waitTimeSeconds ?? 20,
+        concurrency,
+        functionName: 'autopilot-worker',
+        timeoutMs: options.worker?.timeoutMs ?? 60_000,
+        ...(options.worker?.onBatch ? { onBatch: options.worker.onBatch } : {}),
+        ...(log ? { logger: log.child({ part: 'event-source' }) } : {}),
+      });
+      const source = eventSource;
+      // Registered before the emulators' stop runs (closers run in reverse): drain first.
+      closers.push(() => source.stop());
+      if (options.worker?.autoStart ?? true) eventSource.start();
+      components.worker = 'running';
+    }
+
+    // 8. Sweeper on a schedule (one run at a time, like reserved concurrency 1).
+    let sweeperHandler = options.sweeper?.handler ?? (await options.sweeper?.createHandler?.(context));
+    sweeperHandler ??= await load(
+      'sweeper',
+      'functions/sweeper',
+      (m: { handler?: ScheduledHandler }) => m.handler,
+    );
+    const sweeperTimeoutMs = options.sweeper?.timeoutMs ?? 300_000;
+    let sweeping: Promise<unknown> | undefined;
+    const runSweeper = async (at: Date = new Date()): Promise<unknown> => {
+      if (!sweeperHandler) throw new Error(`no sweeper: ${missing.sweeper ?? 'not loaded'}`);
+      if (sweeping) return sweeping;
+      const handler = sweeperHandler;
+      const run = handler(
+        scheduledEvent(at),
+        createLambdaContext({ functionName: 'autopilot-sweeper', timeoutMs: sweeperTimeoutMs }),
+      );
+      sweeping = run.finally(() => {
+        sweeping = undefined;
+      });
+      return sweeping;
+    };
+    if (sweeperHandler) {
+      components.sweeper = 'running';
+      const interval = options.sweepIntervalSeconds ?? 60;
+      if (interval !== false) {
+        const tick = () =>
+          void runSweeper().then(
+            (result) => log?.info('sweep finished', { result: summarize(result) }),
+            (error: unknown) => log?.error('sweep failed', { error }),
+          );
+        const first = setTimeout(tick, options.firstSweepDelayMs ?? 2_000);
+        const every = setInterval(tick, Math.max(1, interval) * 1000);
+        closers.push(async () => {
+          clearTimeout(first);
+          clearInterval(every);
+          await sweeping?.catch(() => undefined);
+        });
+      }
+    }
+
+    const endpoints: Endpoints = {
+      webhookUrl,
+      consoleApiBaseUrl,
+      sqsEndpoint: emulators.sqsEndpoint,
+      queueUrl: emulators.queueUrl,
+      dlqUrl: emulators.dlqUrl,
+      dynamodbEndpoint: emulators.dynamodbEndpoint,
+      tableName: emulators.tableName,
+      slackReceiverUrl: receiver.url,
+    };
+    if (options.writeEndpointsFile) {
+      mkdirSync(stateDir, { recursive: true });
+      const file = resolve(stateDir, 'endpoints.json');
+      writeFileSync(file, `${JSON.stringify(endpoints, null, 2)}\n`);
+      closers.unshift(async () => {
+        // Removed last: while it exists, the demo may assume the stack is up.
+        const { rmSync } = await import('node:fs');
+        rmSync(file, { force: true });
+      });
+    }
+
+    let stopped: Promise<void> | undefined;
+    return {
+      endpoints,
+      env,
+      signingSecret,
+      policyPath,
+      policyDerived,
+      emulators,
+      receiver,
+      ...(sandbox !== undefined ? { sandbox } : {}),
+      ...(eventSource ? { eventSource } : {}),
+      components,
+      missing,
+      runSweeper,
+      stop() {
+        stopped ??= stopAll();
+        return stopped;
+      },
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+/** A short, log-safe view of a sweeper result. */
+function summarize(result: unknown): unknown {
+  if (result === undefined || result === null) return result;
+  const text = JSON.stringify(result);
+  return text.length > 500 ? `${text.slice(0, 500)}…` : result;
+}

@@ -1,0 +1,85 @@
+/**
+ * `npm start`: the whole system on one machine (see DESIGN.md, "Local stack"). Reads the
+ * documented environment, boots the stack, prints the banner, writes `.local/endpoints.json`
+ * and stops cleanly on Ctrl-C: polling stops, the in-flight batch finishes, servers close.
+ */
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+import { resolve } from 'node:path';
+import { integerEnv, optionalEnv } from '../config/env.js';
+import { createLogger } from '../observability/logger.js';
+import { faultsFromEnv } from '../sandbox/index.js';
+import { renderBanner } from './banner.js';
+import { REPO_ROOT } from './modules.js';
+import { bootLocalStack } from './stack.js';
+
+const log = createLogger({ service: 'local-stack' });
+
+async function main(): Promise<void> {
+  const port = integerEnv('PORT', 8787);
+  const sweepIntervalSeconds = integerEnv('SWEEP_INTERVAL_SECONDS', 60);
+  // As deployed: six times the worker's 60 s timeout. Lower it to see failed records come back sooner.
+  const visibilityTimeoutSeconds = integerEnv('VISIBILITY_TIMEOUT_SECONDS', 360);
+  const consoleApiBaseUrl = optionalEnv('CONSOLE_API_BASE_URL');
+  const consoleApiKey = optionalEnv('CONSOLE_API_KEY');
+  const signingSecret = optionalEnv('SLACK_SIGNING_SECRET');
+  const policyPath = optionalEnv('AUTOPILOT_POLICY');
+  // Tests point this elsewhere so that they never touch a developer's running stack.
+  const stateDir = resolve(optionalEnv('AUTOPILOT_STATE_DIR') ?? resolve(REPO_ROOT, '.local'));
+
+  const stack = await bootLocalStack({
+    port,
+    ...(consoleApiBaseUrl ? { consoleApiBaseUrl } : {}),
+    ...(consoleApiKey ? { consoleApiKey } : {}),
+    ...(signingSecret ? { signingSecret } : {}),
+    ...(policyPath ? { policyPath } : {}),
+    // SANDBOX_ERROR_RATE, SANDBOX_HANG_RATE... (see src/sandbox/faults.ts) make the sandbox misbehave.
+    sandbox: { faults: faultsFromEnv() },
+    sweepIntervalSeconds: sweepIntervalSeconds === 0 ? false : sweepIntervalSeconds,
+    queue: { visibilityTimeoutSeconds, maxReceiveCount: 5 },
+    stateDir,
+    writeEndpointsFile: true,
+    logger: log,
+  });
+
+  process.stdout.write(
+    renderBanner(stack, {
+      sweepIntervalSeconds: sweepIntervalSeconds === 0 ? false : sweepIntervalSeconds,
+      visibilityTimeoutSeconds,
+      endpointsFile: resolve(stateDir, 'endpoints.json'),
+      sandboxKey: !consoleApiBaseUrl,
+    }),
+  );
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) {
+      process.stderr.write('\nforced exit\n');
+      process.exit(130);
+    }
+    stopping = true;
+    process.stderr.write(`\n${signal}: stopping (finishing the in-flight batch)…\n`);
+    stack.stop().then(
+      () => {
+        process.stderr.write('stopped.\n');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        log.error('stopping failed', { error });
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  // The policy's zod paths and missing variables are in the message: print it plainly.
+  const inUse = (error as { code?: string }).code === 'EADDRINUSE';
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(
+    `npm start failed: ${message}${inUse ? ' (another process has the port: set PORT=<free port>)' : ''}\n`,
+  );
+  process.exit(1);
+});

@@ -1,0 +1,58 @@
+/**
+ * `npm start` itself, as a user runs it: one spawn (tsx startup is slow), from banner to Ctrl-C.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const REPO = resolve(import.meta.dirname, '../..');
+const dir = mkdtempSync(join(tmpdir(), 'autopilot-start-'));
+let child: ChildProcess | undefined;
+
+afterAll(() => {
+  if (child && child.exitCode === null) child.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('npm start', () => {
+  it('prints the banner, writes the endpoints file, answers, and stops cleanly on SIGINT', async () => {
+    const proc = spawn(process.execPath, ['--import', 'tsx', join(REPO, 'src/local/start.ts')], {
+      cwd: REPO,
+      env: {
+        ...process.env,
+        PORT: '0',
+        SWEEP_INTERVAL_SECONDS: '0',
+        AUTOPILOT_STATE_DIR: dir,
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = proc;
+    let stdout = '';
+    let stderr = '';
+    proc.stdout?.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    proc.stderr?.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const endpointsFile = join(dir, 'endpoints.json');
+    for (let i = 0; i < 200 && !stdout.includes('Ctrl-C stops'); i++) {
+      if (proc.exitCode !== null) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(stdout, stderr).toContain('console-autopilot — local stack');
+    expect(stdout).toContain('x-slack-signature: v0=');
+    const endpoints = JSON.parse(readFileSync(endpointsFile, 'utf8'));
+    const health = await fetch(`${endpoints.webhookUrl}/health`);
+    expect(health.status).toBe(200);
+
+    const exited = new Promise<number | null>((done) => proc.on('exit', (code) => done(code)));
+    proc.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(stderr).toContain('stopped.');
+    expect(existsSync(endpointsFile)).toBe(false);
+  });
+});
