@@ -91,6 +91,7 @@ const NOT_SENT_CODES = new Set([
 export class Transport {
   readonly baseUrl: string;
   private readonly knownKeys = new Set<string>();
+  private plainHeaders: { key: string; headers: Readonly<Record<string, string>> } | undefined;
 
   constructor(private readonly config: TransportConfig) {
     this.baseUrl = config.baseUrl.replace(/\/+$/, '');
@@ -100,8 +101,9 @@ export class Transport {
 
   /** Absolute URL of a call. */
   url(path: string, query?: Record<string, string | number | undefined>): string {
-    const absolute = /^https?:\/\//i.test(path);
     // The common case (an encoded path, no query) needs no URL parsing: it is on every request.
+    if (query === undefined && path.charCodeAt(0) === 47 /* '/' */) return this.baseUrl + path;
+    const absolute = /^https?:\/\//i.test(path);
     if (!absolute && query === undefined) return this.baseUrl + path;
     const url = new URL(absolute ? path : this.baseUrl + path);
     for (const [name, value] of Object.entries(query ?? {})) {
@@ -184,53 +186,58 @@ export class Transport {
     body: string | undefined,
     options: RequestOptions,
   ): Promise<T> {
-    const label = `${call.method} ${pathOf(url)}`;
     const timeLeft =
       options.deadline === undefined ? Number.POSITIVE_INFINITY : options.deadline - this.config.now();
-    if (timeLeft <= 0) throw new ApiTimeoutError(`${label}: the deadline passed before the request was sent`);
+    if (timeLeft <= 0)
+      throw new ApiTimeoutError(
+        `${labelOf(call.method, url)}: the deadline passed before the request was sent`,
+      );
     const configured = Math.min(options.timeoutMs ?? this.config.timeoutMs, MAX_TIMER_MS);
     const timeoutMs = Math.min(configured, timeLeft);
     // One controller per attempt. (Sharing one signal among attempts was measured slower:
-    // undici adds a listener per request to the shared signal.)
+    // undici adds a listener per request to the shared signal.) The timer aborts with a
+    // marker reason, so no closure is created per attempt to remember that it fired.
     const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs);
-    const onAbort = () => controller.abort();
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    if (options.signal?.aborted) controller.abort(); // aborted while waiting for the budget
-
-    const headers: Record<string, string> = { accept: 'application/json', 'SERVICE-API-KEY': key };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    if (call.mutation && (options.respectReviewSettings ?? this.config.respectReviewSettings)) {
-      headers['x-respect-review-settings'] = 'true';
+    const timer = setTimeout(abortForTimeout, timeoutMs, controller);
+    const callerSignal = options.signal;
+    let onAbort: (() => void) | undefined;
+    if (callerSignal) {
+      onAbort = () => controller.abort();
+      callerSignal.addEventListener('abort', onAbort, { once: true });
+      if (callerSignal.aborted) controller.abort(); // aborted while waiting for the budget
     }
+
+    const init: RequestInit = {
+      method: call.method,
+      headers: this.headers(
+        key,
+        body !== undefined,
+        call.mutation && (options.respectReviewSettings ?? this.config.respectReviewSettings),
+      ),
+      signal: controller.signal,
+    };
+    if (body !== undefined) init.body = body;
 
     let response: Response;
     let text: string;
     try {
-      response = await this.config.fetch(url, {
-        method: call.method,
-        headers,
-        ...(body === undefined ? {} : { body }),
-        signal: controller.signal,
-      });
+      response = await this.config.fetch(url, init);
       text = this.scrub(await response.text());
     } catch (error) {
-      if (options.signal?.aborted) throw new ApiAbortError(`${label}: request aborted`);
-      if (timedOut) {
+      if (callerSignal?.aborted) throw new ApiAbortError(`${labelOf(call.method, url)}: request aborted`);
+      if (controller.signal.reason === TIMED_OUT) {
         const which = timeoutMs < configured ? 'deadline' : 'timeout';
         throw new ApiTimeoutError(
-          `${label}: no complete response within ${Math.round(timeoutMs)} ms (${which})`,
+          `${labelOf(call.method, url)}: no complete response within ${Math.round(timeoutMs)} ms (${which})`,
         );
       }
       const cause = this.safeCause(error);
-      throw new ApiConnectionError(`${label}: ${cause.message}`, requestSent(error), { cause });
+      throw new ApiConnectionError(`${labelOf(call.method, url)}: ${cause.message}`, requestSent(error), {
+        cause,
+      });
     } finally {
       clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
+      if (onAbort) callerSignal?.removeEventListener('abort', onAbort);
     }
 
     const status = response.status;
@@ -241,29 +248,55 @@ export class Transport {
         headers: responseHeaders,
         body: parseBody(text),
         method: call.method,
-        path: label.slice(call.method.length + 1),
+        path: pathOf(url),
       };
       throw makeApiError(
         init,
         status === 429 ? parseRetryAfter(responseHeaders, this.config.now()) : undefined,
       );
     }
-    return this.parse(call, label, status, text);
+    return this.parse(call, url, status, text);
   }
 
-  private parse<T>(call: Call<T>, label: string, status: number, text: string): T {
-    const where = { method: call.method, path: label.slice(call.method.length + 1), status };
+  /**
+   * Request headers. The common case (no body, no review header) reuses one object per key:
+   * undici only reads it, and building it per request showed up in the profile.
+   */
+  private headers(key: string, hasBody: boolean, review: boolean): Record<string, string> {
+    if (!hasBody && !review) {
+      if (this.plainHeaders?.key !== key) {
+        this.plainHeaders = {
+          key,
+          headers: Object.freeze({ accept: 'application/json', 'SERVICE-API-KEY': key }),
+        };
+      }
+      return this.plainHeaders.headers;
+    }
+    const headers: Record<string, string> = { accept: 'application/json', 'SERVICE-API-KEY': key };
+    if (hasBody) headers['content-type'] = 'application/json';
+    if (review) headers['x-respect-review-settings'] = 'true';
+    return headers;
+  }
+
+  private parse<T>(call: Call<T>, url: string, status: number, text: string): T {
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
       const excerpt = text.replace(/\s+/g, ' ').trim().slice(0, 120);
-      throw new ResponseValidationError({ ...where, detail: `body is not JSON (${excerpt || 'empty'})` });
+      throw new ResponseValidationError({
+        ...where(call.method, url, status),
+        detail: `body is not JSON (${excerpt || 'empty'})`,
+      });
     }
     const result = call.schema.safeParse(json);
     if (!result.success) {
       const detail = formatIssues(result.error.issues.slice(0, 5));
-      throw new ResponseValidationError({ ...where, detail, issues: result.error.issues });
+      throw new ResponseValidationError({
+        ...where(call.method, url, status),
+        detail,
+        issues: result.error.issues,
+      });
     }
     return result.data;
   }
@@ -292,6 +325,25 @@ export class Transport {
     copy.stack = `${copy.name}: ${copy.message}`;
     return copy;
   }
+}
+
+/** The abort reason of a per-attempt timeout, told apart from the caller's abort. */
+const TIMED_OUT = new Error('attempt timed out');
+
+function abortForTimeout(controller: AbortController): void {
+  controller.abort(TIMED_OUT);
+}
+
+/**
+ * `METHOD /path` for messages. Built only when a message is (plain functions, not per-call
+ * closures: creating closures on every request showed up in the profile).
+ */
+function labelOf(method: HttpMethod, url: string): string {
+  return `${method} ${pathOf(url)}`;
+}
+
+function where(method: HttpMethod, url: string, status: number) {
+  return { method, path: pathOf(url), status };
 }
 
 /** The path of an absolute URL, for messages (never the origin or the query). */

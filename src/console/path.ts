@@ -12,9 +12,10 @@
  */
 export function path(strings: TemplateStringsArray, ...values: Array<string | number>): string {
   let out = strings[0] ?? '';
-  values.forEach((value, index) => {
-    out += encodeSegment(value) + (strings[index + 1] ?? '');
-  });
+  // A plain loop (no callback per call): this runs on every request.
+  for (let index = 0; index < values.length; index++) {
+    out += encodeSegment(values[index] as string | number) + (strings[index + 1] ?? '');
+  }
   return out;
 }
 
