@@ -21,7 +21,6 @@ import {
   DEPLOYED_POLICY_PATH,
   ESM_REQUIRE_BANNER,
   MAIN_FIELDS,
-  NODE_OPTIONS,
   NODE_TARGET,
   OUTPUT,
   POLICY_FILE_NAME,
@@ -101,7 +100,6 @@ export class AutopilotFunction extends Construct {
         ? {}
         : { reservedConcurrentExecutions: props.reservedConcurrentExecutions }),
       environment: {
-        NODE_OPTIONS,
         AUTOPILOT_POLICY: DEPLOYED_POLICY_PATH,
         ...props.environment,
       },

@@ -11,27 +11,16 @@ import {
   ReceiveMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import type { Context, SQSBatchResponse, SQSEvent, SQSMessageAttributes, SQSRecord } from 'aws-lambda';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { toSqsRecord } from '../../src/local/event-source.js';
+import { createLambdaContext } from '../../src/local/lambda-context.js';
 
-/** A Lambda context whose `getRemainingTimeInMillis` counts down from `timeoutMs`. */
+/** A Lambda context whose `getRemainingTimeInMillis` counts down from `timeoutMs` (the local stack's own). */
 export function lambdaContext(options: { timeoutMs?: number; functionName?: string } = {}): Context {
-  const timeoutMs = options.timeoutMs ?? 30_000;
-  const start = Date.now();
-  const functionName = options.functionName ?? 'autopilot-worker';
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:us-east-1:000000000000:function:${functionName}`,
-    memoryLimitInMB: '512',
-    awsRequestId: crypto.randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: '2026/11/22/[$LATEST]test',
-    getRemainingTimeInMillis: () => Math.max(0, timeoutMs - (Date.now() - start)),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
+  return createLambdaContext({
+    functionName: options.functionName ?? 'autopilot-worker',
+    timeoutMs: options.timeoutMs ?? 30_000,
+  });
 }
 
 export interface QueueRef {
@@ -47,41 +36,13 @@ export async function queueArn(ref: QueueRef): Promise<string> {
   return out.Attributes?.QueueArn ?? `arn:aws:sqs:us-east-1:000000000000:${ref.queueUrl.split('/').pop()}`;
 }
 
-/** One received SQS message as a Lambda `SQSRecord`. */
+/** One received SQS message as a Lambda `SQSRecord` (the local event source's conversion). */
 export function sqsRecordFromMessage(
   message: Message,
   eventSourceARN: string,
   awsRegion = 'us-east-1',
 ): SQSRecord {
-  const messageAttributes: SQSMessageAttributes = {};
-  for (const [name, value] of Object.entries(message.MessageAttributes ?? {})) {
-    messageAttributes[name] = {
-      dataType: value.DataType ?? 'String',
-      stringListValues: [],
-      binaryListValues: [],
-      ...(value.StringValue !== undefined ? { stringValue: value.StringValue } : {}),
-      ...(value.BinaryValue !== undefined
-        ? { binaryValue: Buffer.from(value.BinaryValue).toString('base64') }
-        : {}),
-    };
-  }
-  const attrs = message.Attributes ?? {};
-  return {
-    messageId: message.MessageId ?? '',
-    receiptHandle: message.ReceiptHandle ?? '',
-    body: message.Body ?? '',
-    attributes: {
-      ApproximateReceiveCount: attrs.ApproximateReceiveCount ?? '1',
-      SentTimestamp: attrs.SentTimestamp ?? String(Date.now()),
-      SenderId: attrs.SenderId ?? 'AIDAEXAMPLE',
-      ApproximateFirstReceiveTimestamp: attrs.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
-    },
-    messageAttributes,
-    md5OfBody: message.MD5OfBody ?? '',
-    eventSource: 'aws:sqs',
-    eventSourceARN,
-    awsRegion,
-  };
+  return toSqsRecord(message, eventSourceARN, awsRegion);
 }
 
 /** Receives up to `max` messages and wraps them as one SQS event (possibly with no records). */

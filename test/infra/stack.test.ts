@@ -201,9 +201,10 @@ describe('the stack', () => {
         LoggingConfig: { LogGroup: { Ref: s.logicalId(`${name}/Logs`) } },
       });
       expect(fn.FunctionName).toBeUndefined();
-      expect((fn.Environment as { Variables: Record<string, unknown> }).Variables.NODE_OPTIONS).toBe(
-        '--enable-source-maps',
-      );
+      // Source maps ship beside the bundle but are not loaded at runtime (cold start).
+      expect(
+        (fn.Environment as { Variables: Record<string, unknown> }).Variables.NODE_OPTIONS,
+      ).toBeUndefined();
       s.template.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
       expect(s.json.Resources[s.logicalId(`${name}/Logs`)]?.Properties?.RetentionInDays).toBe(30);
     }
@@ -227,7 +228,6 @@ describe('the stack', () => {
   it('gives each function exactly the environment of the agreed contract', () => {
     const env = (name: 'Webhook' | 'Worker' | 'Sweeper') => environmentOf(s, name);
     const common = {
-      NODE_OPTIONS: '--enable-source-maps',
       AUTOPILOT_POLICY: '/var/task/policy.json',
       CONSOLE_API_BASE_URL: 'https://console.example.com',
       AUTOPILOT_SECRET_ID: { Ref: s.logicalId('Secret') },
