@@ -204,7 +204,7 @@ export function decide(policy: Policy, input: DecisionInput): Decision {
       return result(
         'approve',
         'chat grant',
-        `<@${userId}> holds the chat grant "${request.action}" (chat.grants): a person decided${overrides}`,
+        `Slack user ${userId} holds the chat grant "${request.action}" (chat.grants): a person decided${overrides}`,
       );
     }
   }

@@ -150,7 +150,7 @@ const cases: Case[] = [
     }),
     now: '2026-11-22T22:00:00Z',
     expected: { outcome: 'approve', rule: 'chat grant' },
-    reason: ['<@U0RM> holds the chat grant "approve_phase"'],
+    reason: ['Slack user U0RM holds the chat grant "approve_phase"'],
     noCounter: true,
   },
   {
