@@ -4,6 +4,8 @@
  * environment here (the caller does that once, at the edge), so the client works from a
  * Lambda, a CLI or a test alike.
  */
+import { fetchSend } from '../http/fetch-send.js';
+import { createNodeSend } from '../http/send.js';
 import type { Logger } from '../observability/logger.js';
 import { type ApiKeyProvider, sleep, Transport } from './http.js';
 import { DEFAULT_MAX_PAGES } from './pagination.js';
@@ -24,7 +26,10 @@ export interface ConsoleClientOptions {
   baseUrl: string;
   /** The `SERVICE-API-KEY`, or a function asked for it per call (and once more after a 401). */
   apiKey: ApiKeyProvider;
-  /** Default: the global fetch. */
+  /**
+   * Send through this fetch instead of the built-in `node:http(s)` sender (which is faster
+   * and starts ~50 ms sooner on a cold Lambda: see src/http/send.ts).
+   */
   fetch?: typeof fetch;
   /** Per attempt. Default 10 000 ms. */
   timeoutMs?: number;
@@ -77,7 +82,7 @@ export function createConsoleClient(options: ConsoleClientOptions) {
   const transport = new Transport({
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
-    fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
+    send: options.fetch ? fetchSend(options.fetch) : createNodeSend(),
     timeoutMs: positive('timeoutMs', options.timeoutMs ?? 10_000),
     maxRetries: nonNegativeInteger('maxRetries', options.maxRetries ?? 2),
     maxRetryDelayMs: positive('maxRetryDelayMs', options.maxRetryDelayMs ?? 30_000),

@@ -6,6 +6,13 @@
  * is scrubbed from anything the server echoes and never stored on an error.
  */
 import type * as z from 'zod/mini';
+import {
+  HttpAbortError,
+  type HttpRequest,
+  type HttpResponse,
+  type HttpSend,
+  HttpTimeoutError,
+} from '../http/send.js';
 import type { Logger } from '../observability/logger.js';
 import { formatIssues } from '../util/zod-issues.js';
 import {
@@ -49,7 +56,7 @@ export interface RequestOptions {
 export interface TransportConfig {
   baseUrl: string;
   apiKey: ApiKeyProvider;
-  fetch: typeof fetch;
+  send: HttpSend;
   timeoutMs: number;
   maxRetries: number;
   maxRetryDelayMs: number;
@@ -194,38 +201,26 @@ export class Transport {
       );
     const configured = Math.min(options.timeoutMs ?? this.config.timeoutMs, MAX_TIMER_MS);
     const timeoutMs = Math.min(configured, timeLeft);
-    // One controller per attempt. (Sharing one signal among attempts was measured slower:
-    // undici adds a listener per request to the shared signal.) The timer aborts with a
-    // marker reason, so no closure is created per attempt to remember that it fired.
-    const controller = new AbortController();
-    const timer = setTimeout(abortForTimeout, timeoutMs, controller);
-    const callerSignal = options.signal;
-    let onAbort: (() => void) | undefined;
-    if (callerSignal) {
-      onAbort = () => controller.abort();
-      callerSignal.addEventListener('abort', onAbort, { once: true });
-      if (callerSignal.aborted) controller.abort(); // aborted while waiting for the budget
-    }
-
-    const init: RequestInit = {
+    const request: HttpRequest = {
       method: call.method,
+      url,
       headers: this.headers(
         key,
         body !== undefined,
         call.mutation && (options.respectReviewSettings ?? this.config.respectReviewSettings),
       ),
-      signal: controller.signal,
+      timeoutMs,
+      signal: options.signal,
     };
-    if (body !== undefined) init.body = body;
+    if (body !== undefined) request.body = body;
 
-    let response: Response;
-    let text: string;
+    let response: HttpResponse;
     try {
-      response = await this.config.fetch(url, init);
-      text = this.scrub(await response.text());
+      response = await this.config.send(request);
     } catch (error) {
-      if (callerSignal?.aborted) throw new ApiAbortError(`${labelOf(call.method, url)}: request aborted`);
-      if (controller.signal.reason === TIMED_OUT) {
+      if (error instanceof HttpAbortError)
+        throw new ApiAbortError(`${labelOf(call.method, url)}: request aborted`);
+      if (error instanceof HttpTimeoutError) {
         const which = timeoutMs < configured ? 'deadline' : 'timeout';
         throw new ApiTimeoutError(
           `${labelOf(call.method, url)}: no complete response within ${Math.round(timeoutMs)} ms (${which})`,
@@ -235,14 +230,13 @@ export class Transport {
       throw new ApiConnectionError(`${labelOf(call.method, url)}: ${cause.message}`, requestSent(error), {
         cause,
       });
-    } finally {
-      clearTimeout(timer);
-      if (onAbort) callerSignal?.removeEventListener('abort', onAbort);
     }
+    const text = this.scrub(response.text);
 
     const status = response.status;
     if (status < 200 || status >= 300) {
-      const responseHeaders = headersRecord(response.headers, (value) => this.scrub(value));
+      const responseHeaders: Record<string, string> = {};
+      for (const [name, value] of Object.entries(response.headers)) responseHeaders[name] = this.scrub(value);
       const init = {
         status,
         headers: responseHeaders,
@@ -260,7 +254,7 @@ export class Transport {
 
   /**
    * Request headers. The common case (no body, no review header) reuses one object per key:
-   * undici only reads it, and building it per request showed up in the profile.
+   * the sender only reads it, and building it per request showed up in the profile.
    */
   private headers(key: string, hasBody: boolean, review: boolean): Record<string, string> {
     if (!hasBody && !review) {
@@ -310,7 +304,7 @@ export class Transport {
     return out;
   }
 
-  /** A plain copy of a fetch failure (name, code, scrubbed message), one cause deep. */
+  /** A plain copy of a connection failure (name, code, scrubbed message), one cause deep. */
   private safeCause(error: unknown, depth = 0): Error {
     const source = error instanceof Error ? error : new Error(String(error));
     const copy = new Error(this.scrub(source.message));
@@ -325,13 +319,6 @@ export class Transport {
     copy.stack = `${copy.name}: ${copy.message}`;
     return copy;
   }
-}
-
-/** The abort reason of a per-attempt timeout, told apart from the caller's abort. */
-const TIMED_OUT = new Error('attempt timed out');
-
-function abortForTimeout(controller: AbortController): void {
-  controller.abort(TIMED_OUT);
 }
 
 /**
@@ -361,14 +348,6 @@ function requestSent(error: unknown): boolean {
     current = (current as { cause?: unknown }).cause;
   }
   return true;
-}
-
-function headersRecord(headers: Headers, scrub: (value: string) => string): Record<string, string> {
-  const out: Record<string, string> = {};
-  headers.forEach((value, name) => {
-    out[name] = scrub(value);
-  });
-  return out;
 }
 
 /** JSON when it parses, the text otherwise (HTML, plain text), undefined when empty. */

@@ -6,6 +6,8 @@
  * that is being reported, so nothing here throws: the caller gets a result.
  */
 
+import { createNodeSend, type HttpSend } from '../http/send.js';
+
 export const SLACK_ORIGIN = 'https://hooks.slack.com';
 
 /** A Slack message: `text` is the notification fallback; `blocks` is Block Kit. */
@@ -21,7 +23,8 @@ export type PostResult =
   | { ok: false; reason: 'refused' | 'http' | 'network'; status?: number; error: string };
 
 export interface PostOptions {
-  fetch?: typeof fetch;
+  /** Default: one shared `node:http(s)` sender (see src/http/send.ts). */
+  send?: HttpSend;
   /** Origins (scheme://host[:port]) allowed besides https://hooks.slack.com. */
   allowedOrigins?: readonly string[];
   timeoutMs?: number;
@@ -64,6 +67,12 @@ export function describeUrl(url: string): string {
   }
 }
 
+let sharedSend: HttpSend | undefined;
+function defaultSend(): HttpSend {
+  sharedSend ??= createNodeSend();
+  return sharedSend;
+}
+
 export async function postToSlack(
   url: string,
   message: SlackMessage,
@@ -76,23 +85,22 @@ export async function postToSlack(
       error: `refusing to post to ${describeUrl(url)}: not a Slack URL`,
     };
   }
-  const doFetch = options.fetch ?? fetch;
+  const send = options.send ?? defaultSend();
   try {
-    const response = await doFetch(url, {
+    // Redirects are never followed: a 3xx is reported as an HTTP failure like any other.
+    const response = await send({
       method: 'POST',
+      url,
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(message),
-      redirect: 'error',
-      signal: AbortSignal.timeout(options.timeoutMs ?? 5_000),
+      timeoutMs: options.timeoutMs ?? 5_000,
     });
-    // Drain the body so the connection is released; Slack answers "ok" or a short error code.
-    const text = await response.text().catch(() => '');
-    if (!response.ok) {
+    if (response.status < 200 || response.status >= 300) {
       return {
         ok: false,
         reason: 'http',
         status: response.status,
-        error: `Slack answered ${response.status}: ${text.slice(0, 200)}`,
+        error: `Slack answered ${response.status}: ${response.text.slice(0, 200)}`,
       };
     }
     return { ok: true, status: response.status };

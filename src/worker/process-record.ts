@@ -15,6 +15,7 @@ import {
   parseActionRequest,
   requesterKey,
 } from '../actions/request.js';
+import type { HttpSend } from '../http/send.js';
 import type { Logger } from '../observability/logger.js';
 import type { Decision, DecisionInput } from '../policy/decide.js';
 import type { Policy } from '../policy/schema.js';
@@ -45,7 +46,7 @@ export interface RecordDeps {
   dlqUrl: string;
   logger: Logger;
   now: () => Date;
-  slack: { fetch?: typeof fetch; allowedOrigins: string[]; timeoutMs?: number };
+  slack: { send?: HttpSend; allowedOrigins: string[]; timeoutMs?: number };
   /** Time kept free at the end of the invocation: no API attempt runs into it. */
   safetyMarginMs: number;
   /** How far an effect lock reaches beyond the invocation's end (a crashed worker's claim frees itself). */
