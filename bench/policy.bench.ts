@@ -4,7 +4,9 @@
  * with an hourly counter (the common case), one outside its window (finds the next opening
  * in the zone), a sweeper archive with a daily counter (local day bounds), and a freeze.
  * Calls are interleaved with the baseline in rounds so machine noise falls on both alike.
- * Also: loading and validating the default policy file (part of every cold start).
+ * Also: loading and validating the default policy file (warm, in this process: what the local
+ * stack, the CLI and the bundling do; a deployed handler trusts its bundle's validated policy
+ * instead, see bench/cold-start.bench.ts).
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';

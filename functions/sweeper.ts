@@ -1,8 +1,10 @@
 /**
- * Lambda entry point of the sweeper (EventBridge schedule). Thin: the policy is loaded and
- * validated at cold start, so an invalid policy fails the init with its zod path; the
- * dependencies are built from the environment once per container; each invocation gets the
- * time it has left from the Lambda context, so the run stops with a margin and saves progress.
+ * Lambda entry point of the sweeper (EventBridge schedule). Thin: the policy is loaded at cold
+ * start (validated with zod when this bundle was built and trusted by its SHA-256; any other
+ * policy file is validated here, so an invalid one fails the init with its zod path: see
+ * src/policy/load.ts); the dependencies are built from the environment once per container; each
+ * invocation gets the time it has left from the Lambda context, so the run stops with a margin
+ * and saves progress.
  */
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { loadPolicyFile } from '../src/policy/load.js';

@@ -1,7 +1,9 @@
 /**
  * Lambda entry point of the Slack webhook (API Gateway HTTP/REST API or a Function URL).
- * Thin on purpose: dependencies are built from the environment once per container, and the
- * policy is validated here at init, so a bad policy fails the cold start with its zod path.
+ * Thin on purpose: dependencies are built from the environment once per container, the policy
+ * among them. It was validated with zod when this bundle was built, and the bundle trusts
+ * exactly those bytes (by their SHA-256); any other policy file is validated at init, so a bad
+ * one fails the cold start with its zod path (src/policy/load.ts).
  */
 import { handle } from 'hono/aws-lambda';
 import { createWebhookApp } from '../src/webhook/app.js';

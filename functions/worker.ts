@@ -1,7 +1,9 @@
 /**
  * Lambda entry point of the action worker (SQS → `{ batchItemFailures }`). Thin: the policy is
- * loaded and validated at cold start, so an invalid policy fails the init with the zod path;
- * everything else lives in src/worker.
+ * loaded at cold start. It was validated with zod when this bundle was built, and the bundle
+ * trusts exactly those bytes (by their SHA-256); any other policy file is validated here, so an
+ * invalid one fails the init with its zod path (src/policy/load.ts). Everything else lives in
+ * src/worker.
  */
 import { loadPolicyFile } from '../src/policy/load.js';
 import { workerDepsFromEnv } from '../src/worker/env.js';

@@ -1,13 +1,15 @@
 /**
  * The house Lambda function: every handler of console-autopilot is one of these, so the
  * runtime, architecture, bundling, log group, tracing and the bundled policy file are set in
- * one place. Its `bind*` helpers grant a permission and set the environment variable that
- * names the resource together, so a function can never know of a resource it may not use,
- * nor hold a grant it is not told about.
+ * one place. The policy is validated here, at synth, and the bundle ships its normalized form
+ * with the digest that lets the handler trust it without validating it again (infra/bundling.ts).
+ * Its `bind*` helpers grant a permission and set the environment variable that names the
+ * resource together, so a function can never know of a resource it may not use, nor hold a
+ * grant it is not told about.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stage, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { type IRole, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
@@ -18,12 +20,14 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import {
+  bundledPolicy,
   DEPLOYED_POLICY_PATH,
   ESM_REQUIRE_BANNER,
   MAIN_FIELDS,
   NODE_TARGET,
   OUTPUT,
   POLICY_FILE_NAME,
+  policyDefine,
   REPO_ROOT,
 } from './bundling.js';
 
@@ -46,7 +50,10 @@ export interface AutopilotFunctionProps {
   /** The handler file, absolute or relative to the repository root. */
   entry: string;
   description: string;
-  /** The policy file bundled next to the handler (absolute, or relative to the repository root). */
+  /**
+   * The policy file (absolute, or relative to the repository root): validated at synth; its
+   * normalized form is bundled next to the handler as `policy.json`.
+   */
   policyFile: string;
   /** Environment besides what the `bind*` helpers set. */
   environment?: Record<string, string>;
@@ -70,6 +77,13 @@ export class AutopilotFunction extends Construct {
     if (!existsSync(policyFile)) {
       throw new Error(`policy file ${policyFile} does not exist (context value "policyFile")`);
     }
+    // Validated now (an invalid file fails the synth with every zod path), normalized, and staged
+    // in the cloud assembly under its digest, for the bundling to copy beside the handler.
+    const policy = bundledPolicy(policyFile);
+    const stage = Stage.of(this);
+    if (!stage) throw new Error(`${this.node.path}: an AutopilotFunction must belong to an App`);
+    const stagedPolicy = join(stage.outdir, `autopilot-policy.${policy.sha256}.json`);
+    writeFileSync(stagedPolicy, policy.text);
 
     this.logGroup = new LogGroup(this, 'Logs', {
       retention: props.logRetention ?? RetentionDays.ONE_MONTH,
@@ -111,6 +125,8 @@ export class AutopilotFunction extends Construct {
         sourcesContent: OUTPUT.sourcesContent,
         mainFields: MAIN_FIELDS,
         banner: ESM_REQUIRE_BANNER,
+        // The handler trusts a policy file with exactly these bytes without validating it again.
+        define: policyDefine(policy),
         bundleAwsSDK: true,
         externalModules: [],
         forceDockerBundling: false,
@@ -118,9 +134,9 @@ export class AutopilotFunction extends Construct {
         commandHooks: {
           beforeBundling: () => [],
           beforeInstall: () => [],
-          // Local bundling runs these through a shell; the path is quoted, copying is done by cp.
+          // Local bundling runs these through a shell; the paths are quoted, copying is done by cp.
           afterBundling: (_inputDir: string, outputDir: string) => [
-            `cp ${JSON.stringify(policyFile)} ${JSON.stringify(join(outputDir, POLICY_FILE_NAME))}`,
+            `cp ${JSON.stringify(stagedPolicy)} ${JSON.stringify(join(outputDir, POLICY_FILE_NAME))}`,
           ],
         },
       },

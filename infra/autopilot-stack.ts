@@ -4,7 +4,6 @@
  * on a schedule) with exactly the grants each needs, and the alarms that page a person.
  * Settings come in as typed props; `app.ts` reads them from CDK context.
  */
-import { resolve } from 'node:path';
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
@@ -26,10 +25,9 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { loadPolicyFile } from '../src/policy/load.js';
 import { TABLE_KEYS } from '../src/state/table.js';
 import { AutopilotFunction } from './autopilot-function.js';
-import { HANDLER_ENTRIES, REPO_ROOT } from './bundling.js';
+import { HANDLER_ENTRIES } from './bundling.js';
 
 /** The platform's mutation limits per project (FACTS.md); the worker's containers share them. */
 export const PLATFORM_MUTATION_LIMITS = { per10s: 100, per15min: 900 } as const;
@@ -80,9 +78,9 @@ export class AutopilotStack extends Stack {
       throw new Error(`consoleApiBaseUrl must be an http(s) URL, got "${props.consoleApiBaseUrl}"`);
     }
     const entries = { ...HANDLER_ENTRIES, ...props.entries };
+    // Each function validates it at synth (with every zod path, so `cdk deploy` refuses a policy
+    // the handlers would reject) and bundles its normalized form: see AutopilotFunction.
     const policyFile = props.policyFile ?? 'policy.json';
-    // Validated here too, so that `cdk deploy` refuses a policy every cold start would reject.
-    loadPolicyFile(resolve(REPO_ROOT, policyFile));
 
     // --- Secret: the template never holds a value. A created secret starts with both fields
     // empty (the handlers refuse to run until an operator sets them); `generateStringKey`

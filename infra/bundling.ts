@@ -1,10 +1,17 @@
 /**
- * How every Lambda handler is built: one home for the esbuild options, shared by the house
- * function construct (which hands them to NodejsFunction) and by the cold-start benchmark
- * (which calls esbuild with them directly), so that what we measure is what we deploy.
+ * How every Lambda handler is built: one home for the esbuild options and for the policy file
+ * that ships beside each bundle, shared by the house function construct (which hands them to
+ * NodejsFunction) and by the cold-start benchmark (which calls esbuild with them directly), so
+ * that what we measure is what we deploy.
  */
-import { dirname, resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  type NormalizedPolicyFile,
+  normalizePolicyFile,
+  VALIDATED_POLICY_SHA256_DEFINE,
+} from '../src/policy/load.js';
 
 /** The repository root: entries, the lock file and the default policy file are resolved from here. */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -47,8 +54,31 @@ export const HANDLER_ENTRIES = {
 
 export type HandlerName = keyof typeof HANDLER_ENTRIES;
 
-/** The esbuild build options for one entry, as NodejsFunction runs them (for the benchmark). */
-export function esbuildOptions(entry: string, outfile: string) {
+/**
+ * The policy a bundle ships: validated with the zod schema (an invalid file throws, naming every
+ * path, so `cdk synth` fails), normalized (defaults filled in), and the SHA-256 of those bytes.
+ */
+export function bundledPolicy(policyFile: string): NormalizedPolicyFile {
+  return normalizePolicyFile(resolve(REPO_ROOT, policyFile));
+}
+
+/**
+ * esbuild `define` that makes a bundle trust exactly this policy's bytes: `loadPolicyFile`
+ * (src/policy/load.ts) returns a file with this digest without building the zod schema again.
+ */
+export function policyDefine(policy: Pick<NormalizedPolicyFile, 'sha256'>): Record<string, string> {
+  return { [VALIDATED_POLICY_SHA256_DEFINE]: JSON.stringify(policy.sha256) };
+}
+
+/** Writes the normalized policy beside a bundle, where the handlers read it (`policy.json`). */
+export function writeBundledPolicy(outDir: string, policy: Pick<NormalizedPolicyFile, 'text'>): string {
+  const file = join(outDir, POLICY_FILE_NAME);
+  writeFileSync(file, policy.text);
+  return file;
+}
+
+/** The esbuild build options for one entry, as NodejsFunction runs them (for the benchmark and tests). */
+export function esbuildOptions(entry: string, outfile: string, policy: Pick<NormalizedPolicyFile, 'sha256'>) {
   return {
     entryPoints: [entry],
     outfile,
@@ -63,6 +93,7 @@ export function esbuildOptions(entry: string, outfile: string) {
     banner: { js: ESM_REQUIRE_BANNER },
     // The AWS SDK is bundled, never external: the runtime's copy is slower to load (aws/aws-cdk#25492).
     external: [] as string[],
+    define: policyDefine(policy),
     logLevel: 'warning' as const,
   };
 }

@@ -1,14 +1,14 @@
 /**
- * `autopilot policy check` and `policy explain`: validate a policy file the way the Lambdas
- * do at cold start, and show which rule decides a request at a given time, and why — the
- * same pure `decide` the worker runs.
+ * `autopilot policy check` and `policy explain`: validate a policy file with the zod schema that
+ * bundling the functions checks it with (an invalid file fails `cdk synth`), and show which rule
+ * decides a request at a given time, and why — the same pure `decide` the worker runs.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { type ActionRequest, ActionRequestSchema, actionTarget, requesterKey } from '../actions/request.js';
 import { decide, describeDecision } from '../policy/decide.js';
-import { type Policy, PolicySchema } from '../policy/schema.js';
+import { type Policy, policySchemas } from '../policy/schema.js';
 import { formatPath } from '../util/zod-issues.js';
 import { parse } from './args.js';
 import { type CliIo, CommandError, EXIT, printHelp, UsageError } from './io.js';
@@ -44,7 +44,7 @@ function policyFile(io: CliIo, given?: string): string {
 
 /** Validates; on failure every issue, one per line, with its zod path. */
 function loadPolicy(io: CliIo, file: string): Policy {
-  const result = PolicySchema.safeParse(readJson(file, io, 'policy file'));
+  const result = policySchemas().policy.safeParse(readJson(file, io, 'policy file'));
   if (result.success) return result.data;
   const lines = result.error.issues.map((issue) => `  ${formatPath(issue.path)}: ${issue.message}`);
   throw new CommandError(`${file} is not a valid policy:\n${lines.join('\n')}`);

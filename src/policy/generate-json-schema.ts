@@ -5,13 +5,14 @@
  *
  * The JSON Schema describes the file as written (zod's input side: defaults are optional).
  * It cannot express every rule zod checks (a real IANA zone, a freeze ending after it starts,
- * unique rule names): the loader at start-up stays the authority.
+ * unique rule names): the zod schema stays the authority (at synth, and at start for any policy
+ * file a function was not built with).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { PolicySchema } from './schema.js';
+import { policySchemas } from './schema.js';
 
 export const POLICY_SCHEMA_PATH = resolve(
   dirname(fileURLToPath(import.meta.url)),
@@ -20,7 +21,7 @@ export const POLICY_SCHEMA_PATH = resolve(
 
 /** The JSON Schema text: stable key order (zod's, which follows the schema source), two-space indent, final newline. */
 export function policyJsonSchemaText(): string {
-  const schema = z.toJSONSchema(PolicySchema, { io: 'input', target: 'draft-2020-12' });
+  const schema = z.toJSONSchema(policySchemas().policy, { io: 'input', target: 'draft-2020-12' });
   const document = {
     $schema: schema.$schema,
     title: 'console-autopilot policy',

@@ -1,34 +1,81 @@
 /**
- * Loading the policy file. An invalid file is fatal at start, with every zod path in the
- * message, so that a typo never turns into a silent "deny everything" in production.
+ * Loading the policy file. An invalid file never reaches a decision: it fails the bundling (and
+ * so `cdk synth`/`deploy`) or the start, with every zod path in the message, so that a typo never
+ * turns into a silent "deny everything" in production.
+ *
+ * Validated when built, verified when started. Bundling a function (infra/bundling.ts) validates
+ * the policy with the zod schema, writes the *normalized* policy (`normalizedPolicyText`: the
+ * parsed value with its defaults filled in) beside the bundle, and defines
+ * `globalThis.__AUTOPILOT_VALIDATED_POLICY_SHA256__` in the bundle as the SHA-256 of exactly
+ * those bytes. `loadPolicyFile` hashes the bytes it reads: when they are the ones the build
+ * validated, it returns `JSON.parse` of them without building the schema (~150 zod objects,
+ * the bulk of a cold start's policy load). That is a memo, not a shortcut: validation is a pure
+ * function of the bytes, the build ran it with this same schema, and the normalized text is a
+ * fixed point of it (validating it again yields exactly that text: checked at every build and
+ * by a property test), so `JSON.parse` gives exactly what validating would. Any other file, or
+ * any file where no digest was built in (tsx, tests, the local stack, the CLI), is validated in
+ * full as before.
+ *
+ * The one input of validation besides the bytes is the runtime's time zone data (`timezone` must
+ * be a zone Intl knows). The fast path does not ask again: Node (here and Lambda's nodejs22.x)
+ * ships full ICU, IANA never withdraws a zone name (old names stay as links), so a zone the
+ * build's Node knows is known to any Node with the same or newer tz data. Only a zone added to
+ * the tz database after the Lambda runtime's Node was built could slip through, and it would
+ * fail closed: the first decision that reads the zone throws (Intl's RangeError), nothing is
+ * mutated, and the request is retried and dead-lettered. Checking it at every start would cost
+ * 2–3 ms (`Intl.supportedValuesOf`), or ~20 ms for an alias such as `UTC`.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { formatIssues } from '../util/zod-issues.js';
-import { type Policy, PolicySchema } from './schema.js';
+import { type Policy, policySchemas } from './schema.js';
+
+declare global {
+  /**
+   * Replaced by esbuild (`define`) with the SHA-256 (hex) of the normalized policy file the
+   * bundle was built with (infra/bundling.ts); undefined wherever the code runs unbundled.
+   */
+  var __AUTOPILOT_VALIDATED_POLICY_SHA256__: string | undefined;
+}
+
+/** The esbuild `define` key whose value is the validated policy's digest (a JSON string literal). */
+export const VALIDATED_POLICY_SHA256_DEFINE = 'globalThis.__AUTOPILOT_VALIDATED_POLICY_SHA256__';
 
 export class PolicyError extends Error {
   override name = 'PolicyError';
 }
 
-/** Validates an already-parsed policy object. */
+/** Validates an already-parsed policy object (builds the zod schema on first use). */
 export function parsePolicy(value: unknown, source = 'policy'): Policy {
-  const result = PolicySchema.safeParse(value);
+  const result = policySchemas().policy.safeParse(value);
   if (!result.success) {
     throw new PolicyError(`${source} is not a valid policy: ${formatIssues(result.error.issues)}`);
   }
   return result.data;
 }
 
-/** Reads and validates a policy file; the default is `AUTOPILOT_POLICY` or `policy.json` in the working directory. */
-export function loadPolicyFile(path = process.env.AUTOPILOT_POLICY ?? 'policy.json'): Policy {
+/** SHA-256 (hex) of a policy file's bytes (a string is taken as its UTF-8 bytes). */
+export function policySha256(bytes: string | Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** The normalized policy file: the validated value (defaults filled in), two-space indent, final newline. */
+export function normalizedPolicyText(policy: Policy): string {
+  return `${JSON.stringify(policy, null, 2)}\n`;
+}
+
+function readPolicyBytes(path: string): { file: string; bytes: Buffer } {
   const file = resolve(path);
-  let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    return { file, bytes: readFileSync(file) };
   } catch (error) {
     throw new PolicyError(`cannot read policy file ${file}: ${(error as Error).message}`, { cause: error });
   }
+}
+
+/** Full validation of a policy file's text: JSON, then the zod schema (every problem with its path). */
+function validatePolicyText(text: string, file: string): Policy {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -36,4 +83,43 @@ export function loadPolicyFile(path = process.env.AUTOPILOT_POLICY ?? 'policy.js
     throw new PolicyError(`policy file ${file} is not JSON: ${(error as Error).message}`, { cause: error });
   }
   return parsePolicy(json, `policy file ${file}`);
+}
+
+/**
+ * Reads the policy file; the default is `AUTOPILOT_POLICY` or `policy.json` in the working
+ * directory. The file the bundle was built with is trusted by its digest; any other is validated.
+ */
+export function loadPolicyFile(path = process.env.AUTOPILOT_POLICY ?? 'policy.json'): Policy {
+  const { file, bytes } = readPolicyBytes(path);
+  const text = bytes.toString('utf8');
+  // A constant in a deployed bundle (esbuild `define`), undefined anywhere else.
+  const validated = globalThis.__AUTOPILOT_VALIDATED_POLICY_SHA256__;
+  if (validated !== undefined && policySha256(bytes) === validated) return JSON.parse(text) as Policy;
+  return validatePolicyText(text, file);
+}
+
+/** A policy file as a bundle ships it: validated, normalized, and the digest of those bytes. */
+export interface NormalizedPolicyFile {
+  policy: Policy;
+  /** `normalizedPolicyText(policy)`: what the bundle ships as its policy.json. */
+  text: string;
+  /** `policySha256(text)`: what the bundle trusts without validating again. */
+  sha256: string;
+}
+
+/**
+ * What bundling does with a policy file (infra/bundling.ts): validate it in full (an invalid
+ * file throws a PolicyError with every zod path), normalize it, and make sure the normalized
+ * text validates to exactly itself before its digest is handed out, so that trusting the digest
+ * returns what validating would have.
+ */
+export function normalizePolicyFile(path: string): NormalizedPolicyFile {
+  const { file, bytes } = readPolicyBytes(path);
+  const policy = validatePolicyText(bytes.toString('utf8'), file);
+  const text = normalizedPolicyText(policy);
+  const again = normalizedPolicyText(validatePolicyText(text, `${file} (normalized)`));
+  if (again !== text) {
+    throw new PolicyError(`policy file ${file}: its normalized form does not validate to itself`);
+  }
+  return { policy, text, sha256: policySha256(text) };
 }

@@ -1,7 +1,8 @@
 /**
  * Building the webhook's dependencies from the environment, once per container (cold start):
- * the policy file (an invalid one fails the init with its zod path), secrets, the Console
- * API client, the actions queue, the state table and Slack replies. Read once, at the edge.
+ * the policy file (the one the bundle was built with is trusted by its digest; any other is
+ * validated, and an invalid one fails the init with its zod path), secrets, the Console API
+ * client, the actions queue, the state table and Slack replies. Read once, at the edge.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';

@@ -11,6 +11,7 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATE_TABLE_ACTIONS } from '../../infra/autopilot-function.js';
 import { HANDLER_ENTRIES, REPO_ROOT } from '../../infra/bundling.js';
+import { normalizedPolicyText, parsePolicy, policySha256 } from '../../src/policy/load.js';
 import { type CfnResourceJson, type Synthesized, synthesize } from './synth.js';
 
 const CONTEXT = {
@@ -210,13 +211,19 @@ describe('the stack', () => {
     }
   });
 
-  it('bundles each handler minified with a source map, the AWS SDK inside, and the policy file beside it', () => {
-    const policy = readFileSync(join(REPO_ROOT, 'policy.json'), 'utf8');
+  it('bundles each handler minified with a source map, the AWS SDK inside, and the normalized policy beside it', () => {
+    // The policy as validated at synth: defaults filled in, and its digest built into the bundle.
+    const raw = readFileSync(join(REPO_ROOT, 'policy.json'), 'utf8');
+    const normalized = normalizedPolicyText(parsePolicy(JSON.parse(raw)));
+    expect(normalized).not.toBe(raw);
     for (const name of ['Webhook', 'Worker', 'Sweeper'] as const) {
       const key = (functionProps(name).Code as { S3Key: string }).S3Key;
       const dir = join(s.assembly.directory, `asset.${key.replace(/\.zip$/, '')}`);
-      expect(readFileSync(join(dir, 'policy.json'), 'utf8')).toBe(policy);
+      const shipped = readFileSync(join(dir, 'policy.json'));
+      expect(shipped.toString('utf8')).toBe(normalized);
       const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
+      expect(code).toContain(JSON.stringify(policySha256(shipped)));
+      expect(code).not.toContain('__AUTOPILOT_VALIDATED_POLICY_SHA256__');
       expect(code).toMatch(/\/\/# sourceMappingURL=index\.mjs\.map\s*$/);
       expect(code.startsWith("import { createRequire } from 'module'")).toBe(true);
       expect(code).not.toMatch(/from\s*["']@aws-sdk\//); // bundled, not left to the runtime
@@ -534,12 +541,17 @@ describe('context', () => {
     expect(() => synthesize({ policyFile: 'no-such-policy.json' }, { bundle: false })).toThrow(/policy file/);
   });
 
-  it('refuses to synthesize with a policy file the handlers would reject at cold start, naming the path', () => {
+  it('refuses to synthesize with a policy file the handlers would reject, naming every path', () => {
     const dir = mkdtempSync(join(tmpdir(), 'autopilot-policy-'));
     try {
       const file = join(dir, 'policy.json');
-      writeFileSync(file, JSON.stringify({ version: 1, timezone: 'Mars/Olympus' }));
-      expect(() => synthesize({ policyFile: file }, { bundle: false })).toThrow(/timezone/);
+      writeFileSync(
+        file,
+        JSON.stringify({ version: 1, timezone: 'Mars/Olympus', approvals: { maxDeferHours: 0 } }),
+      );
+      expect(() => synthesize({ policyFile: file }, { bundle: false })).toThrow(
+        `policy file ${file} is not a valid policy: timezone: expected an IANA time zone such as Europe/Berlin; approvals.maxDeferHours:`,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -3,9 +3,19 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formatsPlugin from 'ajv-formats';
-import { afterAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { POLICY_SCHEMA_PATH, policyJsonSchemaText } from '../../src/policy/generate-json-schema.js';
-import { loadPolicyFile, PolicyError, parsePolicy } from '../../src/policy/load.js';
+import {
+  loadPolicyFile,
+  normalizedPolicyText,
+  normalizePolicyFile,
+  PolicyError,
+  parsePolicy,
+  policySha256,
+} from '../../src/policy/load.js';
+import type { PolicyInput } from '../../src/policy/schema.js';
+import { policyInputArb } from './arbitraries.js';
 import { testPolicyInput } from './fixtures.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -154,6 +164,142 @@ describe('loadPolicyFile', () => {
     writeFileSync(file, '{ "version": 1, }');
     expect(() => loadPolicyFile(file)).toThrow(/is not JSON/);
     expect(() => loadPolicyFile(join(dir, 'missing.json'))).toThrow(/cannot read policy file/);
+  });
+});
+
+function thrownBy(run: () => unknown): Error {
+  try {
+    run();
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected it to throw');
+}
+
+/** Parses and validates a policy text, and normalizes the result. */
+const renormalize = (text: string) => normalizedPolicyText(parsePolicy(JSON.parse(text), 'normalized'));
+
+/** What the generated policies leave out: event rules with any JSON to enqueue, notifications, a `$schema`. */
+const extrasArb = fc.record(
+  {
+    $schema: fc.constant('./policy.schema.json'),
+    eventRules: fc.array(
+      fc.record(
+        {
+          name: fc.string({ minLength: 1, maxLength: 20 }),
+          match: fc.dictionary(fc.string({ minLength: 1, maxLength: 10 }), fc.string(), { maxKeys: 3 }),
+          enqueue: fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 4 }),
+          notify: fc.constant(true),
+        },
+        { requiredKeys: ['name', 'match', 'notify'] },
+      ),
+      { maxLength: 3 },
+    ),
+    eventOrder: fc.constantFrom('auto', 'newest-first', 'oldest-first'),
+    slackWebhookUrl: fc.webUrl(),
+    staleAfterDays: fc.integer({ min: 1, max: 400 }),
+  },
+  { requiredKeys: [] },
+);
+
+const normalizationInputArb: fc.Arbitrary<PolicyInput> = fc
+  .tuple(policyInputArb, extrasArb)
+  .map(([input, { $schema, eventRules, eventOrder, slackWebhookUrl, staleAfterDays }]) => ({
+    ...input,
+    ...($schema === undefined ? {} : { $schema }),
+    sweeper: {
+      ...input.sweeper,
+      ...(eventRules === undefined ? {} : { eventRules }),
+      ...(eventOrder === undefined ? {} : { eventOrder }),
+      ...(staleAfterDays === undefined
+        ? {}
+        : { staleConfigs: { ...input.sweeper?.staleConfigs, staleAfterDays } }),
+    },
+    ...(slackWebhookUrl === undefined ? {} : { notifications: { slackWebhookUrl } }),
+  }));
+
+/**
+ * The bundle ships the normalized policy and trusts its digest: `loadPolicyFile` returns
+ * `JSON.parse` of those bytes instead of validating them. Here the digest the build would define
+ * is set on `globalThis`, which is what the unbundled code reads (esbuild replaces it in a bundle).
+ */
+describe('the build-validated policy', () => {
+  afterEach(() => {
+    globalThis.__AUTOPILOT_VALIDATED_POLICY_SHA256__ = undefined;
+  });
+
+  it('normalizes to a text that validates to exactly itself, for any valid policy', () => {
+    fc.assert(
+      fc.property(normalizationInputArb, (input) => {
+        const policy = parsePolicy(input, 'generated policy');
+        const text = normalizedPolicyText(policy);
+        // What the fast path returns is what validating the same bytes returns.
+        expect(JSON.parse(text)).toEqual(parsePolicy(JSON.parse(text), 'normalized'));
+        expect(renormalize(text)).toBe(text);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('is normalized at bundling: validated, defaults filled in, the digest of exactly the shipped bytes', () => {
+    const bundled = normalizePolicyFile(join(ROOT, 'policy.json'));
+    const raw = readFileSync(join(ROOT, 'policy.json'), 'utf8');
+    expect(bundled.text).toBe(normalizedPolicyText(parsePolicy(JSON.parse(raw))));
+    expect(bundled.text).not.toBe(raw);
+    expect(JSON.parse(bundled.text).sweeper.eventOrder).toBe('auto'); // a default the file leaves out
+    expect(renormalize(bundled.text)).toBe(bundled.text);
+    expect(bundled.sha256).toBe(policySha256(Buffer.from(bundled.text, 'utf8')));
+    expect(bundled.sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('refuses to bundle an invalid policy, naming every path', () => {
+    const file = join(dir, 'bundle-bad.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        ...withWindow({ days: ['mon'], start: '9:00', end: '17:00' }),
+        timezone: 'Mars/Base',
+      }),
+    );
+    const error = thrownBy(() => normalizePolicyFile(file));
+    expect(error).toBeInstanceOf(PolicyError);
+    expect(error.message).toContain(`policy file ${file} is not a valid policy:`);
+    expect(error.message).toContain('approvals.rules[1].windows[0].start: expected a time of day as HH:MM');
+    expect(error.message).toContain('timezone: expected an IANA time zone');
+  });
+
+  it('is returned as shipped when its bytes have the digest the build defined', () => {
+    const bundled = normalizePolicyFile(join(ROOT, 'policy.json'));
+    const file = join(dir, 'bundled.json');
+    writeFileSync(file, bundled.text);
+    globalThis.__AUTOPILOT_VALIDATED_POLICY_SHA256__ = bundled.sha256;
+    expect(loadPolicyFile(file)).toEqual(bundled.policy);
+  });
+
+  it('is validated in full when one byte differs from the digest, and fails with the zod path', () => {
+    const bundled = normalizePolicyFile(join(ROOT, 'policy.json'));
+    globalThis.__AUTOPILOT_VALIDATED_POLICY_SHA256__ = bundled.sha256;
+    const tampered = bundled.text.replace('"Europe/Berlin"', '"Europe/Berlix"');
+    expect(tampered.length).toBe(bundled.text.length);
+    const file = join(dir, 'tampered.json');
+    writeFileSync(file, tampered);
+    expect(() => loadPolicyFile(file)).toThrow(
+      `policy file ${file} is not a valid policy: timezone: expected an IANA time zone`,
+    );
+    // One byte more (a space) that keeps it valid: validated, and the same policy.
+    writeFileSync(file, bundled.text.replace('{', '{ '));
+    expect(loadPolicyFile(file)).toEqual(bundled.policy);
+  });
+
+  it('trusts the digest alone: a file with the defined digest is not validated (which is why only the build defines it)', () => {
+    // An invalid policy whose digest is (wrongly) the defined one takes the fast path: proof that
+    // the fast path runs no zod at all. Without a digest, the same file fails with its path.
+    const invalid = `${JSON.stringify({ ...testPolicyInput, timezone: 'Mars/Base' }, null, 2)}\n`;
+    const file = join(dir, 'trusted-invalid.json');
+    writeFileSync(file, invalid);
+    expect(() => loadPolicyFile(file)).toThrow(/timezone: expected an IANA time zone/);
+    globalThis.__AUTOPILOT_VALIDATED_POLICY_SHA256__ = policySha256(invalid);
+    expect(loadPolicyFile(file).timezone).toBe('Mars/Base');
   });
 });
 

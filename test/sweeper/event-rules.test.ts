@@ -4,7 +4,7 @@
  * the built request validated, and identities/request ids that stay the same across runs.
  */
 import { describe, expect, it } from 'vitest';
-import { EventRuleSchema } from '../../src/policy/schema.js';
+import { policySchemas } from '../../src/policy/schema.js';
 import {
   buildRuleRequest,
   ruleMatches,
@@ -24,7 +24,7 @@ const event: EventLike = {
   userID: 'ci-bot',
   metadata: { phase: 'canary', triggerID: 'trg_7', phaseID: 'ph_2', checks: 14, nested: { env: 'prod' } },
 };
-const rule = (r: unknown) => EventRuleSchema.parse(r);
+const rule = (r: unknown) => policySchemas().eventRule.parse(r);
 
 describe('event rules', () => {
   it('match every given field by glob, metadata paths included; a missing field never matches', () => {

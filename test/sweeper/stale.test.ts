@@ -3,7 +3,7 @@
  * too short / paused / queued earlier, with the reason template and the request it builds.
  */
 import { describe, expect, it } from 'vitest';
-import { type StaleConfigsPolicy, StaleConfigsSchema } from '../../src/policy/schema.js';
+import { policySchemas, type StaleConfigsPolicy } from '../../src/policy/schema.js';
 import { planStaleSweep, type StaleInput, staleRequestId } from '../../src/sweeper/stale.js';
 import type { WatchEntry } from '../../src/sweeper/watch.js';
 
@@ -12,7 +12,7 @@ const now = new Date('2026-11-22T03:00:00Z');
 const T = now.getTime();
 
 function input(overrides: Partial<StaleConfigsPolicy> = {}, extra: Partial<StaleInput> = {}): StaleInput {
-  const policy = StaleConfigsSchema.parse({
+  const policy = policySchemas().staleConfigs.parse({
     staleAfterDays: 30,
     graceDays: 30,
     maxPerRun: 5,
