@@ -26,7 +26,11 @@ import {
 import type { NormalizedPolicyFile } from '../src/policy/load.js';
 import type { BenchSection } from './types.js';
 
-const RUNS = Number(process.env.BENCH_COLD_RUNS ?? 15);
+/**
+ * Fresh processes per variant. The issue asks for at least 15; on this shared two-core machine
+ * the median of 15 moved by ±10 ms between runs (a tenth of the figure), so we take 41.
+ */
+const RUNS = Number(process.env.BENCH_COLD_RUNS ?? 41);
 /** Four extra variants that explain the figures (policy load, validated or trusted; lazy clients; source-map cost); off by default to stay near 60 s. */
 const DIAGNOSTICS = process.env.BENCH_COLD_DIAGNOSTICS === '1';
 const SIZE_LIMIT_BYTES = 1_200_000;

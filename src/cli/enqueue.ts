@@ -4,7 +4,7 @@
  * `sendActionRequest` every producer uses); the SQS message id goes to stdout, alone, for
  * scripts. The requester is always `ci:<id>`: this command cannot speak for a person.
  */
-import { type ApprovePhaseRequest, ApprovePhaseRequestSchema } from '../actions/request.js';
+import { type ApprovePhaseRequest, actionRequestSchemas } from '../actions/request.js';
 import { DEFAULT_ENDPOINTS_FILE, readEndpoints } from '../local/endpoints.js';
 import { createSqsClient, sendActionRequest } from '../queue/actions-queue.js';
 import { formatPath } from '../util/zod-issues.js';
@@ -69,7 +69,7 @@ export async function enqueueCommand(args: string[], io: CliIo): Promise<number>
     ...(values['request-id'] !== undefined ? { requestId: values['request-id'] } : {}),
     ...(values['dry-run'] ? { dryRun: true } : {}),
   };
-  const checked = ApprovePhaseRequestSchema.safeParse(candidate);
+  const checked = actionRequestSchemas().approvePhase.safeParse(candidate);
   if (!checked.success) {
     const lines = checked.error.issues.map((issue) => `  ${formatPath(issue.path)}: ${issue.message}`);
     throw new UsageError(`not a valid action request:\n${lines.join('\n')}`, ENQUEUE_USAGE);

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { type ActionRequest, ActionRequestSchema, actionTarget, requesterKey } from '../actions/request.js';
+import { type ActionRequest, actionRequestSchemas, actionTarget, requesterKey } from '../actions/request.js';
 import { decide, describeDecision } from '../policy/decide.js';
 import { type Policy, policySchemas } from '../policy/schema.js';
 import { formatPath } from '../util/zod-issues.js';
@@ -144,7 +144,7 @@ export async function policyCommand(args: string[], io: CliIo): Promise<number> 
     const file = policyFile(io, values.policy as string | undefined);
     const policy = loadPolicy(io, file);
     const raw = readJson(positionals[0] as string, io, 'request');
-    const parsed = ActionRequestSchema.safeParse(raw);
+    const parsed = actionRequestSchemas().actionRequest.safeParse(raw);
     if (!parsed.success) {
       const lines = parsed.error.issues.map((issue) => `  ${formatPath(issue.path)}: ${issue.message}`);
       throw new CommandError(`${positionals[0]} is not a valid action request:\n${lines.join('\n')}`);

@@ -1,6 +1,6 @@
 /**
- * The typed Console Management API client: createConsoleClient, its error tree and every
- * schema and type. Imports nothing from AWS, the sandbox or the local stack, so it works
+ * The typed Console Management API client: createConsoleClient, its error tree, every type
+ * and every schema (as the function that builds it on first use: `segmentSchema()`). Imports nothing from AWS, the sandbox or the local stack, so it works
  * from a Lambda, a CLI or a test.
  */
 export { type ConsoleClient, type ConsoleClientOptions, createConsoleClient } from './client.js';

@@ -4,7 +4,7 @@
  * against the public contract before it leaves and carries the same attributes.
  */
 import { SendMessageCommand, SQSClient, type SQSClientConfig } from '@aws-sdk/client-sqs';
-import { type ActionRequest, ActionRequestSchema } from '../actions/request.js';
+import { type ActionRequest, actionRequestSchemas } from '../actions/request.js';
 import { formatIssues } from '../util/zod-issues.js';
 
 export class ActionRequestError extends Error {
@@ -46,7 +46,7 @@ export async function sendActionRequest(
   request: ActionRequest,
   options: SendActionOptions = {},
 ): Promise<string> {
-  const checked = ActionRequestSchema.safeParse(request);
+  const checked = actionRequestSchemas().actionRequest.safeParse(request);
   if (!checked.success)
     throw new ActionRequestError(`invalid action request: ${formatIssues(checked.error.issues)}`);
   const delay =

@@ -5,7 +5,7 @@
  * notifies the channel, or both. Every rule is tried on every event (not first-match), so one
  * event can feed several rules. Building is pure; sending is the sweeper's job.
  */
-import { type ActionRequest, ActionRequestSchema } from '../actions/request.js';
+import { type ActionRequest, actionRequestSchemas } from '../actions/request.js';
 import type { EventRule } from '../policy/schema.js';
 import { globMatch } from '../util/glob.js';
 import { formatIssues } from '../util/zod-issues.js';
@@ -58,7 +58,7 @@ export function buildRuleRequest(
     requestedAt: now.toISOString(),
     requestId: ruleRequestId(rule.name, eventId),
   };
-  const parsed = ActionRequestSchema.safeParse(candidate);
+  const parsed = actionRequestSchemas().actionRequest.safeParse(candidate);
   if (!parsed.success)
     return { ok: false, reason: `not a valid action request: ${formatIssues(parsed.error.issues)}` };
   return { ok: true, request: parsed.data };

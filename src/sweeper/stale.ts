@@ -6,7 +6,7 @@
  * never a `protect`ed one; in dry run they are only reported. Every config that is not queued
  * carries the reason why.
  */
-import { type ArchiveConfigRequest, ArchiveConfigRequestSchema } from '../actions/request.js';
+import { type ArchiveConfigRequest, actionRequestSchemas } from '../actions/request.js';
 import type { StaleConfigsPolicy } from '../policy/schema.js';
 import { matchesAny } from '../util/glob.js';
 import { shortHash, slug } from './identity.js';
@@ -112,7 +112,7 @@ export function planStaleSweep(input: StaleInput): StalePlan {
       });
       continue;
     }
-    const request = ArchiveConfigRequestSchema.safeParse({
+    const request = actionRequestSchemas().archiveConfig.safeParse({
       version: 1,
       action: 'archive_config',
       configId: config.configId,

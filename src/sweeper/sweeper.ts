@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { ActionRequest } from '../actions/request.js';
-import { IdentifierSchema } from '../actions/request.js';
+import { actionRequestSchemas } from '../actions/request.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import type { Policy } from '../policy/schema.js';
 import { sendActionRequest } from '../queue/actions-queue.js';
@@ -302,7 +302,7 @@ export function createSweeper(deps: SweeperDeps) {
         if (configId === undefined || configId === '' || Number.isNaN(ts)) continue;
         observed.set(configId, Math.max(observed.get(configId) ?? ts, ts));
         if (stalePolicy?.discover && !watch.has(configId) && !discovered.has(configId)) {
-          if (IdentifierSchema.safeParse(configId).success)
+          if (actionRequestSchemas().identifier.safeParse(configId).success)
             discovered.set(configId, { configId, watchedSince: now.getTime(), origin: 'discovered' });
           else logger.warn('exposure names a config id we cannot archive; not watching it', { event: id });
         }

@@ -6,7 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
-import { type ActionRequest, ActionRequestSchema, actionTarget, effectKey } from '../actions/request.js';
+import { type ActionRequest, actionRequestSchemas, actionTarget, effectKey } from '../actions/request.js';
+import { once } from '../util/once.js';
 import { authorize } from './authorize.js';
 import { code, escapeMrkdwn, problem, type SlackReply, section } from './blocks.js';
 import { settleBy } from './deadline.js';
@@ -18,7 +19,7 @@ export const APPROVE_ACTION_ID = 'autopilot_approve';
 export const DENY_ACTION_ID = 'autopilot_deny';
 
 // zod/mini, built on the first click rather than at import: both keep the cold start short.
-const BlockActionsSchema = z.lazy(() => {
+const blockActionsSchema = once(() => {
   const slackId = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/));
   return z.object({
     type: z.literal('block_actions'),
@@ -57,7 +58,7 @@ export interface InteractionResult {
 export function decodeButtonValue(value: string | undefined): ActionRequest | undefined {
   if (!value || !/^[A-Za-z0-9_-]+={0,2}$/.test(value)) return undefined;
   try {
-    const parsed = ActionRequestSchema.safeParse(
+    const parsed = actionRequestSchemas().actionRequest.safeParse(
       JSON.parse(Buffer.from(value, 'base64url').toString('utf8')),
     );
     return parsed.success ? parsed.data : undefined;
@@ -103,7 +104,7 @@ export async function handleInteraction(
   }
   const kind = (json as { type?: unknown } | null)?.type;
   if (kind !== 'block_actions') return { outcome: 'ignored' }; // other interaction types are not ours
-  const parsed = BlockActionsSchema.safeParse(json);
+  const parsed = blockActionsSchema().safeParse(json);
   if (!parsed.success) throw new MalformedSlackRequestError('payload is not a block_actions payload');
   const payload = parsed.data;
   const userId = payload.user.id;

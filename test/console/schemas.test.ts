@@ -1,20 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import {
-  CreateTeamSchema,
-  DynamicConfigSchema,
-  EventRecordSchema,
-  ExperimentSchema,
-  MetricSchema,
-  MetricSourceSchema,
-  MetricUpdateSchema,
-  PaginationSchema,
+  createTeamSchema,
+  dynamicConfigSchema,
+  eventRecordSchema,
+  experimentSchema,
+  metricSchema,
+  metricSourceSchema,
+  metricUpdateSchema,
   PERMISSION_KEYS,
-  RoleSchema,
-  RoleUpdateSchema,
-  SegmentSchema,
-  TeamSchema,
-  TriggerSchema,
-  WarehouseNativeSchema,
+  paginationSchema,
+  roleSchema,
+  roleUpdateSchema,
+  segmentSchema,
+  teamSchema,
+  triggerSchema,
+  warehouseNativeSchema,
 } from '../../src/console/index.js';
 
 const owner = { ownerID: 'u1', ownerType: 'USER', ownerName: 'Ada', ownerEmail: 'ada@example.com' };
@@ -148,12 +148,12 @@ const experiment = {
 
 describe('response schemas', () => {
   it('parse an experiment carrying every field of the spec', () => {
-    const parsed = ExperimentSchema.parse(experiment);
+    const parsed = experimentSchema().parse(experiment);
     expect(parsed).toEqual(experiment);
   });
 
   it('keep unknown fields, at the top and nested', () => {
-    const parsed = ExperimentSchema.parse({
+    const parsed = experimentSchema().parse({
       ...experiment,
       futureField: { x: 1 },
       groups: [{ name: 'control', newGroupFlag: true }],
@@ -163,7 +163,7 @@ describe('response schemas', () => {
   });
 
   it('reject a wrongly typed field, keeping the path', () => {
-    const result = ExperimentSchema.safeParse({
+    const result = experimentSchema().safeParse({
       ...experiment,
       groups: [{ name: 'control', disabled: 'no' }],
     });
@@ -172,7 +172,7 @@ describe('response schemas', () => {
   });
 
   it('parse a dynamic config with rules, conditions, rollouts and variants', () => {
-    const config = DynamicConfigSchema.parse({
+    const config = dynamicConfigSchema().parse({
       id: 'cfg',
       name: 'cfg',
       isEnabled: true,
@@ -200,7 +200,7 @@ describe('response schemas', () => {
   });
 
   it('narrow a segment on its type', () => {
-    const ruleBased = SegmentSchema.parse({
+    const ruleBased = segmentSchema().parse({
       id: 's',
       type: 'rule_based',
       rules: {
@@ -213,12 +213,12 @@ describe('response schemas', () => {
       },
     });
     expect(ruleBased.type === 'rule_based' && ruleBased.rules.conditions?.[0]?.field).toBe('country');
-    expect(SegmentSchema.safeParse({ id: 's', type: 'rule_based' }).success).toBe(false);
-    expect(SegmentSchema.parse({ id: 's', type: 'id_list', count: 3 }).type).toBe('id_list');
+    expect(segmentSchema().safeParse({ id: 's', type: 'rule_based' }).success).toBe(false);
+    expect(segmentSchema().parse({ id: 's', type: 'id_list', count: 3 }).type).toBe('id_list');
   });
 
   it('keep whatever boolean permissions a role response carries', () => {
-    const role = RoleSchema.parse({
+    const role = roleSchema().parse({
       name: 'r',
       permissions: { create_configs: true, brand_new_permission: false },
     });
@@ -227,7 +227,7 @@ describe('response schemas', () => {
 
   it('parse metric sources, metrics, triggers, teams, events and pagination', () => {
     expect(
-      MetricSourceSchema.parse({
+      metricSourceSchema().parse({
         name: 'orders',
         sql: 'select 1',
         timestampColumn: 'ts',
@@ -240,7 +240,7 @@ describe('response schemas', () => {
       }).name,
     ).toBe('orders');
     expect(
-      MetricSchema.parse({
+      metricSchema().parse({
         id: 'revenue::sum',
         creatorEmail: null,
         team: null,
@@ -251,26 +251,26 @@ describe('response schemas', () => {
       }).id,
     ).toBe('revenue::sum');
     expect(
-      TriggerSchema.parse({
+      triggerSchema().parse({
         id: 't',
         currentPhaseID: 'ph_2',
         actions: [{ timeMs: 1, phaseID: 'ph_1', actorName: 'a', actorID: 'b' }],
       }).actions,
     ).toHaveLength(1);
     expect(
-      TeamSchema.parse({
+      teamSchema().parse({
         name: 'T',
         members: [{ email: 'a@example.com', firstName: 'A', lastName: 'B', role: 'admin' }],
         admins: ['a@example.com'],
       }).members?.[0]?.role,
     ).toBe('admin');
     expect(
-      EventRecordSchema.parse({ timestamp: '1700000000000', name: 'purchase', metadata: { config: 'c' } })
+      eventRecordSchema().parse({ timestamp: '1700000000000', name: 'purchase', metadata: { config: 'c' } })
         .name,
     ).toBe('purchase');
-    expect(EventRecordSchema.safeParse({ timestamp: 1700000000000, name: 'purchase' }).success).toBe(false);
+    expect(eventRecordSchema().safeParse({ timestamp: 1700000000000, name: 'purchase' }).success).toBe(false);
     expect(
-      PaginationSchema.parse({
+      paginationSchema().parse({
         itemsPerPage: 10,
         pageNumber: 1,
         totalItems: 0,
@@ -286,9 +286,9 @@ describe('request schemas', () => {
   it('accept exactly the 29 permission keys in a role update', () => {
     expect(PERMISSION_KEYS).toHaveLength(29);
     expect(new Set(PERMISSION_KEYS).size).toBe(29);
-    expect(RoleUpdateSchema.safeParse({ permissions: { manual_whn_reload: true } }).success).toBe(true);
-    expect(RoleUpdateSchema.safeParse({ permissions: { launch_to_production: 1 } }).success).toBe(false);
-    expect(RoleUpdateSchema.safeParse({ permissions: { admin: true } }).success).toBe(false);
+    expect(roleUpdateSchema().safeParse({ permissions: { manual_whn_reload: true } }).success).toBe(true);
+    expect(roleUpdateSchema().safeParse({ permissions: { launch_to_production: 1 } }).success).toBe(false);
+    expect(roleUpdateSchema().safeParse({ permissions: { admin: true } }).success).toBe(false);
   });
 
   it('accept every warehouseNative field of the spec and nothing else', () => {
@@ -335,16 +335,16 @@ describe('request schemas', () => {
       cap: 100,
       surrogateMetricMSE: 0.1,
     };
-    expect(WarehouseNativeSchema.parse(full)).toEqual(full);
-    expect(WarehouseNativeSchema.safeParse({ ...full, typo: 1 }).success).toBe(false);
-    expect(MetricUpdateSchema.safeParse({ warehouseNative: full, directionality: 'decrease' }).success).toBe(
-      true,
-    );
-    expect(MetricUpdateSchema.safeParse({ directionality: 'sideways' }).success).toBe(false);
+    expect(warehouseNativeSchema().parse(full)).toEqual(full);
+    expect(warehouseNativeSchema().safeParse({ ...full, typo: 1 }).success).toBe(false);
+    expect(
+      metricUpdateSchema().safeParse({ warehouseNative: full, directionality: 'decrease' }).success,
+    ).toBe(true);
+    expect(metricUpdateSchema().safeParse({ directionality: 'sideways' }).success).toBe(false);
   });
 
   it('require the team fields the spec marks required', () => {
-    const result = CreateTeamSchema.safeParse({ name: 'T' });
+    const result = createTeamSchema().safeParse({ name: 'T' });
     expect(result.success).toBe(false);
     const paths = result.error?.issues.map((i) => i.path[0]);
     expect(paths).toEqual(

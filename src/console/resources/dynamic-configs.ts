@@ -1,16 +1,17 @@
 /** Dynamic configs: archive (spec 4.2). */
+import { once } from '../../util/once.js';
 import type { RequestOptions } from '../http.js';
 import { path } from '../path.js';
 import { envelope } from '../schemas/common.js';
 import {
   type ArchiveConfig,
-  ArchiveConfigSchema,
+  archiveConfigSchema,
   type DynamicConfig,
-  DynamicConfigSchema,
+  dynamicConfigSchema,
 } from '../schemas/dynamic-configs.js';
 import { pathParam, type ResourceContext, validate } from './shared.js';
 
-const ConfigEnvelope = envelope(DynamicConfigSchema);
+const configEnvelope = once(() => envelope(dynamicConfigSchema()));
 
 export function dynamicConfigsResource({ transport }: ResourceContext) {
   return {
@@ -22,7 +23,7 @@ export function dynamicConfigsResource({ transport }: ResourceContext) {
      */
     async archive(id: string, body: ArchiveConfig, options?: RequestOptions): Promise<DynamicConfig> {
       const configId = pathParam('dynamicConfigs.archive', 'id', id);
-      const valid = validate('dynamicConfigs.archive', ArchiveConfigSchema, body);
+      const valid = validate('dynamicConfigs.archive', archiveConfigSchema(), body);
       const result = await transport.request(
         {
           method: 'PUT',
@@ -30,7 +31,7 @@ export function dynamicConfigsResource({ transport }: ResourceContext) {
           body: valid,
           retry: 'idempotent',
           mutation: true,
-          schema: ConfigEnvelope,
+          schema: configEnvelope(),
         },
         options,
       );

@@ -1,11 +1,12 @@
 /** Logged events: list (spec 4.6). */
+import { once } from '../../util/once.js';
 import type { RequestOptions } from '../http.js';
 import type { PagePromise } from '../pagination.js';
 import type { ListParams } from '../schemas/common.js';
-import { type EventRecord, EventRecordSchema } from '../schemas/events.js';
+import { type EventRecord, eventRecordSchema } from '../schemas/events.js';
 import { listCall, pageSchema, type ResourceContext } from './shared.js';
 
-const EventPage = pageSchema(EventRecordSchema);
+const eventPage = once(() => pageSchema(eventRecordSchema()));
 
 export function eventsResource(context: ResourceContext) {
   return {
@@ -18,7 +19,7 @@ export function eventsResource(context: ResourceContext) {
      * }
      */
     list(params?: ListParams, options?: RequestOptions): PagePromise<EventRecord> {
-      return listCall(context, 'events.list', '/console/v1/events', EventPage, params, options);
+      return listCall(context, 'events.list', '/console/v1/events', eventPage(), params, options);
     },
   };
 }

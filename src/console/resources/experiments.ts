@@ -1,23 +1,24 @@
 /** Experiments: create a qualifying event, disable groups (spec 4.4). */
+import { once } from '../../util/once.js';
 import type { RequestOptions } from '../http.js';
 import { path } from '../path.js';
 import { envelope } from '../schemas/common.js';
 import {
   type DisableGroups,
-  DisableGroupsSchema,
+  disableGroupsSchema,
   type Experiment,
-  ExperimentSchema,
+  experimentSchema,
 } from '../schemas/experiments.js';
 import {
   type CreateQualifyingEvent,
-  CreateQualifyingEventSchema,
+  createQualifyingEventSchema,
   type QualifyingEvent,
-  QualifyingEventSchema,
+  qualifyingEventSchema,
 } from '../schemas/metric-sources.js';
 import { pathParam, type ResourceContext, validate } from './shared.js';
 
-const ExperimentEnvelope = envelope(ExperimentSchema);
-const QualifyingEventEnvelope = envelope(QualifyingEventSchema);
+const experimentEnvelope = once(() => envelope(experimentSchema()));
+const qualifyingEventEnvelope = once(() => envelope(qualifyingEventSchema()));
 
 export function experimentsResource({ transport }: ResourceContext) {
   return {
@@ -35,7 +36,7 @@ export function experimentsResource({ transport }: ResourceContext) {
       body: CreateQualifyingEvent,
       options?: RequestOptions,
     ): Promise<QualifyingEvent> {
-      const valid = validate('experiments.createQualifyingEvent', CreateQualifyingEventSchema, body);
+      const valid = validate('experiments.createQualifyingEvent', createQualifyingEventSchema(), body);
       const result = await transport.request(
         {
           method: 'POST',
@@ -43,7 +44,7 @@ export function experimentsResource({ transport }: ResourceContext) {
           body: valid,
           retry: 'create',
           mutation: true,
-          schema: QualifyingEventEnvelope,
+          schema: qualifyingEventEnvelope(),
         },
         options,
       );
@@ -58,7 +59,7 @@ export function experimentsResource({ transport }: ResourceContext) {
      */
     async disableGroups(id: string, body: DisableGroups, options?: RequestOptions): Promise<Experiment> {
       const experimentId = pathParam('experiments.disableGroups', 'id', id);
-      const valid = validate('experiments.disableGroups', DisableGroupsSchema, body);
+      const valid = validate('experiments.disableGroups', disableGroupsSchema(), body);
       const result = await transport.request(
         {
           method: 'POST',
@@ -66,7 +67,7 @@ export function experimentsResource({ transport }: ResourceContext) {
           body: valid,
           retry: 'idempotent',
           mutation: true,
-          schema: ExperimentEnvelope,
+          schema: experimentEnvelope(),
         },
         options,
       );

@@ -1,11 +1,12 @@
 /** Metric sources: list (spec 4.4). */
+import { once } from '../../util/once.js';
 import type { RequestOptions } from '../http.js';
 import type { PagePromise } from '../pagination.js';
 import type { ListParams } from '../schemas/common.js';
-import { type MetricSource, MetricSourceSchema } from '../schemas/metric-sources.js';
+import { type MetricSource, metricSourceSchema } from '../schemas/metric-sources.js';
 import { listCall, pageSchema, type ResourceContext } from './shared.js';
 
-const MetricSourcePage = pageSchema(MetricSourceSchema);
+const metricSourcePage = once(() => pageSchema(metricSourceSchema()));
 
 export function metricSourcesResource(context: ResourceContext) {
   return {
@@ -20,7 +21,7 @@ export function metricSourcesResource(context: ResourceContext) {
         context,
         'metricSources.list',
         '/console/v1/metrics/metric_source/list',
-        MetricSourcePage,
+        metricSourcePage(),
         params,
         options,
       );

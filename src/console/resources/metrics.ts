@@ -1,13 +1,14 @@
 /** Metrics: update, list by event name (spec 4.5). */
+import { once } from '../../util/once.js';
 import type { RequestOptions } from '../http.js';
 import type { PagePromise } from '../pagination.js';
 import { path } from '../path.js';
 import { envelope, type ListParams } from '../schemas/common.js';
-import { type Metric, MetricSchema, type MetricUpdate, MetricUpdateSchema } from '../schemas/metrics.js';
+import { type Metric, type MetricUpdate, metricSchema, metricUpdateSchema } from '../schemas/metrics.js';
 import { listCall, pageSchema, pathParam, type ResourceContext, validate } from './shared.js';
 
-const MetricEnvelope = envelope(MetricSchema);
-const MetricPage = pageSchema(MetricSchema);
+const metricEnvelope = once(() => envelope(metricSchema()));
+const metricPage = once(() => pageSchema(metricSchema()));
 
 export function metricsResource(context: ResourceContext) {
   const { transport } = context;
@@ -20,7 +21,7 @@ export function metricsResource(context: ResourceContext) {
      */
     async update(id: string, body: MetricUpdate, options?: RequestOptions): Promise<Metric> {
       const metricId = pathParam('metrics.update', 'id', id);
-      const valid = validate('metrics.update', MetricUpdateSchema, body);
+      const valid = validate('metrics.update', metricUpdateSchema(), body);
       const result = await transport.request(
         {
           method: 'POST',
@@ -28,7 +29,7 @@ export function metricsResource(context: ResourceContext) {
           body: valid,
           retry: 'idempotent',
           mutation: true,
-          schema: MetricEnvelope,
+          schema: metricEnvelope(),
         },
         options,
       );
@@ -47,7 +48,7 @@ export function metricsResource(context: ResourceContext) {
         context,
         'metrics.listByEvent',
         path`/console/v1/events/${name}/metrics`,
-        MetricPage,
+        metricPage(),
         params,
         options,
       );

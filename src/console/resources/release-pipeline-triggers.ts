@@ -1,11 +1,12 @@
 /** Release pipeline triggers: approve a phase (spec 4.7). */
+import { once } from '../../util/once.js';
 import type { RequestOptions } from '../http.js';
 import { path } from '../path.js';
 import { envelope } from '../schemas/common.js';
-import { type ApprovePhase, ApprovePhaseSchema, type Trigger, TriggerSchema } from '../schemas/triggers.js';
+import { type ApprovePhase, approvePhaseSchema, type Trigger, triggerSchema } from '../schemas/triggers.js';
 import { pathParam, type ResourceContext, validate } from './shared.js';
 
-const TriggerEnvelope = envelope(TriggerSchema);
+const triggerEnvelope = once(() => envelope(triggerSchema()));
 
 export function releasePipelineTriggersResource({ transport }: ResourceContext) {
   return {
@@ -18,7 +19,7 @@ export function releasePipelineTriggersResource({ transport }: ResourceContext) 
      */
     async approve(id: string, body: ApprovePhase, options?: RequestOptions): Promise<Trigger> {
       const triggerId = pathParam('releasePipelineTriggers.approve', 'id', id);
-      const valid = validate('releasePipelineTriggers.approve', ApprovePhaseSchema, body);
+      const valid = validate('releasePipelineTriggers.approve', approvePhaseSchema(), body);
       const result = await transport.request(
         {
           method: 'PUT',
@@ -26,7 +27,7 @@ export function releasePipelineTriggersResource({ transport }: ResourceContext) 
           body: valid,
           retry: 'idempotent',
           mutation: true,
-          schema: TriggerEnvelope,
+          schema: triggerEnvelope(),
         },
         options,
       );

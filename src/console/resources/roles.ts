@@ -1,11 +1,12 @@
 /** Roles: get and update (spec 4.1). */
+import { once } from '../../util/once.js';
 import type { RequestOptions } from '../http.js';
 import { path } from '../path.js';
 import { envelope } from '../schemas/common.js';
-import { type Role, RoleSchema, type RoleUpdate, RoleUpdateSchema } from '../schemas/roles.js';
+import { type Role, type RoleUpdate, roleSchema, roleUpdateSchema } from '../schemas/roles.js';
 import { pathParam, type ResourceContext, validate } from './shared.js';
 
-const RoleEnvelope = envelope(RoleSchema);
+const roleEnvelope = once(() => envelope(roleSchema()));
 
 export function rolesResource({ transport }: ResourceContext) {
   return {
@@ -24,7 +25,7 @@ export function rolesResource({ transport }: ResourceContext) {
           path: path`/console/v1/roles/${roleId}`,
           retry: 'idempotent',
           mutation: false,
-          schema: RoleEnvelope,
+          schema: roleEnvelope(),
         },
         options,
       );
@@ -40,7 +41,7 @@ export function rolesResource({ transport }: ResourceContext) {
      */
     async update(id: string, body: RoleUpdate, options?: RequestOptions): Promise<Role> {
       const roleId = pathParam('roles.update', 'id', id);
-      const valid = validate('roles.update', RoleUpdateSchema, body);
+      const valid = validate('roles.update', roleUpdateSchema(), body);
       const result = await transport.request(
         {
           method: 'PATCH',
@@ -48,7 +49,7 @@ export function rolesResource({ transport }: ResourceContext) {
           body: valid,
           retry: 'idempotent',
           mutation: true,
-          schema: RoleEnvelope,
+          schema: roleEnvelope(),
         },
         options,
       );

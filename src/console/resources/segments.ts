@@ -1,13 +1,14 @@
 /** Segments: get and list (spec 4.3). */
+import { once } from '../../util/once.js';
 import type { RequestOptions } from '../http.js';
 import type { PagePromise } from '../pagination.js';
 import { path } from '../path.js';
 import { envelope, type ListParams } from '../schemas/common.js';
-import { type Segment, SegmentSchema } from '../schemas/segments.js';
+import { type Segment, segmentSchema } from '../schemas/segments.js';
 import { listCall, pageSchema, pathParam, type ResourceContext } from './shared.js';
 
-const SegmentEnvelope = envelope(SegmentSchema);
-const SegmentPage = pageSchema(SegmentSchema);
+const segmentEnvelope = once(() => envelope(segmentSchema()));
+const segmentPage = once(() => pageSchema(segmentSchema()));
 
 export function segmentsResource(context: ResourceContext) {
   const { transport } = context;
@@ -27,7 +28,7 @@ export function segmentsResource(context: ResourceContext) {
           path: path`/console/v1/segments/${segmentId}`,
           retry: 'idempotent',
           mutation: false,
-          schema: SegmentEnvelope,
+          schema: segmentEnvelope(),
         },
         options,
       );
@@ -42,7 +43,7 @@ export function segmentsResource(context: ResourceContext) {
      * for await (const segment of client.segments.list()) console.log(segment.id);
      */
     list(params?: ListParams, options?: RequestOptions): PagePromise<Segment> {
-      return listCall(context, 'segments.list', '/console/v1/segments', SegmentPage, params, options);
+      return listCall(context, 'segments.list', '/console/v1/segments', segmentPage(), params, options);
     },
   };
 }

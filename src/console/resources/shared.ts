@@ -5,9 +5,12 @@ import { RequestValidationError } from '../errors.js';
 import type { RequestOptions, Transport } from '../http.js';
 import { type Page, PagePromise } from '../pagination.js';
 import { isSafeSegment } from '../path.js';
-import { type ListParams, ListParamsSchema, listEnvelope } from '../schemas/common.js';
+import { type ListParams, listEnvelope, listParamsSchema } from '../schemas/common.js';
 
-/** The list envelope of `item`, typed as a Page. Build it once per resource, not per call. */
+/**
+ * The list envelope of `item`, typed as a Page. Builds a new schema on every call: a resource
+ * keeps its own in a `once` (built on its first list call), never one per call.
+ */
 export function pageSchema<T>(item: z.ZodMiniType<T>): z.ZodMiniType<Page<T>> {
   return listEnvelope(item) as unknown as z.ZodMiniType<Page<T>>;
 }
@@ -43,7 +46,7 @@ export function listCall<T>(
   options: RequestOptions | undefined,
 ): PagePromise<T> {
   const { transport } = context;
-  const parsed = ListParamsSchema.safeParse(params ?? {});
+  const parsed = listParamsSchema().safeParse(params ?? {});
   if (!parsed.success) {
     // Rejects like any other call (no throw from a method that returns a promise).
     const error = new RequestValidationError(operation, parsed.error.issues);

@@ -1,10 +1,11 @@
 /** Teams: create (spec 4.8). */
+import { once } from '../../util/once.js';
 import type { RequestOptions } from '../http.js';
 import { envelope } from '../schemas/common.js';
-import { type CreateTeam, CreateTeamSchema, type Team, TeamSchema } from '../schemas/teams.js';
+import { type CreateTeam, createTeamSchema, type Team, teamSchema } from '../schemas/teams.js';
 import { type ResourceContext, validate } from './shared.js';
 
-const TeamEnvelope = envelope(TeamSchema);
+const teamEnvelope = once(() => envelope(teamSchema()));
 
 export function teamsResource({ transport }: ResourceContext) {
   return {
@@ -19,7 +20,7 @@ export function teamsResource({ transport }: ResourceContext) {
      * });
      */
     async create(body: CreateTeam, options?: RequestOptions): Promise<Team> {
-      const valid = validate('teams.create', CreateTeamSchema, body);
+      const valid = validate('teams.create', createTeamSchema(), body);
       const result = await transport.request(
         {
           method: 'POST',
@@ -27,7 +28,7 @@ export function teamsResource({ transport }: ResourceContext) {
           body: valid,
           retry: 'create',
           mutation: true,
-          schema: TeamEnvelope,
+          schema: teamEnvelope(),
         },
         options,
       );

@@ -3,15 +3,18 @@
  * object and list query parameters. Response schemas are loose (unknown fields are kept,
  * never rejected); request schemas are strict where the spec says what is accepted.
  * Cold start (bench/cold-start.bench.ts): written with `zod/mini` (functions, not methods),
- * since classic zod costs ~40 ms at every handler's init; and every exported schema is a
- * `z.lazy`, built on its first parse, so a handler builds only the schemas of the operations
- * it calls (the paths and messages of validation errors are the same).
+ * since classic zod costs ~40 ms at every handler's init; and no schema is built when these
+ * modules load. Each one is a function (`segmentSchema()`, `once` from src/util/once.ts) that
+ * builds it on its first call and returns the same schema afterwards, so a handler builds only
+ * the schemas of the operations it calls. Types come from the builders
+ * (`z.infer<ReturnType<typeof segmentSchema>>`).
  */
 import '../../util/zod-locale.js';
 import * as z from 'zod/mini';
+import { once } from '../../util/once.js';
 
 /** Pagination object of list responses (spec 2.2). */
-export const PaginationSchema = z.lazy(() =>
+export const paginationSchema = once(() =>
   z.looseObject({
     itemsPerPage: z.number().check(z.int()),
     pageNumber: z.number().check(z.int()),
@@ -23,22 +26,23 @@ export const PaginationSchema = z.lazy(() =>
     all: z.optional(z.string()),
   }),
 );
-export type Pagination = z.infer<typeof PaginationSchema>;
+export type Pagination = z.infer<ReturnType<typeof paginationSchema>>;
 
-/** Envelope of a single-object response (spec 2.1); lazy like the rest (resources build theirs at import). */
+/**
+ * Envelope of a single-object response (spec 2.1). Builds a new schema on every call:
+ * resources keep theirs in a `once` and build it on their first request.
+ */
 export function envelope<T extends z.ZodMiniType>(data: T) {
-  return z.lazy(() => z.looseObject({ message: z.string(), data }));
+  return z.looseObject({ message: z.string(), data });
 }
 
-/** Envelope of a list response: `data` array plus pagination. */
+/** Envelope of a list response: `data` array plus pagination. Built on every call, like `envelope`. */
 export function listEnvelope<T extends z.ZodMiniType>(item: T) {
-  return z.lazy(() =>
-    z.looseObject({ message: z.string(), data: z.array(item), pagination: PaginationSchema }),
-  );
+  return z.looseObject({ message: z.string(), data: z.array(item), pagination: paginationSchema() });
 }
 
 /** Owner object (spec 2.4). Metric responses add `name` and may carry only that. */
-export const OwnerSchema = z.lazy(() =>
+export const ownerSchema = once(() =>
   z.looseObject({
     ownerID: z.optional(z.string()),
     ownerType: z.optional(z.string()),
@@ -47,19 +51,19 @@ export const OwnerSchema = z.lazy(() =>
     name: z.optional(z.string()),
   }),
 );
-export type Owner = z.infer<typeof OwnerSchema>;
+export type Owner = z.infer<ReturnType<typeof ownerSchema>>;
 
 /** `page` and `limit` of every list operation (spec 8: defaults 1 and 10). */
-export const ListParamsSchema = z.lazy(() =>
+export const listParamsSchema = once(() =>
   z.strictObject({
     page: z.optional(z.number().check(z.int(), z.gte(1))),
     limit: z.optional(z.number().check(z.int(), z.gte(1))),
   }),
 );
-export type ListParams = z.infer<typeof ListParamsSchema>;
+export type ListParams = z.infer<ReturnType<typeof listParamsSchema>>;
 
 /** A path parameter: any non-empty string (it is encoded, never trusted). */
-export const PathParamSchema = z.lazy(() => z.string().check(z.minLength(1)));
+export const pathParamSchema = once(() => z.string().check(z.minLength(1)));
 
 /** `{name, type}` metric references used by teams and experiments. */
-export const MetricRefSchema = z.lazy(() => z.looseObject({ name: z.string(), type: z.string() }));
+export const metricRefSchema = once(() => z.looseObject({ name: z.string(), type: z.string() }));

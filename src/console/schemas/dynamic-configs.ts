@@ -1,8 +1,9 @@
 /** Dynamic configs (spec 2.5, 4.2) with rules, conditions, rollouts and variants. */
 import * as z from 'zod/mini';
-import { OwnerSchema } from './common.js';
+import { once } from '../../util/once.js';
+import { ownerSchema } from './common.js';
 
-export const ConditionSchema = z.lazy(() =>
+export const conditionSchema = once(() =>
   z.looseObject({
     targetValue: z.optional(z.array(z.string())),
     operator: z.optional(z.string()),
@@ -11,9 +12,9 @@ export const ConditionSchema = z.lazy(() =>
   }),
 );
 
-export const RolloutSchema = z.lazy(() => z.looseObject({ time: z.number(), passPercent: z.number() }));
+export const rolloutSchema = once(() => z.looseObject({ time: z.number(), passPercent: z.number() }));
 
-export const VariantSchema = z.lazy(() =>
+export const variantSchema = once(() =>
   z.looseObject({
     name: z.optional(z.string()),
     passPercentage: z.optional(z.number()),
@@ -23,7 +24,7 @@ export const VariantSchema = z.lazy(() =>
   }),
 );
 
-export const ConfigRuleSchema = z.lazy(() =>
+export const configRuleSchema = once(() =>
   z.looseObject({
     id: z.optional(z.string()),
     baseID: z.optional(z.string()),
@@ -32,14 +33,14 @@ export const ConfigRuleSchema = z.lazy(() =>
     environments: z.optional(z.array(z.string())),
     returnValue: z.optional(z.record(z.string(), z.unknown())),
     returnValueJson5: z.optional(z.string()),
-    conditions: z.optional(z.array(ConditionSchema)),
-    completedAutomatedRollouts: z.optional(z.array(RolloutSchema)),
-    pendingAutomatedRollouts: z.optional(z.array(RolloutSchema)),
-    variants: z.optional(z.array(VariantSchema)),
+    conditions: z.optional(z.array(conditionSchema())),
+    completedAutomatedRollouts: z.optional(z.array(rolloutSchema())),
+    pendingAutomatedRollouts: z.optional(z.array(rolloutSchema())),
+    variants: z.optional(z.array(variantSchema())),
   }),
 );
 
-export const DynamicConfigSchema = z.lazy(() =>
+export const dynamicConfigSchema = once(() =>
   z.looseObject({
     id: z.string(),
     name: z.optional(z.string()),
@@ -62,25 +63,25 @@ export const DynamicConfigSchema = z.lazy(() =>
     holdoutIDs: z.optional(z.array(z.string())),
     team: z.optional(z.string()),
     teamID: z.optional(z.string()),
-    owner: z.optional(OwnerSchema),
+    owner: z.optional(ownerSchema()),
     defaultValue: z.optional(z.record(z.string(), z.unknown())),
     defaultValueJson5: z.optional(z.string()),
     schema: z.optional(z.string()),
     schemaJson5: z.optional(z.string()),
     releasePipelineID: z.optional(z.string()),
-    rules: z.optional(z.array(ConfigRuleSchema)),
+    rules: z.optional(z.array(configRuleSchema())),
   }),
 );
-export type DynamicConfig = z.infer<typeof DynamicConfigSchema>;
+export type DynamicConfig = z.infer<ReturnType<typeof dynamicConfigSchema>>;
 
 /**
  * Archive body: exactly the two fields the spec shows. Which are required is not shown, so
  * both are always sent (a server that requires them must not see a partial body).
  */
-export const ArchiveConfigSchema = z.lazy(() =>
+export const archiveConfigSchema = once(() =>
   z.strictObject({
     forceArchive: z.boolean(),
     archiveReason: z.string(),
   }),
 );
-export type ArchiveConfig = z.input<typeof ArchiveConfigSchema>;
+export type ArchiveConfig = z.input<ReturnType<typeof archiveConfigSchema>>;

@@ -1,7 +1,8 @@
 /** Logged event records (spec 2.12): timestamps are strings of epoch milliseconds. */
 import * as z from 'zod/mini';
+import { once } from '../../util/once.js';
 
-export const EventRecordSchema = z.lazy(() =>
+export const eventRecordSchema = once(() =>
   z.looseObject({
     timestamp: z.string(),
     name: z.string(),
@@ -11,4 +12,4 @@ export const EventRecordSchema = z.lazy(() =>
     metadata: z.optional(z.record(z.string(), z.unknown())),
   }),
 );
-export type EventRecord = z.infer<typeof EventRecordSchema>;
+export type EventRecord = z.infer<ReturnType<typeof eventRecordSchema>>;

@@ -1,14 +1,19 @@
 /** Experiments (spec 2.9): the response of disable groups, with every nested object. */
 import * as z from 'zod/mini';
-import { OwnerSchema } from './common.js';
+import { once } from '../../util/once.js';
+import { ownerSchema } from './common.js';
 
-const str = z.optional(z.string());
-const num = z.optional(z.number());
-const bool = z.optional(z.boolean());
-const strings = z.optional(z.array(z.string()));
+/** The optional fields most of these objects are made of, built once and shared by them. */
+const optional = once(() => ({
+  str: z.optional(z.string()),
+  num: z.optional(z.number()),
+  bool: z.optional(z.boolean()),
+  strings: z.optional(z.array(z.string())),
+}));
 
-export const ExperimentGroupSchema = z.lazy(() =>
-  z.looseObject({
+export const experimentGroupSchema = once(() => {
+  const { num, str, bool } = optional();
+  return z.looseObject({
     name: z.string(),
     size: num,
     parameterValues: z.optional(z.record(z.string(), z.unknown())),
@@ -16,15 +21,17 @@ export const ExperimentGroupSchema = z.lazy(() =>
     disabled: bool,
     description: str,
     foreignGroupID: str,
-  }),
-);
+  });
+});
 
-export const ExperimentMetricSchema = z.lazy(() =>
-  z.looseObject({ name: z.string(), type: str, hypothesizedValue: num }),
-);
+export const experimentMetricSchema = once(() => {
+  const { str, num } = optional();
+  return z.looseObject({ name: z.string(), type: str, hypothesizedValue: num });
+});
 
-export const HealthCheckMetadataSchema = z.lazy(() =>
-  z.looseObject({
+export const healthCheckMetadataSchema = once(() => {
+  const { str, num, strings } = optional();
+  return z.looseObject({
     type: str,
     primary_id_type: str,
     secondary_id_type: str,
@@ -42,19 +49,21 @@ export const HealthCheckMetadataSchema = z.lazy(() =>
     metrics: z.optional(
       z.array(z.looseObject({ metric_name: z.string(), earliest_date: z.string(), latest_date: z.string() })),
     ),
-  }),
-);
+  });
+});
 
-export const HealthCheckSchema = z.lazy(() =>
-  z.looseObject({
+export const healthCheckSchema = once(() => {
+  const { str } = optional();
+  return z.looseObject({
     name: z.string(),
     description: str,
-    metadata: z.optional(HealthCheckMetadataSchema),
-  }),
-);
+    metadata: z.optional(healthCheckMetadataSchema()),
+  });
+});
 
-export const ExperimentSchema = z.lazy(() =>
-  z.looseObject({
+export const experimentSchema = once(() => {
+  const { str, num, bool, strings } = optional();
+  return z.looseObject({
     id: z.string(),
     name: str,
     idType: str,
@@ -111,10 +120,10 @@ export const ExperimentSchema = z.lazy(() =>
     cohortWaitUntilEndToInclude: bool,
     turboMode: bool,
     isSidecar: bool,
-    groups: z.optional(z.array(ExperimentGroupSchema)),
-    primaryMetrics: z.optional(z.array(ExperimentMetricSchema)),
-    secondaryMetrics: z.optional(z.array(ExperimentMetricSchema)),
-    otherMetrics: z.optional(z.array(ExperimentMetricSchema)),
+    groups: z.optional(z.array(experimentGroupSchema())),
+    primaryMetrics: z.optional(z.array(experimentMetricSchema())),
+    secondaryMetrics: z.optional(z.array(experimentMetricSchema())),
+    otherMetrics: z.optional(z.array(experimentMetricSchema())),
     reviewSettings: z.optional(
       z.looseObject({
         requiredReview: bool,
@@ -138,14 +147,14 @@ export const ExperimentSchema = z.lazy(() =>
         csv: z.optional(z.looseObject({ original: str, identifier: str })),
       }),
     ),
-    healthChecks: z.optional(z.array(HealthCheckSchema)),
-    owner: z.optional(OwnerSchema),
+    healthChecks: z.optional(z.array(healthCheckSchema())),
+    owner: z.optional(ownerSchema()),
     summarySections: z.optional(z.array(z.looseObject({ name: z.string(), content: str }))),
-  }),
-);
-export type Experiment = z.infer<typeof ExperimentSchema>;
+  });
+});
+export type Experiment = z.infer<ReturnType<typeof experimentSchema>>;
 
-export const DisableGroupsSchema = z.lazy(() =>
+export const disableGroupsSchema = once(() =>
   z.strictObject({ group_names: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)) }),
 );
-export type DisableGroups = z.input<typeof DisableGroupsSchema>;
+export type DisableGroups = z.input<ReturnType<typeof disableGroupsSchema>>;

@@ -1,10 +1,11 @@
 /** Metrics (spec 2.8, 4.5), the `warehouseNative` update object and the update body. */
 import * as z from 'zod/mini';
-import { OwnerSchema } from './common.js';
+import { once } from '../../util/once.js';
+import { ownerSchema } from './common.js';
 
 export const METRIC_TYPES = ['sum', 'event_count', 'event_dau', 'event_user', 'event_count_custom', 'funnel'];
 
-export const MetricSchema = z.lazy(() =>
+export const metricSchema = once(() =>
   z.looseObject({
     /** `<metric_name>::<metric_type>` */
     id: z.string(),
@@ -20,7 +21,7 @@ export const MetricSchema = z.lazy(() =>
     creatorName: z.optional(z.string()),
     creatorEmail: z.nullish(z.string()),
     createdTime: z.optional(z.number()),
-    owner: z.optional(OwnerSchema),
+    owner: z.optional(ownerSchema()),
     lineage: z.optional(z.looseObject({ events: z.array(z.string()), metrics: z.array(z.string()) })),
     team: z.nullish(z.string()),
     unitTypes: z.optional(z.array(z.string())),
@@ -37,10 +38,10 @@ export const MetricSchema = z.lazy(() =>
     funnelEventList: z.optional(z.array(z.looseObject({ name: z.string(), type: z.optional(z.string()) }))),
   }),
 );
-export type Metric = z.infer<typeof MetricSchema>;
+export type Metric = z.infer<ReturnType<typeof metricSchema>>;
 
 /** `{column, values, nullVacuousOverride}`: the spec lists all three as the entry's shape. */
-export const CriteriaEntrySchema = z.lazy(() =>
+export const criteriaEntrySchema = once(() =>
   z.strictObject({
     column: z.string(),
     values: z.array(z.string()),
@@ -49,21 +50,21 @@ export const CriteriaEntrySchema = z.lazy(() =>
 );
 
 /** Every field of the spec's warehouseNative object; all optional, nothing else accepted. */
-export const WarehouseNativeSchema = z.lazy(() =>
+export const warehouseNativeSchema = once(() =>
   z.strictObject({
     metricSourceName: z.optional(z.string()),
-    criteria: z.optional(z.array(CriteriaEntrySchema)),
+    criteria: z.optional(z.array(criteriaEntrySchema())),
     metricSources: z.optional(
       z.array(
         z.strictObject({
           metricSourceName: z.string(),
-          criteria: z.array(CriteriaEntrySchema),
+          criteria: z.array(criteriaEntrySchema()),
           valueColumn: z.string(),
         }),
       ),
     ),
     waitForCohortWindow: z.optional(z.boolean()),
-    denominatorCriteria: z.optional(z.array(CriteriaEntrySchema)),
+    denominatorCriteria: z.optional(z.array(criteriaEntrySchema())),
     denominatorCustomRollupEnd: z.optional(z.number()),
     denominatorCustomRollupStart: z.optional(z.number()),
     denominatorMetricSourceName: z.optional(z.string()),
@@ -73,7 +74,7 @@ export const WarehouseNativeSchema = z.lazy(() =>
     funnelEvents: z.optional(
       z.array(
         z.strictObject({
-          criteria: z.array(CriteriaEntrySchema),
+          criteria: z.array(criteriaEntrySchema()),
           metricSourceName: z.string(),
           name: z.string(),
           sessionIdentifierField: z.string(),
@@ -111,10 +112,10 @@ export const WarehouseNativeSchema = z.lazy(() =>
     surrogateMetricMSE: z.optional(z.number()),
   }),
 );
-export type WarehouseNative = z.input<typeof WarehouseNativeSchema>;
+export type WarehouseNative = z.input<ReturnType<typeof warehouseNativeSchema>>;
 
 /** Metric update body: all fields optional, nothing beyond the spec's list. */
-export const MetricUpdateSchema = z.lazy(() =>
+export const metricUpdateSchema = once(() =>
   z.strictObject({
     name: z.optional(z.string()),
     description: z.optional(z.string()),
@@ -122,7 +123,7 @@ export const MetricUpdateSchema = z.lazy(() =>
     isVerified: z.optional(z.boolean()),
     isReadOnly: z.optional(z.boolean()),
     isPermanent: z.optional(z.boolean()),
-    warehouseNative: z.optional(WarehouseNativeSchema),
+    warehouseNative: z.optional(warehouseNativeSchema()),
     unitTypes: z.optional(z.array(z.string())),
     team: z.optional(z.nullable(z.string())),
     teamID: z.optional(z.nullable(z.string())),
@@ -131,4 +132,4 @@ export const MetricUpdateSchema = z.lazy(() =>
     owner: z.optional(z.strictObject({ email: z.string(), ownerID: z.string() })),
   }),
 );
-export type MetricUpdate = z.input<typeof MetricUpdateSchema>;
+export type MetricUpdate = z.input<ReturnType<typeof metricUpdateSchema>>;

@@ -1,5 +1,6 @@
 /** Roles (spec 2.3, 4.1): the 29 permission keys; an update accepts only those, as booleans. */
 import * as z from 'zod/mini';
+import { once } from '../../util/once.js';
 
 export const PERMISSION_KEYS = [
   'invitation_access',
@@ -35,7 +36,7 @@ export const PERMISSION_KEYS = [
 export type PermissionKey = (typeof PERMISSION_KEYS)[number];
 
 /** Permissions in an update: any subset of the 29 keys, each a boolean; nothing else. */
-export const PermissionsUpdateSchema = z.lazy(() =>
+export const permissionsUpdateSchema = once(() =>
   z.strictObject(
     Object.fromEntries(PERMISSION_KEYS.map((key) => [key, z.optional(z.boolean())])) as Record<
       PermissionKey,
@@ -44,14 +45,14 @@ export const PermissionsUpdateSchema = z.lazy(() =>
   ),
 );
 
-export const RoleUpdateSchema = z.lazy(() => z.strictObject({ permissions: PermissionsUpdateSchema }));
-export type RoleUpdate = z.input<typeof RoleUpdateSchema>;
+export const roleUpdateSchema = once(() => z.strictObject({ permissions: permissionsUpdateSchema() }));
+export type RoleUpdate = z.input<ReturnType<typeof roleUpdateSchema>>;
 
 /** A role as returned: responses show 25 keys; whatever booleans come back are kept. */
-export const RoleSchema = z.lazy(() =>
+export const roleSchema = once(() =>
   z.looseObject({
     name: z.string(),
     permissions: z.record(z.string(), z.boolean()),
   }),
 );
-export type Role = z.infer<typeof RoleSchema>;
+export type Role = z.infer<ReturnType<typeof roleSchema>>;

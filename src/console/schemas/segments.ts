@@ -1,7 +1,8 @@
 /** Segments (spec 2.6, 4.3): a union on `type`, `id_list` or `rule_based`. */
 import * as z from 'zod/mini';
+import { once } from '../../util/once.js';
 
-export const SegmentConditionSchema = z.lazy(() =>
+export const segmentConditionSchema = once(() =>
   z.looseObject({
     type: z.optional(z.string()),
     operator: z.optional(z.string()),
@@ -11,16 +12,17 @@ export const SegmentConditionSchema = z.lazy(() =>
   }),
 );
 
-export const SegmentRulesSchema = z.lazy(() =>
+export const segmentRulesSchema = once(() =>
   z.looseObject({
     name: z.optional(z.string()),
     passPercentage: z.optional(z.number()),
-    conditions: z.optional(z.array(SegmentConditionSchema)),
+    conditions: z.optional(z.array(segmentConditionSchema())),
     returnValue: z.optional(z.record(z.string(), z.unknown())),
   }),
 );
 
-const segmentFields = {
+/** The fields both kinds of segment have: built once and shared by both schemas. */
+const segmentFields = once(() => ({
   id: z.string(),
   isEnabled: z.optional(z.boolean()),
   description: z.optional(z.string()),
@@ -28,20 +30,20 @@ const segmentFields = {
   lastModifierID: z.optional(z.string()),
   count: z.optional(z.number().check(z.int())),
   tags: z.optional(z.array(z.string())),
-};
+}));
 
-export const IdListSegmentSchema = z.lazy(() =>
-  z.looseObject({ ...segmentFields, type: z.literal('id_list') }),
+export const idListSegmentSchema = once(() =>
+  z.looseObject({ ...segmentFields(), type: z.literal('id_list') }),
 );
-export const RuleBasedSegmentSchema = z.lazy(() =>
+export const ruleBasedSegmentSchema = once(() =>
   z.looseObject({
-    ...segmentFields,
+    ...segmentFields(),
     type: z.literal('rule_based'),
-    rules: SegmentRulesSchema,
+    rules: segmentRulesSchema(),
   }),
 );
 
-export const SegmentSchema = z.lazy(() =>
-  z.discriminatedUnion('type', [IdListSegmentSchema, RuleBasedSegmentSchema]),
+export const segmentSchema = once(() =>
+  z.discriminatedUnion('type', [idListSegmentSchema(), ruleBasedSegmentSchema()]),
 );
-export type Segment = z.infer<typeof SegmentSchema>;
+export type Segment = z.infer<ReturnType<typeof segmentSchema>>;

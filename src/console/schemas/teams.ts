@@ -1,11 +1,11 @@
 /** Teams (spec 2.11, 4.8): e-mail lists in requests, member objects in responses. */
 import * as z from 'zod/mini';
-import { MetricRefSchema } from './common.js';
+import { once } from '../../util/once.js';
+import { metricRefSchema } from './common.js';
 
-const metricRefs = z.array(z.strictObject({ name: z.string(), type: z.string() }));
-
-export const CreateTeamSchema = z.lazy(() =>
-  z.strictObject({
+export const createTeamSchema = once(() => {
+  const metricRefs = z.array(z.strictObject({ name: z.string(), type: z.string() }));
+  return z.strictObject({
     name: z.string().check(z.minLength(1)),
     members: z.array(z.email()),
     admins: z.array(z.email()),
@@ -22,11 +22,11 @@ export const CreateTeamSchema = z.lazy(() =>
     requireGateTemplates: z.optional(z.nullable(z.boolean())),
     requireExperimentTemplates: z.optional(z.nullable(z.boolean())),
     requireDynamicConfigTemplates: z.optional(z.nullable(z.boolean())),
-  }),
-);
-export type CreateTeam = z.input<typeof CreateTeamSchema>;
+  });
+});
+export type CreateTeam = z.input<ReturnType<typeof createTeamSchema>>;
 
-export const TeamMemberSchema = z.lazy(() =>
+export const teamMemberSchema = once(() =>
   z.looseObject({
     email: z.optional(z.string()),
     firstName: z.optional(z.string()),
@@ -36,15 +36,15 @@ export const TeamMemberSchema = z.lazy(() =>
 );
 
 /** Response form. The spec gives member objects; admins' response form is not shown. */
-export const TeamSchema = z.lazy(() =>
+export const teamSchema = once(() =>
   z.looseObject({
     name: z.string(),
-    members: z.optional(z.array(TeamMemberSchema)),
-    admins: z.optional(z.array(z.union([z.string(), TeamMemberSchema]))),
-    defaultGateMetrics: z.optional(z.array(MetricRefSchema)),
-    defaultExperimentPrimaryMetrics: z.optional(z.array(MetricRefSchema)),
-    defaultExperimentSecondaryMetrics: z.optional(z.array(MetricRefSchema)),
-    defaultHoldoutMetrics: z.optional(z.array(MetricRefSchema)),
+    members: z.optional(z.array(teamMemberSchema())),
+    admins: z.optional(z.array(z.union([z.string(), teamMemberSchema()]))),
+    defaultGateMetrics: z.optional(z.array(metricRefSchema())),
+    defaultExperimentPrimaryMetrics: z.optional(z.array(metricRefSchema())),
+    defaultExperimentSecondaryMetrics: z.optional(z.array(metricRefSchema())),
+    defaultHoldoutMetrics: z.optional(z.array(metricRefSchema())),
     defaultTargetApplications: z.optional(z.array(z.string())),
     changeTeamConfigs: z.optional(z.string()),
     reviewApproval: z.optional(z.string()),
@@ -56,4 +56,4 @@ export const TeamSchema = z.lazy(() =>
     requireDynamicConfigTemplates: z.nullish(z.boolean()),
   }),
 );
-export type Team = z.infer<typeof TeamSchema>;
+export type Team = z.infer<ReturnType<typeof teamSchema>>;

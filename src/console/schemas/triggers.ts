@@ -1,19 +1,23 @@
 /** Release pipeline triggers (spec 2.10, 4.7). */
 import * as z from 'zod/mini';
+import { once } from '../../util/once.js';
 
-const str = z.optional(z.string());
+/** An optional string, the type of most trigger fields: built once and shared by both schemas. */
+const optionalString = once(() => z.optional(z.string()));
 
-export const TriggerActionSchema = z.lazy(() =>
-  z.looseObject({
+export const triggerActionSchema = once(() => {
+  const str = optionalString();
+  return z.looseObject({
     timeMs: z.number(),
     phaseID: z.string(),
     actorName: str,
     actorID: str,
-  }),
-);
+  });
+});
 
-export const TriggerSchema = z.lazy(() =>
-  z.looseObject({
+export const triggerSchema = once(() => {
+  const str = optionalString();
+  return z.looseObject({
     id: z.string(),
     releasePipelineID: str,
     creatorID: str,
@@ -28,10 +32,10 @@ export const TriggerSchema = z.lazy(() =>
     configSnapshotID: str,
     createdTime: z.optional(z.number()),
     currentPhaseEndTime: z.optional(z.number()),
-    actions: z.optional(z.array(TriggerActionSchema)),
-  }),
-);
-export type Trigger = z.infer<typeof TriggerSchema>;
+    actions: z.optional(z.array(triggerActionSchema())),
+  });
+});
+export type Trigger = z.infer<ReturnType<typeof triggerSchema>>;
 
-export const ApprovePhaseSchema = z.lazy(() => z.strictObject({ phaseID: z.string().check(z.minLength(1)) }));
-export type ApprovePhase = z.input<typeof ApprovePhaseSchema>;
+export const approvePhaseSchema = once(() => z.strictObject({ phaseID: z.string().check(z.minLength(1)) }));
+export type ApprovePhase = z.input<ReturnType<typeof approvePhaseSchema>>;
