@@ -28,7 +28,7 @@ export interface ConsoleClientOptions {
   apiKey: ApiKeyProvider;
   /**
    * Send through this fetch instead of the built-in `node:http(s)` sender (which is faster
-   * and starts ~50 ms sooner on a cold Lambda: see src/http/send.ts).
+   * and its first request in a cold process is ~30 ms sooner: see src/http/send.ts).
    */
   fetch?: typeof fetch;
   /** Per attempt. Default 10 000 ms. */

@@ -1,9 +1,10 @@
 /**
  * Outbound HTTP for everything we call ourselves (the Console API, Slack), on `node:http(s)`
  * with keep-alive agents rather than the global `fetch`. Two measured reasons (Node 20; see
- * README "Cold start" and `npm run bench`):
- * - the first `fetch` of a process loads undici, ~50 ms on a cold Lambda invocation, while
- *   `node:http(s)` is already loaded by the AWS SDK that every handler bundles;
+ * README "Console API client" and `npm run bench`):
+ * - the first `fetch` of a process loads undici, while `node:http(s)` is already loaded by the
+ *   AWS SDK that every handler bundles: a cold process's first request took 55–62 ms by fetch,
+ *   25–30 ms here;
  * - per request, fetch costs more, and its timeout needs an AbortSignal, which itself costs
  *   tens of µs; here a timer destroys the request instead.
  * What fetch did for us is done here too: gzip/deflate/br bodies are decoded, a body has a
