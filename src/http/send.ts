@@ -11,7 +11,12 @@
  * size cap, redirects are never followed (a 3xx is just a status), and every failure is one
  * of three kinds: timed out, aborted by the caller, or a connection error with its code.
  */
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import {
+  type ClientRequest,
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingMessage,
+} from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
 export interface HttpRequest {
@@ -45,6 +50,9 @@ export class HttpTimeoutError extends Error {
 export class HttpAbortError extends Error {
   override name = 'HttpAbortError';
 }
+
+/** How many reused connections found closed one exchange may skip (each is destroyed on the way). */
+const MAX_STALE_SOCKET_RETRIES = 3;
 
 /** Bodies larger than this are refused (our peers send pages of JSON, not files). */
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
@@ -80,17 +88,21 @@ export function createNodeSend(options: NodeSendOptions = {}): HttpSend {
     return new Promise<HttpResponse>((resolve, reject) => {
       if (request.signal?.aborted) return reject(new HttpAbortError('aborted before sending'));
       const exchange = new Exchange(resolve, reject, maxBytes, request.signal);
-      let req: ReturnType<typeof httpRequest>;
-      try {
-        const send = secure ? httpsRequest : httpRequest;
-        req = send(request.url, { method: request.method, headers: request.headers, agent });
-        if (!req.hasHeader('accept-encoding')) req.setHeader('accept-encoding', 'gzip, deflate, br');
-        if (request.body !== undefined) req.setHeader('content-length', Buffer.byteLength(request.body));
-      } catch (error) {
-        return reject(error); // an invalid URL or header value: nothing was sent
-      }
-      exchange.start(req, request.timeoutMs);
-      req.end(request.body);
+      const open = () => {
+        let req: ClientRequest;
+        try {
+          const send = secure ? httpsRequest : httpRequest;
+          req = send(request.url, { method: request.method, headers: request.headers, agent });
+          if (!req.hasHeader('accept-encoding')) req.setHeader('accept-encoding', 'gzip, deflate, br');
+          if (request.body !== undefined) req.setHeader('content-length', Buffer.byteLength(request.body));
+        } catch (error) {
+          exchange.fail(error); // an invalid URL or header value: nothing was sent
+          return;
+        }
+        exchange.attach(req);
+        req.end(request.body);
+      };
+      exchange.start(open, request.timeoutMs);
     });
   };
 }
@@ -101,9 +113,12 @@ export function createNodeSend(options: NodeSendOptions = {}): HttpSend {
  * (A class rather than closures: this runs on every request and closures showed in profiles.)
  */
 class Exchange {
-  private req: ReturnType<typeof httpRequest> | undefined;
+  private req: ClientRequest | undefined;
+  private open: (() => void) | undefined;
   private timer: NodeJS.Timeout | undefined;
   private settled = false;
+  private responded = false;
+  private staleRetries = 0;
   private readonly chunks: Buffer[] = [];
   private bytes = 0;
   private readonly onAbort = () => this.fail(new HttpAbortError('request aborted'));
@@ -115,12 +130,40 @@ class Exchange {
     private readonly signal: AbortSignal | undefined,
   ) {}
 
-  start(req: ReturnType<typeof httpRequest>, timeoutMs: number): void {
-    this.req = req;
+  /** One timer and one abort listener for the whole exchange, however many connections it takes. */
+  start(open: () => void, timeoutMs: number): void {
+    this.open = open;
     this.timer = setTimeout(timeOut, timeoutMs, this, timeoutMs);
     this.signal?.addEventListener('abort', this.onAbort, { once: true });
-    req.on('error', (error) => this.fail(error));
-    req.on('response', (res) => this.receive(res));
+    open();
+  }
+
+  /** Listens to a request just opened (before it is sent). */
+  attach(req: ClientRequest): void {
+    this.req = req;
+    req.on('error', (error) => this.requestFailed(req, error));
+    req.on('response', (res) => {
+      this.responded = true;
+      this.receive(res);
+    });
+  }
+
+  /**
+   * A server may close an idle keep-alive connection just as we reuse it (after a Lambda thaw,
+   * typically): the request then fails with ECONNRESET or EPIPE on a reused socket before any
+   * response. The server closed that connection as idle, so it never read the request: Node's
+   * documentation advises sending it again, which we do on another connection (a few times at
+   * most: each dead socket is destroyed on the way). Any other failure is final.
+   */
+  private requestFailed(req: ClientRequest, error: Error & { code?: string }): void {
+    if (this.settled || req !== this.req) return;
+    const staleSocket = req.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
+    if (staleSocket && !this.responded && this.staleRetries < MAX_STALE_SOCKET_RETRIES) {
+      this.staleRetries++;
+      this.open?.();
+      return;
+    }
+    this.fail(error);
   }
 
   private receive(res: IncomingMessage): void {

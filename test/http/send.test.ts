@@ -190,6 +190,23 @@ describe.each(senders)('%s', (_name, make) => {
 });
 
 describe('node:http sender limits', () => {
+  it('sends again on a new connection when a reused one turns out closed by the server', async () => {
+    const seen: string[] = [];
+    handler = (req, res, body) => {
+      seen.push(`${req.method} ${body}`);
+      res.end('ok');
+    };
+    const send = createNodeSend();
+    const post = () => send({ method: 'POST', url: `${base}/p`, headers: {}, body: 'x', timeoutMs: 2_000 });
+    await post();
+    // The server drops every idle connection; the client has not noticed yet (same tick), so the
+    // agent hands the dead socket to the next request, as after a Lambda thaw.
+    for (const socket of sockets) socket.destroy();
+    const response = await post();
+    expect(response.text).toBe('ok');
+    expect(seen).toEqual(['POST x', 'POST x']); // once each: the dead connection carried nothing
+  });
+
   it('asks for every encoding it decodes, unless the caller chose', async () => {
     const seen: (string | undefined)[] = [];
     handler = (req, res) => {
