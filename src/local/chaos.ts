@@ -13,12 +13,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import {
-  GetQueueAttributesCommand,
-  ReceiveMessageCommand,
-  SendMessageBatchCommand,
-  type SQSClient,
-} from '@aws-sdk/client-sqs';
+import { ReceiveMessageCommand, SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { effectKey, parseActionRequest } from '../actions/request.js';
 import { createConsoleClient } from '../console/index.js';
 import { createLogger } from '../observability/logger.js';
@@ -28,7 +23,7 @@ import { readAudit } from '../state/audit.js';
 import { workerDepsFromEnv } from '../worker/env.js';
 import { createWorker } from '../worker/worker.js';
 import { type ChaosMessage, chaosMix, seeded } from './chaos-mix.js';
-import type { SqsHandler } from './event-source.js';
+import { queueDepth, type SqsHandler } from './event-source.js';
 import { REPO_ROOT } from './modules.js';
 import { bootLocalStack } from './stack.js';
 
@@ -115,25 +110,6 @@ function chaosPolicy(dir: string): string {
   const file = join(dir, 'chaos-policy.json');
   writeFileSync(file, JSON.stringify(policy));
   return file;
-}
-
-async function queueDepth(sqs: SQSClient, queueUrl: string): Promise<number> {
-  const out = await sqs.send(
-    new GetQueueAttributesCommand({
-      QueueUrl: queueUrl,
-      AttributeNames: [
-        'ApproximateNumberOfMessages',
-        'ApproximateNumberOfMessagesNotVisible',
-        'ApproximateNumberOfMessagesDelayed',
-      ],
-    }),
-  );
-  const a = out.Attributes ?? {};
-  return (
-    Number(a.ApproximateNumberOfMessages ?? 0) +
-    Number(a.ApproximateNumberOfMessagesNotVisible ?? 0) +
-    Number(a.ApproximateNumberOfMessagesDelayed ?? 0)
-  );
 }
 
 async function drainDlq(sqs: SQSClient, dlqUrl: string): Promise<string[]> {

@@ -63,6 +63,26 @@ export interface EventSource {
   readonly concurrency: number;
 }
 
+/** Messages still in a queue: visible, in flight and delayed (zero means fully drained). */
+export async function queueDepth(sqs: SQSClient, queueUrl: string): Promise<number> {
+  const out = await sqs.send(
+    new GetQueueAttributesCommand({
+      QueueUrl: queueUrl,
+      AttributeNames: [
+        'ApproximateNumberOfMessages',
+        'ApproximateNumberOfMessagesNotVisible',
+        'ApproximateNumberOfMessagesDelayed',
+      ],
+    }),
+  );
+  const a = out.Attributes ?? {};
+  return (
+    Number(a.ApproximateNumberOfMessages ?? 0) +
+    Number(a.ApproximateNumberOfMessagesNotVisible ?? 0) +
+    Number(a.ApproximateNumberOfMessagesDelayed ?? 0)
+  );
+}
+
 /** Converts an SQS API message into the record shape Lambda delivers. */
 export function toSqsRecord(message: Message, eventSourceARN: string, awsRegion: string): SQSRecord {
   const attributes = message.Attributes ?? {};

@@ -33,11 +33,7 @@ export async function acquireLease(
     );
     return true;
   } catch (error) {
-    if (
-      error instanceof ConditionalCheckFailedException ||
-      (error as Error).name === 'ConditionalCheckFailedException'
-    )
-      return false;
+    if (error instanceof ConditionalCheckFailedException) return false;
     throw error;
   }
 }
@@ -54,6 +50,6 @@ export async function releaseLease(table: StateTable, owner: string): Promise<vo
       }),
     );
   } catch (error) {
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
   }
 }

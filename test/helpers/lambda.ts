@@ -12,7 +12,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { toSqsRecord } from '../../src/local/event-source.js';
+import { queueDepth, toSqsRecord } from '../../src/local/event-source.js';
 import { createLambdaContext } from '../../src/local/lambda-context.js';
 
 /** A Lambda context whose `getRemainingTimeInMillis` counts down from `timeoutMs` (the local stack's own). */
@@ -83,26 +83,6 @@ export async function deleteAcknowledged(
   return { acked: acked.length, failed: failed.size };
 }
 
-/** Messages still in the queue: visible, in flight and delayed. */
-export async function queueDepth(ref: QueueRef): Promise<number> {
-  const out = await ref.sqs.send(
-    new GetQueueAttributesCommand({
-      QueueUrl: ref.queueUrl,
-      AttributeNames: [
-        'ApproximateNumberOfMessages',
-        'ApproximateNumberOfMessagesNotVisible',
-        'ApproximateNumberOfMessagesDelayed',
-      ],
-    }),
-  );
-  const a = out.Attributes ?? {};
-  return (
-    Number(a.ApproximateNumberOfMessages ?? 0) +
-    Number(a.ApproximateNumberOfMessagesNotVisible ?? 0) +
-    Number(a.ApproximateNumberOfMessagesDelayed ?? 0)
-  );
-}
-
 export type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | undefined>;
 
 /**
@@ -130,7 +110,7 @@ export async function drive(
   const isFinished = async () => {
     if (finished) return true;
     if (options.done && !(await options.done())) return false;
-    finished = (await queueDepth(ref)) === 0;
+    finished = (await queueDepth(ref.sqs, ref.queueUrl)) === 0;
     return finished;
   };
   const loop = async () => {
