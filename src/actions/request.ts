@@ -5,6 +5,7 @@
  */
 import '../util/zod-locale.js';
 import * as z from 'zod/mini';
+import { once } from '../util/once.js';
 import { formatIssues } from '../util/zod-issues.js';
 
 // Cold start (bench/cold-start.bench.ts): every handler imports this module, so it is written
@@ -76,17 +77,13 @@ function buildSchemas() {
 }
 
 type ActionRequestSchemas = ReturnType<typeof buildSchemas>;
-let built: ActionRequestSchemas | undefined;
 
 /**
  * The action request schemas, built on the first call and shared afterwards: `identifier`
  * (identifiers we pass to the Console API: bounded, printable, no whitespace or control
  * characters), `requester`, one per action, and `actionRequest`, the union of the three.
  */
-export function actionRequestSchemas(): ActionRequestSchemas {
-  built ??= buildSchemas();
-  return built;
-}
+export const actionRequestSchemas: () => ActionRequestSchemas = once(buildSchemas);
 
 export type Requester = z.infer<ActionRequestSchemas['requester']>;
 export type ActionRequest = z.infer<ActionRequestSchemas['actionRequest']>;

@@ -18,6 +18,7 @@
 import '../util/zod-locale.js';
 import * as z from 'zod/mini';
 import { ACTION_NAMES } from '../actions/request.js';
+import { once } from '../util/once.js';
 
 /**
  * A description for the generated JSON Schema, registered on the schema itself: unlike
@@ -278,13 +279,8 @@ function buildPolicySchemas() {
 }
 
 type PolicySchemas = ReturnType<typeof buildPolicySchemas>;
-let built: PolicySchemas | undefined;
-
 /** The policy schemas, built on the first call and shared afterwards. */
-export function policySchemas(): PolicySchemas {
-  built ??= buildPolicySchemas();
-  return built;
-}
+export const policySchemas: () => PolicySchemas = once(buildPolicySchemas);
 
 export type Policy = z.infer<PolicySchemas['policy']>;
 export type PolicyInput = z.input<PolicySchemas['policy']>;
