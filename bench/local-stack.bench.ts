@@ -21,8 +21,7 @@ import { bootLocalStack } from '../src/local/stack.js';
 import { createLogger } from '../src/observability/logger.js';
 import { loadPolicyFile } from '../src/policy/load.js';
 import { createWebhookApp } from '../src/webhook/app.js';
-import { webhookDepsFromEnv } from '../src/webhook/from-env.js';
-import { workerDepsFromEnv } from '../src/worker/env.js';
+import { webhookDepsFromEnv, workerDepsFromEnv } from '../src/wiring/from-env.js';
 import { createWorker } from '../src/worker/worker.js';
 import type { BenchSection } from './types.js';
 
@@ -43,10 +42,10 @@ export async function run(): Promise<BenchSection> {
     worker: {
       waitTimeSeconds: 20,
       createHandler: ({ env, policyPath }) =>
-        createWorker({ ...workerDepsFromEnv(loadPolicyFile(policyPath), env), logger: quiet }),
+        createWorker({ ...workerDepsFromEnv(env, { policy: loadPolicyFile(policyPath) }), logger: quiet }),
     },
     sweeper: { createHandler: () => async () => undefined },
-    webhook: { createApp: ({ env }) => createWebhookApp(webhookDepsFromEnv(env, quiet)) },
+    webhook: { createApp: ({ env }) => createWebhookApp(webhookDepsFromEnv(env, { logger: quiet })) },
     env: { LOG_LEVEL: 'error' },
     receiver: { print: false },
   });

@@ -7,13 +7,11 @@
  * and saves progress.
  */
 import type { Context, ScheduledEvent } from 'aws-lambda';
-import { loadPolicyFile } from '../src/policy/load.js';
-import { sweeperDepsFromEnv } from '../src/sweeper/from-env.js';
 import { type RunSummary, SweepFailedError } from '../src/sweeper/summary.js';
 import { createSweeper } from '../src/sweeper/sweeper.js';
+import { sweeperDepsFromEnv } from '../src/wiring/from-env.js';
 
-const policy = loadPolicyFile();
-const sweeper = createSweeper(sweeperDepsFromEnv(policy));
+const sweeper = createSweeper(sweeperDepsFromEnv());
 
 export async function handler(
   event: Pick<ScheduledEvent, 'time'>,

@@ -7,7 +7,7 @@
  */
 import { handle } from 'hono/aws-lambda';
 import { createWebhookApp } from '../src/webhook/app.js';
-import { webhookDepsFromEnv } from '../src/webhook/from-env.js';
+import { webhookDepsFromEnv } from '../src/wiring/from-env.js';
 
 export const app = createWebhookApp(webhookDepsFromEnv());
 export const handler = handle(app);

@@ -5,10 +5,7 @@
  * invalid one fails the init with its zod path (src/policy/load.ts). Everything else lives in
  * src/worker.
  */
-import { loadPolicyFile } from '../src/policy/load.js';
-import { workerDepsFromEnv } from '../src/worker/env.js';
+import { workerDepsFromEnv } from '../src/wiring/from-env.js';
 import { createWorker } from '../src/worker/worker.js';
 
-const policy = loadPolicyFile();
-
-export const handler = createWorker(workerDepsFromEnv(policy));
+export const handler = createWorker(workerDepsFromEnv());

@@ -13,9 +13,9 @@ import { DEFAULT_ENDPOINTS_FILE, readEndpoints } from '../local/endpoints.js';
 import { createLogger } from '../observability/logger.js';
 import { loadPolicyFile, PolicyError } from '../policy/load.js';
 import { createDynamoClient } from '../state/table.js';
-import { sweeperDepsFromEnv } from '../sweeper/from-env.js';
 import type { RunSummary } from '../sweeper/summary.js';
 import { createSweeper } from '../sweeper/sweeper.js';
+import { sweeperDepsFromEnv } from '../wiring/from-env.js';
 import { parse } from './args.js';
 import { dryRunClient } from './dry-run-table.js';
 import { type CliIo, CommandError, EXIT, printHelp, renderTable, UsageError } from './io.js';
@@ -59,6 +59,8 @@ export async function sweepCommand(args: string[], io: CliIo): Promise<number> {
   }
   // The dry run never sends, but the dependencies want a queue URL.
   env.ACTIONS_QUEUE_URL ??= 'dry-run://no-queue';
+  // ... and a requester key, which signs nothing when nothing is sent.
+  env.SWEEPER_REQUESTER_KEY ??= 'dry-run-never-signs';
 
   let policy: ReturnType<typeof loadPolicyFile>;
   try {
@@ -69,7 +71,7 @@ export async function sweepCommand(args: string[], io: CliIo): Promise<number> {
   }
   let deps: ReturnType<typeof sweeperDepsFromEnv>;
   try {
-    deps = sweeperDepsFromEnv(policy, env);
+    deps = sweeperDepsFromEnv(env, { policy });
   } catch (error) {
     throw new CommandError(`${(error as Error).message} (or use --local with a running \`npm start\`)`);
   }

@@ -13,6 +13,7 @@
  * an aborted waiter leaves the queue at once.
  */
 import { ApiAbortError, ApiTimeoutError } from './errors.js';
+import { limitWindows, PLATFORM_MUTATION_LIMITS } from './platform-limits.js';
 
 export interface WindowLimit {
   /** Requests allowed ... */
@@ -21,11 +22,8 @@ export interface WindowLimit {
   perMs: number;
 }
 
-/** The platform's mutation limits (FACTS.md). */
-export const DEFAULT_MUTATION_LIMITS: readonly WindowLimit[] = [
-  { max: 100, perMs: 10_000 },
-  { max: 900, perMs: 15 * 60_000 },
-];
+/** The platform's mutation limits (src/console/platform-limits.ts). */
+export const DEFAULT_MUTATION_LIMITS: readonly WindowLimit[] = limitWindows(PLATFORM_MUTATION_LIMITS);
 
 /** Time source, injectable so tests can drive the limiter without waiting. */
 export interface Clock {

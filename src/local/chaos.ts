@@ -20,12 +20,13 @@ import { createLogger } from '../observability/logger.js';
 import { loadPolicyFile } from '../policy/load.js';
 import type { FaultConfig, LoggedRequest } from '../sandbox/index.js';
 import { readAudit } from '../state/audit.js';
-import { workerDepsFromEnv } from '../worker/env.js';
+import { workerDepsFromEnv } from '../wiring/from-env.js';
 import { createWorker } from '../worker/worker.js';
 import { type ChaosMessage, chaosMix, seeded } from './chaos-mix.js';
 import { queueDepth, type SqsHandler } from './event-source.js';
 import { REPO_ROOT } from './modules.js';
 import { bootLocalStack } from './stack.js';
+import { vouchAttributes } from './vouch.js';
 
 export interface ChaosOptions {
   count?: number;
@@ -164,7 +165,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
       timeoutMs: 8_000,
       autoStart: false,
       createHandler: ({ env, policyPath }) => {
-        const deps = workerDepsFromEnv(loadPolicyFile(policyPath), env);
+        const deps = workerDepsFromEnv(env, { policy: loadPolicyFile(policyPath) });
         const worker = createWorker({
           ...deps,
           // Short attempts so hangs cost 1 s, not 10; no client-side budget (429s are injected).
@@ -210,7 +211,12 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
       const out = await sqs.send(
         new SendMessageBatchCommand({
           QueueUrl: stack.endpoints.queueUrl,
-          Entries: chunk.map((m, n) => ({ Id: String(n), MessageBody: m.body })),
+          // Chaos plays the webhook for its chat requests: they carry the webhook's proof.
+          Entries: chunk.map((m, n) => ({
+            Id: String(n),
+            MessageBody: m.body,
+            MessageAttributes: vouchAttributes(stack.env, m.body),
+          })),
         }),
       );
       if (out.Failed?.length) throw new Error(`the queue refused ${out.Failed.length} message(s)`);

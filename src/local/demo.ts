@@ -117,7 +117,7 @@ async function main(): Promise<void> {
     out("\n  (no reply to the approval within 20 s: is the worker running? see the stack's banner)");
   if (!ciNotice) out('\n  (no channel post about the CI request within 20 s)');
 
-  out('\n5. Automation asks a person: a scheduled job wants trg_5 ph_2; the policy says "ask"');
+  out('\n5. Automation asks a person: a nightly CI job wants trg_5 ph_2; the policy says "ask"');
   const sqs2 = createSqsClient({ endpoint: endpoints.sqsEndpoint });
   try {
     await sendActionRequest(sqs2, endpoints.queueUrl, {
@@ -125,7 +125,8 @@ async function main(): Promise<void> {
       action: 'approve_phase',
       triggerId: 'trg_5',
       phaseId: 'ph_2',
-      requestedBy: { source: 'schedule', id: 'nightly-promotion' },
+      // Only the sweeper can vouch for `schedule:`; a CI job speaks as `ci:` (README, "Requesters").
+      requestedBy: { source: 'ci', id: 'nightly-promotion' },
       requestedAt: new Date().toISOString(),
       requestId: `demo-${run}-ask`,
     });

@@ -11,6 +11,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import type { Context, ScheduledEvent } from 'aws-lambda';
+import { mutationLimitsShare } from '../console/platform-limits.js';
 import type { Logger } from '../observability/logger.js';
 import { loadPolicyFile } from '../policy/load.js';
 import { DEFAULT_API_KEY, type Sandbox, type SandboxOptions, startSandbox } from '../sandbox/index.js';
@@ -28,6 +29,7 @@ import { createLambdaContext } from './lambda-context.js';
 import { importIfPresent, isAbsent, REPO_ROOT } from './modules.js';
 import { LOCAL_SIGNING_SECRET } from './sign.js';
 import { type SlackReceiver, type SlackReceiverOptions, startSlackReceiver } from './slack-receiver.js';
+import { localRequesterKeys } from './vouch.js';
 
 export const SANDBOX_API_KEY = DEFAULT_API_KEY;
 export type { Endpoints };
@@ -230,8 +232,10 @@ export async function bootLocalStack(options: LocalStackOptions = {}): Promise<L
       AUTOPILOT_POLICY: policyPath,
       SLACK_REPLY_ORIGINS: receiver.origin,
       // The platform's limits shared by the pollers, as the CDK stack does with maxConcurrency.
-      MUTATION_LIMIT_10S: String(Math.floor(100 / concurrency)),
-      MUTATION_LIMIT_15MIN: String(Math.floor(900 / concurrency)),
+      MUTATION_LIMIT_10S: String(mutationLimitsShare(concurrency).per10s),
+      MUTATION_LIMIT_15MIN: String(mutationLimitsShare(concurrency).per15min),
+      // Random per boot: only the functions in this process can vouch for requesters.
+      ...localRequesterKeys(),
       ...options.env,
     };
     // A Lambda gets no AUTOPILOT_SECRET_ID locally: secrets come from the variables above.

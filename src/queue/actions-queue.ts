@@ -4,6 +4,7 @@
  * against the public contract before it leaves and carries the same attributes.
  */
 import { SendMessageCommand, SQSClient, type SQSClientConfig } from '@aws-sdk/client-sqs';
+import { PROOF_ATTRIBUTE, type RequesterSigner } from '../actions/proof.js';
 import { type ActionRequest, actionRequestSchemas } from '../actions/request.js';
 import { formatIssues } from '../util/zod-issues.js';
 
@@ -24,6 +25,12 @@ export function createSqsClient(options: { endpoint?: string; region?: string } 
 export interface SendActionOptions {
   /** Seconds before the message becomes visible (0–900), for deferrals. */
   delaySeconds?: number;
+  /**
+   * Vouches for the requester (src/actions/proof.ts): the webhook signs `slack`, the sweeper
+   * `events` and `schedule`, the worker re-signs the copies it sends. Without one (CLI, CI) the
+   * request goes unsigned, which the worker accepts for `ci` only.
+   */
+  signer?: RequesterSigner;
 }
 
 /**
@@ -53,10 +60,12 @@ export async function sendActionRequest(
     options.delaySeconds === undefined
       ? undefined
       : Math.max(0, Math.min(900, Math.round(options.delaySeconds)));
+  const body = sqsSafeJson(checked.data);
+  const proof = await options.signer?.proofFor(checked.data.requestedBy.source, body);
   const out = await sqs.send(
     new SendMessageCommand({
       QueueUrl: queueUrl,
-      MessageBody: sqsSafeJson(checked.data),
+      MessageBody: body,
       ...(delay !== undefined ? { DelaySeconds: delay } : {}),
       MessageAttributes: {
         action: { DataType: 'String', StringValue: checked.data.action },
@@ -67,6 +76,7 @@ export async function sendActionRequest(
         ...(checked.data.requestId
           ? { requestId: { DataType: 'String', StringValue: checked.data.requestId } }
           : {}),
+        ...(proof ? { [PROOF_ATTRIBUTE]: { DataType: 'String', StringValue: proof } } : {}),
       },
     }),
   );

@@ -1,12 +1,22 @@
 /**
- * Where the Console API key and the Slack signing secret come from. On Lambda: one Secrets
- * Manager secret (`AUTOPILOT_SECRET_ID`, JSON `{consoleApiKey, slackSigningSecret}`), cached
- * per container with a TTL; `refresh()` re-reads it at most once a minute, so a rotated
- * secret is picked up without a redeploy and a flood of bad signatures cannot hammer
- * Secrets Manager. Locally: `CONSOLE_API_KEY` and `SLACK_SIGNING_SECRET`.
- * Secret values never appear in errors: only the secret's id and the field's name do.
+ * Where each function's credentials come from. Each function reads only what it needs, so a
+ * secret it may not hold is never even named to it (least privilege):
+ *
+ * | function | `AUTOPILOT_SECRET_ID` (JSON)                      | requester keys (plain strings) |
+ * |----------|---------------------------------------------------|--------------------------------|
+ * | webhook  | `slackSigningSecret`, `consoleReadOnlyApiKey`     | webhook                        |
+ * | worker   | `consoleApiKey`, `slackWebhookUrl` (optional)     | webhook, sweeper (to check)    |
+ * | sweeper  | `consoleApiKey`, `slackWebhookUrl` (optional)     | sweeper                        |
+ *
+ * On Lambda the values are read from Secrets Manager and cached per container with a TTL;
+ * `refresh()` re-reads them at most once a minute, so a rotated value is picked up without a
+ * redeploy (after a 401 from the Console API, a failed Slack signature or requester proof)
+ * and a flood of bad requests cannot hammer Secrets Manager. Locally they come from the
+ * environment (`CONSOLE_API_KEY`, `SLACK_SIGNING_SECRET`, ...). Secret values never appear in
+ * errors: only a secret's id and a field's name do.
  */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { RequesterKeys, Signer } from '../actions/proof.js';
 import { optionalEnv } from '../config/env.js';
 import { lazyClient } from '../util/lazy-client.js';
 
@@ -14,10 +24,26 @@ export class SecretsError extends Error {
   override name = 'SecretsError';
 }
 
+/** A function's credentials; a field it does not hold is '' or absent. */
 export interface AutopilotSecretValues {
+  /** The Console API key that may mutate (worker; the sweeper reads events with it). */
   consoleApiKey: string;
   slackSigningSecret: string;
+  /** A Console API key for reads only (webhook); falls back to `consoleApiKey` where both are held. */
+  consoleReadOnlyApiKey?: string;
+  /** The Slack incoming-webhook URL of the notifications channel (a credential: anyone holding it can post). */
+  slackWebhookUrl?: string;
+  /** The signers' keys this function holds (src/actions/proof.ts). */
+  requesterKeys?: RequesterKeys;
 }
+
+export type SecretField = Exclude<keyof AutopilotSecretValues, 'requesterKeys'>;
+const JSON_FIELDS = [
+  'consoleApiKey',
+  'consoleReadOnlyApiKey',
+  'slackSigningSecret',
+  'slackWebhookUrl',
+] as const satisfies readonly SecretField[];
 
 export interface SecretsProvider {
   get(): Promise<AutopilotSecretValues>;
@@ -25,13 +51,36 @@ export interface SecretsProvider {
   refresh(): Promise<boolean>;
 }
 
+/** Which function reads: it decides which requester keys and which fields it must have. */
+export type FunctionRole = 'webhook' | 'worker' | 'sweeper';
+
+/** The requester keys each function holds: its own signer's, and the worker all of them. */
+export const REQUESTER_KEYS_HELD: Readonly<Record<FunctionRole, readonly Signer[]>> = {
+  webhook: ['webhook'],
+  sweeper: ['sweeper'],
+  worker: ['webhook', 'sweeper'],
+};
+
 export interface SecretsManagerProviderOptions {
-  secretId: string;
+  /** The function's JSON secret (fields above); optional for a function that needs none. */
+  secretId?: string;
+  /** Plain-string secrets holding the requester keys this function holds. */
+  requesterKeyIds?: Partial<Record<Signer, string>>;
+  /** Fields the JSON secret must have (non-empty); the function refuses to work without them. */
+  required?: readonly SecretField[];
   client?: Pick<SecretsManagerClient, 'send'>;
   ttlMs?: number;
   minRefreshIntervalMs?: number;
   now?: () => number;
 }
+
+const emptyValues = (): Required<AutopilotSecretValues> => ({
+  consoleApiKey: '',
+  consoleReadOnlyApiKey: '',
+  slackSigningSecret: '',
+  slackWebhookUrl: '',
+  requesterKeys: {},
+});
 
 export function secretsManagerProvider(options: SecretsManagerProviderOptions): SecretsProvider {
   // Built on the first read, not at init: it saves the cold start ~5 ms (util/lazy-client).
@@ -42,30 +91,49 @@ export function secretsManagerProvider(options: SecretsManagerProviderOptions): 
   let cached: { value: AutopilotSecretValues; readAt: number } | undefined;
   let inflight: Promise<AutopilotSecretValues> | undefined;
 
-  const read = async (): Promise<AutopilotSecretValues> => {
+  const readText = async (secretId: string): Promise<string> => {
     let text: string | undefined;
     try {
-      const out = await client.send(new GetSecretValueCommand({ SecretId: options.secretId }));
+      const out = await client.send(new GetSecretValueCommand({ SecretId: secretId }));
       text = out.SecretString;
     } catch (error) {
-      throw new SecretsError(`cannot read secret ${options.secretId}: ${(error as Error).name}`, {
-        cause: error,
-      });
+      throw new SecretsError(`cannot read secret ${secretId}: ${(error as Error).name}`, { cause: error });
     }
-    if (!text) throw new SecretsError(`secret ${options.secretId} has no string value`);
+    if (!text) throw new SecretsError(`secret ${secretId} has no string value`);
+    return text;
+  };
+
+  const readJson = async (secretId: string, value: Required<AutopilotSecretValues>): Promise<void> => {
     let json: Record<string, unknown>;
     try {
-      json = JSON.parse(text);
-    } catch {
-      throw new SecretsError(`secret ${options.secretId} is not JSON {"consoleApiKey","slackSigningSecret"}`);
+      json = JSON.parse(await readText(secretId));
+    } catch (error) {
+      if (error instanceof SecretsError) throw error;
+      throw new SecretsError(`secret ${secretId} is not a JSON object`);
     }
-    const value = { consoleApiKey: json.consoleApiKey, slackSigningSecret: json.slackSigningSecret };
-    for (const [field, v] of Object.entries(value)) {
-      if (typeof v !== 'string' || v === '')
-        throw new SecretsError(`secret ${options.secretId} lacks "${field}"`);
+    for (const field of JSON_FIELDS) {
+      const v = json[field];
+      if (typeof v === 'string') value[field] = v;
     }
-    cached = { value: value as AutopilotSecretValues, readAt: now() };
-    return cached.value;
+    for (const field of options.required ?? []) {
+      if (value[field] === '') throw new SecretsError(`secret ${secretId} lacks "${field}"`);
+    }
+  };
+
+  const read = async (): Promise<AutopilotSecretValues> => {
+    const value = emptyValues();
+    const reads: Array<Promise<void>> = [];
+    if (options.secretId) reads.push(readJson(options.secretId, value));
+    for (const [signer, id] of Object.entries(options.requesterKeyIds ?? {})) {
+      reads.push(
+        readText(id).then((key) => {
+          value.requesterKeys[signer as Signer] = key;
+        }),
+      );
+    }
+    await Promise.all(reads);
+    cached = { value, readAt: now() };
+    return value;
   };
   const load = () => {
     inflight ??= read().finally(() => {
@@ -87,12 +155,25 @@ export function secretsManagerProvider(options: SecretsManagerProviderOptions): 
   };
 }
 
-/** Local and dev: the values straight from the environment. */
-export function environmentProvider(env: Record<string, string | undefined> = process.env): SecretsProvider {
-  const value = {
+type Env = Record<string, string | undefined>;
+
+/** The variables that name each signer's key: `<SIGNER>_REQUESTER_KEY` locally, `..._SECRET_ID` on Lambda. */
+export const requesterKeyVariable = (signer: Signer, secretId = false): string =>
+  `${signer.toUpperCase()}_REQUESTER_KEY${secretId ? '_SECRET_ID' : ''}`;
+
+/** Local and dev: the values straight from the environment (only the keys `role` holds). */
+export function environmentProvider(env: Env = process.env, role?: FunctionRole): SecretsProvider {
+  const value: Required<AutopilotSecretValues> = {
     consoleApiKey: optionalEnv('CONSOLE_API_KEY', env) ?? '',
+    consoleReadOnlyApiKey: optionalEnv('CONSOLE_READ_ONLY_API_KEY', env) ?? '',
     slackSigningSecret: optionalEnv('SLACK_SIGNING_SECRET', env) ?? '',
+    slackWebhookUrl: optionalEnv('SLACK_WEBHOOK_URL', env) ?? '',
+    requesterKeys: {},
   };
+  for (const signer of role ? REQUESTER_KEYS_HELD[role] : []) {
+    const key = optionalEnv(requesterKeyVariable(signer), env);
+    if (key) value.requesterKeys[signer] = key;
+  }
   return {
     async get() {
       return value;
@@ -103,10 +184,25 @@ export function environmentProvider(env: Record<string, string | undefined> = pr
   };
 }
 
-/** Secrets Manager when `AUTOPILOT_SECRET_ID` is set, the environment otherwise. */
+/**
+ * Secrets Manager when `AUTOPILOT_SECRET_ID` or a requester key's secret id is set, the
+ * environment otherwise. `required` fields must be present in the JSON secret.
+ */
 export function secretsFromEnvironment(
-  env: Record<string, string | undefined> = process.env,
+  env: Env = process.env,
+  role?: FunctionRole,
+  required: readonly SecretField[] = [],
 ): SecretsProvider {
   const secretId = optionalEnv('AUTOPILOT_SECRET_ID', env);
-  return secretId ? secretsManagerProvider({ secretId }) : environmentProvider(env);
+  const requesterKeyIds: Partial<Record<Signer, string>> = {};
+  for (const signer of role ? REQUESTER_KEYS_HELD[role] : []) {
+    const id = optionalEnv(requesterKeyVariable(signer, true), env);
+    if (id) requesterKeyIds[signer] = id;
+  }
+  if (!secretId && Object.keys(requesterKeyIds).length === 0) return environmentProvider(env, role);
+  return secretsManagerProvider({
+    ...(secretId ? { secretId } : {}),
+    requesterKeyIds,
+    required: secretId ? required : [],
+  });
 }

@@ -12,6 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { RequesterSigner } from '../actions/proof.js';
 import type { ActionRequest } from '../actions/request.js';
 import { actionRequestSchemas } from '../actions/request.js';
 import { createLogger, type Logger } from '../observability/logger.js';
@@ -40,6 +41,8 @@ export interface SweeperDeps {
   table: StateTable;
   sqs: Pick<SQSClient, 'send'>;
   queueUrl: string;
+  /** Vouches for the `events` and `schedule` requests the sweeper queues (src/actions/proof.ts). */
+  signer?: RequesterSigner;
   /** Posts to Slack; default `postToSlack` with `slackAllowedOrigins`. */
   post?: (url: string, message: SlackMessage) => Promise<PostResult>;
   slackAllowedOrigins?: readonly string[];
@@ -253,7 +256,7 @@ export function createSweeper(deps: SweeperDeps) {
 
   async function send(requests: ActionRequest[]): Promise<void> {
     await pool(requests, deps.sendConcurrency ?? 8, async (request) => {
-      await sendActionRequest(deps.sqs, deps.queueUrl, request);
+      await sendActionRequest(deps.sqs, deps.queueUrl, request, deps.signer ? { signer: deps.signer } : {});
     });
   }
 

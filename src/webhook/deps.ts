@@ -4,6 +4,7 @@
  * environment once per container).
  */
 import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { RequesterSigner } from '../actions/proof.js';
 import type { Logger } from '../observability/logger.js';
 import type { Policy } from '../policy/schema.js';
 import type { SecretsProvider } from '../secrets/secrets.js';
@@ -23,6 +24,8 @@ export interface WebhookDeps {
   console: ConsoleReads;
   sqs: Pick<SQSClient, 'send'>;
   queueUrl: string;
+  /** Vouches for the `slack` requests the webhook queues (src/actions/proof.ts). */
+  signer?: RequesterSigner;
   pause: {
     read(): Promise<PauseState>;
     write(change: { paused: boolean; by: string; reason?: string | undefined; at: Date }): Promise<void>;

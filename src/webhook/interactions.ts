@@ -178,7 +178,7 @@ export async function handleInteraction(
     ...(responseUrl ? { reply: { slackResponseUrl: responseUrl } } : {}),
   };
   const sent = await enqueue(
-    { sqs: deps.sqs, queueUrl: deps.queueUrl },
+    { sqs: deps.sqs, queueUrl: deps.queueUrl, signer: deps.signer },
     request,
     ctx.startedAt + (deps.deadlineMs ?? 2500),
     now,

@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { RequesterSigner } from '../actions/proof.js';
 import { type ActionRequest, actionTarget } from '../actions/request.js';
 import { sendActionRequest } from '../queue/actions-queue.js';
 import { code, ephemeral, escapeMrkdwn, inChannel, problem, type SlackReply, section } from './blocks.js';
@@ -18,6 +19,8 @@ export type MutationCommand = Extract<Command, { name: 'approve' | 'disable-grou
 export interface QueueTarget {
   sqs: Pick<SQSClient, 'send'>;
   queueUrl: string;
+  /** The webhook's requester signer: the worker accepts `slack` requests only with its proof. */
+  signer?: RequesterSigner | undefined;
 }
 
 /**
@@ -93,7 +96,11 @@ export async function enqueue(
   deadline: number,
   now: () => number,
 ): Promise<EnqueueResult> {
-  const sent = await settleBy(sendActionRequest(target.sqs, target.queueUrl, request), deadline, now);
+  const sent = await settleBy(
+    sendActionRequest(target.sqs, target.queueUrl, request, target.signer ? { signer: target.signer } : {}),
+    deadline,
+    now,
+  );
   if (!sent.settled) return { ok: false, outcome: 'queue_unconfirmed', error: undefined };
   if ('error' in sent) return { ok: false, outcome: 'queue_unreachable', error: sent.error };
   return { ok: true, messageId: sent.value };

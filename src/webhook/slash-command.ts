@@ -109,7 +109,12 @@ export async function handleSlashCommand(deps: WebhookDeps, ctx: SlashContext): 
         requestedAt: new Date(now()),
         responseUrl: responseUrlOf(ctx.responseUrl),
       });
-      const sent = await enqueue({ sqs: deps.sqs, queueUrl: deps.queueUrl }, request, deadline, now);
+      const sent = await enqueue(
+        { sqs: deps.sqs, queueUrl: deps.queueUrl, signer: deps.signer },
+        request,
+        deadline,
+        now,
+      );
       if (!sent.ok) {
         return {
           reply: notQueuedReply(request, sent.outcome),

@@ -5,6 +5,7 @@
  * busy effect sets the received message's visibility instead, so a retry waits rather than spins.
  */
 import { ChangeMessageVisibilityCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { RequesterSigner } from '../actions/proof.js';
 import type { ActionRequest } from '../actions/request.js';
 import { sendActionRequest } from '../queue/actions-queue.js';
 
@@ -24,9 +25,14 @@ export async function deferRequest(
   request: ActionRequest,
   deferUntil: Date,
   now: Date,
+  /** Vouches for the copy as the original was vouched for (the worker holds every signer's key). */
+  signer?: RequesterSigner,
 ): Promise<{ messageId: string; delaySeconds: number }> {
   const delaySeconds = deferDelaySeconds(deferUntil, now);
-  const messageId = await sendActionRequest(sqs, queueUrl, request, { delaySeconds });
+  const messageId = await sendActionRequest(sqs, queueUrl, request, {
+    delaySeconds,
+    ...(signer ? { signer } : {}),
+  });
   return { messageId, delaySeconds };
 }
 

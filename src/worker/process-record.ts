@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
+import type { RequesterSigner } from '../actions/proof.js';
 import {
   type ActionRequest,
   actionTarget,
@@ -25,6 +26,7 @@ import { consumeCounter, refundCounter } from '../state/counters.js';
 import { claimEffect, completeEffect, releaseEffect, type StoredOutcome } from '../state/effects.js';
 import { readRequestState } from '../state/request-state.js';
 import type { StateTable } from '../state/table.js';
+import { admit, type Refusal, type RequesterKeySource } from './admit.js';
 import { sendToDeadLetter } from './dead-letter.js';
 import { deferRequest, rateLimitBackoffSeconds, setVisibility } from './defer.js';
 import { executeAction, type MutationClient } from './execute.js';
@@ -51,6 +53,10 @@ export interface RecordDeps {
   safetyMarginMs: number;
   /** How far an effect lock reaches beyond the invocation's end (a crashed worker's claim frees itself). */
   lockMarginMs: number;
+  /** Keys that check who vouched for a requester; without them only `ci` requests are proven. */
+  requesterKeys?: RequesterKeySource;
+  /** Re-signs the copies the worker sends (deferrals) for the signer that vouched for the original. */
+  signer?: RequesterSigner;
 }
 
 export interface RecordTiming {
@@ -83,6 +89,9 @@ export async function processRecord(
 ): Promise<RecordResult> {
   const parsed = parseActionRequest(record.body);
   if (!parsed.ok) return deadLetter(deps, record, parsed.error, timing);
+  const refusal = await admit(parsed.request, record, deps.requesterKeys, deps.now());
+  if (refusal)
+    return deadLetter(deps, record, refusal.reason, timing, { ...refusal, request: parsed.request });
 
   const request: Request = {
     ...parsed.request,
@@ -122,6 +131,8 @@ async function deadLetter(
   record: SQSRecord,
   error: string,
   timing: RecordTiming,
+  /** A valid body refused before the policy (unproven requester, future date); else invalid. */
+  refused?: Refusal & { request: ActionRequest },
 ): Promise<RecordResult> {
   // Claimed like an effect, so a redelivered copy is not dead-lettered twice, while a worker
   // that dies between claim and send leaves a lock that expires (the copy then sends it).
@@ -144,36 +155,42 @@ async function deadLetter(
     await releaseEffect(deps.table, effect, owner);
     throw sendError;
   }
-  const requestId = `sqs:${record.messageId}`;
-  const reason = `not a valid action request: ${error}`;
+  const request = refused?.request;
+  const requestId = request?.requestId ?? `sqs:${record.messageId}`;
+  const reason = refused ? refused.reason : `not a valid action request: ${error}`;
+  const rule = refused?.rule ?? 'validation';
   await Promise.all([
     completeEffect(deps.table, effect, owner, {
       result: 'dead-lettered',
       reason,
-      rule: 'validation',
+      rule,
       requestId,
       at: now.toISOString(),
     }),
     writeAudit(deps.table, {
       requestId,
       at: now,
-      action: 'unknown',
-      target: 'unknown',
+      action: request?.action ?? 'unknown',
+      target: request ? actionTarget(request) : 'unknown',
       effectKey: effect,
-      requester: 'unknown',
-      rule: 'validation',
+      // What the message claimed: refused, so never trusted, but worth seeing in the trail.
+      requester: request ? `unproven ${requesterKey(request.requestedBy)}` : 'unknown',
+      rule,
       reason,
       result: 'dead-lettered',
       dryRun: false,
       messageId: record.messageId,
     }),
   ]);
-  deps.logger.warn('invalid action request sent to the DLQ', {
-    result: 'dead-lettered',
-    messageId: record.messageId,
-    dlqMessageId,
-    error,
-  });
+  deps.logger.warn(
+    refused ? 'refused action request sent to the DLQ' : 'invalid action request sent to the DLQ',
+    {
+      result: 'dead-lettered',
+      messageId: record.messageId,
+      dlqMessageId,
+      ...(refused ? { rule, reason } : { error }),
+    },
+  );
   return 'dead-lettered';
 }
 
@@ -193,7 +210,7 @@ async function apply(
       // A defer without a time would spin; the policy always sets one, but be safe: 15 min.
       const until = decision.deferUntil ?? new Date(now.getTime() + 15 * 60_000);
       await writeAuditFor(deps, ctx, { ...base, result: 'deferred', deferUntil: until });
-      const sent = await deferRequest(deps.sqs, deps.queueUrl, request, until, now);
+      const sent = await deferRequest(deps.sqs, deps.queueUrl, request, until, now, deps.signer);
       ctx.log.debug('deferred copy sent', {
         deferredMessageId: sent.messageId,
         delaySeconds: sent.delaySeconds,

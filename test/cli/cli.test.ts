@@ -59,13 +59,14 @@ describe('autopilot (the binary)', () => {
 
   it('exits 1 with the zod path for an invalid policy', () => {
     const broken = structuredClone(policy);
-    broken.approvals.rules[0].windows[0].start = '9am';
+    const windowed = broken.approvals.rules.findIndex((rule: { windows?: unknown }) => rule.windows);
+    broken.approvals.rules[windowed].windows[0].start = '9am';
     const path = file('broken-policy.json', broken);
     const run = spawnSync(process.execPath, [join(REPO, 'bin/autopilot.js'), 'policy', 'check', path], {
       encoding: 'utf8',
     });
     expect(run.status).toBe(1);
-    expect(run.stderr).toContain('approvals.rules[0].windows[0].start');
+    expect(run.stderr).toContain(`approvals.rules[${windowed}].windows[0].start`);
   });
 });
 

@@ -17,10 +17,9 @@ import { bootLocalStack, type LocalStack } from '../../src/local/stack.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { loadPolicyFile } from '../../src/policy/load.js';
 import { sendActionRequest } from '../../src/queue/actions-queue.js';
-import { sweeperDepsFromEnv } from '../../src/sweeper/from-env.js';
 import type { RunSummary } from '../../src/sweeper/summary.js';
 import { createSweeper } from '../../src/sweeper/sweeper.js';
-import { workerDepsFromEnv } from '../../src/worker/env.js';
+import { sweeperDepsFromEnv, workerDepsFromEnv } from '../../src/wiring/from-env.js';
 import { createWorker } from '../../src/worker/worker.js';
 import { holdDelayedSends } from './time-warp.js';
 
@@ -86,7 +85,7 @@ beforeAll(async () => {
     worker: {
       waitTimeSeconds: 1,
       createHandler: ({ env, policyPath }) => {
-        const deps = workerDepsFromEnv(loadPolicyFile(policyPath), env);
+        const deps = workerDepsFromEnv(env, { policy: loadPolicyFile(policyPath) });
         warp = holdDelayedSends(deps.sqs, now);
         return createWorker({ ...deps, sqs: warp.sqs, now: () => new Date(clock), logger: quiet });
       },
@@ -94,7 +93,7 @@ beforeAll(async () => {
     sweeper: {
       createHandler: ({ env, policyPath }) => {
         const sweeper = createSweeper({
-          ...sweeperDepsFromEnv(loadPolicyFile(policyPath), env),
+          ...sweeperDepsFromEnv(env, { policy: loadPolicyFile(policyPath) }),
           logger: quiet,
         });
         return (_event: ScheduledEvent, context: Context) =>

@@ -88,6 +88,8 @@ function coldStart(name: HandlerName): ColdStart {
         AUTOPILOT_POLICY: join(outDir(name), 'policy.json'),
         CONSOLE_API_BASE_URL: 'http://127.0.0.1:9',
         AUTOPILOT_SECRET_ID: 'arn:aws:secretsmanager:eu-central-1:123456789012:secret:test-AbCdEf',
+        WEBHOOK_REQUESTER_KEY_SECRET_ID: 'arn:aws:secretsmanager:eu-central-1:123456789012:secret:w-AbCdEf',
+        SWEEPER_REQUESTER_KEY_SECRET_ID: 'arn:aws:secretsmanager:eu-central-1:123456789012:secret:s-AbCdEf',
         ACTIONS_QUEUE_URL: 'https://sqs.eu-central-1.amazonaws.com/123456789012/actions',
         DLQ_URL: 'https://sqs.eu-central-1.amazonaws.com/123456789012/dlq',
         STATE_TABLE_NAME: 'autopilot-state',

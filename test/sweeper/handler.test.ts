@@ -42,6 +42,7 @@ describe('the sweeper handler', () => {
       AUTOPILOT_POLICY: file,
       CONSOLE_API_BASE_URL: baseUrl,
       CONSOLE_API_KEY: 'sandbox-key',
+      SWEEPER_REQUESTER_KEY: 'test-sweeper-key',
       STATE_TABLE_NAME: state.table.tableName,
       ACTIONS_QUEUE_URL: state.queueUrl,
       AWS_ENDPOINT_URL_SQS: rig.emulators.sqsEndpoint,

@@ -2,11 +2,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { webhookDepsFromEnv } from '../../src/webhook/from-env.js';
+import { webhookDepsFromEnv } from '../../src/wiring/from-env.js';
 
 const base = {
   AUTOPILOT_POLICY: 'policy.json',
   SLACK_SIGNING_SECRET: 'local-secret',
+  WEBHOOK_REQUESTER_KEY: 'local-webhook-key',
   CONSOLE_API_KEY: 'sandbox-key',
   CONSOLE_API_BASE_URL: 'http://127.0.0.1:1',
   ACTIONS_QUEUE_URL: 'http://127.0.0.1:1/000000000000/actions',

@@ -17,6 +17,7 @@ beforeAll(async () => {
   const env: Record<string, string> = {
     AUTOPILOT_POLICY: 'policy.json',
     SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    WEBHOOK_REQUESTER_KEY: 'test-webhook-key',
     CONSOLE_API_KEY: 'sandbox-key',
     CONSOLE_API_BASE_URL: sandbox.url,
     ACTIONS_QUEUE_URL: emu.queueUrl,
@@ -79,6 +80,8 @@ describe.each(shapes)('the Lambda handler with %s events', (_shape, makeEvent) =
       reason: 'Grüße aus Köln 日本語',
       requestedBy: { source: 'slack', id: 'U0ADMIN' },
     });
+    // Vouched for by the webhook's key, which only it and the worker hold.
+    expect(message!.attributes.requesterProof).toMatch(/^v1\.webhook\.[0-9a-f]{64}$/);
   });
 
   it('answers a read from the sandbox', async () => {

@@ -5,6 +5,7 @@
  */
 import { PurgeQueueCommand } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
+import { createRequesterSigner, type RequesterKeys } from '../../src/actions/proof.js';
 import type { ActionRequest } from '../../src/actions/request.js';
 import { createConsoleClient } from '../../src/console/index.js';
 import { type EmulatorOptions, type Emulators, startEmulators } from '../../src/local/emulators.js';
@@ -36,6 +37,8 @@ export interface Bench {
   queue: { sqs: Emulators['sqs']; queueUrl: string; arn: string };
   logs: LogLine[];
   clock: { now: Date };
+  /** The webhook's and sweeper's requester keys; `send` vouches for slack/events/schedule with them. */
+  requesterKeys: RequesterKeys;
   worker(overrides?: Partial<Omit<WorkerDeps, 'policy'>> & { policy?: PolicyInput }): WorkerHandler;
   send(request: Partial<ActionRequest> & Record<string, unknown>): Promise<string>;
   receive(max?: number, waitSeconds?: number): Promise<SQSEvent>;
@@ -101,6 +104,8 @@ export async function startBench(
     level: 'info',
     sink: (line) => logs.push(JSON.parse(line) as LogLine),
   });
+  const requesterKeys: RequesterKeys = { webhook: 'test-webhook-key', sweeper: 'test-sweeper-key' };
+  const signer = createRequesterSigner(async () => requesterKeys);
   const client = createConsoleClient({
     baseUrl: api.url,
     apiKey: 'sandbox-key',
@@ -117,6 +122,7 @@ export async function startBench(
     queue,
     logs,
     clock,
+    requesterKeys,
     worker(overrides = {}) {
       const { policy, ...rest } = overrides;
       return createWorker({
@@ -129,6 +135,8 @@ export async function startBench(
         logger,
         now: () => clock.now,
         slack: { allowedOrigins: [slack.origin] },
+        requesterKeys: { get: async () => requesterKeys, refresh: async () => false },
+        signer,
         ...rest,
       });
     },
@@ -140,7 +148,8 @@ export async function startBench(
         requestedAt: clock.now.toISOString(),
         ...request,
       } as ActionRequest;
-      return sendActionRequest(emulators.sqs, emulators.queueUrl, full);
+      // The bench plays the webhook and the sweeper: their requests carry their proof.
+      return sendActionRequest(emulators.sqs, emulators.queueUrl, full, { signer });
     },
     receive(max = 10, waitSeconds = 0) {
       return receiveEvent(queue, { max, waitSeconds });

@@ -32,6 +32,8 @@ beforeAll(async () => {
     AUTOPILOT_POLICY: policyFile,
     CONSOLE_API_BASE_URL: api.url,
     CONSOLE_API_KEY: 'sandbox-key',
+    WEBHOOK_REQUESTER_KEY: 'test-webhook-key',
+    SWEEPER_REQUESTER_KEY: 'test-sweeper-key',
     ACTIONS_QUEUE_URL: emulators.queueUrl,
     DLQ_URL: emulators.dlqUrl,
     STATE_TABLE_NAME: emulators.tableName,

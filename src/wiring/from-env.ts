@@ -1,0 +1,219 @@
+/**
+ * The one place that turns a function's environment into what its handler needs, for the
+ * webhook, the worker and the sweeper alike: the policy, the secrets (with rotation), the
+ * Console API client, the state table, the actions queue, the requester signer and keys, the
+ * logger and the Slack reply origins. Read once per container, at the edge; a missing variable
+ * fails the cold start with its name, an invalid policy with its zod paths.
+ *
+ * Each function reads only the secrets it is given (src/secrets/secrets.ts): the webhook reads
+ * with a read-only Console key and holds the Slack signing secret; worker and sweeper hold the
+ * Console key and the notifications URL, never the signing secret.
+ */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { createRequesterSigner, type RequesterSigner } from '../actions/proof.js';
+import { ConfigError, integerEnv, optionalEnv, requireEnv } from '../config/env.js';
+import { type ConsoleClient, type ConsoleClientOptions, createConsoleClient } from '../console/index.js';
+import { limitWindows, PLATFORM_MUTATION_LIMITS } from '../console/platform-limits.js';
+import { createLogger, type Logger } from '../observability/logger.js';
+import { loadPolicyFile } from '../policy/load.js';
+import type { Policy } from '../policy/schema.js';
+import {
+  type FunctionRole,
+  REQUESTER_KEYS_HELD,
+  requesterKeyVariable,
+  type SecretField,
+  type SecretsProvider,
+  secretsFromEnvironment,
+} from '../secrets/secrets.js';
+import { postToSlack, replyOriginsFromEnv } from '../slack/post.js';
+import { readPause, writePause } from '../state/pause.js';
+import type { StateTable } from '../state/table.js';
+import { writeVeto } from '../state/veto.js';
+import type { SweeperDeps } from '../sweeper/sweeper.js';
+import { lazyClient } from '../util/lazy-client.js';
+import type { WebhookDeps } from '../webhook/deps.js';
+import type { WorkerDeps } from '../worker/worker.js';
+
+type Env = Record<string, string | undefined>;
+
+export interface WiringOptions {
+  /** The policy, when the caller already loaded it (CLI, tests); else `AUTOPILOT_POLICY` is read. */
+  policy?: Policy;
+  logger?: Logger;
+}
+
+/** The credentials each function cannot work without (in its `AUTOPILOT_SECRET_ID` secret). */
+const REQUIRED_SECRETS: Readonly<Record<FunctionRole, readonly SecretField[]>> = {
+  webhook: ['slackSigningSecret'],
+  worker: ['consoleApiKey'],
+  sweeper: ['consoleApiKey'],
+};
+
+/** Reads and enqueues share one 2.5 s budget in the webhook; each attempt gets at most this much. */
+const WEBHOOK_ATTEMPT_TIMEOUT_MS = 2_000;
+const WEBHOOK_SLACK_POST_TIMEOUT_MS = 1_500;
+
+/** What every function is built from. */
+interface Common {
+  role: FunctionRole;
+  policy: Policy;
+  secrets: SecretsProvider;
+  table: StateTable;
+  sqs: Pick<SQSClient, 'send'>;
+  queueUrl: string;
+  signer: RequesterSigner;
+  allowedOrigins: string[];
+  logger: Logger;
+}
+
+/** A function that vouches for or checks requesters cannot start without the keys to do it. */
+function requireRequesterKeys(role: FunctionRole, env: Env): void {
+  for (const signer of REQUESTER_KEYS_HELD[role]) {
+    const [local, lambda] = [requesterKeyVariable(signer), requesterKeyVariable(signer, true)];
+    if (!optionalEnv(local, env) && !optionalEnv(lambda, env)) {
+      throw new ConfigError(`set ${lambda} (Lambda) or ${local} (local) to vouch for and check requesters`);
+    }
+  }
+}
+
+function common(role: FunctionRole, env: Env, options: WiringOptions): Common {
+  const policy = options.policy ?? loadPolicyFile(optionalEnv('AUTOPILOT_POLICY', env) ?? 'policy.json');
+  requireRequesterKeys(role, env);
+  const secrets = secretsFromEnvironment(env, role, REQUIRED_SECRETS[role]);
+  // The webhook waits at most 2.5 s in all: its AWS calls give up on their own well before.
+  const bounded =
+    role === 'webhook'
+      ? { maxAttempts: 2, requestHandler: { connectionTimeout: 1_000, requestTimeout: 2_000 } }
+      : {};
+  // Built on the first call rather than at init (cold start; util/lazy-client). Endpoints come
+  // from AWS_ENDPOINT_URL_SQS / _DYNAMODB when set (local stack, tests).
+  const sqs = lazyClient(() => new SQSClient(bounded));
+  return {
+    role,
+    policy,
+    secrets,
+    table: {
+      client: lazyClient(() => new DynamoDBClient(bounded)),
+      tableName: requireEnv('STATE_TABLE_NAME', env),
+    },
+    sqs,
+    queueUrl: requireEnv('ACTIONS_QUEUE_URL', env),
+    signer: createRequesterSigner(async () => (await secrets.get()).requesterKeys ?? {}),
+    allowedOrigins: replyOriginsFromEnv(optionalEnv('SLACK_REPLY_ORIGINS', env)),
+    logger: options.logger ?? createLogger({ service: role }),
+  };
+}
+
+/**
+ * The Console API client of every function, built here only. Its key comes from the secrets;
+ * after a 401 the client asks again and the secret is re-read first (at most once a minute),
+ * so a rotated key is used at once. The webhook reads with `consoleReadOnlyApiKey`.
+ */
+export function consoleClientFor(
+  role: FunctionRole,
+  env: Env,
+  secrets: SecretsProvider,
+  options: Omit<ConsoleClientOptions, 'baseUrl' | 'apiKey'> = {},
+): ConsoleClient {
+  return createConsoleClient({
+    baseUrl: requireEnv('CONSOLE_API_BASE_URL', env),
+    apiKey: async ({ afterUnauthorized }) => {
+      if (afterUnauthorized) await secrets.refresh().catch(() => false);
+      const values = await secrets.get();
+      return role === 'webhook' ? values.consoleReadOnlyApiKey || values.consoleApiKey : values.consoleApiKey;
+    },
+    ...options,
+  });
+}
+
+/** The worker's mutation budget per container (`MUTATION_LIMIT_*`; default the platform's limits). */
+export function mutationLimitsFromEnv(env: Env = process.env): Array<{ max: number; perMs: number }> {
+  return limitWindows({
+    per10s: Math.max(1, integerEnv('MUTATION_LIMIT_10S', PLATFORM_MUTATION_LIMITS.per10s, env)),
+    per15min: Math.max(1, integerEnv('MUTATION_LIMIT_15MIN', PLATFORM_MUTATION_LIMITS.per15min, env)),
+  });
+}
+
+/** `status`'s queue depth: one GetQueueAttributes call (SQS's approximate count). */
+export function sqsQueueDepth(
+  sqs: Pick<SQSClient, 'send'>,
+  queueUrl: string,
+): () => Promise<number | undefined> {
+  return async () => {
+    const out = await sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['ApproximateNumberOfMessages'] }),
+    );
+    const depth = Number(out.Attributes?.ApproximateNumberOfMessages);
+    return Number.isFinite(depth) ? depth : undefined;
+  };
+}
+
+export function webhookDepsFromEnv(env: Env = process.env, options: WiringOptions = {}): WebhookDeps {
+  if (!optionalEnv('AUTOPILOT_SECRET_ID', env) && !optionalEnv('SLACK_SIGNING_SECRET', env)) {
+    throw new ConfigError(
+      'set AUTOPILOT_SECRET_ID (Lambda) or SLACK_SIGNING_SECRET (local) to verify Slack requests',
+    );
+  }
+  const c = common('webhook', env, options);
+  return {
+    policy: c.policy,
+    secrets: c.secrets,
+    // The webhook never mutates the Console API (the worker does, within the budget). No client
+    // logger: the request's own log line is the only one.
+    console: consoleClientFor('webhook', env, c.secrets, {
+      timeoutMs: WEBHOOK_ATTEMPT_TIMEOUT_MS,
+      maxRetries: 1,
+      mutationBudget: false,
+    }),
+    sqs: c.sqs,
+    queueUrl: c.queueUrl,
+    signer: c.signer,
+    pause: { read: () => readPause(c.table), write: (change) => writePause(c.table, change) },
+    writeVeto: (key, veto) => writeVeto(c.table, key, veto),
+    postReply: (url, message) =>
+      postToSlack(url, message, {
+        allowedOrigins: c.allowedOrigins,
+        timeoutMs: WEBHOOK_SLACK_POST_TIMEOUT_MS,
+      }),
+    queueDepth: sqsQueueDepth(c.sqs, c.queueUrl),
+    logger: c.logger,
+  };
+}
+
+export function workerDepsFromEnv(env: Env = process.env, options: WiringOptions = {}): WorkerDeps {
+  const c = common('worker', env, options);
+  return {
+    policy: c.policy,
+    client: consoleClientFor('worker', env, c.secrets, {
+      mutationBudget: { limits: mutationLimitsFromEnv(env) },
+    }),
+    sqs: c.sqs,
+    table: c.table,
+    queueUrl: c.queueUrl,
+    dlqUrl: requireEnv('DLQ_URL', env),
+    logger: c.logger,
+    slack: { allowedOrigins: c.allowedOrigins },
+    requesterKeys: {
+      get: async () => (await c.secrets.get()).requesterKeys ?? {},
+      refresh: () => c.secrets.refresh(),
+    },
+    signer: c.signer,
+  };
+}
+
+export function sweeperDepsFromEnv(env: Env = process.env, options: WiringOptions = {}): SweeperDeps {
+  const c = common('sweeper', env, options);
+  return {
+    policy: c.policy,
+    events: consoleClientFor('sweeper', env, c.secrets).events,
+    table: c.table,
+    sqs: c.sqs,
+    queueUrl: c.queueUrl,
+    signer: c.signer,
+    slackAllowedOrigins: c.allowedOrigins,
+    logger: c.logger,
+    // The largest page the API accepts; it applies less when it caps `limit`.
+    pageSize: integerEnv('SWEEPER_PAGE_SIZE', 1000, env) || 1000,
+  };
+}
