@@ -1,8 +1,10 @@
 /**
  * A day with console-autopilot, end to end and in-process: the local stack (sandbox, fauxqs,
  * dynalite, the real webhook app on a port, the worker behind the emulated event source
- * mapping, the sweeper) with one injected clock driving the worker's and the sweeper's
- * business time. Time moves through a Monday in Berlin.
+ * mapping, the sweeper) with one injected clock driving the business time of every part —
+ * the webhook (signature window, `requestedAt`), the worker, the sweeper and the sandbox —
+ * and the Slack signatures the test makes. Time moves through one fixed Monday in Berlin, so
+ * the machine's date, weekday, time zone and season cannot change an outcome.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,18 +22,15 @@ import { sendActionRequest } from '../../src/queue/actions-queue.js';
 import { sweeperDepsFromEnv } from '../../src/sweeper/from-env.js';
 import type { RunSummary } from '../../src/sweeper/summary.js';
 import { createSweeper } from '../../src/sweeper/sweeper.js';
+import { createWebhookApp } from '../../src/webhook/app.js';
+import { webhookDepsFromEnv } from '../../src/webhook/from-env.js';
 import { workerDepsFromEnv } from '../../src/worker/env.js';
 import { createWorker } from '../../src/worker/worker.js';
 import { holdDelayedSends } from './time-warp.js';
 
 const HOUR = 3_600_000;
-/** The coming Monday, 00:00 UTC (Berlin is UTC+1 in winter, UTC+2 in summer: only window edges care). */
-const DAY = (() => {
-  const d = new Date();
-  d.setUTCHours(0, 0, 0, 0);
-  d.setUTCDate(d.getUTCDate() + ((8 - d.getUTCDay()) % 7 || 7));
-  return d.getTime();
-})();
+/** A fixed Monday, 00:00 UTC: never derived from the machine's clock. */
+const DAY = Date.UTC(2026, 10, 30);
 /** Berlin's offset on that Monday, so "09:00 in Berlin" is exact in every season. */
 const BERLIN = (() => {
   const parts = new Intl.DateTimeFormat('en-US', {
@@ -47,6 +46,8 @@ const berlin = (hh: number, mm = 0) => DAY + hh * HOUR + mm * 60_000 - BERLIN;
 
 let clock = berlin(7);
 const now = () => clock;
+/** Slack signs with its own clock: the test's, so the webhook's ±5 min window holds on any machine date. */
+const slackNow = () => Math.floor(clock / 1000);
 
 const dir = mkdtempSync(join(tmpdir(), 'autopilot-e2e-'));
 let stack: LocalStack;
@@ -101,6 +102,9 @@ beforeAll(async () => {
           sweeper.run({ now: new Date(clock), remainingMs: () => context.getRemainingTimeInMillis() });
       },
     },
+    webhook: {
+      createApp: ({ env }) => createWebhookApp({ ...webhookDepsFromEnv(env, quiet), now }),
+    },
     env: { LOG_LEVEL: 'error' },
     receiver: { print: false },
   });
@@ -130,12 +134,17 @@ const channelPost = (...needles: string[]) =>
 
 async function slash(command: string, responseId: string) {
   const response = await sendSigned(
-    signedSlashCommand(stack.endpoints.webhookUrl, stack.signingSecret, {
-      text: command,
-      userId: 'U0ADMIN',
-      teamId: 'T0001',
-      responseUrl: stack.receiver.responseUrl(responseId),
-    }),
+    signedSlashCommand(
+      stack.endpoints.webhookUrl,
+      stack.signingSecret,
+      {
+        text: command,
+        userId: 'U0ADMIN',
+        teamId: 'T0001',
+        responseUrl: stack.receiver.responseUrl(responseId),
+      },
+      slackNow(),
+    ),
   );
   expect(response.status).toBe(200);
   return JSON.stringify(await response.json());
@@ -259,13 +268,18 @@ describe('a day with console-autopilot', () => {
     expect(approvals('trg_6')).toBe(0);
 
     const click = await sendSigned(
-      signedInteraction(stack.endpoints.webhookUrl, stack.signingSecret, {
-        userId: 'U0ADMIN',
-        teamId: 'T0001',
-        actionId: 'autopilot_approve',
-        value: approve?.value as string,
-        responseUrl: stack.receiver.responseUrl('clicked'),
-      }),
+      signedInteraction(
+        stack.endpoints.webhookUrl,
+        stack.signingSecret,
+        {
+          userId: 'U0ADMIN',
+          teamId: 'T0001',
+          actionId: 'autopilot_approve',
+          value: approve?.value as string,
+          responseUrl: stack.receiver.responseUrl('clicked'),
+        },
+        slackNow(),
+      ),
     );
     expect(click.status).toBe(200);
     await stack.receiver.waitFor((p) => p.path === '/response/clicked' && text(p).includes('Done'), 15_000);
