@@ -6,8 +6,17 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { MessageAttributeValue } from '@aws-sdk/client-sqs';
-import type { RequesterSource } from '../actions/proof.js';
-import { PROOF_ATTRIBUTE, requesterProof, SIGNERS, type Signer, VOUCHED_BY } from '../actions/proof.js';
+import {
+  createRequesterSigner,
+  PROOF_ATTRIBUTE,
+  type RequesterKeys,
+  type RequesterSigner,
+  type RequesterSource,
+  requesterProof,
+  SIGNERS,
+  type Signer,
+  VOUCHED_BY,
+} from '../actions/proof.js';
 import { requesterKeyVariable } from '../secrets/secrets.js';
 
 /** Fresh keys for every signer, as the environment variables the functions read. */
@@ -36,4 +45,14 @@ export function vouchAttributes(
   const key = env[requesterKeyVariable(signer as Signer)];
   if (!key) return {};
   return { [PROOF_ATTRIBUTE]: { DataType: 'String', StringValue: requesterProof(signer, key, body) } };
+}
+
+/** A signer with every function's key, for harnesses in the stack's process that play the webhook or sweeper. */
+export function localSigner(env: Record<string, string | undefined>): RequesterSigner {
+  const keys: RequesterKeys = {};
+  for (const signer of SIGNERS) {
+    const key = env[requesterKeyVariable(signer)];
+    if (key) keys[signer] = key;
+  }
+  return createRequesterSigner(async () => keys);
 }

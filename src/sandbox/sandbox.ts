@@ -75,6 +75,10 @@ export type Sandbox = {
   reset(): void;
   /** Answers every hung request (503) so servers and tests can end. */
   releaseHangs(): void;
+  /** How many requests are hanging right now (held unanswered by a hang fault). */
+  readonly hanging: number;
+  /** Resolves once at least `count` requests are hanging: a test's proof of a hang, without sleeping. */
+  whenHanging(count?: number): Promise<void>;
   /** The moment the seeded state was anchored at. */
   readonly seededAt: number;
 };
@@ -111,6 +115,15 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     options.rateLimits === false ? undefined : createRateLimiter(options.rateLimits ?? PLATFORM_LIMITS, now);
   const retryAfterOnLimit = options.rateLimits === false ? false : (options.rateLimits?.retryAfter ?? true);
   const hung = new Set<() => void>();
+  const hangWatchers = new Set<{ count: number; resolve: () => void }>();
+  const notifyHangWatchers = () => {
+    for (const watcher of [...hangWatchers]) {
+      if (hung.size >= watcher.count) {
+        hangWatchers.delete(watcher);
+        watcher.resolve();
+      }
+    }
+  };
 
   const hang = (signal: AbortSignal): Promise<Response> =>
     new Promise<Response>((resolve) => {
@@ -121,7 +134,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       };
       hung.add(release);
       if (signal.aborted) release();
-      else signal.addEventListener('abort', release);
+      else {
+        signal.addEventListener('abort', release);
+        notifyHangWatchers();
+      }
     });
 
   const app = new Hono<SandboxEnv>();
@@ -298,6 +314,15 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     },
     releaseHangs() {
       for (const release of [...hung]) release();
+    },
+    get hanging() {
+      return hung.size;
+    },
+    whenHanging(count = 1) {
+      return new Promise<void>((resolve) => {
+        hangWatchers.add({ count, resolve });
+        notifyHangWatchers();
+      });
     },
   };
 }

@@ -57,11 +57,23 @@ describe('a list call', () => {
 
   it('makes no request until awaited or iterated', async () => {
     servePages(1, () => '');
-    const pending = client().segments.list();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(server.requests).toHaveLength(0);
-    await pending;
+    // A request starts by asking for the key, with no I/O before it: once every queued microtask
+    // has run (setImmediate fires after them), a started request has asked. No sleep involved.
+    const asked: string[] = [];
+    const keyFor = (name: string) => async () => {
+      asked.push(name);
+      return 'k';
+    };
+    const lazy = client({ apiKey: keyFor('lazy') }).segments.list();
+    const awaited = client({ apiKey: keyFor('awaited') }).segments.list();
+    const done = awaited.then((page) => page.data.length);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(asked).toEqual(['awaited']);
+    expect(await done).toBe(2);
     expect(server.requests).toHaveLength(1);
+    await lazy;
+    expect(asked).toEqual(['awaited', 'lazy']);
+    expect(server.requests).toHaveLength(2);
   });
 
   it('does not fetch the first page twice when awaited and then iterated', async () => {

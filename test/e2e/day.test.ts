@@ -1,8 +1,10 @@
 /**
  * A day with console-autopilot, end to end and in-process: the local stack (sandbox, fauxqs,
  * dynalite, the real webhook app on a port, the worker behind the emulated event source
- * mapping, the sweeper) with one injected clock driving the worker's and the sweeper's
- * business time. Time moves through a Monday in Berlin.
+ * mapping, the sweeper) with one injected clock driving the business time of every part —
+ * the webhook (signature window, `requestedAt`), the worker, the sweeper and the sandbox —
+ * and the Slack signatures the test makes. Time moves through one fixed Monday in Berlin, so
+ * the machine's date, weekday, time zone and season cannot change an outcome.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,23 +16,20 @@ import type { ActionRequest } from '../../src/actions/request.js';
 import { sendSigned, signedInteraction, signedSlashCommand } from '../../src/local/sign.js';
 import type { ReceivedPost } from '../../src/local/slack-receiver.js';
 import { bootLocalStack, type LocalStack } from '../../src/local/stack.js';
+import { localSigner } from '../../src/local/vouch.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { loadPolicyFile } from '../../src/policy/load.js';
 import { sendActionRequest } from '../../src/queue/actions-queue.js';
 import type { RunSummary } from '../../src/sweeper/summary.js';
 import { createSweeper } from '../../src/sweeper/sweeper.js';
-import { sweeperDepsFromEnv, workerDepsFromEnv } from '../../src/wiring/from-env.js';
+import { createWebhookApp } from '../../src/webhook/app.js';
+import { sweeperDepsFromEnv, webhookDepsFromEnv, workerDepsFromEnv } from '../../src/wiring/from-env.js';
 import { createWorker } from '../../src/worker/worker.js';
 import { holdDelayedSends } from './time-warp.js';
 
 const HOUR = 3_600_000;
-/** The coming Monday, 00:00 UTC (Berlin is UTC+1 in winter, UTC+2 in summer: only window edges care). */
-const DAY = (() => {
-  const d = new Date();
-  d.setUTCHours(0, 0, 0, 0);
-  d.setUTCDate(d.getUTCDate() + ((8 - d.getUTCDay()) % 7 || 7));
-  return d.getTime();
-})();
+/** A fixed Monday, 00:00 UTC: never derived from the machine's clock. */
+const DAY = Date.UTC(2026, 10, 30);
 /** Berlin's offset on that Monday, so "09:00 in Berlin" is exact in every season. */
 const BERLIN = (() => {
   const parts = new Intl.DateTimeFormat('en-US', {
@@ -46,6 +45,8 @@ const berlin = (hh: number, mm = 0) => DAY + hh * HOUR + mm * 60_000 - BERLIN;
 
 let clock = berlin(7);
 const now = () => clock;
+/** Slack signs with its own clock: the test's, so the webhook's ±5 min window holds on any machine date. */
+const slackNow = () => Math.floor(clock / 1000);
 
 const dir = mkdtempSync(join(tmpdir(), 'autopilot-e2e-'));
 let stack: LocalStack;
@@ -100,6 +101,9 @@ beforeAll(async () => {
           sweeper.run({ now: new Date(clock), remainingMs: () => context.getRemainingTimeInMillis() });
       },
     },
+    webhook: {
+      createApp: ({ env }) => createWebhookApp({ ...webhookDepsFromEnv(env, { logger: quiet }), now }),
+    },
     env: { LOG_LEVEL: 'error' },
     receiver: { print: false },
   });
@@ -129,12 +133,17 @@ const channelPost = (...needles: string[]) =>
 
 async function slash(command: string, responseId: string) {
   const response = await sendSigned(
-    signedSlashCommand(stack.endpoints.webhookUrl, stack.signingSecret, {
-      text: command,
-      userId: 'U0ADMIN',
-      teamId: 'T0001',
-      responseUrl: stack.receiver.responseUrl(responseId),
-    }),
+    signedSlashCommand(
+      stack.endpoints.webhookUrl,
+      stack.signingSecret,
+      {
+        text: command,
+        userId: 'U0ADMIN',
+        teamId: 'T0001',
+        responseUrl: stack.receiver.responseUrl(responseId),
+      },
+      slackNow(),
+    ),
   );
   expect(response.status).toBe(200);
   return JSON.stringify(await response.json());
@@ -240,15 +249,21 @@ describe('a day with console-autopilot', () => {
   it('asks a person when a rule says so, and approves when they click Approve', async () => {
     clock = berlin(16, 30);
     const phase = currentPhase('trg_6');
-    await sendActionRequest(stack.emulators.sqs, stack.endpoints.queueUrl, {
-      version: 1,
-      action: 'approve_phase',
-      triggerId: 'trg_6',
-      phaseId: phase,
-      requestedBy: { source: 'schedule', id: 'nightly' },
-      requestedAt: new Date(clock).toISOString(),
-      requestId: 'e2e-ask',
-    });
+    await sendActionRequest(
+      stack.emulators.sqs,
+      stack.endpoints.queueUrl,
+      {
+        version: 1,
+        action: 'approve_phase',
+        triggerId: 'trg_6',
+        phaseId: phase,
+        requestedBy: { source: 'schedule', id: 'nightly' },
+        requestedAt: new Date(clock).toISOString(),
+        requestId: 'e2e-ask',
+      },
+      // The test plays the sweeper, which vouches for schedule requests.
+      { signer: localSigner(stack.env) },
+    );
     const question = await channelPost('autopilot_approve', 'trg_6');
     const blocks = (
       question.body as { blocks?: Array<{ elements?: Array<{ action_id?: string; value?: string }> }> }
@@ -258,13 +273,18 @@ describe('a day with console-autopilot', () => {
     expect(approvals('trg_6')).toBe(0);
 
     const click = await sendSigned(
-      signedInteraction(stack.endpoints.webhookUrl, stack.signingSecret, {
-        userId: 'U0ADMIN',
-        teamId: 'T0001',
-        actionId: 'autopilot_approve',
-        value: approve?.value as string,
-        responseUrl: stack.receiver.responseUrl('clicked'),
-      }),
+      signedInteraction(
+        stack.endpoints.webhookUrl,
+        stack.signingSecret,
+        {
+          userId: 'U0ADMIN',
+          teamId: 'T0001',
+          actionId: 'autopilot_approve',
+          value: approve?.value as string,
+          responseUrl: stack.receiver.responseUrl('clicked'),
+        },
+        slackNow(),
+      ),
     );
     expect(click.status).toBe(200);
     await stack.receiver.waitFor((p) => p.path === '/response/clicked' && text(p).includes('Done'), 15_000);

@@ -132,15 +132,23 @@ describe('the emulated SQS event source mapping', () => {
   it('counts an invocation that outruns the function timeout as failed, and leaves its batch', async () => {
     await send('slow');
     const outcomes: Array<{ left: number; error?: string }> = [];
+    // The handler cannot finish before the batch's outcome is recorded: only the timeout can end it.
+    let release!: () => void;
+    const neverBeforeOutcome = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const source = createEventSource({
       sqs: emulators.sqs,
       queueUrl: emulators.queueUrl,
       timeoutMs: 50,
       handler: async (_event, context) => {
         expect(context.getRemainingTimeInMillis()).toBeLessThanOrEqual(50);
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        await neverBeforeOutcome;
       },
-      onBatch: (o) => outcomes.push({ left: o.left.length, ...(o.error ? { error: o.error } : {}) }),
+      onBatch: (o) => {
+        outcomes.push({ left: o.left.length, ...(o.error ? { error: o.error } : {}) });
+        release();
+      },
     });
     await pollUntil(source, () => outcomes.length > 0);
     await source.stop();
@@ -149,10 +157,14 @@ describe('the emulated SQS event source mapping', () => {
 
   it('waits for the in-flight batch when it stops', async () => {
     await send('slow');
-    let finished = false;
+    const order: string[] = [];
     let started!: () => void;
     const running = new Promise<void>((resolve) => {
       started = resolve;
+    });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
     });
     const source = createEventSource({
       sqs: emulators.sqs,
@@ -160,14 +172,16 @@ describe('the emulated SQS event source mapping', () => {
       waitTimeSeconds: 1,
       handler: async () => {
         started();
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        finished = true;
+        await released; // held until stop() has been asked for
+        order.push('handler finished');
       },
     });
     source.start();
     await running;
-    await source.stop();
-    expect(finished).toBe(true);
+    const stopping = source.stop().then(() => order.push('stopped'));
+    setImmediate(release);
+    await stopping;
+    expect(order).toEqual(['handler finished', 'stopped']);
     expect(source.stats.deleted).toBe(1);
   });
 });

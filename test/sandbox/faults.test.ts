@@ -5,8 +5,11 @@ import { call, NOW } from './helpers.js';
 const approve = (s: Sandbox) =>
   call(s, 'PUT', '/console/v1/release_pipeline_triggers/trg_1/approve', { phaseID: 'ph_1' });
 
-/** Whether a promise settles within a few event-loop turns (used to show a request hangs). */
-async function settlesSoon(p: Promise<unknown>): Promise<boolean> {
+/**
+ * Whether `p` has settled once the sandbox holds `count` requests unanswered: the sandbox's own
+ * word that a request hangs, not a guess from a short sleep.
+ */
+async function settledOnceHanging(s: Sandbox, p: Promise<unknown>, count = 1): Promise<boolean> {
   let settled = false;
   p.then(
     () => {
@@ -16,7 +19,7 @@ async function settlesSoon(p: Promise<unknown>): Promise<boolean> {
       settled = true;
     },
   );
-  await new Promise((r) => setTimeout(r, 50));
+  await s.whenHanging(count);
   return settled;
 }
 
@@ -75,9 +78,11 @@ describe('injected faults', () => {
     const controller = new AbortController();
     const pending = approve(s);
     const aborted = call(s, 'GET', '/console/v1/roles/admin', undefined, { signal: controller.signal });
-    expect(await settlesSoon(pending)).toBe(false);
+    expect(await settledOnceHanging(s, pending, 2)).toBe(false);
+    expect(s.hanging).toBe(2);
     controller.abort();
     expect((await aborted).status).toBe(503);
+    expect(s.hanging).toBe(1);
     s.releaseHangs();
     expect((await pending).status).toBe(503);
     expect(s.state.triggers.get('trg_1')?.currentPhaseID).toBe('ph_1');
@@ -87,7 +92,7 @@ describe('injected faults', () => {
   it('can apply the effect and then hang (the at-most-once worst case)', async () => {
     const s = createSandbox({ now: () => NOW, faults: { hangAfterEffectRate: 1 } });
     const pending = approve(s);
-    expect(await settlesSoon(pending)).toBe(false);
+    expect(await settledOnceHanging(s, pending)).toBe(false);
     expect(s.state.triggers.get('trg_1')?.currentPhaseID).toBe('ph_2');
     s.releaseHangs();
     await pending;
