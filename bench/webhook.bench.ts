@@ -101,6 +101,7 @@ export async function run(): Promise<BenchSection> {
           },
         },
         writeVeto: async () => undefined,
+        queued: { mark: async () => undefined, find: async () => undefined },
         postReply: async () => undefined,
         // Real JSON log lines are built; only the write to stdout is skipped.
         logger: createLogger({ service: 'webhook-bench', sink: () => undefined }),

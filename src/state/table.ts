@@ -19,7 +19,18 @@ export const ITEM_FAMILIES = {
   sweeper: 'sweeper', // cursor and run bookkeeping
   lastSeen: 'lastseen', // config id -> last exposure
   watch: 'watch', // watched configs and since when
+  queued: 'queued', // a Slack request the webhook queued (its retries are not queued again)
 } as const;
+
+/**
+ * The items the internet-facing webhook may touch (IAM `dynamodb:LeadingKeys` on `pk`, set by
+ * the stack): the pause switch, vetoes and its own queued marks. Nothing else of the table.
+ */
+export const WEBHOOK_PARTITION_KEYS = [
+  `${ITEM_FAMILIES.control}#pause`,
+  `${ITEM_FAMILIES.veto}#*`,
+  `${ITEM_FAMILIES.queued}#*`,
+] as const;
 
 export interface StateTable {
   /** Only `send` is used, so handlers can hand in a client built on first use (util/lazy-client). */

@@ -30,6 +30,15 @@ export interface WebhookDeps {
     read(): Promise<PauseState>;
     write(change: { paused: boolean; by: string; reason?: string | undefined; at: Date }): Promise<void>;
   };
+  /**
+   * Which Slack requests reached the queue (`src/state/queued.ts`), so a Slack retry queues
+   * only what its first delivery did not.
+   */
+  queued: {
+    mark(requestId: string, messageId: string, at: Date): Promise<void>;
+    /** The SQS message id it was queued as; undefined when it never was. */
+    find(requestId: string): Promise<string | undefined>;
+  };
   /** Records a human's "Deny" on an effect key (`src/state/veto.ts`). */
   writeVeto(effectKey: string, veto: Veto): Promise<void>;
   /** Posts to a Slack `response_url` (`src/slack/post.ts`, which refuses foreign origins); never throws. */

@@ -130,8 +130,18 @@ export function notQueuedReply(
 
 export function retryReply(requestId: string): SlackReply {
   return ephemeral(
-    `Slack sent this request again (request id ${requestId}); it was not queued a second time.`,
+    `Slack sent this request again (request id ${requestId}); it was already queued, so it was not queued a second time.`,
   );
+}
+
+/** A Slack retry whose first delivery never reached the queue: queued now, with the same id. */
+export function queuedOnRetryReply(request: ActionRequest): SlackReply {
+  const text = `Slack sent this request again (request id ${request.requestId}); its first delivery never reached the queue, so it is queued now: ${actionTarget(request)} (${request.action}). The outcome will be posted here.`;
+  return ephemeral(text, [
+    section(
+      `:inbox_tray: *Queued on Slack's retry* ${escapeMrkdwn(request.action)} for ${escapeMrkdwn(actionTarget(request))}\nThe first delivery never reached the queue. Request id ${code(request.requestId ?? '')} · the worker posts the outcome here.`,
+    ),
+  ]);
 }
 
 export function pauseReply(paused: boolean, userId: string, reason: string | undefined): SlackReply {

@@ -13,6 +13,7 @@ import {
   enqueue,
   notQueuedReply,
   pauseReply,
+  queuedOnRetryReply,
   queuedReply,
   responseUrlOf,
   retryReply,
@@ -100,9 +101,14 @@ export async function handleSlashCommand(deps: WebhookDeps, ctx: SlashContext): 
     case 'approve':
     case 'disable-groups':
     case 'archive': {
-      // A retry of a request we already answered must not queue a second action.
-      if (ctx.retry)
-        return { reply: retryReply(ctx.requestId), outcome: 'retry_ignored', command: command.name };
+      // A Slack retry carries the same request id. Queued already: answer, queue nothing. Its
+      // first delivery never reached the queue (or we cannot tell): queue it now with that id;
+      // were it a second copy after all, the worker recognises it by the id and acts once.
+      if (ctx.retry) {
+        const earlier = await settleBy(deps.queued.find(ctx.requestId), deadline, now);
+        if (earlier.settled && 'value' in earlier && earlier.value !== undefined)
+          return { reply: retryReply(ctx.requestId), outcome: 'retry_ignored', command: command.name };
+      }
       const request = buildActionRequest(command, {
         userId: ctx.userId,
         requestId: ctx.requestId,
@@ -123,11 +129,18 @@ export async function handleSlashCommand(deps: WebhookDeps, ctx: SlashContext): 
           error: sent.error,
         };
       }
+      const marked = await settleBy(
+        deps.queued.mark(ctx.requestId, sent.messageId, new Date(now())),
+        deadline,
+        now,
+      );
       return {
-        reply: queuedReply(request),
-        outcome: 'queued',
+        reply: ctx.retry ? queuedOnRetryReply(request) : queuedReply(request),
+        outcome: ctx.retry ? 'retry_queued' : 'queued',
         command: command.name,
         queuedRequestId: ctx.requestId,
+        // Queued all the same; only a later retry of it could be queued once more (and acted on once).
+        ...(marked.settled && 'error' in marked ? { error: marked.error } : {}),
       };
     }
     case 'pause':

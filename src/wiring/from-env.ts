@@ -28,6 +28,7 @@ import {
 } from '../secrets/secrets.js';
 import { postToSlack, replyOriginsFromEnv } from '../slack/post.js';
 import { readPause, writePause } from '../state/pause.js';
+import { markQueued, queuedAs } from '../state/queued.js';
 import type { StateTable } from '../state/table.js';
 import { writeVeto } from '../state/veto.js';
 import type { SweeperDeps } from '../sweeper/sweeper.js';
@@ -171,6 +172,10 @@ export function webhookDepsFromEnv(env: Env = process.env, options: WiringOption
     signer: c.signer,
     pause: { read: () => readPause(c.table), write: (change) => writePause(c.table, change) },
     writeVeto: (key, veto) => writeVeto(c.table, key, veto),
+    queued: {
+      mark: (requestId, messageId, at) => markQueued(c.table, requestId, messageId, at),
+      find: (requestId) => queuedAs(c.table, requestId),
+    },
     postReply: (url, message) =>
       postToSlack(url, message, {
         allowedOrigins: c.allowedOrigins,

@@ -8,6 +8,7 @@ import { parsePolicy } from '../../src/policy/load.js';
 import type { Policy, PolicyInput } from '../../src/policy/schema.js';
 import type { SecretsProvider } from '../../src/secrets/secrets.js';
 import { readPause, writePause } from '../../src/state/pause.js';
+import { markQueued, queuedAs } from '../../src/state/queued.js';
 import type { StateTable } from '../../src/state/table.js';
 import { writeVeto } from '../../src/state/veto.js';
 import { createWebhookApp } from '../../src/webhook/app.js';
@@ -84,6 +85,7 @@ export function buildApp(options: HarnessOptions = {}) {
   const lines: Array<Record<string, unknown>> = [];
   const posts: Array<{ url: string; message: unknown }> = [];
   const { table, ...rest } = options;
+  const queued = new Map<string, string>();
   const deps: WebhookDeps = {
     policy: testPolicy(),
     secrets: memorySecrets(),
@@ -102,6 +104,17 @@ export function buildApp(options: HarnessOptions = {}) {
       ? (key, veto) => writeVeto(table, key, veto)
       : async () => {
           throw new Error('no state table in this test');
+        },
+    queued: table
+      ? {
+          mark: (requestId, messageId, at) => markQueued(table, requestId, messageId, at),
+          find: (requestId) => queuedAs(table, requestId),
+        }
+      : {
+          mark: async (requestId, messageId) => {
+            queued.set(requestId, messageId);
+          },
+          find: async (requestId) => queued.get(requestId),
         },
     postReply: async (url, message) => {
       posts.push({ url, message });
