@@ -192,6 +192,8 @@ export function secretsFromEnvironment(
   env: Env = process.env,
   role?: FunctionRole,
   required: readonly SecretField[] = [],
+  /** Clock for the cache's TTL and the refresh interval (tests). */
+  now?: () => number,
 ): SecretsProvider {
   const secretId = optionalEnv('AUTOPILOT_SECRET_ID', env);
   const requesterKeyIds: Partial<Record<Signer, string>> = {};
@@ -204,5 +206,6 @@ export function secretsFromEnvironment(
     ...(secretId ? { secretId } : {}),
     requesterKeyIds,
     required: secretId ? required : [],
+    ...(now ? { now } : {}),
   });
 }

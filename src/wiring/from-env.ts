@@ -42,6 +42,8 @@ export interface WiringOptions {
   /** The policy, when the caller already loaded it (CLI, tests); else `AUTOPILOT_POLICY` is read. */
   policy?: Policy;
   logger?: Logger;
+  /** Clock of the secrets cache (TTL, refresh at most once a minute); tests inject one. */
+  now?: () => number;
 }
 
 /** The credentials each function cannot work without (in its `AUTOPILOT_SECRET_ID` secret). */
@@ -81,7 +83,7 @@ function requireRequesterKeys(role: FunctionRole, env: Env): void {
 function common(role: FunctionRole, env: Env, options: WiringOptions): Common {
   const policy = options.policy ?? loadPolicyFile(optionalEnv('AUTOPILOT_POLICY', env) ?? 'policy.json');
   requireRequesterKeys(role, env);
-  const secrets = secretsFromEnvironment(env, role, REQUIRED_SECRETS[role]);
+  const secrets = secretsFromEnvironment(env, role, REQUIRED_SECRETS[role], options.now);
   // The webhook waits at most 2.5 s in all: its AWS calls give up on their own well before.
   const bounded =
     role === 'webhook'

@@ -1,0 +1,151 @@
+/**
+ * Rotation everywhere. The webhook, the worker and the sweeper are built by the one wiring
+ * module from the environment a Lambda gets (`AUTOPILOT_SECRET_ID` and the requester key
+ * secrets), read through the real Secrets Manager client from a stand-in server. After a key is
+ * rotated, a 401 from the Console API makes each re-read its secret (at most once a minute) and
+ * succeed with the new key; a failed Slack signature does the same in the webhook.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { parsePolicy } from '../../src/policy/load.js';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
+import { createWebhookApp } from '../../src/webhook/app.js';
+import { sweeperDepsFromEnv, webhookDepsFromEnv, workerDepsFromEnv } from '../../src/wiring/from-env.js';
+import { type FakeSecretsManager, startFakeSecretsManager } from '../helpers/secrets-manager.js';
+import { commandBody, signedRequest } from '../helpers/slack-requests.js';
+import { TEST_POLICY } from '../webhook/harness.js';
+
+const IDS = {
+  api: 'arn:aws:secretsmanager:eu-central-1:123456789012:secret:api-AbCdEf',
+  webhook: 'arn:aws:secretsmanager:eu-central-1:123456789012:secret:webhook-AbCdEf',
+  webhookKey: 'arn:aws:secretsmanager:eu-central-1:123456789012:secret:wkey-AbCdEf',
+  sweeperKey: 'arn:aws:secretsmanager:eu-central-1:123456789012:secret:skey-AbCdEf',
+};
+
+let sm: FakeSecretsManager;
+let sandbox: RunningSandbox;
+let env: Record<string, string>;
+const clock = { now: 1_800_000_000_000 };
+const policy = parsePolicy(TEST_POLICY);
+
+beforeAll(async () => {
+  [sm, sandbox] = await Promise.all([
+    startFakeSecretsManager(),
+    // Only the rotated keys are valid: the functions start out holding the old ones.
+    startSandbox({ apiKeys: ['key-new'], readOnlyApiKeys: ['read-only-new'], rateLimits: false }),
+  ]);
+  vi.stubEnv('AWS_ENDPOINT_URL_SECRETS_MANAGER', sm.url);
+  vi.stubEnv('AWS_ACCESS_KEY_ID', 'test');
+  vi.stubEnv('AWS_SECRET_ACCESS_KEY', 'test');
+  vi.stubEnv('AWS_REGION', 'eu-central-1');
+  env = {
+    CONSOLE_API_BASE_URL: sandbox.url,
+    ACTIONS_QUEUE_URL: 'http://127.0.0.1:1/000000000000/actions',
+    DLQ_URL: 'http://127.0.0.1:1/000000000000/dlq',
+    STATE_TABLE_NAME: 'autopilot-state',
+    WEBHOOK_REQUESTER_KEY_SECRET_ID: IDS.webhookKey,
+    SWEEPER_REQUESTER_KEY_SECRET_ID: IDS.sweeperKey,
+  };
+});
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await Promise.all([sm?.close(), sandbox?.close()]);
+});
+beforeEach(() => {
+  sm.values.set(IDS.api, JSON.stringify({ consoleApiKey: 'key-old', slackWebhookUrl: '' }));
+  sm.values.set(
+    IDS.webhook,
+    JSON.stringify({ slackSigningSecret: 'signing-old', consoleReadOnlyApiKey: 'read-only-old' }),
+  );
+  sm.values.set(IDS.webhookKey, 'webhook-requester-key');
+  sm.values.set(IDS.sweeperKey, 'sweeper-requester-key');
+});
+
+const rotate = (id: string, value: object) => {
+  sm.values.set(id, JSON.stringify(value));
+  // Rotation happens minutes after the functions first read their secrets.
+  clock.now += 2 * 60_000;
+};
+const phaseOf = (trigger: string) => sandbox.sandbox.state.triggers.get(trigger)?.currentPhaseID as string;
+
+describe('after a rotation', () => {
+  it('the worker re-reads its secret on a 401 and mutates with the new key', async () => {
+    const deps = workerDepsFromEnv(
+      { ...env, AUTOPILOT_SECRET_ID: IDS.api },
+      { policy, now: () => clock.now },
+    );
+    const before = sm.reads(IDS.api);
+    // Warm: the first call reads the (old) key, as a container does at its first message.
+    await expect(
+      deps.client.releasePipelineTriggers.approve('trg_2', { phaseID: phaseOf('trg_2') }),
+    ).rejects.toThrow(/401/);
+    rotate(IDS.api, { consoleApiKey: 'key-new' });
+    await deps.client.releasePipelineTriggers.approve('trg_2', { phaseID: phaseOf('trg_2') });
+    expect(sm.reads(IDS.api) - before).toBe(2);
+  });
+
+  it('the sweeper re-reads its secret on a 401 and reads events with the new key', async () => {
+    const deps = sweeperDepsFromEnv(
+      { ...env, AUTOPILOT_SECRET_ID: IDS.api },
+      { policy, now: () => clock.now },
+    );
+    await expect(deps.events.list({ page: 1, limit: 5 })).rejects.toThrow(/401/);
+    rotate(IDS.api, { consoleApiKey: 'key-new' });
+    const page = await deps.events.list({ page: 1, limit: 5 });
+    expect(page).toBeDefined();
+  });
+
+  it('the webhook reads with its read-only key and re-reads it on a 401', async () => {
+    const deps = webhookDepsFromEnv(
+      { ...env, AUTOPILOT_SECRET_ID: IDS.webhook },
+      { policy, now: () => clock.now },
+    );
+    await expect(deps.console.segments.list({ page: 1, limit: 1 })).rejects.toThrow(/401/);
+    rotate(IDS.webhook, { slackSigningSecret: 'signing-old', consoleReadOnlyApiKey: 'read-only-new' });
+    await deps.console.segments.list({ page: 1, limit: 1 });
+    expect(sandbox.sandbox.requests.at(-1)?.status).toBe(200);
+    // The key it holds cannot mutate: the platform answers 403 (it never tries; this proves the key).
+    const client = deps.console as unknown as {
+      releasePipelineTriggers: { approve(id: string, body: { phaseID: string }): Promise<unknown> };
+    };
+    await expect(
+      client.releasePipelineTriggers.approve('trg_4', { phaseID: phaseOf('trg_4') }),
+    ).rejects.toThrow(/403/);
+  });
+
+  it('re-reads at most once a minute however many 401s arrive', async () => {
+    const deps = workerDepsFromEnv(
+      { ...env, AUTOPILOT_SECRET_ID: IDS.api },
+      { policy, now: () => clock.now },
+    );
+    await expect(deps.client.releasePipelineTriggers.approve('trg_3', { phaseID: 'ph_1' })).rejects.toThrow(
+      /401/,
+    );
+    rotate(IDS.api, { consoleApiKey: 'key-still-wrong' });
+    const before = sm.reads(IDS.api);
+    for (let i = 0; i < 5; i++) {
+      await expect(deps.client.releasePipelineTriggers.approve('trg_3', { phaseID: 'ph_1' })).rejects.toThrow(
+        /401/,
+      );
+    }
+    expect(sm.reads(IDS.api) - before).toBe(1);
+  });
+
+  it('the webhook re-reads the signing secret after a failed signature and accepts the new one', async () => {
+    const deps = webhookDepsFromEnv(
+      { ...env, AUTOPILOT_SECRET_ID: IDS.webhook },
+      { policy, now: () => clock.now },
+    );
+    const app = createWebhookApp({ ...deps, now: () => clock.now });
+    const help = (secret: string) =>
+      app.request(
+        signedRequest('/slack/commands', commandBody({ text: 'help' }), {
+          secret,
+          timestamp: Math.floor(clock.now / 1000),
+        }),
+      );
+    expect((await help('signing-old')).status).toBe(200);
+    rotate(IDS.webhook, { slackSigningSecret: 'signing-new', consoleReadOnlyApiKey: 'read-only-new' });
+    expect((await help('signing-new')).status).toBe(200);
+    expect((await help('signing-old')).status).toBe(401);
+  });
+});
