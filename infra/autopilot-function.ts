@@ -11,7 +11,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Duration, RemovalPolicy, Stage, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { type IRole, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Effect, type IRole, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource, type SqsEventSourceProps } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -19,6 +19,8 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import type { Signer } from '../src/actions/proof.js';
+import { requesterKeyVariable } from '../src/secrets/secrets.js';
 import {
   bundledPolicy,
   DEPLOYED_POLICY_PATH,
@@ -155,16 +157,41 @@ export class AutopilotFunction extends Construct {
     });
   }
 
-  /** Reads the autopilot secret (API key, signing secret): `AUTOPILOT_SECRET_ID`. */
+  /** Reads the function's own JSON secret (src/secrets/secrets.ts says which fields): `AUTOPILOT_SECRET_ID`. */
   bindSecret(secret: Pick<ISecret, 'grantRead' | 'secretArn'>): this {
     secret.grantRead(this.role);
     this.function.addEnvironment('AUTOPILOT_SECRET_ID', secret.secretArn);
     return this;
   }
 
-  /** Reads and writes items of the state table (no scans, no table changes): `STATE_TABLE_NAME`. */
-  bindStateTable(table: Pick<ITable, 'grant' | 'tableName'>): this {
-    table.grant(this.role, ...STATE_TABLE_ACTIONS);
+  /** Reads a signer's requester key (src/actions/proof.ts): `<SIGNER>_REQUESTER_KEY_SECRET_ID`. */
+  bindRequesterKey(signer: Signer, secret: Pick<ISecret, 'grantRead' | 'secretArn'>): this {
+    secret.grantRead(this.role);
+    this.function.addEnvironment(requesterKeyVariable(signer, true), secret.secretArn);
+    return this;
+  }
+
+  /**
+   * Reads and writes items of the state table (no scans, no table changes): `STATE_TABLE_NAME`.
+   * `only` narrows it to some actions on the items whose partition key matches one of the
+   * patterns (IAM `dynamodb:LeadingKeys`).
+   */
+  bindStateTable(
+    table: Pick<ITable, 'grant' | 'tableName' | 'tableArn'>,
+    only?: { actions: readonly string[]; partitionKeys: readonly string[] },
+  ): this {
+    if (only) {
+      this.role.addToPrincipalPolicy(
+        new PolicyStatement({
+          effect: Effect.ALLOW,
+          actions: [...only.actions],
+          resources: [table.tableArn],
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...only.partitionKeys] } },
+        }),
+      );
+    } else {
+      table.grant(this.role, ...STATE_TABLE_ACTIONS);
+    }
     this.function.addEnvironment('STATE_TABLE_NAME', table.tableName);
     return this;
   }

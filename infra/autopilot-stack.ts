@@ -19,18 +19,23 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { AttributeType, BillingMode, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { AccountPrincipal, AnyPrincipal, ArnPrincipal, Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { TABLE_KEYS } from '../src/state/table.js';
+import { mutationLimitsShare, PLATFORM_MUTATION_LIMITS } from '../src/console/platform-limits.js';
+import { TABLE_KEYS, WEBHOOK_PARTITION_KEYS } from '../src/state/table.js';
 import { AutopilotFunction } from './autopilot-function.js';
 import { HANDLER_ENTRIES } from './bundling.js';
+import { consoleApiBaseUrlProblem } from './context.js';
 
-/** The platform's mutation limits per project (FACTS.md); the worker's containers share them. */
-export const PLATFORM_MUTATION_LIMITS = { per10s: 100, per15min: 900 } as const;
+export { PLATFORM_MUTATION_LIMITS };
+
+/** The webhook's only table calls: read and write the items it owns (src/state/table.ts). */
+const WEBHOOK_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem'] as const;
 
 export interface AutopilotStackProps extends StackProps {
   /** Console API base URL; `/console/v1/...` is appended. */
@@ -39,8 +44,15 @@ export interface AutopilotStackProps extends StackProps {
   sweepScheduleMinutes?: number;
   /** An e-mail address subscribed to the alarm topic. */
   alarmEmail?: string;
-  /** Complete ARN of an existing secret holding `{consoleApiKey, slackSigningSecret}`; else one is created. */
+  /** Complete ARN of an existing secret holding `{consoleApiKey, slackWebhookUrl?}` (worker, sweeper); else one is created. */
   existingSecretArn?: string;
+  /** Complete ARN of an existing secret holding `{slackSigningSecret, consoleReadOnlyApiKey}` (webhook); else one is created. */
+  existingWebhookSecretArn?: string;
+  /**
+   * Who besides the functions may send to the actions queue (and so speak as `ci:`): IAM role
+   * or user ARNs, or account ids. The queue's policy denies SendMessage to every other principal.
+   */
+  ciPrincipals?: readonly string[];
   /** Most worker invocations at once (SQS event source maxConcurrency, 2–1000). @default 2 */
   workerMaxConcurrency?: number;
   /** The policy file bundled with every function (relative to the repository root). @default 'policy.json' */
@@ -51,10 +63,7 @@ export interface AutopilotStackProps extends StackProps {
 
 /** Per-container mutation budget, so that all worker containers together stay under the platform limits. */
 export function workerMutationLimits(maxConcurrency: number): { per10s: number; per15min: number } {
-  return {
-    per10s: Math.floor(PLATFORM_MUTATION_LIMITS.per10s / maxConcurrency),
-    per15min: Math.floor(PLATFORM_MUTATION_LIMITS.per15min / maxConcurrency),
-  };
+  return mutationLimitsShare(maxConcurrency);
 }
 
 export const WORKER_TIMEOUT = Duration.seconds(60);
@@ -74,34 +83,68 @@ export class AutopilotStack extends Stack {
     if (!Number.isInteger(maxConcurrency) || maxConcurrency < 2 || maxConcurrency > 1000) {
       throw new Error(`workerMaxConcurrency must be an integer from 2 to 1000, got ${maxConcurrency}`);
     }
-    if (!/^https?:\/\//.test(props.consoleApiBaseUrl)) {
-      throw new Error(`consoleApiBaseUrl must be an http(s) URL, got "${props.consoleApiBaseUrl}"`);
-    }
+    const urlProblem = consoleApiBaseUrlProblem(props.consoleApiBaseUrl);
+    if (urlProblem) throw new Error(urlProblem);
     const entries = { ...HANDLER_ENTRIES, ...props.entries };
     // Each function validates it at synth (with every zod path, so `cdk deploy` refuses a policy
     // the handlers would reject) and bundles its normalized form: see AutopilotFunction.
     const policyFile = props.policyFile ?? 'policy.json';
 
-    // --- Secret: the template never holds a value. A created secret starts with both fields
-    // empty (the handlers refuse to run until an operator sets them); `generateStringKey`
-    // is required by CloudFormation and adds an unused random field.
-    const secret = props.existingSecretArn
-      ? Secret.fromSecretCompleteArn(this, 'Secret', props.existingSecretArn)
-      : new Secret(this, 'Secret', {
-          description: 'console-autopilot: {"consoleApiKey","slackSigningSecret"} (set after deploy)',
-          generateSecretString: {
-            secretStringTemplate: JSON.stringify({ consoleApiKey: '', slackSigningSecret: '' }),
-            generateStringKey: 'unused',
-            excludePunctuation: true,
-          },
-        });
-    if (secret instanceof Secret) {
-      Validations.of(secret).acknowledge({
+    // --- Secrets, split by who may read them. The template never holds a value: a created
+    // secret starts with empty fields (the handlers refuse to run until an operator sets them);
+    // `generateStringKey` is required by CloudFormation and adds an unused random field.
+    const operatorSecret = (
+      id: string,
+      existingArn: string | undefined,
+      fields: string[],
+      readers: string,
+    ) => {
+      if (existingArn) return Secret.fromSecretCompleteArn(this, id, existingArn);
+      const created = new Secret(this, id, {
+        description: `console-autopilot ${readers}: ${JSON.stringify(fields)} (set after deploy)`,
+        generateSecretString: {
+          secretStringTemplate: JSON.stringify(Object.fromEntries(fields.map((f) => [f, '']))),
+          generateStringKey: 'unused',
+          excludePunctuation: true,
+        },
+      });
+      Validations.of(created).acknowledge({
         id: 'AwsSolutions-SMG4',
         reason:
-          'The Console API key and the Slack signing secret are issued by those platforms; no rotation Lambda can mint new ones. Operators rotate them by hand and the functions re-read the secret within minutes.',
+          'The Console API keys, the Slack signing secret and the incoming-webhook URL are issued by those platforms; no rotation Lambda can mint new ones. Operators rotate them by hand and the functions re-read the secret within minutes (at once after a 401 or a failed signature).',
       });
-    }
+      return created;
+    };
+    // Worker and sweeper: the key that may mutate, and the notifications channel's URL.
+    const secret = operatorSecret(
+      'Secret',
+      props.existingSecretArn,
+      ['consoleApiKey', 'slackWebhookUrl'],
+      'worker and sweeper',
+    );
+    // The internet-facing webhook: the Slack signing secret and a read-only Console key.
+    const webhookSecret = operatorSecret(
+      'WebhookSecret',
+      props.existingWebhookSecretArn,
+      ['slackSigningSecret', 'consoleReadOnlyApiKey'],
+      'webhook',
+    );
+    // Random keys with which the webhook and the sweeper vouch for requesters (src/actions/proof.ts);
+    // each is readable by its signer and the worker only. Nobody ever needs to see them.
+    const requesterKey = (id: string, signer: string): Secret => {
+      const key = new Secret(this, id, {
+        description: `console-autopilot: the ${signer}'s requester key (generated; read by the ${signer} and the worker)`,
+        generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      });
+      Validations.of(key).acknowledge({
+        id: 'AwsSolutions-SMG4',
+        reason:
+          'A random key only the functions read. Rotating it (put-secret-value) is picked up within minutes; requests signed with the old key in the queue at that moment are dead-lettered with the reason and can be redriven after the worker has the new key read.',
+      });
+      return key;
+    };
+    const webhookRequesterKey = requesterKey('WebhookRequesterKey', 'webhook');
+    const sweeperRequesterKey = requesterKey('SweeperRequesterKey', 'sweeper');
 
     // --- Queues: standard, SSE (SQS-managed keys: no KMS cost or key policy), TLS only.
     const dlq = new Queue(this, 'DeadLetterQueue', {
@@ -137,9 +180,11 @@ export class AutopilotStack extends Stack {
       timeout: Duration.seconds(10),
       environment: common,
     })
-      .bindSecret(secret)
+      .bindSecret(webhookSecret)
+      .bindRequesterKey('webhook', webhookRequesterKey)
       .bindQueueSender(actionsQueue, 'ACTIONS_QUEUE_URL')
-      .bindStateTable(table);
+      // Only its own items: the pause switch, vetoes and its queued marks.
+      .bindStateTable(table, { actions: WEBHOOK_TABLE_ACTIONS, partitionKeys: WEBHOOK_PARTITION_KEYS });
 
     // --- Worker: the only function that mutates the Console API.
     const limits = workerMutationLimits(maxConcurrency);
@@ -155,6 +200,8 @@ export class AutopilotStack extends Stack {
       },
     })
       .bindSecret(secret)
+      .bindRequesterKey('webhook', webhookRequesterKey)
+      .bindRequesterKey('sweeper', sweeperRequesterKey)
       .bindQueueSender(actionsQueue, 'ACTIONS_QUEUE_URL')
       .bindQueueSender(dlq, 'DLQ_URL')
       .bindStateTable(table)
@@ -175,8 +222,32 @@ export class AutopilotStack extends Stack {
       environment: common,
     })
       .bindSecret(secret)
+      .bindRequesterKey('sweeper', sweeperRequesterKey)
       .bindQueueSender(actionsQueue, 'ACTIONS_QUEUE_URL')
       .bindStateTable(table);
+
+    // --- Who may send to the actions queue, and so speak as `ci:`: the functions and the CI
+    // principals the deployment names; an explicit deny for everyone else beats any grant.
+    const ciPrincipals = props.ciPrincipals ?? [];
+    const ciArns = ciPrincipals.filter((p) => p.startsWith('arn:'));
+    const ciAccounts = ciPrincipals.filter((p) => !p.startsWith('arn:'));
+    actionsQueue.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'OnlyNamedSenders',
+        effect: Effect.DENY,
+        principals: [new AnyPrincipal()],
+        actions: ['sqs:SendMessage'],
+        resources: [actionsQueue.queueArn],
+        conditions: {
+          ArnNotEquals: {
+            'aws:PrincipalArn': [webhook.role.roleArn, worker.role.roleArn, sweeper.role.roleArn, ...ciArns],
+          },
+          ...(ciAccounts.length > 0 ? { StringNotEquals: { 'aws:PrincipalAccount': ciAccounts } } : {}),
+        },
+      }),
+    );
+    for (const arn of ciArns) actionsQueue.grantSendMessages(new ArnPrincipal(arn));
+    for (const account of ciAccounts) actionsQueue.grantSendMessages(new AccountPrincipal(account));
     // A throttled or failed run is not retried from Lambda's async queue either: the next tick
     // does the same work, and stale ticks must not pile up behind reserved concurrency 1.
     sweeper.function.configureAsyncInvoke({
@@ -294,7 +365,14 @@ export class AutopilotStack extends Stack {
       value: this.api.apiEndpoint,
       description: 'Base URL for the Slack manifest: npm run slack:manifest -- --url <this>',
     });
-    new CfnOutput(this, 'SecretArn', { value: secret.secretArn, description: 'Set its value after deploy' });
+    new CfnOutput(this, 'SecretArn', {
+      value: secret.secretArn,
+      description: 'Worker and sweeper: set {consoleApiKey, slackWebhookUrl} after deploy',
+    });
+    new CfnOutput(this, 'WebhookSecretArn', {
+      value: webhookSecret.secretArn,
+      description: 'Webhook: set {slackSigningSecret, consoleReadOnlyApiKey} after deploy',
+    });
     new CfnOutput(this, 'ActionsQueueUrl', {
       value: actionsQueue.queueUrl,
       description: 'CI producers send here',

@@ -26,6 +26,42 @@ function integer(node: Node, key: string): number | undefined {
   return value;
 }
 
+/** Principals that may send CI requests: IAM role or user ARNs, or 12-digit account ids. */
+const CI_PRINCIPAL = /^(\d{12}|arn:aws[a-z-]*:iam::\d{12}:(role|user)\/[\w+=,.@/-]+)$/;
+
+/** `ciPrincipals`: a comma-separated string (`-c ciPrincipals=a,b`) or a JSON array (cdk.json). */
+function principals(node: Node, key: string): string[] | undefined {
+  const value: unknown = node.tryGetContext(key);
+  if (value === undefined || value === null || value === '') return undefined;
+  const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : undefined;
+  if (!list)
+    throw new Error(`context value "${key}" must be a comma-separated list, got ${JSON.stringify(value)}`);
+  return list.map((item) => {
+    const text = String(item).trim();
+    if (!CI_PRINCIPAL.test(text))
+      throw new Error(
+        `context value "${key}": "${text}" is neither an IAM role or user ARN nor a 12-digit account id`,
+      );
+    return text;
+  });
+}
+
+/**
+ * The API key must never travel in clear text: https only, except to a loopback address (a
+ * local tunnel or the sandbox). Returns the reason in one line, or undefined when fine.
+ */
+export function consoleApiBaseUrlProblem(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return `consoleApiBaseUrl must be an https:// URL, got "${value}"`;
+  }
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  if (url.protocol === 'https:' || (url.protocol === 'http:' && loopback)) return undefined;
+  return `consoleApiBaseUrl must be an https:// URL (the API key would travel in clear text; http:// only for localhost), got "${value}"`;
+}
+
 /** The stack's settings from context; unset keys keep the stack's defaults. */
 export function readSettings(node: Node): AutopilotStackProps {
   const settings: AutopilotStackProps = {
@@ -35,11 +71,15 @@ export function readSettings(node: Node): AutopilotStackProps {
   const workerMaxConcurrency = integer(node, 'workerMaxConcurrency');
   const alarmEmail = text(node, 'alarmEmail');
   const existingSecretArn = text(node, 'existingSecretArn');
+  const existingWebhookSecretArn = text(node, 'existingWebhookSecretArn');
+  const ciPrincipals = principals(node, 'ciPrincipals');
   const policyFile = text(node, 'policyFile');
   if (sweepScheduleMinutes !== undefined) settings.sweepScheduleMinutes = sweepScheduleMinutes;
   if (workerMaxConcurrency !== undefined) settings.workerMaxConcurrency = workerMaxConcurrency;
   if (alarmEmail !== undefined) settings.alarmEmail = alarmEmail;
   if (existingSecretArn !== undefined) settings.existingSecretArn = existingSecretArn;
+  if (existingWebhookSecretArn !== undefined) settings.existingWebhookSecretArn = existingWebhookSecretArn;
+  if (ciPrincipals !== undefined) settings.ciPrincipals = ciPrincipals;
   if (policyFile !== undefined) settings.policyFile = policyFile;
   return settings;
 }

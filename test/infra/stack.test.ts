@@ -103,6 +103,9 @@ describe('the stack', () => {
         'Api AwsSolutions-APIG4',
         'AlarmTopic AwsSolutions-SNS2',
         'Secret AwsSolutions-SMG4',
+        'WebhookSecret AwsSolutions-SMG4',
+        'WebhookRequesterKey AwsSolutions-SMG4',
+        'SweeperRequesterKey AwsSolutions-SMG4',
         ...['Webhook', 'Worker', 'Sweeper'].flatMap((f) => [
           `${f}/Role AwsSolutions-IAM5[Resource::*]`,
           `${f}/Function AwsSolutions-L1`,
@@ -129,15 +132,23 @@ describe('the stack', () => {
     }
   });
 
-  it('creates the secret with an empty JSON placeholder, never a value', () => {
-    s.template.resourceCountIs('AWS::SecretsManager::Secret', 1);
-    s.template.hasResourceProperties('AWS::SecretsManager::Secret', {
-      GenerateSecretString: {
-        SecretStringTemplate: JSON.stringify({ consoleApiKey: '', slackSigningSecret: '' }),
-        GenerateStringKey: Match.anyValue(),
-      },
-      SecretString: Match.absent(),
-    });
+  it('creates the secrets with empty JSON placeholders or generated keys, never a value', () => {
+    s.template.resourceCountIs('AWS::SecretsManager::Secret', 4);
+    for (const fields of [
+      { consoleApiKey: '', slackWebhookUrl: '' },
+      { slackSigningSecret: '', consoleReadOnlyApiKey: '' },
+    ]) {
+      s.template.hasResourceProperties('AWS::SecretsManager::Secret', {
+        GenerateSecretString: {
+          SecretStringTemplate: JSON.stringify(fields),
+          GenerateStringKey: Match.anyValue(),
+        },
+        SecretString: Match.absent(),
+      });
+    }
+    for (const [, secret] of resourcesOfType('AWS::SecretsManager::Secret')) {
+      expect(secret.Properties?.SecretString).toBeUndefined();
+    }
   });
 
   it('keeps a standard, encrypted, TLS-only actions queue that hands poison messages to the DLQ after 5 receives', () => {
@@ -241,11 +252,19 @@ describe('the stack', () => {
       ACTIONS_QUEUE_URL: { Ref: s.logicalId('ActionsQueue') },
       STATE_TABLE_NAME: { Ref: s.logicalId('StateTable') },
     };
-    expect(env('Webhook')).toEqual(common);
-    expect(env('Sweeper')).toEqual(common);
+    const webhookKey = { WEBHOOK_REQUESTER_KEY_SECRET_ID: { Ref: s.logicalId('WebhookRequesterKey') } };
+    const sweeperKey = { SWEEPER_REQUESTER_KEY_SECRET_ID: { Ref: s.logicalId('SweeperRequesterKey') } };
+    expect(env('Webhook')).toEqual({
+      ...common,
+      AUTOPILOT_SECRET_ID: { Ref: s.logicalId('WebhookSecret') },
+      ...webhookKey,
+    });
+    expect(env('Sweeper')).toEqual({ ...common, ...sweeperKey });
     // 4 worker containers share 100/10 s and 900/15 min
     expect(env('Worker')).toEqual({
       ...common,
+      ...webhookKey,
+      ...sweeperKey,
       DLQ_URL: { Ref: s.logicalId('DeadLetterQueue') },
       MUTATION_LIMIT_10S: '25',
       MUTATION_LIMIT_15MIN: '225',
@@ -254,17 +273,26 @@ describe('the stack', () => {
 });
 
 describe('least privilege', () => {
+  const readSecret = (id: string) =>
+    grant(['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'], s.logicalId(id));
   const own = (name: string) => [
     grant(['xray:PutTelemetryRecords', 'xray:PutTraceSegments'], '*'),
     grant(['logs:CreateLogStream', 'logs:PutLogEvents'], s.logicalId(`${name}/Logs`)),
-    grant(['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'], s.logicalId('Secret')),
-    grant(STATE_TABLE_ACTIONS, s.logicalId('StateTable')),
   ];
+  const table = () => grant(STATE_TABLE_ACTIONS, s.logicalId('StateTable'));
   const send = (queue: string) =>
     grant(['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'], s.logicalId(queue));
 
-  it('lets the webhook read the secret, send to the actions queue and read/write the table, nothing more', () => {
-    expect(grantsOf('Webhook')).toEqual([...own('Webhook'), send('ActionsQueue')].sort());
+  it('lets the webhook read its own secrets, send to the actions queue and get/put its own items, nothing more', () => {
+    expect(grantsOf('Webhook')).toEqual(
+      [
+        ...own('Webhook'),
+        readSecret('WebhookSecret'),
+        readSecret('WebhookRequesterKey'),
+        grant(['dynamodb:GetItem', 'dynamodb:PutItem'], s.logicalId('StateTable')),
+        send('ActionsQueue'),
+      ].sort(),
+    );
   });
 
   it('lets the worker also consume the actions queue, re-send to it and send to the DLQ, nothing more', () => {
@@ -279,12 +307,29 @@ describe('least privilege', () => {
       s.logicalId('ActionsQueue'),
     );
     expect(grantsOf('Worker')).toEqual(
-      [...own('Worker'), send('ActionsQueue'), send('DeadLetterQueue'), consume].sort(),
+      [
+        ...own('Worker'),
+        readSecret('Secret'),
+        readSecret('WebhookRequesterKey'),
+        readSecret('SweeperRequesterKey'),
+        table(),
+        send('ActionsQueue'),
+        send('DeadLetterQueue'),
+        consume,
+      ].sort(),
     );
   });
 
-  it('lets the sweeper read the secret, send to the actions queue and read/write the table, nothing more', () => {
-    expect(grantsOf('Sweeper')).toEqual([...own('Sweeper'), send('ActionsQueue')].sort());
+  it('lets the sweeper read its secret and key, send to the actions queue and read/write the table, nothing more', () => {
+    expect(grantsOf('Sweeper')).toEqual(
+      [
+        ...own('Sweeper'),
+        readSecret('Secret'),
+        readSecret('SweeperRequesterKey'),
+        table(),
+        send('ActionsQueue'),
+      ].sort(),
+    );
   });
 
   it('has no wildcard action anywhere and a wildcard resource only where X-Ray allows no other', () => {
@@ -502,11 +547,12 @@ describe('context', () => {
   afterAll(() => d?.cleanup());
 
   it('imports an existing secret by ARN instead of creating one, and grants read on exactly it', () => {
-    d.template.resourceCountIs('AWS::SecretsManager::Secret', 0);
-    const env = environmentOf(d, 'Webhook');
+    // The webhook's secret and the two generated requester keys are still created.
+    d.template.resourceCountIs('AWS::SecretsManager::Secret', 3);
+    const env = environmentOf(d, 'Worker');
     expect(env.AUTOPILOT_SECRET_ID).toBe(EXISTING);
     d.template.hasResourceProperties('AWS::IAM::Policy', {
-      Roles: [{ Ref: d.logicalId('Webhook/Role') }],
+      Roles: [{ Ref: d.logicalId('Worker/Role') }],
       PolicyDocument: {
         Statement: Match.arrayWith([
           {

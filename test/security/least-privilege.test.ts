@@ -1,0 +1,182 @@
+/**
+ * Least privilege in the synthesized template: each secret is readable only by the functions
+ * that need it (the Slack signing secret by the webhook alone, the key that may mutate never
+ * by the webhook); the webhook touches only its own items of the state table
+ * (`dynamodb:LeadingKeys`); the actions queue refuses SendMessage from every principal the
+ * deployment did not name; and synth refuses a Console API URL that would carry the key in
+ * clear text, in one line.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../infra/bundling.js';
+import { consoleApiBaseUrlProblem } from '../../infra/context.js';
+import { WEBHOOK_PARTITION_KEYS } from '../../src/state/table.js';
+import { type Synthesized, synthesize } from '../infra/synth.js';
+
+const CI_ROLE = 'arn:aws:iam::210987654321:role/github-deploy';
+const CI_ACCOUNT = '123412341234';
+
+let s: Synthesized;
+beforeAll(() => {
+  s = synthesize({ ciPrincipals: `${CI_ROLE},${CI_ACCOUNT}` }, { bundle: false });
+});
+afterAll(() => s?.cleanup());
+
+interface Statement {
+  Sid?: string;
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+  Principal?: unknown;
+  Condition?: Record<string, Record<string, unknown>>;
+}
+
+const FUNCTIONS = ['Webhook', 'Worker', 'Sweeper'] as const;
+
+/** The statements of one function's role. */
+function statementsOf(name: (typeof FUNCTIONS)[number]): Statement[] {
+  const roleId = s.logicalId(`${name}/Role`);
+  return Object.values(s.json.Resources)
+    .filter((r) => r.Type === 'AWS::IAM::Policy')
+    .filter((r) => JSON.stringify(r.Properties?.Roles) === JSON.stringify([{ Ref: roleId }]))
+    .flatMap(
+      (r) => (r.Properties as { PolicyDocument: { Statement: Statement[] } }).PolicyDocument.Statement,
+    );
+}
+
+/** Which functions may read a secret. */
+function readersOf(secretId: string): string[] {
+  const ref = JSON.stringify({ Ref: s.logicalId(secretId) });
+  return FUNCTIONS.filter((f) =>
+    statementsOf(f).some(
+      (st) =>
+        [st.Action].flat().includes('secretsmanager:GetSecretValue') && JSON.stringify(st.Resource) === ref,
+    ),
+  );
+}
+
+describe('secrets', () => {
+  it('keep the Slack signing secret and the read-only key to the webhook', () => {
+    expect(readersOf('WebhookSecret')).toEqual(['Webhook']);
+  });
+
+  it('keep the key that may mutate (and the notifications URL) from the webhook', () => {
+    expect(readersOf('Secret')).toEqual(['Worker', 'Sweeper']);
+  });
+
+  it('give each requester key to its signer and the worker only', () => {
+    expect(readersOf('WebhookRequesterKey')).toEqual(['Webhook', 'Worker']);
+    expect(readersOf('SweeperRequesterKey')).toEqual(['Worker', 'Sweeper']);
+  });
+
+  it('generate the requester keys, so no value is ever in the template or a shell', () => {
+    for (const id of ['WebhookRequesterKey', 'SweeperRequesterKey']) {
+      const secret = s.json.Resources[s.logicalId(id)];
+      expect(secret?.Properties?.SecretString).toBeUndefined();
+      expect(secret?.Properties?.GenerateSecretString).toMatchObject({ PasswordLength: 64 });
+    }
+  });
+});
+
+describe('the state table', () => {
+  const table = () => JSON.stringify({ 'Fn::GetAtt': [s.logicalId('StateTable'), 'Arn'] });
+  const onTable = (name: (typeof FUNCTIONS)[number]) =>
+    statementsOf(name).filter((st) => [st.Resource].flat().some((r) => JSON.stringify(r) === table()));
+
+  it("is open to the webhook only for get and put on its own items' partition keys", () => {
+    expect(onTable('Webhook')).toEqual([
+      {
+        Effect: 'Allow',
+        Action: ['dynamodb:GetItem', 'dynamodb:PutItem'],
+        Resource: { 'Fn::GetAtt': [s.logicalId('StateTable'), 'Arn'] },
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...WEBHOOK_PARTITION_KEYS] } },
+      },
+    ]);
+    expect(WEBHOOK_PARTITION_KEYS).toEqual(['control#pause', 'veto#*', 'queued#*']);
+  });
+
+  it('is not limited that way for the worker and the sweeper, which own the rest', () => {
+    for (const name of ['Worker', 'Sweeper'] as const) {
+      const statements = onTable(name);
+      expect(statements).toHaveLength(1);
+      expect(statements[0]?.Condition).toBeUndefined();
+    }
+  });
+});
+
+describe('the actions queue', () => {
+  const queuePolicy = () =>
+    Object.values(s.json.Resources).find(
+      (r) =>
+        r.Type === 'AWS::SQS::QueuePolicy' &&
+        JSON.stringify(r.Properties?.Queues) === JSON.stringify([{ Ref: s.logicalId('ActionsQueue') }]),
+    )?.Properties as { PolicyDocument: { Statement: Statement[] } } | undefined;
+
+  it('denies SendMessage to every principal but the three functions and the named CI principals', () => {
+    const deny = queuePolicy()?.PolicyDocument.Statement.find((st) => st.Sid === 'OnlyNamedSenders');
+    const roleArn = (name: string) => ({ 'Fn::GetAtt': [s.logicalId(`${name}/Role`), 'Arn'] });
+    expect(deny).toEqual({
+      Sid: 'OnlyNamedSenders',
+      Effect: 'Deny',
+      Principal: { AWS: '*' },
+      Action: 'sqs:SendMessage',
+      Resource: { 'Fn::GetAtt': [s.logicalId('ActionsQueue'), 'Arn'] },
+      Condition: {
+        ArnNotEquals: {
+          'aws:PrincipalArn': [roleArn('Webhook'), roleArn('Worker'), roleArn('Sweeper'), CI_ROLE],
+        },
+        StringNotEquals: { 'aws:PrincipalAccount': [CI_ACCOUNT] },
+      },
+    });
+  });
+
+  it('allows the named CI principals to send (also from another account)', () => {
+    const allows = queuePolicy()?.PolicyDocument.Statement.filter((st) => st.Effect === 'Allow') ?? [];
+    const principals = allows.map((st) => JSON.stringify(st.Principal));
+    expect(principals.some((p) => p.includes(CI_ROLE))).toBe(true);
+    expect(principals.some((p) => p.includes(`:iam::${CI_ACCOUNT}:root`))).toBe(true);
+    for (const st of allows) expect([st.Action].flat()).toContain('sqs:SendMessage');
+  });
+
+  it('refuses a CI principal that is neither an IAM ARN nor an account id, naming the context key', () => {
+    expect(() => synthesize({ ciPrincipals: 'github-actions' }, { bundle: false })).toThrow(
+      'context value "ciPrincipals": "github-actions" is neither an IAM role or user ARN nor a 12-digit account id',
+    );
+  });
+});
+
+describe('the Console API base URL', () => {
+  it('must be https, except on loopback', () => {
+    expect(consoleApiBaseUrlProblem('https://console.example.com')).toBeUndefined();
+    expect(consoleApiBaseUrlProblem('http://localhost:4010')).toBeUndefined();
+    expect(consoleApiBaseUrlProblem('http://127.0.0.1:4010')).toBeUndefined();
+    expect(consoleApiBaseUrlProblem('http://console.example.com')).toMatch(/must be an https:\/\/ URL/);
+    expect(consoleApiBaseUrlProblem('http://127.0.0.1.nip.io')).toMatch(/must be an https:\/\/ URL/);
+    expect(consoleApiBaseUrlProblem('ftp://console.example.com')).toMatch(/must be an https:\/\/ URL/);
+  });
+
+  it('stops `cdk synth` with one line, not a stack trace', () => {
+    const outdir = mkdtempSync(join(tmpdir(), 'autopilot-synth-'));
+    try {
+      const run = spawnSync(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'infra/app.ts')], {
+        cwd: REPO_ROOT,
+        encoding: 'utf8',
+        timeout: 60_000,
+        env: {
+          ...process.env,
+          CDK_OUTDIR: outdir,
+          CDK_CONTEXT_JSON: JSON.stringify({ consoleApiBaseUrl: 'http://console.example.com' }),
+        },
+      });
+      expect(run.status).toBe(1);
+      expect(run.stderr.trim().split('\n')).toEqual([
+        'console-autopilot: consoleApiBaseUrl must be an https:// URL (the API key would travel in clear text; http:// only for localhost), got "http://console.example.com"',
+      ]);
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  });
+});
