@@ -4,7 +4,15 @@
  * on a schedule) with exactly the grants each needs, and the alarms that page a person.
  * Settings come in as typed props; `app.ts` reads them from CDK context.
  */
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import {
+  Annotations,
+  CfnOutput,
+  Duration,
+  RemovalPolicy,
+  Stack,
+  type StackProps,
+  Validations,
+} from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -27,9 +35,10 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { mutationLimitsShare, PLATFORM_MUTATION_LIMITS } from '../src/console/platform-limits.js';
+import { POLICY_WEBHOOK_URL_DEPRECATED } from '../src/secrets/secrets.js';
 import { TABLE_KEYS, WEBHOOK_PARTITION_KEYS } from '../src/state/table.js';
 import { AutopilotFunction } from './autopilot-function.js';
-import { HANDLER_ENTRIES } from './bundling.js';
+import { bundledPolicy, HANDLER_ENTRIES } from './bundling.js';
 import { consoleApiBaseUrlProblem } from './context.js';
 
 export { PLATFORM_MUTATION_LIMITS };
@@ -185,6 +194,11 @@ export class AutopilotStack extends Stack {
       .bindQueueSender(actionsQueue, 'ACTIONS_QUEUE_URL')
       // Only its own items: the pause switch, vetoes and its queued marks.
       .bindStateTable(table, { actions: WEBHOOK_TABLE_ACTIONS, partitionKeys: WEBHOOK_PARTITION_KEYS });
+
+    // The webhook's construct validated the policy file above; a URL in it still works, with a warning.
+    if (bundledPolicy(policyFile).policy.notifications.slackWebhookUrl) {
+      Annotations.of(this).addWarningV2('autopilot:policy-slack-webhook-url', POLICY_WEBHOOK_URL_DEPRECATED);
+    }
 
     // --- Worker: the only function that mutates the Console API.
     const limits = workerMutationLimits(maxConcurrency);

@@ -55,12 +55,9 @@ export function renderBanner(stack: LocalStack, options: BannerOptions): string 
         ? 'not scheduled'
         : `every ${options.sweepIntervalSeconds} s (SWEEP_INTERVAL_SECONDS), first run in a few seconds`,
   );
-  row(
-    'policy',
-    stack.policyDerived
-      ? `${rel(stack.policyPath)} — a copy of your policy with notifications.slackWebhookUrl set to the Slack receiver`
-      : rel(stack.policyPath),
-  );
+  row('policy', rel(stack.policyPath));
+  if (stack.notifyReceiver)
+    row('notifications', 'to the Slack receiver (SLACK_WEBHOOK_URL, a secret when deployed)');
   if (stack.signingSecret === LOCAL_SIGNING_SECRET)
     row('signing secret', `${LOCAL_SIGNING_SECRET}   (LOCAL ONLY: never configure a real Slack app with it)`);
   else row('signing secret', 'from SLACK_SIGNING_SECRET');

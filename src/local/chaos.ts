@@ -153,7 +153,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     port: 0,
     stateDir: dir,
     policyPath: chaosPolicy(dir),
-    derivePolicy: false,
+    notifyReceiver: false,
     // Only the injected 429s: the real limits would just make the run long.
     sandbox: { rateLimits: false, faults: { ...CHAOS_FAULTS, ...options.faults } },
     sweepIntervalSeconds: false,

@@ -8,8 +8,8 @@
  * uses the real handlers; tests that need an injected clock pass handlers built from the
  * factories instead.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { mutationLimitsShare } from '../console/platform-limits.js';
 import type { Logger } from '../observability/logger.js';
@@ -50,12 +50,9 @@ export interface LocalStackOptions {
   signingSecret?: string;
   /** The user's policy file (default `AUTOPILOT_POLICY` or `policy.json`). */
   policyPath?: string;
-  /**
-   * When the policy has no `notifications.slackWebhookUrl`, write a copy under `stateDir` that
-   * points it at the Slack receiver, and run on the copy (default true).
-   */
-  derivePolicy?: boolean;
-  /** Where `endpoints.json` and the derived policy go (default `<repo>/.local`). */
+  /** Post the channel's notifications to the Slack receiver (`SLACK_WEBHOOK_URL`) (default true). */
+  notifyReceiver?: boolean;
+  /** Where `endpoints.json` goes (default `<repo>/.local`). */
   stateDir?: string;
   writeEndpointsFile?: boolean;
   /** Seconds between sweeps; false: no schedule (call `runSweeper()`). */
@@ -99,8 +96,8 @@ export interface LocalStack {
   env: Record<string, string>;
   signingSecret: string;
   policyPath: string;
-  /** True when the policy is the derived copy under `stateDir`. */
-  policyDerived: boolean;
+  /** True when the channel's notifications go to the Slack receiver. */
+  notifyReceiver: boolean;
   emulators: Emulators;
   receiver: SlackReceiver;
   /** The embedded sandbox (`Sandbox` of src/sandbox), when it runs. */
@@ -188,27 +185,13 @@ export async function bootLocalStack(options: LocalStackOptions = {}): Promise<L
     });
     closers.push(() => receiver.close());
 
-    // 4. The policy: the user's, or a copy that sends notifications to the receiver.
-    const userPolicy = resolve(
+    // 4. The policy, validated before anything starts; the channel's URL is a secret, like deployed:
+    // it points at the receiver unless the policy still names one (deprecated) or the caller set it.
+    const policyPath = resolve(
       options.policyPath ?? process.env.AUTOPILOT_POLICY ?? resolve(REPO_ROOT, 'policy.json'),
     );
-    const policy = loadPolicyFile(userPolicy);
-    let policyPath = userPolicy;
-    let policyDerived = false;
-    if ((options.derivePolicy ?? true) && !policy.notifications.slackWebhookUrl) {
-      mkdirSync(stateDir, { recursive: true });
-      policyPath = resolve(stateDir, 'policy.json');
-      // The user's file as written (not the parsed, defaults-filled policy), with one field set.
-      const raw = JSON.parse(readFileSync(userPolicy, 'utf8')) as Record<string, unknown>;
-      raw.notifications = {
-        ...(raw.notifications as Record<string, unknown> | undefined),
-        slackWebhookUrl: receiver.channelUrl,
-      };
-      if (typeof raw.$schema === 'string' && !/^[a-z]+:/i.test(raw.$schema))
-        raw.$schema = relative(stateDir, resolve(dirname(userPolicy), raw.$schema));
-      writeFileSync(policyPath, `${JSON.stringify(raw, null, 2)}\n`);
-      policyDerived = true;
-    }
+    const policy = loadPolicyFile(policyPath);
+    const notifyReceiver = (options.notifyReceiver ?? true) && !policy.notifications.slackWebhookUrl;
 
     // 5. The handlers' environment, set before any handler module loads.
     const signingSecret = options.signingSecret ?? LOCAL_SIGNING_SECRET;
@@ -231,6 +214,7 @@ export async function bootLocalStack(options: LocalStackOptions = {}): Promise<L
       SLACK_SIGNING_SECRET: signingSecret,
       AUTOPILOT_POLICY: policyPath,
       SLACK_REPLY_ORIGINS: receiver.origin,
+      ...(notifyReceiver ? { SLACK_WEBHOOK_URL: receiver.channelUrl } : {}),
       // The platform's limits shared by the pollers, as the CDK stack does with maxConcurrency.
       MUTATION_LIMIT_10S: String(mutationLimitsShare(concurrency).per10s),
       MUTATION_LIMIT_15MIN: String(mutationLimitsShare(concurrency).per15min),
@@ -351,7 +335,7 @@ export async function bootLocalStack(options: LocalStackOptions = {}): Promise<L
       env,
       signingSecret,
       policyPath,
-      policyDerived,
+      notifyReceiver,
       emulators,
       receiver,
       ...(sandbox !== undefined ? { sandbox } : {}),

@@ -20,6 +20,15 @@ import type { RequesterKeys, Signer } from '../actions/proof.js';
 import { optionalEnv } from '../config/env.js';
 import { lazyClient } from '../util/lazy-client.js';
 
+/**
+ * The Slack incoming-webhook URL is a credential (anyone holding it can post to the channel):
+ * it belongs in the secret, not in a policy file that is committed and bundled into every
+ * function. The policy's field still works for now, so existing deployments keep their channel
+ * through the upgrade; the secret's value wins when both are set.
+ */
+export const POLICY_WEBHOOK_URL_DEPRECATED =
+  'notifications.slackWebhookUrl in the policy is deprecated: it is a credential committed to git and bundled into every function. Put it in the secret as "slackWebhookUrl" (SLACK_WEBHOOK_URL locally) and remove it from the policy; the secret wins when both are set.';
+
 export class SecretsError extends Error {
   override name = 'SecretsError';
 }

@@ -43,6 +43,8 @@ export interface SweeperDeps {
   queueUrl: string;
   /** Vouches for the `events` and `schedule` requests the sweeper queues (src/actions/proof.ts). */
   signer?: RequesterSigner;
+  /** The notifications channel's incoming-webhook URL (a secret: `slackWebhookUrl`), read at each run. */
+  channelUrl?: () => Promise<string | undefined>;
   /** Posts to Slack; default `postToSlack` with `slackAllowedOrigins`. */
   post?: (url: string, message: SlackMessage) => Promise<PostResult>;
   slackAllowedOrigins?: readonly string[];
@@ -91,13 +93,21 @@ export function createSweeper(deps: SweeperDeps) {
   const { policy, table } = deps;
   const stalePolicy = policy.sweeper.staleConfigs;
   const exposureSpecs = stalePolicy?.exposureEvents ?? [];
-  const slackUrl = policy.notifications.slackWebhookUrl;
+  // From the secret at the start of each run (rotation); the policy's deprecated field otherwise.
+  let slackUrl = policy.notifications.slackWebhookUrl;
   const step = async (name: SweeperStep, detail: Record<string, unknown> = {}) => {
     await deps.hooks?.onStep?.(name, detail);
   };
 
   async function run(input: RunInput = {}): Promise<RunSummary> {
     const started = clock();
+    slackUrl = await (deps.channelUrl?.() ?? Promise.resolve(undefined)).then(
+      (url) => url || policy.notifications.slackWebhookUrl,
+      (error: unknown) => {
+        logger.warn('the notifications URL cannot be read; nothing is posted this run', { error });
+        return undefined;
+      },
+    );
     const now = input.now ?? new Date(started);
     const remaining =
       typeof input.remainingMs === 'function' ? input.remainingMs() : (input.remainingMs ?? 15 * 60_000);
@@ -320,7 +330,7 @@ export function createSweeper(deps: SweeperDeps) {
     if (toNotify.length > 0) {
       if (!slackUrl) {
         summary.rules.notifySkipped += toNotify.length;
-        logger.info('event rules asked to notify, but notifications.slackWebhookUrl is not set', {
+        logger.info('event rules asked to notify, but no notifications channel (slackWebhookUrl) is set', {
           count: toNotify.length,
         });
       } else {

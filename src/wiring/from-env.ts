@@ -20,6 +20,7 @@ import { loadPolicyFile } from '../policy/load.js';
 import type { Policy } from '../policy/schema.js';
 import {
   type FunctionRole,
+  POLICY_WEBHOOK_URL_DEPRECATED,
   REQUESTER_KEYS_HELD,
   requesterKeyVariable,
   type SecretField,
@@ -80,9 +81,18 @@ function requireRequesterKeys(role: FunctionRole, env: Env): void {
   }
 }
 
+/** The notifications channel's URL, a credential kept in the secret (`slackWebhookUrl` / `SLACK_WEBHOOK_URL`). */
+function channelUrlOf(secrets: SecretsProvider): () => Promise<string | undefined> {
+  return async () => (await secrets.get()).slackWebhookUrl || undefined;
+}
+
 function common(role: FunctionRole, env: Env, options: WiringOptions): Common {
   const policy = options.policy ?? loadPolicyFile(optionalEnv('AUTOPILOT_POLICY', env) ?? 'policy.json');
   requireRequesterKeys(role, env);
+  const logger = options.logger ?? createLogger({ service: role });
+  if (policy.notifications.slackWebhookUrl) {
+    logger.warn(POLICY_WEBHOOK_URL_DEPRECATED);
+  }
   const secrets = secretsFromEnvironment(env, role, REQUIRED_SECRETS[role], options.now);
   // The webhook waits at most 2.5 s in all: its AWS calls give up on their own well before.
   const bounded =
@@ -104,7 +114,7 @@ function common(role: FunctionRole, env: Env, options: WiringOptions): Common {
     queueUrl: requireEnv('ACTIONS_QUEUE_URL', env),
     signer: createRequesterSigner(async () => (await secrets.get()).requesterKeys ?? {}),
     allowedOrigins: replyOriginsFromEnv(optionalEnv('SLACK_REPLY_ORIGINS', env)),
-    logger: options.logger ?? createLogger({ service: role }),
+    logger,
   };
 }
 
@@ -206,6 +216,7 @@ export function workerDepsFromEnv(env: Env = process.env, options: WiringOptions
       refresh: () => c.secrets.refresh(),
     },
     signer: c.signer,
+    channelUrl: channelUrlOf(c.secrets),
   };
 }
 
@@ -218,6 +229,7 @@ export function sweeperDepsFromEnv(env: Env = process.env, options: WiringOption
     sqs: c.sqs,
     queueUrl: c.queueUrl,
     signer: c.signer,
+    channelUrl: channelUrlOf(c.secrets),
     slackAllowedOrigins: c.allowedOrigins,
     logger: c.logger,
     // The largest page the API accepts; it applies less when it caps `limit`.

@@ -57,6 +57,13 @@ export interface RecordDeps {
   requesterKeys?: RequesterKeySource;
   /** Re-signs the copies the worker sends (deferrals) for the signer that vouched for the original. */
   signer?: RequesterSigner;
+  /** The notifications channel's incoming-webhook URL (a secret: `slackWebhookUrl`). */
+  channelUrl?: () => Promise<string | undefined>;
+}
+
+/** The channel's URL: from the secret; the policy's deprecated `notifications.slackWebhookUrl` otherwise. */
+async function notificationsUrl(deps: RecordDeps): Promise<string | undefined> {
+  return (await deps.channelUrl?.()) || deps.policy.notifications.slackWebhookUrl;
 }
 
 export interface RecordTiming {
@@ -237,12 +244,12 @@ async function apply(
 
 async function ask(deps: RecordDeps, ctx: RecordContext, decision: Decision): Promise<RecordResult> {
   const base = { rule: decision.rule, dryRun: decision.dryRun };
-  const webhook = deps.policy.notifications.slackWebhookUrl;
+  const webhook = await notificationsUrl(deps);
   if (!webhook) {
     return finish(deps, ctx, {
       ...base,
       result: 'denied',
-      reason: `${decision.reason}; but the policy has no notifications.slackWebhookUrl to ask in, so it is denied`,
+      reason: `${decision.reason}; but no notifications channel (slackWebhookUrl) is set to ask in, so it is denied`,
     });
   }
   const message = askMessage(ctx.request, decision);
@@ -454,7 +461,7 @@ async function finish(
   const message = outcomeMessage(report);
   const targets: string[] = [];
   if (ctx.request.reply?.slackResponseUrl) targets.push(ctx.request.reply.slackResponseUrl);
-  const channel = deps.policy.notifications.slackWebhookUrl;
+  const channel = await notificationsUrl(deps);
   if (channel && options.channel !== false) targets.push(channel);
   await Promise.all(targets.map((url) => reply(deps, ctx, url, message)));
   return done.result;

@@ -63,10 +63,10 @@ describe('the local stack', () => {
     expect(endpoints.webhookUrl).toBe(stack.endpoints.webhookUrl);
   });
 
-  it('points notifications at the Slack receiver through a derived policy copy', () => {
-    expect(stack.policyDerived).toBe(true);
-    const policy = JSON.parse(readFileSync(stack.policyPath, 'utf8'));
-    expect(policy.notifications.slackWebhookUrl).toBe(stack.receiver.channelUrl);
+  it('points notifications at the Slack receiver through SLACK_WEBHOOK_URL, leaving the policy alone', () => {
+    expect(stack.notifyReceiver).toBe(true);
+    expect(stack.env.SLACK_WEBHOOK_URL).toBe(stack.receiver.channelUrl);
+    expect(JSON.parse(readFileSync(stack.policyPath, 'utf8')).notifications.slackWebhookUrl).toBeUndefined();
     expect(stack.env.SLACK_REPLY_ORIGINS).toBe(stack.receiver.origin);
   });
 

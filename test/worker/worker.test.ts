@@ -332,7 +332,7 @@ describe('the action worker', () => {
     await bench.run(bench.worker({ policy }), await bench.receive());
     const [record] = await readAudit(bench.table, 'sched-ask-2');
     expect(record?.result).toBe('denied');
-    expect(record?.reason).toContain('no notifications.slackWebhookUrl');
+    expect(record?.reason).toContain('no notifications channel (slackWebhookUrl)');
   });
 
   it('denies automation after a human veto, while a human with the grant still approves', async () => {
