@@ -75,8 +75,11 @@ export interface SecretsManagerProviderOptions {
   secretId?: string;
   /** Plain-string secrets holding the requester keys this function holds. */
   requesterKeyIds?: Partial<Record<Signer, string>>;
-  /** Fields the JSON secret must have (non-empty); the function refuses to work without them. */
-  required?: readonly SecretField[];
+  /**
+   * Fields the JSON secret must have (non-empty); the function refuses to work without them. A
+   * list inside stands for "one of these" (the webhook's read-only key, or a full key).
+   */
+  required?: readonly (SecretField | readonly SecretField[])[];
   client?: Pick<SecretsManagerClient, 'send'>;
   ttlMs?: number;
   minRefreshIntervalMs?: number;
@@ -124,8 +127,10 @@ export function secretsManagerProvider(options: SecretsManagerProviderOptions): 
       const v = json[field];
       if (typeof v === 'string') value[field] = v;
     }
-    for (const field of options.required ?? []) {
-      if (value[field] === '') throw new SecretsError(`secret ${secretId} lacks "${field}"`);
+    for (const need of options.required ?? []) {
+      const anyOf = typeof need === 'string' ? [need] : need;
+      if (anyOf.every((field) => value[field] === ''))
+        throw new SecretsError(`secret ${secretId} lacks "${anyOf.join('" or "')}"`);
     }
   };
 
@@ -200,7 +205,7 @@ export function environmentProvider(env: Env = process.env, role?: FunctionRole)
 export function secretsFromEnvironment(
   env: Env = process.env,
   role?: FunctionRole,
-  required: readonly SecretField[] = [],
+  required: readonly (SecretField | readonly SecretField[])[] = [],
   /** Clock for the cache's TTL and the refresh interval (tests). */
   now?: () => number,
 ): SecretsProvider {

@@ -48,8 +48,9 @@ export interface WiringOptions {
 }
 
 /** The credentials each function cannot work without (in its `AUTOPILOT_SECRET_ID` secret). */
-const REQUIRED_SECRETS: Readonly<Record<FunctionRole, readonly SecretField[]>> = {
-  webhook: ['slackSigningSecret'],
+const REQUIRED_SECRETS: Readonly<Record<FunctionRole, readonly (SecretField | readonly SecretField[])[]>> = {
+  // A read-only key; a full key only where an operator chose to give the webhook one.
+  webhook: ['slackSigningSecret', ['consoleReadOnlyApiKey', 'consoleApiKey']],
   worker: ['consoleApiKey'],
   sweeper: ['consoleApiKey'],
 };

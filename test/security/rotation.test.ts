@@ -130,6 +130,20 @@ describe('after a rotation', () => {
     expect(sm.reads(IDS.api) - before).toBe(1);
   });
 
+  it('a function whose secret lacks what it needs says which field, never a value', async () => {
+    sm.values.set(
+      IDS.webhook,
+      JSON.stringify({ slackSigningSecret: 'signing-old', consoleReadOnlyApiKey: '' }),
+    );
+    const deps = webhookDepsFromEnv(
+      { ...env, AUTOPILOT_SECRET_ID: IDS.webhook },
+      { policy, now: () => clock.now },
+    );
+    await expect(deps.secrets.get()).rejects.toThrow(
+      `secret ${IDS.webhook} lacks "consoleReadOnlyApiKey" or "consoleApiKey"`,
+    );
+  });
+
   it('the webhook re-reads the signing secret after a failed signature and accepts the new one', async () => {
     const deps = webhookDepsFromEnv(
       { ...env, AUTOPILOT_SECRET_ID: IDS.webhook },

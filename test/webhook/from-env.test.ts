@@ -37,6 +37,13 @@ describe('building the webhook from the environment (cold start)', () => {
     expect(() => webhookDepsFromEnv(rest)).toThrow(/AUTOPILOT_SECRET_ID .* SLACK_SIGNING_SECRET/);
   });
 
+  it('fails loudly without its requester key, which it needs to vouch for chat requests', () => {
+    const { WEBHOOK_REQUESTER_KEY: _omitted, ...rest } = base;
+    expect(() => webhookDepsFromEnv(rest)).toThrow(
+      'set WEBHOOK_REQUESTER_KEY_SECRET_ID (Lambda) or WEBHOOK_REQUESTER_KEY (local) to vouch for and check requesters',
+    );
+  });
+
   it('names a missing variable', () => {
     const { ACTIONS_QUEUE_URL: _omitted, ...rest } = base;
     expect(() => webhookDepsFromEnv(rest)).toThrow(
