@@ -2,12 +2,14 @@
  * `npm run demo`: the story, against the running local stack (`npm start` in another
  * terminal). A person asks for status and a read in Slack, approves a phase, and a CI job
  * asks for another approval on the queue; then the decisions and the replies are shown as
- * they reach the Slack receiver. Signs with SLACK_SIGNING_SECRET or the local default.
+ * they reach the Slack receiver; last, a chat request forged on the queue is refused. Signs
+ * with SLACK_SIGNING_SECRET or the local default.
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
+import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { ActionRequest } from '../actions/request.js';
-import { createSqsClient, sendActionRequest } from '../queue/actions-queue.js';
+import { createSqsClient, sendActionRequest, sqsSafeJson } from '../queue/actions-queue.js';
 import { assertStackAnswers, type Endpoints, readEndpoints } from './endpoints.js';
 import { LOCAL_SIGNING_SECRET, sendSigned, signedInteraction, signedSlashCommand } from './sign.js';
 import { describeSlackMessage, type ReceivedPost } from './slack-receiver.js';
@@ -68,6 +70,47 @@ async function slash(endpoints: Endpoints, secret: string, text: string, respons
   }
   out(`  ← ${response.status}`);
   out(indent(shown.length > 1200 ? `${shown.slice(0, 1200)}…` : shown));
+}
+
+/** Step 6: a chat request forged by a plain SQS client is refused (the requester is not proven). */
+async function forgedRequest(endpoints: Endpoints, run: string): Promise<void> {
+  out('\n6. Someone with queue access forges a chat request as the admin: archive new_checkout_copy');
+  const requestId = `demo-${run}-forged`;
+  const sqs = createSqsClient({ endpoint: endpoints.sqsEndpoint });
+  try {
+    const body = {
+      version: 1,
+      action: 'archive_config',
+      configId: 'new_checkout_copy',
+      reason: 'forged',
+      requestedBy: { source: 'slack', id: 'U0ADMIN' },
+      requestedAt: new Date().toISOString(),
+      requestId,
+    };
+    await sqs.send(new SendMessageCommand({ QueueUrl: endpoints.queueUrl, MessageBody: sqsSafeJson(body) }));
+    out('$ aws sqs send-message … \'{"requestedBy":{"source":"slack","id":"U0ADMIN"}, …}\'');
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline) {
+      const { Messages = [] } = await sqs.send(
+        new ReceiveMessageCommand({
+          QueueUrl: endpoints.dlqUrl,
+          MaxNumberOfMessages: 10,
+          WaitTimeSeconds: 5,
+          VisibilityTimeout: 0,
+          MessageAttributeNames: ['All'],
+        }),
+      );
+      const ours = Messages.find((m) => m.Body?.includes(requestId));
+      if (ours) {
+        out(`  → DLQ: ${ours.MessageAttributes?.error?.StringValue ?? '(no reason)'}`);
+        out('    nothing was archived: only the webhook can vouch for slack: requesters');
+        return;
+      }
+    }
+    out('  (the forged request did not reach the DLQ within 20 s: is the worker running?)');
+  } finally {
+    sqs.destroy();
+  }
 }
 
 async function main(): Promise<void> {
@@ -163,6 +206,7 @@ async function main(): Promise<void> {
   } else {
     out('\n  (no question with buttons reached the channel within 20 s)');
   }
+  await forgedRequest(endpoints, run);
   out(
     '\nMore: npx autopilot policy explain <request.json> --at <time>; npx autopilot sweep --dry-run --local',
   );
