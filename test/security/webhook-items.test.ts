@@ -1,0 +1,88 @@
+/**
+ * The webhook's table access is limited by IAM to a few partition keys (`dynamodb:LeadingKeys`,
+ * asserted on the template in least-privilege.test.ts). This drives every webhook path that
+ * touches the table against dynalite and checks that each item it reads or writes is one of
+ * them, so a new webhook feature that needs more fails here rather than with AccessDenied
+ * after a deploy.
+ */
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ActionRequest } from '../../src/actions/request.js';
+import { type Emulators, startEmulators } from '../../src/local/emulators.js';
+import { type StateTable, WEBHOOK_PARTITION_KEYS } from '../../src/state/table.js';
+import { APPROVE_ACTION_ID, DENY_ACTION_ID, encodeButtonValue } from '../../src/webhook/interactions.js';
+import {
+  blockActionsPayload,
+  commandBody,
+  interactionBody,
+  signedRequest,
+} from '../helpers/slack-requests.js';
+import { buildApp } from '../webhook/harness.js';
+
+let emu: Emulators;
+const touched: string[] = [];
+let table: StateTable;
+
+beforeAll(async () => {
+  emu = await startEmulators();
+  const client = {
+    send(command: { input: { Key?: { pk?: { S?: string } }; Item?: { pk?: { S?: string } } } }) {
+      touched.push(
+        command.input.Key?.pk?.S ?? command.input.Item?.pk?.S ?? `(no key: ${JSON.stringify(command.input)})`,
+      );
+      return emu.dynamo.send(command as never);
+    },
+  } as unknown as Pick<DynamoDBClient, 'send'>;
+  table = { client, tableName: emu.tableName };
+});
+afterAll(async () => {
+  await emu?.stop();
+});
+
+const asked: ActionRequest = {
+  version: 1,
+  action: 'approve_phase',
+  triggerId: 'trg_2',
+  phaseId: 'ph_1',
+  requestedBy: { source: 'schedule', id: 'stale-config-sweep' },
+  requestedAt: '2026-11-22T02:00:00.000Z',
+  requestId: 'sweeper-abc123',
+};
+
+const allowed = WEBHOOK_PARTITION_KEYS.map(
+  (pattern) => new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`),
+);
+
+describe("the webhook's table items", () => {
+  it('are only those its IAM policy names, on every path that touches the table', async () => {
+    const { app } = buildApp({ sqs: emu.sqs, queueUrl: emu.queueUrl, table });
+    const command = async (text: string, retry = false) => {
+      const body = commandBody({ text, triggerId: `items.${text}` });
+      const res = await app.request(
+        signedRequest('/slack/commands', body, retry ? { extraHeaders: { 'x-slack-retry-num': '1' } } : {}),
+      );
+      expect(res.status).toBe(200);
+    };
+    const click = async (actionId: string) => {
+      const payload = blockActionsPayload({
+        actionId,
+        value: encodeButtonValue(asked),
+        responseUrl: 'https://hooks.slack.com/actions/T0001/1/x',
+      });
+      const res = await app.request(signedRequest('/slack/interactions', interactionBody(payload)));
+      expect(res.status).toBe(200);
+    };
+    await command('pause checking items');
+    await command('resume');
+    await command('approve trg_1 ph_1');
+    await command('approve trg_1 ph_1', true);
+    await command('archive old_banner', true);
+    await click(DENY_ACTION_ID);
+    await click(APPROVE_ACTION_ID);
+
+    const families = new Set(touched.map((pk) => pk.split('#')[0]));
+    // Every kind of item the webhook owns was exercised, or this test would prove little.
+    expect([...families].sort()).toEqual(['control', 'queued', 'veto']);
+    expect(touched.filter((pk) => !allowed.some((re) => re.test(pk)))).toEqual([]);
+  });
+});
