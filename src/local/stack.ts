@@ -32,6 +32,8 @@ import { type SlackReceiver, type SlackReceiverOptions, startSlackReceiver } fro
 import { localRequesterKeys } from './vouch.js';
 
 export const SANDBOX_API_KEY = DEFAULT_API_KEY;
+/** The embedded sandbox's read-only key, which the webhook reads with, as deployed. */
+export const SANDBOX_READ_ONLY_API_KEY = 'sandbox-read-only-key';
 export type { Endpoints };
 export { LOCAL_SIGNING_SECRET };
 
@@ -161,17 +163,24 @@ export async function bootLocalStack(options: LocalStackOptions = {}): Promise<L
     // 1. Console API: the caller's, or the embedded sandbox.
     let consoleApiBaseUrl = options.consoleApiBaseUrl;
     let consoleApiKey = options.consoleApiKey;
+    let readOnlyApiKey: string | undefined;
     let sandbox: Sandbox | undefined;
     if (consoleApiBaseUrl) {
       components.sandbox = 'external';
       if (!consoleApiKey) throw new Error('CONSOLE_API_KEY is required when CONSOLE_API_BASE_URL is set');
     } else {
-      const started = await startSandbox({ port: 0, host: '127.0.0.1', ...options.sandbox });
+      const started = await startSandbox({
+        port: 0,
+        host: '127.0.0.1',
+        readOnlyApiKeys: [SANDBOX_READ_ONLY_API_KEY],
+        ...options.sandbox,
+      });
       closers.push(() => started.close());
       consoleApiBaseUrl = started.url;
       sandbox = started.sandbox;
       components.sandbox = 'running';
       consoleApiKey ??= SANDBOX_API_KEY;
+      readOnlyApiKey = SANDBOX_READ_ONLY_API_KEY;
     }
 
     // 2. Queue, DLQ and state table.
@@ -211,6 +220,8 @@ export async function bootLocalStack(options: LocalStackOptions = {}): Promise<L
       STATE_TABLE_NAME: emulators.tableName,
       CONSOLE_API_BASE_URL: consoleApiBaseUrl,
       CONSOLE_API_KEY: consoleApiKey,
+      // The webhook only reads: with a key that cannot mutate, as deployed (else it falls back).
+      ...(readOnlyApiKey ? { CONSOLE_READ_ONLY_API_KEY: readOnlyApiKey } : {}),
       SLACK_SIGNING_SECRET: signingSecret,
       AUTOPILOT_POLICY: policyPath,
       SLACK_REPLY_ORIGINS: receiver.origin,

@@ -73,6 +73,29 @@ describe('requesters on the local stack', () => {
     expect(stack.sandbox?.state.triggers.get('trg_7')?.currentPhaseID).not.toBe(phase);
   });
 
+  it('answers reads in the webhook with a Console key that cannot mutate, as deployed', async () => {
+    const response = await sendSigned(
+      signedSlashCommand(stack.endpoints.webhookUrl, stack.signingSecret, {
+        text: 'segments',
+        userId: 'U0SOMEONE',
+        teamId: 'T0001',
+        responseUrl: stack.receiver.responseUrl('requesters-read'),
+      }),
+    );
+    expect(((await response.json()) as { text: string }).text).toMatch(/segment/i);
+    const readOnly = stack.env.CONSOLE_READ_ONLY_API_KEY;
+    expect(readOnly).toBeDefined();
+    const write = await fetch(
+      `${stack.endpoints.consoleApiBaseUrl}/console/v1/release_pipeline_triggers/trg_1/approve`,
+      {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', 'SERVICE-API-KEY': readOnly as string },
+        body: JSON.stringify({ phaseID: 'ph_1' }),
+      },
+    );
+    expect(write.status).toBe(403);
+  });
+
   it('refuses the same kind of request sent by a plain SQS client: DLQ with the reason, audited, nothing archived', async () => {
     // An outside process: its own client, only what .local/endpoints.json tells it.
     const outsider = createSqsClient({ endpoint: stack.endpoints.sqsEndpoint });
