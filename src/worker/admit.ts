@@ -28,13 +28,6 @@ export async function admit(
   keys: RequesterKeySource | undefined,
   now: Date,
 ): Promise<Refusal | undefined> {
-  const at = Date.parse(request.requestedAt);
-  if (at - now.getTime() > MAX_FUTURE_SKEW_MS) {
-    return {
-      rule: 'requested-in-future',
-      reason: `requestedAt ${request.requestedAt} is more than 5 minutes ahead of the worker's clock (${now.toISOString()})`,
-    };
-  }
   const proof = record.messageAttributes?.[PROOF_ATTRIBUTE]?.stringValue;
   const source = request.requestedBy.source;
   let check = checkRequesterProof(source, record.body, proof, keys ? await keys.get() : {});
@@ -42,5 +35,14 @@ export async function admit(
   if (!check.ok && proof !== undefined && keys && (await keys.refresh().catch(() => false))) {
     check = checkRequesterProof(source, record.body, proof, await keys.get());
   }
-  return check.ok ? undefined : { rule: 'requester-not-proven', reason: check.reason };
+  if (!check.ok) return { rule: 'requester-not-proven', reason: check.reason };
+  // Who asked comes first: an unproven message is refused as that, whatever its date.
+  const at = Date.parse(request.requestedAt);
+  if (at - now.getTime() > MAX_FUTURE_SKEW_MS) {
+    return {
+      rule: 'requested-in-future',
+      reason: `requestedAt ${request.requestedAt} is more than 5 minutes ahead of the worker's clock (${now.toISOString()})`,
+    };
+  }
+  return undefined;
 }
