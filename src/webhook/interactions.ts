@@ -170,7 +170,13 @@ export async function handleInteraction(
   }
 
   const requestId = approvedRequestId(original, userId);
-  if (ctx.retry) return { outcome: 'retry_ignored', userId, requestId };
+  const deadline = ctx.startedAt + (deps.deadlineMs ?? 2500);
+  // As for slash commands: a retry is queued only when its first delivery never reached the queue.
+  if (ctx.retry) {
+    const earlier = await settleBy(deps.queued.find(requestId), deadline, now);
+    if (earlier.settled && 'value' in earlier && earlier.value !== undefined)
+      return { outcome: 'retry_ignored', userId, requestId };
+  }
   const request: ActionRequest = {
     ...original,
     requestedBy: { source: 'slack', id: userId },
@@ -180,7 +186,7 @@ export async function handleInteraction(
   const sent = await enqueue(
     { sqs: deps.sqs, queueUrl: deps.queueUrl, signer: deps.signer },
     request,
-    ctx.startedAt + (deps.deadlineMs ?? 2500),
+    deadline,
     now,
   );
   if (!sent.ok) {
@@ -193,11 +199,19 @@ export async function handleInteraction(
     );
     return { outcome: sent.outcome, userId, requestId, error: sent.error, ...warned() };
   }
+  const marked = await settleBy(deps.queued.mark(requestId, sent.messageId, new Date(now())), deadline, now);
   await reply(
     replaced(
       `Approved by ${userId}`,
       `:white_check_mark: ${escapeMrkdwn(what)} was *approved* by <@${userId}> and queued as ${code(requestId)}. The outcome follows here.`,
     ),
   );
-  return { outcome: 'queued', userId, requestId, ...warned() };
+  return {
+    outcome: ctx.retry ? 'retry_queued' : 'queued',
+    userId,
+    requestId,
+    ...warned(),
+    // Queued all the same; only a later retry of it could be queued once more (and acted on once).
+    ...(marked.settled && 'error' in marked ? { error: marked.error } : {}),
+  };
 }

@@ -142,11 +142,22 @@ describe('"ask a human" buttons', () => {
     expect(await drainQueue(emu.sqs, emu.queueUrl)).toEqual([]);
   });
 
-  it('does not queue again when Slack retries a click', async () => {
-    const { res, log } = await click(APPROVE_ACTION_ID, { retry: true });
+  it('does not queue again when Slack retries a click that was queued', async () => {
+    const value = encodeButtonValue({ ...asked, requestId: 'retried-click-1' });
+    expect((await click(APPROVE_ACTION_ID, { value })).log.outcome).toBe('queued');
+    const { res, log } = await click(APPROVE_ACTION_ID, { value, retry: true });
     expect(res.status).toBe(200);
     expect(log.outcome).toBe('retry_ignored');
-    expect(await drainQueue(emu.sqs, emu.queueUrl)).toEqual([]);
+    expect(await drainQueue(emu.sqs, emu.queueUrl, 1)).toHaveLength(1);
+  });
+
+  it('queues a retried click whose first delivery never reached the queue', async () => {
+    const value = encodeButtonValue({ ...asked, requestId: 'retried-click-2' });
+    const { log } = await click(APPROVE_ACTION_ID, { value, retry: true });
+    expect(log.outcome).toBe('retry_queued');
+    const [message, ...more] = await drainQueue(emu.sqs, emu.queueUrl, 1);
+    expect(more).toEqual([]);
+    expect(message!.body.requestId).toBe('retried-click-2:approved-by:U0ADMIN');
   });
 
   it('answers 400 for a verified interaction without a usable payload', async () => {
