@@ -148,7 +148,7 @@ export class AutopilotStack extends Stack {
       Validations.of(key).acknowledge({
         id: 'AwsSolutions-SMG4',
         reason:
-          'A random key only the functions read. Rotating it (put-secret-value) is picked up within minutes; requests signed with the old key in the queue at that moment are dead-lettered with the reason and can be redriven after the worker has the new key read.',
+          'A random key only the functions read. Rotating it (put-secret-value) is picked up within minutes; requests signed with the old key and still in the queue at that moment end in the DLQ with the reason and are asked for again; there is nothing a person would gain from rotating it on a schedule.',
       });
       return key;
     };
