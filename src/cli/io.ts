@@ -23,9 +23,15 @@ export class UsageError extends Error {
   }
 }
 
-/** A failure the user can fix (bad file, unreachable queue): message on stderr, exit code 1. */
+/** A failure the user can fix (bad file, unreachable queue): message on stderr, exit code 1 (or the one given). */
 export class CommandError extends Error {
   override name = 'CommandError';
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+  }
 }
 
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;

@@ -20,7 +20,9 @@ export const POLICY_USAGE = `Usage:
   autopilot policy explain <request.json> [--at <time>] [--paused] [--policy <file>] [--json]
       Decide an action request (a file, or - for stdin) as the worker would: which rule
       decides, and why. --at: an ISO 8601 instant with offset (default: now);
-      --paused: as if /autopilot pause were in force.`;
+      --paused: as if /autopilot pause were in force.
+  autopilot policy test [policy.json] [cases.json] [--json]
+      Run the policy's test cases (default policy.cases.json); exit 1 if one fails.`;
 
 function readJson(file: string, io: CliIo, what: string): unknown {
   let text: string;
@@ -118,6 +120,7 @@ export async function policyCommand(args: string[], io: CliIo): Promise<number> 
     io.stdout(summary(loadPolicy(io, file), file, io.now()));
     return EXIT.ok;
   }
+  if (sub === 'test') return (await import('./policy-test.js')).policyTestCommand(rest, io);
   if (sub === 'explain') {
     const { values, positionals, help } = parse(
       rest,

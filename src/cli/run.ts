@@ -13,6 +13,7 @@ Commands:
   policy check [file]                       validate a policy file and summarise it
   policy explain <request.json> [--at <time>] [--paused]
                                             which rule decides a request, and why
+  policy test [policy.json] [cases.json]    run a policy's test cases; exit 1 if one fails
   sweep --dry-run                           run the sweeper once, print its plan as a table
   enqueue approve <triggerId> <phaseId>     queue a phase approval from CI; prints the message id
   slack manifest --url <url>                the Slack app manifest for a deployed webhook URL
@@ -51,7 +52,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
     if (error instanceof CommandError) {
       io.stderr(`autopilot: ${error.message}`);
-      return EXIT.failure;
+      return error.exitCode;
     }
     io.stderr(`autopilot: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
     return EXIT.failure;

@@ -12,6 +12,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { policyCasesSchema } from './cases.js';
 import { policySchemas } from './schema.js';
 
 export const POLICY_SCHEMA_PATH = resolve(
@@ -33,21 +34,45 @@ export function policyJsonSchemaText(): string {
   return `${JSON.stringify(document, null, 2)}\n`;
 }
 
+export const CASES_SCHEMA_PATH = resolve(dirname(POLICY_SCHEMA_PATH), 'policy.cases.schema.json');
+
+/** The JSON Schema of a policy test cases file (`autopilot policy test`), written like the policy's. */
+export function casesJsonSchemaText(): string {
+  const schema = z.toJSONSchema(policyCasesSchema(), { io: 'input', target: 'draft-2020-12' });
+  const document = {
+    $schema: schema.$schema,
+    title: 'console-autopilot policy test cases',
+    description:
+      'What a policy is expected to decide; run with `npx autopilot policy test`. See README, "Policy as code".',
+    ...schema,
+  };
+  return `${JSON.stringify(document, null, 2)}\n`;
+}
+
 function main(argv: readonly string[]): number {
-  const text = policyJsonSchemaText();
+  const outputs: Array<[string, string]> = [
+    [POLICY_SCHEMA_PATH, policyJsonSchemaText()],
+    [CASES_SCHEMA_PATH, casesJsonSchemaText()],
+  ];
   if (argv.includes('--check')) {
-    let current = '';
-    try {
-      current = readFileSync(POLICY_SCHEMA_PATH, 'utf8');
-    } catch {
-      // missing counts as out of date
+    let code = 0;
+    for (const [path, text] of outputs) {
+      let current = '';
+      try {
+        current = readFileSync(path, 'utf8');
+      } catch {
+        // missing counts as out of date
+      }
+      if (current === text) continue;
+      console.error(`${path} is out of date: run npm run policy:schema`);
+      code = 1;
     }
-    if (current === text) return 0;
-    console.error(`${POLICY_SCHEMA_PATH} is out of date: run npm run policy:schema`);
-    return 1;
+    return code;
   }
-  writeFileSync(POLICY_SCHEMA_PATH, text);
-  console.log(`wrote ${POLICY_SCHEMA_PATH}`);
+  for (const [path, text] of outputs) {
+    writeFileSync(path, text);
+    console.log(`wrote ${path}`);
+  }
   return 0;
 }
 

@@ -1,0 +1,80 @@
+/**
+ * `autopilot policy test [policy.json] [cases.json]`: runs a policy's test cases (src/policy/cases.ts)
+ * and prints a table; exit 0 when every case passes, 1 when one fails, 2 for a bad cases file
+ * (with the zod path) or a bad command line.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { type CaseResult, policyCasesSchema, runCases } from '../policy/cases.js';
+import { policySchemas } from '../policy/schema.js';
+import { formatPath } from '../util/zod-issues.js';
+import { parse } from './args.js';
+import { type CliIo, CommandError, EXIT, printHelp, renderTable } from './io.js';
+
+export const POLICY_TEST_USAGE = `Usage:
+  autopilot policy test [policy.json] [cases.json] [--json]
+      Decide every case of the cases file (default: policy.cases.json) under the policy
+      (default: AUTOPILOT_POLICY or policy.json) and compare with what it expects.
+      Exit 0 all pass, 1 a case failed (or the policy is invalid), 2 a bad cases file.`;
+
+function readJson(io: CliIo, file: string, what: string, exit: number): unknown {
+  let text: string;
+  try {
+    text = readFileSync(resolve(io.cwd, file), 'utf8');
+  } catch (error) {
+    throw new CommandError(
+      `cannot read ${what} ${file}: ${(error as NodeJS.ErrnoException).code ?? ''}`,
+      exit,
+    );
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new CommandError(`${what} ${file} is not JSON: ${(error as Error).message}`, exit);
+  }
+}
+
+/** Loads, validates and runs; throws CommandError with the exit code the failure deserves. */
+export function policyTestResults(io: CliIo, policyFile: string, casesFile: string): CaseResult[] {
+  const policy = policySchemas().policy.safeParse(readJson(io, policyFile, 'policy file', EXIT.failure));
+  if (!policy.success) {
+    const lines = policy.error.issues.map((issue) => `  ${formatPath(issue.path)}: ${issue.message}`);
+    throw new CommandError(`${policyFile} is not a valid policy:\n${lines.join('\n')}`, EXIT.failure);
+  }
+  const cases = policyCasesSchema().safeParse(readJson(io, casesFile, 'cases file', EXIT.usage));
+  if (!cases.success) {
+    const lines = cases.error.issues.map((issue) => `  ${formatPath(issue.path)}: ${issue.message}`);
+    throw new CommandError(`${casesFile} is not a valid cases file:\n${lines.join('\n')}`, EXIT.usage);
+  }
+  const names = cases.data.cases.map((c) => c.name);
+  const repeated = names.find((name, i) => names.indexOf(name) !== i);
+  if (repeated) throw new CommandError(`${casesFile}: case name "${repeated}" is used twice`, EXIT.usage);
+  return runCases(policy.data, cases.data);
+}
+
+export async function policyTestCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals, help } = parse(args, { json: { type: 'boolean' } }, POLICY_TEST_USAGE, {
+    min: 0,
+    max: 2,
+  });
+  if (help) return printHelp(io, POLICY_TEST_USAGE);
+  const policyFile = positionals[0] ?? io.env.AUTOPILOT_POLICY ?? 'policy.json';
+  const casesFile = positionals[1] ?? 'policy.cases.json';
+  const results = policyTestResults(io, policyFile, casesFile);
+  const failed = results.filter((r) => !r.pass);
+  if (values.json) {
+    io.stdout(
+      JSON.stringify({ passed: results.length - failed.length, failed: failed.length, results }, null, 2),
+    );
+  } else {
+    io.stdout(
+      renderTable(
+        ['', 'case', 'expected', 'got', 'rule'],
+        results.map((r) => [r.pass ? 'ok' : 'FAIL', r.name, r.expected, r.got, r.rule]),
+      ),
+    );
+    for (const r of failed) io.stdout(`FAIL ${r.name}: ${r.problem}\n     reason: ${r.reason}`);
+    io.stdout(`${results.length - failed.length} passed, ${failed.length} failed`);
+  }
+  return failed.length > 0 ? EXIT.failure : EXIT.ok;
+}

@@ -1,0 +1,232 @@
+/**
+ * Policy test cases: what a team expects its policy to decide, checked like code before deploy
+ * (`autopilot policy test`, `cdk synth -c policyTests=…`). Pure: a case is decided with the same
+ * `decide` the worker runs, at the case's time, with the state the case gives (pause, counters,
+ * a veto); nothing here reads a file or a clock.
+ */
+import { z } from 'zod';
+import type { ActionRequest } from '../actions/request.js';
+import { actionRequestSchemas, REQUESTER_SOURCES } from '../actions/request.js';
+import { type Decision, decide } from './decide.js';
+import type { Policy } from './schema.js';
+import { instantsOfWallTime, wallTime } from './windows.js';
+
+const OUTCOMES = ['approve', 'deny', 'ask', 'defer'] as const;
+const ACTIONS = ['approve_phase', 'disable_groups', 'archive_config'] as const;
+
+function buildCasesSchema() {
+  const shortRequest = z
+    .strictObject({
+      action: z.enum(ACTIONS).describe('The action asked for.'),
+      target: z
+        .string()
+        .min(1)
+        .describe(
+          'approve_phase: "<triggerId>/<phaseId>"; disable_groups: "<experimentId>/<group>,<group>…"; archive_config: "<configId>".',
+        ),
+      requester: z
+        .string()
+        .regex(
+          new RegExp(`^(${REQUESTER_SOURCES.join('|')}):.+$`),
+          'source:id, e.g. ci:deploy.yml or slack:U0ADMIN',
+        )
+        .describe('Who asks, as the policy matches it: source:id.'),
+      requestedAt: z
+        .string()
+        .optional()
+        .describe('When the request was made (same formats as `at`); default: the case time.'),
+      force: z.boolean().optional().describe('archive_config only: archive even if exposed.'),
+      dryRun: z.boolean().optional(),
+    })
+    .describe('Short form of a request.');
+  const testCase = z.strictObject({
+    name: z.string().min(1).describe('Shown in the results table; unique in the file.'),
+    at: z
+      .string()
+      .min(1)
+      .describe(
+        'The decision time: an ISO 8601 instant with an offset (2026-11-30T09:00:00+01:00), or a wall time in the policy time zone (2026-11-30T09:00).',
+      ),
+    request: z
+      .union([shortRequest, z.object({ version: z.literal(1) }).passthrough()])
+      .describe('A short form, or a full action request (version 1).'),
+    state: z
+      .strictObject({
+        paused: z.boolean().optional().describe('As if /autopilot pause were in force.'),
+        counters: z
+          .record(z.string(), z.number().int().min(0))
+          .optional()
+          .describe(
+            'Mutations already counted in the current window, by approval rule name (maxPerHour) or action name (maxPerDay).',
+          ),
+        veto: z
+          .strictObject({ by: z.string().min(1), reason: z.string().optional() })
+          .optional()
+          .describe("A person's Deny on this request's effect."),
+      })
+      .optional(),
+    expect: z.strictObject({
+      outcome: z.enum(OUTCOMES),
+      rule: z
+        .string()
+        .optional()
+        .describe('The deciding rule: a rule name or a built-in (freeze:<name>, pause, …).'),
+      reason: z.string().optional().describe('A regular expression the reason must match.'),
+    }),
+  });
+  return z.strictObject({
+    $schema: z.string().optional(),
+    cases: z.array(testCase).min(1),
+  });
+}
+
+let schema: ReturnType<typeof buildCasesSchema> | undefined;
+export const policyCasesSchema = () => {
+  schema ??= buildCasesSchema();
+  return schema;
+};
+export type PolicyCases = z.infer<ReturnType<typeof buildCasesSchema>>;
+export type PolicyCase = PolicyCases['cases'][number];
+
+export class CaseError extends Error {
+  override name = 'CaseError';
+}
+
+const OFFSET = /(Z|[+-]\d{2}:\d{2})$/;
+const WALL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
+
+/** An instant from an ISO time with an offset, or from a wall time in `zone` (refusing one that never or twice shows). */
+export function caseInstant(text: string, zone: string): Date {
+  if (OFFSET.test(text)) {
+    const ms = Date.parse(text);
+    if (Number.isNaN(ms)) throw new CaseError(`"${text}" is not a time`);
+    return new Date(ms);
+  }
+  const m = WALL.exec(text);
+  if (!m)
+    throw new CaseError(
+      `"${text}" is neither an ISO instant with an offset nor a wall time like 2026-11-30T09:00`,
+    );
+  const [year, month, day, hour, minute, second] = m.slice(1).map((v) => Number(v ?? 0)) as number[];
+  const minutes = (hour ?? 0) * 60 + (minute ?? 0);
+  const found = instantsOfWallTime({ year: year!, month: month!, day: day! }, minutes, zone).map(
+    (ms) => ms + (second ?? 0) * 1000,
+  );
+  const shows = found.filter((ms) => {
+    const wall = wallTime(ms, zone);
+    return wall.hour === hour && wall.minute === minute;
+  });
+  if (shows.length === 0)
+    throw new CaseError(`${text} never shows on clocks in ${zone} (a daylight-saving gap)`);
+  if (shows.length > 1)
+    throw new CaseError(`${text} shows twice in ${zone} (daylight saving ends): give an offset to say which`);
+  return new Date(shows[0]!);
+}
+
+function targetFields(action: (typeof ACTIONS)[number], target: string): Record<string, unknown> {
+  const [first, rest] = [target.split('/')[0] ?? '', target.split('/').slice(1).join('/')];
+  if (action === 'approve_phase') {
+    if (!rest) throw new CaseError(`approve_phase target must be "<triggerId>/<phaseId>", got "${target}"`);
+    return { triggerId: first, phaseId: rest };
+  }
+  if (action === 'disable_groups') {
+    if (!rest)
+      throw new CaseError(`disable_groups target must be "<experimentId>/<group>,…", got "${target}"`);
+    return { experimentId: first, groupNames: rest.split(',') };
+  }
+  return { configId: target, reason: 'policy test' };
+}
+
+/** The action request a case describes (validated like a queue message). */
+export function caseRequest(testCase: PolicyCase, zone: string, at: Date): ActionRequest {
+  const given = testCase.request as Record<string, unknown>;
+  let raw: Record<string, unknown>;
+  if ('version' in given) raw = given;
+  else {
+    const short = given as Extract<PolicyCase['request'], { target: string }>;
+    const colon = short.requester.indexOf(':');
+    raw = {
+      version: 1,
+      action: short.action,
+      ...targetFields(short.action, short.target),
+      requestedBy: { source: short.requester.slice(0, colon), id: short.requester.slice(colon + 1) },
+      requestedAt: (short.requestedAt ? caseInstant(short.requestedAt, zone) : at).toISOString(),
+      requestId: `policy-test`,
+      ...(short.force === undefined ? {} : { force: short.force }),
+      ...(short.dryRun === undefined ? {} : { dryRun: short.dryRun }),
+    };
+  }
+  const parsed = actionRequestSchemas().actionRequest.safeParse(raw);
+  if (!parsed.success)
+    throw new CaseError(
+      `not a valid action request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
+  return parsed.data;
+}
+
+/** Decides a case as the worker would, counters included (a counter over its limit applies its `exceeded`). */
+export function decideCase(policy: Policy, testCase: PolicyCase): Decision {
+  const at = caseInstant(testCase.at, policy.timezone);
+  const request = caseRequest(testCase, policy.timezone, at);
+  const state = testCase.state ?? {};
+  const decision = decide(policy, {
+    request,
+    now: at,
+    pause: state.paused ? { paused: true, by: 'policy test', since: at.toISOString() } : { paused: false },
+    veto: state.veto ? { by: state.veto.by, at: at.toISOString(), reason: state.veto.reason } : undefined,
+  });
+  const counter = decision.counter;
+  if (!counter) return decision;
+  const used = Object.entries(state.counters ?? {}).find(
+    ([name]) => counter.key.startsWith(`rule#${name}#`) || counter.key.startsWith(`action#${name}#`),
+  )?.[1];
+  return (used ?? 0) + 1 > counter.limit ? counter.exceeded : decision;
+}
+
+export interface CaseResult {
+  name: string;
+  expected: string;
+  got: string;
+  rule: string;
+  reason: string;
+  pass: boolean;
+  problem?: string;
+}
+
+/** Runs every case; a case that cannot be decided (bad time or request) fails with its problem. */
+export function runCases(policy: Policy, cases: PolicyCases): CaseResult[] {
+  return cases.cases.map((testCase) => {
+    const expected = testCase.expect.rule
+      ? `${testCase.expect.outcome} by ${testCase.expect.rule}`
+      : testCase.expect.outcome;
+    try {
+      const decision = decideCase(policy, testCase);
+      const problems: string[] = [];
+      if (decision.outcome !== testCase.expect.outcome) problems.push(`outcome ${decision.outcome}`);
+      if (testCase.expect.rule !== undefined && decision.rule !== testCase.expect.rule)
+        problems.push(`rule "${decision.rule}"`);
+      if (testCase.expect.reason !== undefined && !new RegExp(testCase.expect.reason).test(decision.reason))
+        problems.push(`reason does not match /${testCase.expect.reason}/`);
+      return {
+        name: testCase.name,
+        expected,
+        got: decision.outcome,
+        rule: decision.rule,
+        reason: decision.reason,
+        pass: problems.length === 0,
+        ...(problems.length ? { problem: problems.join('; ') } : {}),
+      };
+    } catch (error) {
+      if (!(error instanceof CaseError)) throw error;
+      return {
+        name: testCase.name,
+        expected,
+        got: 'error',
+        rule: '',
+        reason: error.message,
+        pass: false,
+        problem: error.message,
+      };
+    }
+  });
+}

@@ -1,0 +1,132 @@
+/**
+ * `autopilot policy test`: the shipped cases pass against the shipped policy; a wrong
+ * expectation fails with exit 1 and says why; a bad cases file exits 2 with the zod path;
+ * wall times in the policy's zone work across daylight-saving changes, and a wall time that
+ * never or twice shows is refused rather than guessed. The cases JSON Schema is committed.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CliIo } from '../../src/cli/io.js';
+import { runCli } from '../../src/cli/run.js';
+import { CaseError, caseInstant } from '../../src/policy/cases.js';
+import { CASES_SCHEMA_PATH, casesJsonSchemaText } from '../../src/policy/generate-json-schema.js';
+
+const REPO = resolve(import.meta.dirname, '../..');
+const dir = mkdtempSync(join(tmpdir(), 'autopilot-policy-test-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const shipped = JSON.parse(readFileSync(join(REPO, 'policy.cases.json'), 'utf8'));
+
+async function run(...args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIo = {
+    stdout: (t) => out.push(t),
+    stderr: (t) => err.push(t),
+    env: {},
+    cwd: REPO,
+    // The cases carry their own times: the CLI's clock must not matter.
+    now: () => new Date('2031-07-04T03:00:00Z'),
+  };
+  const code = await runCli(['policy', 'test', ...args], io);
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+function casesFile(name: string, value: unknown): string {
+  const path = join(dir, name);
+  writeFileSync(path, JSON.stringify(value));
+  return path;
+}
+
+describe('autopilot policy test', () => {
+  it("passes the repository's cases against its policy, covering every approval rule", async () => {
+    const result = await run('policy.json', 'policy.cases.json');
+    expect(result.code, result.err).toBe(0);
+    expect(result.out).toMatch(/(\d+) passed, 0 failed/);
+    const policy = JSON.parse(readFileSync(join(REPO, 'policy.json'), 'utf8'));
+    for (const rule of policy.approvals.rules as Array<{ name: string }>)
+      expect(result.out).toContain(rule.name);
+    for (const builtin of ['freeze:', 'pause', 'veto', 'chat grant', 'otherwise', 'protect', 'maxDeferHours'])
+      expect(result.out).toContain(builtin);
+  });
+
+  it('fails with exit 1 and names the case, what it expected and what it got', async () => {
+    const wrong = structuredClone(shipped);
+    wrong.cases[1].expect = { outcome: 'deny', rule: 'otherwise' };
+    const result = await run('policy.json', casesFile('wrong.json', wrong));
+    expect(result.code).toBe(1);
+    expect(result.out).toContain(
+      `FAIL ${wrong.cases[1].name}: outcome approve; rule "CI promotes any phase in office hours"`,
+    );
+    expect(result.out).toMatch(/1 failed/);
+  });
+
+  it('checks the reason pattern', async () => {
+    const wrong = {
+      cases: [{ ...shipped.cases[2], expect: { outcome: 'defer', reason: 'never says this' } }],
+    };
+    const result = await run('policy.json', casesFile('reason.json', wrong));
+    expect(result.code).toBe(1);
+    expect(result.out).toContain('reason does not match /never says this/');
+  });
+
+  it('exits 2 with the zod path for a bad cases file', async () => {
+    const bad = { cases: [{ ...shipped.cases[0], expect: { outcome: 'maybe' } }] };
+    const result = await run('policy.json', casesFile('bad.json', bad));
+    expect(result.code).toBe(2);
+    expect(result.err).toContain('cases[0].expect.outcome');
+  });
+
+  it('exits 2 for a cases file that is not JSON, and for a repeated case name', async () => {
+    const path = join(dir, 'not.json');
+    writeFileSync(path, '{ nope');
+    expect((await run('policy.json', path)).code).toBe(2);
+    const twice = { cases: [shipped.cases[0], shipped.cases[0]] };
+    const result = await run('policy.json', casesFile('twice.json', twice));
+    expect(result.code).toBe(2);
+    expect(result.err).toContain('used twice');
+  });
+
+  it('prints JSON for machines', async () => {
+    const result = await run('policy.json', 'policy.cases.json', '--json');
+    const parsed = JSON.parse(result.out);
+    expect(parsed.failed).toBe(0);
+    expect(parsed.results[0]).toMatchObject({ name: shipped.cases[0].name, pass: true });
+  });
+
+  it('fails a case whose wall time does not exist, rather than guessing', async () => {
+    const gap = { cases: [{ ...shipped.cases[1], name: 'in the gap', at: '2027-03-28T02:30' }] };
+    const result = await run('policy.json', casesFile('gap.json', gap));
+    expect(result.code).toBe(1);
+    expect(result.out).toContain('daylight-saving gap');
+  });
+});
+
+describe('case times', () => {
+  const zone = 'Europe/Berlin';
+  it('reads wall times in the policy zone, winter and summer', () => {
+    expect(caseInstant('2026-11-30T09:00', zone).toISOString()).toBe('2026-11-30T08:00:00.000Z');
+    expect(caseInstant('2027-07-15T09:00', zone).toISOString()).toBe('2027-07-15T07:00:00.000Z');
+  });
+  it('takes explicit offsets as given', () => {
+    expect(caseInstant('2026-11-30T09:00:00-05:00', zone).toISOString()).toBe('2026-11-30T14:00:00.000Z');
+  });
+  it('refuses a wall time in the spring gap and one repeated in autumn', () => {
+    expect(() => caseInstant('2027-03-28T02:30', zone)).toThrow(CaseError);
+    expect(() => caseInstant('2027-10-31T02:30', zone)).toThrow(/twice/);
+    expect(caseInstant('2027-10-31T02:30+02:00', zone).toISOString()).toBe('2027-10-31T00:30:00.000Z');
+  });
+});
+
+describe('the cases JSON Schema', () => {
+  it('is the committed output of npm run policy:schema', () => {
+    expect(readFileSync(CASES_SCHEMA_PATH, 'utf8')).toBe(casesJsonSchemaText());
+  });
+  it('accepts the shipped cases and rejects an unknown key', () => {
+    const validate = new Ajv2020({ strict: false }).compile(JSON.parse(casesJsonSchemaText()));
+    expect(validate(shipped), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate({ cases: [{ ...shipped.cases[0], expcet: {} }] })).toBe(false);
+  });
+});
