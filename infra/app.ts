@@ -2,17 +2,23 @@
  * The CDK app: reads the deployment's settings from context, builds the one stack and runs
  * the cdk-nag AwsSolutions checks on it. Synthesizes without AWS credentials or network: the
  * stack is environment-agnostic unless the CLI supplies an account and region. A setting the
- * stack refuses (an http:// Console URL, a bad number, an invalid policy) stops the synth
+ * stack refuses (an http:// Console URL, a bad number, an invalid policy, a failed policy test
+ * case with `-c policyTests=<cases.json>`) stops the synth
  * with its message alone, not a stack trace.
  */
 import { Annotations, App } from 'aws-cdk-lib';
 import { AutopilotStack } from './autopilot-stack.js';
 import { PLACEHOLDER_CONSOLE_API_BASE_URL, readSettings } from './context.js';
 import { addNagChecks } from './nag.js';
+import { assertPolicyTestsPass } from './policy-tests.js';
 
 const app = new App();
 try {
   const settings = readSettings(app.node);
+  const policyTests = app.node.tryGetContext('policyTests');
+  if (typeof policyTests === 'string' && policyTests !== '') {
+    assertPolicyTestsPass(settings.policyFile ?? 'policy.json', policyTests);
+  }
   const account = process.env.CDK_DEFAULT_ACCOUNT;
   const region = process.env.CDK_DEFAULT_REGION;
   const stack = new AutopilotStack(app, 'ConsoleAutopilot', {

@@ -130,3 +130,32 @@ describe('the cases JSON Schema', () => {
     expect(validate({ cases: [{ ...shipped.cases[0], expcet: {} }] })).toBe(false);
   });
 });
+
+describe('cdk synth -c policyTests', () => {
+  it('refuses to synth when a case fails, naming it in one line', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const wrong = structuredClone(shipped);
+    wrong.cases[0].expect = { outcome: 'approve' };
+    const cases = casesFile('synth-wrong.json', wrong);
+    const outdir = mkdtempSync(join(tmpdir(), 'autopilot-synth-'));
+    try {
+      const run = spawnSync(process.execPath, ['--import', 'tsx', join(REPO, 'infra/app.ts')], {
+        cwd: REPO,
+        encoding: 'utf8',
+        timeout: 60_000,
+        env: { ...process.env, CDK_OUTDIR: outdir, CDK_CONTEXT_JSON: JSON.stringify({ policyTests: cases }) },
+      });
+      expect(run.status).toBe(1);
+      expect(run.stderr.trim().split('\n')).toEqual([
+        `console-autopilot: policy tests failed (1 of ${wrong.cases.length}) in ${cases}: "${wrong.cases[0].name}" (expected approve; outcome ask)`,
+      ]);
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  });
+
+  it('lets the shipped cases through', async () => {
+    const { assertPolicyTestsPass } = await import('../../infra/policy-tests.js');
+    expect(assertPolicyTestsPass('policy.json', 'policy.cases.json', REPO)).toBe(shipped.cases.length);
+  });
+});

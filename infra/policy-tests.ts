@@ -1,0 +1,19 @@
+/**
+ * `cdk synth -c policyTests=<cases.json>`: the policy's test cases run before anything is
+ * synthesized, so `cdk deploy` refuses a policy that breaks what its owners expect of it.
+ */
+import { policyTestResults } from '../src/cli/policy-test.js';
+
+/** Throws one line naming every failed case; returns how many passed. */
+export function assertPolicyTestsPass(policyFile: string, casesFile: string, cwd = process.cwd()): number {
+  const io = { stdout: () => {}, stderr: () => {}, env: {}, cwd, now: () => new Date(0) };
+  const results = policyTestResults(io, policyFile, casesFile);
+  const failed = results.filter((r) => !r.pass);
+  if (failed.length > 0) {
+    const named = failed.map((r) => `"${r.name}" (expected ${r.expected}; ${r.problem ?? `got ${r.got}`})`);
+    throw new Error(
+      `policy tests failed (${failed.length} of ${results.length}) in ${casesFile}: ${named.join(', ')}`,
+    );
+  }
+  return results.length;
+}
