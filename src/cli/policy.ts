@@ -22,7 +22,9 @@ export const POLICY_USAGE = `Usage:
       decides, and why. --at: an ISO 8601 instant with offset (default: now);
       --paused: as if /autopilot pause were in force.
   autopilot policy test [policy.json] [cases.json] [--json]
-      Run the policy's test cases (default policy.cases.json); exit 1 if one fails.`;
+      Run the policy's test cases (default policy.cases.json); exit 1 if one fails.
+  autopilot policy diff <old.json> <new.json> [--json]
+      What changed between two policies, in words.`;
 
 function readJson(file: string, io: CliIo, what: string): unknown {
   let text: string;
@@ -121,6 +123,7 @@ export async function policyCommand(args: string[], io: CliIo): Promise<number> 
     return EXIT.ok;
   }
   if (sub === 'test') return (await import('./policy-test.js')).policyTestCommand(rest, io);
+  if (sub === 'diff') return (await import('./policy-diff.js')).policyDiffCommand(rest, io);
   if (sub === 'explain') {
     const { values, positionals, help } = parse(
       rest,
