@@ -24,7 +24,9 @@ export const POLICY_USAGE = `Usage:
   autopilot policy test [policy.json] [cases.json] [--json]
       Run the policy's test cases (default policy.cases.json); exit 1 if one fails.
   autopilot policy diff <old.json> <new.json> [--json]
-      What changed between two policies, in words.`;
+      What changed between two policies, in words.
+  autopilot policy replay --policy <new.json> [--since 30d] [--local | --table NAME] [--json]
+      What the new policy would have decided for the audit trail's requests. Read-only.`;
 
 function readJson(file: string, io: CliIo, what: string): unknown {
   let text: string;
@@ -124,6 +126,7 @@ export async function policyCommand(args: string[], io: CliIo): Promise<number> 
   }
   if (sub === 'test') return (await import('./policy-test.js')).policyTestCommand(rest, io);
   if (sub === 'diff') return (await import('./policy-diff.js')).policyDiffCommand(rest, io);
+  if (sub === 'replay') return (await import('./policy-replay.js')).policyReplayCommand(rest, io);
   if (sub === 'explain') {
     const { values, positionals, help } = parse(
       rest,

@@ -15,6 +15,7 @@ Commands:
                                             which rule decides a request, and why
   policy test [policy.json] [cases.json]    run a policy's test cases; exit 1 if one fails
   policy diff <old.json> <new.json>         what changed between two policies, in words
+  policy replay --policy <new.json>         what a new policy would have done to past requests
   sweep --dry-run                           run the sweeper once, print its plan as a table
   enqueue approve <triggerId> <phaseId>     queue a phase approval from CI; prints the message id
   slack manifest --url <url>                the Slack app manifest for a deployed webhook URL

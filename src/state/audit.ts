@@ -12,10 +12,22 @@ import {
   GetItemCommand,
   PutItemCommand,
   QueryCommand,
+  ScanCommand,
 } from '@aws-sdk/client-dynamodb';
+import type { ActionRequest } from '../actions/request.js';
+import type { PauseInput, Veto } from '../policy/decide.js';
 import { expiresAfterDays, ITEM_FAMILIES, type StateTable } from './table.js';
 
 export const AUDIT_KEEP_DAYS = 90;
+
+/** What a decision was made from, kept so `autopilot policy replay` can decide it again under another policy. */
+export interface DecisionInputs {
+  request: ActionRequest;
+  /** The decision time (ISO). */
+  now: string;
+  pause: PauseInput;
+  veto?: Veto;
+}
 
 export interface AuditRecord {
   requestId: string;
@@ -33,6 +45,8 @@ export interface AuditRecord {
   deferUntil?: string;
   /** For a replay: the request whose stored outcome was told again. */
   replayOf?: string;
+  /** Set on the record of a policy decision (not on later outcomes or replays of stored ones). */
+  inputs?: DecisionInputs;
 }
 
 function pk(requestId: string) {
@@ -59,10 +73,38 @@ export async function writeAudit(table: StateTable, record: AuditRecord): Promis
   if (record.messageId) item.messageId = { S: record.messageId };
   if (record.deferUntil) item.deferUntil = { S: record.deferUntil };
   if (record.replayOf) item.replayOf = { S: record.replayOf };
+  if (record.inputs) item.inputs = { S: JSON.stringify(record.inputs) };
   await table.client.send(new PutItemCommand({ TableName: table.tableName, Item: item }));
 }
 
 export type StoredAuditRecord = Omit<AuditRecord, 'at'> & { at: string };
+
+/** An audit item as a record; `inputs` only when it parses (records written before it existed have none). */
+function storedRecord(item: Record<string, AttributeValue>, requestId = ''): StoredAuditRecord {
+  const record: StoredAuditRecord = {
+    requestId: item.requestId?.S ?? requestId,
+    at: item.at?.S ?? '',
+    action: item.action?.S ?? '',
+    target: item.target?.S ?? '',
+    effectKey: item.effectKey?.S ?? '',
+    requester: item.requester?.S ?? '',
+    rule: item.rule?.S ?? '',
+    reason: item.reason?.S ?? '',
+    result: item.result?.S ?? '',
+    dryRun: item.dryRun?.BOOL ?? false,
+  };
+  if (item.messageId?.S) record.messageId = item.messageId.S;
+  if (item.deferUntil?.S) record.deferUntil = item.deferUntil.S;
+  if (item.replayOf?.S) record.replayOf = item.replayOf.S;
+  if (item.inputs?.S) {
+    try {
+      record.inputs = JSON.parse(item.inputs.S) as DecisionInputs;
+    } catch {
+      // unreadable inputs: the record is simply not replayable
+    }
+  }
+  return record;
+}
 
 /** A request's audit history, oldest first. */
 export async function readAudit(table: StateTable, requestId: string): Promise<StoredAuditRecord[]> {
@@ -79,21 +121,7 @@ export async function readAudit(table: StateTable, requestId: string): Promise<S
       }),
     );
     for (const item of res.Items ?? []) {
-      const record: StoredAuditRecord = {
-        requestId: item.requestId?.S ?? requestId,
-        at: item.at?.S ?? '',
-        action: item.action?.S ?? '',
-        target: item.target?.S ?? '',
-        effectKey: item.effectKey?.S ?? '',
-        requester: item.requester?.S ?? '',
-        rule: item.rule?.S ?? '',
-        reason: item.reason?.S ?? '',
-        result: item.result?.S ?? '',
-        dryRun: item.dryRun?.BOOL ?? false,
-      };
-      if (item.messageId?.S) record.messageId = item.messageId.S;
-      if (item.deferUntil?.S) record.deferUntil = item.deferUntil.S;
-      if (item.replayOf?.S) record.replayOf = item.replayOf.S;
+      const record = storedRecord(item, requestId);
       out.push(record);
     }
     start = res.LastEvaluatedKey;
@@ -190,4 +218,27 @@ export async function clearNotified(table: StateTable, requestId: string, topic:
       Key: { pk: pk(requestId), sk: { S: `notified#${topic}` } },
     }),
   );
+}
+
+/**
+ * Every audit record written at or after `since`, oldest first: a paged Scan, read-only, for
+ * `autopilot policy replay` (the audit trail is addressed by request id, not by time).
+ */
+export async function scanAuditSince(table: StateTable, since: Date): Promise<StoredAuditRecord[]> {
+  const out: StoredAuditRecord[] = [];
+  let start: Record<string, AttributeValue> | undefined;
+  do {
+    const res = await table.client.send(
+      new ScanCommand({
+        TableName: table.tableName,
+        FilterExpression: 'begins_with(sk, :prefix) AND #at >= :since',
+        ExpressionAttributeNames: { '#at': 'at' },
+        ExpressionAttributeValues: { ':prefix': { S: 'record#' }, ':since': { S: since.toISOString() } },
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    for (const item of res.Items ?? []) out.push(storedRecord(item));
+    start = res.LastEvaluatedKey;
+  } while (start);
+  return out.sort((a, b) => a.at.localeCompare(b.at));
 }

@@ -21,7 +21,14 @@ import type { Logger } from '../observability/logger.js';
 import type { Decision, DecisionInput } from '../policy/decide.js';
 import type { Policy } from '../policy/schema.js';
 import { postToSlack, type SlackMessage } from '../slack/post.js';
-import { clearNotified, markNotified, readFinal, recordFinal, writeAudit } from '../state/audit.js';
+import {
+  clearNotified,
+  type DecisionInputs,
+  markNotified,
+  readFinal,
+  recordFinal,
+  writeAudit,
+} from '../state/audit.js';
 import { consumeCounter, refundCounter } from '../state/counters.js';
 import { claimEffect, completeEffect, releaseEffect, type StoredOutcome } from '../state/effects.js';
 import { readRequestState } from '../state/request-state.js';
@@ -87,6 +94,8 @@ interface RecordContext {
   key: string;
   log: Logger;
   timing: RecordTiming;
+  /** What the policy decided from, for the audit record (`autopilot policy replay`). */
+  inputs?: DecisionInputs;
 }
 
 export async function processRecord(
@@ -130,6 +139,9 @@ export async function processRecord(
   if (effect.status === 'completed') return replay(deps, ctx, effect.outcome);
 
   const decision = deps.decide(deps.policy, { request, now, pause, veto });
+  // The Slack response_url is a short-lived capability: kept out of the audit trail.
+  const { reply: _reply, ...kept } = request;
+  ctx.inputs = { request: kept, now: now.toISOString(), pause, ...(veto ? { veto } : {}) };
   return apply(deps, ctx, decision, 0);
 }
 
@@ -411,6 +423,7 @@ async function writeAuditFor(
     messageId: ctx.record.messageId,
     ...(done.deferUntil ? { deferUntil: done.deferUntil.toISOString() } : {}),
     ...(done.replayOf ? { replayOf: done.replayOf } : {}),
+    ...(ctx.inputs && !done.replayOf ? { inputs: ctx.inputs } : {}),
   });
 }
 

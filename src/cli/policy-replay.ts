@@ -1,0 +1,132 @@
+/**
+ * `autopilot policy replay --policy new.json [--since 30d] [--local | --table NAME] [--json]`:
+ * what a policy change would have done to the requests of the audit trail. Read-only: it scans
+ * the state table's audit records and never writes to the table or the queue.
+ */
+import { DEFAULT_ENDPOINTS_FILE, readEndpoints } from '../local/endpoints.js';
+import { type ReplayReport, replayDecisions } from '../policy/replay.js';
+import { type Policy, policySchemas } from '../policy/schema.js';
+import { scanAuditSince } from '../state/audit.js';
+import { createDynamoClient, type StateTable } from '../state/table.js';
+import { formatPath } from '../util/zod-issues.js';
+import { parse } from './args.js';
+import { type CliIo, CommandError, printHelp, renderTable, UsageError } from './io.js';
+
+export const POLICY_REPLAY_USAGE = `Usage:
+  autopilot policy replay --policy <new.json> [--since 30d] [--local | --table NAME] [--json]
+      Decide every request of the audit trail since --since (30d, 24h, 90m or an ISO instant;
+      default 30d) again under the new policy, at its original time and with the pause and
+      vetoes it met then, and print what would change. Read-only.
+      --local: the running local stack's table (.local/endpoints.json); otherwise --table or
+      STATE_TABLE_NAME with the usual AWS credentials and region.`;
+
+const DURATION = /^(\d+)([dhm])$/;
+const UNIT_MS = { d: 86_400_000, h: 3_600_000, m: 60_000 } as const;
+
+export function sinceInstant(text: string, now: Date): Date {
+  const m = DURATION.exec(text);
+  if (m) return new Date(now.getTime() - Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS]);
+  const ms = Date.parse(text);
+  if (!/T.*(Z|[+-]\d{2}:\d{2})$/.test(text) || Number.isNaN(ms))
+    throw new UsageError(
+      `--since must be like 30d, 24h, 90m or an ISO instant with offset; got "${text}"`,
+      POLICY_REPLAY_USAGE,
+    );
+  return new Date(ms);
+}
+
+function loadPolicy(io: CliIo, file: string, read: (path: string) => string): Policy {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(read(file));
+  } catch (error) {
+    throw new CommandError(`cannot read policy ${file}: ${(error as Error).message}`);
+  }
+  const result = policySchemas().policy.safeParse(raw);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((issue) => `  ${formatPath(issue.path)}: ${issue.message}`);
+  throw new CommandError(`${file} is not a valid policy:\n${lines.join('\n')}`);
+}
+
+function tableFor(io: CliIo, values: Record<string, unknown>): StateTable {
+  if (values.local) {
+    const endpoints = readEndpoints(io.env.AUTOPILOT_ENDPOINTS_FILE ?? DEFAULT_ENDPOINTS_FILE);
+    return {
+      client: createDynamoClient({ endpoint: endpoints.dynamodbEndpoint }),
+      tableName: endpoints.tableName,
+    };
+  }
+  const tableName = (values.table as string | undefined) ?? io.env.STATE_TABLE_NAME;
+  if (!tableName)
+    throw new UsageError('give --table NAME, set STATE_TABLE_NAME, or use --local', POLICY_REPLAY_USAGE);
+  const endpoint = io.env.AWS_ENDPOINT_URL_DYNAMODB;
+  return { client: createDynamoClient(endpoint ? { endpoint } : {}), tableName };
+}
+
+function render(report: ReplayReport, policyFile: string, since: Date): string {
+  const kinds = Object.entries(report.changes).sort((a, b) => b[1] - a[1]);
+  const lines = [
+    `Replayed ${report.replayed} decision(s) since ${since.toISOString()} under ${policyFile}: ` +
+      `${report.unchanged} unchanged, ${report.rows.length} changed, ${report.notReplayable} not replayable.`,
+    ...kinds.map(([kind, count]) => `  ${kind}: ${count}`),
+  ];
+  if (report.rows.length > 0) {
+    lines.push(
+      '',
+      renderTable(
+        ['request', 'action', 'target', 'requester', 'was', 'would be'],
+        report.rows.map((r) => [
+          r.requestId,
+          r.action,
+          r.target,
+          r.requester,
+          `${r.old.outcome} (${r.old.rule})`,
+          `${r.new.outcome} (${r.new.rule})`,
+        ]),
+      ),
+    );
+  }
+  return lines.join('\n');
+}
+
+/** `read` and `table` are injectable so tests can prove the command is read-only. */
+export async function policyReplayCommand(
+  args: string[],
+  io: CliIo,
+  inject: { read?: (path: string) => string; table?: StateTable } = {},
+): Promise<number> {
+  const { values, help } = parse(
+    args,
+    {
+      policy: { type: 'string' },
+      since: { type: 'string' },
+      local: { type: 'boolean' },
+      table: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    POLICY_REPLAY_USAGE,
+    { min: 0, max: 0 },
+  );
+  if (help) return printHelp(io, POLICY_REPLAY_USAGE);
+  if (typeof values.policy !== 'string')
+    throw new UsageError('--policy <new.json> is required', POLICY_REPLAY_USAGE);
+  const { readFileSync } = await import('node:fs');
+  const { resolve } = await import('node:path');
+  const read = inject.read ?? ((path: string) => readFileSync(resolve(io.cwd, path), 'utf8'));
+  const policy = loadPolicy(io, values.policy, read);
+  const since = sinceInstant((values.since as string | undefined) ?? '30d', io.now());
+  const table = inject.table ?? tableFor(io, values);
+  let records: Awaited<ReturnType<typeof scanAuditSince>>;
+  try {
+    records = await scanAuditSince(table, since);
+  } catch (error) {
+    throw new CommandError(`cannot read the audit trail of ${table.tableName}: ${(error as Error).message}`);
+  }
+  const report = replayDecisions(policy, records);
+  io.stdout(
+    values.json
+      ? JSON.stringify({ since: since.toISOString(), ...report }, null, 2)
+      : render(report, values.policy, since),
+  );
+  return 0;
+}
