@@ -6,7 +6,7 @@
 import { DEFAULT_ENDPOINTS_FILE, readEndpoints } from '../local/endpoints.js';
 import { type ReplayReport, replayDecisions } from '../policy/replay.js';
 import { type Policy, policySchemas } from '../policy/schema.js';
-import { scanAuditSince } from '../state/audit.js';
+import { scanAuditSince } from '../state/audit-scan.js';
 import { createDynamoClient, type StateTable } from '../state/table.js';
 import { formatPath } from '../util/zod-issues.js';
 import { parse } from './args.js';
@@ -35,7 +35,7 @@ export function sinceInstant(text: string, now: Date): Date {
   return new Date(ms);
 }
 
-function loadPolicy(io: CliIo, file: string, read: (path: string) => string): Policy {
+function loadPolicy(file: string, read: (path: string) => string): Policy {
   let raw: unknown;
   try {
     raw = JSON.parse(read(file));
@@ -113,7 +113,7 @@ export async function policyReplayCommand(
   const { readFileSync } = await import('node:fs');
   const { resolve } = await import('node:path');
   const read = inject.read ?? ((path: string) => readFileSync(resolve(io.cwd, path), 'utf8'));
-  const policy = loadPolicy(io, values.policy, read);
+  const policy = loadPolicy(values.policy, read);
   const since = sinceInstant((values.since as string | undefined) ?? '30d', io.now());
   const table = inject.table ?? tableFor(io, values);
   let records: Awaited<ReturnType<typeof scanAuditSince>>;

@@ -12,7 +12,6 @@ import {
   GetItemCommand,
   PutItemCommand,
   QueryCommand,
-  ScanCommand,
 } from '@aws-sdk/client-dynamodb';
 import type { ActionRequest } from '../actions/request.js';
 import type { PauseInput, Veto } from '../policy/decide.js';
@@ -80,7 +79,7 @@ export async function writeAudit(table: StateTable, record: AuditRecord): Promis
 export type StoredAuditRecord = Omit<AuditRecord, 'at'> & { at: string };
 
 /** An audit item as a record; `inputs` only when it parses (records written before it existed have none). */
-function storedRecord(item: Record<string, AttributeValue>, requestId = ''): StoredAuditRecord {
+export function storedRecord(item: Record<string, AttributeValue>, requestId = ''): StoredAuditRecord {
   const record: StoredAuditRecord = {
     requestId: item.requestId?.S ?? requestId,
     at: item.at?.S ?? '',
@@ -218,27 +217,4 @@ export async function clearNotified(table: StateTable, requestId: string, topic:
       Key: { pk: pk(requestId), sk: { S: `notified#${topic}` } },
     }),
   );
-}
-
-/**
- * Every audit record written at or after `since`, oldest first: a paged Scan, read-only, for
- * `autopilot policy replay` (the audit trail is addressed by request id, not by time).
- */
-export async function scanAuditSince(table: StateTable, since: Date): Promise<StoredAuditRecord[]> {
-  const out: StoredAuditRecord[] = [];
-  let start: Record<string, AttributeValue> | undefined;
-  do {
-    const res = await table.client.send(
-      new ScanCommand({
-        TableName: table.tableName,
-        FilterExpression: 'begins_with(sk, :prefix) AND #at >= :since',
-        ExpressionAttributeNames: { '#at': 'at' },
-        ExpressionAttributeValues: { ':prefix': { S: 'record#' }, ':since': { S: since.toISOString() } },
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    for (const item of res.Items ?? []) out.push(storedRecord(item));
-    start = res.LastEvaluatedKey;
-  } while (start);
-  return out.sort((a, b) => a.at.localeCompare(b.at));
 }
