@@ -14,7 +14,7 @@ export interface Endpoints {
   dlqUrl: string;
   dynamodbEndpoint: string;
   tableName: string;
-  /** Not in DESIGN.md's list, added for the demo: where the Slack receiver listens. */
+  /** Beyond the documented endpoints list, added for the demo: where the Slack receiver listens. */
   slackReceiverUrl: string;
 }
 

@@ -1,5 +1,5 @@
 /**
- * `npm start`: the whole system on one machine (see DESIGN.md, "Local stack"). Reads the
+ * `npm start`: the whole system on one machine (see README, "Local stack"). Reads the
  * documented environment, boots the stack, prints the banner, writes `.local/endpoints.json`
  * and stops cleanly on Ctrl-C: polling stops, the in-flight batch finishes, servers close.
  */

@@ -2,7 +2,7 @@
  * The policy file: who may have which mutation, when. Validated with zod (when a function is
  * bundled, and at start wherever the file is not the one the bundle was built with); a
  * JSON Schema for editors is generated from this file (`npm run policy:schema`). The
- * contract is in DESIGN.md ("Policy file"): extend it, never rename it.
+ * contract is in README ("Policy file"): extend it, never rename it.
  * The sections that decide (approvals, actions, chat) are strict: a misspelt key such as
  * `outsideWindow` is an error, not a silent default. Rule names must be unique
  * (they name rate counters), and a window starts at 00:00–23:59 and ends at 00:00–24:00.

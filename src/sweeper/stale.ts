@@ -1,5 +1,5 @@
 /**
- * The stale-config judgment (DESIGN.md, "Facts the API spec leaves open"), pure: a watched
+ * The stale-config judgment (README, "Sweeper"), pure: a watched
  * config is stale when it has no exposure in the last `staleAfterDays`, our observation of
  * exposures covers at least `staleAfterDays`, and it has been watched for `graceDays`. Stale
  * configs are queued for archiving, longest-unexposed first, at most `maxPerRun` per run;

@@ -1,5 +1,5 @@
 /**
- * The `/autopilot` grammar (DESIGN.md, "Chat commands"): parsing a slash command's text into
+ * The `/autopilot` grammar (README, "Slack"): parsing a slash command's text into
  * a typed command, or into a usage error that says what was wrong and how to write it.
  * Identifiers are checked here, before anything uses them, so no odd value ever reaches a
  * URL path, a log line or the queue.

@@ -1,6 +1,6 @@
 /**
  * Mutations from Slack. `approve`, `disable-groups` and `archive` become action requests
- * exactly as DESIGN.md describes them and go to the actions queue (the worker decides and
+ * exactly as README ("Action requests from CI") describes them and go to the actions queue (the worker decides and
  * acts, and posts the outcome to the command's `response_url`); `pause`/`resume` write the
  * pause switch the worker and sweeper read. Either the request is on the queue and the
  * person is told its id, or they are told it is not: nothing is half-done.

@@ -5,8 +5,8 @@
  * and idempotency utility: this is ~40 lines; the idempotency we need is per effect (action +
  * target + phase, shared by different requests) and per request, not per payload; Powertools'
  * DynamoDB persistence relies on ReturnValuesOnConditionCheckFailure, which the local emulator
- * (dynalite) lacks; and in front of this worker it made the bundle 1.32 MB instead of 0.90 MB and
- * the cold import 23 % slower (measured here, esbuild bundle, median of 15 fresh processes).
+ * (dynalite) lacks. (Its cold-start cost is not claimed here: no benchmark in the repository
+ * measures a Powertools worker yet.)
  */
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { createLogger, type Logger } from '../observability/logger.js';

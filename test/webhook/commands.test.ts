@@ -78,7 +78,7 @@ describe('the /autopilot grammar', () => {
     });
   });
 
-  it('documents every command of DESIGN.md and nothing else', () => {
+  it('documents every command of the chat grammar and nothing else', () => {
     expect(COMMANDS.map((c) => c.name).sort()).toEqual(
       [
         'help',

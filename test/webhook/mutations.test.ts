@@ -41,7 +41,7 @@ async function command(
 }
 
 describe('mutations from Slack', () => {
-  it('queues an approval exactly as DESIGN.md describes it and answers with the request id', async () => {
+  it('queues an approval exactly as the action request contract describes it and answers with the request id', async () => {
     const { app, requestLines } = harness();
     const before = Date.now();
     const reply = await command(app, 'approve trg_3 ph_2 smoke tests green');
