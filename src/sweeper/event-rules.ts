@@ -5,8 +5,10 @@
  * notifies the channel, or both. Every rule is tried on every event (not first-match), so one
  * event can feed several rules. Building is pure; sending is the sweeper's job.
  */
+
 import { type ActionRequest, actionRequestSchemas } from '../actions/request.js';
 import type { EventRule } from '../policy/schema.js';
+import { escapeMrkdwn, inlineCode } from '../slack/mrkdwn.js';
 import { globMatch } from '../util/glob.js';
 import { formatIssues } from '../util/zod-issues.js';
 import { eventField } from './event-fields.js';
@@ -68,16 +70,17 @@ export function buildRuleRequest(
 export function ruleNotification(rule: EventRule, event: EventLike): string {
   const at = new Date(Number(event.timestamp));
   const when = Number.isNaN(at.getTime()) ? event.timestamp : at.toISOString();
-  const parts = [`*${event.name}*`];
-  if (event.value) parts.push(`value \`${event.value.slice(0, 80)}\``);
-  if (event.source) parts.push(`from ${event.source.slice(0, 80)}`);
-  if (event.userID) parts.push(`user ${event.userID.slice(0, 80)}`);
+  // Every field of a logged event is untrusted (client SDKs write them): escaped, and cut.
+  const parts = [`*${escapeMrkdwn(event.name.replace(/\*/g, ''))}*`];
+  if (event.value) parts.push(`value ${inlineCode(event.value.slice(0, 80))}`);
+  if (event.source) parts.push(`from ${escapeMrkdwn(event.source.slice(0, 80))}`);
+  if (event.userID) parts.push(`user ${escapeMrkdwn(event.userID.slice(0, 80))}`);
   const metadata = Object.entries(event.metadata ?? {})
     .slice(0, 6)
     .map(
       ([key, value]) =>
-        `${key}=${String(typeof value === 'object' ? JSON.stringify(value) : value).slice(0, 60)}`,
+        `${key.slice(0, 40)}=${String(typeof value === 'object' ? JSON.stringify(value) : value).slice(0, 60)}`,
     )
     .join(', ');
-  return `${parts.join(' ')} at ${when}${metadata ? ` (${metadata})` : ''} — rule "${rule.name}"`;
+  return `${parts.join(' ')} at ${escapeMrkdwn(when)}${metadata ? ` (${escapeMrkdwn(metadata)})` : ''} — rule "${escapeMrkdwn(rule.name)}"`;
 }

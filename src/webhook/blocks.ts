@@ -19,15 +19,10 @@ export interface SlackReply {
 const SECTION_LIMIT = 2900;
 const CELL_LIMIT = 40;
 
-/** Escapes the three characters Slack's mrkdwn treats as control characters. */
-export function escapeMrkdwn(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
+import { escapeMrkdwn, neutralizeMrkdwn } from '../slack/mrkdwn.js';
 
 /** Inline code, safe for any input. */
-export function code(text: string): string {
-  return `\`${escapeMrkdwn(text.replace(/`/g, "'").replace(/[\r\n]+/g, ' '))}\``;
-}
+export { escapeMrkdwn, inlineCode as code } from '../slack/mrkdwn.js';
 
 export function section(mrkdwn: string): SlackBlock {
   const text = mrkdwn.length > SECTION_LIMIT ? `${mrkdwn.slice(0, SECTION_LIMIT - 1)}…` : mrkdwn;
@@ -86,17 +81,23 @@ export function table(columns: string[], rows: unknown[][]): SlackBlock {
   return section(`\`\`\`\n${body}${note}\`\`\``);
 }
 
-/** An ephemeral reply (only the caller sees it). */
+/** An ephemeral reply (only the caller sees it). The fallback text can hold no mention or link. */
 export function ephemeral(text: string, blocks?: SlackBlock[]): SlackReply {
-  return blocks ? { response_type: 'ephemeral', text, blocks } : { response_type: 'ephemeral', text };
+  const safe = neutralizeMrkdwn(text);
+  return blocks
+    ? { response_type: 'ephemeral', text: safe, blocks }
+    : { response_type: 'ephemeral', text: safe };
 }
 
-/** A reply everybody in the channel sees (pause/resume). */
+/** A reply everybody in the channel sees (pause/resume). The fallback text can hold no mention or link. */
 export function inChannel(text: string, blocks?: SlackBlock[]): SlackReply {
-  return blocks ? { response_type: 'in_channel', text, blocks } : { response_type: 'in_channel', text };
+  const safe = neutralizeMrkdwn(text);
+  return blocks
+    ? { response_type: 'in_channel', text: safe, blocks }
+    : { response_type: 'in_channel', text: safe };
 }
 
 /** A message from the platform or a person in plain words: a warning sign and one section. */
 export function problem(text: string): SlackReply {
-  return ephemeral(text, [section(`:warning: ${text}`)]);
+  return ephemeral(text, [section(`:warning: ${neutralizeMrkdwn(text)}`)]);
 }

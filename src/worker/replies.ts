@@ -4,6 +4,7 @@
  * whose value carries the original request back to the webhook.
  */
 import { type ActionRequest, actionTarget, requesterKey } from '../actions/request.js';
+import { escapeMrkdwn as escapeSlack } from '../slack/mrkdwn.js';
 import type { SlackMessage } from '../slack/post.js';
 
 /** Every way a request can end (or pause), as stored in audit records and replies. */
@@ -28,11 +29,6 @@ export interface OutcomeReport {
   deferUntil?: Date;
   /** Set when this is a replay of an earlier request's stored outcome (no new API call). */
   replayOf?: string;
-}
-
-/** Slack mrkdwn needs &, < and > escaped in anything we did not write ourselves. */
-export function escapeSlack(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** A date Slack renders in the reader's own time zone, with a UTC fallback. */
@@ -78,9 +74,9 @@ function headline(report: OutcomeReport): string {
   }
 }
 
-/** The plain-text fallback: also what the structured log and tests read. */
+/** The plain-text fallback: also what the structured log and tests read. Escaped like the blocks. */
 export function outcomeText(report: OutcomeReport): string {
-  return `${headline(report)}. Rule: ${report.rule}. Why: ${report.reason}`;
+  return `${headline(report)}. Rule: ${escapeSlack(report.rule)}. Why: ${escapeSlack(report.reason)}`;
 }
 
 export function outcomeMessage(report: OutcomeReport): SlackMessage {
@@ -144,7 +140,7 @@ export function askMessage(
   const why = request.reason ? `\n> ${escapeSlack(request.reason).replace(/\n/g, '\n> ')}` : '';
   const text = `Approval needed: ${actionWords(request)}, requested by \`${escapeSlack(requester)}\`.`;
   return {
-    text: `${text} Rule: ${decision.rule}.`,
+    text: `${text} Rule: ${escapeSlack(decision.rule)}.`,
     blocks: [
       { type: 'section', text: { type: 'mrkdwn', text: `:raising_hand: *${text}*${why}` } },
       {
