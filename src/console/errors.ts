@@ -3,7 +3,9 @@
  * `isTransientError`), never on message text. Nothing here ever holds the API key or the
  * request headers: only the response's status, headers and (already scrubbed) body.
  */
+
 import type * as z from 'zod/mini';
+import { scrubSecrets } from '../util/secret-scrub.js';
 import { formatPath } from '../util/zod-issues.js';
 
 /** Base of every error the client throws. */
@@ -49,7 +51,8 @@ export class ApiError extends ConsoleError {
   readonly path: string;
 
   constructor(init: ApiErrorInit, options?: { cause?: unknown }) {
-    super(apiErrorMessage(init), options);
+    // Scrubbed once more as a whole: parts of a secret in `message` and `errors[]` may join here.
+    super(scrubSecrets(apiErrorMessage(init)), options);
     this.status = init.status;
     this.headers = init.headers;
     this.requestId = init.headers['x-request-id'] ?? init.headers['request-id'];

@@ -5,6 +5,7 @@
  * the response envelope. The API key lives only in the outgoing headers of an attempt: it
  * is scrubbed from anything the server echoes and never stored on an error.
  */
+
 import type * as z from 'zod/mini';
 import {
   HttpAbortError,
@@ -14,6 +15,7 @@ import {
   HttpTimeoutError,
 } from '../http/send.js';
 import type { Logger } from '../observability/logger.js';
+import { rememberSecret, scrubDeep, scrubSecrets } from '../util/secret-scrub.js';
 import { formatIssues } from '../util/zod-issues.js';
 import {
   ApiAbortError,
@@ -103,7 +105,10 @@ export class Transport {
   constructor(private readonly config: TransportConfig) {
     this.baseUrl = config.baseUrl.replace(/\/+$/, '');
     if (!/^https?:\/\//i.test(this.baseUrl)) throw new TypeError('baseUrl must be an http(s) URL');
-    if (typeof config.apiKey === 'string') this.knownKeys.add(config.apiKey);
+    if (typeof config.apiKey === 'string') {
+      this.knownKeys.add(config.apiKey);
+      rememberSecret(config.apiKey);
+    }
   }
 
   /** Absolute URL of a call. */
@@ -171,6 +176,7 @@ export class Transport {
     const key = typeof provider === 'string' ? provider : await provider({ afterUnauthorized });
     if (typeof key !== 'string' || key === '') throw new ConsoleError('the API key provider returned no key');
     this.knownKeys.add(key);
+    rememberSecret(key);
     // Remember the last few keys only (enough to scrub echoes of a key just rotated out).
     if (this.knownKeys.size > 4) this.knownKeys.delete(this.knownKeys.values().next().value as string);
     return key;
@@ -240,7 +246,8 @@ export class Transport {
       const init = {
         status,
         headers: responseHeaders,
-        body: parseBody(text),
+        // Scrubbed again after decoding: JSON escapes can spell a key the raw text did not.
+        body: scrubDeep(parseBody(text)),
         method: call.method,
         path: pathOf(url),
       };
@@ -295,13 +302,13 @@ export class Transport {
     return result.data;
   }
 
-  /** Removes any key this transport has used from text the server sent back. */
+  /** Removes any key this transport has used (and every secret the process holds, in any encoding) from text the server sent back. */
   private scrub(text: string): string {
     let out = text;
     for (const key of this.knownKeys) {
       if (key.length >= 4 && out.includes(key)) out = out.split(key).join('[redacted]');
     }
-    return out;
+    return scrubSecrets(out);
   }
 
   /** A plain copy of a connection failure (name, code, scrubbed message), one cause deep. */

@@ -3,6 +3,7 @@
  * it is on every handler's cold-start path. Values under secret-looking keys are redacted
  * before they are written, so a careless field can never leak a key or signature.
  */
+import { scrubSecrets } from '../util/secret-scrub.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -31,10 +32,11 @@ function redact(value: unknown, depth = 0): unknown {
   if (value instanceof Error) {
     return {
       name: value.name,
-      message: value.message,
+      message: scrubSecrets(value.message),
       ...(depth < 2 && value.cause ? { cause: redact(value.cause, depth + 1) } : {}),
     };
   }
+  if (typeof value === 'string') return scrubSecrets(value);
   if (value === null || typeof value !== 'object' || depth > 4) return value;
   if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
   const out: Record<string, unknown> = {};
@@ -59,7 +61,8 @@ export function createLogger(options: LoggerOptions): Logger {
       ...base,
       ...fields,
     });
-    sink(JSON.stringify(entry));
+    // The last step before the line leaves: fields joined above may spell a secret none held alone.
+    sink(scrubSecrets(JSON.stringify(entry)));
   };
   return {
     debug: (message, fields) => write('debug', message, fields),

@@ -15,10 +15,12 @@
  * environment (`CONSOLE_API_KEY`, `SLACK_SIGNING_SECRET`, ...). Secret values never appear in
  * errors: only a secret's id and a field's name do.
  */
+
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { RequesterKeys, Signer } from '../actions/proof.js';
 import { optionalEnv } from '../config/env.js';
 import { lazyClient } from '../util/lazy-client.js';
+import { rememberSecret } from '../util/secret-scrub.js';
 
 /**
  * The Slack incoming-webhook URL is a credential (anyone holding it can post to the channel):
@@ -146,6 +148,7 @@ export function secretsManagerProvider(options: SecretsManagerProviderOptions): 
       );
     }
     await Promise.all(reads);
+    rememberSecrets(value);
     cached = { value, readAt: now() };
     return value;
   };
@@ -171,6 +174,12 @@ export function secretsManagerProvider(options: SecretsManagerProviderOptions): 
 
 type Env = Record<string, string | undefined>;
 
+/** Every value of a secret is known to the scrubber, so no exit can print it in any encoding. */
+function rememberSecrets(value: AutopilotSecretValues): void {
+  for (const field of JSON_FIELDS) rememberSecret(value[field]);
+  for (const key of Object.values(value.requesterKeys ?? {})) rememberSecret(key);
+}
+
 /** The variables that name each signer's key: `<SIGNER>_REQUESTER_KEY` locally, `..._SECRET_ID` on Lambda. */
 export const requesterKeyVariable = (signer: Signer, secretId = false): string =>
   `${signer.toUpperCase()}_REQUESTER_KEY${secretId ? '_SECRET_ID' : ''}`;
@@ -188,6 +197,7 @@ export function environmentProvider(env: Env = process.env, role?: FunctionRole)
     const key = optionalEnv(requesterKeyVariable(signer), env);
     if (key) value.requesterKeys[signer] = key;
   }
+  rememberSecrets(value);
   return {
     async get() {
       return value;

@@ -7,6 +7,7 @@
  */
 
 import { createNodeSend, type HttpSend } from '../http/send.js';
+import { scrubSecrets } from '../util/secret-scrub.js';
 
 export const SLACK_ORIGIN = 'https://hooks.slack.com';
 
@@ -92,7 +93,8 @@ export async function postToSlack(
       method: 'POST',
       url,
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(message),
+      // Nothing we post may carry a secret, in any encoding (a platform message quoted in a reply).
+      body: scrubSecrets(JSON.stringify(message)),
       timeoutMs: options.timeoutMs ?? 5_000,
     });
     if (response.status < 200 || response.status >= 300) {

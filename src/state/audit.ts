@@ -4,6 +4,7 @@
  * Also holds "already told people" markers, so a request deferred every 15 minutes for a day
  * does not post to Slack every 15 minutes.
  */
+
 import { randomUUID } from 'node:crypto';
 import {
   type AttributeValue,
@@ -15,6 +16,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import type { ActionRequest } from '../actions/request.js';
 import type { PauseInput, Veto } from '../policy/decide.js';
+import { scrubSecrets } from '../util/secret-scrub.js';
 import { expiresAfterDays, ITEM_FAMILIES, type StateTable } from './table.js';
 
 export const AUDIT_KEEP_DAYS = 90;
@@ -63,8 +65,8 @@ export async function writeAudit(table: StateTable, record: AuditRecord): Promis
     target: { S: record.target },
     effectKey: { S: record.effectKey },
     requester: { S: record.requester },
-    rule: { S: record.rule },
-    reason: { S: record.reason },
+    rule: { S: scrubSecrets(record.rule) },
+    reason: { S: scrubSecrets(record.reason) },
     result: { S: record.result },
     dryRun: { BOOL: record.dryRun },
     expiresAt: { N: String(expiresAfterDays(record.at, AUDIT_KEEP_DAYS)) },
@@ -72,7 +74,7 @@ export async function writeAudit(table: StateTable, record: AuditRecord): Promis
   if (record.messageId) item.messageId = { S: record.messageId };
   if (record.deferUntil) item.deferUntil = { S: record.deferUntil };
   if (record.replayOf) item.replayOf = { S: record.replayOf };
-  if (record.inputs) item.inputs = { S: JSON.stringify(record.inputs) };
+  if (record.inputs) item.inputs = { S: scrubSecrets(JSON.stringify(record.inputs)) };
   await table.client.send(new PutItemCommand({ TableName: table.tableName, Item: item }));
 }
 

@@ -16,7 +16,7 @@ import { askMessage, type OutcomeResult, outcomeMessage } from '../../src/worker
 import { commandBody, signedRequest } from '../helpers/slack-requests.js';
 import { buildApp } from '../webhook/harness.js';
 
-export const CORPUS = [
+const CORPUS = [
   '<!channel>',
   '<!here>',
   '<!everyone>',

@@ -1,0 +1,80 @@
+/**
+ * The secrets this process holds, and one scrubber for every exit (logs, errors, audit records,
+ * Slack posts). A secret echoed back by a peer may come in any encoding: raw, JSON `\u`-escaped
+ * character by character, with `\/`, percent-encoded, base64. `scrubSecrets` removes each of those
+ * forms from a text; callers also scrub again after decoding (a parsed JSON string) and at the
+ * last step before a line leaves the process, so that a key split across fields and joined by us
+ * is caught as well. No dependencies: it is on every handler's path.
+ */
+
+const REDACTED = '[redacted]';
+/** Shorter values are not worth matching (and would match ordinary text). */
+const MIN_LENGTH = 8;
+/** The newest secrets only: enough for the current ones and a key just rotated out. */
+const MAX_SECRETS = 16;
+
+const secrets = new Map<string, string[]>();
+
+function hex(code: number, width: number, upper: boolean): string {
+  const text = code.toString(16).padStart(width, '0');
+  return upper ? text.toUpperCase() : text;
+}
+
+/** The forms a secret can take in text a peer sends back. */
+function formsOf(secret: string): string[] {
+  const chars = [...secret];
+  const forms = new Set<string>([
+    secret,
+    secret.replaceAll('/', '\\/'),
+    encodeURIComponent(secret),
+    encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
+    chars.map((c) => `%${hex(c.charCodeAt(0), 2, true)}`).join(''),
+    chars.map((c) => `%${hex(c.charCodeAt(0), 2, false)}`).join(''),
+    chars.map((c) => `\\u${hex(c.charCodeAt(0), 4, false)}`).join(''),
+    chars.map((c) => `\\u${hex(c.charCodeAt(0), 4, true)}`).join(''),
+    Buffer.from(secret, 'utf8').toString('base64').replace(/=+$/, ''),
+    Buffer.from(secret, 'utf8').toString('base64url').replace(/=+$/, ''),
+  ]);
+  // Longest first, so a form that contains another is replaced whole.
+  return [...forms].filter((f) => f.length >= MIN_LENGTH).sort((a, b) => b.length - a.length);
+}
+
+/** Tells the scrubber about a secret this process holds (a key, a signing secret, a webhook URL). */
+export function rememberSecret(value: string | undefined): void {
+  if (!value || value.length < MIN_LENGTH || secrets.has(value)) return;
+  secrets.set(value, formsOf(value));
+  if (secrets.size > MAX_SECRETS) secrets.delete(secrets.keys().next().value as string);
+}
+
+/** Removes every known secret, in every form, from `text`. */
+export function scrubSecrets(text: string): string {
+  if (secrets.size === 0 || text.length < MIN_LENGTH) return text;
+  let out = text;
+  for (const forms of secrets.values()) {
+    for (const form of forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
+  }
+  // A mix of escaped and plain characters: decode `\uXXXX` and `%XX` once and look again.
+  if (/\\u[0-9a-fA-F]{4}|%[0-9a-fA-F]{2}/.test(out)) {
+    const decoded = decodeOnce(out);
+    if (decoded !== out) {
+      for (const secret of secrets.keys()) if (decoded.includes(secret)) return scrubSecrets(decoded);
+    }
+  }
+  return out;
+}
+
+function decodeOnce(text: string): string {
+  return text
+    .replace(/\\u([0-9a-fA-F]{4})/g, (_, code: string) => String.fromCharCode(Number.parseInt(code, 16)))
+    .replace(/%([0-9a-fA-F]{2})/g, (_, code: string) => String.fromCharCode(Number.parseInt(code, 16)));
+}
+
+/** `scrubSecrets` on every string inside a JSON-like value (a parsed body, log fields). */
+export function scrubDeep<T>(value: T, depth = 0): T {
+  if (typeof value === 'string') return scrubSecrets(value) as T;
+  if (value === null || typeof value !== 'object' || depth > 8 || secrets.size === 0) return value;
+  if (Array.isArray(value)) return value.map((item) => scrubDeep(item, depth + 1)) as T;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) out[scrubSecrets(key)] = scrubDeep(item, depth + 1);
+  return out as T;
+}
