@@ -9,14 +9,16 @@ import { z } from 'zod';
 import { type ActionRequest, actionRequestSchemas, actionTarget, requesterKey } from '../actions/request.js';
 import { decide, describeDecision } from '../policy/decide.js';
 import { type Policy, policySchemas } from '../policy/schema.js';
+import { policyWarnings } from '../policy/warnings.js';
 import { formatPath } from '../util/zod-issues.js';
 import { parse } from './args.js';
 import { type CliIo, CommandError, EXIT, printHelp, UsageError } from './io.js';
 
 export const POLICY_USAGE = `Usage:
-  autopilot policy check [file]
-      Validate a policy file (default: AUTOPILOT_POLICY or policy.json). Prints a summary;
-      an invalid file prints every problem with its path and exits 1.
+  autopilot policy check [file] [--strict]
+      Validate a policy file (default: AUTOPILOT_POLICY or policy.json). Prints a summary and
+      warnings (e.g. events that may approve any phase); an invalid file prints every problem
+      with its path and exits 1. --strict: warnings exit 1 too.
   autopilot policy explain <request.json> [--at <time>] [--paused] [--policy <file>] [--json]
       Decide an action request (a file, or - for stdin) as the worker would: which rule
       decides, and why. --at: an ISO 8601 instant with offset (default: now);
@@ -118,11 +120,24 @@ function summary(policy: Policy, file: string, now: Date): string {
 export async function policyCommand(args: string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === 'check') {
-    const { positionals, help } = parse(rest, {}, POLICY_USAGE, { min: 0, max: 1 });
+    const { values, positionals, help } = parse(rest, { strict: { type: 'boolean' } }, POLICY_USAGE, {
+      min: 0,
+      max: 1,
+    });
     if (help) return printHelp(io, POLICY_USAGE);
     const file = policyFile(io, positionals[0]);
-    io.stdout(summary(loadPolicy(io, file), file, io.now()));
-    return EXIT.ok;
+    const policy = loadPolicy(io, file);
+    io.stdout(summary(policy, file, io.now()));
+    const warnings = policyWarnings(policy);
+    if (warnings.length === 0) return EXIT.ok;
+    io.stdout(
+      [
+        '',
+        `Warnings (${warnings.length}${values.strict ? ', --strict: failing' : ''}):`,
+        ...warnings.map((w) => `  ${w.where}: ${w.message}`),
+      ].join('\n'),
+    );
+    return values.strict ? EXIT.failure : EXIT.ok;
   }
   if (sub === 'test') return (await import('./policy-test.js')).policyTestCommand(rest, io);
   if (sub === 'diff') return (await import('./policy-diff.js')).policyDiffCommand(rest, io);

@@ -3,8 +3,8 @@
  * bundled, and at start wherever the file is not the one the bundle was built with); a
  * JSON Schema for editors is generated from this file (`npm run policy:schema`). The
  * contract is in README ("Policy file"): extend it, never rename it.
- * The sections that decide (approvals, actions, chat) are strict: a misspelt key such as
- * `outsideWindow` is an error, not a silent default. Rule names must be unique
+ * Every object is strict: a misspelt key such as `outsideWindow` or `dryrun` is an error, not a
+ * silent default, and the generated JSON Schema says `additionalProperties: false` alike. Rule names must be unique
  * (they name rate counters), and a window starts at 00:00–23:59 and ends at 00:00–24:00.
  *
  * The deployed functions do not build this schema at all: the bundling validates the policy
@@ -77,7 +77,7 @@ function buildPolicySchemas() {
     z
       .strictObject({
         days: described(z.array(Day).check(z.minLength(1)), 'the days a window starts on'),
-        start: StartTime,
+        start: described(StartTime, 'HH:MM, 00:00–23:59'),
         end: described(
           EndTime,
           '24:00 is the end of the day; an end before the start crosses midnight (22:00–06:00)',
@@ -96,14 +96,17 @@ function buildPolicySchemas() {
       z.string().check(z.minLength(1), z.maxLength(200)),
       'unique; shown in every decision it makes',
     ),
-    when: z.strictObject({
-      requesters: described(
-        z._default(GlobList, ['*']),
-        '`source:id` globs: `ci:*`, `slack:U123`, `events:*`',
-      ),
-      triggers: z._default(GlobList, ['*']),
-      phases: z._default(GlobList, ['*']),
-    }),
+    when: described(
+      z.strictObject({
+        requesters: described(
+          z._default(GlobList, ['*']),
+          '`source:id` globs: `ci:*`, `slack:U123`, `events:*`',
+        ),
+        triggers: described(z._default(GlobList, ['*']), 'trigger id globs this rule applies to'),
+        phases: described(z._default(GlobList, ['*']), 'phase id globs this rule applies to'),
+      }),
+      'the approve_phase requests this rule decides: every list must match',
+    ),
     decision: described(
       z.enum(['approve', 'deny', 'ask']),
       'approve; deny; ask: post Approve/Deny buttons for a person with the approve_phase grant',
@@ -125,9 +128,9 @@ function buildPolicySchemas() {
   const FreezeSchema = described(
     z
       .strictObject({
-        name: z.string().check(z.minLength(1)),
-        start: z.iso.datetime({ offset: true }),
-        end: z.iso.datetime({ offset: true }),
+        name: described(z.string().check(z.minLength(1)), 'shown as the rule of every denial it causes'),
+        start: described(z.iso.datetime({ offset: true }), 'ISO 8601 instant with an offset (inclusive)'),
+        end: described(z.iso.datetime({ offset: true }), 'ISO 8601 instant with an offset (exclusive)'),
       })
       .check(
         z.refine((f) => Date.parse(f.start) < Date.parse(f.end), {
@@ -150,14 +153,47 @@ function buildPolicySchemas() {
   };
   const ActionPolicySchema = z.strictObject(actionPolicyShape);
 
-  const EventMatchSchema = z.record(z.string().check(z.minLength(1)), z.string());
+  const EventMatchSchema = described(
+    z.record(z.string().check(z.minLength(1)), z.string()),
+    'event field path (name, value, source, userID, metadata.x) → glob; every one must match',
+  );
+
+  // Templates: any string may hold `{metadata.x}`-style placeholders filled from the event.
+  const Template = described(z.string().check(z.minLength(1)), 'text, or `{event.field}` placeholders');
+  const templateReason = described(z.optional(Template), 'the reason the request carries');
+  const EnqueueSchema = described(
+    z.discriminatedUnion('action', [
+      z.strictObject({
+        action: z.literal('approve_phase'),
+        triggerId: Template,
+        phaseId: Template,
+        reason: templateReason,
+      }),
+      z.strictObject({
+        action: z.literal('disable_groups'),
+        experimentId: Template,
+        groupNames: described(z.array(Template).check(z.minLength(1)), 'the group names to disable'),
+        reason: templateReason,
+      }),
+      z.strictObject({
+        action: z.literal('archive_config'),
+        configId: Template,
+        reason: templateReason,
+        force: described(z.optional(z.boolean()), 'archive even if the config was exposed recently'),
+      }),
+    ]),
+    'the action request to queue, per action; event fields are untrusted: constrain in `match` what a template takes',
+  );
 
   const EventRuleSchema = z
-    .object({
-      name: z.string().check(z.minLength(1), z.maxLength(200)),
+    .strictObject({
+      name: described(
+        z.string().check(z.minLength(1), z.maxLength(200)),
+        'unique; the requester is events:<name>',
+      ),
       match: EventMatchSchema,
-      enqueue: z.optional(z.record(z.string(), z.unknown())),
-      notify: z.optional(z.boolean()),
+      enqueue: z.optional(EnqueueSchema),
+      notify: described(z.optional(z.boolean()), 'post a line about the event to the notifications channel'),
     })
     .check(
       z.refine((r) => r.enqueue !== undefined || r.notify === true, {
@@ -165,27 +201,50 @@ function buildPolicySchemas() {
       }),
     );
 
-  const StaleConfigsSchema = z.object({
-    configs: z._default(z.array(z.string().check(z.minLength(1))), []),
-    discover: z._default(z.boolean(), false),
-    exposureEvents: z._default(
-      z.array(z.object({ name: Glob, configIdFrom: z.string().check(z.minLength(1)) })),
-      [{ name: 'config_exposure', configIdFrom: 'metadata.config' }],
+  const StaleConfigsSchema = z.strictObject({
+    configs: described(
+      z._default(z.array(z.string().check(z.minLength(1))), []),
+      'config ids to watch (there is no list endpoint)',
     ),
-    staleAfterDays: z._default(z.number().check(z.int(), z.positive()), 30),
-    graceDays: z._default(z.number().check(z.int(), z.nonnegative()), 30),
-    maxPerRun: z._default(z.number().check(z.int(), z.positive()), 5),
-    forceArchive: z._default(z.boolean(), false),
-    reason: z._default(
-      z.string().check(z.minLength(1)),
-      'No exposures for {days} days; archived by console-autopilot',
+    discover: described(z._default(z.boolean(), false), 'also watch configs seen in exposure events'),
+    exposureEvents: described(
+      z._default(
+        z.array(
+          z.strictObject({
+            name: described(Glob, 'event name glob'),
+            configIdFrom: described(z.string().check(z.minLength(1)), 'event field holding the config id'),
+          }),
+        ),
+        [{ name: 'config_exposure', configIdFrom: 'metadata.config' }],
+      ),
+      'events that count as a config being used',
     ),
-    dryRun: z._default(z.boolean(), true),
+    staleAfterDays: described(
+      z._default(z.number().check(z.int(), z.positive()), 30),
+      'stale after this many days without an exposure (and that much observation)',
+    ),
+    graceDays: described(
+      z._default(z.number().check(z.int(), z.nonnegative()), 30),
+      'days a config must have been watched before it may be archived',
+    ),
+    maxPerRun: described(
+      z._default(z.number().check(z.int(), z.positive()), 5),
+      'archives queued per run at most',
+    ),
+    forceArchive: described(z._default(z.boolean(), false), 'archive with force (even if exposed recently)'),
+    reason: described(
+      z._default(
+        z.string().check(z.minLength(1)),
+        'No exposures for {days} days; archived by console-autopilot',
+      ),
+      'the archive reason; {days} is replaced',
+    ),
+    dryRun: described(z._default(z.boolean(), true), 'decide and report, but archive nothing'),
   });
 
   const PolicySchema = z.strictObject({
-    $schema: z.optional(z.string()),
-    version: z.literal(1),
+    $schema: described(z.optional(z.string()), 'the JSON Schema for editors (./policy.schema.json)'),
+    version: described(z.literal(1), 'the policy format version'),
     timezone: described(
       z._default(
         z
@@ -195,76 +254,111 @@ function buildPolicySchemas() {
       ),
       'IANA time zone of windows and daily limits, e.g. Europe/Berlin',
     ),
-    approvals: z._default(
-      z
-        .strictObject({
-          rules: described(z._default(z.array(ApprovalRuleSchema), []), 'first match wins'),
-          freezes: z._default(z.array(FreezeSchema), []),
-          maxDeferHours: described(
-            z._default(z.number().check(z.positive(), z.lte(24 * 14)), 72),
-            'a request older than this (from requestedAt) is denied instead of deferred',
-          ),
-          otherwise: described(z._default(z.enum(['deny']), 'deny'), 'what no rule allows is denied'),
-        })
-        .check(
-          z.superRefine((approvals, ctx) => {
-            // Names identify rules in decisions, audit records and rate counters: two alike would share a limit.
-            const seen = new Set<string>();
-            approvals.rules.forEach((rule, index) => {
-              if (seen.has(rule.name)) {
-                ctx.addIssue({
-                  code: 'custom',
-                  message: `duplicate rule name "${rule.name}"`,
-                  path: ['rules', index, 'name'],
-                });
-              }
-              seen.add(rule.name);
-            });
-          }),
-        ),
-      { rules: [], freezes: [], maxDeferHours: 72, otherwise: 'deny' },
-    ),
-    actions: z._default(
-      z.strictObject({
-        disable_groups: z.optional(ActionPolicySchema),
-        archive_config: z.optional(
-          z.strictObject({
-            ...actionPolicyShape,
-            protect: described(
-              z._default(z.array(Glob), []),
-              'config id globs that are never archived, by anyone, even with force',
+    approvals: described(
+      z._default(
+        z
+          .strictObject({
+            rules: described(z._default(z.array(ApprovalRuleSchema), []), 'first match wins'),
+            freezes: described(
+              z._default(z.array(FreezeSchema), []),
+              'no approval while a freeze is in force',
             ),
-          }),
-        ),
-      }),
-      {},
-    ),
-    chat: z._default(
-      z.strictObject({
-        teams: described(
-          z._default(z.array(z.string().check(z.minLength(1))), []),
-          'Slack team ids accepted; none: no one',
-        ),
-        grants: described(
-          z._default(
-            z.record(z.string().check(z.minLength(1)), z.array(z.enum([...ACTION_NAMES, 'pause']))),
-            {},
+            maxDeferHours: described(
+              z._default(z.number().check(z.positive(), z.lte(24 * 14)), 72),
+              'a request older than this (from requestedAt) is denied instead of deferred',
+            ),
+            otherwise: described(z._default(z.enum(['deny']), 'deny'), 'what no rule allows is denied'),
+          })
+          .check(
+            z.superRefine((approvals, ctx) => {
+              // Names identify rules in decisions, audit records and rate counters: two alike would share a limit.
+              const seen = new Set<string>();
+              approvals.rules.forEach((rule, index) => {
+                if (seen.has(rule.name)) {
+                  ctx.addIssue({
+                    code: 'custom',
+                    message: `duplicate rule name "${rule.name}"`,
+                    path: ['rules', index, 'name'],
+                  });
+                }
+                seen.add(rule.name);
+              });
+            }),
           ),
-          'Slack user id → what that person may decide (overrides rules and vetoes, not freezes)',
-        ),
-      }),
-      { teams: [], grants: {} },
+        { rules: [], freezes: [], maxDeferHours: 72, otherwise: 'deny' },
+      ),
+      'approval of release-pipeline phases: rules, freezes, how long to defer',
     ),
-    sweeper: z._default(
-      z.object({
-        eventRules: z._default(z.array(EventRuleSchema), []),
-        staleConfigs: z.optional(StaleConfigsSchema),
-        /** Override when the platform's page order is known; `auto` detects it from timestamps. */
-        eventOrder: z._default(z.enum(['auto', 'newest-first', 'oldest-first']), 'auto'),
-      }),
-      { eventRules: [], eventOrder: 'auto' },
+    actions: described(
+      z._default(
+        z.strictObject({
+          disable_groups: described(z.optional(ActionPolicySchema), 'who may disable experiment groups'),
+          archive_config: described(
+            z.optional(
+              z.strictObject({
+                ...actionPolicyShape,
+                protect: described(
+                  z._default(z.array(Glob), []),
+                  'config id globs that are never archived, by anyone, even with force',
+                ),
+              }),
+            ),
+            'who may archive dynamic configs, and which never',
+          ),
+        }),
+        {},
+      ),
+      'who may disable groups and archive configs (approvals are decided by approvals.rules)',
     ),
-    notifications: z._default(z.object({ slackWebhookUrl: z.optional(z.url()) }), {}),
+    chat: described(
+      z._default(
+        z.strictObject({
+          teams: described(
+            z._default(z.array(z.string().check(z.minLength(1))), []),
+            'Slack team ids accepted; none: no one',
+          ),
+          grants: described(
+            z._default(
+              z.record(z.string().check(z.minLength(1)), z.array(z.enum([...ACTION_NAMES, 'pause']))),
+              {},
+            ),
+            'Slack user id → what that person may decide (overrides rules and vetoes, not freezes)',
+          ),
+        }),
+        { teams: [], grants: {} },
+      ),
+      'the Slack workspaces and people the slash command answers',
+    ),
+    sweeper: described(
+      z._default(
+        z.strictObject({
+          eventRules: described(z._default(z.array(EventRuleSchema), []), 'what to do with logged events'),
+          staleConfigs: described(
+            z.optional(StaleConfigsSchema),
+            'the stale dynamic-config sweep; none: off',
+          ),
+          /** Override when the platform's page order is known; `auto` detects it from timestamps. */
+          eventOrder: described(
+            z._default(z.enum(['auto', 'newest-first', 'oldest-first']), 'auto'),
+            "the platform's event page order; auto detects it",
+          ),
+        }),
+        { eventRules: [], eventOrder: 'auto' },
+      ),
+      'the scheduled sweep: rules for logged events and the stale-config archive',
+    ),
+    notifications: described(
+      z._default(
+        z.strictObject({
+          slackWebhookUrl: described(
+            z.optional(z.url()),
+            'DEPRECATED: a credential; keep the incoming-webhook URL in the secret (slackWebhookUrl) instead',
+          ),
+        }),
+        {},
+      ),
+      'where decisions and events are announced',
+    ),
   });
 
   return {

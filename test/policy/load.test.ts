@@ -179,7 +179,42 @@ function thrownBy(run: () => unknown): Error {
 /** Parses and validates a policy text, and normalizes the result. */
 const renormalize = (text: string) => normalizedPolicyText(parsePolicy(JSON.parse(text), 'normalized'));
 
-/** What the generated policies leave out: event rules with any JSON to enqueue, notifications, a `$schema`. */
+/** A template the event rules may enqueue: one per action, with `{field}` placeholders and literals. */
+const templateValueArb = fc.oneof(
+  fc.string({ minLength: 1, maxLength: 12 }),
+  fc.constantFrom('{metadata.triggerID}', '{metadata.phaseID}', '{value}'),
+);
+const enqueueArb = fc.oneof(
+  fc.record(
+    {
+      action: fc.constant('approve_phase' as const),
+      triggerId: templateValueArb,
+      phaseId: templateValueArb,
+      reason: templateValueArb,
+    },
+    { requiredKeys: ['action', 'triggerId', 'phaseId'] },
+  ),
+  fc.record(
+    {
+      action: fc.constant('disable_groups' as const),
+      experimentId: templateValueArb,
+      groupNames: fc.array(templateValueArb, { minLength: 1, maxLength: 3 }),
+      reason: templateValueArb,
+    },
+    { requiredKeys: ['action', 'experimentId', 'groupNames'] },
+  ),
+  fc.record(
+    {
+      action: fc.constant('archive_config' as const),
+      configId: templateValueArb,
+      reason: templateValueArb,
+      force: fc.boolean(),
+    },
+    { requiredKeys: ['action', 'configId'] },
+  ),
+);
+
+/** What the generated policies leave out: event rules with templates to enqueue, notifications, a `$schema`. */
 const extrasArb = fc.record(
   {
     $schema: fc.constant('./policy.schema.json'),
@@ -188,7 +223,7 @@ const extrasArb = fc.record(
         {
           name: fc.string({ minLength: 1, maxLength: 20 }),
           match: fc.dictionary(fc.string({ minLength: 1, maxLength: 10 }), fc.string(), { maxKeys: 3 }),
-          enqueue: fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 4 }),
+          enqueue: enqueueArb,
           notify: fc.constant(true),
         },
         { requiredKeys: ['name', 'match', 'notify'] },
