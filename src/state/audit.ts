@@ -10,7 +10,9 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { ActionRequest } from '../actions/request.js';
 import type { PauseInput, Veto } from '../policy/decide.js';
 import { scrubSecrets } from '../util/secret-scrub.js';
-import { deleteItem, getItem, putIfAbsent, putItem, queryPartition } from './dynamo.js';
+import { getItem, putIfAbsent, putItem } from './dynamo.js';
+import { deleteItem } from './dynamo-delete.js';
+import { queryPartition } from './dynamo-query.js';
 import { expiresAfterDays, ITEM_FAMILIES, type StateTable } from './table.js';
 
 export const AUDIT_KEEP_DAYS = 90;

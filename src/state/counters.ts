@@ -3,7 +3,7 @@
  * counter and its window; we add one only while the count stays within the limit, in a single
  * conditional update, so concurrent workers can never overshoot. Items expire after their window.
  */
-import { updateIf } from './dynamo.js';
+import { updateIf } from './dynamo-update.js';
 import { ITEM_FAMILIES, type StateTable } from './table.js';
 
 export interface CounterWindow {

@@ -1,22 +1,17 @@
 /**
  * The few DynamoDB operations every state module is built from, so that each is written once:
- * a consistent get, a plain put, conditional writes that answer false when their condition
- * fails (the at-most-once claims, markers and counters), a Query that follows every page, and
- * batched writes/reads that retry unprocessed items (with a short backoff) instead of silently
- * dropping them. Nothing outside `src/state/` builds a DynamoDB command.
+ * a consistent get, a plain put and conditional writes that answer false when their condition
+ * fails (the at-most-once claims, markers and leases). Deletes, updates, queries and batches
+ * live in their own modules beside this one (dynamo-delete, dynamo-update, dynamo-query,
+ * dynamo-batch): each function's bundle then carries only the requests it makes, and the stack
+ * test that compares a function's requests with its IAM grants stays exact. Nothing outside
+ * `src/state/` builds a DynamoDB command.
  */
 import {
   type AttributeValue,
-  BatchGetItemCommand,
-  BatchWriteItemCommand,
   ConditionalCheckFailedException,
-  DeleteItemCommand,
   GetItemCommand,
   PutItemCommand,
-  QueryCommand,
-  UpdateItemCommand,
-  type UpdateItemCommandOutput,
-  type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
 import type { StateTable } from './table.js';
 
@@ -30,7 +25,7 @@ export interface Condition {
   values?: Item;
 }
 
-function conditionInput(condition: Condition) {
+export function conditionInput(condition: Condition) {
   return {
     ConditionExpression: condition.expression,
     ...(condition.names ? { ExpressionAttributeNames: condition.names } : {}),
@@ -39,7 +34,7 @@ function conditionInput(condition: Condition) {
 }
 
 /** Runs a conditional write; undefined when its condition failed, the output otherwise. */
-async function unlessConditionFails<T>(write: () => Promise<T>): Promise<T | undefined> {
+export async function unlessConditionFails<T>(write: () => Promise<T>): Promise<T | undefined> {
   try {
     return await write();
   } catch (error) {
@@ -47,6 +42,12 @@ async function unlessConditionFails<T>(write: () => Promise<T>): Promise<T | und
     throw error;
   }
 }
+
+/** A string naming an item's key, to find batch results by key. */
+export const keyId = (item: Item | undefined) => `${item?.pk?.S ?? ''}\u0000${item?.sk?.S ?? ''}`;
+
+/** The `{pk, sk}` key of strings, as DynamoDB takes it. */
+export const itemKey = (pk: string, sk: string): Key => ({ pk: { S: pk }, sk: { S: sk } });
 
 /** The item with `key` (consistent read), or undefined. */
 export async function getItem(table: StateTable, key: Key): Promise<Item | undefined> {
@@ -75,122 +76,3 @@ export async function putIf(table: StateTable, item: Item, condition: Condition)
 export function putIfAbsent(table: StateTable, item: Item): Promise<boolean> {
   return putIf(table, item, { expression: 'attribute_not_exists(pk)' });
 }
-
-/** Deletes the item with `key`, unconditionally. */
-export async function deleteItem(table: StateTable, key: Key): Promise<void> {
-  await table.client.send(new DeleteItemCommand({ TableName: table.tableName, Key: key }));
-}
-
-/** Deletes the item with `key` when `condition` holds; false when it did not. */
-export async function deleteIf(table: StateTable, key: Key, condition: Condition): Promise<boolean> {
-  const out = await unlessConditionFails(() =>
-    table.client.send(
-      new DeleteItemCommand({ TableName: table.tableName, Key: key, ...conditionInput(condition) }),
-    ),
-  );
-  return out !== undefined;
-}
-
-/** Applies `update` to the item with `key` when `condition` holds; the new values, or undefined when it did not. */
-export function updateIf(
-  table: StateTable,
-  key: Key,
-  update: { expression: string; values: Item; returnNew?: boolean },
-  condition: Omit<Condition, 'values'>,
-): Promise<UpdateItemCommandOutput | undefined> {
-  return unlessConditionFails(() =>
-    table.client.send(
-      new UpdateItemCommand({
-        TableName: table.tableName,
-        Key: key,
-        UpdateExpression: update.expression,
-        ConditionExpression: condition.expression,
-        ...(condition.names ? { ExpressionAttributeNames: condition.names } : {}),
-        ExpressionAttributeValues: update.values,
-        ...(update.returnNew ? { ReturnValues: 'UPDATED_NEW' as const } : {}),
-      }),
-    ),
-  );
-}
-
-/**
- * Every item of partition `pk` (optionally only those whose `sk` starts with `skPrefix`),
- * following every page, in `sk` order. `maxPages` bounds a partition that should be small.
- */
-export async function queryPartition(
-  table: StateTable,
-  pk: string,
-  options: { skPrefix?: string; maxPages?: number } = {},
-): Promise<Item[]> {
-  const items: Item[] = [];
-  const maxPages = options.maxPages ?? 10_000;
-  let start: Item | undefined;
-  for (let page = 0; page < maxPages; page++) {
-    const out = await table.client.send(
-      new QueryCommand({
-        TableName: table.tableName,
-        KeyConditionExpression:
-          options.skPrefix === undefined ? 'pk = :pk' : 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: {
-          ':pk': { S: pk },
-          ...(options.skPrefix === undefined ? {} : { ':prefix': { S: options.skPrefix } }),
-        },
-        ConsistentRead: true,
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    items.push(...(out.Items ?? []));
-    start = out.LastEvaluatedKey;
-    if (!start) return items;
-  }
-  if (options.maxPages !== undefined) return items;
-  throw new Error(`query of ${pk} did not end`);
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** DynamoDB may leave items unprocessed under load: ask again, with backoff, this many times at most. */
-const BATCH_ATTEMPTS = 8;
-const backoffMs = (attempt: number) => Math.min(1000, 25 * 2 ** attempt);
-
-/** Puts `items` with BatchWriteItem (25 per call), retrying unprocessed ones. */
-export async function batchPut(table: StateTable, items: Item[]): Promise<void> {
-  for (let i = 0; i < items.length; i += 25) {
-    let pending: WriteRequest[] = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt > BATCH_ATTEMPTS)
-        throw new Error(`BatchWriteItem left ${pending.length} items unprocessed`);
-      if (attempt > 0) await sleep(backoffMs(attempt));
-      const out = await table.client.send(
-        new BatchWriteItemCommand({ RequestItems: { [table.tableName]: pending } }),
-      );
-      pending = out.UnprocessedItems?.[table.tableName] ?? [];
-    }
-  }
-}
-
-/** Gets the items with `keys` (100 per call, consistent), retrying unprocessed keys; missing items are absent. */
-export async function batchGet(table: StateTable, keys: Key[]): Promise<Item[]> {
-  const found: Item[] = [];
-  for (let i = 0; i < keys.length; i += 100) {
-    let pending: Key[] = keys.slice(i, i + 100);
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt > BATCH_ATTEMPTS) throw new Error(`BatchGetItem left ${pending.length} keys unprocessed`);
-      if (attempt > 0) await sleep(backoffMs(attempt));
-      const out = await table.client.send(
-        new BatchGetItemCommand({
-          RequestItems: { [table.tableName]: { Keys: pending, ConsistentRead: true } },
-        }),
-      );
-      found.push(...(out.Responses?.[table.tableName] ?? []));
-      pending = out.UnprocessedKeys?.[table.tableName]?.Keys ?? [];
-    }
-  }
-  return found;
-}
-
-/** A string naming an item's key, to find batch results by key. */
-export const keyId = (item: Item | undefined) => `${item?.pk?.S ?? ''}\u0000${item?.sk?.S ?? ''}`;
-
-/** The `{pk, sk}` key of strings, as DynamoDB takes it. */
-export const itemKey = (pk: string, sk: string): Key => ({ pk: { S: pk }, sk: { S: sk } });

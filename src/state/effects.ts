@@ -8,7 +8,8 @@
  * `ReturnValuesOnConditionCheckFailure`; after a failed condition we read the item consistently.
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { deleteIf, getItem, putIf } from './dynamo.js';
+import { getItem, putIf } from './dynamo.js';
+import { deleteIf } from './dynamo-delete.js';
 import { expiresAfterDays, ITEM_FAMILIES, type StateTable } from './table.js';
 
 /** What a completed effect remembers: enough to tell people again what happened. */

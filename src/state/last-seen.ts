@@ -7,7 +7,8 @@
  * alternative, one conditional UpdateItem per config, costs a request per config per flush.)
  */
 
-import { batchPut, queryPartition } from './dynamo.js';
+import { batchPut } from './dynamo-batch.js';
+import { queryPartition } from './dynamo-query.js';
 import { ITEM_FAMILIES, type StateTable } from './table.js';
 
 const PK = ITEM_FAMILIES.lastSeen;

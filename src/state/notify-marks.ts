@@ -4,7 +4,8 @@
  * only a crash between the post and its mark can repeat a message (never lose one).
  */
 
-import { batchGet, batchPut, itemKey } from './dynamo.js';
+import { itemKey } from './dynamo.js';
+import { batchGet, batchPut } from './dynamo-batch.js';
 import { expiresAfterDays, ITEM_FAMILIES, type StateTable } from './table.js';
 
 const PK = `${ITEM_FAMILIES.sweeper}#notified`;

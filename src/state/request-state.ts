@@ -5,7 +5,8 @@
  * trip per record matters: it is on the path of every message.
  */
 import { type FinalOutcome, finalFromItem, finalItemKey } from './audit.js';
-import { batchGet, keyId } from './dynamo.js';
+import { keyId } from './dynamo.js';
+import { batchGet } from './dynamo-batch.js';
 import { type EffectState, effectFromItem, effectItemKey } from './effects.js';
 import { PAUSE_KEY, type PauseState, pauseFromItem } from './pause.js';
 import type { StateTable } from './table.js';

@@ -4,7 +4,9 @@
  * last-seen index. A run takes a lease with a conditional put that expires with the run's
  * own deadline, so a crashed run blocks the next one for at most one function timeout.
  */
-import { deleteIf, itemKey, putIf } from './dynamo.js';
+
+import { itemKey, putIf } from './dynamo.js';
+import { deleteIf } from './dynamo-delete.js';
 import { ITEM_FAMILIES, type StateTable } from './table.js';
 
 const KEY = itemKey(`${ITEM_FAMILIES.sweeper}#lease`, 'run');

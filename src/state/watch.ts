@@ -6,7 +6,8 @@
  * staleness episode rather than on every run.
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { batchPut, queryPartition } from './dynamo.js';
+import { batchPut } from './dynamo-batch.js';
+import { queryPartition } from './dynamo-query.js';
 import { ITEM_FAMILIES, type StateTable } from './table.js';
 
 const PK = ITEM_FAMILIES.watch;

@@ -1,0 +1,38 @@
+/** A Query that follows every page of one partition (see dynamo.ts for why this is a module of its own). */
+import { QueryCommand } from '@aws-sdk/client-dynamodb';
+import type { Item } from './dynamo.js';
+import type { StateTable } from './table.js';
+
+/**
+ * Every item of partition `pk` (optionally only those whose `sk` starts with `skPrefix`),
+ * following every page, in `sk` order. `maxPages` bounds a partition that should be small.
+ */
+export async function queryPartition(
+  table: StateTable,
+  pk: string,
+  options: { skPrefix?: string; maxPages?: number } = {},
+): Promise<Item[]> {
+  const items: Item[] = [];
+  const maxPages = options.maxPages ?? 10_000;
+  let start: Item | undefined;
+  for (let page = 0; page < maxPages; page++) {
+    const out = await table.client.send(
+      new QueryCommand({
+        TableName: table.tableName,
+        KeyConditionExpression:
+          options.skPrefix === undefined ? 'pk = :pk' : 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: {
+          ':pk': { S: pk },
+          ...(options.skPrefix === undefined ? {} : { ':prefix': { S: options.skPrefix } }),
+        },
+        ConsistentRead: true,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    items.push(...(out.Items ?? []));
+    start = out.LastEvaluatedKey;
+    if (!start) return items;
+  }
+  if (options.maxPages !== undefined) return items;
+  throw new Error(`query of ${pk} did not end`);
+}

@@ -1,0 +1,26 @@
+/** Conditional updates of the state table (see dynamo.ts for why this is a module of its own). */
+import { UpdateItemCommand, type UpdateItemCommandOutput } from '@aws-sdk/client-dynamodb';
+import { type Condition, type Item, type Key, unlessConditionFails } from './dynamo.js';
+import type { StateTable } from './table.js';
+
+/** Applies `update` to the item with `key` when `condition` holds; the new values, or undefined when it did not. */
+export function updateIf(
+  table: StateTable,
+  key: Key,
+  update: { expression: string; values: Item; returnNew?: boolean },
+  condition: Omit<Condition, 'values'>,
+): Promise<UpdateItemCommandOutput | undefined> {
+  return unlessConditionFails(() =>
+    table.client.send(
+      new UpdateItemCommand({
+        TableName: table.tableName,
+        Key: key,
+        UpdateExpression: update.expression,
+        ConditionExpression: condition.expression,
+        ...(condition.names ? { ExpressionAttributeNames: condition.names } : {}),
+        ExpressionAttributeValues: update.values,
+        ...(update.returnNew ? { ReturnValues: 'UPDATED_NEW' as const } : {}),
+      }),
+    ),
+  );
+}
