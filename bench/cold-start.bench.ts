@@ -23,7 +23,7 @@ import {
   SOURCE_MAPS_AT_RUNTIME_FLAG,
   writeBundledPolicy,
 } from '../infra/bundling.js';
-import type { NormalizedPolicyFile } from '../src/policy/load.js';
+import type { NormalizedPolicyFile } from '../src/wiring/policy-file.js';
 import type { BenchSection } from './types.js';
 
 /**

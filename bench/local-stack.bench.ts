@@ -19,9 +19,9 @@ import { DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand } from 
 import { sendSigned, signedSlashCommand } from '../src/local/sign.js';
 import { bootLocalStack } from '../src/local/stack.js';
 import { createLogger } from '../src/observability/logger.js';
-import { loadPolicyFile } from '../src/policy/load.js';
 import { createWebhookApp } from '../src/webhook/app.js';
 import { webhookDepsFromEnv, workerDepsFromEnv } from '../src/wiring/from-env.js';
+import { loadPolicyFile } from '../src/wiring/policy-file.js';
 import { createWorker } from '../src/worker/worker.js';
 import type { BenchSection } from './types.js';
 

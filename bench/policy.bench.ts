@@ -12,7 +12,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type ActionRequest, parseActionRequest } from '../src/actions/request.js';
 import { type DecisionInput, decide } from '../src/policy/decide.js';
-import { loadPolicyFile } from '../src/policy/load.js';
+import { loadPolicyFile } from '../src/wiring/policy-file.js';
 import type { BenchSection } from './types.js';
 
 const ROUNDS = Number(process.env.BENCH_POLICY_ROUNDS ?? 2000);

@@ -16,11 +16,11 @@ import { PurgeQueueCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/
 import { createConsoleClient } from '../src/console/index.js';
 import { startEmulators } from '../src/local/emulators.js';
 import { createLogger } from '../src/observability/logger.js';
-import { loadPolicyFile } from '../src/policy/load.js';
 import { createSandbox } from '../src/sandbox/index.js';
 import type { PauseState } from '../src/state/pause.js';
 import { createWebhookApp } from '../src/webhook/app.js';
 import { slackSignature } from '../src/webhook/slack-signature.js';
+import { loadPolicyFile } from '../src/wiring/policy-file.js';
 import type { BenchSection } from './types.js';
 
 const SECRET = 'bench-signing-secret';

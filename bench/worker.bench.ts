@@ -17,7 +17,7 @@ import { DeleteMessageCommand, SendMessageBatchCommand } from '@aws-sdk/client-s
 import { createConsoleClient } from '../src/console/index.js';
 import { startEmulators } from '../src/local/emulators.js';
 import { createLogger } from '../src/observability/logger.js';
-import { parsePolicy } from '../src/policy/load.js';
+import { parsePolicy } from '../src/policy/parse.js';
 import { sendActionRequest } from '../src/queue/actions-queue.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { createWorker } from '../src/worker/worker.js';

@@ -11,7 +11,7 @@ import {
   type NormalizedPolicyFile,
   normalizePolicyFile,
   VALIDATED_POLICY_SHA256_DEFINE,
-} from '../src/policy/load.js';
+} from '../src/wiring/policy-file.js';
 
 /** The repository root: entries, the lock file and the default policy file are resolved from here. */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -64,7 +64,7 @@ export function bundledPolicy(policyFile: string): NormalizedPolicyFile {
 
 /**
  * esbuild `define` that makes a bundle trust exactly this policy's bytes: `loadPolicyFile`
- * (src/policy/load.ts) returns a file with this digest without building the zod schema again.
+ * (src/wiring/policy-file.ts) returns a file with this digest without building the zod schema again.
  */
 export function policyDefine(policy: Pick<NormalizedPolicyFile, 'sha256'>): Record<string, string> {
   return { [VALIDATED_POLICY_SHA256_DEFINE]: JSON.stringify(policy.sha256) };

@@ -11,12 +11,13 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 import { type ActionRequest, actionTarget, requesterKey } from '../actions/request.js';
 import { DEFAULT_ENDPOINTS_FILE, readEndpoints } from '../local/endpoints.js';
 import { createLogger } from '../observability/logger.js';
-import { loadPolicyFile, PolicyError } from '../policy/load.js';
+import { PolicyError } from '../policy/errors.js';
 import { dryRunClient } from '../state/dry-run-table.js';
 import { createDynamoClient } from '../state/table.js';
 import type { RunSummary } from '../sweeper/summary.js';
 import { createSweeper } from '../sweeper/sweeper.js';
 import { sweeperDepsFromEnv } from '../wiring/from-env.js';
+import { loadPolicyFile } from '../wiring/policy-file.js';
 import { parse } from './args.js';
 import { type CliIo, CommandError, EXIT, printHelp, renderTable, UsageError } from './io.js';
 

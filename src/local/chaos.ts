@@ -17,10 +17,10 @@ import { ReceiveMessageCommand, SendMessageBatchCommand, type SQSClient } from '
 import { effectKey, parseActionRequest } from '../actions/request.js';
 import { createConsoleClient } from '../console/index.js';
 import { createLogger } from '../observability/logger.js';
-import { loadPolicyFile } from '../policy/load.js';
 import type { FaultConfig, LoggedRequest } from '../sandbox/index.js';
 import { readAudit } from '../state/audit.js';
 import { workerDepsFromEnv } from '../wiring/from-env.js';
+import { loadPolicyFile } from '../wiring/policy-file.js';
 import { createWorker } from '../worker/worker.js';
 import { type ChaosMessage, chaosMix, seeded } from './chaos-mix.js';
 import { queueDepth, type SqsHandler } from './event-source.js';

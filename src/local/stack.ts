@@ -13,8 +13,8 @@ import { resolve } from 'node:path';
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { mutationLimitsShare } from '../console/platform-limits.js';
 import type { Logger } from '../observability/logger.js';
-import { loadPolicyFile } from '../policy/load.js';
 import { DEFAULT_API_KEY, type Sandbox, type SandboxOptions, startSandbox } from '../sandbox/index.js';
+import { loadPolicyFile } from '../wiring/policy-file.js';
 import { type EmulatorOptions, type Emulators, startEmulators } from './emulators.js';
 import type { Endpoints } from './endpoints.js';
 import {

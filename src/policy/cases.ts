@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { ActionRequest } from '../actions/request.js';
 import { actionRequestSchemas, REQUESTER_SOURCES } from '../actions/request.js';
 import { type Decision, decide } from './decide.js';
+import { CaseError } from './errors.js';
 import type { Policy } from './schema.js';
 import { instantsOfWallTime, wallTime } from './windows.js';
 
@@ -87,10 +88,6 @@ export const policyCasesSchema = () => {
 };
 export type PolicyCases = z.infer<ReturnType<typeof buildCasesSchema>>;
 export type PolicyCase = PolicyCases['cases'][number];
-
-export class CaseError extends Error {
-  override name = 'CaseError';
-}
 
 const OFFSET = /(Z|[+-]\d{2}:\d{2})$/;
 const WALL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;

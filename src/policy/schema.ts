@@ -8,7 +8,7 @@
  * (they name rate counters), and a window starts at 00:00–23:59 and ends at 00:00–24:00.
  *
  * The deployed functions do not build this schema at all: the bundling validates the policy
- * with it and ships the normalized result with its SHA-256 (see src/policy/load.ts). It is
+ * with it and ships the normalized result with its SHA-256 (see src/wiring/policy-file.ts). It is
  * built on first use (`policySchemas()`, one memoized build, ~150 zod objects and ~12 ms at a
  * cold start), by the bundling, the CLI, the local stack, tests, and a Lambda whose policy
  * file is not the one its bundle was built with. Written with `zod/mini` (functions instead

@@ -2,13 +2,35 @@
  * Sandbox options from the environment (the standalone server; reusable by the local stack).
  * Read once, at the edge; a bad value fails loudly with the variable's name.
  */
-import { ConfigError, integerEnv, optionalEnv } from '../config/env.js';
 import { faultsFromEnv } from './faults.js';
 import { PLATFORM_LIMITS } from './rate-limit.js';
 import { DEFAULT_API_KEY } from './sandbox.js';
 import type { StartSandboxOptions } from './server.js';
 
 type Env = Record<string, string | undefined>;
+
+/**
+ * A bad sandbox variable. The sandbox reads its environment with its own few lines rather than
+ * the functions' (src/config/env.ts): it shares no module with the client it checks.
+ */
+export class SandboxConfigError extends Error {
+  override name = 'SandboxConfigError';
+}
+
+function optionalEnv(name: string, env: Env): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value;
+}
+
+function integerEnv(name: string, fallback: number, env: Env): number {
+  const raw = optionalEnv(name, env);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) {
+    throw new SandboxConfigError(`environment variable ${name} must be a non-negative integer, got "${raw}"`);
+  }
+  return value;
+}
 
 /**
  * SANDBOX_PORT (4010), SANDBOX_HOST (127.0.0.1), SANDBOX_API_KEY (`sandbox-key`; several
@@ -34,7 +56,9 @@ export function sandboxOptionsFromEnv(env: Env = process.env): StartSandboxOptio
   const order = optionalEnv('SANDBOX_EVENT_ORDER', env);
   if (order !== undefined) {
     if (order !== 'newest-first' && order !== 'oldest-first') {
-      throw new ConfigError('environment variable SANDBOX_EVENT_ORDER must be newest-first or oldest-first');
+      throw new SandboxConfigError(
+        'environment variable SANDBOX_EVENT_ORDER must be newest-first or oldest-first',
+      );
     }
     options.eventOrder = order;
   }
@@ -54,7 +78,7 @@ function parseWindows(raw: string): Array<{ max: number; perMs: number }> {
   return raw.split(',').map((part) => {
     const m = /^\s*(\d+)\s*\/\s*(\d+)\s*(ms|s|m|min|h)\s*$/.exec(part);
     if (!m) {
-      throw new ConfigError(
+      throw new SandboxConfigError(
         `environment variable SANDBOX_RATE_LIMITS must be on, off, noretryafter or windows like 100/10s,900/15m; got "${raw}"`,
       );
     }

@@ -5,7 +5,16 @@
  */
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { formatPath } from '../util/zod-issues.js';
+
+/** `a.b[0].c` from a zod issue path, as the platform names a property (the sandbox's own, not the client's). */
+function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out === '' ? String(key) : `.${String(key)}`;
+  }
+  return out === '' ? '(root)' : out;
+}
 
 export type FieldError = { property: string; errorMessage: string };
 

@@ -16,7 +16,6 @@ import { ConfigError, integerEnv, optionalEnv, requireEnv } from '../config/env.
 import { type ConsoleClient, type ConsoleClientOptions, createConsoleClient } from '../console/index.js';
 import { limitWindows, PLATFORM_MUTATION_LIMITS } from '../console/platform-limits.js';
 import { createLogger, type Logger } from '../observability/logger.js';
-import { loadPolicyFile } from '../policy/load.js';
 import type { Policy } from '../policy/schema.js';
 import {
   type FunctionRole,
@@ -36,6 +35,7 @@ import type { SweeperDeps } from '../sweeper/sweeper.js';
 import { lazyClient } from '../util/lazy-client.js';
 import type { WebhookDeps } from '../webhook/deps.js';
 import type { WorkerDeps } from '../worker/worker.js';
+import { loadPolicyFile } from './policy-file.js';
 
 type Env = Record<string, string | undefined>;
 

@@ -10,9 +10,11 @@ import { join, resolve } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/io.js';
+import { CASES_SCHEMA_PATH } from '../../src/cli/policy-schema.js';
 import { runCli } from '../../src/cli/run.js';
-import { CaseError, caseInstant } from '../../src/policy/cases.js';
-import { CASES_SCHEMA_PATH, casesJsonSchemaText } from '../../src/policy/generate-json-schema.js';
+import { caseInstant } from '../../src/policy/cases.js';
+import { CaseError } from '../../src/policy/errors.js';
+import { casesJsonSchemaText } from '../../src/policy/json-schema.js';
 
 const REPO = resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'autopilot-policy-test-'));

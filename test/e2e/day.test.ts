@@ -18,12 +18,12 @@ import type { ReceivedPost } from '../../src/local/slack-receiver.js';
 import { bootLocalStack, type LocalStack } from '../../src/local/stack.js';
 import { localSigner } from '../../src/local/vouch.js';
 import { createLogger } from '../../src/observability/logger.js';
-import { loadPolicyFile } from '../../src/policy/load.js';
 import { sendActionRequest } from '../../src/queue/actions-queue.js';
 import type { RunSummary } from '../../src/sweeper/summary.js';
 import { createSweeper } from '../../src/sweeper/sweeper.js';
 import { createWebhookApp } from '../../src/webhook/app.js';
 import { sweeperDepsFromEnv, webhookDepsFromEnv, workerDepsFromEnv } from '../../src/wiring/from-env.js';
+import { loadPolicyFile } from '../../src/wiring/policy-file.js';
 import { createWorker } from '../../src/worker/worker.js';
 import { holdDelayedSends } from './time-warp.js';
 

@@ -19,7 +19,7 @@ import {
   REPO_ROOT,
   writeBundledPolicy,
 } from '../../infra/bundling.js';
-import type { NormalizedPolicyFile } from '../../src/policy/load.js';
+import type { NormalizedPolicyFile } from '../../src/wiring/policy-file.js';
 
 const HANDLERS = Object.keys(HANDLER_ENTRIES) as HandlerName[];
 const work = mkdtempSync(join(tmpdir(), 'autopilot-bundled-policy-'));

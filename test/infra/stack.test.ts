@@ -11,7 +11,8 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATE_TABLE_ACTIONS } from '../../infra/autopilot-function.js';
 import { HANDLER_ENTRIES, REPO_ROOT } from '../../infra/bundling.js';
-import { normalizedPolicyText, parsePolicy, policySha256 } from '../../src/policy/load.js';
+import { normalizedPolicyText, parsePolicy } from '../../src/policy/parse.js';
+import { policySha256 } from '../../src/wiring/policy-file.js';
 import { type CfnResourceJson, type Synthesized, synthesize } from './synth.js';
 
 const CONTEXT = {

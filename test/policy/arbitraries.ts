@@ -3,7 +3,7 @@
  * decide's invariants (properties.test.ts) and the normalized policy file (load.test.ts).
  */
 import fc from 'fast-check';
-import { parsePolicy } from '../../src/policy/load.js';
+import { parsePolicy } from '../../src/policy/parse.js';
 import type { Policy, PolicyInput, TimeWindow } from '../../src/policy/schema.js';
 
 export const ZONES = [

@@ -1,6 +1,6 @@
 /** Policies and requests for the policy tests: one Berlin policy that exercises every branch. */
 import type { ActionRequest } from '../../src/actions/request.js';
-import { parsePolicy } from '../../src/policy/load.js';
+import { parsePolicy } from '../../src/policy/parse.js';
 import type { Policy, PolicyInput, TimeWindow } from '../../src/policy/schema.js';
 
 export const OFFICE_HOURS: TimeWindow[] = [

@@ -5,16 +5,12 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import formatsPlugin from 'ajv-formats';
 import fc from 'fast-check';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { POLICY_SCHEMA_PATH, policyJsonSchemaText } from '../../src/policy/generate-json-schema.js';
-import {
-  loadPolicyFile,
-  normalizedPolicyText,
-  normalizePolicyFile,
-  PolicyError,
-  parsePolicy,
-  policySha256,
-} from '../../src/policy/load.js';
+import { POLICY_SCHEMA_PATH } from '../../src/cli/policy-schema.js';
+import { PolicyError } from '../../src/policy/errors.js';
+import { policyJsonSchemaText } from '../../src/policy/json-schema.js';
+import { normalizedPolicyText, parsePolicy } from '../../src/policy/parse.js';
 import type { PolicyInput } from '../../src/policy/schema.js';
+import { loadPolicyFile, normalizePolicyFile, policySha256 } from '../../src/wiring/policy-file.js';
 import { policyInputArb } from './arbitraries.js';
 import { testPolicyInput } from './fixtures.js';
 

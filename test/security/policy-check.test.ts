@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/io.js';
 import { runCli } from '../../src/cli/run.js';
 import { decide } from '../../src/policy/decide.js';
-import { parsePolicy } from '../../src/policy/load.js';
+import { parsePolicy } from '../../src/policy/parse.js';
 import { policyWarnings } from '../../src/policy/warnings.js';
 import { buildRuleRequest, ruleMatches } from '../../src/sweeper/event-rules.js';
 import type { EventLike } from '../../src/sweeper/types.js';

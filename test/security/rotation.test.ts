@@ -6,7 +6,7 @@
  * succeed with the new key; a failed Slack signature does the same in the webhook.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { parsePolicy } from '../../src/policy/load.js';
+import { parsePolicy } from '../../src/policy/parse.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import { createWebhookApp } from '../../src/webhook/app.js';
 import { sweeperDepsFromEnv, webhookDepsFromEnv, workerDepsFromEnv } from '../../src/wiring/from-env.js';

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActionRequest } from '../../src/actions/request.js';
 import { type Emulators, startEmulators } from '../../src/local/emulators.js';
-import { parsePolicy } from '../../src/policy/load.js';
+import { parsePolicy } from '../../src/policy/parse.js';
 import { escapeMrkdwn, inlineCode, neutralizeMrkdwn } from '../../src/slack/mrkdwn.js';
 import { ruleNotification } from '../../src/sweeper/event-rules.js';
 import { ephemeral, fields, inChannel, problem, section, table } from '../../src/webhook/blocks.js';

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/observability/logger.js';
-import { parsePolicy } from '../../src/policy/load.js';
+import { parsePolicy } from '../../src/policy/parse.js';
 import { POLICY_WEBHOOK_URL_DEPRECATED } from '../../src/secrets/secrets.js';
 import { workerDepsFromEnv } from '../../src/wiring/from-env.js';
 import { synthesize } from '../infra/synth.js';

@@ -7,7 +7,7 @@ import { CreateQueueCommand, DeleteMessageBatchCommand, ReceiveMessageCommand } 
 import { createConsoleClient } from '../../src/console/index.js';
 import { type Emulators, startEmulators } from '../../src/local/emulators.js';
 import { createLogger, type Logger } from '../../src/observability/logger.js';
-import { parsePolicy } from '../../src/policy/load.js';
+import { parsePolicy } from '../../src/policy/parse.js';
 import type { PolicyInput } from '../../src/policy/schema.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import { loadLastSeen } from '../../src/state/last-seen.js';

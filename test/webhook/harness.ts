@@ -4,7 +4,7 @@
  */
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { createLogger } from '../../src/observability/logger.js';
-import { parsePolicy } from '../../src/policy/load.js';
+import { parsePolicy } from '../../src/policy/parse.js';
 import type { Policy, PolicyInput } from '../../src/policy/schema.js';
 import type { SecretsProvider } from '../../src/secrets/secrets.js';
 import { readPause, writePause } from '../../src/state/pause.js';

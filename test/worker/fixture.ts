@@ -10,7 +10,7 @@ import type { ActionRequest } from '../../src/actions/request.js';
 import { createConsoleClient } from '../../src/console/index.js';
 import { type EmulatorOptions, type Emulators, startEmulators } from '../../src/local/emulators.js';
 import { createLogger } from '../../src/observability/logger.js';
-import { parsePolicy } from '../../src/policy/load.js';
+import { parsePolicy } from '../../src/policy/parse.js';
 import type { PolicyInput } from '../../src/policy/schema.js';
 import { sendActionRequest } from '../../src/queue/actions-queue.js';
 import { type RunningSandbox, type StartSandboxOptions, startSandbox } from '../../src/sandbox/index.js';

@@ -1,5 +1,5 @@
 /**
- * Loading the policy file. An invalid file never reaches a decision: it fails the bundling (and
+ * Loading the policy file (the one place that reads it; validation itself is src/policy/parse.ts). An invalid file never reaches a decision: it fails the bundling (and
  * so `cdk synth`/`deploy`) or the start, with every zod path in the message, so that a typo never
  * turns into a silent "deny everything" in production.
  *
@@ -28,8 +28,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { formatIssues } from '../util/zod-issues.js';
-import { type Policy, policySchemas } from './schema.js';
+import { PolicyError } from '../policy/errors.js';
+import { normalizedPolicyText, parsePolicyText } from '../policy/parse.js';
+import type { Policy } from '../policy/schema.js';
 
 declare global {
   /**
@@ -42,27 +43,9 @@ declare global {
 /** The esbuild `define` key whose value is the validated policy's digest (a JSON string literal). */
 export const VALIDATED_POLICY_SHA256_DEFINE = 'globalThis.__AUTOPILOT_VALIDATED_POLICY_SHA256__';
 
-export class PolicyError extends Error {
-  override name = 'PolicyError';
-}
-
-/** Validates an already-parsed policy object (builds the zod schema on first use). */
-export function parsePolicy(value: unknown, source = 'policy'): Policy {
-  const result = policySchemas().policy.safeParse(value);
-  if (!result.success) {
-    throw new PolicyError(`${source} is not a valid policy: ${formatIssues(result.error.issues)}`);
-  }
-  return result.data;
-}
-
 /** SHA-256 (hex) of a policy file's bytes (a string is taken as its UTF-8 bytes). */
 export function policySha256(bytes: string | Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
-}
-
-/** The normalized policy file: the validated value (defaults filled in), two-space indent, final newline. */
-export function normalizedPolicyText(policy: Policy): string {
-  return `${JSON.stringify(policy, null, 2)}\n`;
 }
 
 function readPolicyBytes(path: string): { file: string; bytes: Buffer } {
@@ -72,17 +55,6 @@ function readPolicyBytes(path: string): { file: string; bytes: Buffer } {
   } catch (error) {
     throw new PolicyError(`cannot read policy file ${file}: ${(error as Error).message}`, { cause: error });
   }
-}
-
-/** Full validation of a policy file's text: JSON, then the zod schema (every problem with its path). */
-function validatePolicyText(text: string, file: string): Policy {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new PolicyError(`policy file ${file} is not JSON: ${(error as Error).message}`, { cause: error });
-  }
-  return parsePolicy(json, `policy file ${file}`);
 }
 
 /**
@@ -95,7 +67,7 @@ export function loadPolicyFile(path = process.env.AUTOPILOT_POLICY ?? 'policy.js
   // A constant in a deployed bundle (esbuild `define`), undefined anywhere else.
   const validated = globalThis.__AUTOPILOT_VALIDATED_POLICY_SHA256__;
   if (validated !== undefined && policySha256(bytes) === validated) return JSON.parse(text) as Policy;
-  return validatePolicyText(text, file);
+  return parsePolicyText(text, `policy file ${file}`);
 }
 
 /** A policy file as a bundle ships it: validated, normalized, and the digest of those bytes. */
@@ -115,9 +87,9 @@ export interface NormalizedPolicyFile {
  */
 export function normalizePolicyFile(path: string): NormalizedPolicyFile {
   const { file, bytes } = readPolicyBytes(path);
-  const policy = validatePolicyText(bytes.toString('utf8'), file);
+  const policy = parsePolicyText(bytes.toString('utf8'), `policy file ${file}`);
   const text = normalizedPolicyText(policy);
-  const again = normalizedPolicyText(validatePolicyText(text, `${file} (normalized)`));
+  const again = normalizedPolicyText(parsePolicyText(text, `policy file ${file} (normalized)`));
   if (again !== text) {
     throw new PolicyError(`policy file ${file}: its normalized form does not validate to itself`);
   }
