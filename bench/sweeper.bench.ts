@@ -15,13 +15,13 @@ import { startEmulators } from '../src/local/emulators.js';
 import { createLogger } from '../src/observability/logger.js';
 import { parsePolicy } from '../src/policy/load.js';
 import { startSandbox } from '../src/sandbox/index.js';
+import { batchPut } from '../src/state/dynamo.js';
+import { loadLastSeen } from '../src/state/last-seen.js';
+import { writeCursor } from '../src/state/sweep-cursor.js';
 import { createStateTable, ITEM_FAMILIES, type StateTable } from '../src/state/table.js';
-import { writeCursor } from '../src/sweeper/cursor.js';
-import { batchPut } from '../src/sweeper/dynamo.js';
-import { loadLastSeen } from '../src/sweeper/last-seen.js';
+import { loadWatchSet } from '../src/state/watch.js';
 import { createSweeper } from '../src/sweeper/sweeper.js';
 import type { EventOrder } from '../src/sweeper/types.js';
-import { loadWatchSet } from '../src/sweeper/watch.js';
 import type { BenchSection } from './types.js';
 
 const DAY = 86_400_000;

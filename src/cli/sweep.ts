@@ -12,12 +12,12 @@ import { type ActionRequest, actionTarget, requesterKey } from '../actions/reque
 import { DEFAULT_ENDPOINTS_FILE, readEndpoints } from '../local/endpoints.js';
 import { createLogger } from '../observability/logger.js';
 import { loadPolicyFile, PolicyError } from '../policy/load.js';
+import { dryRunClient } from '../state/dry-run-table.js';
 import { createDynamoClient } from '../state/table.js';
 import type { RunSummary } from '../sweeper/summary.js';
 import { createSweeper } from '../sweeper/sweeper.js';
 import { sweeperDepsFromEnv } from '../wiring/from-env.js';
 import { parse } from './args.js';
-import { dryRunClient } from './dry-run-table.js';
 import { type CliIo, CommandError, EXIT, printHelp, renderTable, UsageError } from './io.js';
 
 export const SWEEP_USAGE = `Usage:

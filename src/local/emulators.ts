@@ -4,18 +4,17 @@
  * ordinary AWS SDK clients, exactly as the Lambdas talk to AWS. Never bundled into a Lambda.
  */
 import type { AddressInfo } from 'node:net';
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import dynalite from 'dynalite';
 import { buildApp as buildFauxqs, interceptLocalhostDns } from 'fauxqs';
 import { createSqsClient } from '../queue/actions-queue.js';
-import { createDynamoClient, createStateTable } from '../state/table.js';
+import { createDynamoClient, createStateTable, type DynamoClient } from '../state/table.js';
 
 export interface Emulators {
   sqsEndpoint: string;
   dynamodbEndpoint: string;
   sqs: SQSClient;
-  dynamo: DynamoDBClient;
+  dynamo: DynamoClient;
   queueUrl: string;
   dlqUrl: string;
   tableName: string;

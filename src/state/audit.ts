@@ -6,17 +6,11 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import {
-  type AttributeValue,
-  ConditionalCheckFailedException,
-  DeleteItemCommand,
-  GetItemCommand,
-  PutItemCommand,
-  QueryCommand,
-} from '@aws-sdk/client-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { ActionRequest } from '../actions/request.js';
 import type { PauseInput, Veto } from '../policy/decide.js';
 import { scrubSecrets } from '../util/secret-scrub.js';
+import { deleteItem, getItem, putIfAbsent, putItem, queryPartition } from './dynamo.js';
 import { expiresAfterDays, ITEM_FAMILIES, type StateTable } from './table.js';
 
 export const AUDIT_KEEP_DAYS = 90;
@@ -75,7 +69,7 @@ export async function writeAudit(table: StateTable, record: AuditRecord): Promis
   if (record.deferUntil) item.deferUntil = { S: record.deferUntil };
   if (record.replayOf) item.replayOf = { S: record.replayOf };
   if (record.inputs) item.inputs = { S: scrubSecrets(JSON.stringify(record.inputs)) };
-  await table.client.send(new PutItemCommand({ TableName: table.tableName, Item: item }));
+  await putItem(table, item);
 }
 
 export type StoredAuditRecord = Omit<AuditRecord, 'at'> & { at: string };
@@ -109,26 +103,8 @@ export function storedRecord(item: Record<string, AttributeValue>, requestId = '
 
 /** A request's audit history, oldest first. */
 export async function readAudit(table: StateTable, requestId: string): Promise<StoredAuditRecord[]> {
-  const out: StoredAuditRecord[] = [];
-  let start: Record<string, AttributeValue> | undefined;
-  for (let page = 0; page < 20; page++) {
-    const res = await table.client.send(
-      new QueryCommand({
-        TableName: table.tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': pk(requestId), ':prefix': { S: 'record#' } },
-        ConsistentRead: true,
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    for (const item of res.Items ?? []) {
-      const record = storedRecord(item, requestId);
-      out.push(record);
-    }
-    start = res.LastEvaluatedKey;
-    if (!start) break;
-  }
-  return out;
+  const items = await queryPartition(table, pk(requestId).S, { skPrefix: 'record#', maxPages: 20 });
+  return items.map((item) => storedRecord(item, requestId));
 }
 
 /** The final outcome of a request, as first recorded (see `recordFinal`). */
@@ -145,24 +121,12 @@ export interface FinalOutcome {
  * same request (SQS redeliveries, producer retries) replay it instead of deciding or calling
  * again. Deferrals and questions are not final. Returns false when a final was already there.
  */
-export async function recordFinal(table: StateTable, final: FinalOutcome, now: Date): Promise<boolean> {
-  try {
-    await table.client.send(
-      new PutItemCommand({
-        TableName: table.tableName,
-        Item: {
-          ...finalItemKey(final.requestId),
-          outcome: { S: JSON.stringify(final) },
-          expiresAt: { N: String(expiresAfterDays(now, AUDIT_KEEP_DAYS)) },
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
+export function recordFinal(table: StateTable, final: FinalOutcome, now: Date): Promise<boolean> {
+  return putIfAbsent(table, {
+    ...finalItemKey(final.requestId),
+    outcome: { S: JSON.stringify(final) },
+    expiresAt: { N: String(expiresAfterDays(now, AUDIT_KEEP_DAYS)) },
+  });
 }
 
 /** The final-outcome item's key, for readers that batch it with other items. */
@@ -171,10 +135,7 @@ export function finalItemKey(requestId: string) {
 }
 
 export async function readFinal(table: StateTable, requestId: string): Promise<FinalOutcome | undefined> {
-  const { Item } = await table.client.send(
-    new GetItemCommand({ TableName: table.tableName, Key: finalItemKey(requestId), ConsistentRead: true }),
-  );
-  return finalFromItem(Item);
+  return finalFromItem(await getItem(table, finalItemKey(requestId)));
 }
 
 export function finalFromItem(Item: Record<string, AttributeValue> | undefined): FinalOutcome | undefined {
@@ -185,38 +146,21 @@ export function finalFromItem(Item: Record<string, AttributeValue> | undefined):
  * Records that people were told about `topic` for this request; true the first time only.
  * Used to post a deferral or an "ask" once, however often the request comes back.
  */
-export async function markNotified(
+export function markNotified(
   table: StateTable,
   requestId: string,
   topic: string,
   now: Date,
 ): Promise<boolean> {
-  try {
-    await table.client.send(
-      new PutItemCommand({
-        TableName: table.tableName,
-        Item: {
-          pk: pk(requestId),
-          sk: { S: `notified#${topic}` },
-          at: { S: now.toISOString() },
-          expiresAt: { N: String(expiresAfterDays(now, AUDIT_KEEP_DAYS)) },
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
+  return putIfAbsent(table, {
+    pk: pk(requestId),
+    sk: { S: `notified#${topic}` },
+    at: { S: now.toISOString() },
+    expiresAt: { N: String(expiresAfterDays(now, AUDIT_KEEP_DAYS)) },
+  });
 }
 
 /** Takes a marker back (the notification it stood for could not be delivered). */
 export async function clearNotified(table: StateTable, requestId: string, topic: string): Promise<void> {
-  await table.client.send(
-    new DeleteItemCommand({
-      TableName: table.tableName,
-      Key: { pk: pk(requestId), sk: { S: `notified#${topic}` } },
-    }),
-  );
+  await deleteItem(table, { pk: pk(requestId), sk: { S: `notified#${topic}` } });
 }

@@ -7,13 +7,8 @@
  * refused, transient) gives the claim back: a phase that was not yet current may be later. Works on DynamoDB and on dynalite alike: no transactions and no
  * `ReturnValuesOnConditionCheckFailure`; after a failed condition we read the item consistently.
  */
-import {
-  type AttributeValue,
-  ConditionalCheckFailedException,
-  DeleteItemCommand,
-  GetItemCommand,
-  PutItemCommand,
-} from '@aws-sdk/client-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { deleteIf, getItem, putIf } from './dynamo.js';
 import { expiresAfterDays, ITEM_FAMILIES, type StateTable } from './table.js';
 
 /** What a completed effect remembers: enough to tell people again what happened. */
@@ -55,10 +50,7 @@ export async function readEffect(
   effect: string,
   nowMs = Date.now(),
 ): Promise<EffectState> {
-  const { Item } = await table.client.send(
-    new GetItemCommand({ TableName: table.tableName, Key: key(effect), ConsistentRead: true }),
-  );
-  return effectFromItem(Item, nowMs);
+  return effectFromItem(await getItem(table, key(effect)), nowMs);
 }
 
 /** The effect's state from a stored item (or its absence) at wall-clock `nowMs`. */
@@ -88,30 +80,23 @@ export async function claimEffect(
   const now = new Date(nowMs);
   // A condition failure followed by a vanished item (released meanwhile) is retried; bounded.
   for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      await table.client.send(
-        new PutItemCommand({
-          TableName: table.tableName,
-          Item: {
-            ...key(effect),
-            status: { S: 'in-progress' },
-            owner: { S: claim.owner },
-            lockExpiresAt: { N: String(claim.lockExpiresAt) },
-            claimedAt: { S: now.toISOString() },
-            expiresAt: { N: String(expiresAfterDays(now, KEEP_DAYS)) },
-          },
-          ConditionExpression: 'attribute_not_exists(pk) OR (#status = :inProgress AND lockExpiresAt < :now)',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: {
-            ':inProgress': { S: 'in-progress' },
-            ':now': { N: String(nowMs) },
-          },
-        }),
-      );
-      return { claimed: true };
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    }
+    const claimed = await putIf(
+      table,
+      {
+        ...key(effect),
+        status: { S: 'in-progress' },
+        owner: { S: claim.owner },
+        lockExpiresAt: { N: String(claim.lockExpiresAt) },
+        claimedAt: { S: now.toISOString() },
+        expiresAt: { N: String(expiresAfterDays(now, KEEP_DAYS)) },
+      },
+      {
+        expression: 'attribute_not_exists(pk) OR (#status = :inProgress AND lockExpiresAt < :now)',
+        names: { '#status': 'status' },
+        values: { ':inProgress': { S: 'in-progress' }, ':now': { N: String(nowMs) } },
+      },
+    );
+    if (claimed) return { claimed: true };
     const state = await readEffect(table, effect, nowMs);
     if (state.status !== 'free') return { claimed: false, state };
   }
@@ -130,43 +115,29 @@ export async function completeEffect(
   outcome: StoredOutcome,
 ): Promise<boolean> {
   const now = new Date();
-  try {
-    await table.client.send(
-      new PutItemCommand({
-        TableName: table.tableName,
-        Item: {
-          ...key(effect),
-          status: { S: 'completed' },
-          owner: { S: owner },
-          outcome: { S: JSON.stringify(outcome) },
-          completedAt: { S: now.toISOString() },
-          expiresAt: { N: String(expiresAfterDays(now, KEEP_DAYS)) },
-        },
-        ConditionExpression: 'attribute_not_exists(pk) OR #owner = :owner OR #status = :inProgress',
-        ExpressionAttributeNames: { '#owner': 'owner', '#status': 'status' },
-        ExpressionAttributeValues: { ':owner': { S: owner }, ':inProgress': { S: 'in-progress' } },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
+  return putIf(
+    table,
+    {
+      ...key(effect),
+      status: { S: 'completed' },
+      owner: { S: owner },
+      outcome: { S: JSON.stringify(outcome) },
+      completedAt: { S: now.toISOString() },
+      expiresAt: { N: String(expiresAfterDays(now, KEEP_DAYS)) },
+    },
+    {
+      expression: 'attribute_not_exists(pk) OR #owner = :owner OR #status = :inProgress',
+      names: { '#owner': 'owner', '#status': 'status' },
+      values: { ':owner': { S: owner }, ':inProgress': { S: 'in-progress' } },
+    },
+  );
 }
 
 /** Gives a claim back after a transient failure, so a retry may claim it again. Only the owner can. */
 export async function releaseEffect(table: StateTable, effect: string, owner: string): Promise<void> {
-  try {
-    await table.client.send(
-      new DeleteItemCommand({
-        TableName: table.tableName,
-        Key: key(effect),
-        ConditionExpression: '#owner = :owner AND #status = :inProgress',
-        ExpressionAttributeNames: { '#owner': 'owner', '#status': 'status' },
-        ExpressionAttributeValues: { ':owner': { S: owner }, ':inProgress': { S: 'in-progress' } },
-      }),
-    );
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-  }
+  await deleteIf(table, key(effect), {
+    expression: '#owner = :owner AND #status = :inProgress',
+    names: { '#owner': 'owner', '#status': 'status' },
+    values: { ':owner': { S: owner }, ':inProgress': { S: 'in-progress' } },
+  });
 }

@@ -2,7 +2,8 @@
  * The pause switch: `/autopilot pause` stops every automated mutation until `resume`.
  * The webhook writes it; the worker and sweeper read it before they act.
  */
-import { type AttributeValue, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { getItem, putItem } from './dynamo.js';
 import { ITEM_FAMILIES, type StateTable } from './table.js';
 
 export interface PauseState {
@@ -18,10 +19,7 @@ const KEY = { pk: { S: `${ITEM_FAMILIES.control}#pause` }, sk: { S: 'current' } 
 export const PAUSE_KEY = KEY;
 
 export async function readPause(table: StateTable): Promise<PauseState> {
-  const { Item } = await table.client.send(
-    new GetItemCommand({ TableName: table.tableName, Key: KEY, ConsistentRead: true }),
-  );
-  return pauseFromItem(Item);
+  return pauseFromItem(await getItem(table, KEY));
 }
 
 /** The pause state from a stored item (or its absence). */
@@ -38,16 +36,11 @@ export async function writePause(
   table: StateTable,
   change: { paused: boolean; by: string; reason?: string | undefined; at: Date },
 ): Promise<void> {
-  await table.client.send(
-    new PutItemCommand({
-      TableName: table.tableName,
-      Item: {
-        ...KEY,
-        paused: { BOOL: change.paused },
-        by: { S: change.by },
-        since: { S: change.at.toISOString() },
-        ...(change.reason ? { reason: { S: change.reason } } : {}),
-      },
-    }),
-  );
+  await putItem(table, {
+    ...KEY,
+    paused: { BOOL: change.paused },
+    by: { S: change.by },
+    since: { S: change.at.toISOString() },
+    ...(change.reason ? { reason: { S: change.reason } } : {}),
+  });
 }

@@ -4,7 +4,7 @@
  * after a successful send lets the retry tell "already queued" (answer, queue nothing) from
  * "the first delivery never reached the queue" (queue it now, with the same id).
  */
-import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { getItem, putItem } from './dynamo.js';
 import { expiresAfterDays, ITEM_FAMILIES, type StateTable } from './table.js';
 
 const key = (requestId: string) => ({ pk: { S: `${ITEM_FAMILIES.queued}#${requestId}` }, sk: { S: 'sent' } });
@@ -18,23 +18,15 @@ export async function markQueued(
   messageId: string,
   at: Date,
 ): Promise<void> {
-  await table.client.send(
-    new PutItemCommand({
-      TableName: table.tableName,
-      Item: {
-        ...key(requestId),
-        messageId: { S: messageId },
-        at: { S: at.toISOString() },
-        expiresAt: { N: String(expiresAfterDays(at, KEEP_DAYS)) },
-      },
-    }),
-  );
+  await putItem(table, {
+    ...key(requestId),
+    messageId: { S: messageId },
+    at: { S: at.toISOString() },
+    expiresAt: { N: String(expiresAfterDays(at, KEEP_DAYS)) },
+  });
 }
 
 /** The SQS message id the request was queued as, or undefined when it never was. */
 export async function queuedAs(table: StateTable, requestId: string): Promise<string | undefined> {
-  const { Item } = await table.client.send(
-    new GetItemCommand({ TableName: table.tableName, Key: key(requestId), ConsistentRead: true }),
-  );
-  return Item?.messageId?.S;
+  return (await getItem(table, key(requestId)))?.messageId?.S;
 }

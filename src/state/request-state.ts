@@ -4,8 +4,8 @@
  * the effect's claim, the pause flag and a veto. On the emulator and on DynamoDB alike, one round
  * trip per record matters: it is on the path of every message.
  */
-import { type AttributeValue, BatchGetItemCommand } from '@aws-sdk/client-dynamodb';
 import { type FinalOutcome, finalFromItem, finalItemKey } from './audit.js';
+import { batchGet, keyId } from './dynamo.js';
 import { type EffectState, effectFromItem, effectItemKey } from './effects.js';
 import { PAUSE_KEY, type PauseState, pauseFromItem } from './pause.js';
 import type { StateTable } from './table.js';
@@ -18,9 +18,6 @@ export interface RequestState {
   veto: Veto | undefined;
 }
 
-type Key = Record<string, AttributeValue>;
-const id = (key: Key) => `${key.pk?.S}\u0000${key.sk?.S}`;
-
 export async function readRequestState(
   table: StateTable,
   subject: { requestId: string; effectKey: string },
@@ -31,24 +28,11 @@ export async function readRequestState(
     pause: PAUSE_KEY,
     veto: vetoItemKey(subject.effectKey),
   };
-  const found = new Map<string, Key>();
-  let pending: Key[] = Object.values(keys);
-  // DynamoDB may leave keys unprocessed under load; ask again for those, a bounded number of times.
-  for (let attempt = 0; pending.length > 0; attempt++) {
-    if (attempt === 5) throw new Error('the state table left keys unprocessed five times in a row');
-    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
-    const out = await table.client.send(
-      new BatchGetItemCommand({
-        RequestItems: { [table.tableName]: { Keys: pending, ConsistentRead: true } },
-      }),
-    );
-    for (const item of out.Responses?.[table.tableName] ?? []) found.set(id(item), item);
-    pending = out.UnprocessedKeys?.[table.tableName]?.Keys ?? [];
-  }
+  const found = new Map((await batchGet(table, Object.values(keys))).map((item) => [keyId(item), item]));
   return {
-    final: finalFromItem(found.get(id(keys.final))),
-    effect: effectFromItem(found.get(id(keys.effect))),
-    pause: pauseFromItem(found.get(id(keys.pause))),
-    veto: vetoFromItem(found.get(id(keys.veto))),
+    final: finalFromItem(found.get(keyId(keys.final))),
+    effect: effectFromItem(found.get(keyId(keys.effect))),
+    pause: pauseFromItem(found.get(keyId(keys.pause))),
+    veto: vetoFromItem(found.get(keyId(keys.veto))),
   };
 }

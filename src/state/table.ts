@@ -32,6 +32,9 @@ export const WEBHOOK_PARTITION_KEYS = [
   `${ITEM_FAMILIES.queued}#*`,
 ] as const;
 
+/** The DynamoDB client, named here so that modules outside `src/state/` need not import the SDK. */
+export type DynamoClient = DynamoDBClient;
+
 export interface StateTable {
   /** Only `send` is used, so handlers can hand in a client built on first use (util/lazy-client). */
   client: Pick<DynamoDBClient, 'send'>;

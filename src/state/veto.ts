@@ -3,7 +3,8 @@
  * the worker reads it before deciding, and the policy then denies automated requests for that
  * effect. A later human approval overrides it (automation yields to people, not the reverse).
  */
-import { type AttributeValue, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { getItem, putItem } from './dynamo.js';
 import { expiresAfterDays, ITEM_FAMILIES, type StateTable } from './table.js';
 
 export interface Veto {
@@ -28,25 +29,17 @@ export async function writeVeto(
   veto: { by: string; at: string | Date; reason?: string | undefined },
 ): Promise<void> {
   const at = veto.at instanceof Date ? veto.at : new Date(veto.at);
-  await table.client.send(
-    new PutItemCommand({
-      TableName: table.tableName,
-      Item: {
-        ...key(effectKey),
-        by: { S: veto.by },
-        at: { S: at.toISOString() },
-        expiresAt: { N: String(expiresAfterDays(at, KEEP_DAYS)) },
-        ...(veto.reason ? { reason: { S: veto.reason } } : {}),
-      },
-    }),
-  );
+  await putItem(table, {
+    ...key(effectKey),
+    by: { S: veto.by },
+    at: { S: at.toISOString() },
+    expiresAt: { N: String(expiresAfterDays(at, KEEP_DAYS)) },
+    ...(veto.reason ? { reason: { S: veto.reason } } : {}),
+  });
 }
 
 export async function readVeto(table: StateTable, effectKey: string): Promise<Veto | undefined> {
-  const { Item } = await table.client.send(
-    new GetItemCommand({ TableName: table.tableName, Key: key(effectKey), ConsistentRead: true }),
-  );
-  return vetoFromItem(Item);
+  return vetoFromItem(await getItem(table, key(effectKey)));
 }
 
 export function vetoFromItem(Item: Record<string, AttributeValue> | undefined): Veto | undefined {

@@ -15,7 +15,7 @@
  * timestamps of the first page (or the policy's override) and verified on every page.
  */
 import type { Logger } from '../observability/logger.js';
-import { type Cursor, EMPTY_CURSOR } from './cursor.js';
+import { type Cursor, EMPTY_CURSOR } from '../state/sweep-cursor.js';
 import { eventHash, eventTime } from './identity.js';
 import type { EventLike, EventOrder, EventsSource } from './types.js';
 

@@ -8,9 +8,9 @@
  */
 import { type ArchiveConfigRequest, actionRequestSchemas } from '../actions/request.js';
 import type { StaleConfigsPolicy } from '../policy/schema.js';
+import type { WatchEntry } from '../state/watch.js';
 import { matchesAny } from '../util/glob.js';
 import { shortHash, slug } from './identity.js';
-import type { WatchEntry } from './watch.js';
 
 const DAY = 86_400_000;
 

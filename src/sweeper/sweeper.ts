@@ -20,21 +20,21 @@ import { type Metrics, noMetrics } from '../observability/metrics.js';
 import type { Policy } from '../policy/schema.js';
 import { sendActionRequest } from '../queue/actions-queue.js';
 import { type PostResult, postToSlack, type SlackMessage } from '../slack/post.js';
+import { loadLastSeen, mergeMax, writeLastSeen } from '../state/last-seen.js';
+import { markPosted, postedAlready } from '../state/notify-marks.js';
 import { type PauseState, readPause } from '../state/pause.js';
+import { type Cursor, readCursor, writeCursor } from '../state/sweep-cursor.js';
+import { acquireLease, releaseLease } from '../state/sweep-lease.js';
 import type { StateTable } from '../state/table.js';
+import { loadWatchSet, type WatchEntry, writeWatchEntries } from '../state/watch.js';
 import { globMatch } from '../util/glob.js';
-import { type Cursor, readCursor, writeCursor } from './cursor.js';
 import { eventField } from './event-fields.js';
 import { buildRuleRequest, ruleMatches, ruleNotification, ruleRequestId } from './event-rules.js';
 import { shortHash } from './identity.js';
-import { loadLastSeen, mergeMax, writeLastSeen } from './last-seen.js';
-import { acquireLease, releaseLease } from './lease.js';
-import { markPosted, postedAlready } from './notify-marks.js';
 import { createPoller, type NewEvent, type PollEnd, type PolledPage } from './poller.js';
 import { planStaleSweep, type StalePlan } from './stale.js';
 import { compactSummary, type RunSummary, staleNotification, staleSection } from './summary.js';
 import type { EventsSource, SweeperHooks, SweeperStep } from './types.js';
-import { loadWatchSet, type WatchEntry, writeWatchEntries } from './watch.js';
 
 export interface SweeperDeps {
   policy: Policy;

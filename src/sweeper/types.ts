@@ -28,7 +28,7 @@ export interface EventsSource {
   ): PromiseLike<EventsPage>;
 }
 
-export type EventOrder = 'newest-first' | 'oldest-first';
+export type { EventOrder } from '../state/sweep-cursor.js';
 
 /**
  * The durable steps of a run, in the order they happen. A flush of the poller goes

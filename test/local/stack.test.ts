@@ -9,7 +9,7 @@ import { runCli } from '../../src/cli/run.js';
 import { renderBanner } from '../../src/local/banner.js';
 import { sendSigned, signedSlashCommand } from '../../src/local/sign.js';
 import { bootLocalStack, type LocalStack } from '../../src/local/stack.js';
-import { readCursor } from '../../src/sweeper/cursor.js';
+import { readCursor } from '../../src/state/sweep-cursor.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'autopilot-stack-'));
 let stack: LocalStack;

@@ -10,12 +10,12 @@ import { createLogger, type Logger } from '../../src/observability/logger.js';
 import { parsePolicy } from '../../src/policy/load.js';
 import type { PolicyInput } from '../../src/policy/schema.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
+import { loadLastSeen } from '../../src/state/last-seen.js';
+import { readCursor } from '../../src/state/sweep-cursor.js';
 import { createStateTable, type StateTable } from '../../src/state/table.js';
-import { readCursor } from '../../src/sweeper/cursor.js';
-import { loadLastSeen } from '../../src/sweeper/last-seen.js';
+import { loadWatchSet } from '../../src/state/watch.js';
 import { createSweeper, type SweeperDeps } from '../../src/sweeper/sweeper.js';
 import type { EventOrder, EventsSource } from '../../src/sweeper/types.js';
-import { loadWatchSet } from '../../src/sweeper/watch.js';
 import { type SlackCapture, startSlackCapture } from '../helpers/slack-capture.js';
 
 export const NOW = Date.parse('2026-11-22T03:00:00.000Z');

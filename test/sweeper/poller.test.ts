@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConsoleClient } from '../../src/console/index.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { type RunningSandbox, type NewEvent as SandboxEvent, startSandbox } from '../../src/sandbox/index.js';
-import type { Cursor } from '../../src/sweeper/cursor.js';
+import type { Cursor } from '../../src/state/sweep-cursor.js';
 import { eventHash } from '../../src/sweeper/identity.js';
 import { createPoller, EventOrderError, type PollEnd } from '../../src/sweeper/poller.js';
 import type { EventLike, EventOrder, EventsSource } from '../../src/sweeper/types.js';

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { policySchemas, type StaleConfigsPolicy } from '../../src/policy/schema.js';
+import type { WatchEntry } from '../../src/state/watch.js';
 import { planStaleSweep, type StaleInput, staleRequestId } from '../../src/sweeper/stale.js';
-import type { WatchEntry } from '../../src/sweeper/watch.js';
 
 const DAY = 86_400_000;
 const now = new Date('2026-11-22T03:00:00Z');

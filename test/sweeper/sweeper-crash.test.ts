@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { effectKey, parseActionRequest } from '../../src/actions/request.js';
 import { writePause } from '../../src/state/pause.js';
-import { acquireLease } from '../../src/sweeper/lease.js';
+import { acquireLease } from '../../src/state/sweep-lease.js';
 import { SWEEPER_STEPS, type SweeperStep } from '../../src/sweeper/types.js';
 import {
   DAY,

@@ -5,9 +5,11 @@
  * timestamps are neither lost nor doubled; `position` (events processed, counted from the
  * oldest) and `pageSize` let the next run jump straight to the page of the first unseen event.
  */
-import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
-import { ITEM_FAMILIES, type StateTable } from '../state/table.js';
-import type { EventOrder } from './types.js';
+import { getItem, itemKey, putItem } from './dynamo.js';
+import { ITEM_FAMILIES, type StateTable } from './table.js';
+
+/** The order of `GET /events` pages, which the spec leaves open: the poller detects it. */
+export type EventOrder = 'newest-first' | 'oldest-first';
 
 export interface Cursor {
   /** The order detected (or configured) on the last run; re-verified on every page. */
@@ -36,20 +38,15 @@ export const EMPTY_CURSOR: Cursor = {
   observedSince: null,
 };
 
-const KEY = { pk: { S: `${ITEM_FAMILIES.sweeper}#cursor` }, sk: { S: 'events' } };
+const KEY = itemKey(`${ITEM_FAMILIES.sweeper}#cursor`, 'events');
 
 export async function readCursor(table: StateTable): Promise<Cursor | undefined> {
-  const { Item } = await table.client.send(
-    new GetItemCommand({ TableName: table.tableName, Key: KEY, ConsistentRead: true }),
-  );
-  const text = Item?.state?.S;
+  const text = (await getItem(table, KEY))?.state?.S;
   if (!text) return undefined;
   return { ...EMPTY_CURSOR, ...(JSON.parse(text) as Partial<Cursor>) };
 }
 
 export async function writeCursor(table: StateTable, cursor: Cursor, now: Date): Promise<void> {
   const state = JSON.stringify({ ...cursor, updatedAt: now.toISOString() });
-  await table.client.send(
-    new PutItemCommand({ TableName: table.tableName, Item: { ...KEY, state: { S: state } } }),
-  );
+  await putItem(table, { ...KEY, state: { S: state } });
 }

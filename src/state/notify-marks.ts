@@ -3,8 +3,9 @@
  * again. Marks are written right after the posts (30-day TTL): posting is at-least-once, and
  * only a crash between the post and its mark can repeat a message (never lose one).
  */
-import { expiresAfterDays, ITEM_FAMILIES, type StateTable } from '../state/table.js';
-import { batchGet, batchPut } from './dynamo.js';
+
+import { batchGet, batchPut, itemKey } from './dynamo.js';
+import { expiresAfterDays, ITEM_FAMILIES, type StateTable } from './table.js';
 
 const PK = `${ITEM_FAMILIES.sweeper}#notified`;
 
@@ -12,7 +13,7 @@ export async function postedAlready(table: StateTable, keys: string[]): Promise<
   if (keys.length === 0) return new Set();
   const items = await batchGet(
     table,
-    keys.map((sk) => ({ pk: PK, sk })),
+    keys.map((sk) => itemKey(PK, sk)),
   );
   return new Set(items.map((item) => item.sk?.S ?? ''));
 }

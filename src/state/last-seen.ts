@@ -2,12 +2,13 @@
  * The last-seen index: config id → the newest exposure observed (epoch ms), one item per
  * config under `pk = lastseen`. Writes keep the maximum, so the order events arrive in does
  * not matter. BatchWriteItem cannot compare, so the run reads the whole index once, merges
- * the maximum in memory and batch-writes only the entries that grew; the run lease (lease.ts)
+ * the maximum in memory and batch-writes only the entries that grew; the run lease (sweep-lease.ts)
  * makes the sweeper the single writer, which is what makes read-merge-write safe. (The
  * alternative, one conditional UpdateItem per config, costs a request per config per flush.)
  */
-import { ITEM_FAMILIES, type StateTable } from '../state/table.js';
+
 import { batchPut, queryPartition } from './dynamo.js';
+import { ITEM_FAMILIES, type StateTable } from './table.js';
 
 const PK = ITEM_FAMILIES.lastSeen;
 

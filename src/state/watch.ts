@@ -6,8 +6,8 @@
  * staleness episode rather than on every run.
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { ITEM_FAMILIES, type StateTable } from '../state/table.js';
 import { batchPut, queryPartition } from './dynamo.js';
+import { ITEM_FAMILIES, type StateTable } from './table.js';
 
 const PK = ITEM_FAMILIES.watch;
 

@@ -5,12 +5,43 @@
  * a first sweep that saves its observation window and then judges staleness included —
  * while the real table stays untouched. Conditions and updates are not evaluated: counted only.
  */
-import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  type AttributeValue,
+  BatchGetItemCommand,
+  BatchWriteItemCommand,
+  DeleteItemCommand,
+  type DynamoDBClient,
+  GetItemCommand,
+  PutItemCommand,
+  QueryCommand,
+  TransactWriteItemsCommand,
+  UpdateItemCommand,
+} from '@aws-sdk/client-dynamodb';
+import { keyId } from './dynamo.js';
 
 type Item = Record<string, AttributeValue>;
 type Input = Record<string, unknown>;
 
-const keyOf = (item: Item | undefined) => `${item?.pk?.S ?? ''}\u0000${item?.sk?.S ?? ''}`;
+const keyOf = keyId;
+
+/**
+ * The name a command is counted and dispatched under, by class identity: a bundler may rename
+ * classes (`constructor.name` is not stable under minification), `instanceof` still holds.
+ */
+const COMMANDS = [
+  ['PutItem', PutItemCommand],
+  ['DeleteItem', DeleteItemCommand],
+  ['UpdateItem', UpdateItemCommand],
+  ['TransactWriteItems', TransactWriteItemsCommand],
+  ['BatchWriteItem', BatchWriteItemCommand],
+  ['GetItem', GetItemCommand],
+  ['BatchGetItem', BatchGetItemCommand],
+  ['Query', QueryCommand],
+] as const;
+
+function commandName(command: unknown): string | undefined {
+  return COMMANDS.find(([, type]) => command instanceof type)?.[0];
+}
 
 export interface DryRunTable {
   client: DynamoDBClient;
@@ -25,22 +56,23 @@ export function dryRunClient(real: DynamoDBClient): DryRunTable {
   const sendReal = (command: unknown) =>
     (real.send as (c: unknown) => Promise<Record<string, unknown>>)(command);
 
-  const send = async (command: { constructor: { name: string }; input: Input }) => {
+  const send = async (command: { input: Input }) => {
     const input = command.input;
-    switch (command.constructor.name) {
-      case 'PutItemCommand':
+    const name = commandName(command);
+    switch (name) {
+      case 'PutItem':
         count('PutItem');
         items.set(keyOf(input.Item as Item), input.Item as Item);
         return {};
-      case 'DeleteItemCommand':
+      case 'DeleteItem':
         count('DeleteItem');
         items.set(keyOf(input.Key as Item), null);
         return {};
-      case 'UpdateItemCommand':
-      case 'TransactWriteItemsCommand':
-        count(command.constructor.name.replace(/Command$/, ''));
+      case 'UpdateItem':
+      case 'TransactWriteItems':
+        count(name);
         return {};
-      case 'BatchWriteItemCommand': {
+      case 'BatchWriteItem': {
         count('BatchWriteItem');
         for (const requests of Object.values(
           input.RequestItems as Record<string, Array<Record<string, { Item?: Item; Key?: Item }>>>,
@@ -52,7 +84,7 @@ export function dryRunClient(real: DynamoDBClient): DryRunTable {
         }
         return { UnprocessedItems: {} };
       }
-      case 'GetItemCommand': {
+      case 'GetItem': {
         const key = keyOf(input.Key as Item);
         if (items.has(key)) {
           const item = items.get(key);
@@ -60,7 +92,7 @@ export function dryRunClient(real: DynamoDBClient): DryRunTable {
         }
         return sendReal(command);
       }
-      case 'BatchGetItemCommand': {
+      case 'BatchGetItem': {
         const out = await sendReal(command);
         const responses = { ...((out.Responses as Record<string, Item[]> | undefined) ?? {}) };
         const request = input.RequestItems as Record<string, { Keys: Item[] }>;
@@ -77,7 +109,7 @@ export function dryRunClient(real: DynamoDBClient): DryRunTable {
         }
         return { ...out, Responses: responses };
       }
-      case 'QueryCommand': {
+      case 'Query': {
         const out = await sendReal(command);
         const expression = String(input.KeyConditionExpression ?? '');
         const pk = (input.ExpressionAttributeValues as Item | undefined)?.[':pk']?.S;
