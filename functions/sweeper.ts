@@ -2,7 +2,7 @@
  * Lambda entry point of the sweeper (EventBridge schedule). Thin: the policy is loaded at cold
  * start (validated with zod when this bundle was built and trusted by its SHA-256; any other
  * policy file is validated here, so an invalid one fails the init with its zod path: see
- * src/policy/load.ts); the dependencies are built from the environment once per container; each
+ * src/wiring/policy-file.ts); the dependencies are built from the environment once per container; each
  * invocation gets the time it has left from the Lambda context, so the run stops with a margin
  * and saves progress.
  */

@@ -3,7 +3,7 @@
  * Thin on purpose: dependencies are built from the environment once per container, the policy
  * among them. It was validated with zod when this bundle was built, and the bundle trusts
  * exactly those bytes (by their SHA-256); any other policy file is validated at init, so a bad
- * one fails the cold start with its zod path (src/policy/load.ts).
+ * one fails the cold start with its zod path (src/wiring/policy-file.ts).
  */
 import { handle } from 'hono/aws-lambda';
 import { createWebhookApp } from '../src/webhook/app.js';

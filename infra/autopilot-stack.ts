@@ -16,13 +16,6 @@ import {
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import {
-  Alarm,
-  ComparisonOperator,
-  type IAlarmAction,
-  type IMetric,
-  TreatMissingData,
-} from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { AttributeType, BillingMode, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
@@ -40,6 +33,7 @@ import { TABLE_KEYS, WEBHOOK_PARTITION_KEYS } from '../src/state/table.js';
 import { AutopilotFunction } from './autopilot-function.js';
 import { bundledPolicy, HANDLER_ENTRIES } from './bundling.js';
 import { consoleApiBaseUrlProblem } from './context.js';
+import { type AlarmThresholds, DEFAULT_ALARM_THRESHOLDS, Operations } from './operations.js';
 
 export { PLATFORM_MUTATION_LIMITS };
 
@@ -66,6 +60,8 @@ export interface AutopilotStackProps extends StackProps {
   workerMaxConcurrency?: number;
   /** The policy file bundled with every function (relative to the repository root). @default 'policy.json' */
   policyFile?: string;
+  /** Alarm thresholds (context `alarmThrottledPer5Min`, `alarmQueueAgeMinutes`, `alarmSweeperLagPeriods`). */
+  alarmThresholds?: Partial<AlarmThresholds>;
   /** Handler files (relative to the repository root); tests may point them elsewhere. */
   entries?: Partial<Record<keyof typeof HANDLER_ENTRIES, string>>;
 }
@@ -331,49 +327,16 @@ export class AutopilotStack extends Stack {
         'Alarm notifications carry only alarm names and states. CloudWatch cannot publish to a topic encrypted with the AWS-managed SNS key, and a customer key would cost more than the rest of the stack at rest.',
     });
     if (props.alarmEmail) topic.addSubscription(new EmailSubscription(props.alarmEmail));
-    const action = new SnsAction(topic);
-    const alarm = (id: string, description: string, metric: IMetric, extra: Partial<AlarmSettings> = {}) => {
-      const a = new Alarm(this, id, {
-        alarmDescription: description,
-        metric,
-        threshold: 1,
-        evaluationPeriods: 1,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-        ...extra,
-      });
-      addActions(a, action);
-      return a;
-    };
-    alarm(
-      'DeadLetterQueueNotEmpty',
-      'Action requests reached the DLQ: invalid bodies or exhausted retries. Inspect and redrive or delete.',
-      dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
-    );
-    alarm(
-      'WorkerErrors',
-      'The worker failed invocations (not single records): check its logs.',
-      worker.function.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
-    );
-    alarm(
-      'SweeperErrors',
-      'The sweeper failed a run: check its logs.',
-      sweeper.function.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
-    );
-    alarm(
-      'WebhookServerErrors',
-      'The Slack webhook answered 5xx: people in Slack see failures.',
-      this.api.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' }),
-    );
-    alarm(
-      'SweeperNotRunning',
-      `The sweeper has not run for two periods (${2 * sweepMinutes} minutes): check the schedule rule and the function's throttles.`,
-      sweeper.function.metricInvocations({ period: Duration.minutes(2 * sweepMinutes), statistic: 'Sum' }),
-      {
-        comparisonOperator: ComparisonOperator.LESS_THAN_THRESHOLD,
-        treatMissingData: TreatMissingData.BREACHING,
-      },
-    );
+    new Operations(this, 'Operations', {
+      functions: { webhook, worker, sweeper },
+      api: this.api,
+      actionsQueue,
+      dlq,
+      table,
+      alarmAction: new SnsAction(topic),
+      sweepMinutes,
+      thresholds: { ...DEFAULT_ALARM_THRESHOLDS, ...props.alarmThresholds },
+    });
 
     new CfnOutput(this, 'WebhookUrl', {
       value: this.api.apiEndpoint,
@@ -394,14 +357,4 @@ export class AutopilotStack extends Stack {
     new CfnOutput(this, 'DeadLetterQueueUrl', { value: dlq.queueUrl });
     new CfnOutput(this, 'AlarmTopicArn', { value: topic.topicArn });
   }
-}
-
-type AlarmSettings = {
-  comparisonOperator: ComparisonOperator;
-  treatMissingData: TreatMissingData;
-};
-
-function addActions(alarm: Alarm, action: IAlarmAction): void {
-  alarm.addAlarmAction(action);
-  alarm.addOkAction(action);
 }

@@ -18,11 +18,35 @@ function text(node: Node, key: string): string | undefined {
   return String(value).trim();
 }
 
-function integer(node: Node, key: string): number | undefined {
+function integer(node: Node, key: string, range?: { min: number; max: number }): number | undefined {
   const raw = text(node, key);
   if (raw === undefined) return undefined;
   const value = Number(raw);
   if (!Number.isInteger(value)) throw new Error(`context value "${key}" must be an integer, got "${raw}"`);
+  if (range && (value < range.min || value > range.max))
+    throw new Error(`context value "${key}" must be from ${range.min} to ${range.max}, got ${value}`);
+  return value;
+}
+
+/** Enough to catch a typo (no full RFC 5322): one @, a dot in the domain, no spaces. */
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function email(node: Node, key: string): string | undefined {
+  const value = text(node, key);
+  if (value !== undefined && !EMAIL.test(value))
+    throw new Error(`context value "${key}" must be an e-mail address, got "${value}"`);
+  return value;
+}
+
+/** Complete secret ARNs only: a partial ARN would fail at deploy, far from its cause. */
+const SECRET_ARN = /^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[\w/+=.@-]+-[A-Za-z0-9]{6}$/;
+
+function secretArn(node: Node, key: string): string | undefined {
+  const value = text(node, key);
+  if (value !== undefined && !SECRET_ARN.test(value))
+    throw new Error(
+      `context value "${key}" must be a complete Secrets Manager ARN (arn:aws:secretsmanager:<region>:<account>:secret:<name>-AbCdEf), got "${value}"`,
+    );
   return value;
 }
 
@@ -67,11 +91,18 @@ export function readSettings(node: Node): AutopilotStackProps {
   const settings: AutopilotStackProps = {
     consoleApiBaseUrl: text(node, 'consoleApiBaseUrl') ?? PLACEHOLDER_CONSOLE_API_BASE_URL,
   };
-  const sweepScheduleMinutes = integer(node, 'sweepSchedule');
-  const workerMaxConcurrency = integer(node, 'workerMaxConcurrency');
-  const alarmEmail = text(node, 'alarmEmail');
-  const existingSecretArn = text(node, 'existingSecretArn');
-  const existingWebhookSecretArn = text(node, 'existingWebhookSecretArn');
+  const sweepScheduleMinutes = integer(node, 'sweepSchedule', { min: 1, max: 720 });
+  const workerMaxConcurrency = integer(node, 'workerMaxConcurrency', { min: 2, max: 1000 });
+  const alarmEmail = email(node, 'alarmEmail');
+  const existingSecretArn = secretArn(node, 'existingSecretArn');
+  const existingWebhookSecretArn = secretArn(node, 'existingWebhookSecretArn');
+  const thresholds = {
+    throttledPer5Min: integer(node, 'alarmThrottledPer5Min', { min: 1, max: 10_000 }),
+    queueAgeMinutes: integer(node, 'alarmQueueAgeMinutes', { min: 1, max: 5_760 }),
+    sweeperLagPeriods: integer(node, 'alarmSweeperLagPeriods', { min: 1, max: 100 }),
+  };
+  const alarmThresholds = Object.fromEntries(Object.entries(thresholds).filter(([, v]) => v !== undefined));
+  if (Object.keys(alarmThresholds).length > 0) settings.alarmThresholds = alarmThresholds;
   const ciPrincipals = principals(node, 'ciPrincipals');
   const policyFile = text(node, 'policyFile');
   if (sweepScheduleMinutes !== undefined) settings.sweepScheduleMinutes = sweepScheduleMinutes;

@@ -7,7 +7,7 @@
 import { fetchSend } from '../http/fetch-send.js';
 import { createNodeSend } from '../http/send.js';
 import type { Logger } from '../observability/logger.js';
-import { type ApiKeyProvider, sleep, Transport } from './http.js';
+import { type ApiKeyProvider, type ApiObservation, sleep, Transport } from './http.js';
 import { DEFAULT_MAX_PAGES } from './pagination.js';
 import { type Clock, DEFAULT_MUTATION_LIMITS, MutationLimiter, type WindowLimit } from './rate-limiter.js';
 import { dynamicConfigsResource } from './resources/dynamic-configs.js';
@@ -48,6 +48,8 @@ export interface ConsoleClientOptions {
   maxPages?: number;
   /** Retries and pagination stops are logged here (never the key). */
   logger?: Logger;
+  /** Told of each attempt's answer and latency and of each budget wait (metrics). */
+  observe?: (observation: ApiObservation) => void;
   /** Injectable for tests: jitter source in [0, 1). Default Math.random. */
   random?: () => number;
   /** Injectable for tests: the wait between attempts. */
@@ -92,6 +94,7 @@ export function createConsoleClient(options: ConsoleClientOptions) {
     sleep: options.sleep ?? sleep,
     now: clock ? () => clock.now() : Date.now,
     logger: options.logger,
+    observe: options.observe,
   });
   const context: ResourceContext = {
     transport,

@@ -55,6 +55,21 @@ export interface RequestOptions {
   respectReviewSettings?: boolean;
 }
 
+/**
+ * What the transport saw, for metrics: each attempt's answer (or failure) and its latency, and
+ * each wait for the mutation budget. Called synchronously; it must not throw.
+ */
+export type ApiObservation =
+  | { kind: 'response'; method: HttpMethod; path: string; mutation: boolean; status: number; ms: number }
+  | {
+      kind: 'failure';
+      method: HttpMethod;
+      mutation: boolean;
+      error: 'timeout' | 'connection' | 'abort';
+      ms: number;
+    }
+  | { kind: 'budget-wait'; ms: number };
+
 export interface TransportConfig {
   baseUrl: string;
   apiKey: ApiKeyProvider;
@@ -68,6 +83,7 @@ export interface TransportConfig {
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   now: () => number;
   logger: Logger | undefined;
+  observe?: ((observation: ApiObservation) => void) | undefined;
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH';
@@ -135,7 +151,10 @@ export class Transport {
       if (options.signal?.aborted) throw new ApiAbortError('request aborted');
       let release: Release | undefined;
       if (call.mutation && this.config.limiter) {
+        const asked = this.config.now();
         release = await this.config.limiter.acquire({ signal: options.signal, deadline: options.deadline });
+        const waited = this.config.now() - asked;
+        if (waited > 0) this.config.observe?.({ kind: 'budget-wait', ms: waited });
       }
       let error: ConsoleError;
       try {
@@ -221,9 +240,31 @@ export class Transport {
     if (body !== undefined) request.body = body;
 
     let response: HttpResponse;
+    const sent = this.config.now();
+    const observe = this.config.observe;
     try {
       response = await this.config.send(request);
+      observe?.({
+        kind: 'response',
+        method: call.method,
+        path: pathOf(url),
+        mutation: call.mutation,
+        status: response.status,
+        ms: this.config.now() - sent,
+      });
     } catch (error) {
+      observe?.({
+        kind: 'failure',
+        method: call.method,
+        mutation: call.mutation,
+        error:
+          error instanceof HttpAbortError
+            ? 'abort'
+            : error instanceof HttpTimeoutError
+              ? 'timeout'
+              : 'connection',
+        ms: this.config.now() - sent,
+      });
       if (error instanceof HttpAbortError)
         throw new ApiAbortError(`${labelOf(call.method, url)}: request aborted`);
       if (error instanceof HttpTimeoutError) {

@@ -5,7 +5,7 @@
  */
 export { type ConsoleClient, type ConsoleClientOptions, createConsoleClient } from './client.js';
 export * from './errors.js';
-export type { ApiKeyProvider, RequestOptions } from './http.js';
+export type { ApiKeyProvider, ApiObservation, RequestOptions } from './http.js';
 export { DEFAULT_MAX_PAGES, type Page, PagePromise, resolvePageLink } from './pagination.js';
 export { encodeSegment, path } from './path.js';
 export {

@@ -16,6 +16,7 @@ import type { RequesterSigner } from '../actions/proof.js';
 import type { ActionRequest } from '../actions/request.js';
 import { actionRequestSchemas } from '../actions/request.js';
 import { createLogger, type Logger } from '../observability/logger.js';
+import { type Metrics, noMetrics } from '../observability/metrics.js';
 import type { Policy } from '../policy/schema.js';
 import { sendActionRequest } from '../queue/actions-queue.js';
 import { type PostResult, postToSlack, type SlackMessage } from '../slack/post.js';
@@ -49,6 +50,8 @@ export interface SweeperDeps {
   post?: (url: string, message: SlackMessage) => Promise<PostResult>;
   slackAllowedOrigins?: readonly string[];
   logger?: Logger;
+  /** EMF metrics: events read, lag, stale configs, failed Slack posts. */
+  metrics?: Metrics;
   /** `limit` asked of GET /events (the API may apply less; the sandbox caps at 1000). Default 1000. */
   pageSize?: number;
   /** Stop starting work this long before the deadline. Default 10 s. */
@@ -85,6 +88,7 @@ async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<voi
 
 export function createSweeper(deps: SweeperDeps) {
   const logger = deps.logger ?? createLogger({ service: 'sweeper' });
+  const metrics = deps.metrics ?? noMetrics;
   const clock = deps.clock ?? Date.now;
   const post =
     deps.post ??
@@ -148,15 +152,14 @@ export function createSweeper(deps: SweeperDeps) {
       return summary;
     }
     try {
-      await sweep(now, deadline, summary);
-      summary.durationMs = clock() - started;
+      await sweep(now, deadline, summary, started);
     } finally {
       await releaseLease(table, owner).catch((error) => logger.warn('cannot release the lease', { error }));
     }
     return summary;
   }
 
-  async function sweep(now: Date, deadline: number, summary: RunSummary): Promise<void> {
+  async function sweep(now: Date, deadline: number, summary: RunSummary, started: number): Promise<void> {
     const pause = await (deps.readPause ?? readPause)(table);
     summary.paused = pause.paused;
     const cursor = await readCursor(table);
@@ -261,7 +264,9 @@ export function createSweeper(deps: SweeperDeps) {
       }
     }
 
-    await report(summary, now);
+    summary.durationMs = clock() - started;
+    report(summary, now, latestCursor);
+    await postStaleSummary(summary, now);
   }
 
   async function send(requests: ActionRequest[]): Promise<void> {
@@ -348,6 +353,7 @@ export function createSweeper(deps: SweeperDeps) {
             // Notifications are informational: a Slack outage must not hold back the approvals
             // that ride on the same events, so a failed post is logged and counted, not retried.
             summary.rules.notifyFailed++;
+            metrics.put('SlackPostsFailed', 1, {});
             logger.error('cannot post an event notification', {
               key: note.key,
               reason: result.reason,
@@ -390,19 +396,35 @@ export function createSweeper(deps: SweeperDeps) {
     await step('stale-marks', { marked: marked.map((e) => e.configId) });
   }
 
-  /**
-   * The run's summary: always one log line; a channel post when something is stale and the
-   * text differs from the last one posted (an hourly schedule must not repeat itself hourly).
-   */
-  async function report(summary: RunSummary, now: Date): Promise<void> {
+  /** The run's summary: always one log line, and its metrics. */
+  function report(summary: RunSummary, now: Date, cursor: Cursor | undefined): void {
     logger.info('sweeper run summary', { summary: compactSummary(summary) });
+    const newestAge =
+      cursor?.boundaryTs == null ? undefined : Math.max(0, (now.getTime() - cursor.boundaryTs) / 1000);
+    const properties = { runAt: summary.runAt, stop: summary.stop };
+    metrics.put('EventsRead', summary.events.eventsRead, {}, properties);
+    if (newestAge !== undefined) metrics.put('NewestEventAge', newestAge, {}, properties);
+    // Read up to now: not behind, however old the newest event is (a quiet log is not lag).
+    if (summary.events.caughtUp) metrics.put('SweeperLag', 0, {}, properties);
+    else if (newestAge !== undefined) metrics.put('SweeperLag', newestAge, {}, properties);
+    if (summary.stale.judged) {
+      metrics.put('StaleConfigsFound', summary.stale.stale.length, {}, properties);
+      metrics.put('StaleConfigsQueued', summary.stale.queued.length, {}, properties);
+    }
+  }
+
+  /** A channel post when something is stale and the text differs from the last one posted (an hourly schedule must not repeat itself hourly). */
+  async function postStaleSummary(summary: RunSummary, now: Date): Promise<void> {
     if (summary.stale.stale.length > 0 && slackUrl) {
       const text = staleNotification(summary);
       const key = `summary:${shortHash(text, 24)}`;
       if (!(await postedAlready(table, [key])).has(key)) {
         const result = await post(slackUrl, { text });
         if (result.ok) await markPosted(table, [key], now);
-        else logger.error('cannot post the sweep summary', { reason: result.reason, error: result.error });
+        else {
+          metrics.put('SlackPostsFailed', 1, {});
+          logger.error('cannot post the sweep summary', { reason: result.reason, error: result.error });
+        }
       }
     }
     await step('summary', {});

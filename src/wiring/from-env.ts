@@ -16,6 +16,7 @@ import { ConfigError, integerEnv, optionalEnv, requireEnv } from '../config/env.
 import { type ConsoleClient, type ConsoleClientOptions, createConsoleClient } from '../console/index.js';
 import { limitWindows, PLATFORM_MUTATION_LIMITS } from '../console/platform-limits.js';
 import { createLogger, type Logger } from '../observability/logger.js';
+import { consoleApiMetrics, createMetrics, type Metrics } from '../observability/metrics.js';
 import type { Policy } from '../policy/schema.js';
 import {
   type FunctionRole,
@@ -43,6 +44,8 @@ export interface WiringOptions {
   /** The policy, when the caller already loaded it (CLI, tests); else `AUTOPILOT_POLICY` is read. */
   policy?: Policy;
   logger?: Logger;
+  /** EMF metrics; default one line per metric on stdout, as CloudWatch Logs reads them. */
+  metrics?: Metrics;
   /** Clock of the secrets cache (TTL, refresh at most once a minute); tests inject one. */
   now?: () => number;
 }
@@ -70,6 +73,7 @@ interface Common {
   signer: RequesterSigner;
   allowedOrigins: string[];
   logger: Logger;
+  metrics: Metrics;
 }
 
 /** A function that vouches for or checks requesters cannot start without the keys to do it. */
@@ -116,6 +120,7 @@ function common(role: FunctionRole, env: Env, options: WiringOptions): Common {
     signer: createRequesterSigner(async () => (await secrets.get()).requesterKeys ?? {}),
     allowedOrigins: replyOriginsFromEnv(optionalEnv('SLACK_REPLY_ORIGINS', env)),
     logger,
+    metrics: options.metrics ?? createMetrics({ service: role }),
   };
 }
 
@@ -129,6 +134,7 @@ export function consoleClientFor(
   env: Env,
   secrets: SecretsProvider,
   options: Omit<ConsoleClientOptions, 'baseUrl' | 'apiKey'> = {},
+  metrics?: Metrics,
 ): ConsoleClient {
   return createConsoleClient({
     baseUrl: requireEnv('CONSOLE_API_BASE_URL', env),
@@ -137,6 +143,7 @@ export function consoleClientFor(
       const values = await secrets.get();
       return role === 'webhook' ? values.consoleReadOnlyApiKey || values.consoleApiKey : values.consoleApiKey;
     },
+    ...(metrics ? { observe: consoleApiMetrics(metrics) } : {}),
     ...options,
   });
 }
@@ -175,11 +182,13 @@ export function webhookDepsFromEnv(env: Env = process.env, options: WiringOption
     secrets: c.secrets,
     // The webhook never mutates the Console API (the worker does, within the budget). No client
     // logger: the request's own log line is the only one.
-    console: consoleClientFor('webhook', env, c.secrets, {
-      timeoutMs: WEBHOOK_ATTEMPT_TIMEOUT_MS,
-      maxRetries: 1,
-      mutationBudget: false,
-    }),
+    console: consoleClientFor(
+      'webhook',
+      env,
+      c.secrets,
+      { timeoutMs: WEBHOOK_ATTEMPT_TIMEOUT_MS, maxRetries: 1, mutationBudget: false },
+      c.metrics,
+    ),
     sqs: c.sqs,
     queueUrl: c.queueUrl,
     signer: c.signer,
@@ -189,11 +198,14 @@ export function webhookDepsFromEnv(env: Env = process.env, options: WiringOption
       mark: (requestId, messageId, at) => markQueued(c.table, requestId, messageId, at),
       find: (requestId) => queuedAs(c.table, requestId),
     },
-    postReply: (url, message) =>
-      postToSlack(url, message, {
+    postReply: async (url, message) => {
+      const posted = await postToSlack(url, message, {
         allowedOrigins: c.allowedOrigins,
         timeoutMs: WEBHOOK_SLACK_POST_TIMEOUT_MS,
-      }),
+      });
+      if (!posted.ok) c.metrics.put('SlackPostsFailed', 1, {});
+      return posted;
+    },
     queueDepth: sqsQueueDepth(c.sqs, c.queueUrl),
     logger: c.logger,
   };
@@ -203,14 +215,19 @@ export function workerDepsFromEnv(env: Env = process.env, options: WiringOptions
   const c = common('worker', env, options);
   return {
     policy: c.policy,
-    client: consoleClientFor('worker', env, c.secrets, {
-      mutationBudget: { limits: mutationLimitsFromEnv(env) },
-    }),
+    client: consoleClientFor(
+      'worker',
+      env,
+      c.secrets,
+      { mutationBudget: { limits: mutationLimitsFromEnv(env) } },
+      c.metrics,
+    ),
     sqs: c.sqs,
     table: c.table,
     queueUrl: c.queueUrl,
     dlqUrl: requireEnv('DLQ_URL', env),
     logger: c.logger,
+    metrics: c.metrics,
     slack: { allowedOrigins: c.allowedOrigins },
     requesterKeys: {
       get: async () => (await c.secrets.get()).requesterKeys ?? {},
@@ -225,7 +242,7 @@ export function sweeperDepsFromEnv(env: Env = process.env, options: WiringOption
   const c = common('sweeper', env, options);
   return {
     policy: c.policy,
-    events: consoleClientFor('sweeper', env, c.secrets).events,
+    events: consoleClientFor('sweeper', env, c.secrets, {}, c.metrics).events,
     table: c.table,
     sqs: c.sqs,
     queueUrl: c.queueUrl,
@@ -233,6 +250,7 @@ export function sweeperDepsFromEnv(env: Env = process.env, options: WiringOption
     channelUrl: channelUrlOf(c.secrets),
     slackAllowedOrigins: c.allowedOrigins,
     logger: c.logger,
+    metrics: c.metrics,
     // The largest page the API accepts; it applies less when it caps `limit`.
     pageSize: integerEnv('SWEEPER_PAGE_SIZE', 1000, env) || 1000,
   };

@@ -18,6 +18,7 @@ import {
 } from '../actions/request.js';
 import type { HttpSend } from '../http/send.js';
 import type { Logger } from '../observability/logger.js';
+import type { Metrics } from '../observability/metrics.js';
 import type { Decision, DecisionInput } from '../policy/decide.js';
 import type { Policy } from '../policy/schema.js';
 import { postToSlack, type SlackMessage } from '../slack/post.js';
@@ -54,6 +55,8 @@ export interface RecordDeps {
   queueUrl: string;
   dlqUrl: string;
   logger: Logger;
+  /** EMF metrics: decisions, mutations sent, held requests, DLQ sends, failed Slack posts. */
+  metrics: Metrics;
   now: () => Date;
   slack: { send?: HttpSend; allowedOrigins: string[]; timeoutMs?: number };
   /** Time kept free at the end of the invocation: no API attempt runs into it. */
@@ -201,6 +204,15 @@ async function deadLetter(
       messageId: record.messageId,
     }),
   ]);
+  const dlqReason =
+    rule === 'requester-not-proven'
+      ? 'not-proven'
+      : rule === 'requested-in-future'
+        ? 'future-dated'
+        : 'invalid';
+  const properties = { requestId, messageId: record.messageId };
+  deps.metrics.put('DeadLettered', 1, { Reason: dlqReason }, properties);
+  deps.metrics.put('Decisions', 1, { Action: request?.action ?? 'unknown', Outcome: dlqReason }, properties);
   deps.logger.warn(
     refused ? 'refused action request sent to the DLQ' : 'invalid action request sent to the DLQ',
     {
@@ -228,6 +240,12 @@ async function apply(
       const now = deps.now();
       // A defer without a time would spin; the policy always sets one, but be safe: 15 min.
       const until = decision.deferUntil ?? new Date(now.getTime() + 15 * 60_000);
+      deps.metrics.put(
+        'HeldRequests',
+        1,
+        { Why: heldBecause(decision, depth) },
+        { requestId: request.requestId },
+      );
       await writeAuditFor(deps, ctx, { ...base, result: 'deferred', deferUntil: until });
       const sent = await deferRequest(deps.sqs, deps.queueUrl, request, until, now, deps.signer);
       ctx.log.debug('deferred copy sent', {
@@ -265,6 +283,7 @@ async function ask(deps: RecordDeps, ctx: RecordContext, decision: Decision): Pr
     });
   }
   const message = askMessage(ctx.request, decision);
+  deps.metrics.put('HeldRequests', 1, { Why: 'ask' }, { requestId: ctx.request.requestId });
   if (!message) {
     return finish(deps, ctx, {
       ...base,
@@ -277,6 +296,7 @@ async function ask(deps: RecordDeps, ctx: RecordContext, decision: Decision): Pr
   if (await markNotified(deps.table, ctx.request.requestId, 'ask', now)) {
     const posted = await postToSlack(webhook, message, deps.slack);
     if (!posted.ok) {
+      deps.metrics.put('SlackPostsFailed', 1, {}, { requestId: ctx.request.requestId });
       // Nobody was asked: give the marker back and retry later rather than wait forever.
       await clearNotified(deps.table, ctx.request.requestId, 'ask');
       throw new RetryLater(`cannot post the question to Slack: ${posted.error}`);
@@ -324,6 +344,9 @@ async function mutate(deps: RecordDeps, ctx: RecordContext, decision: Decision):
 
   const deadline = Date.now() + timing.remainingMs() - deps.safetyMarginMs;
   const outcome = await executeAction(deps.client, request, { deadline });
+  // Sent and answered (done, stale or refused); a transient failure is retried and counted then.
+  if (outcome.kind !== 'transient')
+    deps.metrics.put('MutationsSent', 1, { Action: request.action }, { requestId: request.requestId });
   const base = { rule: decision.rule, dryRun: false };
 
   if (outcome.kind === 'transient') {
@@ -381,6 +404,12 @@ async function replay(deps: RecordDeps, ctx: RecordContext, stored: StoredOutcom
     { channel: false, auditResult: 'replayed' },
   );
   return 'replayed';
+}
+
+/** Why a deferred request waits, for the HeldRequests metric. */
+function heldBecause(decision: Decision, depth: number): 'paused' | 'limit' | 'window' {
+  if (decision.rule === 'pause') return 'paused';
+  return depth > 0 ? 'limit' : 'window';
 }
 
 /** Results that end a request: its copies replay them. Deferred and asked come back. */
@@ -442,6 +471,12 @@ async function finish(
   } = {},
 ): Promise<RecordResult> {
   const report: OutcomeReport = { request: ctx.request, requestId: ctx.request.requestId, ...done };
+  deps.metrics.put(
+    'Decisions',
+    1,
+    { Action: ctx.request.action, Outcome: options.auditResult ?? done.result },
+    { requestId: ctx.request.requestId, rule: done.rule },
+  );
   ctx.log.info(outcomeText(report), {
     result: options.auditResult ?? done.result,
     outcome: done.result,
@@ -488,5 +523,8 @@ async function reply(
 ): Promise<void> {
   const posted = await postToSlack(url, message, deps.slack);
   // A reply that cannot be delivered does not undo or retry the work; it is logged (without the URL's path).
-  if (!posted.ok) ctx.log.warn('reply not delivered', { error: posted.error, status: posted.status });
+  if (!posted.ok) {
+    deps.metrics.put('SlackPostsFailed', 1, {}, { requestId: ctx.request.requestId });
+    ctx.log.warn('reply not delivered', { error: posted.error, status: posted.status });
+  }
 }

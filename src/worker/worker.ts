@@ -10,12 +10,13 @@
  */
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { createLogger, type Logger } from '../observability/logger.js';
+import { noMetrics } from '../observability/metrics.js';
 import { decide as policyDecide } from '../policy/decide.js';
 import { processRecord, type RecordDeps, type RecordResult, RetryLater } from './process-record.js';
 
 export type WorkerDeps = Omit<
   RecordDeps,
-  'logger' | 'now' | 'decide' | 'slack' | 'safetyMarginMs' | 'lockMarginMs'
+  'logger' | 'metrics' | 'now' | 'decide' | 'slack' | 'safetyMarginMs' | 'lockMarginMs'
 > &
   Partial<RecordDeps> & {
     /** Records processed at the same time within one invocation (default 5). */
@@ -45,6 +46,7 @@ export function createWorker(deps: WorkerDeps): WorkerHandler {
   const recordDeps: RecordDeps = {
     ...deps,
     logger,
+    metrics: deps.metrics ?? noMetrics,
     now: deps.now ?? (() => new Date()),
     decide: deps.decide ?? policyDecide,
     slack: deps.slack ?? { allowedOrigins: [] },

@@ -481,7 +481,7 @@ describe('alarms', () => {
       Endpoint: 'oncall@example.com',
       TopicArn: { Ref: s.logicalId('AlarmTopic') },
     });
-    expect(resourcesOfType('AWS::CloudWatch::Alarm')).toHaveLength(5);
+    expect(resourcesOfType('AWS::CloudWatch::Alarm')).toHaveLength(9);
     for (const [, alarm] of resourcesOfType('AWS::CloudWatch::Alarm')) {
       expect(alarm.Properties?.AlarmActions).toEqual(topicRef());
     }

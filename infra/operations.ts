@@ -1,0 +1,358 @@
+/**
+ * What an operator looks at: the alarms that page a person (each says what to do), one
+ * dashboard laid out as an operator reads it (is automation acting? is it blocked? is it
+ * healthy?) and saved Logs Insights queries. The application metrics come from EMF lines the
+ * functions write (src/observability/metrics.ts); their names and dimensions are read from
+ * that catalogue, so a renamed metric breaks the build here, not the dashboard in production.
+ */
+import { Aws, CfnOutput, Duration } from 'aws-cdk-lib';
+import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import {
+  Alarm,
+  AlarmStatusWidget,
+  ComparisonOperator,
+  Dashboard,
+  GraphWidget,
+  type IAlarmAction,
+  type IMetric,
+  MathExpression,
+  Metric,
+  TextWidget,
+  TreatMissingData,
+} from 'aws-cdk-lib/aws-cloudwatch';
+
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import { type ILogGroup, QueryDefinition, QueryString } from 'aws-cdk-lib/aws-logs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { METRIC_CATALOGUE, METRICS_NAMESPACE, type MetricName } from '../src/observability/metrics.js';
+import type { AutopilotFunction } from './autopilot-function.js';
+
+/** Alarm thresholds; each is a context value (README "Operations" lists them with their defaults). */
+export interface AlarmThresholds {
+  /** 429s from the Console API per 5 minutes, three periods in a row. @default 10 */
+  throttledPer5Min: number;
+  /** Minutes the oldest message may wait in the actions queue. @default 30 */
+  queueAgeMinutes: number;
+  /** Sweeper periods it may fall behind the event log. @default 2 */
+  sweeperLagPeriods: number;
+}
+
+export const DEFAULT_ALARM_THRESHOLDS: AlarmThresholds = {
+  throttledPer5Min: 10,
+  queueAgeMinutes: 30,
+  sweeperLagPeriods: 2,
+};
+
+export interface OperationsProps {
+  functions: { webhook: AutopilotFunction; worker: AutopilotFunction; sweeper: AutopilotFunction };
+  api: HttpApi;
+  actionsQueue: Queue;
+  dlq: Queue;
+  table: Table;
+  alarmAction: IAlarmAction;
+  sweepMinutes: number;
+  thresholds: AlarmThresholds;
+}
+
+const FIVE_MINUTES = Duration.minutes(5);
+type Service = 'webhook' | 'worker' | 'sweeper';
+
+/** An application metric of one function, by the catalogue's name. */
+function appMetric(name: MetricName, service: Service, statistic = 'Sum', label?: string): Metric {
+  return new Metric({
+    namespace: METRICS_NAMESPACE,
+    metricName: name,
+    dimensionsMap: { Service: service },
+    statistic,
+    period: FIVE_MINUTES,
+    ...(label ? { label } : {}),
+  });
+}
+
+/** Every series of a metric with its catalogued dimensions (e.g. Decisions by Action and Outcome). */
+function searchOf(name: MetricName, service: Service, label: string): MathExpression {
+  const dimensions = ['Service', ...METRIC_CATALOGUE[name].dimensions].join(',');
+  return new MathExpression({
+    expression: `SEARCH('{${METRICS_NAMESPACE},${dimensions}} MetricName="${name}" Service="${service}"', 'Sum', 300)`,
+    label,
+    period: FIVE_MINUTES,
+  });
+}
+
+/** The sum of one metric over the functions that emit it (a missing series counts as 0). */
+function acrossServices(name: MetricName, services: Service[], label: string): MathExpression {
+  // Ids are unique per graph or alarm: the metric's name and the service.
+  const idOf = (s: Service) => `${name.charAt(0).toLowerCase()}${name.slice(1)}_${s}`;
+  const usingMetrics = Object.fromEntries(services.map((s) => [idOf(s), appMetric(name, s)]));
+  return new MathExpression({
+    expression: services.map((s) => `FILL(${idOf(s)}, 0)`).join(' + '),
+    usingMetrics,
+    label,
+    period: FIVE_MINUTES,
+  });
+}
+
+export class Operations extends Construct {
+  readonly dashboard: Dashboard;
+  readonly alarms: Record<string, Alarm> = {};
+
+  constructor(scope: Construct, id: string, props: OperationsProps) {
+    super(scope, id);
+    const { functions, actionsQueue, dlq, table, api, thresholds } = props;
+    const { webhook, worker, sweeper } = functions;
+    const all: Service[] = ['webhook', 'worker', 'sweeper'];
+
+    const alarm = (
+      name: string,
+      description: string,
+      metric: IMetric,
+      settings: Partial<{
+        threshold: number;
+        evaluationPeriods: number;
+        comparisonOperator: ComparisonOperator;
+        treatMissingData: TreatMissingData;
+      }> = {},
+    ) => {
+      const created = new Alarm(scope, name, {
+        alarmDescription: description,
+        metric,
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+        ...settings,
+      });
+      created.addAlarmAction(props.alarmAction);
+      created.addOkAction(props.alarmAction);
+      this.alarms[name] = created;
+      return created;
+    };
+
+    // --- Alarms: each names the cause and what to do.
+    alarm(
+      'DeadLetterQueueNotEmpty',
+      'Action requests reached the DLQ (invalid, requester not proven, dated in the future, or retries exhausted). Run `npx autopilot dlq list` to see each with its reason; fix the cause, then `npx autopilot dlq redrive --id <id>` (or delete it).',
+      dlq.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' }),
+    );
+    alarm(
+      'ConsoleApiUnauthorized',
+      'The Console API answered 401: the key was revoked, or rotated without updating the secret. Put a valid key in the secret (consoleApiKey in SecretArn, consoleReadOnlyApiKey in WebhookSecretArn); the functions re-read it at the next 401.',
+      acrossServices('ConsoleApiUnauthorized', all, '401s'),
+    );
+    alarm(
+      'ConsoleApiThrottled',
+      `The Console API answered 429 at least ${thresholds.throttledPer5Min} times per 5 minutes for 15 minutes: another client shares the key's budget, or the worker's budget split is too large. Nothing is lost (requests wait in the queue); check who else uses the key, or lower workerMaxConcurrency.`,
+      acrossServices('ConsoleApiThrottled', all, '429s'),
+      { threshold: thresholds.throttledPer5Min, evaluationPeriods: 3 },
+    );
+    const lagSeconds = thresholds.sweeperLagPeriods * props.sweepMinutes * 60;
+    alarm(
+      'SweeperLagging',
+      `The sweeper ended a run more than ${thresholds.sweeperLagPeriods} schedule periods (${lagSeconds / 60} minutes) behind the event log: event rules act late and stale configs are not judged. Check its summary log line (stop reason: time, max-pages, error) and its duration; raise its timeout or the page size.`,
+      appMetric('SweeperLag', 'sweeper', 'Maximum'),
+      { threshold: lagSeconds, comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD },
+    );
+    alarm(
+      'SweeperNotRunning',
+      `The sweeper has not run for two periods (${2 * props.sweepMinutes} minutes): check the schedule rule and the function's throttles.`,
+      sweeper.function.metricInvocations({
+        period: Duration.minutes(2 * props.sweepMinutes),
+        statistic: 'Sum',
+      }),
+      {
+        comparisonOperator: ComparisonOperator.LESS_THAN_THRESHOLD,
+        treatMissingData: TreatMissingData.BREACHING,
+      },
+    );
+    alarm(
+      'WebhookServerErrors',
+      'The Slack webhook answered 5xx: people in Slack see failures. Run the saved query "errors by function" for the webhook.',
+      api.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum' }),
+    );
+    alarm(
+      'WorkerErrors',
+      'The worker failed invocations (not single records): records are retried and reach the DLQ after 5 receives. Run the saved query "errors by function".',
+      worker.function.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' }),
+    );
+    alarm(
+      'SweeperErrors',
+      'The sweeper failed a run (its progress up to the last page is saved). Run the saved query "errors by function" for the sweeper.',
+      sweeper.function.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' }),
+    );
+    alarm(
+      'ActionsQueueBacklog',
+      `The oldest action request has waited more than ${thresholds.queueAgeMinutes} minutes: the worker is not draining the queue (errors, throttles, or the budget). Check the worker's errors and the dashboard's "blocked" row.`,
+      actionsQueue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES, statistic: 'Maximum' }),
+      {
+        threshold: thresholds.queueAgeMinutes * 60,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      },
+    );
+
+    // --- Dashboard: acting? blocked? healthy?
+    this.dashboard = new Dashboard(this, 'Dashboard', {
+      defaultInterval: Duration.days(1),
+    });
+    const wide = { width: 12, height: 6 };
+    const third = { width: 8, height: 6 };
+    this.dashboard.addWidgets(
+      new TextWidget({
+        markdown: '## Is automation acting?\nDecisions by action and outcome, mutations sent, requests held.',
+        width: 24,
+        height: 1,
+      }),
+    );
+    this.dashboard.addWidgets(
+      new GraphWidget({ title: 'Decisions (worker)', left: [searchOf('Decisions', 'worker', '')], ...wide }),
+      new GraphWidget({
+        title: 'Mutations sent and requests held',
+        left: [searchOf('MutationsSent', 'worker', '')],
+        right: [searchOf('HeldRequests', 'worker', '')],
+        ...wide,
+      }),
+    );
+    this.dashboard.addWidgets(
+      new TextWidget({
+        markdown:
+          '## Is it blocked?\nThe platform throttling or refusing us, the DLQ, the queue waiting, the sweeper behind.',
+        width: 24,
+        height: 1,
+      }),
+    );
+    this.dashboard.addWidgets(
+      new GraphWidget({
+        title: 'Console API 429s, 401s, budget waits',
+        left: [
+          acrossServices('ConsoleApiThrottled', all, '429s'),
+          acrossServices('ConsoleApiUnauthorized', all, '401s'),
+        ],
+        right: [appMetric('BudgetWaits', 'worker', 'SampleCount', 'budget waits')],
+        ...third,
+      }),
+      new GraphWidget({
+        title: 'Queues: DLQ depth, oldest request (s), DLQ sends by reason',
+        left: [
+          dlq.metricApproximateNumberOfMessagesVisible({
+            period: FIVE_MINUTES,
+            statistic: 'Maximum',
+            label: 'DLQ depth',
+          }),
+          searchOf('DeadLettered', 'worker', ''),
+        ],
+        right: [
+          actionsQueue.metricApproximateAgeOfOldestMessage({
+            period: FIVE_MINUTES,
+            statistic: 'Maximum',
+            label: 'oldest request (s)',
+          }),
+        ],
+        ...third,
+      }),
+      new GraphWidget({
+        title: 'Sweeper: lag (s), events read, stale configs',
+        left: [appMetric('SweeperLag', 'sweeper', 'Maximum', 'lag (s)')],
+        right: [
+          appMetric('EventsRead', 'sweeper', 'Sum', 'events read'),
+          appMetric('StaleConfigsFound', 'sweeper', 'Maximum', 'stale found'),
+          appMetric('StaleConfigsQueued', 'sweeper', 'Sum', 'stale queued'),
+        ],
+        ...third,
+      }),
+    );
+    this.dashboard.addWidgets(
+      new TextWidget({
+        markdown: '## Is it healthy?\nFunctions, the Console API, Slack, the table.',
+        width: 24,
+        height: 1,
+      }),
+    );
+    const lambdaSeries = (pick: (f: AutopilotFunction) => IMetric) => [
+      pick(webhook),
+      pick(worker),
+      pick(sweeper),
+    ];
+    this.dashboard.addWidgets(
+      new GraphWidget({
+        title: 'Function errors and throttles',
+        left: lambdaSeries((f) => f.function.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' })),
+        right: lambdaSeries((f) => f.function.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum' })),
+        ...third,
+      }),
+      new GraphWidget({
+        title: 'Function duration p99 (ms)',
+        left: lambdaSeries((f) => f.function.metricDuration({ period: FIVE_MINUTES, statistic: 'p99' })),
+        ...third,
+      }),
+      new GraphWidget({
+        title: 'Console API latency p50 / p99 (ms)',
+        left: all.flatMap((s) => [
+          appMetric('ConsoleApiLatency', s, 'p50', `${s} p50`),
+          appMetric('ConsoleApiLatency', s, 'p99', `${s} p99`),
+        ]),
+        ...third,
+      }),
+    );
+    this.dashboard.addWidgets(
+      new GraphWidget({
+        title: 'Slack posts failed, webhook 5xx',
+        left: [acrossServices('SlackPostsFailed', all, 'Slack posts failed')],
+        right: [api.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum', label: 'webhook 5xx' })],
+        ...third,
+      }),
+      new GraphWidget({
+        title: 'State table: throttled requests, capacity used',
+        left: [
+          table.metric('ThrottledRequests', { period: FIVE_MINUTES, statistic: 'Sum', label: 'throttled' }),
+          table.metric('SystemErrors', { period: FIVE_MINUTES, statistic: 'Sum', label: 'system errors' }),
+        ],
+        right: [
+          table.metricConsumedReadCapacityUnits({ period: FIVE_MINUTES, label: 'read units' }),
+          table.metricConsumedWriteCapacityUnits({ period: FIVE_MINUTES, label: 'write units' }),
+        ],
+        ...third,
+      }),
+      new AlarmStatusWidget({ title: 'Alarms', alarms: Object.values(this.alarms), ...third }),
+    );
+
+    // --- Saved Logs Insights queries over the three functions' log groups.
+    const logGroups: ILogGroup[] = [webhook.logGroup, worker.logGroup, sweeper.logGroup];
+    for (const [name, query] of Object.entries(SAVED_QUERIES)) {
+      new QueryDefinition(this, name.replace(/\W+/g, '-'), {
+        queryDefinitionName: `console-autopilot/${name}`,
+        queryString: query,
+        logGroups,
+      });
+    }
+
+    new CfnOutput(scope, 'DashboardUrl', {
+      value: `https://${Aws.REGION}.console.aws.amazon.com/cloudwatch/home?region=${Aws.REGION}#dashboards/dashboard/${this.dashboard.dashboardName}`,
+      description: 'The operations dashboard',
+    });
+  }
+}
+
+/** The saved queries, by name (README "Operations" shows each). */
+export const SAVED_QUERIES: Record<string, QueryString> = {
+  'one request by id': new QueryString({
+    fields: ['@timestamp', 'service', 'Service', 'level', 'message', 'result', 'rule', 'reason'],
+    filterStatements: ['requestId = "REPLACE-WITH-REQUEST-ID"'],
+    sort: '@timestamp asc',
+  }),
+  'denials by rule': new QueryString({
+    filterStatements: ['result = "denied"'],
+    statsStatements: ['count(*) as denials by rule'],
+    sort: 'denials desc',
+  }),
+  'errors by function': new QueryString({
+    filterStatements: ['level = "error"'],
+    statsStatements: ['count(*) as errors, latest(message) as last_message by service'],
+    sort: 'errors desc',
+  }),
+  'slowest Console API calls': new QueryString({
+    fields: ['@timestamp', 'Service', 'method', 'path', 'status', 'ConsoleApiLatency'],
+    filterStatements: ['ispresent(ConsoleApiLatency)'],
+    sort: 'ConsoleApiLatency desc',
+    limit: 50,
+  }),
+};

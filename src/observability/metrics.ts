@@ -1,0 +1,115 @@
+/**
+ * CloudWatch metrics as Embedded Metric Format (EMF) log lines: CloudWatch Logs extracts the
+ * metrics from the function's own output, so no `PutMetricData` call sits on the hot path and
+ * a metric costs one short line. Each line carries one metric with its dimensions, always led
+ * by `Service` (webhook, worker, sweeper), and properties that are not dimensions (the request
+ * id, so one request's lines are found together without a dimension per request).
+ *
+ * Written by hand rather than with Powertools Metrics: it is one function of ~40 lines, and
+ * the dimension sets here are fixed per metric (the catalogue below), which is what the
+ * dashboard and alarms in `infra/` read. The cost of Powertools Metrics in our bundles is
+ * measured by `npm run bench -- metrics-cost` (see README "Operations").
+ */
+import type { ApiObservation } from '../console/http.js';
+
+export const METRICS_NAMESPACE = 'ConsoleAutopilot';
+
+export type MetricUnit = 'Count' | 'Milliseconds' | 'Seconds';
+
+/** Every metric, its unit and its dimensions besides `Service`: one home for emitters, dashboard and alarms. */
+export const METRIC_CATALOGUE = {
+  /** Each decision or outcome of an action request, e.g. Action=approve_phase, Outcome=approved. */
+  Decisions: { unit: 'Count', dimensions: ['Action', 'Outcome'] },
+  /** Console API mutations the worker sent and the platform answered (done, stale or refused). */
+  MutationsSent: { unit: 'Count', dimensions: ['Action'] },
+  /** Requests that wait: Why = paused, window, limit or ask. */
+  HeldRequests: { unit: 'Count', dimensions: ['Why'] },
+  /** Messages moved to the DLQ: Reason = invalid, not-proven or future-dated. */
+  DeadLettered: { unit: 'Count', dimensions: ['Reason'] },
+  /** Console API answers: latency of each attempt, in ms (CloudWatch computes p50/p99 from the raw values). */
+  ConsoleApiLatency: { unit: 'Milliseconds', dimensions: [] },
+  /** 429s from the Console API (each attempt that got one). */
+  ConsoleApiThrottled: { unit: 'Count', dimensions: [] },
+  /** 401s from the Console API: the key is revoked, or rotated wrongly. */
+  ConsoleApiUnauthorized: { unit: 'Count', dimensions: [] },
+  /** Mutations that had to wait for the budget, and how long (ms). */
+  BudgetWaits: { unit: 'Milliseconds', dimensions: [] },
+  /** Slack posts (replies, channel notices, questions) that could not be delivered. */
+  SlackPostsFailed: { unit: 'Count', dimensions: [] },
+  /** Events the sweeper read in a run. */
+  EventsRead: { unit: 'Count', dimensions: [] },
+  /** How far the sweeper is behind the event log at the end of a run (0 when it read up to now). */
+  SweeperLag: { unit: 'Seconds', dimensions: [] },
+  /** Age of the newest event read so far at the end of a run (a quiet log makes it grow). */
+  NewestEventAge: { unit: 'Seconds', dimensions: [] },
+  StaleConfigsFound: { unit: 'Count', dimensions: [] },
+  StaleConfigsQueued: { unit: 'Count', dimensions: [] },
+} as const satisfies Record<string, { unit: MetricUnit; dimensions: readonly string[] }>;
+
+export type MetricName = keyof typeof METRIC_CATALOGUE;
+type DimensionsOf<N extends MetricName> = (typeof METRIC_CATALOGUE)[N]['dimensions'][number];
+
+export interface Metrics {
+  /**
+   * One EMF line: `value` of metric `name` with its catalogued dimensions, and `properties`
+   * (searchable in Logs Insights, not dimensions), e.g. `{ requestId }`.
+   */
+  put<N extends MetricName>(
+    name: N,
+    value: number,
+    dimensions: Record<DimensionsOf<N>, string>,
+    properties?: Record<string, unknown>,
+  ): void;
+}
+
+export interface MetricsOptions {
+  service: string;
+  /** Where lines go; default stdout (Lambda sends it to CloudWatch Logs). */
+  sink?: (line: string) => void;
+  /** Epoch ms of each line; inject the clock the caller runs on. */
+  now?: () => number;
+}
+
+export function createMetrics(options: MetricsOptions): Metrics {
+  const sink = options.sink ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const now = options.now ?? Date.now;
+  return {
+    put(name, value, dimensions, properties = {}) {
+      const { unit } = METRIC_CATALOGUE[name];
+      const names = ['Service', ...Object.keys(dimensions)];
+      sink(
+        JSON.stringify({
+          ...properties,
+          _aws: {
+            Timestamp: Math.round(now()),
+            CloudWatchMetrics: [
+              { Namespace: METRICS_NAMESPACE, Dimensions: [names], Metrics: [{ Name: name, Unit: unit }] },
+            ],
+          },
+          Service: options.service,
+          ...dimensions,
+          [name]: value,
+        }),
+      );
+    },
+  };
+}
+
+/** For callers that do not measure (tests that do not look, tools). */
+export const noMetrics: Metrics = { put: () => {} };
+
+/** The Console API client's observations as metrics: latency, 429s, 401s, budget waits. */
+export function consoleApiMetrics(metrics: Metrics) {
+  return (observation: ApiObservation): void => {
+    if (observation.kind === 'budget-wait') {
+      metrics.put('BudgetWaits', observation.ms, {});
+      return;
+    }
+    if (observation.kind !== 'response') return;
+    // Method, path and status as properties: the saved query "slowest Console API calls" shows them.
+    const { method, path, status } = observation;
+    metrics.put('ConsoleApiLatency', Math.round(observation.ms * 10) / 10, {}, { method, path, status });
+    if (observation.status === 429) metrics.put('ConsoleApiThrottled', 1, {});
+    if (observation.status === 401) metrics.put('ConsoleApiUnauthorized', 1, {});
+  };
+}
