@@ -7,7 +7,8 @@
  * and saves progress.
  */
 import type { Context, ScheduledEvent } from 'aws-lambda';
-import { type RunSummary, SweepFailedError } from '../src/sweeper/summary.js';
+import { SweepFailedError } from '../src/sweeper/errors.js';
+import type { RunSummary } from '../src/sweeper/summary.js';
 import { createSweeper } from '../src/sweeper/sweeper.js';
 import { sweeperDepsFromEnv } from '../src/wiring/from-env.js';
 

@@ -3,7 +3,7 @@
  * error), `--help` on every command, and a bound on positionals.
  */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { UsageError } from './io.js';
+import { UsageError } from './errors.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 

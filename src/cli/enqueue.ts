@@ -9,7 +9,8 @@ import { DEFAULT_ENDPOINTS_FILE, readEndpoints } from '../local/endpoints.js';
 import { createSqsClient, sendActionRequest } from '../queue/actions-queue.js';
 import { formatPath } from '../util/zod-issues.js';
 import { parse } from './args.js';
-import { type CliIo, CommandError, EXIT, printHelp, UsageError } from './io.js';
+import { CommandError, UsageError } from './errors.js';
+import { type CliIo, EXIT, printHelp } from './io.js';
 
 export const ENQUEUE_USAGE = `Usage:
   autopilot enqueue approve <triggerId> <phaseId> [options]

@@ -1,6 +1,6 @@
 /**
  * What every CLI command shares: its output streams and environment (injectable, so tests
- * run commands in-process), the usage error (exit 2), and a plain-text table.
+ * run commands in-process), the exit codes and a plain-text table. Its errors are in errors.ts.
  */
 
 export interface CliIo {
@@ -10,28 +10,6 @@ export interface CliIo {
   cwd: string;
   /** The clock (tests pin it). */
   now: () => Date;
-}
-
-/** Bad command line: message + usage on stderr, exit code 2. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-  constructor(
-    message: string,
-    readonly usage?: string,
-  ) {
-    super(message);
-  }
-}
-
-/** A failure the user can fix (bad file, unreachable queue): message on stderr, exit code 1 (or the one given). */
-export class CommandError extends Error {
-  override name = 'CommandError';
-  constructor(
-    message: string,
-    readonly exitCode = 1,
-  ) {
-    super(message);
-  }
 }
 
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;

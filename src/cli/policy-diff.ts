@@ -5,7 +5,8 @@ import { diffPolicies } from '../policy/diff.js';
 import { type Policy, policySchemas } from '../policy/schema.js';
 import { formatPath } from '../util/zod-issues.js';
 import { parse } from './args.js';
-import { type CliIo, CommandError, EXIT, printHelp } from './io.js';
+import { CommandError } from './errors.js';
+import { type CliIo, EXIT, printHelp } from './io.js';
 
 export const POLICY_DIFF_USAGE = `Usage:
   autopilot policy diff <old.json> <new.json> [--json]

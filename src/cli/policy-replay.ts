@@ -10,7 +10,8 @@ import { scanAuditSince } from '../state/audit-scan.js';
 import { createDynamoClient, type StateTable } from '../state/table.js';
 import { formatPath } from '../util/zod-issues.js';
 import { parse } from './args.js';
-import { type CliIo, CommandError, printHelp, renderTable, UsageError } from './io.js';
+import { CommandError, UsageError } from './errors.js';
+import { type CliIo, printHelp, renderTable } from './io.js';
 
 export const POLICY_REPLAY_USAGE = `Usage:
   autopilot policy replay --policy <new.json> [--since 30d] [--local | --table NAME] [--json]

@@ -9,7 +9,8 @@ import { type CaseResult, policyCasesSchema, runCases } from '../policy/cases.js
 import { policySchemas } from '../policy/schema.js';
 import { formatPath } from '../util/zod-issues.js';
 import { parse } from './args.js';
-import { type CliIo, CommandError, EXIT, printHelp, renderTable } from './io.js';
+import { CommandError } from './errors.js';
+import { type CliIo, EXIT, printHelp, renderTable } from './io.js';
 
 export const POLICY_TEST_USAGE = `Usage:
   autopilot policy test [policy.json] [cases.json] [--json]

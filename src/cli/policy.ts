@@ -12,7 +12,8 @@ import { type Policy, policySchemas } from '../policy/schema.js';
 import { policyWarnings } from '../policy/warnings.js';
 import { formatPath } from '../util/zod-issues.js';
 import { parse } from './args.js';
-import { type CliIo, CommandError, EXIT, printHelp, UsageError } from './io.js';
+import { CommandError, UsageError } from './errors.js';
+import { type CliIo, EXIT, printHelp } from './io.js';
 
 export const POLICY_USAGE = `Usage:
   autopilot policy check [file] [--strict]

@@ -3,7 +3,9 @@
  * command line). Commands write through `CliIo`, so tests run them in-process and spawn the
  * real binary only to check the wiring.
  */
-import { type CliIo, CommandError, EXIT, UsageError } from './io.js';
+
+import { CommandError, UsageError } from './errors.js';
+import { type CliIo, EXIT } from './io.js';
 
 export const USAGE = `autopilot — operate console-autopilot
 

@@ -6,7 +6,8 @@ import { DEFAULT_ENDPOINTS_FILE, readEndpoints } from '../local/endpoints.js';
 import { LOCAL_SIGNING_SECRET, signedSlashCommand, toCurl } from '../local/sign.js';
 import { buildSlackManifest, ManifestUsageError, webhookBaseUrl } from '../slack/manifest.js';
 import { parse } from './args.js';
-import { type CliIo, EXIT, printHelp, UsageError } from './io.js';
+import { UsageError } from './errors.js';
+import { type CliIo, EXIT, printHelp } from './io.js';
 
 export const SLACK_USAGE = `Usage:
   autopilot slack manifest --url <webhook base URL> [--name <app name>] [--command </autopilot>]

@@ -19,7 +19,8 @@ import { createSweeper } from '../sweeper/sweeper.js';
 import { sweeperDepsFromEnv } from '../wiring/from-env.js';
 import { loadPolicyFile } from '../wiring/policy-file.js';
 import { parse } from './args.js';
-import { type CliIo, CommandError, EXIT, printHelp, renderTable, UsageError } from './io.js';
+import { CommandError, UsageError } from './errors.js';
+import { type CliIo, EXIT, printHelp, renderTable } from './io.js';
 
 export const SWEEP_USAGE = `Usage:
   autopilot sweep --dry-run [--local] [--policy <file>] [--json]

@@ -7,13 +7,8 @@
  */
 
 import type * as z from 'zod/mini';
-import {
-  HttpAbortError,
-  type HttpRequest,
-  type HttpResponse,
-  type HttpSend,
-  HttpTimeoutError,
-} from '../http/send.js';
+import { HttpAbortError, HttpTimeoutError } from '../http/errors.js';
+import type { HttpRequest, HttpResponse, HttpSend } from '../http/send.js';
 import type { Logger } from '../observability/logger.js';
 import { rememberSecret, scrubDeep, scrubSecrets } from '../util/secret-scrub.js';
 import { formatIssues } from '../util/zod-issues.js';

@@ -4,7 +4,9 @@
  * whole exchange, redirects are not followed, and a failure is a timeout, an abort or the
  * fetch error itself (whose `cause` carries the connection error code).
  */
-import { HttpAbortError, type HttpResponse, type HttpSend, HttpTimeoutError } from './send.js';
+
+import { HttpAbortError, HttpTimeoutError } from './errors.js';
+import type { HttpResponse, HttpSend } from './send.js';
 
 /** The abort reason of our timer, told apart from the caller's abort. */
 const TIMED_OUT = new Error('timed out');

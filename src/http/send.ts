@@ -18,6 +18,7 @@ import {
   type IncomingMessage,
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { HttpAbortError, HttpTimeoutError } from './errors.js';
 
 export interface HttpRequest {
   method: string;
@@ -40,16 +41,6 @@ export interface HttpResponse {
 
 /** Sends one request; never retries, never follows redirects. */
 export type HttpSend = (request: HttpRequest) => Promise<HttpResponse>;
-
-/** No complete response within `timeoutMs`; the request was destroyed. */
-export class HttpTimeoutError extends Error {
-  override name = 'HttpTimeoutError';
-}
-
-/** The caller's signal aborted the request. */
-export class HttpAbortError extends Error {
-  override name = 'HttpAbortError';
-}
 
 /** How many reused connections found closed one exchange may skip (each is destroyed on the way). */
 const MAX_STALE_SOCKET_RETRIES = 3;

@@ -16,12 +16,9 @@
  */
 import type { Logger } from '../observability/logger.js';
 import { type Cursor, EMPTY_CURSOR } from '../state/sweep-cursor.js';
+import { EventOrderError } from './errors.js';
 import { eventHash, eventTime } from './identity.js';
 import type { EventLike, EventOrder, EventsSource } from './types.js';
-
-export class EventOrderError extends Error {
-  override name = 'EventOrderError';
-}
 
 export interface NewEvent {
   event: EventLike;

@@ -108,12 +108,3 @@ export function compactSummary(summary: RunSummary): Record<string, unknown> {
     },
   };
 }
-
-/**
- * Thrown by the scheduled handler when a run could not read the platform's events. Progress up to
- * the last page read is already saved; throwing makes the failure a Lambda error, so the
- * stack's "sweeper errors" alarm fires instead of a silent partial run.
- */
-export class SweepFailedError extends Error {
-  override name = 'SweepFailedError';
-}

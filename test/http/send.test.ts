@@ -7,8 +7,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { HttpAbortError, HttpTimeoutError } from '../../src/http/errors.js';
 import { fetchSend } from '../../src/http/fetch-send.js';
-import { createNodeSend, HttpAbortError, type HttpSend, HttpTimeoutError } from '../../src/http/send.js';
+import { createNodeSend, type HttpSend } from '../../src/http/send.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 

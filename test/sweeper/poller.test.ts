@@ -9,8 +9,9 @@ import { createConsoleClient } from '../../src/console/index.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { type RunningSandbox, type NewEvent as SandboxEvent, startSandbox } from '../../src/sandbox/index.js';
 import type { Cursor } from '../../src/state/sweep-cursor.js';
+import { EventOrderError } from '../../src/sweeper/errors.js';
 import { eventHash } from '../../src/sweeper/identity.js';
-import { createPoller, EventOrderError, type PollEnd } from '../../src/sweeper/poller.js';
+import { createPoller, type PollEnd } from '../../src/sweeper/poller.js';
 import type { EventLike, EventOrder, EventsSource } from '../../src/sweeper/types.js';
 import { NOW } from './harness.js';
 
