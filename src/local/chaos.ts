@@ -19,8 +19,10 @@ import { createConsoleClient } from '../console/index.js';
 import { createLogger } from '../observability/logger.js';
 import type { FaultConfig, LoggedRequest } from '../sandbox/index.js';
 import { readAudit } from '../state/audit.js';
+import { forEachBounded } from '../util/pool.js';
 import { workerDepsFromEnv } from '../wiring/from-env.js';
 import { loadPolicyFile } from '../wiring/policy-file.js';
+import { FINAL_RESULTS } from '../worker/replies.js';
 import { createWorker } from '../worker/worker.js';
 import { type ChaosMessage, chaosMix, seeded } from './chaos-mix.js';
 import { queueDepth, type SqsHandler } from './event-source.js';
@@ -62,17 +64,8 @@ export interface ChaosReport {
 
 const DONE_RESULTS = new Set(['approved', 'groups-disabled', 'archived', 'replayed']);
 
-const TERMINAL_RESULTS = new Set([
-  'approved',
-  'groups-disabled',
-  'archived',
-  'would-mutate',
-  'denied',
-  'stale',
-  'rejected',
-  'replayed',
-  'dead-lettered',
-]);
+/** How a request's audit trail can end: a final result, a copy that replayed one, or the DLQ. */
+const TERMINAL_RESULTS: ReadonlySet<string> = new Set([...FINAL_RESULTS, 'replayed', 'dead-lettered']);
 
 export const CHAOS_FAULTS: Partial<FaultConfig> = {
   errorRate: 0.2,
@@ -128,15 +121,6 @@ async function drainDlq(sqs: SQSClient, dlqUrl: string): Promise<string[]> {
     for (const m of out.Messages) bodies.push(m.Body ?? '');
   }
   return bodies;
-}
-
-async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) await work(items[next++] as T);
-    }),
-  );
 }
 
 export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport> {
@@ -263,7 +247,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     // question is not an end; a replay is: the effect's first outcome told again).
     const finals = new Map<string, string>();
     const ids = [...new Set(messages.flatMap((m) => (m.requestId ? [m.requestId] : [])))];
-    await pool(ids, 8, async (id) => {
+    await forEachBounded(ids, 8, async (id) => {
       const records = await readAudit(table, id);
       const last = records.filter((r) => TERMINAL_RESULTS.has(r.result)).at(-1);
       if (last) finals.set(id, last.result);

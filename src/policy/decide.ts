@@ -39,9 +39,10 @@ export interface PauseInput {
   since?: string | undefined;
 }
 
-/** A person's Deny on the request's effect key. */
+/** A person's Deny on the request's effect key (the Deny button; stored by src/state/veto.ts). */
 export interface Veto {
   by: string;
+  /** ISO 8601 time of the click. */
   at: string;
   reason?: string | undefined;
 }

@@ -4,13 +4,14 @@
  * the effect's claim, the pause flag and a veto. On the emulator and on DynamoDB alike, one round
  * trip per record matters: it is on the path of every message.
  */
+import type { Veto } from '../policy/decide.js';
 import { type FinalOutcome, finalFromItem, finalItemKey } from './audit.js';
 import { keyId } from './dynamo.js';
 import { batchGet } from './dynamo-batch.js';
 import { type EffectState, effectFromItem, effectItemKey } from './effects.js';
 import { PAUSE_KEY, type PauseState, pauseFromItem } from './pause.js';
 import type { StateTable } from './table.js';
-import { type Veto, vetoFromItem, vetoItemKey } from './veto.js';
+import { vetoFromItem, vetoItemKey } from './veto.js';
 
 export interface RequestState {
   final: FinalOutcome | undefined;

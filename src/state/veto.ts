@@ -4,15 +4,9 @@
  * effect. A later human approval overrides it (automation yields to people, not the reverse).
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import type { Veto } from '../policy/decide.js';
 import { getItem, putItem } from './dynamo.js';
 import { expiresAfterDays, ITEM_FAMILIES, type StateTable } from './table.js';
-
-export interface Veto {
-  by: string;
-  /** ISO 8601 time of the click. */
-  at: string;
-  reason?: string;
-}
 
 /** Vetoes expire with the audit trail (90 days): by then the release has moved on. */
 const KEEP_DAYS = 90;

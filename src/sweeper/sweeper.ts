@@ -28,6 +28,7 @@ import { acquireLease, releaseLease } from '../state/sweep-lease.js';
 import type { StateTable } from '../state/table.js';
 import { loadWatchSet, type WatchEntry, writeWatchEntries } from '../state/watch.js';
 import { globMatch } from '../util/glob.js';
+import { forEachBounded } from '../util/pool.js';
 import { eventField } from './event-fields.js';
 import { buildRuleRequest, ruleMatches, ruleNotification, ruleRequestId } from './event-rules.js';
 import { shortHash } from './identity.js';
@@ -76,15 +77,6 @@ export interface RunInput {
 }
 
 const DAY = 86_400_000;
-
-/** Runs `work` over `items` with at most `limit` in flight. */
-async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++] as T);
-  });
-  await Promise.all(workers);
-}
 
 export function createSweeper(deps: SweeperDeps) {
   const logger = deps.logger ?? createLogger({ service: 'sweeper' });
@@ -270,7 +262,7 @@ export function createSweeper(deps: SweeperDeps) {
   }
 
   async function send(requests: ActionRequest[]): Promise<void> {
-    await pool(requests, deps.sendConcurrency ?? 8, async (request) => {
+    await forEachBounded(requests, deps.sendConcurrency ?? 8, async (request) => {
       await sendActionRequest(deps.sqs, deps.queueUrl, request, deps.signer ? { signer: deps.signer } : {});
     });
   }

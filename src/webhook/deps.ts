@@ -6,17 +6,12 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { RequesterSigner } from '../actions/proof.js';
 import type { Logger } from '../observability/logger.js';
+import type { Veto } from '../policy/decide.js';
 import type { Policy } from '../policy/schema.js';
 import type { SecretsProvider } from '../secrets/secrets.js';
 import type { PauseState } from '../state/pause.js';
 import type { SlackReply } from './blocks.js';
 import type { ConsoleReads } from './reads.js';
-
-export interface Veto {
-  by: string;
-  at: string;
-  reason?: string;
-}
 
 export interface WebhookDeps {
   policy: Policy;

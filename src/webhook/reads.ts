@@ -4,6 +4,8 @@
  * every call in flight is aborted and the person reads "the platform is slow, try again"
  * instead of meeting Slack's three-second timeout.
  */
+
+import { activeFreeze } from '../policy/rules.js';
 import type { Policy } from '../policy/schema.js';
 import type { PauseState } from '../state/pause.js';
 import { grantsFor } from './authorize.js';
@@ -312,10 +314,6 @@ async function events(ctx: ReadContext, page: number, signal: AbortSignal): Prom
   };
 }
 
-function activeFreeze(policy: Policy, now: number): string | undefined {
-  return policy.approvals.freezes.find((f) => Date.parse(f.start) <= now && now < Date.parse(f.end))?.name;
-}
-
 async function status(ctx: ReadContext, signal: AbortSignal): Promise<ReadOutcome> {
   const now = (ctx.now ?? Date.now)();
   const never = new Promise<never>((_, reject) =>
@@ -329,7 +327,7 @@ async function status(ctx: ReadContext, signal: AbortSignal): Promise<ReadOutcom
       : Promise.resolve(undefined),
   ]);
   const policy = ctx.policy;
-  const freeze = activeFreeze(policy, now);
+  const freeze = activeFreeze(policy, now)?.name;
   const pauseText = pause.paused
     ? `:double_vertical_bar: *Paused*${pause.by ? ` by ${escapeMrkdwn(pause.by)}` : ''}${pause.since ? ` since ${pause.since}` : ''}${pause.reason ? `: ${escapeMrkdwn(pause.reason)}` : ''}`
     : ':arrow_forward: *Running* (not paused)';

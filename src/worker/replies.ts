@@ -19,6 +19,17 @@ export type OutcomeResult =
   | 'stale'
   | 'rejected';
 
+/** Results that end a request: its copies replay them. Deferred and asked come back. */
+export const FINAL_RESULTS: ReadonlySet<OutcomeResult> = new Set<OutcomeResult>([
+  'approved',
+  'groups-disabled',
+  'archived',
+  'would-mutate',
+  'denied',
+  'stale',
+  'rejected',
+]);
+
 export interface OutcomeReport {
   request: ActionRequest;
   requestId: string;

@@ -12,6 +12,7 @@ import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { noMetrics } from '../observability/metrics.js';
 import { decide as policyDecide } from '../policy/decide.js';
+import { forEachBounded } from '../util/pool.js';
 import { processRecord, type RecordDeps, type RecordResult, RetryLater } from './process-record.js';
 
 export type WorkerDeps = Omit<
@@ -30,17 +31,6 @@ export type WorkerContext = Pick<Context, 'getRemainingTimeInMillis'> & Partial<
 export type WorkerHandler = (event: SQSEvent, context?: WorkerContext) => Promise<SQSBatchResponse>;
 
 /** Runs `task` over `items` with at most `limit` in flight. */
-async function eachLimited<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>) {
-  let next = 0;
-  const lanes = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
-    while (next < items.length) {
-      const item = items[next++] as T;
-      await task(item);
-    }
-  });
-  await Promise.all(lanes);
-}
-
 export function createWorker(deps: WorkerDeps): WorkerHandler {
   const logger: Logger = deps.logger ?? createLogger({ service: 'worker' });
   const recordDeps: RecordDeps = {
@@ -63,7 +53,7 @@ export function createWorker(deps: WorkerDeps): WorkerHandler {
       : () => defaultTimeoutMs - (Date.now() - startedAt);
     const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
     const results: Partial<Record<RecordResult | 'retry', number>> = {};
-    await eachLimited(event.Records, concurrency, async (record) => {
+    await forEachBounded(event.Records, concurrency, async (record) => {
       let result: RecordResult | 'retry';
       try {
         result = await processRecord(recordDeps, record, { remainingMs });

@@ -2,17 +2,17 @@
  * Lambda-shaped fixtures for tests: a context with a controllable remaining time, and SQS events
  * built from messages really received from the SQS emulator (fauxqs), in exactly the shape the
  * Lambda event source mapping delivers them. Plus a poller that drives an SQS handler the way the
- * event source does: receive, invoke, delete what was acknowledged, let failures reappear.
+ * event source does (the local stack's emulation): receive, invoke, delete what was acknowledged, let
+ * failures reappear.
  */
 import {
-  DeleteMessageBatchCommand,
   GetQueueAttributesCommand,
   type Message,
   ReceiveMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { queueDepth, toSqsRecord } from '../../src/local/event-source.js';
+import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
+import { createEventSource, queueDepth, type SqsHandler, toSqsRecord } from '../../src/local/event-source.js';
 import { createLambdaContext } from '../../src/local/lambda-context.js';
 
 /** A Lambda context whose `getRemainingTimeInMillis` counts down from `timeoutMs` (the local stack's own). */
@@ -63,35 +63,15 @@ export async function receiveEvent(
   return { Records: (out.Messages ?? []).map((m) => sqsRecordFromMessage(m, ref.arn)) };
 }
 
-/** Deletes the records the handler acknowledged (all but its batchItemFailures), as the event source does. */
-export async function deleteAcknowledged(
-  ref: QueueRef,
-  event: SQSEvent,
-  response: SQSBatchResponse | undefined,
-) {
-  const failed = new Set((response?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
-  const acked = event.Records.filter((r) => !failed.has(r.messageId));
-  for (let i = 0; i < acked.length; i += 10) {
-    const chunk = acked.slice(i, i + 10);
-    await ref.sqs.send(
-      new DeleteMessageBatchCommand({
-        QueueUrl: ref.queueUrl,
-        Entries: chunk.map((r, j) => ({ Id: String(j), ReceiptHandle: r.receiptHandle })),
-      }),
-    );
-  }
-  return { acked: acked.length, failed: failed.size };
-}
-
-export type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | undefined>;
+export type { SqsHandler };
 
 /**
- * Polls like the event source mapping: `pollers` concurrent loops of receive → invoke → delete
- * acknowledged, until `done()` holds and the queue is empty, or `maxMs` passes (then it throws,
- * so a test can never hang).
+ * Polls like the event source mapping — the local stack's own emulation (src/local/event-source.ts):
+ * `pollers` concurrent loops of receive → invoke → delete acknowledged, until `done()` holds and
+ * the queue is empty, or `maxMs` passes (then it throws, so a test can never hang).
  */
 export async function drive(
-  ref: QueueRef & { arn: string },
+  ref: QueueRef,
   handler: SqsHandler,
   options: {
     pollers?: number;
@@ -101,10 +81,23 @@ export async function drive(
     done?: () => boolean | Promise<boolean>;
   },
 ): Promise<{ invocations: number; records: number; handlerMs: number; emptyPolls: number }> {
-  const started = Date.now();
-  let invocations = 0;
-  let records = 0;
   let handlerMs = 0;
+  const timed: SqsHandler = async (event, context) => {
+    const t0 = Date.now();
+    try {
+      return await handler(event, context);
+    } finally {
+      handlerMs += Date.now() - t0;
+    }
+  };
+  const source = createEventSource({
+    sqs: ref.sqs,
+    queueUrl: ref.queueUrl,
+    handler: timed,
+    batchSize: options.batchSize ?? 10,
+    timeoutMs: options.timeoutMs ?? 30_000,
+  });
+  const started = Date.now();
   let emptyPolls = 0;
   let finished = false;
   const isFinished = async () => {
@@ -117,20 +110,11 @@ export async function drive(
     while (!(await isFinished())) {
       if (Date.now() - started > options.maxMs)
         throw new Error(`queue not drained within ${options.maxMs} ms`);
-      const event = await receiveEvent(ref, { max: options.batchSize ?? 10, waitSeconds: 0 });
-      if (event.Records.length === 0) {
-        emptyPolls++;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        continue;
-      }
-      invocations++;
-      records += event.Records.length;
-      const t0 = Date.now();
-      const response = await handler(event, lambdaContext({ timeoutMs: options.timeoutMs ?? 30_000 }));
-      handlerMs += Date.now() - t0;
-      await deleteAcknowledged(ref, event, response);
+      if (await source.pollOnce(0)) continue;
+      emptyPolls++;
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
   };
   await Promise.all(Array.from({ length: options.pollers ?? 1 }, loop));
-  return { invocations, records, handlerMs, emptyPolls };
+  return { invocations: source.stats.batches, records: source.stats.records, handlerMs, emptyPolls };
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createConsoleClient } from '../../src/console/index.js';
 import { createSandbox } from '../../src/sandbox/index.js';
 import type { PauseState } from '../../src/state/pause.js';
+import { COMMANDS } from '../../src/webhook/commands.js';
 import { encodeButtonValue } from '../../src/webhook/interactions.js';
 import { EVENT_SHAPES, lambdaContext } from '../helpers/http-events.js';
 import {
@@ -54,20 +55,7 @@ function validlySigned(headers: Record<string, string | string[]>, body: Buffer)
 }
 
 const word = fc.oneof(
-  fc.constantFrom(
-    'help',
-    'approve',
-    'disable-groups',
-    'archive',
-    'role',
-    'segment',
-    'segments',
-    'metrics',
-    'events',
-    'pause',
-    'resume',
-    'status',
-  ),
+  fc.constantFrom(...COMMANDS.map((command) => command.name)),
   fc.constantFrom(
     'trg_1',
     'ph_1',
