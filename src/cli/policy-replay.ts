@@ -5,13 +5,12 @@
  */
 import { DEFAULT_ENDPOINTS_FILE, readEndpoints } from '../local/endpoints.js';
 import { type ReplayReport, replayDecisions } from '../policy/replay.js';
-import { type Policy, policySchemas } from '../policy/schema.js';
 import { scanAuditSince } from '../state/audit-scan.js';
 import { createDynamoClient, type StateTable } from '../state/table.js';
-import { formatPath } from '../util/zod-issues.js';
 import { parse } from './args.js';
 import { CommandError, UsageError } from './errors.js';
 import { type CliIo, printHelp, renderTable } from './io.js';
+import { readFromCwd, readPolicyArg } from './policy-input.js';
 
 export const POLICY_REPLAY_USAGE = `Usage:
   autopilot policy replay --policy <new.json> [--since 30d] [--local | --table NAME] [--json]
@@ -34,19 +33,6 @@ export function sinceInstant(text: string, now: Date): Date {
       POLICY_REPLAY_USAGE,
     );
   return new Date(ms);
-}
-
-function loadPolicy(file: string, read: (path: string) => string): Policy {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(read(file));
-  } catch (error) {
-    throw new CommandError(`cannot read policy ${file}: ${(error as Error).message}`);
-  }
-  const result = policySchemas().policy.safeParse(raw);
-  if (result.success) return result.data;
-  const lines = result.error.issues.map((issue) => `  ${formatPath(issue.path)}: ${issue.message}`);
-  throw new CommandError(`${file} is not a valid policy:\n${lines.join('\n')}`);
 }
 
 function tableFor(io: CliIo, values: Record<string, unknown>): StateTable {
@@ -111,10 +97,7 @@ export async function policyReplayCommand(
   if (help) return printHelp(io, POLICY_REPLAY_USAGE);
   if (typeof values.policy !== 'string')
     throw new UsageError('--policy <new.json> is required', POLICY_REPLAY_USAGE);
-  const { readFileSync } = await import('node:fs');
-  const { resolve } = await import('node:path');
-  const read = inject.read ?? ((path: string) => readFileSync(resolve(io.cwd, path), 'utf8'));
-  const policy = loadPolicy(values.policy, read);
+  const policy = readPolicyArg(values.policy, inject.read ?? readFromCwd(io));
   const since = sinceInstant((values.since as string | undefined) ?? '30d', io.now());
   const table = inject.table ?? tableFor(io, values);
   let records: Awaited<ReturnType<typeof scanAuditSince>>;
