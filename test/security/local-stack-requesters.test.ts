@@ -145,7 +145,9 @@ describe('requesters on the local stack', () => {
       await runCli(['enqueue', 'approve', 'trg_9', 'ph_1', '--local', '--requested-by', 'slack:U0ADMIN'], io),
     ).toBe(2);
     // A trigger whose current phase is the canary, so an approval is not stale, whatever the hour.
-    const canary = [...(stack.sandbox?.state.triggers.values() ?? [])].find((t) => t.currentPhaseID === 'ph_1');
+    const canary = [...(stack.sandbox?.state.triggers.values() ?? [])].find(
+      (t) => t.currentPhaseID === 'ph_1',
+    );
     const args = ['enqueue', 'approve', canary?.id ?? 'none', 'ph_1', '--local', '--request-id', 'cli-ci-1'];
     expect(await runCli([...args, '--requested-by', 'ci:release/deploy'], io)).toBe(0);
     const [record] = await auditOf('cli-ci-1');
