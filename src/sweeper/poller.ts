@@ -17,16 +17,17 @@
 import type { Logger } from '../observability/logger.js';
 import { type Cursor, EMPTY_CURSOR } from '../state/sweep-cursor.js';
 import { EventOrderError } from './errors.js';
-import { eventHash, eventTime } from './identity.js';
-import type { EventLike, EventOrder, EventsSource } from './types.js';
-
-export interface NewEvent {
-  event: EventLike;
-  /** `<hash>.<occurrence>`: stable across runs. */
-  id: string;
-  ts: number;
-  position: number;
-}
+import {
+  layOut,
+  type NewEvent,
+  orderOf,
+  type ReadPage,
+  startWalk,
+  takeNewEvents,
+  verifyOrder,
+  type Walk,
+} from './event-walk.js';
+import type { EventOrder, EventsSource } from './types.js';
 
 export interface PolledPage {
   newEvents: NewEvent[];
@@ -35,9 +36,12 @@ export interface PolledPage {
   page: number;
 }
 
+/** Why a scan ended: the log was read to its newest event, the run's deadline came, or the page budget ran out. */
+export type StopReason = 'caught-up' | 'time' | 'max-pages';
+
 export interface PollEnd {
   caughtUp: boolean;
-  stop: 'caught-up' | 'time' | 'max-pages';
+  stop: StopReason;
 }
 
 export interface PollStats {
@@ -62,82 +66,96 @@ export interface PollerOptions {
   logger: Logger;
 }
 
-interface Positioned {
-  event: EventLike;
-  ts: number;
-  pos: number;
-}
-interface ReadPage {
-  page: number;
-  total: number;
+/** What the poller knows about the log's layout: it changes with every response. */
+interface Layout {
+  /** Undefined until detected (or configured). */
+  order: EventOrder | undefined;
+  /** The page size the API applied last. */
   size: number;
-  /** Ascending position. */
-  items: Positioned[];
+  /** `totalItems` of the last response. */
+  total: number;
+  /** The `limit` we ask for (lowered when the API refuses it). */
+  limit: number;
 }
 
-class StopForTime extends Error {}
+/** A scan that cannot go on for a reason that is not a failure: the deadline or the page budget. */
+class PollStopped extends Error {
+  constructor(readonly reason: Exclude<StopReason, 'caught-up'>) {
+    super(`poll stopped: ${reason}`);
+  }
+}
+
+const CAUGHT_UP: PollEnd = { caughtUp: true, stop: 'caught-up' };
+
+/**
+ * Re-reads of one position when the layout moved under us (page size or log length not what we
+ * assumed). Each re-read aims with what the previous response taught; a log that keeps moving
+ * after six is served wrong, and the page at hand is used (the boundary keeps events exact).
+ */
+const MAX_REAIMS = 6;
+/**
+ * Steps back (doubling) to reach a page that begins before the boundary timestamp: 2^40 events
+ * is beyond any log, so the bound only guards against an API that never answers consistently.
+ */
+const MAX_STEPS_BACK = 40;
+/** The smallest page size we fall back to when the API refuses our `limit` (the spec names no maximum). */
+const MIN_LIMIT = 10;
 
 export function createPoller(options: PollerOptions) {
   const clock = options.clock ?? Date.now;
   const state: Cursor = structuredClone(options.cursor ?? EMPTY_CURSOR);
-  let order: EventOrder | undefined = options.order === 'auto' ? state.order : options.order;
-  // The size the API applied last time, unless we now ask for less (it may have capped our limit).
-  let size = state.pageSize > 0 ? Math.min(state.pageSize, options.pageSize) : options.pageSize;
-  let total = state.totalItems;
+  const layout: Layout = {
+    order: options.order === 'auto' ? state.order : options.order,
+    // The size the API applied last time, unless we now ask for less (it may have capped our limit).
+    size: state.pageSize > 0 ? Math.min(state.pageSize, options.pageSize) : options.pageSize,
+    total: state.totalItems,
+    limit: options.pageSize,
+  };
   const stats: PollStats = {
     requests: 0,
     pagesRead: 0,
     eventsRead: 0,
     rereads: 0,
-    order: order ?? 'unknown',
+    order: layout.order ?? 'unknown',
   };
   const cache = new Map<number, ReadPage>();
   const maxPages = options.maxPages ?? 100_000;
-  let limit = options.pageSize;
 
   const pageOf = (pos: number, o: EventOrder) =>
-    o === 'oldest-first' ? Math.floor(pos / size) + 1 : Math.floor(Math.max(0, total - 1 - pos) / size) + 1;
+    o === 'oldest-first'
+      ? Math.floor(pos / layout.size) + 1
+      : Math.floor(Math.max(0, layout.total - 1 - pos) / layout.size) + 1;
+
+  /** One `GET /events` page; a refused `limit` is lowered and asked again, our own deadline stops cleanly. */
+  async function list(page: number): Promise<Awaited<ReturnType<EventsSource['list']>>> {
+    for (;;) {
+      try {
+        return await options.events.list({ page, limit: layout.limit }, { deadline: options.deadline });
+      } catch (error) {
+        // A request cut short by our own deadline is a clean stop, not a failure.
+        if (clock() >= options.deadline) throw new PollStopped('time');
+        if ((error as { status?: unknown }).status !== 400 || layout.limit <= MIN_LIMIT) throw error;
+        layout.limit = Math.max(MIN_LIMIT, Math.floor(layout.limit / 10));
+        options.logger.warn('GET /events refused the page size; asking for less', { limit: layout.limit });
+        stats.requests++;
+      }
+    }
+  }
 
   /** Fetches page `page` as served now; positions need the order, so `o` may be a guess. */
   async function fetchPage(page: number, o: EventOrder | undefined): Promise<ReadPage> {
     const cached = cache.get(page);
-    if (cached && cached.total === total && o !== undefined) return cached;
-    if (clock() >= options.deadline) throw new StopForTime();
-    if (stats.pagesRead >= maxPages) throw new StopForTime('max-pages');
-    let response: Awaited<ReturnType<EventsSource['list']>>;
-    for (;;) {
-      try {
-        response = await options.events.list({ page, limit }, { deadline: options.deadline });
-        break;
-      } catch (error) {
-        // A request cut short by our own deadline is a clean stop, not a failure.
-        if (clock() >= options.deadline) throw new StopForTime();
-        // The spec names no maximum `limit`: an API that refuses ours gets a smaller one.
-        if ((error as { status?: unknown }).status === 400 && limit > 10) {
-          limit = Math.max(10, Math.floor(limit / 10));
-          options.logger.warn('GET /events refused the page size; asking for less', { limit });
-          stats.requests++;
-          continue;
-        }
-        throw error;
-      }
-    }
+    if (cached && cached.total === layout.total && o !== undefined) return cached;
+    if (clock() >= options.deadline) throw new PollStopped('time');
+    if (stats.pagesRead >= maxPages) throw new PollStopped('max-pages');
+    const response = await list(page);
     stats.requests++;
     stats.pagesRead++;
     stats.eventsRead += response.data.length;
-    total = response.pagination.totalItems;
+    layout.total = response.pagination.totalItems;
     const applied = response.pagination.itemsPerPage;
-    size = Math.max(applied > 0 ? applied : limit, response.data.length, 1);
-    const read: ReadPage = { page, total, size, items: [] };
-    const data = response.data;
-    const effective = o ?? 'oldest-first';
-    for (let j = 0; j < data.length; j++) {
-      const event = data[j] as EventLike;
-      const offset = (page - 1) * size + j;
-      const pos = effective === 'oldest-first' ? offset : total - 1 - offset;
-      read.items.push({ event, ts: eventTime(event), pos });
-    }
-    if (effective === 'newest-first') read.items.reverse();
+    layout.size = Math.max(applied > 0 ? applied : layout.limit, response.data.length, 1);
+    const read = layOut(response.data, page, layout.size, layout.total, o ?? 'oldest-first');
     if (o !== undefined) {
       verifyOrder(read, o);
       cache.set(page, read);
@@ -145,33 +163,15 @@ export function createPoller(options: PollerOptions) {
     return read;
   }
 
-  function verifyOrder(read: ReadPage, o: EventOrder) {
-    let previous = Number.NEGATIVE_INFINITY;
-    for (const item of read.items) {
-      if (Number.isNaN(item.ts)) continue;
-      if (item.ts < previous)
-        throw new EventOrderError(
-          `page ${read.page} is not ${o} (timestamps go ${o === 'oldest-first' ? 'down' : 'up'})`,
-        );
-      previous = item.ts;
-    }
-  }
-
   /** Page 1 decides the order: timestamps going down mean newest-first. */
   async function detect(): Promise<EventOrder> {
     const first = await fetchPage(1, undefined);
-    const times = first.items.map((i) => i.ts).filter((t) => !Number.isNaN(t));
-    let detected: EventOrder | undefined;
     // `items` were laid out as oldest-first, i.e. in the order served.
-    const head = times[0];
-    const tail = times.at(-1);
-    if (head !== undefined && tail !== undefined && head !== tail) {
-      detected = head < tail ? 'oldest-first' : 'newest-first';
-    } else if (first.total > first.items.length) {
-      const last = await fetchPage(Math.ceil(first.total / size), undefined);
-      const lastTime = last.items.find((i) => !Number.isNaN(i.ts))?.ts;
-      if (head !== undefined && lastTime !== undefined && head !== lastTime)
-        detected = head < lastTime ? 'oldest-first' : 'newest-first';
+    const times = first.items.map((i) => i.ts).filter((t) => !Number.isNaN(t));
+    let detected = orderOf(times[0], times.at(-1));
+    if (!detected && first.total > first.items.length) {
+      const last = await fetchPage(Math.ceil(first.total / layout.size), undefined);
+      detected = orderOf(times[0], last.items.find((i) => !Number.isNaN(i.ts))?.ts);
     }
     stats.order = detected ?? 'unknown';
     options.logger.info('event order detected', { order: stats.order, totalItems: first.total });
@@ -182,31 +182,21 @@ export function createPoller(options: PollerOptions) {
     }
     state.order = detected;
     // Re-lay page 1 in the detected order so the scan can reuse it.
-    const relaid = relayPage(first, detected);
+    const served = first.items.map((i) => i.event);
+    const relaid = layOut(served, first.page, first.size, first.total, detected);
     verifyOrder(relaid, detected);
     cache.set(1, relaid);
     return detected;
-  }
-
-  function relayPage(read: ReadPage, o: EventOrder): ReadPage {
-    if (o === 'oldest-first') return read;
-    const served = read.items.map((i) => i.event);
-    const items = served.map((event, j) => ({
-      event,
-      ts: eventTime(event),
-      pos: read.total - 1 - ((read.page - 1) * read.size + j),
-    }));
-    return { ...read, items: items.reverse() };
   }
 
   /** The page that holds `pos`, re-reading when the layout moved under us (bounded). */
   async function pageContaining(target: number, o: EventOrder): Promise<ReadPage> {
     let pos = target;
     let read = await fetchPage(pageOf(pos, o), o);
-    for (let attempt = 0; attempt < 6; attempt++) {
-      if (total === 0) return read;
+    for (let attempt = 0; attempt < MAX_REAIMS; attempt++) {
+      if (layout.total === 0) return read;
       // The log is shorter than we thought (old events expired): aim at its newest event.
-      if (pos >= total) pos = total - 1;
+      if (pos >= layout.total) pos = layout.total - 1;
       const low = read.items[0]?.pos;
       const high = read.items.at(-1)?.pos;
       if (low !== undefined && high !== undefined && low <= pos && pos <= high) return read;
@@ -219,103 +209,85 @@ export function createPoller(options: PollerOptions) {
     return read;
   }
 
+  /**
+   * The page to start from: the one with the last processed event, and earlier still until the
+   * page begins before the boundary timestamp (every event at that timestamp must be counted from
+   * the first one).
+   */
+  async function startPage(o: EventOrder): Promise<ReadPage> {
+    let read = await pageContaining(
+      state.boundaryTs === null ? 0 : Math.max(0, Math.min(state.position, layout.total) - 1),
+      o,
+    );
+    for (let step = 0, back = 1; state.boundaryTs !== null && step < MAX_STEPS_BACK; step++, back *= 2) {
+      const first = read.items[0];
+      if (!first || first.pos === 0 || first.ts < state.boundaryTs) break;
+      stats.rereads++;
+      read = await pageContaining(Math.max(0, first.pos - back * layout.size), o);
+    }
+    return read;
+  }
+
+  /** The page after `walk.next`, which must hold events while the log says there are more. */
+  async function nextPage(next: number, o: EventOrder): Promise<ReadPage> {
+    const read = await pageContaining(next, o);
+    if (read.items.length === 0 && next < layout.total)
+      throw new Error(`GET /events served an empty page for position ${next} of ${layout.total}`);
+    const low = read.items[0]?.pos;
+    if (low !== undefined && low > next)
+      options.logger.warn('event log moved under the poller', { expected: next, got: low });
+    return read;
+  }
+
+  function commit(walk: Walk): void {
+    state.boundaryTs = walk.boundaryTs;
+    state.boundaryCounts = Object.fromEntries(walk.processedAtBoundary);
+    state.observedSince = walk.observedSince;
+    state.position = walk.next;
+    state.pageSize = layout.size;
+    state.totalItems = layout.total;
+  }
+
   async function* scan(): AsyncGenerator<PolledPage, PollEnd> {
-    const o = order ?? (await detect());
-    order = o;
+    const o = layout.order ?? (await detect());
+    layout.order = o;
     stats.order = o;
     state.order = options.order === 'auto' ? (state.order ?? undefined) : o;
     if (o === 'newest-first' && !cache.has(1)) await fetchPage(1, o); // learn N before jumping
-
-    // Start at the last processed event, and earlier still until the page begins before the
-    // boundary timestamp: every event at that timestamp must be counted from the first one.
-    let start = state.boundaryTs === null ? 0 : Math.max(0, Math.min(state.position, total) - 1);
-    let back = 1;
-    let read = await pageContaining(start, o);
-    if (read.items.length === 0 && total === 0) return { caughtUp: true, stop: 'caught-up' };
-    for (let tries = 0; state.boundaryTs !== null && tries < 40; tries++) {
-      const first = read.items[0];
-      if (!first || first.pos === 0 || first.ts < state.boundaryTs) break;
-      start = Math.max(0, first.pos - back * size);
-      back *= 2;
-      stats.rereads++;
-      read = await pageContaining(start, o);
-    }
-
-    let next = read.items[0]?.pos ?? 0;
-    let lastTs = Number.NEGATIVE_INFINITY;
-    // Working copies, committed to `state` only when a whole page is taken into account.
-    let boundaryTs = state.boundaryTs;
-    let processedAtBoundary = new Map(Object.entries(state.boundaryCounts));
-    const seenAtBoundary = new Map<string, number>();
-    let observedSince = state.observedSince;
+    let read = await startPage(o);
+    if (read.items.length === 0 && layout.total === 0) return CAUGHT_UP;
+    const walk = startWalk(state, read);
     for (;;) {
-      const newEvents: NewEvent[] = [];
-      for (const item of read.items) {
-        if (item.pos < next) continue;
-        // Unparsable timestamps cannot be ordered: keep them with their neighbours' time.
-        const ts = Number.isNaN(item.ts) ? Math.max(lastTs, boundaryTs ?? 0) : item.ts;
-        if (ts < lastTs)
-          throw new EventOrderError(`events at positions ${item.pos - 1} and ${item.pos} are out of order`);
-        lastTs = ts;
-        if (boundaryTs !== null && ts < boundaryTs) continue; // older than the cursor: processed
-        const hash = eventHash(item.event);
-        if (boundaryTs === null || ts > boundaryTs) {
-          boundaryTs = ts;
-          seenAtBoundary.clear();
-          processedAtBoundary = new Map();
-        }
-        const occurrence = seenAtBoundary.get(hash) ?? 0;
-        seenAtBoundary.set(hash, occurrence + 1);
-        if (occurrence < (processedAtBoundary.get(hash) ?? 0)) continue; // processed on an earlier run
-        processedAtBoundary.set(hash, occurrence + 1);
-        if (!Number.isNaN(item.ts)) observedSince = Math.min(observedSince ?? item.ts, item.ts);
-        newEvents.push({ event: item.event, id: `${hash}.${occurrence}`, ts, position: item.pos });
-      }
-      const highest = read.items.at(-1)?.pos;
-      if (highest !== undefined && highest >= next) next = highest + 1;
-      state.boundaryTs = boundaryTs;
-      state.boundaryCounts = Object.fromEntries(processedAtBoundary);
-      state.observedSince = observedSince;
-      state.position = next;
-      state.pageSize = size;
-      state.totalItems = total;
+      const newEvents = takeNewEvents(read, walk);
+      commit(walk);
       yield { newEvents, cursor: structuredClone(state), page: read.page };
-      if (next >= total) return { caughtUp: true, stop: 'caught-up' };
-      read = await pageContaining(next, o);
-      if (read.items.length === 0 && next < total)
-        throw new Error(`GET /events served an empty page for position ${next} of ${total}`);
-      const low = read.items[0]?.pos;
-      if (low !== undefined && low > next)
-        options.logger.warn('event log moved under the poller', { expected: next, got: low });
+      if (walk.next >= layout.total) return CAUGHT_UP;
+      read = await nextPage(walk.next, o);
     }
   }
 
-  const stopped = (error: StopForTime): PollEnd => ({
-    caughtUp: false,
-    stop: error.message === 'max-pages' ? 'max-pages' : 'time',
-  });
+  /** A scan; when an order detected earlier turns out wrong (auto only), one more from scratch. */
+  async function* scanDetectingOnce(): AsyncGenerator<PolledPage, PollEnd> {
+    try {
+      return yield* scan();
+    } catch (error) {
+      if (!(error instanceof EventOrderError) || options.order !== 'auto') throw error;
+      options.logger.warn('event order changed; detecting it again', { error: error.message });
+      layout.order = undefined;
+      state.order = undefined;
+      cache.clear();
+      return yield* scan();
+    }
+  }
 
   return {
     stats,
     /** Pages of unseen events, oldest first; the return value says whether the log was caught up. */
     async *pages(): AsyncGenerator<PolledPage, PollEnd> {
       try {
-        return yield* scan();
+        return yield* scanDetectingOnce();
       } catch (error) {
-        if (error instanceof StopForTime) return stopped(error);
-        // An order that changed since the last run (or a wrong guess): detect again, once.
-        if (error instanceof EventOrderError && options.order === 'auto') {
-          options.logger.warn('event order changed; detecting it again', { error: error.message });
-          order = undefined;
-          state.order = undefined;
-          cache.clear();
-          try {
-            return yield* scan();
-          } catch (again) {
-            if (again instanceof StopForTime) return stopped(again);
-            throw again;
-          }
-        }
+        if (error instanceof PollStopped) return { caughtUp: false, stop: error.reason };
         throw error;
       }
     },

@@ -1,0 +1,121 @@
+/**
+ * The pure half of reading the event log: laying a response out by position, checking its order,
+ * and walking pages past the cursor's boundary so that each event is handed out exactly once
+ * (src/sweeper/poller.ts does the requests).
+ */
+import type { Cursor } from '../state/sweep-cursor.js';
+import { EventOrderError } from './errors.js';
+import { eventHash, eventTime } from './identity.js';
+import type { EventLike, EventOrder } from './types.js';
+
+export interface NewEvent {
+  event: EventLike;
+  /** `<hash>.<occurrence>`: stable across runs. */
+  id: string;
+  ts: number;
+  position: number;
+}
+
+export interface Positioned {
+  event: EventLike;
+  ts: number;
+  pos: number;
+}
+export interface ReadPage {
+  page: number;
+  total: number;
+  size: number;
+  /** Ascending position. */
+  items: Positioned[];
+}
+
+/**
+ * Where a scan stands in the log: the next position to hand out, and the timestamp boundary with
+ * the identities seen and processed at it. Committed to the cursor once a whole page is taken.
+ */
+export interface Walk {
+  next: number;
+  lastTs: number;
+  boundaryTs: number | null;
+  processedAtBoundary: Map<string, number>;
+  seenAtBoundary: Map<string, number>;
+  observedSince: number | null;
+}
+
+/** Events of one response laid out by position (ascending), for the order `o` (possibly a guess). */
+export function layOut(
+  served: readonly EventLike[],
+  page: number,
+  size: number,
+  total: number,
+  o: EventOrder,
+): ReadPage {
+  const items = served.map((event, j) => {
+    const offset = (page - 1) * size + j;
+    return { event, ts: eventTime(event), pos: o === 'oldest-first' ? offset : total - 1 - offset };
+  });
+  if (o === 'newest-first') items.reverse();
+  return { page, total, size, items };
+}
+
+export function verifyOrder(read: ReadPage, o: EventOrder): void {
+  let previous = Number.NEGATIVE_INFINITY;
+  for (const item of read.items) {
+    if (Number.isNaN(item.ts)) continue;
+    if (item.ts < previous)
+      throw new EventOrderError(
+        `page ${read.page} is not ${o} (timestamps go ${o === 'oldest-first' ? 'down' : 'up'})`,
+      );
+    previous = item.ts;
+  }
+}
+
+/** The order two timestamps (first served, later served) show; undefined when they cannot tell. */
+export function orderOf(first: number | undefined, later: number | undefined): EventOrder | undefined {
+  if (first === undefined || later === undefined || first === later) return undefined;
+  return first < later ? 'oldest-first' : 'newest-first';
+}
+
+export function startWalk(cursor: Cursor, read: ReadPage): Walk {
+  return {
+    next: read.items[0]?.pos ?? 0,
+    lastTs: Number.NEGATIVE_INFINITY,
+    boundaryTs: cursor.boundaryTs,
+    processedAtBoundary: new Map(Object.entries(cursor.boundaryCounts)),
+    seenAtBoundary: new Map(),
+    observedSince: cursor.observedSince,
+  };
+}
+
+/**
+ * The events of `read` not handed out before (by this run or an earlier one), advancing `walk`
+ * past every event of the page. Identity counts at the boundary timestamp keep equal-timestamp
+ * events exact: neither lost nor doubled.
+ */
+export function takeNewEvents(read: ReadPage, walk: Walk): NewEvent[] {
+  const newEvents: NewEvent[] = [];
+  for (const item of read.items) {
+    if (item.pos < walk.next) continue;
+    // Unparsable timestamps cannot be ordered: keep them with their neighbours' time.
+    const ts = Number.isNaN(item.ts) ? Math.max(walk.lastTs, walk.boundaryTs ?? 0) : item.ts;
+    if (ts < walk.lastTs)
+      throw new EventOrderError(`events at positions ${item.pos - 1} and ${item.pos} are out of order`);
+    walk.lastTs = ts;
+    if (walk.boundaryTs !== null && ts < walk.boundaryTs) continue; // older than the cursor: processed
+    const hash = eventHash(item.event);
+    if (walk.boundaryTs === null || ts > walk.boundaryTs) {
+      walk.boundaryTs = ts;
+      walk.seenAtBoundary.clear();
+      walk.processedAtBoundary = new Map();
+    }
+    const occurrence = walk.seenAtBoundary.get(hash) ?? 0;
+    walk.seenAtBoundary.set(hash, occurrence + 1);
+    if (occurrence < (walk.processedAtBoundary.get(hash) ?? 0)) continue; // processed on an earlier run
+    walk.processedAtBoundary.set(hash, occurrence + 1);
+    if (!Number.isNaN(item.ts)) walk.observedSince = Math.min(walk.observedSince ?? item.ts, item.ts);
+    newEvents.push({ event: item.event, id: `${hash}.${occurrence}`, ts, position: item.pos });
+  }
+  const highest = read.items.at(-1)?.pos;
+  if (highest !== undefined && highest >= walk.next) walk.next = highest + 1;
+  return newEvents;
+}
