@@ -9,7 +9,7 @@
  * factories instead.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { mutationLimitsShare } from '../console/platform-limits.js';
 import type { Logger } from '../observability/logger.js';
@@ -57,6 +57,8 @@ export interface LocalStackOptions {
   /** Where `endpoints.json` goes (default `<repo>/.local`). */
   stateDir?: string;
   writeEndpointsFile?: boolean;
+  /** Where the functions' metric lines are kept for `autopilot stats --local` (default `<stateDir>/metrics.jsonl` with the endpoints file). */
+  metricsFile?: string;
   /** Seconds between sweeps; false: no schedule (call `runSweeper()`). */
   sweepIntervalSeconds?: number | false;
   firstSweepDelayMs?: number;
@@ -206,6 +208,13 @@ export async function bootLocalStack(options: LocalStackOptions = {}): Promise<L
     const signingSecret = options.signingSecret ?? LOCAL_SIGNING_SECRET;
     // Defaults mirror the deployed event source (infra/): batches of 5, maxConcurrency 2, 60 s timeout.
     const concurrency = Math.max(1, options.worker?.concurrency ?? 2);
+    // The metric lines since this boot, for `autopilot stats --local` (what the dashboard would show).
+    const metricsFile =
+      options.metricsFile ?? (options.writeEndpointsFile ? resolve(stateDir, 'metrics.jsonl') : undefined);
+    if (metricsFile) {
+      mkdirSync(dirname(metricsFile), { recursive: true });
+      writeFileSync(metricsFile, '');
+    }
     const env: Record<string, string> = {
       AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
       AWS_ACCESS_KEY_ID: 'local',
@@ -231,6 +240,7 @@ export async function bootLocalStack(options: LocalStackOptions = {}): Promise<L
       MUTATION_LIMIT_15MIN: String(mutationLimitsShare(concurrency).per15min),
       // Random per boot: only the functions in this process can vouch for requesters.
       ...localRequesterKeys(),
+      ...(metricsFile ? { AUTOPILOT_METRICS_FILE: metricsFile } : {}),
       ...options.env,
     };
     // A Lambda gets no AUTOPILOT_SECRET_ID locally: secrets come from the variables above.
@@ -328,6 +338,7 @@ export async function bootLocalStack(options: LocalStackOptions = {}): Promise<L
       dynamodbEndpoint: emulators.dynamodbEndpoint,
       tableName: emulators.tableName,
       slackReceiverUrl: receiver.url,
+      ...(metricsFile ? { metricsFile } : {}),
     };
     if (options.writeEndpointsFile) {
       mkdirSync(stateDir, { recursive: true });
