@@ -35,7 +35,8 @@ export function renderBanner(stack: LocalStack, options: BannerOptions): string 
   row('  DLQ', e.dlqUrl);
   row('DynamoDB', `${e.dynamodbEndpoint}   (dynalite, table ${e.tableName})`);
   row('Slack receiver', `${e.slackReceiverUrl}   (prints what would be posted to Slack; GET /posts)`);
-  if (e.metricsFile) row('metrics', `${e.metricsFile}   (EMF lines since start; npx autopilot stats --local)`);
+  if (e.metricsFile)
+    row('metrics', `${e.metricsFile}   (EMF lines since start; npx autopilot stats --local)`);
   if (stack.components.worker === 'running' && stack.eventSource) {
     const source = stack.eventSource;
     row(
