@@ -32,7 +32,7 @@ import { readPause, writePause } from '../state/pause.js';
 import { markQueued, queuedAs } from '../state/queued.js';
 import type { StateTable } from '../state/table.js';
 import { writeVeto } from '../state/veto.js';
-import type { SweeperDeps } from '../sweeper/sweeper.js';
+import type { SweeperDeps } from '../sweeper/types.js';
 import { lazyClient } from '../util/lazy-client.js';
 import type { WebhookDeps } from '../webhook/deps.js';
 import type { WorkerDeps } from '../worker/worker.js';
