@@ -20,15 +20,11 @@ export function renderBanner(stack: LocalStack, options: BannerOptions): string 
   const lines: string[] = [];
   const row = (label: string, value: string) => lines.push(`  ${label.padEnd(16)}${value}`);
   lines.push('', 'console-autopilot — local stack', '');
-  if (stack.components.webhook === 'running')
-    row('webhook', `${e.webhookUrl}   (POST /slack/commands, POST /slack/interactions, GET /health)`);
-  else row('webhook', `not running: ${stack.missing.webhook}`);
+  row('webhook', `${e.webhookUrl}   (POST /slack/commands, POST /slack/interactions, GET /health)`);
   const consoleNote =
     stack.components.sandbox === 'running'
       ? `embedded sandbox${options.sandboxKey ? ', key sandbox-key' : ''}`
-      : stack.components.sandbox === 'external'
-        ? 'from CONSOLE_API_BASE_URL'
-        : `none: ${stack.missing.sandbox}`;
+      : 'from CONSOLE_API_BASE_URL';
   row('Console API', `${e.consoleApiBaseUrl}/console/v1   (${consoleNote})`);
   row('SQS (fauxqs)', e.sqsEndpoint);
   row('  actions queue', e.queueUrl);
@@ -37,25 +33,21 @@ export function renderBanner(stack: LocalStack, options: BannerOptions): string 
   row('Slack receiver', `${e.slackReceiverUrl}   (prints what would be posted to Slack; GET /posts)`);
   if (e.metricsFile)
     row('metrics', `${e.metricsFile}   (EMF lines since start; npx autopilot stats --local)`);
-  if (stack.components.worker === 'running' && stack.eventSource) {
-    const source = stack.eventSource;
+  const source = stack.eventSource;
+  row(
+    'worker',
+    `long-polls the queue like the event source mapping: batches of ${source.batchSize}, ${source.concurrency} pollers`,
+  );
+  if (options.visibilityTimeoutSeconds !== undefined)
     row(
-      'worker',
-      `long-polls the queue like the event source mapping: batches of ${source.batchSize}, ${source.concurrency} pollers`,
+      '  retries',
+      `failed records return after ${options.visibilityTimeoutSeconds} s (VISIBILITY_TIMEOUT_SECONDS); 5 receives → DLQ`,
     );
-    if (options.visibilityTimeoutSeconds !== undefined)
-      row(
-        '  retries',
-        `failed records return after ${options.visibilityTimeoutSeconds} s (VISIBILITY_TIMEOUT_SECONDS); 5 receives → DLQ`,
-      );
-  } else row('worker', `not running: ${stack.missing.worker}`);
   row(
     'sweeper',
-    stack.components.sweeper !== 'running'
-      ? `not running: ${stack.missing.sweeper}`
-      : options.sweepIntervalSeconds === false
-        ? 'not scheduled'
-        : `every ${options.sweepIntervalSeconds} s (SWEEP_INTERVAL_SECONDS), first run in a few seconds`,
+    options.sweepIntervalSeconds === false
+      ? 'not scheduled'
+      : `every ${options.sweepIntervalSeconds} s (SWEEP_INTERVAL_SECONDS), first run in a few seconds`,
   );
   row('policy', rel(stack.policyPath));
   if (stack.notifyReceiver)
@@ -65,25 +57,23 @@ export function renderBanner(stack: LocalStack, options: BannerOptions): string 
   else row('signing secret', 'from SLACK_SIGNING_SECRET');
   if (options.endpointsFile) row('endpoints', rel(options.endpointsFile));
 
-  if (stack.components.webhook === 'running') {
-    const command = (text: string) =>
-      toCurl(
-        signedSlashCommand(e.webhookUrl, stack.signingSecret, {
-          text,
-          userId: 'U0ADMIN',
-          teamId: 'T0001',
-          responseUrl: stack.receiver.responseUrl('banner'),
-        }),
-      );
-    lines.push(
-      '',
-      'Try it (signatures are valid for 5 minutes; `npx autopilot slack curl status` signs a fresh one):',
-      '',
+  const command = (text: string) =>
+    toCurl(
+      signedSlashCommand(e.webhookUrl, stack.signingSecret, {
+        text,
+        userId: 'U0ADMIN',
+        teamId: 'T0001',
+        responseUrl: stack.receiver.responseUrl('banner'),
+      }),
     );
-    lines.push('# /autopilot status', command('status'), '');
-    lines.push('# /autopilot approve trg_7 ph_2  (queued; the outcome prints under "to Slack")');
-    lines.push(command('approve trg_7 ph_2 from the banner'));
-  }
+  lines.push(
+    '',
+    'Try it (signatures are valid for 5 minutes; `npx autopilot slack curl status` signs a fresh one):',
+    '',
+  );
+  lines.push('# /autopilot status', command('status'), '');
+  lines.push('# /autopilot approve trg_7 ph_2  (queued; the outcome prints under "to Slack")');
+  lines.push(command('approve trg_7 ph_2 from the banner'));
   lines.push('', 'Also: `npm run demo` (the whole story), `npx autopilot --help`. Ctrl-C stops.', '');
   return lines.join('\n');
 }

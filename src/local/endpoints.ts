@@ -3,8 +3,11 @@
  * (and removes it on exit); the demo and the CLI's `--local` read it.
  */
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { REPO_ROOT } from './modules.js';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository's root: the default policy file and `.local/` are resolved from here. */
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 export interface Endpoints {
   webhookUrl: string;

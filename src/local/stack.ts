@@ -4,9 +4,10 @@
  * behind an emulated SQS event source mapping and the sweeper on a schedule. `npm start`
  * wraps this with a banner; tests boot it directly and stop it in afterAll.
  *
- * The handlers read their environment when they load, so one process holds one stack that
- * uses the real handlers; tests that need an injected clock pass handlers built from the
- * factories instead.
+ * Each function is built as its Lambda entry point builds it (the same factories and the same
+ * wiring), from an environment of its own: the process's environment is read, never changed, so
+ * one process can hold several stacks. Tests that need an injected clock pass handlers built from
+ * the factories instead.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -14,9 +15,14 @@ import type { Context, ScheduledEvent } from 'aws-lambda';
 import { mutationLimitsShare } from '../console/platform-limits.js';
 import type { Logger } from '../observability/logger.js';
 import { DEFAULT_API_KEY, type Sandbox, type SandboxOptions, startSandbox } from '../sandbox/index.js';
+import { sweeperHandler } from '../sweeper/handler.js';
+import { createSweeper } from '../sweeper/sweeper.js';
+import { createWebhookApp } from '../webhook/app.js';
+import { sweeperDepsFromEnv, webhookDepsFromEnv, workerDepsFromEnv } from '../wiring/from-env.js';
 import { loadPolicyFile } from '../wiring/policy-file.js';
+import { createWorker } from '../worker/worker.js';
 import { type EmulatorOptions, type Emulators, startEmulators } from './emulators.js';
-import type { Endpoints } from './endpoints.js';
+import { type Endpoints, REPO_ROOT } from './endpoints.js';
 import {
   createEventSource,
   type EventSource,
@@ -26,7 +32,6 @@ import {
 import { scheduledEvent } from './events.js';
 import { type FetchApp, type ServedApp, serveApp } from './http.js';
 import { createLambdaContext } from './lambda-context.js';
-import { importIfPresent, isAbsent, REPO_ROOT } from './modules.js';
 import { LOCAL_SIGNING_SECRET } from './sign.js';
 import { type SlackReceiver, type SlackReceiverOptions, startSlackReceiver } from './slack-receiver.js';
 import { localRequesterKeys } from './vouch.js';
@@ -106,28 +111,17 @@ export interface LocalStack {
   receiver: SlackReceiver;
   /** The embedded sandbox (`Sandbox` of src/sandbox), when it runs. */
   sandbox?: Sandbox;
-  eventSource?: EventSource;
-  /** Which parts run; a part whose module does not exist (or load) yet is 'missing'. */
-  components: Record<Part, 'running' | 'external' | 'missing'>;
-  /** Why each missing part is missing. */
-  missing: Partial<Record<Part, string>>;
+  eventSource: EventSource;
+  /** Which parts run here; the Console API is 'external' when a base URL was given. */
+  components: { sandbox: 'running' | 'external'; webhook: 'running'; worker: 'running'; sweeper: 'running' };
   runSweeper(at?: Date): Promise<unknown>;
   stop(): Promise<void>;
 }
-
-type Part = 'sandbox' | 'webhook' | 'worker' | 'sweeper';
 
 export async function bootLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
   const log = options.logger;
   const stateDir = options.stateDir ?? resolve(REPO_ROOT, '.local');
   const closers: Array<() => Promise<void>> = [];
-  const savedEnv = new Map<string, string | undefined>();
-  const restoreEnv = () => {
-    for (const [key, value] of savedEnv) {
-      if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
-    }
-  };
   const stopAll = async () => {
     for (const close of closers.reverse()) {
       try {
@@ -136,39 +130,15 @@ export async function bootLocalStack(options: LocalStackOptions = {}): Promise<L
         log?.warn('stopping a part failed', { error: String(error) });
       }
     }
-    restoreEnv();
   };
 
   try {
-    const missing: LocalStack['missing'] = {};
-    const load = async <M, T>(part: Part, file: string, pick: (m: M) => T | undefined) => {
-      const mod = await importIfPresent<M>(file);
-      if (isAbsent(mod)) {
-        missing[part] = mod.absent;
-        log?.warn(`${part}: ${mod.absent}`);
-        return undefined;
-      }
-      const value = pick(mod);
-      if (value === undefined) {
-        missing[part] = `${file}.ts does not export what the stack needs yet`;
-        log?.warn(`${part}: ${missing[part]}`);
-      }
-      return value;
-    };
-    const components: LocalStack['components'] = {
-      sandbox: 'missing',
-      webhook: 'missing',
-      worker: 'missing',
-      sweeper: 'missing',
-    };
-
     // 1. Console API: the caller's, or the embedded sandbox.
     let consoleApiBaseUrl = options.consoleApiBaseUrl;
     let consoleApiKey = options.consoleApiKey;
     let readOnlyApiKey: string | undefined;
     let sandbox: Sandbox | undefined;
     if (consoleApiBaseUrl) {
-      components.sandbox = 'external';
       if (!consoleApiKey) throw new Error('CONSOLE_API_KEY is required when CONSOLE_API_BASE_URL is set');
     } else {
       const started = await startSandbox({
@@ -180,7 +150,6 @@ export async function bootLocalStack(options: LocalStackOptions = {}): Promise<L
       closers.push(() => started.close());
       consoleApiBaseUrl = started.url;
       sandbox = started.sandbox;
-      components.sandbox = 'running';
       consoleApiKey ??= SANDBOX_API_KEY;
       readOnlyApiKey = SANDBOX_READ_ONLY_API_KEY;
     }
@@ -204,7 +173,7 @@ export async function bootLocalStack(options: LocalStackOptions = {}): Promise<L
     const policy = loadPolicyFile(policyPath);
     const notifyReceiver = (options.notifyReceiver ?? true) && !policy.notifications.slackWebhookUrl;
 
-    // 5. The handlers' environment, set before any handler module loads.
+    // 5. The functions' environment: theirs alone (the process's is only read).
     const signingSecret = options.signingSecret ?? LOCAL_SIGNING_SECRET;
     // Defaults mirror the deployed event source (infra/): batches of 5, maxConcurrency 2, 60 s timeout.
     const concurrency = Math.max(1, options.worker?.concurrency ?? 2);
@@ -243,65 +212,50 @@ export async function bootLocalStack(options: LocalStackOptions = {}): Promise<L
       ...(metricsFile ? { AUTOPILOT_METRICS_FILE: metricsFile } : {}),
       ...options.env,
     };
-    // A Lambda gets no AUTOPILOT_SECRET_ID locally: secrets come from the variables above.
-    savedEnv.set('AUTOPILOT_SECRET_ID', process.env.AUTOPILOT_SECRET_ID);
-    delete process.env.AUTOPILOT_SECRET_ID;
-    for (const [key, value] of Object.entries(env)) {
-      savedEnv.set(key, process.env[key]);
-      process.env[key] = value;
-    }
+    // No AUTOPILOT_SECRET_ID: locally the secrets are the variables above.
+    const policyOf = { policy };
 
     const context: StackContext = { env, policyPath, emulators, receiver, ...(sandbox ? { sandbox } : {}) };
 
     // 6. Webhook.
-    let webhookApp = options.webhook?.app ?? (await options.webhook?.createApp?.(context));
-    webhookApp ??= await load('webhook', 'functions/webhook', (m: { app?: FetchApp }) => m.app);
-    let webhookUrl = '';
-    if (webhookApp) {
-      const served: ServedApp = await serveApp(webhookApp, { port: options.port ?? 0 });
-      closers.push(() => served.close());
-      webhookUrl = served.url;
-      components.webhook = 'running';
-    }
+    const webhookApp =
+      options.webhook?.app ??
+      (await options.webhook?.createApp?.(context)) ??
+      createWebhookApp(webhookDepsFromEnv(env, policyOf));
+    const served: ServedApp = await serveApp(webhookApp, { port: options.port ?? 0 });
+    closers.push(() => served.close());
 
     // 7. Worker behind the event source mapping.
-    let workerHandler = options.worker?.handler ?? (await options.worker?.createHandler?.(context));
-    workerHandler ??= await load('worker', 'functions/worker', (m: { handler?: SqsHandler }) => m.handler);
-    let eventSource: EventSource | undefined;
-    if (workerHandler) {
-      eventSource = createEventSource({
-        sqs: emulators.sqs,
-        queueUrl: emulators.queueUrl,
-        handler: workerHandler,
-        batchSize: options.worker?.batchSize ?? 5,
-        waitTimeSeconds: options.worker?.waitTimeSeconds ?? 20,
-        concurrency,
-        functionName: 'autopilot-worker',
-        timeoutMs: options.worker?.timeoutMs ?? 60_000,
-        ...(options.worker?.onBatch ? { onBatch: options.worker.onBatch } : {}),
-        ...(log ? { logger: log.child({ part: 'event-source' }) } : {}),
-      });
-      const source = eventSource;
-      // Registered before the emulators' stop runs (closers run in reverse): drain first.
-      closers.push(() => source.stop());
-      if (options.worker?.autoStart ?? true) eventSource.start();
-      components.worker = 'running';
-    }
+    const workerHandler =
+      options.worker?.handler ??
+      (await options.worker?.createHandler?.(context)) ??
+      createWorker(workerDepsFromEnv(env, policyOf));
+    const eventSource: EventSource = createEventSource({
+      sqs: emulators.sqs,
+      queueUrl: emulators.queueUrl,
+      handler: workerHandler,
+      batchSize: options.worker?.batchSize ?? 5,
+      waitTimeSeconds: options.worker?.waitTimeSeconds ?? 20,
+      concurrency,
+      functionName: 'autopilot-worker',
+      timeoutMs: options.worker?.timeoutMs ?? 60_000,
+      ...(options.worker?.onBatch ? { onBatch: options.worker.onBatch } : {}),
+      ...(log ? { logger: log.child({ part: 'event-source' }) } : {}),
+    });
+    // Registered before the emulators' stop runs (closers run in reverse): drain first.
+    closers.push(() => eventSource.stop());
+    if (options.worker?.autoStart ?? true) eventSource.start();
 
     // 8. Sweeper on a schedule (one run at a time, like reserved concurrency 1).
-    let sweeperHandler = options.sweeper?.handler ?? (await options.sweeper?.createHandler?.(context));
-    sweeperHandler ??= await load(
-      'sweeper',
-      'functions/sweeper',
-      (m: { handler?: ScheduledHandler }) => m.handler,
-    );
+    const sweeperRun: ScheduledHandler =
+      options.sweeper?.handler ??
+      (await options.sweeper?.createHandler?.(context)) ??
+      sweeperHandler(createSweeper(sweeperDepsFromEnv(env, policyOf)));
     const sweeperTimeoutMs = options.sweeper?.timeoutMs ?? 300_000;
     let sweeping: Promise<unknown> | undefined;
     const runSweeper = async (at: Date = new Date()): Promise<unknown> => {
-      if (!sweeperHandler) throw new Error(`no sweeper: ${missing.sweeper ?? 'not loaded'}`);
       if (sweeping) return sweeping;
-      const handler = sweeperHandler;
-      const run = handler(
+      const run = sweeperRun(
         scheduledEvent(at),
         createLambdaContext({ functionName: 'autopilot-sweeper', timeoutMs: sweeperTimeoutMs }),
       );
@@ -310,27 +264,24 @@ export async function bootLocalStack(options: LocalStackOptions = {}): Promise<L
       });
       return sweeping;
     };
-    if (sweeperHandler) {
-      components.sweeper = 'running';
-      const interval = options.sweepIntervalSeconds ?? 60;
-      if (interval !== false) {
-        const tick = () =>
-          void runSweeper().then(
-            (result) => log?.info('sweep finished', { result: summarize(result) }),
-            (error: unknown) => log?.error('sweep failed', { error }),
-          );
-        const first = setTimeout(tick, options.firstSweepDelayMs ?? 2_000);
-        const every = setInterval(tick, Math.max(1, interval) * 1000);
-        closers.push(async () => {
-          clearTimeout(first);
-          clearInterval(every);
-          await sweeping?.catch(() => undefined);
-        });
-      }
+    const interval = options.sweepIntervalSeconds ?? 60;
+    if (interval !== false) {
+      const tick = () =>
+        void runSweeper().then(
+          (result) => log?.info('sweep finished', { result: summarize(result) }),
+          (error: unknown) => log?.error('sweep failed', { error }),
+        );
+      const first = setTimeout(tick, options.firstSweepDelayMs ?? 2_000);
+      const every = setInterval(tick, Math.max(1, interval) * 1000);
+      closers.push(async () => {
+        clearTimeout(first);
+        clearInterval(every);
+        await sweeping?.catch(() => undefined);
+      });
     }
 
     const endpoints: Endpoints = {
-      webhookUrl,
+      webhookUrl: served.url,
       consoleApiBaseUrl,
       sqsEndpoint: emulators.sqsEndpoint,
       queueUrl: emulators.queueUrl,
@@ -361,9 +312,13 @@ export async function bootLocalStack(options: LocalStackOptions = {}): Promise<L
       emulators,
       receiver,
       ...(sandbox !== undefined ? { sandbox } : {}),
-      ...(eventSource ? { eventSource } : {}),
-      components,
-      missing,
+      eventSource,
+      components: {
+        sandbox: sandbox ? 'running' : 'external',
+        webhook: 'running',
+        worker: 'running',
+        sweeper: 'running',
+      },
       runSweeper,
       stop() {
         stopped ??= stopAll();

@@ -10,10 +10,17 @@ import { integerEnv, optionalEnv } from '../config/env.js';
 import { createLogger } from '../observability/logger.js';
 import { faultsFromEnv } from '../sandbox/index.js';
 import { renderBanner } from './banner.js';
-import { REPO_ROOT } from './modules.js';
+import { REPO_ROOT } from './endpoints.js';
 import { bootLocalStack } from './stack.js';
 
 const log = createLogger({ service: 'local-stack' });
+
+/** The named variables that are set, read from the process's environment (never written). */
+function pick(...names: string[]): Record<string, string> {
+  return Object.fromEntries(
+    names.flatMap((name) => (optionalEnv(name) ? [[name, optionalEnv(name) as string]] : [])),
+  );
+}
 
 async function main(): Promise<void> {
   const port = integerEnv('PORT', 8787);
@@ -27,8 +34,14 @@ async function main(): Promise<void> {
   // Tests point this elsewhere so that they never touch a developer's running stack.
   const stateDir = resolve(optionalEnv('AUTOPILOT_STATE_DIR') ?? resolve(REPO_ROOT, '.local'));
 
+  // The documented variables the stack does not set itself reach the functions as given.
+  const passed = {
+    ...pick('LOG_LEVEL', 'SWEEPER_PAGE_SIZE'),
+    ...(consoleApiBaseUrl ? pick('CONSOLE_READ_ONLY_API_KEY') : {}),
+  };
   const stack = await bootLocalStack({
     port,
+    env: passed,
     ...(consoleApiBaseUrl ? { consoleApiBaseUrl } : {}),
     ...(consoleApiKey ? { consoleApiKey } : {}),
     ...(signingSecret ? { signingSecret } : {}),

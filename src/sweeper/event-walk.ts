@@ -16,6 +16,21 @@ export interface NewEvent {
   position: number;
 }
 
+export interface PolledPage {
+  newEvents: NewEvent[];
+  /** The cursor after every event of this page (processed or new) is taken into account. */
+  cursor: Cursor;
+  page: number;
+}
+
+/** Why a scan ended: the log was read to its newest event, the run's deadline came, or the page budget ran out. */
+export type StopReason = 'caught-up' | 'time' | 'max-pages';
+
+export interface PollEnd {
+  caughtUp: boolean;
+  stop: StopReason;
+}
+
 export interface Positioned {
   event: EventLike;
   ts: number;

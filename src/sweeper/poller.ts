@@ -19,30 +19,17 @@ import { type Cursor, EMPTY_CURSOR } from '../state/sweep-cursor.js';
 import { EventOrderError } from './errors.js';
 import {
   layOut,
-  type NewEvent,
   orderOf,
+  type PollEnd,
+  type PolledPage,
   type ReadPage,
+  type StopReason,
   startWalk,
   takeNewEvents,
   verifyOrder,
   type Walk,
 } from './event-walk.js';
 import type { EventOrder, EventsSource } from './types.js';
-
-export interface PolledPage {
-  newEvents: NewEvent[];
-  /** The cursor after every event of this page (processed or new) is taken into account. */
-  cursor: Cursor;
-  page: number;
-}
-
-/** Why a scan ended: the log was read to its newest event, the run's deadline came, or the page budget ran out. */
-export type StopReason = 'caught-up' | 'time' | 'max-pages';
-
-export interface PollEnd {
-  caughtUp: boolean;
-  stop: StopReason;
-}
 
 export interface PollStats {
   requests: number;

@@ -2,6 +2,9 @@
  * The one summary a run produces: logged as a single JSON line, and posted to the channel
  * when something is stale (a run with nothing to say stays quiet in Slack).
  */
+import type { Logger } from '../observability/logger.js';
+import type { Metrics } from '../observability/metrics.js';
+import type { Cursor } from '../state/sweep-cursor.js';
 import type { StalePlan } from './stale.js';
 
 export interface RunSummary {
@@ -42,6 +45,38 @@ export interface RunSummary {
     skipped: Array<{ configId: string; reason: string; detail?: string }>;
   };
   durationMs: number;
+}
+
+/** The summary of a run that has not done anything yet. */
+export function emptySummary(now: Date): RunSummary {
+  return {
+    runAt: now.toISOString(),
+    partial: false,
+    stop: 'done',
+    paused: false,
+    events: {
+      order: 'unknown',
+      requests: 0,
+      pagesRead: 0,
+      eventsRead: 0,
+      newEvents: 0,
+      caughtUp: false,
+      flushes: 0,
+    },
+    rules: {
+      enqueued: 0,
+      notified: 0,
+      notifySkipped: 0,
+      notifyFailed: 0,
+      tooOld: 0,
+      skipped: 0,
+      skippedExamples: [],
+    },
+    lastSeen: { updated: 0, tracked: 0 },
+    watch: { added: 0, size: 0 },
+    stale: staleSection(undefined),
+    durationMs: 0,
+  };
 }
 
 export function staleSection(plan: StalePlan | undefined, notJudged?: string): RunSummary['stale'] {
@@ -107,4 +142,27 @@ export function compactSummary(summary: RunSummary): Record<string, unknown> {
       skippedByReason: byReason,
     },
   };
+}
+
+/** The run's summary: always one log line, and its metrics (lag from the newest event the cursor passed). */
+export function reportRun(
+  summary: RunSummary,
+  now: Date,
+  cursor: Cursor | undefined,
+  out: { logger: Logger; metrics: Metrics },
+): void {
+  out.logger.info('sweeper run summary', { summary: compactSummary(summary) });
+  const newestAge =
+    cursor?.boundaryTs == null ? undefined : Math.max(0, (now.getTime() - cursor.boundaryTs) / 1000);
+  const properties = { runAt: summary.runAt, stop: summary.stop };
+  const { metrics } = out;
+  metrics.put('EventsRead', summary.events.eventsRead, {}, properties);
+  if (newestAge !== undefined) metrics.put('NewestEventAge', newestAge, {}, properties);
+  // Read up to now: not behind, however old the newest event is (a quiet log is not lag).
+  if (summary.events.caughtUp) metrics.put('SweeperLag', 0, {}, properties);
+  else if (newestAge !== undefined) metrics.put('SweeperLag', newestAge, {}, properties);
+  if (summary.stale.judged) {
+    metrics.put('StaleConfigsFound', summary.stale.stale.length, {}, properties);
+    metrics.put('StaleConfigsQueued', summary.stale.queued.length, {}, properties);
+  }
 }

@@ -1,8 +1,17 @@
 /**
- * What the sweeper needs from its surroundings, as structural types: the one Console API
- * call it makes (`client.events.list`), the event record it reads and the steps a run goes
- * through (observable and interruptible by tests through `hooks.onStep`).
+ * What the sweeper needs from its surroundings: its dependencies (`SweeperDeps`), the one
+ * Console API call it makes (`client.events.list`) as a structural type, the event record it
+ * reads and the steps a run goes through (observable and interruptible by tests through
+ * `hooks.onStep`).
  */
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { RequesterSigner } from '../actions/proof.js';
+import type { Logger } from '../observability/logger.js';
+import type { Metrics } from '../observability/metrics.js';
+import type { Policy } from '../policy/schema.js';
+import type { PostResult, SlackMessage } from '../slack/post.js';
+import type { PauseState } from '../state/pause.js';
+import type { StateTable } from '../state/table.js';
 
 /** A logged event (spec 2.12); unknown fields are kept but not used. */
 export interface EventLike {
@@ -52,4 +61,43 @@ export type SweeperStep = (typeof SWEEPER_STEPS)[number];
 export interface SweeperHooks {
   /** Called after each step completes; a throw here models a crash right after that step. */
   onStep?(step: SweeperStep, detail: Record<string, unknown>): void | Promise<void>;
+}
+
+export interface SweeperDeps {
+  policy: Policy;
+  events: EventsSource;
+  table: StateTable;
+  sqs: Pick<SQSClient, 'send'>;
+  queueUrl: string;
+  /** Vouches for the `events` and `schedule` requests the sweeper queues (src/actions/proof.ts). */
+  signer?: RequesterSigner;
+  /** The notifications channel's incoming-webhook URL (a secret: `slackWebhookUrl`), read at each run. */
+  channelUrl?: () => Promise<string | undefined>;
+  /** Posts to Slack; default `postToSlack` with `slackAllowedOrigins`. */
+  post?: (url: string, message: SlackMessage) => Promise<PostResult>;
+  slackAllowedOrigins?: readonly string[];
+  logger?: Logger;
+  /** EMF metrics: events read, lag, stale configs, failed Slack posts. */
+  metrics?: Metrics;
+  /** `limit` asked of GET /events (the API may apply less; the sandbox caps at 1000). Default 1000. */
+  pageSize?: number;
+  /** Stop starting work this long before the deadline. Default 10 s. */
+  safetyMarginMs?: number;
+  /** New events per flush (effects made durable, cursor saved). Default 1000. */
+  flushEvery?: number;
+  /** Event rules ignore events older than this when they are first read (a first run reads months of history). Default 24 h. */
+  ruleMaxAgeMs?: number;
+  /** Parallel SendMessage calls. Default 8. */
+  sendConcurrency?: number;
+  hooks?: SweeperHooks;
+  /** Wall clock for deadlines and the lease. */
+  clock?: () => number;
+  readPause?: (table: StateTable) => Promise<PauseState>;
+}
+
+export interface RunInput {
+  /** Business time: requestedAt, staleness, grace. Default: the wall clock. */
+  now?: Date;
+  /** Time left for this invocation (Lambda: `context.getRemainingTimeInMillis`). Default 15 min. */
+  remainingMs?: number | (() => number);
 }

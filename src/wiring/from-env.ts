@@ -16,7 +16,7 @@ import { createRequesterSigner, type RequesterSigner } from '../actions/proof.js
 import { ConfigError, integerEnv, optionalEnv, requireEnv } from '../config/env.js';
 import { type ConsoleClient, type ConsoleClientOptions, createConsoleClient } from '../console/index.js';
 import { limitWindows, PLATFORM_MUTATION_LIMITS } from '../console/platform-limits.js';
-import { createLogger, type Logger } from '../observability/logger.js';
+import { createLogger, type Logger, type LogLevel } from '../observability/logger.js';
 import { consoleApiMetrics, createMetrics, type Metrics } from '../observability/metrics.js';
 import type { Policy } from '../policy/schema.js';
 import {
@@ -33,7 +33,7 @@ import { readPause, writePause } from '../state/pause.js';
 import { markQueued, queuedAs } from '../state/queued.js';
 import type { StateTable } from '../state/table.js';
 import { writeVeto } from '../state/veto.js';
-import type { SweeperDeps } from '../sweeper/sweeper.js';
+import type { SweeperDeps } from '../sweeper/types.js';
 import { lazyClient } from '../util/lazy-client.js';
 import type { WebhookDeps } from '../webhook/deps.js';
 import type { WorkerDeps } from '../worker/worker.js';
@@ -102,6 +102,23 @@ function requireRequesterKeys(role: FunctionRole, env: Env): void {
   }
 }
 
+/**
+ * Region, and for an emulator its endpoint and credentials, from `env` rather than from the
+ * process: the local stack and tests hand each function its own environment. On Lambda `env` is
+ * the process's, no endpoint is set, and the SDK's own credential chain stays in charge.
+ */
+function awsClientConfig(env: Env, service: 'SQS' | 'DYNAMODB') {
+  const region = optionalEnv('AWS_REGION', env);
+  const endpoint = optionalEnv(`AWS_ENDPOINT_URL_${service}`, env);
+  const accessKeyId = optionalEnv('AWS_ACCESS_KEY_ID', env);
+  const secretAccessKey = optionalEnv('AWS_SECRET_ACCESS_KEY', env);
+  return {
+    ...(region ? { region } : {}),
+    ...(endpoint ? { endpoint } : {}),
+    ...(endpoint && accessKeyId && secretAccessKey ? { credentials: { accessKeyId, secretAccessKey } } : {}),
+  };
+}
+
 /** The notifications channel's URL, a credential kept in the secret (`slackWebhookUrl` / `SLACK_WEBHOOK_URL`). */
 function channelUrlOf(secrets: SecretsProvider): () => Promise<string | undefined> {
   return async () => (await secrets.get()).slackWebhookUrl || undefined;
@@ -110,7 +127,8 @@ function channelUrlOf(secrets: SecretsProvider): () => Promise<string | undefine
 function common(role: FunctionRole, env: Env, options: WiringOptions): Common {
   const policy = options.policy ?? loadPolicyFile(optionalEnv('AUTOPILOT_POLICY', env) ?? 'policy.json');
   requireRequesterKeys(role, env);
-  const logger = options.logger ?? createLogger({ service: role });
+  const level = optionalEnv('LOG_LEVEL', env) as LogLevel | undefined;
+  const logger = options.logger ?? createLogger({ service: role, ...(level ? { level } : {}) });
   if (policy.notifications.slackWebhookUrl) {
     logger.warn(POLICY_WEBHOOK_URL_DEPRECATED);
   }
@@ -121,14 +139,14 @@ function common(role: FunctionRole, env: Env, options: WiringOptions): Common {
       ? { maxAttempts: 2, requestHandler: { connectionTimeout: 1_000, requestTimeout: 2_000 } }
       : {};
   // Built on the first call rather than at init (cold start; util/lazy-client). Endpoints come
-  // from AWS_ENDPOINT_URL_SQS / _DYNAMODB when set (local stack, tests).
-  const sqs = lazyClient(() => new SQSClient(bounded));
+  // from AWS_ENDPOINT_URL_SQS / _DYNAMODB in `env` when set (local stack, tests).
+  const sqs = lazyClient(() => new SQSClient({ ...bounded, ...awsClientConfig(env, 'SQS') }));
   return {
     role,
     policy,
     secrets,
     table: {
-      client: lazyClient(() => new DynamoDBClient(bounded)),
+      client: lazyClient(() => new DynamoDBClient({ ...bounded, ...awsClientConfig(env, 'DYNAMODB') })),
       tableName: requireEnv('STATE_TABLE_NAME', env),
     },
     sqs,

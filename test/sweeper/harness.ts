@@ -14,8 +14,8 @@ import { loadLastSeen } from '../../src/state/last-seen.js';
 import { readCursor } from '../../src/state/sweep-cursor.js';
 import { createStateTable, type StateTable } from '../../src/state/table.js';
 import { loadWatchSet } from '../../src/state/watch.js';
-import { createSweeper, type SweeperDeps } from '../../src/sweeper/sweeper.js';
-import type { EventOrder, EventsSource } from '../../src/sweeper/types.js';
+import { createSweeper } from '../../src/sweeper/sweeper.js';
+import type { EventOrder, EventsSource, SweeperDeps } from '../../src/sweeper/types.js';
 import { type SlackCapture, startSlackCapture } from '../helpers/slack-capture.js';
 
 export const NOW = Date.parse('2026-11-22T03:00:00.000Z');

@@ -10,8 +10,9 @@ import { createLogger } from '../../src/observability/logger.js';
 import { type RunningSandbox, type NewEvent as SandboxEvent, startSandbox } from '../../src/sandbox/index.js';
 import type { Cursor } from '../../src/state/sweep-cursor.js';
 import { EventOrderError } from '../../src/sweeper/errors.js';
+import type { PollEnd } from '../../src/sweeper/event-walk.js';
 import { eventHash } from '../../src/sweeper/identity.js';
-import { createPoller, type PollEnd } from '../../src/sweeper/poller.js';
+import { createPoller } from '../../src/sweeper/poller.js';
 import type { EventLike, EventOrder, EventsSource } from '../../src/sweeper/types.js';
 import { NOW } from './harness.js';
 

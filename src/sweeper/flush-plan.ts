@@ -1,0 +1,94 @@
+/**
+ * What one flush of new events asks for, decided without I/O: the action requests the event rules
+ * queue, the notifications they post, the exposures seen (for the last-seen index) and the configs
+ * discovery adds to the watch set, plus what was skipped and why. The sweeper applies the plan
+ * (src/sweeper/sweeper.ts) in the order that keeps a crash from losing anything.
+ */
+import { type ActionRequest, actionRequestSchemas } from '../actions/request.js';
+import type { Policy } from '../policy/schema.js';
+import type { WatchEntry } from '../state/watch.js';
+import { globMatch } from '../util/glob.js';
+import { eventField } from './event-fields.js';
+import { buildRuleRequest, ruleMatches, ruleNotification, ruleRequestId } from './event-rules.js';
+import type { NewEvent } from './event-walk.js';
+
+export interface SkippedEvent {
+  rule: string;
+  event: string;
+  name: string;
+  reason: string;
+}
+
+export interface FlushPlan {
+  toSend: ActionRequest[];
+  toNotify: Array<{ key: string; text: string }>;
+  /** Config id → newest exposure among these events (epoch ms). */
+  observed: Map<string, number>;
+  /** Configs discovery starts watching (not yet on the watch set). */
+  discovered: Map<string, WatchEntry>;
+  /** Rule matches on events older than the rules' age limit. */
+  tooOld: number;
+  /** Events a rule matched but could not build a valid request from. */
+  skipped: SkippedEvent[];
+  /** Exposure events naming a config id no request could carry (not watched). */
+  unwatchable: string[];
+}
+
+export interface FlushInput {
+  events: readonly NewEvent[];
+  policy: Policy;
+  /** The watch set as it stands (read only). */
+  watch: ReadonlyMap<string, WatchEntry>;
+  now: Date;
+  /** Event rules ignore events older than this. */
+  ruleMaxAgeMs: number;
+}
+
+export function planFlush(input: FlushInput): FlushPlan {
+  const plan: FlushPlan = {
+    toSend: [],
+    toNotify: [],
+    observed: new Map(),
+    discovered: new Map(),
+    tooOld: 0,
+    skipped: [],
+    unwatchable: [],
+  };
+  const oldest = input.now.getTime() - input.ruleMaxAgeMs;
+  for (const item of input.events) {
+    applyRules(plan, input, item, oldest);
+    observeExposures(plan, input, item);
+  }
+  return plan;
+}
+
+function applyRules(plan: FlushPlan, input: FlushInput, { event, id, ts }: NewEvent, oldest: number): void {
+  for (const rule of input.policy.sweeper.eventRules) {
+    if (!ruleMatches(rule, event)) continue;
+    if (ts < oldest) {
+      plan.tooOld++;
+      continue;
+    }
+    if (rule.enqueue) {
+      const built = buildRuleRequest(rule, event, id, input.now);
+      if (built.ok) plan.toSend.push(built.request);
+      else plan.skipped.push({ rule: rule.name, event: id, name: event.name, reason: built.reason });
+    }
+    if (rule.notify)
+      plan.toNotify.push({ key: ruleRequestId(rule.name, id), text: ruleNotification(rule, event) });
+  }
+}
+
+function observeExposures(plan: FlushPlan, input: FlushInput, { event, id, ts }: NewEvent): void {
+  const stale = input.policy.sweeper.staleConfigs;
+  for (const spec of stale?.exposureEvents ?? []) {
+    if (!globMatch(spec.name, event.name)) continue;
+    const configId = eventField(event, spec.configIdFrom);
+    if (configId === undefined || configId === '' || Number.isNaN(ts)) continue;
+    plan.observed.set(configId, Math.max(plan.observed.get(configId) ?? ts, ts));
+    if (!stale?.discover || input.watch.has(configId) || plan.discovered.has(configId)) continue;
+    if (actionRequestSchemas().identifier.safeParse(configId).success)
+      plan.discovered.set(configId, { configId, watchedSince: input.now.getTime(), origin: 'discovered' });
+    else plan.unwatchable.push(id);
+  }
+}

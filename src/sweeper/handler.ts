@@ -1,0 +1,24 @@
+/**
+ * The sweeper as a scheduled Lambda handler: the schedule's time is "now", the invocation's
+ * remaining time bounds the run, and a run that could not read the events fails the invocation
+ * (so the stack's "sweeper errors" alarm fires). `functions/sweeper.ts` and the local stack use it.
+ */
+import type { Context, ScheduledEvent } from 'aws-lambda';
+import { SweepFailedError } from './errors.js';
+import type { RunSummary } from './summary.js';
+import type { Sweeper } from './sweeper.js';
+
+export function sweeperHandler(sweeper: Sweeper) {
+  return async (
+    event: Pick<ScheduledEvent, 'time'>,
+    context: Pick<Context, 'getRemainingTimeInMillis'>,
+  ): Promise<RunSummary> => {
+    // The schedule's own time is "now" for staleness and requestedAt (it is the wall clock on
+    // a live schedule; the local stack and tests can name another moment).
+    const scheduled = event?.time ? new Date(event.time) : undefined;
+    const now = scheduled && !Number.isNaN(scheduled.getTime()) ? scheduled : new Date();
+    const summary = await sweeper.run({ now, remainingMs: () => context.getRemainingTimeInMillis() });
+    if (summary.stop === 'error') throw new SweepFailedError(`sweep failed reading events: ${summary.error}`);
+    return summary;
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * What the sweeper posts to the notifications channel: event-rule notifications (each once,
+ * marked in the state table) and the stale-config summary (only when its text changed since the
+ * last post, so an hourly schedule does not repeat itself hourly). Posts are informational: a
+ * failed one is logged and counted, never retried and never allowed to hold back a run.
+ */
+import type { Logger } from '../observability/logger.js';
+import type { Metrics } from '../observability/metrics.js';
+import type { PostResult, SlackMessage } from '../slack/post.js';
+import { markPosted, postedAlready } from '../state/notify-marks.js';
+import type { StateTable } from '../state/table.js';
+import type { FlushPlan } from './flush-plan.js';
+import { shortHash } from './identity.js';
+import { type RunSummary, staleNotification } from './summary.js';
+
+export function createNotices(deps: {
+  table: StateTable;
+  post: (url: string, message: SlackMessage) => Promise<PostResult>;
+  metrics: Metrics;
+  logger: Logger;
+}) {
+  const { table, post, metrics, logger } = deps;
+
+  /** Posts the notifications not posted before; returns the keys posted now (the caller marks them). */
+  async function postNew(
+    url: string | undefined,
+    notes: FlushPlan['toNotify'],
+    summary: RunSummary,
+  ): Promise<string[]> {
+    if (notes.length === 0) return [];
+    if (!url) {
+      summary.rules.notifySkipped += notes.length;
+      logger.info('event rules asked to notify, but no notifications channel (slackWebhookUrl) is set', {
+        count: notes.length,
+      });
+      return [];
+    }
+    const already = await postedAlready(
+      table,
+      notes.map((n) => n.key),
+    );
+    const posted: string[] = [];
+    for (const note of notes.filter((n) => !already.has(n.key))) {
+      const result = await post(url, { text: note.text });
+      if (result.ok) {
+        posted.push(note.key);
+        summary.rules.notified++;
+        continue;
+      }
+      // A Slack outage must not hold back the approvals that ride on the same events.
+      summary.rules.notifyFailed++;
+      metrics.put('SlackPostsFailed', 1, {});
+      logger.error('cannot post an event notification', {
+        key: note.key,
+        reason: result.reason,
+        error: result.error,
+      });
+    }
+    return posted;
+  }
+
+  /** Posts the stale summary when something is stale and the text differs from the last one posted. */
+  async function postStaleSummary(url: string | undefined, summary: RunSummary, now: Date): Promise<void> {
+    if (summary.stale.stale.length === 0 || !url) return;
+    const text = staleNotification(summary);
+    const key = `summary:${shortHash(text, 24)}`;
+    if ((await postedAlready(table, [key])).has(key)) return;
+    const result = await post(url, { text });
+    if (result.ok) {
+      await markPosted(table, [key], now);
+      return;
+    }
+    metrics.put('SlackPostsFailed', 1, {});
+    logger.error('cannot post the sweep summary', { reason: result.reason, error: result.error });
+  }
+
+  return { postNew, postStaleSummary };
+}
