@@ -20,6 +20,8 @@ Commands:
   policy replay --policy <new.json>         what a new policy would have done to past requests
   sweep --dry-run                           run the sweeper once, print its plan as a table
   enqueue approve <triggerId> <phaseId>     queue a phase approval from CI; prints the message id
+  dlq list | redrive (--id <id>… | --all)   what is in the DLQ and why; send messages back
+  stats --local                             the metrics since the local stack started
   slack manifest --url <url>                the Slack app manifest for a deployed webhook URL
   slack curl <text…>                        a signed curl for /autopilot <text> (local stack)
 
@@ -31,6 +33,8 @@ type Command = (args: string[], io: CliIo) => Promise<number>;
 const COMMANDS: Record<string, () => Promise<Command>> = {
   policy: async () => (await import('./policy.js')).policyCommand,
   enqueue: async () => (await import('./enqueue.js')).enqueueCommand,
+  dlq: async () => (await import('./dlq.js')).dlqCommand,
+  stats: async () => (await import('./stats.js')).statsCommand,
   sweep: async () => (await import('./sweep.js')).sweepCommand,
   slack: async () => (await import('./slack.js')).slackCommand,
 };

@@ -31,6 +31,8 @@ export function renderBanner(stack: LocalStack, options: BannerOptions): string 
   row('  DLQ', e.dlqUrl);
   row('DynamoDB', `${e.dynamodbEndpoint}   (dynalite, table ${e.tableName})`);
   row('Slack receiver', `${e.slackReceiverUrl}   (prints what would be posted to Slack; GET /posts)`);
+  if (e.metricsFile)
+    row('metrics', `${e.metricsFile}   (EMF lines since start; npx autopilot stats --local)`);
   const source = stack.eventSource;
   row(
     'worker',

@@ -19,6 +19,8 @@ export interface Endpoints {
   tableName: string;
   /** Beyond the documented endpoints list, added for the demo: where the Slack receiver listens. */
   slackReceiverUrl: string;
+  /** The functions' metric lines since the stack started (`autopilot stats --local`). */
+  metricsFile?: string;
 }
 
 export const DEFAULT_ENDPOINTS_FILE = resolve(REPO_ROOT, '.local', 'endpoints.json');

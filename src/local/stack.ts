@@ -10,7 +10,7 @@
  * the factories instead.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { mutationLimitsShare } from '../console/platform-limits.js';
 import type { Logger } from '../observability/logger.js';
@@ -62,6 +62,8 @@ export interface LocalStackOptions {
   /** Where `endpoints.json` goes (default `<repo>/.local`). */
   stateDir?: string;
   writeEndpointsFile?: boolean;
+  /** Where the functions' metric lines are kept for `autopilot stats --local` (default `<stateDir>/metrics.jsonl` with the endpoints file). */
+  metricsFile?: string;
   /** Seconds between sweeps; false: no schedule (call `runSweeper()`). */
   sweepIntervalSeconds?: number | false;
   firstSweepDelayMs?: number;
@@ -158,6 +160,7 @@ export async function bootLocalStack(options: LocalStackOptions = {}): Promise<L
     const signingSecret = options.signingSecret ?? LOCAL_SIGNING_SECRET;
     // Defaults mirror the deployed event source (infra/): batches of 5, maxConcurrency 2, 60 s timeout.
     const concurrency = Math.max(1, options.worker?.concurrency ?? 2);
+    const metricsFile = emptyMetricsFile(options, stateDir);
     const env = functionEnvironment(options, {
       consoleApi,
       emulators,
@@ -166,6 +169,7 @@ export async function bootLocalStack(options: LocalStackOptions = {}): Promise<L
       notifyReceiver,
       signingSecret,
       concurrency,
+      metricsFile,
     });
     const policyOf = { policy };
 
@@ -233,6 +237,7 @@ export async function bootLocalStack(options: LocalStackOptions = {}): Promise<L
       dynamodbEndpoint: emulators.dynamodbEndpoint,
       tableName: emulators.tableName,
       slackReceiverUrl: receiver.url,
+      ...(metricsFile ? { metricsFile } : {}),
     };
     if (options.writeEndpointsFile) writeEndpointsFile(stateDir, endpoints, closers);
 
@@ -310,6 +315,17 @@ function scheduleSweeps(options: LocalStackOptions, runSweeper: () => Promise<un
   };
 }
 
+/** The metric lines since this boot, for `autopilot stats --local` (what the dashboard would show): emptied at boot. */
+function emptyMetricsFile(options: LocalStackOptions, stateDir: string): string | undefined {
+  const file =
+    options.metricsFile ?? (options.writeEndpointsFile ? resolve(stateDir, 'metrics.jsonl') : undefined);
+  if (file) {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, '');
+  }
+  return file;
+}
+
 /** The functions' environment: theirs alone, as a Lambda's is (the process's is only read). */
 function functionEnvironment(
   options: LocalStackOptions,
@@ -321,6 +337,7 @@ function functionEnvironment(
     notifyReceiver: boolean;
     signingSecret: string;
     concurrency: number;
+    metricsFile: string | undefined;
   },
 ): Record<string, string> {
   const { consoleApi, emulators, receiver } = parts;
@@ -351,6 +368,7 @@ function functionEnvironment(
     MUTATION_LIMIT_15MIN: String(limits.per15min),
     // Random per boot: only the functions in this process can vouch for requesters.
     ...localRequesterKeys(),
+    ...(parts.metricsFile ? { AUTOPILOT_METRICS_FILE: parts.metricsFile } : {}),
     ...options.env,
   };
 }

@@ -9,6 +9,7 @@
  * with a read-only Console key and holds the Slack signing secret; worker and sweeper hold the
  * Console key and the notifications URL, never the signing secret.
  */
+import { appendFileSync } from 'node:fs';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { createRequesterSigner, type RequesterSigner } from '../actions/proof.js';
@@ -61,6 +62,21 @@ const REQUIRED_SECRETS: Readonly<Record<FunctionRole, readonly (SecretField | re
 /** Reads and enqueues share one 2.5 s budget in the webhook; each attempt gets at most this much. */
 const WEBHOOK_ATTEMPT_TIMEOUT_MS = 2_000;
 const WEBHOOK_SLACK_POST_TIMEOUT_MS = 1_500;
+
+/**
+ * The local stack's copy of the metric lines (`AUTOPILOT_METRICS_FILE`), read by
+ * `autopilot stats --local`; the lines also go to stdout as on Lambda. Never set on Lambda.
+ */
+function metricsFileSink(env: Env): { sink?: (line: string) => void } {
+  const file = optionalEnv('AUTOPILOT_METRICS_FILE', env);
+  if (!file) return {};
+  return {
+    sink: (line) => {
+      process.stdout.write(`${line}\n`);
+      appendFileSync(file, `${line}\n`);
+    },
+  };
+}
 
 /** What every function is built from. */
 interface Common {
@@ -138,7 +154,7 @@ function common(role: FunctionRole, env: Env, options: WiringOptions): Common {
     signer: createRequesterSigner(async () => (await secrets.get()).requesterKeys ?? {}),
     allowedOrigins: replyOriginsFromEnv(optionalEnv('SLACK_REPLY_ORIGINS', env)),
     logger,
-    metrics: options.metrics ?? createMetrics({ service: role }),
+    metrics: options.metrics ?? createMetrics({ service: role, ...metricsFileSink(env) }),
   };
 }
 

@@ -1,0 +1,159 @@
+/**
+ * `autopilot dlq list` and `dlq redrive`: what is in the dead-letter queue and why, and sending
+ * chosen messages back to the actions queue (see src/queue/dead-letters.ts for how nothing is
+ * lost). Works on the local stack (`--local`) and a deployed one (URLs from the options or the
+ * environment: DLQ_URL, ACTIONS_QUEUE_URL, as the functions name them).
+ */
+import { DEFAULT_ENDPOINTS_FILE, readEndpoints } from '../local/endpoints.js';
+import { createSqsClient } from '../queue/actions-queue.js';
+import { type DeadLetter, receiveAll, redrive, release } from '../queue/dead-letters.js';
+import { parse } from './args.js';
+import { CommandError, UsageError } from './errors.js';
+import { type CliIo, EXIT, printHelp, renderTable } from './io.js';
+
+export const DLQ_USAGE = `Usage:
+  autopilot dlq list [--json] [--local | --dlq-url <url>]
+      Every message in the DLQ with its request id, action, target and reason. Read-only.
+  autopilot dlq redrive (--id <id>… | --all) [--dry-run] [--json] [--local | --dlq-url <url> --queue-url <url>]
+      Send messages back to the actions queue (deleted from the DLQ only after the send
+      succeeded). --id takes a DLQ message id, the original message id or a request id, and
+      may be repeated. --dry-run prints what would move and moves nothing.
+Environment: DLQ_URL, ACTIONS_QUEUE_URL, AWS_ENDPOINT_URL_SQS, AWS_REGION and the usual AWS credentials.
+Fix the cause first (the reason says it): a redriven invalid or unproven message comes straight back.`;
+
+interface Urls {
+  dlqUrl: string;
+  queueUrl?: string;
+  endpoint?: string;
+}
+
+function urls(values: Record<string, unknown>, io: CliIo, needQueue: boolean): Urls {
+  if (values.local) {
+    const endpoints = readEndpoints(io.env.AUTOPILOT_ENDPOINTS_FILE ?? DEFAULT_ENDPOINTS_FILE);
+    return { dlqUrl: endpoints.dlqUrl, queueUrl: endpoints.queueUrl, endpoint: endpoints.sqsEndpoint };
+  }
+  const dlqUrl = (values['dlq-url'] as string | undefined) ?? io.env.DLQ_URL;
+  const queueUrl = (values['queue-url'] as string | undefined) ?? io.env.ACTIONS_QUEUE_URL;
+  if (!dlqUrl) throw new UsageError('no DLQ: set DLQ_URL, or pass --dlq-url <url> or --local', DLQ_USAGE);
+  if (needQueue && !queueUrl)
+    throw new UsageError(
+      'no actions queue: set ACTIONS_QUEUE_URL, or pass --queue-url <url> or --local',
+      DLQ_USAGE,
+    );
+  const endpoint = io.env.AWS_ENDPOINT_URL_SQS;
+  return { dlqUrl, ...(queueUrl ? { queueUrl } : {}), ...(endpoint ? { endpoint } : {}) };
+}
+
+const row = (l: DeadLetter) => [
+  l.messageId,
+  l.requestId ?? '-',
+  l.action ?? '-',
+  l.target || '-',
+  l.failedAt ?? '-',
+  l.reason,
+];
+const HEADERS = ['message id', 'request id', 'action', 'target', 'failed at', 'reason'];
+const plain = (l: DeadLetter) => {
+  const { receiptHandle: _handle, attributes: _attributes, ...shown } = l;
+  return shown;
+};
+
+export async function dlqCommand(args: string[], io: CliIo): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub === undefined || sub === 'help' || sub === '--help' || sub === '-h') {
+    io.stdout(DLQ_USAGE);
+    return sub === undefined ? EXIT.usage : EXIT.ok;
+  }
+  if (sub !== 'list' && sub !== 'redrive') throw new UsageError(`unknown dlq command: ${sub}`, DLQ_USAGE);
+  const { values, help } = parse(
+    rest,
+    {
+      json: { type: 'boolean' },
+      local: { type: 'boolean' },
+      'dlq-url': { type: 'string' },
+      'queue-url': { type: 'string' },
+      ...(sub === 'redrive'
+        ? { id: { type: 'string', multiple: true }, all: { type: 'boolean' }, 'dry-run': { type: 'boolean' } }
+        : {}),
+    },
+    DLQ_USAGE,
+    { min: 0, max: 0 },
+  );
+  if (help) return printHelp(io, DLQ_USAGE);
+  const ids = (values.id as unknown as string[] | undefined) ?? [];
+  if (sub === 'redrive' && ids.length === 0 && !values.all)
+    throw new UsageError('say which messages: --id <id> (repeatable) or --all', DLQ_USAGE);
+  if (ids.length > 0 && values.all) throw new UsageError('--id and --all exclude each other', DLQ_USAGE);
+
+  const where = urls(values, io, sub === 'redrive');
+  const sqs = createSqsClient({
+    ...(where.endpoint ? { endpoint: where.endpoint } : {}),
+    ...(io.env.AWS_REGION ? { region: io.env.AWS_REGION } : {}),
+  });
+  let letters: DeadLetter[] = [];
+  try {
+    letters = await receiveAll(sqs, where.dlqUrl, { holdSeconds: 120 });
+    if (sub === 'list') {
+      await release(sqs, where.dlqUrl, letters);
+      io.stdout(
+        values.json
+          ? JSON.stringify(letters.map(plain), null, 2)
+          : letters.length === 0
+            ? 'The DLQ is empty.'
+            : `${renderTable(HEADERS, letters.map(row))}\n${letters.length} message(s).`,
+      );
+      return EXIT.ok;
+    }
+    const wanted = new Set(ids);
+    const chosen = values.all
+      ? letters
+      : letters.filter(
+          (l) =>
+            wanted.has(l.messageId) || wanted.has(l.sourceMessageId ?? '') || wanted.has(l.requestId ?? ''),
+        );
+    const unknown = ids.filter(
+      (id) => !chosen.some((l) => l.messageId === id || l.sourceMessageId === id || l.requestId === id),
+    );
+    const others = letters.filter((l) => !chosen.includes(l));
+    if (values['dry-run']) {
+      await release(sqs, where.dlqUrl, letters);
+      io.stdout(
+        values.json
+          ? JSON.stringify({ wouldMove: chosen.map(plain), notFound: unknown }, null, 2)
+          : `Would move ${chosen.length} message(s) back to the actions queue (dry run: nothing moved).` +
+              (chosen.length ? `\n${renderTable(HEADERS, chosen.map(row))}` : ''),
+      );
+      return unknown.length > 0 ? EXIT.failure : EXIT.ok;
+    }
+    await release(sqs, where.dlqUrl, others);
+    const result = await redrive(sqs, { dlqUrl: where.dlqUrl, queueUrl: where.queueUrl as string }, chosen);
+    if (result.failed.length > 0)
+      await release(
+        sqs,
+        where.dlqUrl,
+        chosen.filter((l) => result.failed.some((f) => f.messageId === l.messageId)),
+      );
+    if (values.json) {
+      io.stdout(JSON.stringify({ ...result, notFound: unknown }, null, 2));
+    } else {
+      io.stdout(
+        [
+          `Moved ${result.moved.length} message(s) back to the actions queue.`,
+          ...result.moved.map(
+            (m) => `  ${m.messageId} → ${m.newMessageId}${m.requestId ? ` (request ${m.requestId})` : ''}`,
+          ),
+          ...result.failed.map((f) => `  NOT moved ${f.messageId}: ${f.error} (still in the DLQ)`),
+          ...unknown.map((id) => `  not in the DLQ: ${id}`),
+        ].join('\n'),
+      );
+    }
+    return result.failed.length > 0 || unknown.length > 0 ? EXIT.failure : EXIT.ok;
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof CommandError) throw error;
+    // Whatever we held goes back to the queue as it was.
+    await release(sqs, where.dlqUrl, letters).catch(() => undefined);
+    throw new CommandError(`the DLQ at ${where.dlqUrl} could not be read: ${(error as Error).message}`);
+  } finally {
+    sqs.destroy();
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * Reading and redriving the dead-letter queue without losing a message. Two kinds land there:
+ * messages the worker moved itself (invalid, requester not proven, dated in the future; they
+ * carry `error`, `sourceMessageId` and `failedAt` attributes) and messages SQS moved after
+ * five receives (retries exhausted; their attributes are the original ones).
+ *
+ * Listing receives every message with a short visibility timeout and makes each visible again
+ * at once: nothing is deleted. Redriving sends a message back to the actions queue with its
+ * original body and attributes (the requester proof included) and deletes it from the DLQ only
+ * after that send succeeded; a failed send leaves it in the DLQ.
+ */
+import {
+  ChangeMessageVisibilityCommand,
+  DeleteMessageCommand,
+  type Message,
+  type MessageAttributeValue,
+  ReceiveMessageCommand,
+  SendMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
+
+type Sqs = Pick<SQSClient, 'send'>;
+
+/** The attributes the worker adds when it moves a message; a redrive leaves them behind. */
+const DLQ_ATTRIBUTES = new Set(['error', 'sourceMessageId', 'failedAt']);
+
+export interface DeadLetter {
+  messageId: string;
+  /** The request id in the body, when the body is an action request with one. */
+  requestId?: string;
+  action?: string;
+  target?: string;
+  /** Why it is here, in words. */
+  reason: string;
+  failedAt?: string;
+  sourceMessageId?: string;
+  receiveCount: number;
+  body: string;
+  attributes: Record<string, MessageAttributeValue>;
+  receiptHandle: string;
+}
+
+function describe(message: Message): DeadLetter {
+  const attributes = message.MessageAttributes ?? {};
+  const text = (name: string) => attributes[name]?.StringValue;
+  const body = message.Body ?? '';
+  let parsed: Record<string, unknown> | undefined;
+  try {
+    const value: unknown = JSON.parse(body);
+    if (value && typeof value === 'object' && !Array.isArray(value))
+      parsed = value as Record<string, unknown>;
+  } catch {
+    parsed = undefined;
+  }
+  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  const target = parsed
+    ? [parsed.triggerId, parsed.phaseId, parsed.experimentId, parsed.configId]
+        .filter((v) => typeof v === 'string')
+        .join('/')
+    : '';
+  const receives = Number(message.Attributes?.ApproximateReceiveCount ?? '0');
+  const letter: DeadLetter = {
+    messageId: message.MessageId ?? '',
+    reason:
+      text('error') ?? 'retries exhausted: the worker failed it 5 times (see its logs for the request id)',
+    receiveCount: receives,
+    body,
+    attributes,
+    receiptHandle: message.ReceiptHandle ?? '',
+  };
+  const requestId =
+    str(parsed?.requestId) ?? (text('sourceMessageId') ? `sqs:${text('sourceMessageId')}` : undefined);
+  if (requestId) letter.requestId = requestId;
+  const action = str(parsed?.action);
+  if (action) letter.action = action;
+  if (target) letter.target = target;
+  const failedAt = text('failedAt');
+  if (failedAt) letter.failedAt = failedAt;
+  const source = text('sourceMessageId');
+  if (source) letter.sourceMessageId = source;
+  return letter;
+}
+
+/**
+ * Every message in the DLQ (at most `max`), held invisible for `holdSeconds` while the caller
+ * works on them; `release` makes the ones it did not delete visible again.
+ */
+export async function receiveAll(
+  sqs: Sqs,
+  dlqUrl: string,
+  options: { max?: number; holdSeconds?: number } = {},
+): Promise<DeadLetter[]> {
+  const max = options.max ?? 1000;
+  const seen = new Map<string, DeadLetter>();
+  // An empty receive can be a miss on a distributed queue: stop after two in a row.
+  for (let empty = 0; empty < 2 && seen.size < max; ) {
+    const { Messages = [] } = await sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: dlqUrl,
+        MaxNumberOfMessages: Math.min(10, max - seen.size),
+        VisibilityTimeout: options.holdSeconds ?? 60,
+        WaitTimeSeconds: 0,
+        MessageAttributeNames: ['All'],
+        MessageSystemAttributeNames: ['ApproximateReceiveCount'],
+      }),
+    );
+    empty = Messages.length === 0 ? empty + 1 : 0;
+    for (const message of Messages) {
+      const letter = describe(message);
+      seen.set(letter.messageId, letter);
+    }
+  }
+  return [...seen.values()];
+}
+
+/** Makes messages visible again (list, dry run, the ones not chosen). */
+export async function release(sqs: Sqs, dlqUrl: string, letters: DeadLetter[]): Promise<void> {
+  await Promise.all(
+    letters.map((letter) =>
+      sqs.send(
+        new ChangeMessageVisibilityCommand({
+          QueueUrl: dlqUrl,
+          ReceiptHandle: letter.receiptHandle,
+          VisibilityTimeout: 0,
+        }),
+      ),
+    ),
+  );
+}
+
+export interface RedriveResult {
+  moved: Array<{ messageId: string; newMessageId: string; requestId?: string }>;
+  failed: Array<{ messageId: string; error: string }>;
+}
+
+/** Sends each letter back to the actions queue, then deletes it from the DLQ; never the other way round. */
+export async function redrive(
+  sqs: Sqs,
+  urls: { dlqUrl: string; queueUrl: string },
+  letters: DeadLetter[],
+): Promise<RedriveResult> {
+  const result: RedriveResult = { moved: [], failed: [] };
+  for (const letter of letters) {
+    const attributes = Object.fromEntries(
+      Object.entries(letter.attributes).filter(([name]) => !DLQ_ATTRIBUTES.has(name)),
+    );
+    let newMessageId: string;
+    try {
+      const out = await sqs.send(
+        new SendMessageCommand({
+          QueueUrl: urls.queueUrl,
+          MessageBody: letter.body,
+          ...(Object.keys(attributes).length > 0 ? { MessageAttributes: attributes } : {}),
+        }),
+      );
+      newMessageId = out.MessageId ?? '';
+    } catch (error) {
+      // Not sent: it stays in the DLQ (visible again once the hold ends).
+      result.failed.push({ messageId: letter.messageId, error: (error as Error).message });
+      continue;
+    }
+    await sqs.send(new DeleteMessageCommand({ QueueUrl: urls.dlqUrl, ReceiptHandle: letter.receiptHandle }));
+    result.moved.push({
+      messageId: letter.messageId,
+      newMessageId,
+      ...(letter.requestId ? { requestId: letter.requestId } : {}),
+    });
+  }
+  return result;
+}
