@@ -122,15 +122,7 @@ export async function bootLocalStack(options: LocalStackOptions = {}): Promise<L
   const log = options.logger;
   const stateDir = options.stateDir ?? resolve(REPO_ROOT, '.local');
   const closers: Closers = [];
-  const stopAll = async () => {
-    for (const close of closers.reverse()) {
-      try {
-        await close();
-      } catch (error) {
-        log?.warn('stopping a part failed', { error: String(error) });
-      }
-    }
-  };
+  const stopAll = () => closeInReverse(closers, log);
 
   try {
     // 1. Console API: the caller's, or the embedded sandbox.
@@ -271,6 +263,17 @@ export async function bootLocalStack(options: LocalStackOptions = {}): Promise<L
 }
 
 type Closers = Array<() => Promise<void>>;
+
+/** Closes the parts in the reverse order of their start; a part that fails to stop does not stop the others. */
+async function closeInReverse(closers: Closers, log: Logger | undefined): Promise<void> {
+  for (const close of closers.reverse()) {
+    try {
+      await close();
+    } catch (error) {
+      log?.warn('stopping a part failed', { error: String(error) });
+    }
+  }
+}
 
 /** The caller's Console API, or the embedded sandbox (with a read-only key for the webhook, as deployed). */
 async function startConsoleApi(
