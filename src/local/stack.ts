@@ -14,6 +14,7 @@ import { dirname, resolve } from 'node:path';
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { mutationLimitsShare } from '../console/platform-limits.js';
 import type { Logger } from '../observability/logger.js';
+import type { Policy } from '../policy/schema.js';
 import { DEFAULT_API_KEY, type Sandbox, type SandboxOptions, startSandbox } from '../sandbox/index.js';
 import { sweeperHandler } from '../sweeper/handler.js';
 import { createSweeper } from '../sweeper/sweeper.js';
@@ -163,27 +164,19 @@ export async function bootLocalStack(options: LocalStackOptions = {}): Promise<L
       concurrency,
       metricsFile,
     });
-    const policyOf = { policy };
 
     const context: StackContext = { env, policyPath, emulators, receiver, ...(sandbox ? { sandbox } : {}) };
 
     // 6. Webhook.
-    const webhookApp =
-      options.webhook?.app ??
-      (await options.webhook?.createApp?.(context)) ??
-      createWebhookApp(webhookDepsFromEnv(env, policyOf));
-    const served: ServedApp = await serveApp(webhookApp, { port: options.port ?? 0 });
+    const handlers = await buildFunctions(options, context, policy);
+    const served: ServedApp = await serveApp(handlers.webhook, { port: options.port ?? 0 });
     closers.push(() => served.close());
 
     // 7. Worker behind the event source mapping.
-    const workerHandler =
-      options.worker?.handler ??
-      (await options.worker?.createHandler?.(context)) ??
-      createWorker(workerDepsFromEnv(env, policyOf));
     const eventSource: EventSource = createEventSource({
       sqs: emulators.sqs,
       queueUrl: emulators.queueUrl,
-      handler: workerHandler,
+      handler: handlers.worker,
       batchSize: options.worker?.batchSize ?? 5,
       waitTimeSeconds: options.worker?.waitTimeSeconds ?? 20,
       concurrency,
@@ -197,15 +190,11 @@ export async function bootLocalStack(options: LocalStackOptions = {}): Promise<L
     if (options.worker?.autoStart ?? true) eventSource.start();
 
     // 8. Sweeper on a schedule (one run at a time, like reserved concurrency 1).
-    const sweeperRun: ScheduledHandler =
-      options.sweeper?.handler ??
-      (await options.sweeper?.createHandler?.(context)) ??
-      sweeperHandler(createSweeper(sweeperDepsFromEnv(env, policyOf)));
     const sweeperTimeoutMs = options.sweeper?.timeoutMs ?? 300_000;
     let sweeping: Promise<unknown> | undefined;
     const runSweeper = async (at: Date = new Date()): Promise<unknown> => {
       if (sweeping) return sweeping;
-      const run = sweeperRun(
+      const run = handlers.sweeper(
         scheduledEvent(at),
         createLambdaContext({ functionName: 'autopilot-sweeper', timeoutMs: sweeperTimeoutMs }),
       );
@@ -263,6 +252,32 @@ export async function bootLocalStack(options: LocalStackOptions = {}): Promise<L
 }
 
 type Closers = Array<() => Promise<void>>;
+
+/**
+ * The three functions, each as its entry point in `functions/` builds it (same factories, same
+ * wiring) from the stack's environment, unless the caller hands in its own.
+ */
+async function buildFunctions(
+  options: LocalStackOptions,
+  context: StackContext,
+  policy: Policy,
+): Promise<{ webhook: FetchApp; worker: SqsHandler; sweeper: ScheduledHandler }> {
+  const { env } = context;
+  return {
+    webhook:
+      options.webhook?.app ??
+      (await options.webhook?.createApp?.(context)) ??
+      createWebhookApp(webhookDepsFromEnv(env, { policy })),
+    worker:
+      options.worker?.handler ??
+      (await options.worker?.createHandler?.(context)) ??
+      createWorker(workerDepsFromEnv(env, { policy })),
+    sweeper:
+      options.sweeper?.handler ??
+      (await options.sweeper?.createHandler?.(context)) ??
+      sweeperHandler(createSweeper(sweeperDepsFromEnv(env, { policy }))),
+  };
+}
 
 /** Closes the parts in the reverse order of their start; a part that fails to stop does not stop the others. */
 async function closeInReverse(closers: Closers, log: Logger | undefined): Promise<void> {
