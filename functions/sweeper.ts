@@ -6,8 +6,9 @@
  * invocation gets the time it has left from the Lambda context, so the run stops with a margin
  * and saves progress (src/sweeper/handler.ts).
  */
+import { withInvocation } from '../src/observability/invocation.js';
 import { sweeperHandler } from '../src/sweeper/handler.js';
 import { createSweeper } from '../src/sweeper/sweeper.js';
 import { sweeperDepsFromEnv } from '../src/wiring/from-env.js';
 
-export const handler = sweeperHandler(createSweeper(sweeperDepsFromEnv()));
+export const handler = withInvocation(sweeperHandler(createSweeper(sweeperDepsFromEnv())));

@@ -6,8 +6,9 @@
  * one fails the cold start with its zod path (src/wiring/policy-file.ts).
  */
 import { handle } from 'hono/aws-lambda';
+import { withInvocation } from '../src/observability/invocation.js';
 import { createWebhookApp } from '../src/webhook/app.js';
 import { webhookDepsFromEnv } from '../src/wiring/from-env.js';
 
 export const app = createWebhookApp(webhookDepsFromEnv());
-export const handler = handle(app);
+export const handler = withInvocation(handle(app));

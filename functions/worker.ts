@@ -5,7 +5,8 @@
  * invalid one fails the init with its zod path (src/wiring/policy-file.ts). Everything else lives in
  * src/worker.
  */
+import { withInvocation } from '../src/observability/invocation.js';
 import { workerDepsFromEnv } from '../src/wiring/from-env.js';
 import { createWorker } from '../src/worker/worker.js';
 
-export const handler = createWorker(workerDepsFromEnv());
+export const handler = withInvocation(createWorker(workerDepsFromEnv()));

@@ -30,7 +30,7 @@ import type { Construct } from 'constructs';
 import { mutationLimitsShare, PLATFORM_MUTATION_LIMITS } from '../src/console/platform-limits.js';
 import { POLICY_WEBHOOK_URL_DEPRECATED } from '../src/secrets/secrets.js';
 import { TABLE_KEYS, WEBHOOK_PARTITION_KEYS } from '../src/state/table.js';
-import { AutopilotFunction } from './autopilot-function.js';
+import { AutopilotFunction, type NodeRuntime } from './autopilot-function.js';
 import { bundledPolicy, HANDLER_ENTRIES } from './bundling.js';
 import { consoleApiBaseUrlProblem } from './context.js';
 import { type AlarmThresholds, DEFAULT_ALARM_THRESHOLDS, Operations } from './operations.js';
@@ -60,6 +60,8 @@ export interface AutopilotStackProps extends StackProps {
   workerMaxConcurrency?: number;
   /** The policy file bundled with every function (relative to the repository root). @default 'policy.json' */
   policyFile?: string;
+  /** The Lambda runtime (context `nodeRuntime`). @default the newest aws-cdk-lib offers */
+  nodeRuntime?: NodeRuntime;
   /** Alarm thresholds (context `alarmThrottledPer5Min`, `alarmQueueAgeMinutes`, `alarmSweeperLagPeriods`). */
   alarmThresholds?: Partial<AlarmThresholds>;
   /** Handler files (relative to the repository root); tests may point them elsewhere. */
@@ -182,6 +184,7 @@ export class AutopilotStack extends Stack {
       entry: entries.webhook,
       description: 'console-autopilot: Slack slash commands and interactivity',
       policyFile,
+      ...(props.nodeRuntime ? { runtime: props.nodeRuntime } : {}),
       timeout: Duration.seconds(10),
       environment: common,
     })
@@ -202,6 +205,7 @@ export class AutopilotStack extends Stack {
       entry: entries.worker,
       description: 'console-autopilot: policy-gated actions from the queue',
       policyFile,
+      ...(props.nodeRuntime ? { runtime: props.nodeRuntime } : {}),
       timeout: WORKER_TIMEOUT,
       environment: {
         ...common,
@@ -226,6 +230,7 @@ export class AutopilotStack extends Stack {
       entry: entries.sweeper,
       description: 'console-autopilot: scheduled event polling and stale-config sweep',
       policyFile,
+      ...(props.nodeRuntime ? { runtime: props.nodeRuntime } : {}),
       // Never longer than the period, so one run ends before the next is due.
       timeout: Duration.seconds(Math.min(300, sweepMinutes * 60)),
       reservedConcurrentExecutions: 1,

@@ -16,7 +16,7 @@ import {
 /** The repository root: entries, the lock file and the default policy file are resolved from here. */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Lambda runtime the bundles target (the construct uses the matching `Runtime.NODEJS_22_X`). */
+/** The oldest runtime the bundles run on (the function uses the newest, nodejs24.x, unless `nodeRuntime` says 22). */
 export const NODE_TARGET = 'node22';
 
 /**

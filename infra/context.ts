@@ -4,6 +4,7 @@
  * numbers are parsed here and a bad value fails the synth with the key's name.
  */
 import type { Node } from 'constructs';
+import { NODE_RUNTIMES, type NodeRuntime } from './autopilot-function.js';
 import type { AutopilotStackProps } from './autopilot-stack.js';
 
 /** Lets `cdk synth` run in CI with no settings; a deployment must pass the real URL. */
@@ -105,6 +106,14 @@ export function readSettings(node: Node): AutopilotStackProps {
   if (Object.keys(alarmThresholds).length > 0) settings.alarmThresholds = alarmThresholds;
   const ciPrincipals = principals(node, 'ciPrincipals');
   const policyFile = text(node, 'policyFile');
+  const nodeRuntime = text(node, 'nodeRuntime');
+  if (nodeRuntime !== undefined) {
+    if (!(NODE_RUNTIMES as readonly string[]).includes(nodeRuntime))
+      throw new Error(
+        `context value "nodeRuntime" must be one of ${NODE_RUNTIMES.join(', ')}, got "${nodeRuntime}"`,
+      );
+    settings.nodeRuntime = nodeRuntime as NodeRuntime;
+  }
   if (sweepScheduleMinutes !== undefined) settings.sweepScheduleMinutes = sweepScheduleMinutes;
   if (workerMaxConcurrency !== undefined) settings.workerMaxConcurrency = workerMaxConcurrency;
   if (alarmEmail !== undefined) settings.alarmEmail = alarmEmail;

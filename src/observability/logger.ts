@@ -4,6 +4,7 @@
  * before they are written, so a careless field can never leak a key or signature.
  */
 import { scrubSecrets } from '../util/secret-scrub.js';
+import { invocationFields } from './invocation.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -58,6 +59,7 @@ export function createLogger(options: LoggerOptions): Logger {
       time: new Date().toISOString(),
       service: options.service,
       message,
+      ...invocationFields(),
       ...base,
       ...fields,
     });

@@ -225,7 +225,19 @@ export function createSweeper(deps: SweeperDeps) {
 
   async function send(requests: ActionRequest[]): Promise<void> {
     await forEachBounded(requests, deps.sendConcurrency ?? 8, async (request) => {
-      await sendActionRequest(deps.sqs, deps.queueUrl, request, deps.signer ? { signer: deps.signer } : {});
+      const messageId = await sendActionRequest(
+        deps.sqs,
+        deps.queueUrl,
+        request,
+        deps.signer ? { signer: deps.signer } : {},
+      );
+      // One line per request: the saved query "one request by id" starts its story here.
+      logger.info('action request queued', {
+        requestId: request.requestId,
+        messageId,
+        action: request.action,
+        requester: `${request.requestedBy.source}:${request.requestedBy.id}`,
+      });
     });
   }
 

@@ -217,6 +217,7 @@ async function deadLetter(
     refused ? 'refused action request sent to the DLQ' : 'invalid action request sent to the DLQ',
     {
       result: 'dead-lettered',
+      requestId,
       messageId: record.messageId,
       dlqMessageId,
       ...(refused ? { rule, reason } : { error }),

@@ -8,7 +8,7 @@
  * (dynalite) lacks. (Its cold-start cost is not claimed here: no benchmark in the repository
  * measures a Powertools worker yet.)
  */
-import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { noMetrics } from '../observability/metrics.js';
 import { decide as policyDecide } from '../policy/decide.js';
@@ -31,6 +31,17 @@ export type WorkerContext = Pick<Context, 'getRemainingTimeInMillis'> & Partial<
 export type WorkerHandler = (event: SQSEvent, context?: WorkerContext) => Promise<SQSBatchResponse>;
 
 /** Runs `task` over `items` with at most `limit` in flight. */
+/** The request id a record's lines are found by: the body's, or the one the worker gives it. */
+function requestIdOf(record: SQSRecord): string {
+  try {
+    const id = (JSON.parse(record.body) as { requestId?: unknown }).requestId;
+    if (typeof id === 'string' && id.length <= 200) return id;
+  } catch {
+    // Not JSON: it is dead-lettered under the SQS message id.
+  }
+  return `sqs:${record.messageId}`;
+}
+
 export function createWorker(deps: WorkerDeps): WorkerHandler {
   const logger: Logger = deps.logger ?? createLogger({ service: 'worker' });
   const recordDeps: RecordDeps = {
@@ -60,7 +71,7 @@ export function createWorker(deps: WorkerDeps): WorkerHandler {
       } catch (error) {
         result = 'retry';
         batchItemFailures.push({ itemIdentifier: record.messageId });
-        const fields = { messageId: record.messageId, error };
+        const fields = { requestId: requestIdOf(record), messageId: record.messageId, error };
         if (error instanceof RetryLater) logger.info('record will be retried', fields);
         else logger.error('record failed; it will be retried', fields);
       }

@@ -187,6 +187,10 @@ describe('context values', () => {
 
   it.each([
     ['alarmEmail=oncall', 'context value "alarmEmail" must be an e-mail address, got "oncall"'],
+    [
+      'nodeRuntime=nodejs18.x',
+      'context value "nodeRuntime" must be one of nodejs24.x, nodejs22.x, got "nodejs18.x"',
+    ],
     ['workerMaxConcurrency=1', 'context value "workerMaxConcurrency" must be from 2 to 1000, got 1'],
     ['alarmQueueAgeMinutes=0', 'context value "alarmQueueAgeMinutes" must be from 1 to 5760, got 0'],
     [
@@ -199,5 +203,21 @@ describe('context values', () => {
     const lines = run.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(message);
+  });
+});
+
+describe('the runtime', () => {
+  it('is the newest by default, and nodejs22.x on request (the bundles are built for node22)', () => {
+    const runtimes = (x: Synthesized) =>
+      Object.values(x.template.findResources('AWS::Lambda::Function')).map(
+        (f) => (f.Properties as { Runtime: string }).Runtime,
+      );
+    expect(new Set(runtimes(s))).toEqual(new Set(['nodejs24.x']));
+    const pinned = synthesize({ nodeRuntime: 'nodejs22.x' }, { bundle: false });
+    try {
+      expect(new Set(runtimes(pinned))).toEqual(new Set(['nodejs22.x']));
+    } finally {
+      pinned.cleanup();
+    }
   });
 });

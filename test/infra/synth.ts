@@ -14,6 +14,12 @@ import { AutopilotStack } from '../../infra/autopilot-stack.js';
 import { readSettings } from '../../infra/context.js';
 import { addNagChecks } from '../../infra/nag.js';
 
+const CDK_JSON_CONTEXT = (
+  JSON.parse(readFileSync(join(import.meta.dirname, '../../cdk.json'), 'utf8')) as {
+    context?: Record<string, unknown>;
+  }
+).context;
+
 export interface Synthesized {
   app: App;
   stack: AutopilotStack;
@@ -44,6 +50,8 @@ export function synthesize(
     // CDK's built-in CloudFormation schema check takes ~20 s here; `npm run synth` runs it, tests need not.
     builtinCloudFormationValidation: false,
     context: {
+      // The feature flags of cdk.json, as `cdk synth` applies them.
+      ...CDK_JSON_CONTEXT,
       consoleApiBaseUrl: 'https://console.example.com',
       ...context,
       ...(options.bundle === false ? { 'aws:cdk:bundling-stacks': [] } : {}),

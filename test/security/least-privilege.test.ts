@@ -53,7 +53,8 @@ function readersOf(secretId: string): string[] {
   return FUNCTIONS.filter((f) =>
     statementsOf(f).some(
       (st) =>
-        [st.Action].flat().includes('secretsmanager:GetSecretValue') && JSON.stringify(st.Resource) === ref,
+        [st.Action].flat().includes('secretsmanager:GetSecretValue') &&
+        [st.Resource].flat().some((r) => JSON.stringify(r) === ref),
     ),
   );
 }

@@ -72,6 +72,51 @@ describe('functions/worker.ts', () => {
     expect(api.sandbox.state.triggers.get('trg_2')?.currentPhaseID).toBe('ph_2');
   });
 
+  it('puts the Lambda request id, the cold-start flag and the X-Ray trace id on every log line', async () => {
+    process.env.LOG_LEVEL = 'info';
+    process.env._X_AMZN_TRACE_ID =
+      'Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1';
+    const { handler } = await import('../../functions/worker.js');
+    const lines: Array<Record<string, unknown>> = [];
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      return true;
+    });
+    const queue = { sqs: emulators.sqs, queueUrl: emulators.queueUrl };
+    const contexts = [lambdaContext(), lambdaContext()];
+    try {
+      for (const [i, context] of contexts.entries()) {
+        await sendActionRequest(emulators.sqs, emulators.queueUrl, {
+          version: 1,
+          action: 'approve_phase',
+          triggerId: 'trg_3',
+          phaseId: 'ph_9',
+          requestedBy: { source: 'ci', id: 'deploy' },
+          requestedAt: new Date().toISOString(),
+          requestId: `invocation-${i}`,
+        });
+        const event = await receiveEvent({ ...queue, arn: await queueArn(queue) });
+        await handler(event, context);
+      }
+    } finally {
+      write.mockRestore();
+      delete process.env._X_AMZN_TRACE_ID;
+    }
+    const logs = lines.filter((l) => typeof l.level === 'string');
+    expect(logs.length).toBeGreaterThanOrEqual(2);
+    for (const [i, context] of contexts.entries()) {
+      const mine = logs.filter((l) => l.requestId === `invocation-${i}`);
+      expect(mine.length).toBeGreaterThan(0);
+      for (const line of mine) {
+        expect(line).toMatchObject({
+          awsRequestId: context.awsRequestId,
+          coldStart: i === 0,
+          traceId: '1-5759e988-bd862e3fe1be46a994272793',
+        });
+      }
+    }
+  });
+
   it('fails its start on an invalid policy, naming the zod path', async () => {
     const bad = join(dir, 'bad-policy.json');
     writeFileSync(
