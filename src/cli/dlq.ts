@@ -58,6 +58,79 @@ const plain = (l: DeadLetter) => {
   return shown;
 };
 
+/** The letters `ids` name (by message id, source message id or request id), or all; the ids found nowhere; the rest. */
+function choose(letters: DeadLetter[], ids: string[], all: boolean) {
+  const wanted = new Set(ids);
+  const names = (l: DeadLetter, id: string) =>
+    l.messageId === id || l.sourceMessageId === id || l.requestId === id;
+  const chosen = all ? letters : letters.filter((l) => [...wanted].some((id) => names(l, id)));
+  const unknown = ids.filter((id) => !chosen.some((l) => names(l, id)));
+  const others = letters.filter((l) => !chosen.includes(l));
+  return { chosen, unknown, others };
+}
+
+function redriveReport(result: Awaited<ReturnType<typeof redrive>>, unknown: string[]): string {
+  return [
+    `Moved ${result.moved.length} message(s) back to the actions queue.`,
+    ...result.moved.map(
+      (m) => `  ${m.messageId} → ${m.newMessageId}${m.requestId ? ` (request ${m.requestId})` : ''}`,
+    ),
+    ...result.failed.map((f) => `  NOT moved ${f.messageId}: ${f.error} (still in the DLQ)`),
+    ...unknown.map((id) => `  not in the DLQ: ${id}`),
+  ].join('\n');
+}
+
+/** What a command holds while it runs: the letters received (invisible to others until released). */
+interface Held {
+  sqs: ReturnType<typeof createSqsClient>;
+  dlqUrl: string;
+  letters: DeadLetter[];
+}
+
+async function listLetters({ sqs, dlqUrl, letters }: Held, json: boolean, io: CliIo): Promise<number> {
+  await release(sqs, dlqUrl, letters);
+  io.stdout(
+    json
+      ? JSON.stringify(letters.map(plain), null, 2)
+      : letters.length === 0
+        ? 'The DLQ is empty.'
+        : `${renderTable(HEADERS, letters.map(row))}\n${letters.length} message(s).`,
+  );
+  return EXIT.ok;
+}
+
+/** Moves the chosen letters back (deleting each only after its send); releases the others at once. */
+async function redriveLetters(
+  { sqs, dlqUrl, letters }: Held,
+  queueUrl: string,
+  options: { ids: string[]; all: boolean; dryRun: boolean; json: boolean },
+  io: CliIo,
+): Promise<number> {
+  const { chosen, unknown, others } = choose(letters, options.ids, options.all);
+  if (options.dryRun) {
+    await release(sqs, dlqUrl, letters);
+    io.stdout(
+      options.json
+        ? JSON.stringify({ wouldMove: chosen.map(plain), notFound: unknown }, null, 2)
+        : `Would move ${chosen.length} message(s) back to the actions queue (dry run: nothing moved).` +
+            (chosen.length ? `\n${renderTable(HEADERS, chosen.map(row))}` : ''),
+    );
+    return unknown.length > 0 ? EXIT.failure : EXIT.ok;
+  }
+  await release(sqs, dlqUrl, others);
+  const result = await redrive(sqs, { dlqUrl, queueUrl }, chosen);
+  if (result.failed.length > 0)
+    await release(
+      sqs,
+      dlqUrl,
+      chosen.filter((l) => result.failed.some((f) => f.messageId === l.messageId)),
+    );
+  io.stdout(
+    options.json ? JSON.stringify({ ...result, notFound: unknown }, null, 2) : redriveReport(result, unknown),
+  );
+  return result.failed.length > 0 || unknown.length > 0 ? EXIT.failure : EXIT.ok;
+}
+
 export async function dlqCommand(args: string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === undefined || sub === 'help' || sub === '--help' || sub === '-h') {
@@ -93,61 +166,15 @@ export async function dlqCommand(args: string[], io: CliIo): Promise<number> {
   let letters: DeadLetter[] = [];
   try {
     letters = await receiveAll(sqs, where.dlqUrl, { holdSeconds: 120 });
-    if (sub === 'list') {
-      await release(sqs, where.dlqUrl, letters);
-      io.stdout(
-        values.json
-          ? JSON.stringify(letters.map(plain), null, 2)
-          : letters.length === 0
-            ? 'The DLQ is empty.'
-            : `${renderTable(HEADERS, letters.map(row))}\n${letters.length} message(s).`,
-      );
-      return EXIT.ok;
-    }
-    const wanted = new Set(ids);
-    const chosen = values.all
-      ? letters
-      : letters.filter(
-          (l) =>
-            wanted.has(l.messageId) || wanted.has(l.sourceMessageId ?? '') || wanted.has(l.requestId ?? ''),
-        );
-    const unknown = ids.filter(
-      (id) => !chosen.some((l) => l.messageId === id || l.sourceMessageId === id || l.requestId === id),
-    );
-    const others = letters.filter((l) => !chosen.includes(l));
-    if (values['dry-run']) {
-      await release(sqs, where.dlqUrl, letters);
-      io.stdout(
-        values.json
-          ? JSON.stringify({ wouldMove: chosen.map(plain), notFound: unknown }, null, 2)
-          : `Would move ${chosen.length} message(s) back to the actions queue (dry run: nothing moved).` +
-              (chosen.length ? `\n${renderTable(HEADERS, chosen.map(row))}` : ''),
-      );
-      return unknown.length > 0 ? EXIT.failure : EXIT.ok;
-    }
-    await release(sqs, where.dlqUrl, others);
-    const result = await redrive(sqs, { dlqUrl: where.dlqUrl, queueUrl: where.queueUrl as string }, chosen);
-    if (result.failed.length > 0)
-      await release(
-        sqs,
-        where.dlqUrl,
-        chosen.filter((l) => result.failed.some((f) => f.messageId === l.messageId)),
-      );
-    if (values.json) {
-      io.stdout(JSON.stringify({ ...result, notFound: unknown }, null, 2));
-    } else {
-      io.stdout(
-        [
-          `Moved ${result.moved.length} message(s) back to the actions queue.`,
-          ...result.moved.map(
-            (m) => `  ${m.messageId} → ${m.newMessageId}${m.requestId ? ` (request ${m.requestId})` : ''}`,
-          ),
-          ...result.failed.map((f) => `  NOT moved ${f.messageId}: ${f.error} (still in the DLQ)`),
-          ...unknown.map((id) => `  not in the DLQ: ${id}`),
-        ].join('\n'),
-      );
-    }
-    return result.failed.length > 0 || unknown.length > 0 ? EXIT.failure : EXIT.ok;
+    const held = { sqs, dlqUrl: where.dlqUrl, letters };
+    if (sub === 'list') return await listLetters(held, values.json === true, io);
+    const options = {
+      ids,
+      all: values.all === true,
+      dryRun: values['dry-run'] === true,
+      json: values.json === true,
+    };
+    return await redriveLetters(held, where.queueUrl as string, options, io);
   } catch (error) {
     if (error instanceof UsageError || error instanceof CommandError) throw error;
     // Whatever we held goes back to the queue as it was.

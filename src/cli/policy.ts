@@ -118,97 +118,103 @@ function summary(policy: Policy, file: string, now: Date): string {
   return out.join('\n');
 }
 
+/** `policy check [file] [--strict]`: a summary, then the warnings (failing with --strict). */
+function policyCheck(rest: string[], io: CliIo): number {
+  const { values, positionals, help } = parse(rest, { strict: { type: 'boolean' } }, POLICY_USAGE, {
+    min: 0,
+    max: 1,
+  });
+  if (help) return printHelp(io, POLICY_USAGE);
+  const file = policyFile(io, positionals[0]);
+  const policy = loadPolicy(io, file);
+  io.stdout(summary(policy, file, io.now()));
+  const warnings = policyWarnings(policy);
+  if (warnings.length === 0) return EXIT.ok;
+  io.stdout(
+    [
+      '',
+      `Warnings (${warnings.length}${values.strict ? ', --strict: failing' : ''}):`,
+      ...warnings.map((w) => `  ${w.where}: ${w.message}`),
+    ].join('\n'),
+  );
+  return values.strict ? EXIT.failure : EXIT.ok;
+}
+
+/** `policy explain request.json [--at] [--paused] [--policy] [--json]`: the worker's own decide(), in words. */
+function policyExplain(rest: string[], io: CliIo): number {
+  const { values, positionals, help } = parse(
+    rest,
+    {
+      at: { type: 'string' },
+      paused: { type: 'boolean' },
+      policy: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    POLICY_USAGE,
+    { min: 1, max: 1 },
+  );
+  if (help) return printHelp(io, POLICY_USAGE);
+  let at = io.now();
+  if (typeof values.at === 'string') {
+    const instant = z.iso.datetime({ offset: true }).safeParse(values.at);
+    if (!instant.success)
+      throw new UsageError(
+        `--at must be an ISO 8601 instant with an offset, e.g. 2026-11-23T10:00:00+01:00; got "${values.at}"`,
+        POLICY_USAGE,
+      );
+    at = new Date(values.at);
+  }
+  const file = policyFile(io, values.policy as string | undefined);
+  const policy = loadPolicy(io, file);
+  const raw = readJson(positionals[0] as string, io, 'request');
+  const parsed = actionRequestSchemas().actionRequest.safeParse(raw);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${formatPath(issue.path)}: ${issue.message}`);
+    throw new CommandError(`${positionals[0]} is not a valid action request:\n${lines.join('\n')}`);
+  }
+  const request: ActionRequest = parsed.data;
+  const paused = values.paused === true;
+  const decision = decide(policy, {
+    request,
+    now: at,
+    pause: paused
+      ? { paused: true, by: 'autopilot policy explain --paused', since: at.toISOString() }
+      : { paused: false },
+  });
+  if (values.json) {
+    io.stdout(JSON.stringify({ at: at.toISOString(), paused, decision }, null, 2));
+    return EXIT.ok;
+  }
+  const local = new Intl.DateTimeFormat('en-GB', {
+    timeZone: policy.timezone,
+    weekday: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+  }).format(at);
+  io.stdout(
+    [
+      `request   ${request.action} ${actionTarget(request)}, asked by ${requesterKey(request.requestedBy)} at ${request.requestedAt}`,
+      `at        ${at.toISOString()} (${local} ${policy.timezone})${paused ? ', paused' : ''}`,
+      `policy    ${file}`,
+      `outcome   ${decision.outcome}`,
+      `rule      ${decision.rule}`,
+      `reason    ${decision.reason}`,
+      ...(decision.deferUntil ? [`again at  ${decision.deferUntil.toISOString()}`] : []),
+      ...(decision.dryRun ? ['dry run   yes: decided and recorded, nothing changes'] : []),
+      '',
+      describeDecision(decision),
+    ].join('\n'),
+  );
+  return EXIT.ok;
+}
+
 export async function policyCommand(args: string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = args;
-  if (sub === 'check') {
-    const { values, positionals, help } = parse(rest, { strict: { type: 'boolean' } }, POLICY_USAGE, {
-      min: 0,
-      max: 1,
-    });
-    if (help) return printHelp(io, POLICY_USAGE);
-    const file = policyFile(io, positionals[0]);
-    const policy = loadPolicy(io, file);
-    io.stdout(summary(policy, file, io.now()));
-    const warnings = policyWarnings(policy);
-    if (warnings.length === 0) return EXIT.ok;
-    io.stdout(
-      [
-        '',
-        `Warnings (${warnings.length}${values.strict ? ', --strict: failing' : ''}):`,
-        ...warnings.map((w) => `  ${w.where}: ${w.message}`),
-      ].join('\n'),
-    );
-    return values.strict ? EXIT.failure : EXIT.ok;
-  }
+  if (sub === 'check') return policyCheck(rest, io);
   if (sub === 'test') return (await import('./policy-test.js')).policyTestCommand(rest, io);
   if (sub === 'diff') return (await import('./policy-diff.js')).policyDiffCommand(rest, io);
   if (sub === 'replay') return (await import('./policy-replay.js')).policyReplayCommand(rest, io);
-  if (sub === 'explain') {
-    const { values, positionals, help } = parse(
-      rest,
-      {
-        at: { type: 'string' },
-        paused: { type: 'boolean' },
-        policy: { type: 'string' },
-        json: { type: 'boolean' },
-      },
-      POLICY_USAGE,
-      { min: 1, max: 1 },
-    );
-    if (help) return printHelp(io, POLICY_USAGE);
-    let at = io.now();
-    if (typeof values.at === 'string') {
-      const instant = z.iso.datetime({ offset: true }).safeParse(values.at);
-      if (!instant.success)
-        throw new UsageError(
-          `--at must be an ISO 8601 instant with an offset, e.g. 2026-11-23T10:00:00+01:00; got "${values.at}"`,
-          POLICY_USAGE,
-        );
-      at = new Date(values.at);
-    }
-    const file = policyFile(io, values.policy as string | undefined);
-    const policy = loadPolicy(io, file);
-    const raw = readJson(positionals[0] as string, io, 'request');
-    const parsed = actionRequestSchemas().actionRequest.safeParse(raw);
-    if (!parsed.success) {
-      const lines = parsed.error.issues.map((issue) => `  ${formatPath(issue.path)}: ${issue.message}`);
-      throw new CommandError(`${positionals[0]} is not a valid action request:\n${lines.join('\n')}`);
-    }
-    const request: ActionRequest = parsed.data;
-    const paused = values.paused === true;
-    const decision = decide(policy, {
-      request,
-      now: at,
-      pause: paused
-        ? { paused: true, by: 'autopilot policy explain --paused', since: at.toISOString() }
-        : { paused: false },
-    });
-    if (values.json) {
-      io.stdout(JSON.stringify({ at: at.toISOString(), paused, decision }, null, 2));
-      return EXIT.ok;
-    }
-    const local = new Intl.DateTimeFormat('en-GB', {
-      timeZone: policy.timezone,
-      weekday: 'short',
-      hour: '2-digit',
-      minute: '2-digit',
-    }).format(at);
-    io.stdout(
-      [
-        `request   ${request.action} ${actionTarget(request)}, asked by ${requesterKey(request.requestedBy)} at ${request.requestedAt}`,
-        `at        ${at.toISOString()} (${local} ${policy.timezone})${paused ? ', paused' : ''}`,
-        `policy    ${file}`,
-        `outcome   ${decision.outcome}`,
-        `rule      ${decision.rule}`,
-        `reason    ${decision.reason}`,
-        ...(decision.deferUntil ? [`again at  ${decision.deferUntil.toISOString()}`] : []),
-        ...(decision.dryRun ? ['dry run   yes: decided and recorded, nothing changes'] : []),
-        '',
-        describeDecision(decision),
-      ].join('\n'),
-    );
-    return EXIT.ok;
-  }
+  if (sub === 'explain') return policyExplain(rest, io);
   if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
     io.stdout(POLICY_USAGE);
     return sub === undefined ? EXIT.usage : EXIT.ok;

@@ -32,6 +32,80 @@ export const SWEEP_USAGE = `Usage:
       STATE_TABLE_NAME, ACTIONS_QUEUE_URL, AWS_ENDPOINT_URL_DYNAMODB...).
       Progress goes to stderr on long runs.`;
 
+/** The environment a dry run reads: the process's, or the running local stack's (`--local`). */
+function sweepEnvironment(io: CliIo, local: boolean) {
+  const env: Record<string, string | undefined> = { ...io.env };
+  let dynamoEndpoint = env.AWS_ENDPOINT_URL_DYNAMODB;
+  if (local) {
+    const endpoints = readEndpoints(env.AUTOPILOT_ENDPOINTS_FILE ?? DEFAULT_ENDPOINTS_FILE);
+    env.CONSOLE_API_BASE_URL = endpoints.consoleApiBaseUrl;
+    env.CONSOLE_API_KEY ??= 'sandbox-key';
+    env.STATE_TABLE_NAME = endpoints.tableName;
+    env.ACTIONS_QUEUE_URL = endpoints.queueUrl;
+    delete env.AUTOPILOT_SECRET_ID;
+    dynamoEndpoint = endpoints.dynamodbEndpoint;
+  }
+  // The dry run never sends, but the dependencies want a queue URL.
+  env.ACTIONS_QUEUE_URL ??= 'dry-run://no-queue';
+  // ... and a requester key, which signs nothing when nothing is sent.
+  env.SWEEPER_REQUESTER_KEY ??= 'dry-run-never-signs';
+  return { env, dynamoEndpoint };
+}
+
+/** The sweeper's dependencies as deployed; a bad policy or a missing variable is the user's to fix (exit 1). */
+function sweeperDeps(env: Record<string, string | undefined>, policyFile: string | undefined) {
+  let policy: ReturnType<typeof loadPolicyFile>;
+  try {
+    policy = loadPolicyFile(policyFile ?? env.AUTOPILOT_POLICY ?? 'policy.json');
+  } catch (error) {
+    if (error instanceof PolicyError) throw new CommandError(error.message);
+    throw error;
+  }
+  try {
+    return sweeperDepsFromEnv(env, { policy });
+  } catch (error) {
+    throw new CommandError(`${(error as Error).message} (or use --local with a running \`npm start\`)`);
+  }
+}
+
+/** The plan as table rows: what would be queued, posted and skipped, and why. */
+function planRows(summary: RunSummary, requests: ActionRequest[], posts: string[]): string[][] {
+  const rows: string[][] = [];
+  for (const request of requests) {
+    const kind = request.action === 'archive_config' ? 'archive (stale)' : 'enqueue';
+    rows.push([
+      kind,
+      `${request.action} ${actionTarget(request)}`,
+      requesterKey(request.requestedBy),
+      request.reason ?? '',
+    ]);
+  }
+  const queuedByRequest = new Set(
+    requests
+      .filter((r) => r.action === 'archive_config')
+      .map((r) => (r.action === 'archive_config' ? r.configId : '')),
+  );
+  for (const configId of summary.stale.wouldQueue)
+    if (!queuedByRequest.has(configId))
+      rows.push([
+        'archive (policy dry run)',
+        `archive_config config ${configId}`,
+        'schedule:sweeper',
+        'staleConfigs.dryRun is true: reported only',
+      ]);
+  for (const skip of summary.stale.skipped)
+    rows.push([
+      'skip',
+      `config ${skip.configId}`,
+      '',
+      `${skip.reason}${skip.detail ? `: ${skip.detail}` : ''}`,
+    ]);
+  for (const text of posts) rows.push(['notify', 'channel', '', text.split('\n')[0] ?? '']);
+  for (const example of summary.rules.skippedExamples)
+    rows.push(['skip event', example.event, `rule ${example.rule}`, example.reason]);
+  return rows;
+}
+
 export async function sweepCommand(args: string[], io: CliIo): Promise<number> {
   const { values, help } = parse(
     args,
@@ -48,35 +122,8 @@ export async function sweepCommand(args: string[], io: CliIo): Promise<number> {
   if (!values['dry-run'])
     throw new UsageError('only --dry-run is supported: real runs belong to the schedule', SWEEP_USAGE);
 
-  const env: Record<string, string | undefined> = { ...io.env };
-  let dynamoEndpoint = env.AWS_ENDPOINT_URL_DYNAMODB;
-  if (values.local) {
-    const endpoints = readEndpoints(env.AUTOPILOT_ENDPOINTS_FILE ?? DEFAULT_ENDPOINTS_FILE);
-    env.CONSOLE_API_BASE_URL = endpoints.consoleApiBaseUrl;
-    env.CONSOLE_API_KEY ??= 'sandbox-key';
-    env.STATE_TABLE_NAME = endpoints.tableName;
-    env.ACTIONS_QUEUE_URL = endpoints.queueUrl;
-    delete env.AUTOPILOT_SECRET_ID;
-    dynamoEndpoint = endpoints.dynamodbEndpoint;
-  }
-  // The dry run never sends, but the dependencies want a queue URL.
-  env.ACTIONS_QUEUE_URL ??= 'dry-run://no-queue';
-  // ... and a requester key, which signs nothing when nothing is sent.
-  env.SWEEPER_REQUESTER_KEY ??= 'dry-run-never-signs';
-
-  let policy: ReturnType<typeof loadPolicyFile>;
-  try {
-    policy = loadPolicyFile((values.policy as string | undefined) ?? env.AUTOPILOT_POLICY ?? 'policy.json');
-  } catch (error) {
-    if (error instanceof PolicyError) throw new CommandError(error.message);
-    throw error;
-  }
-  let deps: ReturnType<typeof sweeperDepsFromEnv>;
-  try {
-    deps = sweeperDepsFromEnv(env, { policy });
-  } catch (error) {
-    throw new CommandError(`${(error as Error).message} (or use --local with a running \`npm start\`)`);
-  }
+  const { env, dynamoEndpoint } = sweepEnvironment(io, values.local === true);
+  const deps = sweeperDeps(env, values.policy as string | undefined);
 
   const dynamo = createDynamoClient(dynamoEndpoint ? { endpoint: dynamoEndpoint } : {});
   const dryTable = dryRunClient(dynamo);
@@ -132,40 +179,7 @@ export async function sweepCommand(args: string[], io: CliIo): Promise<number> {
     return summary.stop === 'error' ? EXIT.failure : EXIT.ok;
   }
 
-  const rows: string[][] = [];
-  for (const request of requests) {
-    const kind = request.action === 'archive_config' ? 'archive (stale)' : 'enqueue';
-    rows.push([
-      kind,
-      `${request.action} ${actionTarget(request)}`,
-      requesterKey(request.requestedBy),
-      request.reason ?? '',
-    ]);
-  }
-  const queuedByRequest = new Set(
-    requests
-      .filter((r) => r.action === 'archive_config')
-      .map((r) => (r.action === 'archive_config' ? r.configId : '')),
-  );
-  for (const configId of summary.stale.wouldQueue)
-    if (!queuedByRequest.has(configId))
-      rows.push([
-        'archive (policy dry run)',
-        `archive_config config ${configId}`,
-        'schedule:sweeper',
-        'staleConfigs.dryRun is true: reported only',
-      ]);
-  for (const skip of summary.stale.skipped)
-    rows.push([
-      'skip',
-      `config ${skip.configId}`,
-      '',
-      `${skip.reason}${skip.detail ? `: ${skip.detail}` : ''}`,
-    ]);
-  for (const text of posts) rows.push(['notify', 'channel', '', text.split('\n')[0] ?? '']);
-  for (const example of summary.rules.skippedExamples)
-    rows.push(['skip event', example.event, `rule ${example.rule}`, example.reason]);
-
+  const rows = planRows(summary, requests, posts);
   io.stdout(
     [
       `Sweep plan (dry run at ${summary.runAt}; nothing was queued, posted or saved)`,

@@ -7,7 +7,8 @@
 import { fetchSend } from '../http/fetch-send.js';
 import { createNodeSend } from '../http/send.js';
 import type { Logger } from '../observability/logger.js';
-import { type ApiKeyProvider, type ApiObservation, sleep, Transport } from './http.js';
+import type { ApiKeyProvider, ApiObservation } from './call.js';
+import { Transport } from './http.js';
 import { DEFAULT_MAX_PAGES } from './pagination.js';
 import { type Clock, DEFAULT_MUTATION_LIMITS, MutationLimiter, type WindowLimit } from './rate-limiter.js';
 import { dynamicConfigsResource } from './resources/dynamic-configs.js';
@@ -20,6 +21,7 @@ import { rolesResource } from './resources/roles.js';
 import { segmentsResource } from './resources/segments.js';
 import type { ResourceContext } from './resources/shared.js';
 import { teamsResource } from './resources/teams.js';
+import { sleep } from './response.js';
 
 export interface ConsoleClientOptions {
   /** Origin plus any path prefix; `/console/v1/...` is appended. */

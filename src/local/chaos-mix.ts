@@ -27,6 +27,66 @@ export function seeded(seed: number): () => number {
   };
 }
 
+interface Generator {
+  random: () => number;
+  requestedAt: string;
+  push: (kind: ChaosMessage['kind'], request: ActionRequest) => void;
+  id: () => string;
+}
+
+/** Approvals: every phase of every trigger, in pipeline order, asked several times (CI retries and redeliveries). */
+function pushApprovals(
+  gen: Generator,
+  triggers: Array<{ id: string; phases: Array<{ id: string }> }>,
+  target: number,
+): void {
+  const { random, requestedAt, push, id } = gen;
+  let approvals = 0;
+  outer: for (let round = 0; ; round++) {
+    for (const trigger of triggers) {
+      for (const phase of trigger.phases) {
+        if (approvals >= target) break outer;
+        const copies = 1 + Math.floor(random() * 3);
+        const request: ActionRequest = {
+          version: 1,
+          action: 'approve_phase',
+          triggerId: trigger.id,
+          phaseId: phase.id,
+          requestedBy: { source: 'ci', id: `chaos/round-${round}` },
+          requestedAt,
+          requestId: id(),
+        };
+        for (let c = 0; c < copies && approvals < target; c++) {
+          // Mostly a CI retry (new id, same effect); sometimes the very same message again.
+          push('approve', random() < 0.3 ? request : { ...request, requestId: id() });
+          approvals += 1;
+        }
+      }
+    }
+  }
+}
+
+/**
+ * Mixes the kinds, but keeps approvals roughly in pipeline order (a queue is only roughly FIFO):
+ * each message moves at most ~40 places, and the other kinds are spread through the run.
+ */
+function interleave(out: ChaosMessage[], random: () => number): ChaosMessage[] {
+  const keyed = out.map((message, index) => ({ message, key: index + random() * 40 }));
+  const mixed = keyed.sort((a, b) => a.key - b.key).map((k) => k.message);
+  // The non-approval kinds were appended after the approvals: spread them through the run.
+  const approvalsFirst = mixed.filter((m) => m.kind === 'approve');
+  const others = mixed.filter((m) => m.kind !== 'approve');
+  const result: ChaosMessage[] = [];
+  const every = Math.max(1, Math.floor(mixed.length / Math.max(1, others.length)));
+  let o = 0;
+  for (let i = 0; i < approvalsFirst.length; i++) {
+    result.push(approvalsFirst[i] as ChaosMessage);
+    if (i % every === 0 && o < others.length) result.push(others[o++] as ChaosMessage);
+  }
+  while (o < others.length) result.push(others[o++] as ChaosMessage);
+  return result;
+}
+
 export function chaosMix(sandbox: Sandbox, count: number, seed = 7, at = new Date()): ChaosMessage[] {
   const random = seeded(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
@@ -41,6 +101,7 @@ export function chaosMix(sandbox: Sandbox, count: number, seed = 7, at = new Dat
     });
   };
   const id = () => `chaos-${String(++n).padStart(5, '0')}`;
+  const gen: Generator = { random, requestedAt, push, id };
 
   const triggers = [...sandbox.state.triggers.values()];
   const experiments = [...sandbox.state.experiments.values()].filter((e) => e.groups.length > 1);
@@ -54,30 +115,7 @@ export function chaosMix(sandbox: Sandbox, count: number, seed = 7, at = new Dat
     dryRun: Math.round(count * share.dryRun),
   };
 
-  // Approvals: every phase of every trigger, in pipeline order, asked several times.
-  let approvals = 0;
-  outer: for (let round = 0; ; round++) {
-    for (const trigger of triggers) {
-      for (const phase of trigger.phases) {
-        if (approvals >= target.approve) break outer;
-        const copies = 1 + Math.floor(random() * 3);
-        const request: ActionRequest = {
-          version: 1,
-          action: 'approve_phase',
-          triggerId: trigger.id,
-          phaseId: phase.id,
-          requestedBy: { source: 'ci', id: `chaos/round-${round}` },
-          requestedAt,
-          requestId: id(),
-        };
-        for (let c = 0; c < copies && approvals < target.approve; c++) {
-          // Mostly a CI retry (new id, same effect); sometimes the very same message again.
-          push('approve', random() < 0.3 ? request : { ...request, requestId: id() });
-          approvals += 1;
-        }
-      }
-    }
-  }
+  pushApprovals(gen, triggers, target.approve);
   for (let i = 0; i < target.disable; i++) {
     const experiment = pick(experiments);
     const group = pick(experiment.groups.slice(1)).name;
@@ -126,20 +164,5 @@ export function chaosMix(sandbox: Sandbox, count: number, seed = 7, at = new Dat
   ];
   for (let p = 0; out.length < count; p++) out.push({ kind: 'poison', body: pick(poisons)(p) });
 
-  // Mix the kinds, but keep approvals roughly in pipeline order (a queue is only roughly FIFO):
-  // each message moves at most ~40 places.
-  const keyed = out.map((message, index) => ({ message, key: index + random() * 40 }));
-  const mixed = keyed.sort((a, b) => a.key - b.key).map((k) => k.message);
-  // The non-approval kinds were appended after the approvals: spread them through the run.
-  const approvalsFirst = mixed.filter((m) => m.kind === 'approve');
-  const others = mixed.filter((m) => m.kind !== 'approve');
-  const result: ChaosMessage[] = [];
-  const every = Math.max(1, Math.floor(mixed.length / Math.max(1, others.length)));
-  let o = 0;
-  for (let i = 0; i < approvalsFirst.length; i++) {
-    result.push(approvalsFirst[i] as ChaosMessage);
-    if (i % every === 0 && o < others.length) result.push(others[o++] as ChaosMessage);
-  }
-  while (o < others.length) result.push(others[o++] as ChaosMessage);
-  return result;
+  return interleave(out, random);
 }

@@ -17,7 +17,7 @@ import { ReceiveMessageCommand, SendMessageBatchCommand, type SQSClient } from '
 import { effectKey, parseActionRequest } from '../actions/request.js';
 import { createConsoleClient } from '../console/index.js';
 import { createLogger } from '../observability/logger.js';
-import type { FaultConfig, LoggedRequest } from '../sandbox/index.js';
+import type { FaultConfig, LoggedRequest, Sandbox } from '../sandbox/index.js';
 import { readAudit } from '../state/audit.js';
 import { forEachBounded } from '../util/pool.js';
 import { workerDepsFromEnv } from '../wiring/from-env.js';
@@ -27,7 +27,7 @@ import { createWorker } from '../worker/worker.js';
 import { type ChaosMessage, chaosMix, seeded } from './chaos-mix.js';
 import { REPO_ROOT } from './endpoints.js';
 import { queueDepth, type SqsHandler } from './event-source.js';
-import { bootLocalStack } from './stack.js';
+import { bootLocalStack, type LocalStack } from './stack.js';
 import { vouchAttributes } from './vouch.js';
 
 export interface ChaosOptions {
@@ -123,15 +123,178 @@ async function drainDlq(sqs: SQSClient, dlqUrl: string): Promise<string[]> {
   return bodies;
 }
 
+/** The worker as chaos runs it: short attempts, no client-side budget, and invocations that die. */
+function crashyWorker(
+  env: Record<string, string>,
+  policyPath: string,
+  chaos: { random: () => number; earlyRate: number; midRate: number; crashes: ChaosReport['crashes'] },
+): SqsHandler {
+  const deps = workerDepsFromEnv(env, { policy: loadPolicyFile(policyPath) });
+  const worker = createWorker({
+    ...deps,
+    // Short attempts so hangs cost 1 s, not 10; no client-side budget (429s are injected).
+    client: createConsoleClient({
+      baseUrl: env.CONSOLE_API_BASE_URL as string,
+      apiKey: env.CONSOLE_API_KEY as string,
+      timeoutMs: 1_000,
+      maxRetries: 2,
+      maxRetryDelayMs: 1_000,
+      mutationBudget: false,
+    }),
+    logger: createLogger({ service: 'worker', level: 'error', sink: () => undefined }),
+    safetyMarginMs: 1_000,
+  });
+  return async (event, context) => {
+    const roll = chaos.random();
+    if (roll < chaos.earlyRate) {
+      chaos.crashes.early += 1;
+      throw new Error('chaos: the invocation died before it started');
+    }
+    if (roll < chaos.earlyRate + chaos.midRate && event.Records.length > 1) {
+      chaos.crashes.midBatch += 1;
+      await worker({ Records: event.Records.slice(0, Math.ceil(event.Records.length / 2)) }, context);
+      throw new Error('chaos: the invocation died in the middle of its batch');
+    }
+    return worker(event, context);
+  };
+}
+
+/** Sends the mix, ten at a time; chaos plays the webhook for its chat requests (they carry its proof). */
+async function sendAll(stack: LocalStack, messages: ChaosMessage[]): Promise<void> {
+  for (let i = 0; i < messages.length; i += 10) {
+    const chunk = messages.slice(i, i + 10);
+    const out = await stack.emulators.sqs.send(
+      new SendMessageBatchCommand({
+        QueueUrl: stack.endpoints.queueUrl,
+        Entries: chunk.map((m, n) => ({
+          Id: String(n),
+          MessageBody: m.body,
+          MessageAttributes: vouchAttributes(stack.env, m.body),
+        })),
+      }),
+    );
+    if (out.Failed?.length) throw new Error(`the queue refused ${out.Failed.length} message(s)`);
+  }
+}
+
+/** Polls until the queue stays empty twice in a row, or `drainBy`; true when drained. */
+async function drainQueue(
+  stack: LocalStack,
+  drainBy: number,
+  report: (depth: number) => void,
+): Promise<boolean> {
+  let quiet = 0;
+  let lastReport = 0;
+  while (Date.now() < drainBy) {
+    const depth = await queueDepth(stack.emulators.sqs, stack.endpoints.queueUrl);
+    quiet = depth === 0 ? quiet + 1 : 0;
+    if (quiet >= 2) return true;
+    if (Date.now() - lastReport > 5_000) {
+      lastReport = Date.now();
+      report(depth);
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return false;
+}
+
+/** The request ids among the DLQ's bodies (poison bodies have none). */
+function requestIdsOf(bodies: string[]): Set<string> {
+  const ids = new Set<string>();
+  for (const body of bodies) {
+    try {
+      const id = (JSON.parse(body) as { requestId?: unknown }).requestId;
+      if (typeof id === 'string') ids.add(id);
+    } catch {
+      // a poison body
+    }
+  }
+  return ids;
+}
+
+/**
+ * How each request ended: its last terminal audit record (a deferral or a question is not an
+ * end; a replay is: the effect's first outcome told again), or the DLQ; the rest are lost.
+ */
+async function endings(stack: LocalStack, messages: ChaosMessage[]) {
+  const dlqBodies = await drainDlq(stack.emulators.sqs, stack.endpoints.dlqUrl);
+  const dlqSet = new Set(dlqBodies);
+  const dlqIds = requestIdsOf(dlqBodies);
+  const table = { client: stack.emulators.dynamo, tableName: stack.endpoints.tableName };
+  const finals = new Map<string, string>();
+  const ids = [...new Set(messages.flatMap((m) => (m.requestId ? [m.requestId] : [])))];
+  await forEachBounded(ids, 8, async (id) => {
+    const records = await readAudit(table, id);
+    const last = records.filter((r) => TERMINAL_RESULTS.has(r.result)).at(-1);
+    if (last) finals.set(id, last.result);
+  });
+  const terminal: Record<string, number> = {};
+  const lost: string[] = [];
+  for (const m of messages) {
+    let state: string | undefined;
+    if (m.kind === 'poison') state = dlqSet.has(m.body) ? 'invalid → DLQ' : undefined;
+    else if (m.requestId) {
+      state = finals.get(m.requestId) ?? (dlqIds.has(m.requestId) ? 'retries exhausted → DLQ' : undefined);
+    }
+    if (state === undefined) lost.push(m.requestId ?? m.body);
+    else terminal[state] = (terminal[state] ?? 0) + 1;
+  }
+  return { finals, terminal, lost };
+}
+
+/** Successful mutation calls per effect key, from the sandbox's request log and its state. */
+function effectsAt(sandbox: Sandbox) {
+  const calls = new Map<string, number>();
+  const faultsInjected: Record<string, number> = {};
+  let mutationCalls = 0;
+  for (const entry of sandbox.requests) {
+    if (entry.fault) faultsInjected[entry.fault] = (faultsInjected[entry.fault] ?? 0) + 1;
+    if (entry.method === 'GET') continue;
+    mutationCalls += 1;
+    const key = loggedEffectKey(entry);
+    // A fault answers before the handler runs: only a clean 2xx is an effect.
+    if (!key || entry.fault || entry.status < 200 || entry.status >= 300) continue;
+    calls.set(key, (calls.get(key) ?? 0) + 1);
+  }
+  // The sandbox's state agrees: a trigger's action log holds each approved phase once.
+  for (const trigger of sandbox.state.triggers.values()) {
+    const perPhase = new Map<string, number>();
+    for (const action of trigger.actions)
+      perPhase.set(action.phaseID, (perPhase.get(action.phaseID) ?? 0) + 1);
+    for (const [phase, n] of perPhase) {
+      const key = `approve_phase#${trigger.id}#${phase}`;
+      if (n > 1 && (calls.get(key) ?? 0) < n) calls.set(key, n);
+    }
+  }
+  return { calls, faultsInjected, mutationCalls };
+}
+
+/** Effect keys of the requests whose final outcome says the mutation was done. */
+function doneEffectKeys(messages: ChaosMessage[], finals: Map<string, string>): Set<string> {
+  const doneKeys = new Set<string>();
+  for (const m of messages) {
+    const final = m.requestId ? finals.get(m.requestId) : undefined;
+    if (!final || !DONE_RESULTS.has(final)) continue;
+    const parsed = parseActionRequest(m.body);
+    if (parsed.ok) doneKeys.add(effectKey(parsed.request));
+  }
+  return doneKeys;
+}
+
 export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport> {
   const count = options.count ?? 1_000;
   const random = seeded(options.seed ?? 11);
   const progress = options.progress ?? (() => undefined);
   const crashes = { midBatch: 0, early: 0 };
-  const midRate = options.midBatchCrashRate ?? 0.05;
-  const earlyRate = options.earlyCrashRate ?? 0.03;
+  const chaos = {
+    random,
+    earlyRate: options.earlyCrashRate ?? 0.03,
+    midRate: options.midBatchCrashRate ?? 0.05,
+    crashes,
+  };
   const dir = mkdtempSync(join(tmpdir(), 'autopilot-chaos-'));
   const started = Date.now();
+  const seconds = () => Math.round((Date.now() - started) / 1000);
 
   const stack = await bootLocalStack({
     port: 0,
@@ -148,37 +311,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
       concurrency: options.pollers ?? 4,
       timeoutMs: 8_000,
       autoStart: false,
-      createHandler: ({ env, policyPath }) => {
-        const deps = workerDepsFromEnv(env, { policy: loadPolicyFile(policyPath) });
-        const worker = createWorker({
-          ...deps,
-          // Short attempts so hangs cost 1 s, not 10; no client-side budget (429s are injected).
-          client: createConsoleClient({
-            baseUrl: env.CONSOLE_API_BASE_URL as string,
-            apiKey: env.CONSOLE_API_KEY as string,
-            timeoutMs: 1_000,
-            maxRetries: 2,
-            maxRetryDelayMs: 1_000,
-            mutationBudget: false,
-          }),
-          logger: createLogger({ service: 'worker', level: 'error', sink: () => undefined }),
-          safetyMarginMs: 1_000,
-        });
-        const crashy: SqsHandler = async (event, context) => {
-          const roll = random();
-          if (roll < earlyRate) {
-            crashes.early += 1;
-            throw new Error('chaos: the invocation died before it started');
-          }
-          if (roll < earlyRate + midRate && event.Records.length > 1) {
-            crashes.midBatch += 1;
-            await worker({ Records: event.Records.slice(0, Math.ceil(event.Records.length / 2)) }, context);
-            throw new Error('chaos: the invocation died in the middle of its batch');
-          }
-          return worker(event, context);
-        };
-        return crashy;
-      },
+      createHandler: ({ env, policyPath }) => crashyWorker(env, policyPath, chaos),
     },
     env: { LOG_LEVEL: 'error' },
     receiver: { print: false },
@@ -189,118 +322,25 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     const source = stack.eventSource;
     if (!sandbox) throw new Error('the chaos run needs the embedded sandbox');
     const messages: ChaosMessage[] = chaosMix(sandbox, count, options.seed ?? 7);
-    const { sqs } = stack.emulators;
-    for (let i = 0; i < messages.length; i += 10) {
-      const chunk = messages.slice(i, i + 10);
-      const out = await sqs.send(
-        new SendMessageBatchCommand({
-          QueueUrl: stack.endpoints.queueUrl,
-          // Chaos plays the webhook for its chat requests: they carry the webhook's proof.
-          Entries: chunk.map((m, n) => ({
-            Id: String(n),
-            MessageBody: m.body,
-            MessageAttributes: vouchAttributes(stack.env, m.body),
-          })),
-        }),
-      );
-      if (out.Failed?.length) throw new Error(`the queue refused ${out.Failed.length} message(s)`);
-    }
-    progress(`sent ${messages.length} messages; ${Math.round((Date.now() - started) / 1000)} s`);
+    await sendAll(stack, messages);
+    progress(`sent ${messages.length} messages; ${seconds()} s`);
 
     source.start();
-    const drainBy = Date.now() + (options.drainTimeoutMs ?? 150_000);
-    let drained = false;
-    let quiet = 0;
-    let lastReport = 0;
-    while (Date.now() < drainBy) {
-      const depth = await queueDepth(sqs, stack.endpoints.queueUrl);
-      quiet = depth === 0 ? quiet + 1 : 0;
-      if (quiet >= 2) {
-        drained = true;
-        break;
-      }
-      if (Date.now() - lastReport > 5_000) {
-        lastReport = Date.now();
-        progress(
-          `… ${Math.round((Date.now() - started) / 1000)} s: ${depth} on the queue, ${source.stats.batches} invocations, ` +
-            `${source.stats.errors} failed, crashes ${crashes.midBatch} mid-batch + ${crashes.early} early`,
-        );
-      }
-      await new Promise((r) => setTimeout(r, 500));
-    }
+    const drained = await drainQueue(stack, Date.now() + (options.drainTimeoutMs ?? 150_000), (depth) =>
+      progress(
+        `… ${seconds()} s: ${depth} on the queue, ${source.stats.batches} invocations, ` +
+          `${source.stats.errors} failed, crashes ${crashes.midBatch} mid-batch + ${crashes.early} early`,
+      ),
+    );
     await source.stop();
 
-    // Terminal states: the worker's final outcome per request id, or the DLQ.
-    const dlqBodies = await drainDlq(sqs, stack.endpoints.dlqUrl);
-    const dlqSet = new Set(dlqBodies);
-    const dlqIds = new Set<string>();
-    for (const body of dlqBodies) {
-      try {
-        const id = (JSON.parse(body) as { requestId?: unknown }).requestId;
-        if (typeof id === 'string') dlqIds.add(id);
-      } catch {
-        // a poison body
-      }
-    }
-    const table = { client: stack.emulators.dynamo, tableName: stack.endpoints.tableName };
-    // The audit trail tells how each request ended: its last terminal record (a deferral or a
-    // question is not an end; a replay is: the effect's first outcome told again).
-    const finals = new Map<string, string>();
-    const ids = [...new Set(messages.flatMap((m) => (m.requestId ? [m.requestId] : [])))];
-    await forEachBounded(ids, 8, async (id) => {
-      const records = await readAudit(table, id);
-      const last = records.filter((r) => TERMINAL_RESULTS.has(r.result)).at(-1);
-      if (last) finals.set(id, last.result);
-    });
-    const terminal: Record<string, number> = {};
-    const lost: string[] = [];
-    for (const m of messages) {
-      let state: string | undefined;
-      if (m.kind === 'poison') state = dlqSet.has(m.body) ? 'invalid → DLQ' : undefined;
-      else if (m.requestId) {
-        const final = finals.get(m.requestId);
-        state = final ?? (dlqIds.has(m.requestId) ? 'retries exhausted → DLQ' : undefined);
-      }
-      if (state === undefined) lost.push(m.requestId ?? m.body);
-      else terminal[state] = (terminal[state] ?? 0) + 1;
-    }
-
-    // Effects: successful mutation calls per effect key, at the sandbox.
-    const calls = new Map<string, number>();
-    const faultsInjected: Record<string, number> = {};
-    let mutationCalls = 0;
-    for (const entry of sandbox.requests) {
-      if (entry.fault) faultsInjected[entry.fault] = (faultsInjected[entry.fault] ?? 0) + 1;
-      if (entry.method === 'GET') continue;
-      mutationCalls += 1;
-      const key = loggedEffectKey(entry);
-      // A fault answers before the handler runs: only a clean 2xx is an effect.
-      if (!key || entry.fault || entry.status < 200 || entry.status >= 300) continue;
-      calls.set(key, (calls.get(key) ?? 0) + 1);
-    }
-    // The sandbox's state agrees: a trigger's action log holds each approved phase once.
-    for (const trigger of sandbox.state.triggers.values()) {
-      const perPhase = new Map<string, number>();
-      for (const action of trigger.actions)
-        perPhase.set(action.phaseID, (perPhase.get(action.phaseID) ?? 0) + 1);
-      for (const [phase, n] of perPhase) {
-        const key = `approve_phase#${trigger.id}#${phase}`;
-        if (n > 1 && (calls.get(key) ?? 0) < n) calls.set(key, n);
-      }
-    }
+    const { finals, terminal, lost } = await endings(stack, messages);
+    const { calls, faultsInjected, mutationCalls } = effectsAt(sandbox);
     const duplicatedEffects = [...calls]
       .filter(([, n]) => n > 1)
       .map(([effectKey, successfulCalls]) => ({ effectKey, successfulCalls }));
     // Every applied effect is owned by a request that says it was done (or replayed that).
-    const doneKeys = new Set<string>();
-    for (const m of messages) {
-      if (!m.requestId) continue;
-      const final = finals.get(m.requestId);
-      if (final && DONE_RESULTS.has(final)) {
-        const parsed = parseActionRequest(m.body);
-        if (parsed.ok) doneKeys.add(effectKey(parsed.request));
-      }
-    }
+    const doneKeys = doneEffectKeys(messages, finals);
     const effectsWithoutOutcome = [...calls.keys()].filter((key) => !doneKeys.has(key));
 
     return {

@@ -36,28 +36,30 @@ export interface SlackReceiverOptions {
   print?: false | ((line: string) => void);
 }
 
+/** The texts one Block Kit block shows: its text, its fields, its elements (buttons in brackets). */
+function blockTexts(block: Record<string, unknown>): string[] {
+  const parts: string[] = [];
+  const text = block.text as { text?: unknown } | undefined;
+  if (typeof text?.text === 'string') parts.push(text.text);
+  const fields = Array.isArray(block.fields) ? (block.fields as Array<{ text?: unknown }>) : [];
+  for (const field of fields) if (typeof field.text === 'string') parts.push(field.text);
+  const elements = Array.isArray(block.elements) ? (block.elements as Array<Record<string, unknown>>) : [];
+  for (const element of elements) {
+    const label = (element.text as { text?: unknown } | undefined)?.text ?? element.text;
+    if (typeof label === 'string') parts.push(block.type === 'actions' ? `[${label}]` : label);
+  }
+  return parts;
+}
+
 /** Slack messages in plain words: the blocks' texts when there are blocks, else `text`. */
 export function describeSlackMessage(body: unknown): string {
   if (typeof body !== 'object' || body === null) return String(body);
   const message = body as { text?: unknown; blocks?: unknown };
-  const parts: string[] = [];
-  if (!Array.isArray(message.blocks) && typeof message.text === 'string') parts.push(message.text);
-  if (Array.isArray(message.blocks)) {
-    for (const block of message.blocks as Array<Record<string, unknown>>) {
-      const text = block.text as { text?: unknown } | undefined;
-      if (typeof text?.text === 'string') parts.push(text.text);
-      if (Array.isArray(block.fields)) {
-        for (const field of block.fields as Array<{ text?: unknown }>)
-          if (typeof field.text === 'string') parts.push(field.text);
-      }
-      if (Array.isArray(block.elements)) {
-        for (const element of block.elements as Array<Record<string, unknown>>) {
-          const label = (element.text as { text?: unknown } | undefined)?.text ?? element.text;
-          if (typeof label === 'string') parts.push(block.type === 'actions' ? `[${label}]` : label);
-        }
-      }
-    }
-  }
+  const parts = Array.isArray(message.blocks)
+    ? (message.blocks as Array<Record<string, unknown>>).flatMap(blockTexts)
+    : typeof message.text === 'string'
+      ? [message.text]
+      : [];
   return parts.length > 0 ? parts.join('\n') : JSON.stringify(body);
 }
 

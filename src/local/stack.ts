@@ -9,11 +9,12 @@
  * one process can hold several stacks. Tests that need an injected clock pass handlers built from
  * the factories instead.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { mutationLimitsShare } from '../console/platform-limits.js';
 import type { Logger } from '../observability/logger.js';
+import type { Policy } from '../policy/schema.js';
 import { DEFAULT_API_KEY, type Sandbox, type SandboxOptions, startSandbox } from '../sandbox/index.js';
 import { sweeperHandler } from '../sweeper/handler.js';
 import { createSweeper } from '../sweeper/sweeper.js';
@@ -121,38 +122,13 @@ export interface LocalStack {
 export async function bootLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
   const log = options.logger;
   const stateDir = options.stateDir ?? resolve(REPO_ROOT, '.local');
-  const closers: Array<() => Promise<void>> = [];
-  const stopAll = async () => {
-    for (const close of closers.reverse()) {
-      try {
-        await close();
-      } catch (error) {
-        log?.warn('stopping a part failed', { error: String(error) });
-      }
-    }
-  };
+  const closers: Closers = [];
+  const stopAll = () => closeInReverse(closers, log);
 
   try {
     // 1. Console API: the caller's, or the embedded sandbox.
-    let consoleApiBaseUrl = options.consoleApiBaseUrl;
-    let consoleApiKey = options.consoleApiKey;
-    let readOnlyApiKey: string | undefined;
-    let sandbox: Sandbox | undefined;
-    if (consoleApiBaseUrl) {
-      if (!consoleApiKey) throw new Error('CONSOLE_API_KEY is required when CONSOLE_API_BASE_URL is set');
-    } else {
-      const started = await startSandbox({
-        port: 0,
-        host: '127.0.0.1',
-        readOnlyApiKeys: [SANDBOX_READ_ONLY_API_KEY],
-        ...options.sandbox,
-      });
-      closers.push(() => started.close());
-      consoleApiBaseUrl = started.url;
-      sandbox = started.sandbox;
-      consoleApiKey ??= SANDBOX_API_KEY;
-      readOnlyApiKey = SANDBOX_READ_ONLY_API_KEY;
-    }
+    const consoleApi = await startConsoleApi(options, closers);
+    const { sandbox } = consoleApi;
 
     // 2. Queue, DLQ and state table.
     const emulators = await startEmulators(options.queue ?? {});
@@ -173,67 +149,34 @@ export async function bootLocalStack(options: LocalStackOptions = {}): Promise<L
     const policy = loadPolicyFile(policyPath);
     const notifyReceiver = (options.notifyReceiver ?? true) && !policy.notifications.slackWebhookUrl;
 
-    // 5. The functions' environment: theirs alone (the process's is only read).
+    // 5. The functions' environment.
     const signingSecret = options.signingSecret ?? LOCAL_SIGNING_SECRET;
     // Defaults mirror the deployed event source (infra/): batches of 5, maxConcurrency 2, 60 s timeout.
     const concurrency = Math.max(1, options.worker?.concurrency ?? 2);
-    // The metric lines since this boot, for `autopilot stats --local` (what the dashboard would show).
-    const metricsFile =
-      options.metricsFile ?? (options.writeEndpointsFile ? resolve(stateDir, 'metrics.jsonl') : undefined);
-    if (metricsFile) {
-      mkdirSync(dirname(metricsFile), { recursive: true });
-      writeFileSync(metricsFile, '');
-    }
-    const env: Record<string, string> = {
-      AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
-      AWS_ACCESS_KEY_ID: 'local',
-      AWS_SECRET_ACCESS_KEY: 'local',
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-      // The queue URL's own origin (sqs.<region>.localhost, resolved in-process by the emulators):
-      // env-configured SDK clients send to the queue URL's host, and then agree with the endpoint.
-      AWS_ENDPOINT_URL_SQS: new URL(emulators.queueUrl).origin,
-      AWS_ENDPOINT_URL_DYNAMODB: emulators.dynamodbEndpoint,
-      ACTIONS_QUEUE_URL: emulators.queueUrl,
-      DLQ_URL: emulators.dlqUrl,
-      STATE_TABLE_NAME: emulators.tableName,
-      CONSOLE_API_BASE_URL: consoleApiBaseUrl,
-      CONSOLE_API_KEY: consoleApiKey,
-      // The webhook only reads: with a key that cannot mutate, as deployed (else it falls back).
-      ...(readOnlyApiKey ? { CONSOLE_READ_ONLY_API_KEY: readOnlyApiKey } : {}),
-      SLACK_SIGNING_SECRET: signingSecret,
-      AUTOPILOT_POLICY: policyPath,
-      SLACK_REPLY_ORIGINS: receiver.origin,
-      ...(notifyReceiver ? { SLACK_WEBHOOK_URL: receiver.channelUrl } : {}),
-      // The platform's limits shared by the pollers, as the CDK stack does with maxConcurrency.
-      MUTATION_LIMIT_10S: String(mutationLimitsShare(concurrency).per10s),
-      MUTATION_LIMIT_15MIN: String(mutationLimitsShare(concurrency).per15min),
-      // Random per boot: only the functions in this process can vouch for requesters.
-      ...localRequesterKeys(),
-      ...(metricsFile ? { AUTOPILOT_METRICS_FILE: metricsFile } : {}),
-      ...options.env,
-    };
-    // No AUTOPILOT_SECRET_ID: locally the secrets are the variables above.
-    const policyOf = { policy };
+    const metricsFile = emptyMetricsFile(options, stateDir);
+    const env = functionEnvironment(options, {
+      consoleApi,
+      emulators,
+      receiver,
+      policyPath,
+      notifyReceiver,
+      signingSecret,
+      concurrency,
+      metricsFile,
+    });
 
     const context: StackContext = { env, policyPath, emulators, receiver, ...(sandbox ? { sandbox } : {}) };
 
     // 6. Webhook.
-    const webhookApp =
-      options.webhook?.app ??
-      (await options.webhook?.createApp?.(context)) ??
-      createWebhookApp(webhookDepsFromEnv(env, policyOf));
-    const served: ServedApp = await serveApp(webhookApp, { port: options.port ?? 0 });
+    const handlers = await buildFunctions(options, context, policy);
+    const served: ServedApp = await serveApp(handlers.webhook, { port: options.port ?? 0 });
     closers.push(() => served.close());
 
     // 7. Worker behind the event source mapping.
-    const workerHandler =
-      options.worker?.handler ??
-      (await options.worker?.createHandler?.(context)) ??
-      createWorker(workerDepsFromEnv(env, policyOf));
     const eventSource: EventSource = createEventSource({
       sqs: emulators.sqs,
       queueUrl: emulators.queueUrl,
-      handler: workerHandler,
+      handler: handlers.worker,
       batchSize: options.worker?.batchSize ?? 5,
       waitTimeSeconds: options.worker?.waitTimeSeconds ?? 20,
       concurrency,
@@ -247,15 +190,11 @@ export async function bootLocalStack(options: LocalStackOptions = {}): Promise<L
     if (options.worker?.autoStart ?? true) eventSource.start();
 
     // 8. Sweeper on a schedule (one run at a time, like reserved concurrency 1).
-    const sweeperRun: ScheduledHandler =
-      options.sweeper?.handler ??
-      (await options.sweeper?.createHandler?.(context)) ??
-      sweeperHandler(createSweeper(sweeperDepsFromEnv(env, policyOf)));
     const sweeperTimeoutMs = options.sweeper?.timeoutMs ?? 300_000;
     let sweeping: Promise<unknown> | undefined;
     const runSweeper = async (at: Date = new Date()): Promise<unknown> => {
       if (sweeping) return sweeping;
-      const run = sweeperRun(
+      const run = handlers.sweeper(
         scheduledEvent(at),
         createLambdaContext({ functionName: 'autopilot-sweeper', timeoutMs: sweeperTimeoutMs }),
       );
@@ -264,25 +203,15 @@ export async function bootLocalStack(options: LocalStackOptions = {}): Promise<L
       });
       return sweeping;
     };
-    const interval = options.sweepIntervalSeconds ?? 60;
-    if (interval !== false) {
-      const tick = () =>
-        void runSweeper().then(
-          (result) => log?.info('sweep finished', { result: summarize(result) }),
-          (error: unknown) => log?.error('sweep failed', { error }),
-        );
-      const first = setTimeout(tick, options.firstSweepDelayMs ?? 2_000);
-      const every = setInterval(tick, Math.max(1, interval) * 1000);
-      closers.push(async () => {
-        clearTimeout(first);
-        clearInterval(every);
-        await sweeping?.catch(() => undefined);
-      });
-    }
+    const stopSchedule = scheduleSweeps(options, runSweeper);
+    closers.push(async () => {
+      stopSchedule();
+      await sweeping?.catch(() => undefined);
+    });
 
     const endpoints: Endpoints = {
       webhookUrl: served.url,
-      consoleApiBaseUrl,
+      consoleApiBaseUrl: consoleApi.baseUrl,
       sqsEndpoint: emulators.sqsEndpoint,
       queueUrl: emulators.queueUrl,
       dlqUrl: emulators.dlqUrl,
@@ -291,16 +220,7 @@ export async function bootLocalStack(options: LocalStackOptions = {}): Promise<L
       slackReceiverUrl: receiver.url,
       ...(metricsFile ? { metricsFile } : {}),
     };
-    if (options.writeEndpointsFile) {
-      mkdirSync(stateDir, { recursive: true });
-      const file = resolve(stateDir, 'endpoints.json');
-      writeFileSync(file, `${JSON.stringify(endpoints, null, 2)}\n`);
-      closers.unshift(async () => {
-        // Removed last: while it exists, the demo may assume the stack is up.
-        const { rmSync } = await import('node:fs');
-        rmSync(file, { force: true });
-      });
-    }
+    if (options.writeEndpointsFile) writeEndpointsFile(stateDir, endpoints, closers);
 
     let stopped: Promise<void> | undefined;
     return {
@@ -329,6 +249,154 @@ export async function bootLocalStack(options: LocalStackOptions = {}): Promise<L
     await stopAll();
     throw error;
   }
+}
+
+type Closers = Array<() => Promise<void>>;
+
+/**
+ * The three functions, each as its entry point in `functions/` builds it (same factories, same
+ * wiring) from the stack's environment, unless the caller hands in its own.
+ */
+async function buildFunctions(
+  options: LocalStackOptions,
+  context: StackContext,
+  policy: Policy,
+): Promise<{ webhook: FetchApp; worker: SqsHandler; sweeper: ScheduledHandler }> {
+  const { env } = context;
+  return {
+    webhook:
+      options.webhook?.app ??
+      (await options.webhook?.createApp?.(context)) ??
+      createWebhookApp(webhookDepsFromEnv(env, { policy })),
+    worker:
+      options.worker?.handler ??
+      (await options.worker?.createHandler?.(context)) ??
+      createWorker(workerDepsFromEnv(env, { policy })),
+    sweeper:
+      options.sweeper?.handler ??
+      (await options.sweeper?.createHandler?.(context)) ??
+      sweeperHandler(createSweeper(sweeperDepsFromEnv(env, { policy }))),
+  };
+}
+
+/** Closes the parts in the reverse order of their start; a part that fails to stop does not stop the others. */
+async function closeInReverse(closers: Closers, log: Logger | undefined): Promise<void> {
+  for (const close of closers.reverse()) {
+    try {
+      await close();
+    } catch (error) {
+      log?.warn('stopping a part failed', { error: String(error) });
+    }
+  }
+}
+
+/** The caller's Console API, or the embedded sandbox (with a read-only key for the webhook, as deployed). */
+async function startConsoleApi(
+  options: LocalStackOptions,
+  closers: Closers,
+): Promise<{ baseUrl: string; apiKey: string; readOnlyApiKey?: string; sandbox?: Sandbox }> {
+  if (options.consoleApiBaseUrl) {
+    if (!options.consoleApiKey)
+      throw new Error('CONSOLE_API_KEY is required when CONSOLE_API_BASE_URL is set');
+    return { baseUrl: options.consoleApiBaseUrl, apiKey: options.consoleApiKey };
+  }
+  const started = await startSandbox({
+    port: 0,
+    host: '127.0.0.1',
+    readOnlyApiKeys: [SANDBOX_READ_ONLY_API_KEY],
+    ...options.sandbox,
+  });
+  closers.push(() => started.close());
+  return {
+    baseUrl: started.url,
+    apiKey: options.consoleApiKey ?? SANDBOX_API_KEY,
+    readOnlyApiKey: SANDBOX_READ_ONLY_API_KEY,
+    sandbox: started.sandbox,
+  };
+}
+
+/** Runs the sweeper every `sweepIntervalSeconds` (first run after `firstSweepDelayMs`); returns how to stop. */
+function scheduleSweeps(options: LocalStackOptions, runSweeper: () => Promise<unknown>): () => void {
+  const interval = options.sweepIntervalSeconds ?? 60;
+  if (interval === false) return () => undefined;
+  const log = options.logger;
+  const tick = () =>
+    void runSweeper().then(
+      (result) => log?.info('sweep finished', { result: summarize(result) }),
+      (error: unknown) => log?.error('sweep failed', { error }),
+    );
+  const first = setTimeout(tick, options.firstSweepDelayMs ?? 2_000);
+  const every = setInterval(tick, Math.max(1, interval) * 1000);
+  return () => {
+    clearTimeout(first);
+    clearInterval(every);
+  };
+}
+
+/** The metric lines since this boot, for `autopilot stats --local` (what the dashboard would show): emptied at boot. */
+function emptyMetricsFile(options: LocalStackOptions, stateDir: string): string | undefined {
+  const file =
+    options.metricsFile ?? (options.writeEndpointsFile ? resolve(stateDir, 'metrics.jsonl') : undefined);
+  if (file) {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, '');
+  }
+  return file;
+}
+
+/** The functions' environment: theirs alone, as a Lambda's is (the process's is only read). */
+function functionEnvironment(
+  options: LocalStackOptions,
+  parts: {
+    consoleApi: Awaited<ReturnType<typeof startConsoleApi>>;
+    emulators: Emulators;
+    receiver: SlackReceiver;
+    policyPath: string;
+    notifyReceiver: boolean;
+    signingSecret: string;
+    concurrency: number;
+    metricsFile: string | undefined;
+  },
+): Record<string, string> {
+  const { consoleApi, emulators, receiver } = parts;
+  const limits = mutationLimitsShare(parts.concurrency);
+  // No AUTOPILOT_SECRET_ID: locally the secrets are these variables.
+  return {
+    AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    // The queue URL's own origin (sqs.<region>.localhost, resolved in-process by the emulators):
+    // SDK clients send to the queue URL's host, and then agree with the endpoint.
+    AWS_ENDPOINT_URL_SQS: new URL(emulators.queueUrl).origin,
+    AWS_ENDPOINT_URL_DYNAMODB: emulators.dynamodbEndpoint,
+    ACTIONS_QUEUE_URL: emulators.queueUrl,
+    DLQ_URL: emulators.dlqUrl,
+    STATE_TABLE_NAME: emulators.tableName,
+    CONSOLE_API_BASE_URL: consoleApi.baseUrl,
+    CONSOLE_API_KEY: consoleApi.apiKey,
+    // The webhook only reads: with a key that cannot mutate, as deployed (else it falls back).
+    ...(consoleApi.readOnlyApiKey ? { CONSOLE_READ_ONLY_API_KEY: consoleApi.readOnlyApiKey } : {}),
+    SLACK_SIGNING_SECRET: parts.signingSecret,
+    AUTOPILOT_POLICY: parts.policyPath,
+    SLACK_REPLY_ORIGINS: receiver.origin,
+    ...(parts.notifyReceiver ? { SLACK_WEBHOOK_URL: receiver.channelUrl } : {}),
+    // The platform's limits shared by the pollers, as the CDK stack does with maxConcurrency.
+    MUTATION_LIMIT_10S: String(limits.per10s),
+    MUTATION_LIMIT_15MIN: String(limits.per15min),
+    // Random per boot: only the functions in this process can vouch for requesters.
+    ...localRequesterKeys(),
+    ...(parts.metricsFile ? { AUTOPILOT_METRICS_FILE: parts.metricsFile } : {}),
+    ...options.env,
+  };
+}
+
+/** Writes `endpoints.json`, removed last on stop: while it exists, the demo may assume the stack is up. */
+function writeEndpointsFile(stateDir: string, endpoints: Endpoints, closers: Closers): void {
+  mkdirSync(stateDir, { recursive: true });
+  const file = resolve(stateDir, 'endpoints.json');
+  writeFileSync(file, `${JSON.stringify(endpoints, null, 2)}\n`);
+  closers.unshift(async () => rmSync(file, { force: true }));
 }
 
 /** A short, log-safe view of a sweeper result. */

@@ -10,7 +10,7 @@
  * dashboard and alarms in `infra/` read. The cost of Powertools Metrics in our bundles is
  * measured by `npm run bench -- metrics-cost` (see README "Operations").
  */
-import type { ApiObservation } from '../console/http.js';
+import type { ApiObservation } from '../console/call.js';
 
 export const METRICS_NAMESPACE = 'ConsoleAutopilot';
 

@@ -15,19 +15,12 @@
  *  7. the action's rules: approvals first-match with windows and maxPerHour; archive and
  *     disable-groups requesters and maxPerDay; nothing matched → deny (rule `otherwise`).
  */
-import type { ActionName, ActionRequest, ApprovePhaseRequest } from '../actions/request.js';
-import { actionTarget, requesterKey } from '../actions/request.js';
-import { matchesAny } from '../util/glob.js';
-import { activeFreeze, firstMatchingRule, protectingGlob } from './rules.js';
-import type { ApprovalRule, ChatGrant, Policy } from './schema.js';
-import {
-  describeWindows,
-  formatInstant,
-  isWithinWindows,
-  nextWindowOpening,
-  pad,
-  wallDay,
-} from './windows.js';
+import type { ActionRequest } from '../actions/request.js';
+import { actionTarget } from '../actions/request.js';
+import { type Context, decideAction, decideApproval, HOUR } from './action-rules.js';
+import { activeFreeze, protectingGlob } from './rules.js';
+import type { ChatGrant, Policy } from './schema.js';
+import { formatInstant } from './windows.js';
 
 export type Outcome = 'approve' | 'deny' | 'ask' | 'defer';
 
@@ -81,14 +74,6 @@ export interface Decision {
 /** How often a paused request is looked at again (the worker's longest SQS delay). */
 export const PAUSE_RECHECK_MS = 15 * 60_000;
 
-const HOUR = 3_600_000;
-
-const ACTION_WORDS: Record<ActionName, string> = {
-  approve_phase: 'approve phases',
-  disable_groups: 'disable experiment groups',
-  archive_config: 'archive configs',
-};
-
 /** The chat grants a Slack user holds (none for an unknown user). */
 export function chatGrantsFor(policy: Policy, userId: string): ChatGrant[] {
   return Object.hasOwn(policy.chat.grants, userId) ? [...(policy.chat.grants[userId] ?? [])] : [];
@@ -113,6 +98,93 @@ export function isDryRun(policy: Policy, request: ActionRequest): boolean {
     policy.sweeper.staleConfigs?.dryRun === true
   );
 }
+
+type Step = (context: Context, input: DecisionInput) => Decision | undefined;
+
+/** 1. Freezes beat every rule and every person. */
+const freeze: Step = ({ policy, now, when, result }) => {
+  const active = activeFreeze(policy, now);
+  if (!active) return undefined;
+  const end = Date.parse(active.end);
+  return result(
+    'deny',
+    `freeze:${active.name}`,
+    `the freeze "${active.name}" is in force (${when(Date.parse(active.start))} – ${when(end)}); ` +
+      `nothing is changed until it ends; ask again after ${when(end)}`,
+  );
+};
+
+/** 2. A protected config is never archived: not by the sweeper, not by a person, not with force. */
+const protect: Step = ({ policy, result }, { request }) => {
+  if (request.action !== 'archive_config') return undefined;
+  const glob = protectingGlob(policy, request.configId);
+  if (glob === undefined) return undefined;
+  return result(
+    'deny',
+    'protect',
+    `config ${request.configId} is protected by "${glob}" (actions.archive_config.protect) and is never archived${
+      request.force ? ', even with force' : ''
+    }; remove it from the protect list to archive it`,
+  );
+};
+
+/** 3. Pause holds everything back; it is looked at again every 15 minutes. */
+const pause: Step = ({ now, when, result }, { pause }) => {
+  if (!pause.paused) return undefined;
+  const until = now + PAUSE_RECHECK_MS;
+  const by = pause.by ? ` by ${pause.by}` : '';
+  const since = Date.parse(pause.since ?? '');
+  const sinceText = Number.isFinite(since) ? ` since ${when(since)}` : '';
+  const why = pause.reason ? ` (“${pause.reason}”)` : '';
+  return result(
+    'defer',
+    'pause',
+    `automation is paused${by}${sinceText}${why}; looking again at ${when(until)}; ` +
+      '`/autopilot resume` lets held requests proceed',
+    { deferUntil: new Date(until) },
+  );
+};
+
+/** 4. A request that waited too long is stale: the release it was meant for has moved on. */
+const expiry: Step = ({ policy, now, requestedAt, expiresAt, when, result }) => {
+  if (now <= expiresAt) return undefined;
+  return result(
+    'deny',
+    'maxDeferHours',
+    `the request was made ${when(requestedAt)}, more than ${policy.approvals.maxDeferHours} hours ago ` +
+      `(approvals.maxDeferHours); it expired ${when(expiresAt)}; send a new request if it is still wanted`,
+  );
+};
+
+/** 5. A person with the grant decides; automation yields to people (also over a veto). */
+const chatGrant: Step = ({ policy, result }, { request, veto }) => {
+  if (request.requestedBy.source !== 'slack') return undefined;
+  const userId = request.requestedBy.id;
+  if (!chatGrantsFor(policy, userId).includes(request.action)) return undefined;
+  const overrides = veto ? `; this overrides the earlier Deny by ${veto.by}` : '';
+  return result(
+    'approve',
+    'chat grant',
+    `Slack user ${userId} holds the chat grant "${request.action}" (chat.grants): a person decided${overrides}`,
+  );
+};
+
+/** 6. A person's Deny stops automation for this effect. */
+const vetoed: Step = ({ when, result }, { request, veto }) => {
+  if (!veto) return undefined;
+  const at = Date.parse(veto.at);
+  const atText = Number.isFinite(at) ? ` at ${when(at)}` : '';
+  const why = veto.reason ? ` (“${veto.reason}”)` : '';
+  return result(
+    'deny',
+    'veto',
+    `${veto.by} denied ${actionTarget(request)}${atText}${why}; automated requests for it are denied, ` +
+      'a person with the chat grant can still approve it',
+  );
+};
+
+/** Steps 1–6 in precedence order; the first that applies decides. */
+const PRECEDENCE: readonly Step[] = [freeze, protect, pause, expiry, chatGrant, vetoed];
 
 /** Decides what happens to `input.request` under `policy` at `input.now`. Never throws for a valid policy and request. */
 export function decide(policy: Policy, input: DecisionInput): Decision {
@@ -143,88 +215,12 @@ export function decide(policy: Policy, input: DecisionInput): Decision {
     );
   }
   const expiresAt = requestedAt + policy.approvals.maxDeferHours * HOUR;
-  const target = actionTarget(request);
-
-  // 1. Freezes beat every rule and every person.
-  const freeze = activeFreeze(policy, now);
-  if (freeze) {
-    const end = Date.parse(freeze.end);
-    return result(
-      'deny',
-      `freeze:${freeze.name}`,
-      `the freeze "${freeze.name}" is in force (${when(Date.parse(freeze.start))} – ${when(end)}); ` +
-        `nothing is changed until it ends; ask again after ${when(end)}`,
-    );
+  const context: Context = { policy, now, requestedAt, expiresAt, zone, when, result };
+  for (const step of PRECEDENCE) {
+    const decision = step(context, input);
+    if (decision) return decision;
   }
-
-  // 2. A protected config is never archived: not by the sweeper, not by a person, not with force.
-  if (request.action === 'archive_config') {
-    const glob = protectingGlob(policy, request.configId);
-    if (glob !== undefined) {
-      return result(
-        'deny',
-        'protect',
-        `config ${request.configId} is protected by "${glob}" (actions.archive_config.protect) and is never archived${
-          request.force ? ', even with force' : ''
-        }; remove it from the protect list to archive it`,
-      );
-    }
-  }
-
-  // 3. Pause holds everything back; it is looked at again every 15 minutes.
-  if (input.pause.paused) {
-    const until = now + PAUSE_RECHECK_MS;
-    const by = input.pause.by ? ` by ${input.pause.by}` : '';
-    const since = Date.parse(input.pause.since ?? '');
-    const sinceText = Number.isFinite(since) ? ` since ${when(since)}` : '';
-    const why = input.pause.reason ? ` (“${input.pause.reason}”)` : '';
-    return result(
-      'defer',
-      'pause',
-      `automation is paused${by}${sinceText}${why}; looking again at ${when(until)}; ` +
-        '`/autopilot resume` lets held requests proceed',
-      { deferUntil: new Date(until) },
-    );
-  }
-
-  // 4. A request that waited too long is stale: the release it was meant for has moved on.
-  if (now > expiresAt) {
-    return result(
-      'deny',
-      'maxDeferHours',
-      `the request was made ${when(requestedAt)}, more than ${policy.approvals.maxDeferHours} hours ago ` +
-        `(approvals.maxDeferHours); it expired ${when(expiresAt)}; send a new request if it is still wanted`,
-    );
-  }
-
-  // 5. A person with the grant decides; automation yields to people (also over a veto).
-  if (request.requestedBy.source === 'slack') {
-    const userId = request.requestedBy.id;
-    if (chatGrantsFor(policy, userId).includes(request.action)) {
-      const overrides = input.veto ? `; this overrides the earlier Deny by ${input.veto.by}` : '';
-      return result(
-        'approve',
-        'chat grant',
-        `Slack user ${userId} holds the chat grant "${request.action}" (chat.grants): a person decided${overrides}`,
-      );
-    }
-  }
-
-  // 6. A person's Deny stops automation for this effect.
-  if (input.veto) {
-    const at = Date.parse(input.veto.at);
-    const atText = Number.isFinite(at) ? ` at ${when(at)}` : '';
-    const why = input.veto.reason ? ` (“${input.veto.reason}”)` : '';
-    return result(
-      'deny',
-      'veto',
-      `${input.veto.by} denied ${target}${atText}${why}; automated requests for it are denied, ` +
-        'a person with the chat grant can still approve it',
-    );
-  }
-
   // 7. The action's own rules.
-  const context: Context = { policy, now, expiresAt, zone, when, result };
   switch (request.action) {
     case 'approve_phase':
       return decideApproval(context, request);
@@ -232,146 +228,6 @@ export function decide(policy: Policy, input: DecisionInput): Decision {
     case 'archive_config':
       return decideAction(context, request);
   }
-}
-
-interface Context {
-  policy: Policy;
-  now: number;
-  expiresAt: number;
-  zone: string;
-  when: (instant: number) => string;
-  result: (outcome: Outcome, rule: string, reason: string, extra?: Partial<Decision>) => Decision;
-}
-
-/** A deferral to `until`, or a denial when `until` is past the request's expiry. */
-function deferOrExpire(context: Context, rule: string, why: string, until: number): Decision {
-  const { when, result, expiresAt, policy } = context;
-  if (until > expiresAt) {
-    return result(
-      'deny',
-      'maxDeferHours',
-      `${why}; rule "${rule}" would wait until ${when(until)}, but the request expires ${when(expiresAt)} ` +
-        `(approvals.maxDeferHours = ${policy.approvals.maxDeferHours}); denied`,
-    );
-  }
-  return result('defer', rule, `${why}; deferred until ${when(until)}`, { deferUntil: new Date(until) });
-}
-
-function decideApproval(context: Context, request: ApprovePhaseRequest): Decision {
-  const { policy, now, zone, when, result } = context;
-  const requester = requesterKey(request.requestedBy);
-  const match = firstMatchingRule(policy, request);
-  if (!match) {
-    return result(
-      'deny',
-      'otherwise',
-      `no approval rule matches ${requester} for trigger ${request.triggerId} phase ${request.phaseId}; ` +
-        'the policy denies what no rule allows (approvals.otherwise)',
-    );
-  }
-  const { rule } = match;
-  if (rule.decision === 'deny') {
-    return result(
-      'deny',
-      rule.name,
-      `rule "${rule.name}" denies ${requester} approving ${actionTarget(request)}`,
-    );
-  }
-  if (rule.decision === 'ask') {
-    return result(
-      'ask',
-      rule.name,
-      `rule "${rule.name}" asks a person: Approve or Deny in Slack (needs the chat grant "approve_phase")`,
-    );
-  }
-  let inside = '';
-  if (rule.windows) {
-    const windowsText = `the rule's windows (${describeWindows(rule.windows, zone)})`;
-    if (!isWithinWindows(rule.windows, now, zone)) {
-      const opening = nextWindowOpening(rule.windows, now, zone);
-      const outside = `outside ${windowsText}`;
-      if (opening === undefined) {
-        return result('deny', rule.name, `${outside}, and none of them opens in the next week; denied`);
-      }
-      if (rule.outsideWindows === 'deny') {
-        return result(
-          'deny',
-          rule.name,
-          `${outside}; the rule denies outside its windows; ask again after ${when(opening)}`,
-        );
-      }
-      return deferOrExpire(context, rule.name, outside, opening);
-    }
-    inside = ` inside ${windowsText}`;
-  }
-  const decision = result('approve', rule.name, `rule "${rule.name}" approves ${requester}${inside}`);
-  if (rule.maxPerHour !== undefined) decision.counter = hourCounter(context, rule, rule.maxPerHour);
-  return decision;
-}
-
-function hourCounter(context: Context, rule: ApprovalRule, limit: number): DecisionCounter {
-  const start = Math.floor(context.now / HOUR) * HOUR;
-  const end = start + HOUR;
-  const hour = new Date(start).toISOString().slice(0, 13);
-  const span = `${hour.slice(11, 13)}:00–${pad((new Date(start).getUTCHours() + 1) % 24)}:00 UTC`;
-  return {
-    key: `rule#${rule.name}#hour#${hour}`,
-    limit,
-    windowStart: new Date(start),
-    windowEnd: new Date(end),
-    exceeded: deferOrExpire(
-      context,
-      rule.name,
-      `rule "${rule.name}" allows ${limit} approvals per hour and this hour's (${span}) are used up`,
-      end,
-    ),
-  };
-}
-
-function decideAction(
-  context: Context,
-  request: Extract<ActionRequest, { action: 'disable_groups' | 'archive_config' }>,
-): Decision {
-  const { policy, now, zone, result } = context;
-  const section = policy.actions[request.action];
-  const rule = `actions.${request.action}`;
-  const requester = requesterKey(request.requestedBy);
-  if (!section) {
-    return result(
-      'deny',
-      'otherwise',
-      `the policy has no ${rule} section, so nobody may ${ACTION_WORDS[request.action]}; denied by default`,
-    );
-  }
-  if (!matchesAny(section.requesters, requester)) {
-    const allowed = section.requesters.length > 0 ? section.requesters.join(', ') : 'nobody';
-    return result(
-      'deny',
-      rule,
-      `${requester} is not among those allowed to ${ACTION_WORDS[request.action]} (${rule}.requesters: ${allowed})`,
-    );
-  }
-  const decision = result(
-    'approve',
-    rule,
-    `${requester} may ${ACTION_WORDS[request.action]} (${rule}.requesters): ${actionTarget(request)}`,
-  );
-  if (section.maxPerDay !== undefined) {
-    const day = wallDay(now, zone);
-    decision.counter = {
-      key: `action#${request.action}#day#${day.date}`,
-      limit: section.maxPerDay,
-      windowStart: new Date(day.start),
-      windowEnd: new Date(day.end),
-      exceeded: deferOrExpire(
-        context,
-        rule,
-        `${rule}.maxPerDay allows ${section.maxPerDay} per day and today's (${day.date} ${zone}) are used up`,
-        day.end,
-      ),
-    };
-  }
-  return decision;
 }
 
 const OUTCOME_LABELS: Record<Outcome, string> = {

@@ -14,41 +14,46 @@ const isPlainObject = (v: Json): v is Record<string, Json> =>
 const named = (v: Json): v is Array<{ name: string }> =>
   Array.isArray(v) && v.every((x) => isPlainObject(x) && typeof x.name === 'string');
 
+/** Lists of named items (rules, freezes, event rules): compared by name. */
+function describeNamedChanges(
+  path: string,
+  before: Array<{ name: string }>,
+  after: Array<{ name: string }>,
+  out: string[],
+): void {
+  const old = new Map(before.map((x) => [x.name, x]));
+  const now = new Map(after.map((x) => [x.name, x]));
+  for (const [name, value] of now) {
+    if (!old.has(name)) out.push(`${path}: added "${name}" ${show(value)}`);
+    else describeChanges(`${path} "${name}"`, old.get(name), value, out);
+  }
+  for (const name of old.keys()) if (!now.has(name)) out.push(`${path}: removed "${name}"`);
+}
+
+/** Lists of plain values (globs, days, ids): what was added and removed, or that only the order changed. */
+function describeListChanges(path: string, before: Json[], after: Json[], out: string[]): void {
+  const added = after.filter((x) => !before.includes(x));
+  const removed = before.filter((x) => !after.includes(x));
+  const parts = [
+    added.length ? `added ${added.map(show).join(', ')}` : '',
+    removed.length ? `removed ${removed.map(show).join(', ')}` : '',
+  ].filter(Boolean);
+  out.push(`${path}: ${parts.length ? parts.join('; ') : `reordered to ${show(after)}`}`);
+}
+
+const plainList = (v: Json): v is Json[] => Array.isArray(v) && v.every((x) => typeof x !== 'object');
+
 /** Field-by-field differences under `path`, one line each. */
 function describeChanges(path: string, before: Json, after: Json, out: string[]): void {
   if (JSON.stringify(before) === JSON.stringify(after)) return;
-  if (before === undefined) return void out.push(`${path}: set to ${show(after)}`);
-  if (after === undefined) return void out.push(`${path}: removed (was ${show(before)})`);
-  if (named(before) && named(after)) {
-    const old = new Map(before.map((x) => [x.name, x]));
-    const now = new Map(after.map((x) => [x.name, x]));
-    for (const [name, value] of now) {
-      if (!old.has(name)) out.push(`${path}: added "${name}" ${show(value)}`);
-      else describeChanges(`${path} "${name}"`, old.get(name), value, out);
-    }
-    for (const name of old.keys()) if (!now.has(name)) out.push(`${path}: removed "${name}"`);
-    return;
-  }
-  if (
-    Array.isArray(before) &&
-    Array.isArray(after) &&
-    [...before, ...after].every((x) => typeof x !== 'object')
-  ) {
-    const added = after.filter((x) => !before.includes(x));
-    const removed = before.filter((x) => !after.includes(x));
-    const parts = [
-      added.length ? `added ${added.map(show).join(', ')}` : '',
-      removed.length ? `removed ${removed.map(show).join(', ')}` : '',
-    ].filter(Boolean);
-    out.push(`${path}: ${parts.length ? parts.join('; ') : `reordered to ${show(after)}`}`);
-    return;
-  }
-  if (isPlainObject(before) && isPlainObject(after)) {
+  if (before === undefined) out.push(`${path}: set to ${show(after)}`);
+  else if (after === undefined) out.push(`${path}: removed (was ${show(before)})`);
+  else if (named(before) && named(after)) describeNamedChanges(path, before, after, out);
+  else if (plainList(before) && plainList(after)) describeListChanges(path, before, after, out);
+  else if (isPlainObject(before) && isPlainObject(after)) {
     for (const key of new Set([...Object.keys(before), ...Object.keys(after)]))
       describeChanges(path ? `${path}.${key}` : key, before[key], after[key], out);
-    return;
-  }
-  out.push(`${path}: ${show(before)} → ${show(after)}`);
+  } else out.push(`${path}: ${show(before)} → ${show(after)}`);
 }
 
 /** Whether two glob lists can both match one value (a `*` on either side, or a shared literal prefix up to a `*`). */

@@ -132,6 +132,24 @@ export function createEventStore(options: {
     }
   };
 
+  /** An out-of-order event: give up the compact form once (if it is older than the seed) and insert it in place. */
+  function insertInPlace(record: EventRecord, ts: number, baseMax: number): void {
+    if (ts < baseMax) {
+      const materialized: EventRecord[] = [];
+      for (let i = 0; i < base.n; i++) materialized.push(materialize(i));
+      added = [...materialized, ...added];
+      base.n = 0;
+    }
+    let lo = 0;
+    let hi = added.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (Number((added[mid] as EventRecord).timestamp) <= ts) lo = mid + 1;
+      else hi = mid;
+    }
+    added.splice(lo, 0, record);
+  }
+
   const store: EventStore = {
     get total() {
       return base.n + added.length;
@@ -167,21 +185,7 @@ export function createEventStore(options: {
           added.push(record);
           continue;
         }
-        // An out-of-order event: give up the compact form once and insert it in place.
-        if (ts < baseMax) {
-          const materialized: EventRecord[] = [];
-          for (let i = 0; i < base.n; i++) materialized.push(materialize(i));
-          added = [...materialized, ...added];
-          base.n = 0;
-        }
-        let lo = 0;
-        let hi = added.length;
-        while (lo < hi) {
-          const mid = (lo + hi) >>> 1;
-          if (Number((added[mid] as EventRecord).timestamp) <= ts) lo = mid + 1;
-          else hi = mid;
-        }
-        added.splice(lo, 0, record);
+        insertInPlace(record, ts, baseMax);
       }
     },
   };

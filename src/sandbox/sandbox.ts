@@ -7,7 +7,7 @@
  * Order of checks per request under /console/v1: latency → API key (401) → mutation rate
  * limit (429) → injected fault → JSON body (400) → route → (hang after effect).
  */
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { decideFault, type FaultConfig, malformedResponse, NO_FAULTS } from './faults.js';
 import { errorBody, SandboxHttpError } from './http.js';
 import { createRng, type Rng } from './prng.js';
@@ -142,16 +142,16 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
   const app = new Hono<SandboxEnv>();
 
-  app.use('*', async (c, next) => {
+  /** Logs the request (headers without the key, the body as sent); a body that is not JSON is kept as text. */
+  async function logRequest(c: Context<SandboxEnv>): Promise<{ entry: LoggedRequest; invalidJson: boolean }> {
     // The path as sent (still percent-encoded), so tests can check how a client encoded it.
-    const path = rawPath(c.req.url);
     const headers: Record<string, string> = {};
     c.req.raw.headers.forEach((value, key) => {
       if (key !== 'service-api-key') headers[key] = value;
     });
     const entry: LoggedRequest = {
       method: c.req.method,
-      path,
+      path: rawPath(c.req.url),
       query: c.req.query(),
       status: 0,
       at: now(),
@@ -159,11 +159,6 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     };
     if (requests.length >= logLimit) requests.splice(0, Math.ceil(logLimit / 10));
     requests.push(entry);
-    const respond = (res: Response) => {
-      entry.status = res.status;
-      return res;
-    };
-
     let invalidJson = false;
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
       const text = await c.req.text();
@@ -177,6 +172,54 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       }
       c.set('body', entry.body);
     }
+    return { entry, invalidJson };
+  }
+
+  /** The answer an injected fault gives instead of the route's (hangs are answered by `hang`). */
+  function faultResponse(
+    c: Context<SandboxEnv>,
+    fault: ReturnType<typeof decideFault>,
+  ): Response | undefined {
+    switch (fault.kind) {
+      case 'error':
+        return c.json(errorBody(fault.status, 'Internal server error.'), fault.status);
+      case 'rate-limit':
+        if (fault.retryAfterSeconds !== null) c.header('Retry-After', String(fault.retryAfterSeconds));
+        return c.json(errorBody(429, 'Too many requests.'), 429);
+      case 'malformed':
+        return malformedResponse(fault.body, fault.status);
+      default:
+        return undefined;
+    }
+  }
+
+  /** 401 without a known key, 403 for a read-only key's change, 429 beyond the rate limits; else the actor is set. */
+  function refusal(c: Context<SandboxEnv>, isMutation: boolean): Response | undefined {
+    const key = c.req.header('SERVICE-API-KEY');
+    const keyIndex = key === undefined ? -1 : apiKeys.indexOf(key);
+    if (keyIndex < 0) return c.json(errorBody(401, 'Missing or invalid SERVICE-API-KEY header.'), 401);
+    const actor: Actor = { actorName: `Console API key ${keyIndex + 1}`, actorID: `api_key_${keyIndex + 1}` };
+    c.set('actor', actor);
+    if (!isMutation) return undefined;
+    if (readOnlyKeys.includes(key as string)) {
+      return c.json(errorBody(403, 'This API key is not allowed to make changes.'), 403);
+    }
+    const decision = limiter?.check(String(keyIndex));
+    if (!decision || decision.ok) return undefined;
+    if (retryAfterOnLimit) c.header('Retry-After', String(Math.ceil(decision.retryAfterMs / 1000)));
+    return c.json(
+      errorBody(429, `Too many requests: at most ${decision.max} mutations per ${decision.perMs} ms.`),
+      429,
+    );
+  }
+
+  app.use('*', async (c, next) => {
+    const { entry, invalidJson } = await logRequest(c);
+    const path = entry.path;
+    const respond = (res: Response) => {
+      entry.status = res.status;
+      return res;
+    };
 
     if (!path.startsWith(`${API_PREFIX}/`)) {
       await next();
@@ -188,44 +231,13 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     const fault = decideFault(faultRng, faults, isMutation);
     if (fault.latencyMs > 0) await new Promise((r) => setTimeout(r, fault.latencyMs));
 
-    const key = c.req.header('SERVICE-API-KEY');
-    const keyIndex = key === undefined ? -1 : apiKeys.indexOf(key);
-    if (keyIndex < 0) {
-      return respond(c.json(errorBody(401, 'Missing or invalid SERVICE-API-KEY header.'), 401));
-    }
-    const actor: Actor = { actorName: `Console API key ${keyIndex + 1}`, actorID: `api_key_${keyIndex + 1}` };
-    c.set('actor', actor);
-    if (isMutation && readOnlyKeys.includes(key as string)) {
-      return respond(c.json(errorBody(403, 'This API key is not allowed to make changes.'), 403));
-    }
-
-    if (isMutation && limiter) {
-      const decision = limiter.check(String(keyIndex));
-      if (!decision.ok) {
-        if (retryAfterOnLimit) c.header('Retry-After', String(Math.ceil(decision.retryAfterMs / 1000)));
-        return respond(
-          c.json(
-            errorBody(429, `Too many requests: at most ${decision.max} mutations per ${decision.perMs} ms.`),
-            429,
-          ),
-        );
-      }
-    }
+    const refused = refusal(c, isMutation);
+    if (refused) return respond(refused);
 
     if (fault.kind !== 'none') entry.fault = fault.kind;
-    switch (fault.kind) {
-      case 'error':
-        return respond(c.json(errorBody(fault.status, 'Internal server error.'), fault.status));
-      case 'rate-limit':
-        if (fault.retryAfterSeconds !== null) c.header('Retry-After', String(fault.retryAfterSeconds));
-        return respond(c.json(errorBody(429, 'Too many requests.'), 429));
-      case 'hang':
-        return hang(c.req.raw.signal);
-      case 'malformed':
-        return respond(malformedResponse(fault.body, fault.status));
-      default:
-        break;
-    }
+    if (fault.kind === 'hang') return hang(c.req.raw.signal);
+    const faulty = faultResponse(c, fault);
+    if (faulty) return respond(faulty);
 
     if (invalidJson) {
       return respond(

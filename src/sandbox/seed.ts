@@ -241,20 +241,12 @@ export function owner(rng: Rng): Owner {
   return { ownerID: p.id, ownerType: 'USER', ownerName: p.name, ownerEmail: p.email };
 }
 
-export function createSeedState(options: SeedOptions): SandboxState {
-  const rng = createRng(options.seed);
-  const now = options.now;
-  const ago = (min: number, max: number) => now - rng.int(min, max) * DAY - rng.int(0, 23) * HOUR;
-
-  const roles = new Map<string, Role>();
-  for (const r of ROLES) {
-    roles.set(r.id, {
-      id: r.id,
-      name: r.name,
-      permissions: Object.fromEntries(PERMISSION_KEYS.map((k) => [k, r.grants(k)])),
-    });
-  }
-
+/** trg_1..4 wait on canary, 5..7 on ramp_25, 8..9 on ramp_50, 10..11 on full, 12 is complete. */
+function seedTriggers(
+  rng: Rng,
+  now: number,
+  ago: (min: number, max: number) => number,
+): Map<string, TriggerState> {
   const triggers = new Map<string, TriggerState>();
   // trg_1..4 wait on canary, 5..7 on ramp_25, 8..9 on ramp_50, 10..11 on full, 12 is complete.
   const phaseIndexOf = [0, 0, 0, 0, 1, 1, 1, 2, 2, 3, 3, 4];
@@ -292,6 +284,24 @@ export function createSeedState(options: SeedOptions): SandboxState {
       phases,
     });
   }
+  return triggers;
+}
+
+export function createSeedState(options: SeedOptions): SandboxState {
+  const rng = createRng(options.seed);
+  const now = options.now;
+  const ago = (min: number, max: number) => now - rng.int(min, max) * DAY - rng.int(0, 23) * HOUR;
+
+  const roles = new Map<string, Role>();
+  for (const r of ROLES) {
+    roles.set(r.id, {
+      id: r.id,
+      name: r.name,
+      permissions: Object.fromEntries(PERMISSION_KEYS.map((k) => [k, r.grants(k)])),
+    });
+  }
+
+  const triggers = seedTriggers(rng, now, ago);
 
   const configs = new Map<string, DynamicConfig>();
   for (const id of CONFIG_IDS) {

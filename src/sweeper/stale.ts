@@ -55,13 +55,8 @@ export function staleRequestId(configId: string, lastSeen: number | null): strin
   return `stale:${slug(configId, 48)}-${shortHash(configId, 6)}:${lastSeen ?? 'never'}`;
 }
 
-export function planStaleSweep(input: StaleInput): StalePlan {
-  const { policy } = input;
-  const now = input.now.getTime();
-  const window = policy.staleAfterDays * DAY;
-  const observed = input.observedSince === null ? 0 : now - input.observedSince;
-  const plan: StalePlan = { stale: [], queue: [], wouldQueue: [], skipped: [], dryRun: policy.dryRun };
-
+/** Watched configs without an exposure in the window, least recently seen first. */
+function unexposedConfigs(input: StaleInput, now: number, window: number): StaleConfig[] {
   const unexposed: StaleConfig[] = [];
   for (const entry of input.watch.values()) {
     const lastSeen = input.lastSeen.get(entry.configId) ?? null;
@@ -69,9 +64,19 @@ export function planStaleSweep(input: StaleInput): StalePlan {
     const since = lastSeen ?? input.observedSince ?? now;
     unexposed.push({ configId: entry.configId, lastSeen, days: Math.floor((now - since) / DAY) });
   }
-  unexposed.sort((a, b) => (a.lastSeen ?? -1) - (b.lastSeen ?? -1) || a.configId.localeCompare(b.configId));
+  return unexposed.sort(
+    (a, b) => (a.lastSeen ?? -1) - (b.lastSeen ?? -1) || a.configId.localeCompare(b.configId),
+  );
+}
 
-  for (const config of unexposed) {
+export function planStaleSweep(input: StaleInput): StalePlan {
+  const { policy } = input;
+  const now = input.now.getTime();
+  const window = policy.staleAfterDays * DAY;
+  const observed = input.observedSince === null ? 0 : now - input.observedSince;
+  const plan: StalePlan = { stale: [], queue: [], wouldQueue: [], skipped: [], dryRun: policy.dryRun };
+
+  for (const config of unexposedConfigs(input, now, window)) {
     if (observed < window) {
       plan.skipped.push({
         configId: config.configId,

@@ -1,6 +1,6 @@
 /** Logged events: list (spec 4.6). */
 import { once } from '../../util/once.js';
-import type { RequestOptions } from '../http.js';
+import type { RequestOptions } from '../call.js';
 import type { PagePromise } from '../pagination.js';
 import type { ListParams } from '../schemas/common.js';
 import { type EventRecord, eventRecordSchema } from '../schemas/events.js';

@@ -1,6 +1,6 @@
 /** Experiments: create a qualifying event, disable groups (spec 4.4). */
 import { once } from '../../util/once.js';
-import type { RequestOptions } from '../http.js';
+import type { RequestOptions } from '../call.js';
 import { path } from '../path.js';
 import { envelope } from '../schemas/common.js';
 import {

@@ -1,6 +1,6 @@
 /** Metric sources: list (spec 4.4). */
 import { once } from '../../util/once.js';
-import type { RequestOptions } from '../http.js';
+import type { RequestOptions } from '../call.js';
 import type { PagePromise } from '../pagination.js';
 import type { ListParams } from '../schemas/common.js';
 import { type MetricSource, metricSourceSchema } from '../schemas/metric-sources.js';

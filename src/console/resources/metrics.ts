@@ -1,6 +1,6 @@
 /** Metrics: update, list by event name (spec 4.5). */
 import { once } from '../../util/once.js';
-import type { RequestOptions } from '../http.js';
+import type { RequestOptions } from '../call.js';
 import type { PagePromise } from '../pagination.js';
 import { path } from '../path.js';
 import { envelope, type ListParams } from '../schemas/common.js';

@@ -1,6 +1,6 @@
 /** Release pipeline triggers: approve a phase (spec 4.7). */
 import { once } from '../../util/once.js';
-import type { RequestOptions } from '../http.js';
+import type { RequestOptions } from '../call.js';
 import { path } from '../path.js';
 import { envelope } from '../schemas/common.js';
 import { type ApprovePhase, approvePhaseSchema, type Trigger, triggerSchema } from '../schemas/triggers.js';

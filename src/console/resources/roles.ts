@@ -1,6 +1,6 @@
 /** Roles: get and update (spec 4.1). */
 import { once } from '../../util/once.js';
-import type { RequestOptions } from '../http.js';
+import type { RequestOptions } from '../call.js';
 import { path } from '../path.js';
 import { envelope } from '../schemas/common.js';
 import { type Role, type RoleUpdate, roleSchema, roleUpdateSchema } from '../schemas/roles.js';

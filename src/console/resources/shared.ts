@@ -1,8 +1,9 @@
 /** What every resource needs: the transport, request validation and list calls. */
 import type * as z from 'zod/mini';
 import type { Logger } from '../../observability/logger.js';
+import type { RequestOptions } from '../call.js';
 import { RequestValidationError } from '../errors.js';
-import type { RequestOptions, Transport } from '../http.js';
+import type { Transport } from '../http.js';
 import { type Page, PagePromise } from '../pagination.js';
 import { isSafeSegment } from '../path.js';
 import { type ListParams, listEnvelope, listParamsSchema } from '../schemas/common.js';

@@ -1,6 +1,6 @@
 /** Teams: create (spec 4.8). */
 import { once } from '../../util/once.js';
-import type { RequestOptions } from '../http.js';
+import type { RequestOptions } from '../call.js';
 import { envelope } from '../schemas/common.js';
 import { type CreateTeam, createTeamSchema, type Team, teamSchema } from '../schemas/teams.js';
 import { type ResourceContext, validate } from './shared.js';

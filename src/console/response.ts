@@ -1,0 +1,113 @@
+/**
+ * Reading what came back from one attempt: the response body against the call's schema,
+ * connection failures copied without secrets, the small helpers messages are built with, and
+ * the default sleep between retries.
+ */
+import { formatIssues } from '../util/zod-issues.js';
+import type { Call, HttpMethod } from './call.js';
+import { ResponseValidationError } from './errors.js';
+
+/** Connection failures that happen before any byte of the request is sent. */
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/** The response body as `call.schema` reads it; a body that is not JSON or not the schema is a ResponseValidationError. */
+export function parseResponse<T>(call: Call<T>, url: string, status: number, text: string): T {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    const excerpt = text.replace(/\s+/g, ' ').trim().slice(0, 120);
+    throw new ResponseValidationError({
+      ...where(call.method, url, status),
+      detail: `body is not JSON (${excerpt || 'empty'})`,
+    });
+  }
+  const result = call.schema.safeParse(json);
+  if (!result.success) {
+    const detail = formatIssues(result.error.issues.slice(0, 5));
+    throw new ResponseValidationError({
+      ...where(call.method, url, status),
+      detail,
+      issues: result.error.issues,
+    });
+  }
+  return result.data;
+}
+
+/** A plain copy of a connection failure (name, code, scrubbed message), one cause deep. */
+export function safeCause(error: unknown, scrub: (text: string) => string, depth = 0): Error {
+  const source = error instanceof Error ? error : new Error(String(error));
+  const copy = new Error(scrub(source.message));
+  copy.name = source.name;
+  const code = (source as { code?: unknown }).code;
+  if (typeof code === 'string') Object.assign(copy, { code });
+  if (depth === 0 && source.cause !== undefined) {
+    Object.defineProperty(copy, 'cause', { value: safeCause(source.cause, scrub, 1), enumerable: false });
+    if (source.message === 'fetch failed')
+      copy.message = `fetch failed: ${safeCause(source.cause, scrub, 1).message}`;
+  }
+  copy.stack = `${copy.name}: ${copy.message}`;
+  return copy;
+}
+
+/**
+ * `METHOD /path` for messages. Built only when a message is (plain functions, not per-call
+ * closures: creating closures on every request showed up in the profile).
+ */
+export function labelOf(method: HttpMethod, url: string): string {
+  return `${method} ${pathOf(url)}`;
+}
+
+export function where(method: HttpMethod, url: string, status: number) {
+  return { method, path: pathOf(url), status };
+}
+
+/** The path of an absolute URL, for messages (never the origin or the query). */
+export function pathOf(url: string): string {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  if (start === -1) return '/';
+  const end = url.search(/[?#]/);
+  return end === -1 ? url.slice(start) : url.slice(start, end);
+}
+
+export function requestSent(error: unknown): boolean {
+  for (let current: unknown = error, depth = 0; current && depth < 4; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && NOT_SENT_CODES.has(code)) return false;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return true;
+}
+
+/** JSON when it parses, the text otherwise (HTML, plain text), undefined when empty. */
+export function parseBody(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Default sleep: a timer that an AbortSignal cancels. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

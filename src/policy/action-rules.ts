@@ -1,0 +1,163 @@
+/**
+ * Step 7 of a decision: the action's own rules. Approvals: the first matching rule, its windows
+ * (defer to the next opening, or deny) and `maxPerHour`; archive and disable-groups: the
+ * section's requesters and `maxPerDay`. Rate limits come back as a counter for the worker to
+ * increment atomically. Pure, like decide.ts.
+ */
+import type { ActionName, ActionRequest, ApprovePhaseRequest } from '../actions/request.js';
+import { actionTarget, requesterKey } from '../actions/request.js';
+import { matchesAny } from '../util/glob.js';
+import type { Decision, DecisionCounter, Outcome } from './decide.js';
+import { firstMatchingRule } from './rules.js';
+import type { ApprovalRule, Policy } from './schema.js';
+import { describeWindows, isWithinWindows, nextWindowOpening, pad, wallDay } from './windows.js';
+
+export const HOUR = 3_600_000;
+
+export const ACTION_WORDS: Record<ActionName, string> = {
+  approve_phase: 'approve phases',
+  disable_groups: 'disable experiment groups',
+  archive_config: 'archive configs',
+};
+
+/** What every step of a decision works with. */
+export interface Context {
+  policy: Policy;
+  now: number;
+  requestedAt: number;
+  expiresAt: number;
+  zone: string;
+  when: (instant: number) => string;
+  result: (outcome: Outcome, rule: string, reason: string, extra?: Partial<Decision>) => Decision;
+}
+
+/** A deferral to `until`, or a denial when `until` is past the request's expiry. */
+export function deferOrExpire(context: Context, rule: string, why: string, until: number): Decision {
+  const { when, result, expiresAt, policy } = context;
+  if (until > expiresAt) {
+    return result(
+      'deny',
+      'maxDeferHours',
+      `${why}; rule "${rule}" would wait until ${when(until)}, but the request expires ${when(expiresAt)} ` +
+        `(approvals.maxDeferHours = ${policy.approvals.maxDeferHours}); denied`,
+    );
+  }
+  return result('defer', rule, `${why}; deferred until ${when(until)}`, { deferUntil: new Date(until) });
+}
+
+export function decideApproval(context: Context, request: ApprovePhaseRequest): Decision {
+  const { policy, now, zone, when, result } = context;
+  const requester = requesterKey(request.requestedBy);
+  const match = firstMatchingRule(policy, request);
+  if (!match) {
+    return result(
+      'deny',
+      'otherwise',
+      `no approval rule matches ${requester} for trigger ${request.triggerId} phase ${request.phaseId}; ` +
+        'the policy denies what no rule allows (approvals.otherwise)',
+    );
+  }
+  const { rule } = match;
+  if (rule.decision === 'deny') {
+    return result(
+      'deny',
+      rule.name,
+      `rule "${rule.name}" denies ${requester} approving ${actionTarget(request)}`,
+    );
+  }
+  if (rule.decision === 'ask') {
+    return result(
+      'ask',
+      rule.name,
+      `rule "${rule.name}" asks a person: Approve or Deny in Slack (needs the chat grant "approve_phase")`,
+    );
+  }
+  let inside = '';
+  if (rule.windows) {
+    const windowsText = `the rule's windows (${describeWindows(rule.windows, zone)})`;
+    if (!isWithinWindows(rule.windows, now, zone)) {
+      const opening = nextWindowOpening(rule.windows, now, zone);
+      const outside = `outside ${windowsText}`;
+      if (opening === undefined) {
+        return result('deny', rule.name, `${outside}, and none of them opens in the next week; denied`);
+      }
+      if (rule.outsideWindows === 'deny') {
+        return result(
+          'deny',
+          rule.name,
+          `${outside}; the rule denies outside its windows; ask again after ${when(opening)}`,
+        );
+      }
+      return deferOrExpire(context, rule.name, outside, opening);
+    }
+    inside = ` inside ${windowsText}`;
+  }
+  const decision = result('approve', rule.name, `rule "${rule.name}" approves ${requester}${inside}`);
+  if (rule.maxPerHour !== undefined) decision.counter = hourCounter(context, rule, rule.maxPerHour);
+  return decision;
+}
+
+function hourCounter(context: Context, rule: ApprovalRule, limit: number): DecisionCounter {
+  const start = Math.floor(context.now / HOUR) * HOUR;
+  const end = start + HOUR;
+  const hour = new Date(start).toISOString().slice(0, 13);
+  const span = `${hour.slice(11, 13)}:00–${pad((new Date(start).getUTCHours() + 1) % 24)}:00 UTC`;
+  return {
+    key: `rule#${rule.name}#hour#${hour}`,
+    limit,
+    windowStart: new Date(start),
+    windowEnd: new Date(end),
+    exceeded: deferOrExpire(
+      context,
+      rule.name,
+      `rule "${rule.name}" allows ${limit} approvals per hour and this hour's (${span}) are used up`,
+      end,
+    ),
+  };
+}
+
+export function decideAction(
+  context: Context,
+  request: Extract<ActionRequest, { action: 'disable_groups' | 'archive_config' }>,
+): Decision {
+  const { policy, now, zone, result } = context;
+  const section = policy.actions[request.action];
+  const rule = `actions.${request.action}`;
+  const requester = requesterKey(request.requestedBy);
+  if (!section) {
+    return result(
+      'deny',
+      'otherwise',
+      `the policy has no ${rule} section, so nobody may ${ACTION_WORDS[request.action]}; denied by default`,
+    );
+  }
+  if (!matchesAny(section.requesters, requester)) {
+    const allowed = section.requesters.length > 0 ? section.requesters.join(', ') : 'nobody';
+    return result(
+      'deny',
+      rule,
+      `${requester} is not among those allowed to ${ACTION_WORDS[request.action]} (${rule}.requesters: ${allowed})`,
+    );
+  }
+  const decision = result(
+    'approve',
+    rule,
+    `${requester} may ${ACTION_WORDS[request.action]} (${rule}.requesters): ${actionTarget(request)}`,
+  );
+  if (section.maxPerDay !== undefined) {
+    const day = wallDay(now, zone);
+    decision.counter = {
+      key: `action#${request.action}#day#${day.date}`,
+      limit: section.maxPerDay,
+      windowStart: new Date(day.start),
+      windowEnd: new Date(day.end),
+      exceeded: deferOrExpire(
+        context,
+        rule,
+        `${rule}.maxPerDay allows ${section.maxPerDay} per day and today's (${day.date} ${zone}) are used up`,
+        day.end,
+      ),
+    };
+  }
+  return decision;
+}
