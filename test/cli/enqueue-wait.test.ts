@@ -98,7 +98,6 @@ describe('enqueue --wait', () => {
 
   it('exits 0 when the change was already made by an earlier request (never twice)', async () => {
     const t = io();
-    const [trigger] = canary().length ? canary() : ['trg_1'];
     const code = await runCli(
       [
         'enqueue',
