@@ -102,7 +102,7 @@ describe('enqueue --wait', () => {
       [
         'enqueue',
         'approve',
-        'trg_1',
+        approvedTrigger,
         'ph_1',
         '--local',
         '--wait',
