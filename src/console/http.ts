@@ -26,6 +26,9 @@ import { parseRetryAfter, retryDelay, shouldRetry } from './retry.js';
 /** setTimeout's ceiling (about 24.8 days); longer timeouts are clamped to it. */
 const MAX_TIMER_MS = 2_147_483_647;
 
+/** Shorter than this, a token was free: the time is scheduling, not a wait for the budget. */
+const BUDGET_WAIT_MIN_MS = 5;
+
 export class Transport {
   readonly baseUrl: string;
   private readonly knownKeys = new Set<string>();
@@ -95,7 +98,8 @@ export class Transport {
       const asked = this.config.now();
       release = await this.config.limiter.acquire({ signal: options.signal, deadline: options.deadline });
       const waited = this.config.now() - asked;
-      if (waited > 0) this.config.observe?.({ kind: 'budget-wait', ms: waited });
+      // A few ms is the scheduler handing out a free token, not a wait for the budget.
+      if (waited >= BUDGET_WAIT_MIN_MS) this.config.observe?.({ kind: 'budget-wait', ms: waited });
     }
     try {
       return await this.attempt(call, url, key, body, options);

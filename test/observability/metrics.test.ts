@@ -207,6 +207,30 @@ describe('the Console API client', () => {
   });
 });
 
+describe('the mutation budget', () => {
+  it('reports a mutation that waited for it, and how long', async () => {
+    const sandbox = await startSandbox({ rateLimits: false });
+    try {
+      const { metrics, named } = capture();
+      const client = createConsoleClient({
+        baseUrl: sandbox.url,
+        apiKey: 'sandbox-key',
+        maxRetries: 0,
+        mutationBudget: { limits: [{ max: 1, perMs: 300 }] },
+        observe: consoleApiMetrics(metrics),
+      });
+      for (const triggerId of ['trg_1', 'trg_2'])
+        await client.releasePipelineTriggers.approve(triggerId, { phaseID: 'ph_1' }).catch(() => undefined);
+      // The first token was free; the second waited for the window to turn.
+      const waits = named('BudgetWaits');
+      expect(waits).toHaveLength(1);
+      expect(waits[0]?.BudgetWaits).toBeGreaterThanOrEqual(5);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
 describe('the sweeper', () => {
   let rig: Rig;
   beforeAll(async () => {
