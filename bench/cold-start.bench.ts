@@ -49,6 +49,11 @@ function childEnvironment(policyPath: string): NodeJS.ProcessEnv {
     ACTIONS_QUEUE_URL: 'https://sqs.eu-central-1.amazonaws.com/123456789012/actions',
     DLQ_URL: 'https://sqs.eu-central-1.amazonaws.com/123456789012/dlq',
     STATE_TABLE_NAME: 'autopilot-state',
+    // As the stack binds them: the requester keys' secrets (read on first use, never at import).
+    WEBHOOK_REQUESTER_KEY_SECRET_ID:
+      'arn:aws:secretsmanager:eu-central-1:123456789012:secret:webhook-key-AbCdEf',
+    SWEEPER_REQUESTER_KEY_SECRET_ID:
+      'arn:aws:secretsmanager:eu-central-1:123456789012:secret:sweeper-key-AbCdEf',
     MUTATION_LIMIT_10S: '50',
     MUTATION_LIMIT_15MIN: '450',
     LOG_LEVEL: 'warn',

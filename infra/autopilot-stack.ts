@@ -360,6 +360,10 @@ export class AutopilotStack extends Stack {
       description: 'CI producers send here',
     });
     new CfnOutput(this, 'DeadLetterQueueUrl', { value: dlq.queueUrl });
+    new CfnOutput(this, 'StateTableName', {
+      value: table.tableName,
+      description: 'The state table: `npx autopilot enqueue … --wait`, `policy replay` and the audit read it',
+    });
     new CfnOutput(this, 'AlarmTopicArn', { value: topic.topicArn });
   }
 }

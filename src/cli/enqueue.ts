@@ -7,10 +7,13 @@
 import { type ApprovePhaseRequest, actionRequestSchemas } from '../actions/request.js';
 import { DEFAULT_ENDPOINTS_FILE, readEndpoints } from '../local/endpoints.js';
 import { createSqsClient, sendActionRequest } from '../queue/actions-queue.js';
+import type { StateTable } from '../state/table.js';
 import { formatPath } from '../util/zod-issues.js';
-import { parse } from './args.js';
+import { type Parsed, parse } from './args.js';
 import { CommandError, UsageError } from './errors.js';
 import { type CliIo, EXIT, printHelp } from './io.js';
+import { stateTableFor } from './state-table.js';
+import { durationMs, waitForOutcome } from './wait.js';
 
 export const ENQUEUE_USAGE = `Usage:
   autopilot enqueue approve <triggerId> <phaseId> [options]
@@ -24,7 +27,12 @@ Options:
   --print                   validate and print the request; send nothing
   --queue-url <url>         default: ACTIONS_QUEUE_URL
   --local                   use the running local stack (.local/endpoints.json)
-Environment: ACTIONS_QUEUE_URL, AWS_ENDPOINT_URL_SQS (an emulator), AWS_REGION and the usual AWS credentials.`;
+  --wait                    wait for the outcome: exit 0 approved (or already done), 3 denied, cancelled,
+                            stale or refused, 4 still held (deferred, asked, paused) at the timeout
+  --timeout <15m>           how long --wait waits (s, m or h; default 15m)
+  --table <name>            the state table --wait reads (default STATE_TABLE_NAME; --local: the stack's)
+Environment: ACTIONS_QUEUE_URL, STATE_TABLE_NAME, AWS_ENDPOINT_URL_SQS / _DYNAMODB (emulators), AWS_REGION
+and the usual AWS credentials (--wait also needs dynamodb:GetItem and dynamodb:Query on the table).`;
 
 function defaultRequester(env: CliIo['env']): string {
   const parts = [env.GITHUB_REPOSITORY, env.GITHUB_WORKFLOW].filter(Boolean);
@@ -49,12 +57,75 @@ export async function enqueueCommand(args: string[], io: CliIo): Promise<number>
       print: { type: 'boolean' },
       'queue-url': { type: 'string' },
       local: { type: 'boolean' },
+      wait: { type: 'boolean' },
+      timeout: { type: 'string' },
+      table: { type: 'string' },
     },
     ENQUEUE_USAGE,
     { min: 2, max: 2 },
   );
   if (help) return printHelp(io, ENQUEUE_USAGE);
 
+  const timeoutMs = durationMs((values.timeout as string | undefined) ?? '15m');
+  if (timeoutMs === undefined)
+    throw new UsageError(`--timeout must be like 90s, 15m or 2h; got "${values.timeout}"`, ENQUEUE_USAGE);
+  // Fails before anything is sent when --wait has no table to read.
+  const table = values.wait ? stateTableFor(io, values, ENQUEUE_USAGE) : undefined;
+
+  const request = approveRequest(values, positionals, io);
+  if (values.print) {
+    io.stdout(JSON.stringify(request, null, 2));
+    return EXIT.ok;
+  }
+
+  const { queueUrl, endpoint } = queueOf(values, io);
+  const sqs = createSqsClient({
+    ...(endpoint ? { endpoint } : {}),
+    ...(io.env.AWS_REGION ? { region: io.env.AWS_REGION } : {}),
+  });
+  let messageId: string;
+  try {
+    messageId = await sendActionRequest(sqs, queueUrl, request);
+  } catch (error) {
+    throw new CommandError(`could not send to ${queueUrl}: ${(error as Error).message}`);
+  } finally {
+    sqs.destroy();
+  }
+  io.stderr(`queued approve_phase ${request.triggerId} ${request.phaseId} as ci:${request.requestedBy.id}`);
+  io.stdout(messageId);
+  if (!table) return EXIT.ok;
+  return waitAndTell(io, table, request.requestId ?? `sqs:${messageId}`, timeoutMs);
+}
+
+/** Waits for the request's outcome and says it; the exit code is the gate (see wait.ts). */
+async function waitAndTell(
+  io: CliIo,
+  table: StateTable,
+  requestId: string,
+  timeoutMs: number,
+): Promise<number> {
+  io.stderr(`waiting up to ${Math.round(timeoutMs / 1000)} s for the outcome of ${requestId}…`);
+  try {
+    const outcome = await waitForOutcome(table, requestId, {
+      timeoutMs,
+      now: () => io.now().getTime(),
+      sleep: io.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+    });
+    const rule = outcome.rule ? ` (rule: ${outcome.rule})` : '';
+    const held = outcome.exitCode === 4 ? 'still held at the timeout: ' : '';
+    io.stderr(`${held}${outcome.result}${rule}${outcome.reason ? `: ${outcome.reason}` : ''}`);
+    return outcome.exitCode;
+  } catch (error) {
+    throw new CommandError(
+      `queued, but its outcome cannot be read from ${table.tableName}: ${(error as Error).message}`,
+    );
+  } finally {
+    (table.client as { destroy?: () => void }).destroy?.();
+  }
+}
+
+/** The approve_phase request from the command line, validated against the public contract. */
+function approveRequest(values: Parsed['values'], positionals: string[], io: CliIo): ApprovePhaseRequest {
   const requestedBy = (values['requested-by'] as string | undefined) ?? `ci:${defaultRequester(io.env)}`;
   if (!requestedBy.startsWith('ci:') || requestedBy.length === 3)
     throw new UsageError(`--requested-by must be ci:<id>, got "${requestedBy}"`, ENQUEUE_USAGE);
@@ -75,12 +146,11 @@ export async function enqueueCommand(args: string[], io: CliIo): Promise<number>
     const lines = checked.error.issues.map((issue) => `  ${formatPath(issue.path)}: ${issue.message}`);
     throw new UsageError(`not a valid action request:\n${lines.join('\n')}`, ENQUEUE_USAGE);
   }
-  const request: ApprovePhaseRequest = checked.data;
-  if (values.print) {
-    io.stdout(JSON.stringify(request, null, 2));
-    return EXIT.ok;
-  }
+  return checked.data;
+}
 
+/** The actions queue: --local's, --queue-url, or ACTIONS_QUEUE_URL. */
+function queueOf(values: Parsed['values'], io: CliIo): { queueUrl: string; endpoint?: string } {
   let queueUrl = (values['queue-url'] as string | undefined) ?? io.env.ACTIONS_QUEUE_URL;
   let endpoint = io.env.AWS_ENDPOINT_URL_SQS;
   if (values.local) {
@@ -94,18 +164,5 @@ export async function enqueueCommand(args: string[], io: CliIo): Promise<number>
       ENQUEUE_USAGE,
     );
 
-  const sqs = createSqsClient({
-    ...(endpoint ? { endpoint } : {}),
-    ...(io.env.AWS_REGION ? { region: io.env.AWS_REGION } : {}),
-  });
-  try {
-    const messageId = await sendActionRequest(sqs, queueUrl, request);
-    io.stderr(`queued approve_phase ${request.triggerId} ${request.phaseId} as ${requestedBy}`);
-    io.stdout(messageId);
-    return EXIT.ok;
-  } catch (error) {
-    throw new CommandError(`could not send to ${queueUrl}: ${(error as Error).message}`);
-  } finally {
-    sqs.destroy();
-  }
+  return { queueUrl, ...(endpoint ? { endpoint } : {}) };
 }

@@ -10,6 +10,8 @@ export interface CliIo {
   cwd: string;
   /** The clock (tests pin it). */
   now: () => Date;
+  /** Waits between polls (`enqueue --wait`); default a timer. Tests may advance their clock instead. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;

@@ -3,14 +3,14 @@
  * what a policy change would have done to the requests of the audit trail. Read-only: it scans
  * the state table's audit records and never writes to the table or the queue.
  */
-import { DEFAULT_ENDPOINTS_FILE, readEndpoints } from '../local/endpoints.js';
 import { type ReplayReport, replayDecisions } from '../policy/replay.js';
 import { scanAuditSince } from '../state/audit-scan.js';
-import { createDynamoClient, type StateTable } from '../state/table.js';
+import type { StateTable } from '../state/table.js';
 import { parse } from './args.js';
 import { CommandError, UsageError } from './errors.js';
 import { type CliIo, printHelp, renderTable } from './io.js';
 import { readFromCwd, readPolicyArg } from './policy-input.js';
+import { stateTableFor } from './state-table.js';
 
 export const POLICY_REPLAY_USAGE = `Usage:
   autopilot policy replay --policy <new.json> [--since 30d] [--local | --table NAME] [--json]
@@ -33,21 +33,6 @@ export function sinceInstant(text: string, now: Date): Date {
       POLICY_REPLAY_USAGE,
     );
   return new Date(ms);
-}
-
-function tableFor(io: CliIo, values: Record<string, unknown>): StateTable {
-  if (values.local) {
-    const endpoints = readEndpoints(io.env.AUTOPILOT_ENDPOINTS_FILE ?? DEFAULT_ENDPOINTS_FILE);
-    return {
-      client: createDynamoClient({ endpoint: endpoints.dynamodbEndpoint }),
-      tableName: endpoints.tableName,
-    };
-  }
-  const tableName = (values.table as string | undefined) ?? io.env.STATE_TABLE_NAME;
-  if (!tableName)
-    throw new UsageError('give --table NAME, set STATE_TABLE_NAME, or use --local', POLICY_REPLAY_USAGE);
-  const endpoint = io.env.AWS_ENDPOINT_URL_DYNAMODB;
-  return { client: createDynamoClient(endpoint ? { endpoint } : {}), tableName };
 }
 
 function render(report: ReplayReport, policyFile: string, since: Date): string {
@@ -99,7 +84,7 @@ export async function policyReplayCommand(
     throw new UsageError('--policy <new.json> is required', POLICY_REPLAY_USAGE);
   const policy = readPolicyArg(values.policy, inject.read ?? readFromCwd(io));
   const since = sinceInstant((values.since as string | undefined) ?? '30d', io.now());
-  const table = inject.table ?? tableFor(io, values);
+  const table = inject.table ?? stateTableFor(io, values, POLICY_REPLAY_USAGE);
   let records: Awaited<ReturnType<typeof scanAuditSince>>;
   try {
     records = await scanAuditSince(table, since);

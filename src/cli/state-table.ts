@@ -1,0 +1,28 @@
+/**
+ * Which state table a CLI command reads: the running local stack's (`--local`), or a deployed
+ * one (`--table NAME`, else STATE_TABLE_NAME; AWS_ENDPOINT_URL_DYNAMODB honoured).
+ */
+import { DEFAULT_ENDPOINTS_FILE, readEndpoints } from '../local/endpoints.js';
+import { createDynamoClient, type StateTable } from '../state/table.js';
+import { UsageError } from './errors.js';
+import type { CliIo } from './io.js';
+
+export function stateTableFor(io: CliIo, values: Record<string, unknown>, usage: string): StateTable {
+  if (values.local) {
+    const endpoints = readEndpoints(io.env.AUTOPILOT_ENDPOINTS_FILE ?? DEFAULT_ENDPOINTS_FILE);
+    return {
+      client: createDynamoClient({ endpoint: endpoints.dynamodbEndpoint }),
+      tableName: endpoints.tableName,
+    };
+  }
+  const tableName = (values.table as string | undefined) ?? io.env.STATE_TABLE_NAME;
+  if (!tableName) throw new UsageError('give --table NAME, set STATE_TABLE_NAME, or use --local', usage);
+  const endpoint = io.env.AWS_ENDPOINT_URL_DYNAMODB;
+  return {
+    client: createDynamoClient({
+      ...(endpoint ? { endpoint } : {}),
+      ...(io.env.AWS_REGION ? { region: io.env.AWS_REGION } : {}),
+    }),
+    tableName,
+  };
+}

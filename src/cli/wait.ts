@@ -1,0 +1,75 @@
+/**
+ * `enqueue … --wait`: how a deploy job gates on the outcome. It reads the request's story from
+ * the state table (the final outcome the worker records, else the latest audit record) until the
+ * request has ended or the timeout passes. Exit codes: 0 approved (or already done), 3 denied,
+ * cancelled, stale, refused or dead-lettered, 4 still held (deferred, asked, paused) at the timeout.
+ */
+import { readAudit, readFinal } from '../state/audit.js';
+import type { StateTable } from '../state/table.js';
+
+export const WAIT_EXIT = { done: 0, refused: 3, held: 4 } as const;
+
+/** Results that mean the change is made (or would be, in a dry run). */
+const DONE = new Set(['approved', 'groups-disabled', 'archived', 'would-mutate']);
+/** Results that end a request without the change. */
+const REFUSED = new Set(['denied', 'rejected', 'stale', 'cancelled', 'dead-lettered']);
+
+export interface WaitOutcome {
+  exitCode: (typeof WAIT_EXIT)[keyof typeof WAIT_EXIT];
+  /** The result as recorded, or "queued" when the worker has not looked at it yet. */
+  result: string;
+  rule?: string;
+  reason?: string;
+}
+
+/** The request's state now: ended (done or refused) or still waiting (undefined exit code). */
+export async function outcomeNow(
+  table: StateTable,
+  requestId: string,
+): Promise<Omit<WaitOutcome, 'exitCode'> & { exitCode?: WaitOutcome['exitCode'] }> {
+  const final = await readFinal(table, requestId);
+  if (final) {
+    const exitCode = DONE.has(final.result) ? WAIT_EXIT.done : WAIT_EXIT.refused;
+    return { exitCode, result: final.result, rule: final.rule, reason: final.reason };
+  }
+  const records = await readAudit(table, requestId);
+  const latest = records.at(-1);
+  if (!latest) return { result: 'queued', reason: 'not yet picked up by the worker' };
+  const told = { result: latest.result, rule: latest.rule, reason: latest.reason };
+  // Another request already made this change: it is done, and was not made twice.
+  if (latest.result === 'replayed' && latest.replayOf && latest.replayOf !== requestId)
+    return { ...told, exitCode: WAIT_EXIT.done };
+  if (DONE.has(latest.result)) return { ...told, exitCode: WAIT_EXIT.done };
+  if (REFUSED.has(latest.result)) return { ...told, exitCode: WAIT_EXIT.refused };
+  return told;
+}
+
+export interface WaitOptions {
+  timeoutMs: number;
+  pollMs?: number;
+  now: () => number;
+  sleep: (ms: number) => Promise<void>;
+}
+
+/** Polls until the request ends or `timeoutMs` passes (then "held", with its latest state). */
+export async function waitForOutcome(
+  table: StateTable,
+  requestId: string,
+  options: WaitOptions,
+): Promise<WaitOutcome> {
+  const deadline = options.now() + options.timeoutMs;
+  for (;;) {
+    const state = await outcomeNow(table, requestId);
+    if (state.exitCode !== undefined) return state as WaitOutcome;
+    const left = deadline - options.now();
+    if (left <= 0) return { ...state, exitCode: WAIT_EXIT.held };
+    await options.sleep(Math.min(options.pollMs ?? 2_000, left));
+  }
+}
+
+/** `15m`, `90s`, `2h` → milliseconds; undefined when it is none of those. */
+export function durationMs(text: string): number | undefined {
+  const match = /^(\d+)(s|m|h)$/.exec(text.trim());
+  if (!match) return undefined;
+  return Number(match[1]) * { s: 1_000, m: 60_000, h: 3_600_000 }[match[2] as 's' | 'm' | 'h'];
+}
