@@ -10,7 +10,8 @@ import { matchesAny } from '../util/glob.js';
 import type { Decision, DecisionCounter, Outcome } from './decide.js';
 import { firstMatchingRule } from './rules.js';
 import type { ApprovalRule, Policy } from './schema.js';
-import { describeWindows, isWithinWindows, nextWindowOpening, pad, wallDay } from './windows.js';
+import { describeWindows } from './time-words.js';
+import { isWithinWindows, nextWindowOpening, pad, wallDay } from './windows.js';
 
 export const HOUR = 3_600_000;
 

@@ -20,7 +20,7 @@ import { actionTarget } from '../actions/request.js';
 import { type Context, decideAction, decideApproval, HOUR } from './action-rules.js';
 import { activeFreeze, protectingGlob } from './rules.js';
 import type { ChatGrant, Policy } from './schema.js';
-import { formatInstant } from './windows.js';
+import { formatInstant } from './time-words.js';
 
 export type Outcome = 'approve' | 'deny' | 'ask' | 'defer';
 

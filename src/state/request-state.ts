@@ -23,6 +23,8 @@ export interface RequestState {
 export async function readRequestState(
   table: StateTable,
   subject: { requestId: string; effectKey: string },
+  /** The process clock (epoch ms) an effect's lock is judged by. */
+  nowMs = Date.now(),
 ): Promise<RequestState> {
   const keys = {
     final: finalItemKey(subject.requestId),
@@ -33,7 +35,7 @@ export async function readRequestState(
   const found = new Map((await batchGet(table, Object.values(keys))).map((item) => [keyId(item), item]));
   return {
     final: finalFromItem(found.get(keyId(keys.final))),
-    effect: effectFromItem(found.get(keyId(keys.effect))),
+    effect: effectFromItem(found.get(keyId(keys.effect)), nowMs),
     pause: pauseFromItem(found.get(keyId(keys.pause))),
     veto: vetoFromItem(found.get(keyId(keys.veto))),
   };

@@ -1,7 +1,7 @@
 /**
  * The pure half of reading the event log: laying a response out by position, checking its order,
- * and walking pages past the cursor's boundary so that each event is handed out exactly once
- * (src/sweeper/poller.ts does the requests).
+ * walking pages past the cursor's boundary so that each event is handed out exactly once, and
+ * handing the pages to their consumer (src/sweeper/poller.ts does the requests).
  */
 import type { Cursor } from '../state/sweep-cursor.js';
 import { EventOrderError } from './errors.js';
@@ -133,4 +133,28 @@ export function takeNewEvents(read: ReadPage, walk: Walk): NewEvent[] {
   const highest = read.items.at(-1)?.pos;
   if (highest !== undefined && highest >= walk.next) walk.next = highest + 1;
   return newEvents;
+}
+
+/** How reading the event log ended: a poll end, or the error that stopped it. */
+export type ReadEnd = { end: PollEnd; error?: undefined } | { end?: undefined; error: unknown };
+
+/**
+ * Hands each page to `onPage` and returns how the poll ended. Stepped by hand (not `for await`)
+ * for two reasons: the generator's return value says why it stopped, and a failed read must be
+ * told from a failed `onPage` (the first is reported in the summary, the second propagates).
+ */
+export async function readPages(
+  pages: AsyncGenerator<PolledPage, PollEnd>,
+  onPage: (page: PolledPage) => Promise<void>,
+): Promise<ReadEnd> {
+  for (;;) {
+    let result: IteratorResult<PolledPage, PollEnd>;
+    try {
+      result = await pages.next();
+    } catch (error) {
+      return { error };
+    }
+    if (result.done) return { end: result.value };
+    await onPage(result.value);
+  }
 }

@@ -24,7 +24,7 @@ import { type Cursor, readCursor, writeCursor } from '../state/sweep-cursor.js';
 import { acquireLease, releaseLease } from '../state/sweep-lease.js';
 import { loadWatchSet, type WatchEntry, writeWatchEntries } from '../state/watch.js';
 import { forEachBounded } from '../util/pool.js';
-import type { NewEvent, PollEnd, PolledPage } from './event-walk.js';
+import { type NewEvent, readPages } from './event-walk.js';
 import { planFlush } from './flush-plan.js';
 import { createNotices } from './notices.js';
 import { createPoller } from './poller.js';
@@ -33,30 +33,6 @@ import { emptySummary, type RunSummary, reportRun, staleSection } from './summar
 import type { RunInput, SweeperDeps, SweeperStep } from './types.js';
 
 const DAY = 86_400_000;
-
-/** How reading the event log ended: a poll end, or the error that stopped it. */
-type ReadEnd = { end: PollEnd; error?: undefined } | { end?: undefined; error: unknown };
-
-/**
- * Hands each page to `onPage` and returns how the poll ended. Stepped by hand (not `for await`)
- * for two reasons: the generator's return value says why it stopped, and a failed read must be
- * told from a failed `onPage` (the first is reported in the summary, the second propagates).
- */
-async function readPages(
-  pages: AsyncGenerator<PolledPage, PollEnd>,
-  onPage: (page: PolledPage) => Promise<void>,
-): Promise<ReadEnd> {
-  for (;;) {
-    let result: IteratorResult<PolledPage, PollEnd>;
-    try {
-      result = await pages.next();
-    } catch (error) {
-      return { error };
-    }
-    if (result.done) return { end: result.value };
-    await onPage(result.value);
-  }
-}
 
 export function createSweeper(deps: SweeperDeps) {
   const logger = deps.logger ?? createLogger({ service: 'sweeper' });

@@ -1,6 +1,7 @@
 /**
  * The webhook's own error tree. Each error knows the HTTP status it becomes, so one
- * `app.onError` maps them all and bad input can never surface as a 5xx.
+ * `app.onError` maps them all and bad input can never surface as a 5xx. The read deadline is
+ * the one failure told in words instead (a reply saying the platform is slow).
  */
 
 export class WebhookError extends Error {
@@ -47,4 +48,9 @@ export class DependencyUnavailableError extends WebhookError {
   constructor(message: string, options?: ErrorOptions) {
     super(503, 'dependency_unavailable', message, options);
   }
+}
+
+/** A read's overall deadline passed: every call in flight is aborted and the person reads "slow". */
+export class DeadlineError extends Error {
+  override name = 'DeadlineError';
 }

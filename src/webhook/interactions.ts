@@ -90,88 +90,137 @@ function refusal(text: string): SlackReply {
   return { ...problem(text), replace_original: false };
 }
 
+/** The block_actions payload of a click; undefined for interaction types that are not ours. */
+function parsePayload(raw: string | undefined) {
+  if (raw === undefined) throw new MalformedSlackRequestError('missing payload');
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    throw new MalformedSlackRequestError('payload is not JSON');
+  }
+  if ((json as { type?: unknown } | null)?.type !== 'block_actions') return undefined;
+  const parsed = blockActionsSchema().safeParse(json);
+  if (!parsed.success) throw new MalformedSlackRequestError('payload is not a block_actions payload');
+  return parsed.data;
+}
+
+/**
+ * Replies to the click's `response_url`. Slack wants the click acknowledged within three seconds:
+ * a reply post still running at `replyBy` is left behind and noted in the request's log line.
+ */
+function replier(deps: WebhookDeps, responseUrl: string | undefined, replyBy: number, now: () => number) {
+  let late = false;
+  return {
+    async send(message: SlackReply): Promise<void> {
+      if (!responseUrl) return;
+      const posted = await settleBy(deps.postReply(responseUrl, message), replyBy, now);
+      if (!posted.settled) late = true;
+    },
+    warned: () => (late ? { warning: 'reply to Slack not confirmed in time' } : {}),
+  };
+}
+
+/** What a click works with once it is parsed and allowed. */
+interface Click {
+  deps: WebhookDeps;
+  ctx: InteractionContext;
+  original: ActionRequest;
+  userId: string;
+  responseUrl: string | undefined;
+  /** Reads and writes give up here; the reply to Slack a little later. */
+  deadline: number;
+  now: () => number;
+  reply: ReturnType<typeof replier>;
+  what: string;
+}
+
 export async function handleInteraction(
   deps: WebhookDeps,
   ctx: InteractionContext,
 ): Promise<InteractionResult> {
   const now = deps.now ?? Date.now;
-  if (ctx.payload === undefined) throw new MalformedSlackRequestError('missing payload');
-  let json: unknown;
-  try {
-    json = JSON.parse(ctx.payload);
-  } catch {
-    throw new MalformedSlackRequestError('payload is not JSON');
-  }
-  const kind = (json as { type?: unknown } | null)?.type;
-  if (kind !== 'block_actions') return { outcome: 'ignored' }; // other interaction types are not ours
-  const parsed = blockActionsSchema().safeParse(json);
-  if (!parsed.success) throw new MalformedSlackRequestError('payload is not a block_actions payload');
-  const payload = parsed.data;
+  const payload = parsePayload(ctx.payload);
+  if (!payload) return { outcome: 'ignored' }; // other interaction types are not ours
   const userId = payload.user.id;
   const responseUrl = responseUrlOf(payload.response_url);
-  // Slack wants the click acknowledged within three seconds: a slow reply post is left behind.
-  const replyBy = ctx.startedAt + (deps.deadlineMs ?? 2500) + 400;
-  const reply = async (message: SlackReply) => {
-    if (!responseUrl) return;
-    const posted = await settleBy(deps.postReply(responseUrl, message), replyBy, now);
-    if (!posted.settled) replyLate = true;
-  };
-  // Noted in the request's log line: the reply post to Slack did not finish in time.
-  let replyLate = false;
-  const warned = () => (replyLate ? { warning: 'reply to Slack not confirmed in time' } : {});
+  const deadline = ctx.startedAt + (deps.deadlineMs ?? 2500);
+  const reply = replier(deps, responseUrl, deadline + 400, now);
   const action = payload.actions[0]!;
   if (action.action_id !== APPROVE_ACTION_ID && action.action_id !== DENY_ACTION_ID) {
     return { outcome: 'ignored', userId };
   }
   const original = decodeButtonValue(action.value);
   if (!original) {
-    await reply(refusal('This button does not carry a valid action request; nothing was done.'));
-    return { outcome: 'bad_button_value', userId, ...warned() };
+    await reply.send(refusal('This button does not carry a valid action request; nothing was done.'));
+    return { outcome: 'bad_button_value', userId, ...reply.warned() };
   }
   const allowed = authorize(deps.policy, { teamId: payload.team.id, userId }, original.action);
   if (!allowed.ok) {
-    await reply(refusal(allowed.message));
-    return { outcome: allowed.outcome, userId, ...warned() };
+    await reply.send(refusal(allowed.message));
+    return { outcome: allowed.outcome, userId, ...reply.warned() };
   }
-  const what = `${original.action} for ${actionTarget(original)}`;
+  const click: Click = {
+    deps,
+    ctx,
+    original,
+    userId,
+    responseUrl,
+    deadline,
+    now,
+    reply,
+    what: `${original.action} for ${actionTarget(original)}`,
+  };
+  return action.action_id === DENY_ACTION_ID ? deny(click) : approve(click);
+}
 
-  if (action.action_id === DENY_ACTION_ID) {
-    const at = new Date(now()).toISOString();
-    const written = await settleBy(
-      deps.writeVeto(effectKey(original), { by: `slack:${userId}`, at }),
-      ctx.startedAt + (deps.deadlineMs ?? 2500),
-      now,
-    );
-    if (!written.settled || 'error' in written) {
-      await reply(
-        refusal(
-          `Could not record the denial of ${escapeMrkdwn(what)}: the state table did not answer. Please try again.`,
-        ),
-      );
-      return {
-        outcome: written.settled ? 'state_unreachable' : 'state_unconfirmed',
-        userId,
-        ...(written.settled ? { error: written.error } : {}),
-        ...warned(),
-      };
-    }
-    await reply(
-      replaced(
-        `Denied by ${userId}`,
-        `:no_entry: ${escapeMrkdwn(what)} was *denied* by <@${userId}>. Automation will not do it.`,
+/** Deny: a veto on the effect, so automation will not do it (a person with the grant still can). */
+async function deny({
+  deps,
+  original,
+  userId,
+  deadline,
+  now,
+  reply,
+  what,
+}: Click): Promise<InteractionResult> {
+  const at = new Date(now()).toISOString();
+  const written = await settleBy(
+    deps.writeVeto(effectKey(original), { by: `slack:${userId}`, at }),
+    deadline,
+    now,
+  );
+  if (!written.settled || 'error' in written) {
+    await reply.send(
+      refusal(
+        `Could not record the denial of ${escapeMrkdwn(what)}: the state table did not answer. Please try again.`,
       ),
     );
     return {
-      outcome: 'denied',
+      outcome: written.settled ? 'state_unreachable' : 'state_unconfirmed',
       userId,
-      ...(original.requestId ? { requestId: original.requestId } : {}),
-      ...warned(),
+      ...(written.settled ? { error: written.error } : {}),
+      ...reply.warned(),
     };
   }
+  await reply.send(
+    replaced(
+      `Denied by ${userId}`,
+      `:no_entry: ${escapeMrkdwn(what)} was *denied* by <@${userId}>. Automation will not do it.`,
+    ),
+  );
+  return {
+    outcome: 'denied',
+    userId,
+    ...(original.requestId ? { requestId: original.requestId } : {}),
+    ...reply.warned(),
+  };
+}
 
+/** Approve: the request queued as the clicking person's (a retry only when its first delivery never got there). */
+async function approve(click: Click): Promise<InteractionResult> {
+  const { deps, ctx, original, userId, responseUrl, deadline, now, reply, what } = click;
   const requestId = approvedRequestId(original, userId);
-  const deadline = ctx.startedAt + (deps.deadlineMs ?? 2500);
-  // As for slash commands: a retry is queued only when its first delivery never reached the queue.
   if (ctx.retry) {
     const earlier = await settleBy(deps.queued.find(requestId), deadline, now);
     if (earlier.settled && 'value' in earlier && earlier.value !== undefined)
@@ -190,17 +239,17 @@ export async function handleInteraction(
     now,
   );
   if (!sent.ok) {
-    await reply(
+    await reply.send(
       refusal(
         sent.outcome === 'queue_unreachable'
           ? `The actions queue could not be reached, so ${escapeMrkdwn(what)} was *not* queued. Please click again.`
           : `The actions queue did not confirm ${escapeMrkdwn(what)} in time; clicking again is safe.`,
       ),
     );
-    return { outcome: sent.outcome, userId, requestId, error: sent.error, ...warned() };
+    return { outcome: sent.outcome, userId, requestId, error: sent.error, ...reply.warned() };
   }
   const marked = await settleBy(deps.queued.mark(requestId, sent.messageId, new Date(now())), deadline, now);
-  await reply(
+  await reply.send(
     replaced(
       `Approved by ${userId}`,
       `:white_check_mark: ${escapeMrkdwn(what)} was *approved* by <@${userId}> and queued as ${code(requestId)}. The outcome follows here.`,
@@ -210,7 +259,7 @@ export async function handleInteraction(
     outcome: ctx.retry ? 'retry_queued' : 'queued',
     userId,
     requestId,
-    ...warned(),
+    ...reply.warned(),
     // Queued all the same; only a later retry of it could be queued once more (and acted on once).
     ...(marked.settled && 'error' in marked ? { error: marked.error } : {}),
   };

@@ -5,23 +5,12 @@
  * instead of meeting Slack's three-second timeout.
  */
 
-import { activeFreeze } from '../policy/rules.js';
 import type { Policy } from '../policy/schema.js';
 import type { PauseState } from '../state/pause.js';
-import { grantsFor } from './authorize.js';
-import {
-  code,
-  contextLine,
-  ephemeral,
-  escapeMrkdwn,
-  fields,
-  header,
-  problem,
-  type SlackReply,
-  section,
-  table,
-} from './blocks.js';
+import { code, contextLine, ephemeral, escapeMrkdwn, fields, header, section, table } from './blocks.js';
 import type { Command } from './commands.js';
+import { describeFailure, type ReadOutcome, withDeadline } from './read-failures.js';
+import { status } from './status.js';
 
 /** The per-call options of the Console API client that reads use. */
 export interface ReadCallOptions {
@@ -87,73 +76,7 @@ export interface ReadContext {
   now?: () => number;
 }
 
-export type ReadOutcome = { reply: SlackReply; outcome: 'ok' | 'not_found' | 'slow' | 'platform_error' };
-
-export const PAGE_SIZE = 10;
-export const SLOW_MESSAGE =
-  'The platform is slow to answer right now; nothing was changed. Please try again.';
-
-class DeadlineError extends Error {
-  override name = 'DeadlineError';
-}
-
-/** Runs `work` with a signal that aborts at `deadline`; rejects with DeadlineError then. */
-async function withDeadline<T>(
-  deadline: number,
-  now: () => number,
-  work: (signal: AbortSignal) => Promise<T>,
-) {
-  const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => {
-        controller.abort(new DeadlineError('read deadline passed'));
-        reject(new DeadlineError('read deadline passed'));
-      },
-      Math.max(0, deadline - now()),
-    );
-  });
-  try {
-    return await Promise.race([work(controller.signal), expired]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-function errorStatus(error: unknown): number | undefined {
-  const status = (error as { status?: unknown } | null)?.status;
-  return typeof status === 'number' ? status : undefined;
-}
-
-/** Turns a client error into words for the person; the client's error tree is matched by name and status. */
-function describeFailure(error: unknown, what: string): ReadOutcome {
-  const name = (error as { name?: unknown } | null)?.name;
-  if (error instanceof DeadlineError || name === 'ApiTimeoutError' || name === 'AbortError') {
-    return { reply: problem(SLOW_MESSAGE), outcome: 'slow' };
-  }
-  const status = errorStatus(error);
-  if (status === 404) return { reply: problem(`There is no ${what}.`), outcome: 'not_found' };
-  if (status === 429) {
-    return {
-      reply: problem('The platform is busy (rate limited); please try again in a minute.'),
-      outcome: 'slow',
-    };
-  }
-  if (status === 401 || status === 403) {
-    return {
-      reply: problem('The platform refused console-autopilot’s API key. Please tell the people who run it.'),
-      outcome: 'platform_error',
-    };
-  }
-  if (status === 400) {
-    return { reply: problem(`The platform refused to show ${what}.`), outcome: 'platform_error' };
-  }
-  return {
-    reply: problem('The platform did not answer properly; nothing was changed. Please try again.'),
-    outcome: 'platform_error',
-  };
-}
+const PAGE_SIZE = 10;
 
 function pagingHint(page: PageLike<object>, slash: string, command: string, current: number): string {
   const total = page.pagination?.totalItems;
@@ -310,47 +233,6 @@ async function events(ctx: ReadContext, page: number, signal: AbortSignal): Prom
       header('Events'),
       table(['time (UTC)', 'name', 'source', 'user', 'value'], rows),
       contextLine(hint),
-    ]),
-  };
-}
-
-async function status(ctx: ReadContext, signal: AbortSignal): Promise<ReadOutcome> {
-  const now = (ctx.now ?? Date.now)();
-  const never = new Promise<never>((_, reject) =>
-    signal.addEventListener('abort', () => reject(signal.reason), { once: true }),
-  );
-  never.catch(() => undefined);
-  const [pause, depth] = await Promise.all([
-    Promise.race([ctx.status.readPause(), never]),
-    ctx.status.queueDepth
-      ? Promise.race([ctx.status.queueDepth(), never]).catch(() => undefined)
-      : Promise.resolve(undefined),
-  ]);
-  const policy = ctx.policy;
-  const freeze = activeFreeze(policy, now)?.name;
-  const pauseText = pause.paused
-    ? `:double_vertical_bar: *Paused*${pause.by ? ` by ${escapeMrkdwn(pause.by)}` : ''}${pause.since ? ` since ${pause.since}` : ''}${pause.reason ? `: ${escapeMrkdwn(pause.reason)}` : ''}`
-    : ':arrow_forward: *Running* (not paused)';
-  const stale = policy.sweeper.staleConfigs;
-  const mine = grantsFor(policy, ctx.userId);
-  return {
-    outcome: 'ok',
-    reply: ephemeral(pause.paused ? 'console-autopilot is paused' : 'console-autopilot is running', [
-      header('console-autopilot status'),
-      section(pauseText),
-      ...fields([
-        ['Queued actions', depth === undefined ? 'unknown' : String(depth)],
-        ['Freeze', freeze ? `:snowflake: ${escapeMrkdwn(freeze)} (active)` : 'none active'],
-        ['Approval rules', String(policy.approvals.rules.length)],
-        ['Time zone', escapeMrkdwn(policy.timezone)],
-        [
-          'Stale-config sweep',
-          stale
-            ? `${stale.dryRun ? 'dry run' : 'archives'} after ${stale.staleAfterDays} days, ≤ ${stale.maxPerRun} a run`
-            : 'off',
-        ],
-        ['Your grants', mine.length > 0 ? mine.map((g) => code(g)).join(' ') : 'none (reads only)'],
-      ]),
     ]),
   };
 }

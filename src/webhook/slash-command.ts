@@ -100,72 +100,95 @@ export async function handleSlashCommand(deps: WebhookDeps, ctx: SlashContext): 
     }
     case 'approve':
     case 'disable-groups':
-    case 'archive': {
-      // A Slack retry carries the same request id. Queued already: answer, queue nothing. Its
-      // first delivery never reached the queue (or we cannot tell): queue it now with that id;
-      // were it a second copy after all, the worker recognises it by the id and acts once.
-      if (ctx.retry) {
-        const earlier = await settleBy(deps.queued.find(ctx.requestId), deadline, now);
-        if (earlier.settled && 'value' in earlier && earlier.value !== undefined)
-          return { reply: retryReply(ctx.requestId), outcome: 'retry_ignored', command: command.name };
-      }
-      const request = buildActionRequest(command, {
-        userId: ctx.userId,
-        requestId: ctx.requestId,
-        requestedAt: new Date(now()),
-        responseUrl: responseUrlOf(ctx.responseUrl),
-      });
-      const sent = await enqueue(
-        { sqs: deps.sqs, queueUrl: deps.queueUrl, signer: deps.signer },
-        request,
-        deadline,
-        now,
-      );
-      if (!sent.ok) {
-        return {
-          reply: notQueuedReply(request, sent.outcome),
-          outcome: sent.outcome,
-          command: command.name,
-          error: sent.error,
-        };
-      }
-      const marked = await settleBy(
-        deps.queued.mark(ctx.requestId, sent.messageId, new Date(now())),
-        deadline,
-        now,
-      );
-      return {
-        reply: ctx.retry ? queuedOnRetryReply(request) : queuedReply(request),
-        outcome: ctx.retry ? 'retry_queued' : 'queued',
-        command: command.name,
-        queuedRequestId: ctx.requestId,
-        // Queued all the same; only a later retry of it could be queued once more (and acted on once).
-        ...(marked.settled && 'error' in marked ? { error: marked.error } : {}),
-      };
-    }
+    case 'archive':
+      return queueMutation(deps, ctx, command, deadline, now);
     case 'pause':
-    case 'resume': {
-      const paused = command.name === 'pause';
-      const reason = command.name === 'pause' ? command.reason : undefined;
-      // Writing the same switch again is harmless, so a Slack retry simply repeats it.
-      const written = await settleBy(
-        deps.pause.write({ paused, by: `slack:${ctx.userId}`, reason, at: new Date(now()) }),
-        deadline,
-        now,
-      );
-      if (!written.settled || 'error' in written) {
-        return {
-          reply: problem(
-            written.settled
-              ? `Could not ${command.name}: the state table did not answer. Nothing was changed; please try again.`
-              : `The state table did not confirm the ${command.name} in time. Check with \`${ctx.slash} status\` before trying again.`,
-          ),
-          outcome: written.settled ? 'state_unreachable' : 'state_unconfirmed',
-          command: command.name,
-          ...(written.settled ? { error: written.error } : {}),
-        };
-      }
-      return { reply: pauseReply(paused, ctx.userId, reason), outcome: 'ok', command: command.name };
-    }
+    case 'resume':
+      return switchPause(deps, ctx, command, deadline, now);
   }
+}
+
+type MutationCommand = Extract<Command, { name: 'approve' | 'disable-groups' | 'archive' }>;
+type PauseCommand = Extract<Command, { name: 'pause' | 'resume' }>;
+
+/** Queues a mutation as the person's request ("queued" at once; the worker posts the outcome). */
+async function queueMutation(
+  deps: WebhookDeps,
+  ctx: SlashContext,
+  command: MutationCommand,
+  deadline: number,
+  now: () => number,
+): Promise<SlashResult> {
+  // A Slack retry carries the same request id. Queued already: answer, queue nothing. Its
+  // first delivery never reached the queue (or we cannot tell): queue it now with that id;
+  // were it a second copy after all, the worker recognises it by the id and acts once.
+  if (ctx.retry) {
+    const earlier = await settleBy(deps.queued.find(ctx.requestId), deadline, now);
+    if (earlier.settled && 'value' in earlier && earlier.value !== undefined)
+      return { reply: retryReply(ctx.requestId), outcome: 'retry_ignored', command: command.name };
+  }
+  const request = buildActionRequest(command, {
+    userId: ctx.userId,
+    requestId: ctx.requestId,
+    requestedAt: new Date(now()),
+    responseUrl: responseUrlOf(ctx.responseUrl),
+  });
+  const sent = await enqueue(
+    { sqs: deps.sqs, queueUrl: deps.queueUrl, signer: deps.signer },
+    request,
+    deadline,
+    now,
+  );
+  if (!sent.ok) {
+    return {
+      reply: notQueuedReply(request, sent.outcome),
+      outcome: sent.outcome,
+      command: command.name,
+      error: sent.error,
+    };
+  }
+  const marked = await settleBy(
+    deps.queued.mark(ctx.requestId, sent.messageId, new Date(now())),
+    deadline,
+    now,
+  );
+  return {
+    reply: ctx.retry ? queuedOnRetryReply(request) : queuedReply(request),
+    outcome: ctx.retry ? 'retry_queued' : 'queued',
+    command: command.name,
+    queuedRequestId: ctx.requestId,
+    // Queued all the same; only a later retry of it could be queued once more (and acted on once).
+    ...(marked.settled && 'error' in marked ? { error: marked.error } : {}),
+  };
+}
+
+/** `pause` / `resume`: the switch in the state table, answered in the channel with who and why. */
+async function switchPause(
+  deps: WebhookDeps,
+  ctx: SlashContext,
+  command: PauseCommand,
+  deadline: number,
+  now: () => number,
+): Promise<SlashResult> {
+  const paused = command.name === 'pause';
+  const reason = command.name === 'pause' ? command.reason : undefined;
+  // Writing the same switch again is harmless, so a Slack retry simply repeats it.
+  const written = await settleBy(
+    deps.pause.write({ paused, by: `slack:${ctx.userId}`, reason, at: new Date(now()) }),
+    deadline,
+    now,
+  );
+  if (!written.settled || 'error' in written) {
+    return {
+      reply: problem(
+        written.settled
+          ? `Could not ${command.name}: the state table did not answer. Nothing was changed; please try again.`
+          : `The state table did not confirm the ${command.name} in time. Check with \`${ctx.slash} status\` before trying again.`,
+      ),
+      outcome: written.settled ? 'state_unreachable' : 'state_unconfirmed',
+      command: command.name,
+      ...(written.settled ? { error: written.error } : {}),
+    };
+  }
+  return { reply: pauseReply(paused, ctx.userId, reason), outcome: 'ok', command: command.name };
 }

@@ -30,7 +30,6 @@ export type WorkerContext = Pick<Context, 'getRemainingTimeInMillis'> & Partial<
 
 export type WorkerHandler = (event: SQSEvent, context?: WorkerContext) => Promise<SQSBatchResponse>;
 
-/** Runs `task` over `items` with at most `limit` in flight. */
 /** The request id a record's lines are found by: the body's, or the one the worker gives it. */
 function requestIdOf(record: SQSRecord): string {
   try {

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TimeWindow } from '../../src/policy/schema.js';
+import { describeDays, describeWindows, formatInstant } from '../../src/policy/time-words.js';
 import {
-  describeDays,
-  describeWindows,
-  formatInstant,
   instantsOfWallTime,
   isWithinWindows,
   nextWindowOpening,

@@ -1,0 +1,69 @@
+/**
+ * How a read ends when the platform does not answer well: one overall deadline that aborts every
+ * call in flight, and each client failure in words for the person (slow, not found, refused).
+ */
+import { problem, type SlackReply } from './blocks.js';
+import { DeadlineError } from './errors.js';
+
+export type ReadOutcome = { reply: SlackReply; outcome: 'ok' | 'not_found' | 'slow' | 'platform_error' };
+
+export const SLOW_MESSAGE =
+  'The platform is slow to answer right now; nothing was changed. Please try again.';
+
+/** Runs `work` with a signal that aborts at `deadline`; rejects with DeadlineError then. */
+export async function withDeadline<T>(
+  deadline: number,
+  now: () => number,
+  work: (signal: AbortSignal) => Promise<T>,
+) {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => {
+        controller.abort(new DeadlineError('read deadline passed'));
+        reject(new DeadlineError('read deadline passed'));
+      },
+      Math.max(0, deadline - now()),
+    );
+  });
+  try {
+    return await Promise.race([work(controller.signal), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function errorStatus(error: unknown): number | undefined {
+  const status = (error as { status?: unknown } | null)?.status;
+  return typeof status === 'number' ? status : undefined;
+}
+
+/** Turns a client error into words for the person; the client's error tree is matched by name and status. */
+export function describeFailure(error: unknown, what: string): ReadOutcome {
+  const name = (error as { name?: unknown } | null)?.name;
+  if (error instanceof DeadlineError || name === 'ApiTimeoutError' || name === 'AbortError') {
+    return { reply: problem(SLOW_MESSAGE), outcome: 'slow' };
+  }
+  const status = errorStatus(error);
+  if (status === 404) return { reply: problem(`There is no ${what}.`), outcome: 'not_found' };
+  if (status === 429) {
+    return {
+      reply: problem('The platform is busy (rate limited); please try again in a minute.'),
+      outcome: 'slow',
+    };
+  }
+  if (status === 401 || status === 403) {
+    return {
+      reply: problem('The platform refused console-autopilot’s API key. Please tell the people who run it.'),
+      outcome: 'platform_error',
+    };
+  }
+  if (status === 400) {
+    return { reply: problem(`The platform refused to show ${what}.`), outcome: 'platform_error' };
+  }
+  return {
+    reply: problem('The platform did not answer properly; nothing was changed. Please try again.'),
+    outcome: 'platform_error',
+  };
+}
