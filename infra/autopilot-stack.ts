@@ -225,6 +225,16 @@ export class AutopilotStack extends Stack {
         maxConcurrency,
       });
 
+    // Release tick: held requests (src/state/held.ts) go back to the queue within a minute of
+    // their wait ending (resume, a window opening, a counter's new hour or day). At rest it is
+    // one short worker invocation and one Query of the held partition per minute.
+    new Rule(this, 'ReleaseTick', {
+      description: 'console-autopilot: every minute, send held requests whose wait is over back to the queue',
+      schedule: Schedule.rate(Duration.minutes(1)),
+      // A missed tick is made good by the next one a minute later.
+      targets: [new LambdaFunction(worker.function, { retryAttempts: 0 })],
+    });
+
     // --- Sweeper: one run at a time, on a schedule.
     const sweeper = new AutopilotFunction(this, 'Sweeper', {
       entry: entries.sweeper,

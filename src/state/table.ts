@@ -20,6 +20,7 @@ export const ITEM_FAMILIES = {
   lastSeen: 'lastseen', // config id -> last exposure
   watch: 'watch', // watched configs and since when
   queued: 'queued', // a Slack request the webhook queued (its retries are not queued again)
+  held: 'held', // requests that wait (paused, window, limit, ask), listed and released by the tick
 } as const;
 
 /**

@@ -36,8 +36,9 @@ import { readRequestState } from '../state/request-state.js';
 import type { StateTable } from '../state/table.js';
 import { admit, type Refusal, type RequesterKeySource } from './admit.js';
 import { sendToDeadLetter } from './dead-letter.js';
-import { deferRequest, rateLimitBackoffSeconds, setVisibility } from './defer.js';
+import { rateLimitBackoffSeconds, setVisibility } from './defer.js';
 import { executeAction, type MutationClient } from './execute.js';
+import { endHold, heldBecause, holdFor, nextLookFor } from './hold.js';
 import {
   askMessage,
   type OutcomeReport,
@@ -99,6 +100,8 @@ interface RecordContext {
   timing: RecordTiming;
   /** What the policy decided from, for the audit record (`autopilot policy replay`). */
   inputs?: DecisionInputs;
+  /** A held record of this request existed when it was read: it goes when the request ends. */
+  held?: boolean;
 }
 
 export async function processRecord(
@@ -132,10 +135,11 @@ export async function processRecord(
   };
 
   const now = deps.now();
-  const { final, effect, pause, veto } = await readRequestState(deps.table, {
+  const { final, effect, pause, veto, held } = await readRequestState(deps.table, {
     requestId: request.requestId,
     effectKey: key,
   });
+  ctx.held = held;
   // A copy of a request that already ended (SQS redelivery, producer retry): tell it again.
   if (final) return replay(deps, ctx, final);
   // The effect already happened for another request: tell, never call again.
@@ -241,18 +245,13 @@ async function apply(
       const now = deps.now();
       // A defer without a time would spin; the policy always sets one, but be safe: 15 min.
       const until = decision.deferUntil ?? new Date(now.getTime() + 15 * 60_000);
-      deps.metrics.put(
-        'HeldRequests',
-        1,
-        { Why: heldBecause(decision, depth) },
-        { requestId: request.requestId },
-      );
+      const why = heldBecause(decision, depth);
+      deps.metrics.put('HeldRequests', 1, { Why: why }, { requestId: request.requestId });
       await writeAuditFor(deps, ctx, { ...base, result: 'deferred', deferUntil: until });
-      const sent = await deferRequest(deps.sqs, deps.queueUrl, request, until, now, deps.signer);
-      ctx.log.debug('deferred copy sent', {
-        deferredMessageId: sent.messageId,
-        delaySeconds: sent.delaySeconds,
-      });
+      // Held in the table, not re-sent with a delay: the release tick brings it back.
+      const nextLook = nextLookFor(why, until, deps.policy, request, now);
+      await holdFor(deps.table, request, { why, decision, nextLook }, now);
+      ctx.held = true;
       return finish(
         deps,
         ctx,
@@ -303,14 +302,14 @@ async function ask(deps: RecordDeps, ctx: RecordContext, decision: Decision): Pr
       throw new RetryLater(`cannot post the question to Slack: ${posted.error}`);
     }
   }
+  const reason = `${decision.reason}; waiting for Approve or Deny in the notifications channel`;
+  const nextLook = nextLookFor('ask', now, deps.policy, ctx.request, now);
+  await holdFor(deps.table, ctx.request, { why: 'ask', decision: { ...decision, reason }, nextLook }, now);
+  ctx.held = true;
   return finish(
     deps,
     ctx,
-    {
-      ...base,
-      result: 'asked',
-      reason: `${decision.reason}; waiting for Approve or Deny in the notifications channel`,
-    },
+    { ...base, result: 'asked', reason },
     // The question itself went to the channel; the requester's reply says it was asked.
     { channel: false },
   );
@@ -329,6 +328,12 @@ async function mutate(deps: RecordDeps, ctx: RecordContext, decision: Decision):
     const waitSeconds = Math.ceil((claim.state.lockExpiresAt - Date.now()) / 1000) + 1;
     await setVisibility(deps.sqs, deps.queueUrl, record.receiptHandle, Math.max(1, waitSeconds));
     throw new RetryLater(`effect ${key} is being executed by another copy`);
+  }
+  // Cancelled (or ended by another copy) after our first read: the claim goes back, no call.
+  const endedMeanwhile = ctx.held ? await readFinal(deps.table, request.requestId) : undefined;
+  if (endedMeanwhile) {
+    await releaseEffect(deps.table, key, owner);
+    return replay(deps, ctx, endedMeanwhile);
   }
 
   if (decision.counter) {
@@ -405,12 +410,6 @@ async function replay(deps: RecordDeps, ctx: RecordContext, stored: StoredOutcom
     { channel: false, auditResult: 'replayed' },
   );
   return 'replayed';
-}
-
-/** Why a deferred request waits, for the HeldRequests metric. */
-function heldBecause(decision: Decision, depth: number): 'paused' | 'limit' | 'window' {
-  if (decision.rule === 'pause') return 'paused';
-  return depth > 0 ? 'limit' : 'window';
 }
 
 /** Results that end a request: its copies replay them. Deferred and asked come back. */
@@ -501,6 +500,11 @@ async function finish(
     writes.push(recordFinal(deps.table, final, deps.now()));
   }
   if (options.audit !== false) writes.push(writeAuditFor(deps, ctx, done, options.auditResult));
+  // The request ended (or a copy told its end again): it is no longer held.
+  if (ctx.held && (FINAL_RESULTS.has(done.result) || done.replayOf)) {
+    writes.push(endHold(deps.table, ctx.request.requestId));
+    ctx.held = false;
+  }
   await Promise.all(writes);
 
   if (options.notifyTopic) {

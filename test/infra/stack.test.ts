@@ -459,6 +459,21 @@ describe('the sweeper', () => {
   });
 });
 
+describe('the release tick', () => {
+  it('invokes the worker every minute to send held requests whose wait is over back to the queue', () => {
+    s.template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 minute)',
+      State: 'ENABLED',
+      Targets: [
+        Match.objectLike({
+          Arn: { 'Fn::GetAtt': [functionId('Worker'), 'Arn'] },
+          RetryPolicy: { MaximumRetryAttempts: 0 },
+        }),
+      ],
+    });
+  });
+});
+
 describe('the webhook', () => {
   it('sits behind an HTTP API stage with throttling and JSON access logs', () => {
     s.template.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
