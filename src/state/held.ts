@@ -7,7 +7,7 @@
  * when the request starts to wait and deletes it when the request ends.
  */
 import type { ActionRequest } from '../actions/request.js';
-import { type Item, itemKey, putItem } from './dynamo.js';
+import { getItem, type Item, itemKey, putItem } from './dynamo.js';
 import { deleteItem } from './dynamo-delete.js';
 import { queryPartition } from './dynamo-query.js';
 import { updateIf } from './dynamo-update.js';
@@ -84,6 +84,12 @@ export function heldFromItem(item: Item): HeldRecord | undefined {
   if (item.nextLook?.S) held.nextLook = item.nextLook.S;
   if (item.releasedAt?.S) held.releasedAt = item.releasedAt.S;
   return held;
+}
+
+/** One held request, or undefined when it is not held (never was, or ended). */
+export async function readHeld(table: StateTable, requestId: string): Promise<HeldRecord | undefined> {
+  const item = await getItem(table, key(requestId));
+  return item ? heldFromItem(item) : undefined;
 }
 
 /** Every held request, oldest wait first. */

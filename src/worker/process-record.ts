@@ -41,6 +41,7 @@ import { executeAction, type MutationClient } from './execute.js';
 import { endHold, heldBecause, holdFor, nextLookFor } from './hold.js';
 import {
   askMessage,
+  FINAL_RESULTS,
   type OutcomeReport,
   type OutcomeResult,
   outcomeMessage,
@@ -411,17 +412,6 @@ async function replay(deps: RecordDeps, ctx: RecordContext, stored: StoredOutcom
   );
   return 'replayed';
 }
-
-/** Results that end a request: its copies replay them. Deferred and asked come back. */
-const FINAL_RESULTS: ReadonlySet<OutcomeResult> = new Set([
-  'approved',
-  'groups-disabled',
-  'archived',
-  'would-mutate',
-  'denied',
-  'stale',
-  'rejected',
-]);
 
 interface Finished {
   result: OutcomeResult;
