@@ -7,22 +7,10 @@ import { actionTarget, requesterKey } from '../actions/request.js';
 import { postToSlack, type SlackMessage } from '../slack/post.js';
 import { markNotified, recordFinal, writeAudit } from '../state/audit.js';
 import { notificationsUrl, type RecordContext, type RecordDeps, type RecordResult } from './record.js';
-import {
-  FINAL_RESULTS,
-  type OutcomeReport,
-  type OutcomeResult,
-  outcomeMessage,
-  outcomeText,
-} from './replies.js';
+import { FINAL_RESULTS, type OutcomeReport, outcomeMessage, outcomeText } from './replies.js';
 
-export interface Finished {
-  result: OutcomeResult;
-  rule: string;
-  reason: string;
-  dryRun: boolean;
-  deferUntil?: Date;
-  replayOf?: string;
-}
+/** An outcome as the record path knows it: the report a reply is built from, less the request. */
+export type Finished = Omit<OutcomeReport, 'request' | 'requestId'>;
 
 /**
  * How an outcome came about, which decides how it is told:
