@@ -13,9 +13,9 @@ import type { StateTable } from '../state/table.js';
 export const ASK_RECHECK_MS = 60 * 60_000;
 
 /** Why a deferred request waits. */
-export function heldBecause(decision: Decision, depth: number): Exclude<HeldWhy, 'ask'> {
+export function heldBecause(decision: Decision, overLimit: boolean): Exclude<HeldWhy, 'ask'> {
   if (decision.rule === 'pause') return 'paused';
-  return depth > 0 ? 'limit' : 'window';
+  return overLimit ? 'limit' : 'window';
 }
 
 /**

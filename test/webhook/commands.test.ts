@@ -93,6 +93,7 @@ describe('the /autopilot grammar', () => {
         'pause',
         'resume',
         'status',
+        'why',
       ].sort(),
     );
   });
