@@ -94,15 +94,17 @@ export async function cancelCommand(args: string[], io: CliIo): Promise<number> 
     {
       table,
       mayCancel: (held) => mayCancel(policy, by, held.request, now),
-      tell: async (urls, message) => {
-        for (const url of urls) {
-          // The channel URL is the operator's own setting; a reply URL must be Slack's.
-          const allowedOrigins = channel ? [new URL(channel).origin] : [];
-          const posted = await postToSlack(url, message, { allowedOrigins });
-          if (!posted.ok) io.stderr(`warning: could not tell ${new URL(url).origin}: ${posted.error}`);
-        }
+      endNow: {
+        tell: async (urls, message) => {
+          for (const url of urls) {
+            // The channel URL is the operator's own setting; a reply URL must be Slack's.
+            const allowedOrigins = channel ? [new URL(channel).origin] : [];
+            const posted = await postToSlack(url, message, { allowedOrigins });
+            if (!posted.ok) io.stderr(`warning: could not tell ${new URL(url).origin}: ${posted.error}`);
+          }
+        },
+        ...(channel ? { channelUrl: async () => channel } : {}),
       },
-      ...(channel ? { channelUrl: async () => channel } : {}),
     },
     { requestId, by, reason, now },
   );

@@ -32,6 +32,15 @@ export interface HeldRecord {
   request: ActionRequest;
   /** When the release tick last sent it back (ISO); it is not sent again for a while. */
   releasedAt?: string;
+  /** Set by `/autopilot cancel`: the worker ends the request as cancelled when it next sees it. */
+  cancel?: CancelMark;
+}
+
+/** Who cancelled a held request, when and why. */
+export interface CancelMark {
+  by: string;
+  at: string;
+  reason?: string;
 }
 
 const PK = `${ITEM_FAMILIES.held}#all`;
@@ -83,7 +92,17 @@ export function heldFromItem(item: Item): HeldRecord | undefined {
   };
   if (item.nextLook?.S) held.nextLook = item.nextLook.S;
   if (item.releasedAt?.S) held.releasedAt = item.releasedAt.S;
+  const cancel = cancelFromItem(item);
+  if (cancel) held.cancel = cancel;
   return held;
+}
+
+/** The cancel mark of a held item, if any (the worker reads it with the request's state). */
+export function cancelFromItem(item: Item | undefined): CancelMark | undefined {
+  if (!item?.cancelledBy?.S) return undefined;
+  const mark: CancelMark = { by: item.cancelledBy.S, at: item.cancelledAt?.S ?? '' };
+  if (item.cancelReason?.S) mark.reason = item.cancelReason.S;
+  return mark;
 }
 
 /** One held request, or undefined when it is not held (never was, or ended). */
@@ -117,4 +136,58 @@ export async function markReleased(table: StateTable, held: HeldRecord, at: Date
     { expression: 'since = :since' },
   );
   return out !== undefined;
+}
+
+export type CancelMarked = 'marked' | 'not-held' | 'executing' | 'already-cancelled';
+
+/**
+ * Marks a held request cancelled, unless a worker has started to execute it (the two
+ * conditional writes on this one item decide which came first: a cancel that succeeds is
+ * never followed by the API call, a worker that started first makes the cancel fail).
+ */
+export async function markCancelled(
+  table: StateTable,
+  requestId: string,
+  mark: CancelMark,
+): Promise<CancelMarked> {
+  const out = await updateIf(
+    table,
+    key(requestId),
+    {
+      expression: `SET cancelledBy = :by, cancelledAt = :at${mark.reason ? ', cancelReason = :reason' : ''}`,
+      values: {
+        ':by': { S: mark.by },
+        ':at': { S: mark.at },
+        ...(mark.reason ? { ':reason': { S: mark.reason } } : {}),
+      },
+    },
+    {
+      expression:
+        'attribute_exists(pk) AND attribute_not_exists(executingBy) AND attribute_not_exists(cancelledBy)',
+    },
+  );
+  if (out) return 'marked';
+  const item = await getItem(table, key(requestId));
+  if (!item) return 'not-held';
+  return item.cancelledBy ? 'already-cancelled' : 'executing';
+}
+
+/**
+ * A worker is about to call the API for a held request: it says so on the held item, unless
+ * the request was cancelled first. `gone` when no held item is left (the request ended).
+ */
+export async function startExecutingHeld(
+  table: StateTable,
+  requestId: string,
+  owner: string,
+): Promise<{ state: 'go' } | { state: 'cancelled'; cancel: CancelMark } | { state: 'gone' }> {
+  const out = await updateIf(
+    table,
+    key(requestId),
+    { expression: 'SET executingBy = :owner', values: { ':owner': { S: owner } } },
+    { expression: 'attribute_exists(pk) AND attribute_not_exists(cancelledBy)' },
+  );
+  if (out) return { state: 'go' };
+  const cancel = cancelFromItem(await getItem(table, key(requestId)));
+  return cancel ? { state: 'cancelled', cancel } : { state: 'gone' };
 }

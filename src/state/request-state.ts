@@ -9,7 +9,7 @@ import { type FinalOutcome, finalFromItem, finalItemKey } from './audit.js';
 import { keyId } from './dynamo.js';
 import { batchGet } from './dynamo-batch.js';
 import { type EffectState, effectFromItem, effectItemKey } from './effects.js';
-import { heldItemKey } from './held.js';
+import { type CancelMark, cancelFromItem, heldItemKey } from './held.js';
 import { PAUSE_KEY, type PauseState, pauseFromItem } from './pause.js';
 import type { StateTable } from './table.js';
 import { vetoFromItem, vetoItemKey } from './veto.js';
@@ -21,6 +21,8 @@ export interface RequestState {
   veto: Veto | undefined;
   /** A held record of this request exists (src/state/held.ts). */
   held: boolean;
+  /** Its cancel mark (`/autopilot cancel`), when one was set. */
+  cancel: CancelMark | undefined;
 }
 
 export async function readRequestState(
@@ -43,5 +45,6 @@ export async function readRequestState(
     pause: pauseFromItem(found.get(keyId(keys.pause))),
     veto: vetoFromItem(found.get(keyId(keys.veto))),
     held: found.has(keyId(keys.held)),
+    cancel: cancelFromItem(found.get(keyId(keys.held))),
   };
 }

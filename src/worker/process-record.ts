@@ -13,8 +13,10 @@ import { postToSlack } from '../slack/post.js';
 import { clearNotified, markNotified, readFinal, recordFinal } from '../state/audit.js';
 import { consumeCounter, refundCounter } from '../state/counters.js';
 import { claimEffect, completeEffect, releaseEffect, type StoredOutcome } from '../state/effects.js';
+import { type CancelMark, startExecutingHeld } from '../state/held.js';
 import { readRequestState } from '../state/request-state.js';
 import { admit } from './admit.js';
+import { cancelReason } from './cancel.js';
 import { deadLetterRecord } from './dead-letter.js';
 import { rateLimitBackoffSeconds, setVisibility } from './defer.js';
 import { RetryLater } from './errors.js';
@@ -65,7 +67,7 @@ export async function processRecord(
   };
 
   const now = deps.now();
-  const { final, effect, pause, veto, held } = await readRequestState(
+  const { final, effect, pause, veto, held, cancel } = await readRequestState(
     deps.table,
     { requestId: request.requestId, effectKey: key },
     deps.clock(),
@@ -75,6 +77,8 @@ export async function processRecord(
   if (final) return replay(deps, ctx, final);
   // The effect already happened for another request: tell, never call again.
   if (effect.status === 'completed') return replay(deps, ctx, effect.outcome);
+  // Cancelled while held (`/autopilot cancel`): it ends here, told to the requester and the channel.
+  if (cancel) return endCancelled(deps, ctx, cancel);
 
   const decision = deps.decide(deps.policy, { request, now, pause, veto });
   // The Slack response_url is a short-lived capability: kept out of the audit trail.
@@ -181,11 +185,11 @@ async function mutate(deps: RecordDeps, ctx: RecordContext, decision: Decision):
   const owner = `${request.requestId}/${record.messageId}/${randomUUID()}`;
   const claimed = await claim(deps, ctx, owner);
   if (claimed) return { kind: 'ended', result: claimed };
-  // Cancelled (or ended by another copy) after our first read: the claim goes back, no call.
-  const endedMeanwhile = ctx.held ? await readFinal(deps.table, request.requestId) : undefined;
-  if (endedMeanwhile) {
+  // A held request: say on its held item that it is executing, unless it was cancelled first.
+  const stopped = ctx.held ? await stoppedSinceRead(deps, ctx, owner) : undefined;
+  if (stopped) {
     await releaseEffect(deps.table, key, owner);
-    return { kind: 'ended', result: await replay(deps, ctx, endedMeanwhile) };
+    return { kind: 'ended', result: await stopped() };
   }
 
   if (decision.counter) {
@@ -263,6 +267,27 @@ async function backOffIfRateLimited(
   const seconds = rateLimitBackoffSeconds(outcome.retryAfterMs, receives);
   await setVisibility(deps.sqs, deps.queueUrl, ctx.record.receiptHandle, seconds);
   ctx.log.warn('rate limited; backing off through the message visibility', { backoffSeconds: seconds });
+}
+
+/**
+ * Whether a held request was stopped since our first read: cancelled (its held item says so;
+ * the cancel won the race) or ended by another copy (no held item, a final). The ending to tell.
+ */
+async function stoppedSinceRead(
+  deps: RecordDeps,
+  ctx: RecordContext,
+  owner: string,
+): Promise<(() => Promise<RecordResult>) | undefined> {
+  const gate = await startExecutingHeld(deps.table, ctx.request.requestId, owner);
+  if (gate.state === 'cancelled') return () => endCancelled(deps, ctx, gate.cancel);
+  if (gate.state === 'go') return undefined;
+  const final = await readFinal(deps.table, ctx.request.requestId);
+  return final ? () => replay(deps, ctx, final) : undefined;
+}
+
+function endCancelled(deps: RecordDeps, ctx: RecordContext, cancel: CancelMark): Promise<RecordResult> {
+  const done = { result: 'cancelled' as const, rule: 'cancel', reason: cancelReason(cancel), dryRun: false };
+  return finish(deps, ctx, done, 'decided');
 }
 
 async function replay(deps: RecordDeps, ctx: RecordContext, stored: StoredOutcome): Promise<RecordResult> {

@@ -36,15 +36,20 @@ export interface ReleaseSummary {
   paused: boolean;
 }
 
-/** True when `held` should be sent back now. While paused nothing is: it would only be held again. */
+/**
+ * True when `held` should be sent back now: a cancelled one at once (the worker ends it), the
+ * others when their wait is over. While paused nothing else is: it would only be held again.
+ */
 export function isDue(held: HeldRecord, paused: boolean, now: Date): boolean {
-  if (paused) return false;
   if (held.releasedAt && now.getTime() - Date.parse(held.releasedAt) < RELEASE_RETRY_MS) return false;
+  if (held.cancel) return true;
+  if (paused) return false;
   if (held.why === 'paused') return true;
   return held.nextLook !== undefined && Date.parse(held.nextLook) <= now.getTime();
 }
 
 function releaseReason(held: HeldRecord): string {
+  if (held.cancel) return `cancelled by ${held.cancel.by}: sent back so that the worker ends it`;
   return held.why === 'paused'
     ? 'automation was resumed: the request held by the pause is looked at again'
     : `its next look (${held.nextLook}) has come: the request is looked at again`;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/observability/logger.js';
 import { readAudit, readFinal } from '../../src/state/audit.js';
-import { listHeld } from '../../src/state/held.js';
+import { endHold, holdRequest, listHeld, markCancelled, startExecutingHeld } from '../../src/state/held.js';
 import { writePause } from '../../src/state/pause.js';
 import { cancelHeldRequest } from '../../src/worker/cancel.js';
 import { type ReleaseDeps, releaseHeld } from '../../src/worker/release.js';
@@ -81,20 +81,18 @@ describe('held requests', () => {
     expect((await bench.receive()).Records).toHaveLength(0);
     expect((await releaseHeld(tick, at('2026-11-23T10:05:00Z'))).released).toEqual([]);
 
-    const told: string[][] = [];
+    // `/autopilot cancel` marks it; the tick sends it back at once, pause or not; the worker ends it.
     const cancelled = await cancelHeldRequest(
-      {
-        table: bench.table,
-        mayCancel: () => true,
-        tell: async (urls) => {
-          told.push(urls);
-        },
-        channelUrl: async () => `${bench.slack.origin}/services/channel`,
-      },
+      { table: bench.table, mayCancel: () => true },
       { requestId: 'held-2', by: 'slack:U0ADMIN', reason: 'wrong phase', now: at('2026-11-23T10:06:00Z') },
     );
     expect(cancelled).toMatchObject({ ok: true });
-    expect(told).toEqual([[`${bench.slack.origin}/services/channel`]]);
+    expect((await releaseHeld(tick, at('2026-11-23T10:06:30Z'))).released).toEqual(['held-2']);
+    const channelPosts = () => bench.slack.posts.filter((p) => p.path === '/services/channel').length;
+    const postsBefore = channelPosts();
+    bench.clock.now = at('2026-11-23T10:06:35Z');
+    await bench.run(worker, await bench.receive());
+    expect(channelPosts()).toBe(postsBefore + 1);
     expect(await readFinal(bench.table, 'held-2')).toMatchObject({ result: 'cancelled', rule: 'cancel' });
     expect((await listHeld(bench.table)).map((h) => h.requestId)).toEqual(['held-1', 'held-3']);
 
@@ -112,7 +110,7 @@ describe('held requests', () => {
     await Promise.all([bench.run(worker, back), bench.run(worker, first)]);
     expect([bench.approvals('trg_1'), bench.approvals('trg_2'), bench.approvals('trg_3')]).toEqual([1, 0, 1]);
     expect(await listHeld(bench.table)).toEqual([]);
-    expect(await results('held-2')).toEqual(['deferred', 'cancelled', 'replayed']);
+    expect(await results('held-2')).toEqual(['deferred', 'released', 'cancelled', 'replayed']);
     expect((await results('held-1')).slice(0, 3)).toEqual(['deferred', 'released', 'approved']);
   });
 
@@ -143,10 +141,48 @@ describe('held requests', () => {
     expect(
       await cancelHeldRequest(deps, { requestId: 'early-1', by: 'cli:alice', now: bench.clock.now }),
     ).toMatchObject({ ok: false, code: 'not-allowed', message: 'you lack the chat grant approve_phase' });
-    const allowed = { table: bench.table, mayCancel: () => true as const };
+    const allowed = { table: bench.table, mayCancel: () => true as const, endNow: {} };
     expect(
       await cancelHeldRequest(allowed, { requestId: 'early-1', by: 'cli:alice', now: bench.clock.now }),
     ).toMatchObject({ ok: true });
     expect(await listHeld(bench.table)).toEqual([]);
+  });
+
+  it('lets exactly one of a cancel and a worker starting to execute win, whichever writes first', async () => {
+    const request = {
+      version: 1,
+      action: 'approve_phase',
+      triggerId: 'trg_9',
+      phaseId: 'ph_1',
+      requestedBy: { source: 'ci', id: 'x' },
+      requestedAt: bench.clock.now.toISOString(),
+      requestId: 'race-1',
+    } as const;
+    const record = {
+      requestId: 'race-1',
+      action: 'approve_phase',
+      target: 'trigger trg_9 phase ph_1',
+      requester: 'ci:x',
+      why: 'window' as const,
+      rule: 'r',
+      reason: 'r',
+      since: bench.clock.now.toISOString(),
+      request,
+    };
+    const mark = { by: 'slack:U0ADMIN', at: bench.clock.now.toISOString() };
+    await holdRequest(bench.table, record, bench.clock.now);
+    expect(await startExecutingHeld(bench.table, 'race-1', 'worker-a')).toEqual({ state: 'go' });
+    expect(await markCancelled(bench.table, 'race-1', mark)).toBe('executing');
+
+    await holdRequest(bench.table, { ...record, since: '2026-11-23T10:00:01.000Z' }, bench.clock.now);
+    expect(await markCancelled(bench.table, 'race-1', mark)).toBe('marked');
+    expect(await startExecutingHeld(bench.table, 'race-1', 'worker-b')).toEqual({
+      state: 'cancelled',
+      cancel: mark,
+    });
+    expect(await markCancelled(bench.table, 'race-1', mark)).toBe('already-cancelled');
+    await endHold(bench.table, 'race-1');
+    expect(await markCancelled(bench.table, 'race-1', mark)).toBe('not-held');
+    expect(await startExecutingHeld(bench.table, 'race-1', 'worker-c')).toEqual({ state: 'gone' });
   });
 });
