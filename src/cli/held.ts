@@ -10,6 +10,7 @@ import { mayCancel } from '../policy/cancel-grant.js';
 import { postToSlack } from '../slack/post.js';
 import { type HeldRecord, listHeld } from '../state/held.js';
 import { cancelHeldRequest } from '../worker/cancel.js';
+import { endCancelledNow } from '../worker/cancel-now.js';
 import { parse } from './args.js';
 import { CommandError, UsageError } from './errors.js';
 import { type CliIo, EXIT, printHelp, renderTable } from './io.js';
@@ -91,24 +92,21 @@ export async function cancelCommand(args: string[], io: CliIo): Promise<number> 
   const now = io.now();
   const channel = io.env.SLACK_WEBHOOK_URL;
   const outcome = await cancelHeldRequest(
-    {
-      table,
-      mayCancel: (held) => mayCancel(policy, by, held.request, now),
-      endNow: {
-        tell: async (urls, message) => {
-          for (const url of urls) {
-            // The channel URL is the operator's own setting; a reply URL must be Slack's.
-            const allowedOrigins = channel ? [new URL(channel).origin] : [];
-            const posted = await postToSlack(url, message, { allowedOrigins });
-            if (!posted.ok) io.stderr(`warning: could not tell ${new URL(url).origin}: ${posted.error}`);
-          }
-        },
-        ...(channel ? { channelUrl: async () => channel } : {}),
-      },
-    },
+    { table, mayCancel: (held) => mayCancel(policy, by, held.request, now) },
     { requestId, by, reason, now },
   );
   if (!outcome.ok) throw new CommandError(outcome.message);
+  await endCancelledNow(table, outcome.held, outcome.reason, now, {
+    tell: async (urls, message) => {
+      for (const url of urls) {
+        // The channel URL is the operator's own setting; a reply URL must be Slack's.
+        const allowedOrigins = channel ? [new URL(channel).origin] : [];
+        const posted = await postToSlack(url, message, { allowedOrigins });
+        if (!posted.ok) io.stderr(`warning: could not tell ${new URL(url).origin}: ${posted.error}`);
+      }
+    },
+    ...(channel ? { channelUrl: async () => channel } : {}),
+  });
   io.stdout(`Cancelled ${requestId} (${outcome.held.action} ${outcome.held.target}): ${outcome.reason}`);
   return EXIT.ok;
 }

@@ -33,6 +33,12 @@ export const WEBHOOK_PARTITION_KEYS = [
   `${ITEM_FAMILIES.queued}#*`,
 ] as const;
 
+/**
+ * Held requests, for `/autopilot held` (read) and `/autopilot cancel` (an update that marks one
+ * cancelled; the worker ends it): get, query and update on this one partition.
+ */
+export const WEBHOOK_HELD_PARTITION_KEYS = [`${ITEM_FAMILIES.held}#all`] as const;
+
 /** What the webhook may only read (`/autopilot why`): the audit trail, records and endings. */
 export const WEBHOOK_READ_PARTITION_KEYS = [`${ITEM_FAMILIES.audit}#*`] as const;
 

@@ -5,14 +5,10 @@
  * (final, audit, the requester and the channel told). Any copy still in flight reads the mark
  * or the final with its state, and a copy past that read finds the mark when it tries to start
  * executing: a cancelled request is never executed later. `autopilot cancel` (a terminal, with
- * the operator's credentials) marks and then ends the request itself at once.
+ * the operator's credentials) marks and then ends the request itself at once (cancel-now.ts).
  */
-import { actionTarget, effectKey, requesterKey } from '../actions/request.js';
-import type { SlackMessage } from '../slack/post.js';
-import { recordFinal, writeAudit } from '../state/audit.js';
-import { type CancelMark, endHold, type HeldRecord, markCancelled, readHeld } from '../state/held.js';
+import { type CancelMark, type HeldRecord, markCancelled, readHeld } from '../state/held.js';
 import type { StateTable } from '../state/table.js';
-import { outcomeMessage } from './replies.js';
 
 export interface CancelRequest {
   requestId: string;
@@ -30,11 +26,6 @@ export interface CancelDeps {
   table: StateTable;
   /** Whether the canceller may cancel this request (the grant for its action); the refusal's words otherwise. */
   mayCancel: (held: HeldRecord) => true | string;
-  /** End the request now (final, audit, replies) rather than leave it to the worker (the CLI). */
-  endNow?: {
-    tell?: (urls: string[], message: SlackMessage) => Promise<void>;
-    channelUrl?: () => Promise<string | undefined>;
-  };
 }
 
 /** The words an ending by cancel carries. */
@@ -67,50 +58,5 @@ export async function cancelHeldRequest(deps: CancelDeps, cancel: CancelRequest)
     const code = marked === 'executing' ? 'executing' : marked === 'not-held' ? 'not-held' : 'ended';
     return { ok: false, code, message: REFUSED[marked](requestId) };
   }
-  const reason = cancelReason(mark);
-  if (deps.endNow) await endCancelledNow(deps.table, held, reason, cancel.now, deps.endNow);
-  return { ok: true, held, reason };
-}
-
-/** The ending the worker would write, written at once (a copy in flight then replays it). */
-async function endCancelledNow(
-  table: StateTable,
-  held: HeldRecord,
-  reason: string,
-  now: Date,
-  tell: NonNullable<CancelDeps['endNow']>,
-): Promise<void> {
-  const at = now.toISOString();
-  const first = await recordFinal(
-    table,
-    { result: 'cancelled', reason, rule: 'cancel', requestId: held.requestId, at },
-    now,
-  );
-  await endHold(table, held.requestId);
-  if (!first) return;
-  await writeAudit(table, {
-    requestId: held.requestId,
-    at: now,
-    action: held.request.action,
-    target: actionTarget(held.request),
-    effectKey: effectKey(held.request),
-    requester: requesterKey(held.request.requestedBy),
-    rule: 'cancel',
-    reason,
-    result: 'cancelled',
-    dryRun: false,
-  });
-  if (!tell.tell) return;
-  const urls = [held.request.reply?.slackResponseUrl, await tell.channelUrl?.()].filter(
-    (url): url is string => typeof url === 'string' && url !== '',
-  );
-  const message = outcomeMessage({
-    request: held.request,
-    requestId: held.requestId,
-    result: 'cancelled',
-    rule: 'cancel',
-    reason,
-    dryRun: held.request.dryRun === true,
-  });
-  await tell.tell(urls, message);
+  return { ok: true, held, reason: cancelReason(mark) };
 }

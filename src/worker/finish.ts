@@ -6,7 +6,8 @@
 import { actionTarget, requesterKey } from '../actions/request.js';
 import { postToSlack, type SlackMessage } from '../slack/post.js';
 import { markNotified, recordFinal, writeAudit } from '../state/audit.js';
-import { endHold } from '../state/held.js';
+import { type CancelMark, endHold } from '../state/held.js';
+import { cancelReason } from './cancel.js';
 import { notificationsUrl, type RecordContext, type RecordDeps, type RecordResult } from './record.js';
 import { FINAL_RESULTS, type OutcomeReport, outcomeMessage, outcomeText } from './replies.js';
 
@@ -129,4 +130,14 @@ async function reply(
     deps.metrics.put('SlackPostsFailed', 1, {}, { requestId: ctx.request.requestId });
     ctx.log.warn('reply not delivered', { error: posted.error, status: posted.status });
   }
+}
+
+/** A held request cancelled (`/autopilot cancel`): it ends here, told to the requester and the channel. */
+export function endCancelled(
+  deps: RecordDeps,
+  ctx: RecordContext,
+  cancel: CancelMark,
+): Promise<RecordResult> {
+  const done = { result: 'cancelled' as const, rule: 'cancel', reason: cancelReason(cancel), dryRun: false };
+  return finish(deps, ctx, done, 'decided');
 }

@@ -13,15 +13,14 @@ import { postToSlack } from '../slack/post.js';
 import { clearNotified, markNotified, readFinal, recordFinal } from '../state/audit.js';
 import { consumeCounter, refundCounter } from '../state/counters.js';
 import { claimEffect, completeEffect, releaseEffect, type StoredOutcome } from '../state/effects.js';
-import { type CancelMark, startExecutingHeld } from '../state/held.js';
+import { startExecutingHeld } from '../state/held.js';
 import { readRequestState } from '../state/request-state.js';
 import { admit } from './admit.js';
-import { cancelReason } from './cancel.js';
 import { deadLetterRecord } from './dead-letter.js';
 import { rateLimitBackoffSeconds, setVisibility } from './defer.js';
 import { RetryLater } from './errors.js';
 import { executeAction } from './execute.js';
-import { finish, writeAuditFor } from './finish.js';
+import { endCancelled, finish, writeAuditFor } from './finish.js';
 import { heldBecause, holdFor, nextLookFor } from './hold.js';
 import {
   lockExpiry,
@@ -269,10 +268,7 @@ async function backOffIfRateLimited(
   ctx.log.warn('rate limited; backing off through the message visibility', { backoffSeconds: seconds });
 }
 
-/**
- * Whether a held request was stopped since our first read: cancelled (its held item says so;
- * the cancel won the race) or ended by another copy (no held item, a final). The ending to tell.
- */
+/** A held request stopped since our first read: cancelled first (the race is won on its held item), or ended by another copy. */
 async function stoppedSinceRead(
   deps: RecordDeps,
   ctx: RecordContext,
@@ -283,11 +279,6 @@ async function stoppedSinceRead(
   if (gate.state === 'go') return undefined;
   const final = await readFinal(deps.table, ctx.request.requestId);
   return final ? () => replay(deps, ctx, final) : undefined;
-}
-
-function endCancelled(deps: RecordDeps, ctx: RecordContext, cancel: CancelMark): Promise<RecordResult> {
-  const done = { result: 'cancelled' as const, rule: 'cancel', reason: cancelReason(cancel), dryRun: false };
-  return finish(deps, ctx, done, 'decided');
 }
 
 async function replay(deps: RecordDeps, ctx: RecordContext, stored: StoredOutcome): Promise<RecordResult> {

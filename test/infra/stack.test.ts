@@ -298,6 +298,8 @@ describe('least privilege', () => {
         grant(['dynamodb:GetItem', 'dynamodb:PutItem'], s.logicalId('StateTable')),
         // Read-only, for /autopilot why (the audit trail's partitions only: see least-privilege).
         grant(['dynamodb:GetItem', 'dynamodb:Query'], s.logicalId('StateTable')),
+        // For /autopilot held and cancel (the held partition only: see least-privilege).
+        grant(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'], s.logicalId('StateTable')),
         send('ActionsQueue'),
       ].sort(),
     );

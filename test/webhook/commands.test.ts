@@ -94,6 +94,8 @@ describe('the /autopilot grammar', () => {
         'resume',
         'status',
         'why',
+        'held',
+        'cancel',
       ].sort(),
     );
   });

@@ -4,6 +4,7 @@ import { readAudit, readFinal } from '../../src/state/audit.js';
 import { endHold, holdRequest, listHeld, markCancelled, startExecutingHeld } from '../../src/state/held.js';
 import { writePause } from '../../src/state/pause.js';
 import { cancelHeldRequest } from '../../src/worker/cancel.js';
+import { endCancelledNow } from '../../src/worker/cancel-now.js';
 import { type ReleaseDeps, releaseHeld } from '../../src/worker/release.js';
 import type { WorkerHandler } from '../../src/worker/worker.js';
 import { type Bench, startBench } from './fixture.js';
@@ -141,10 +142,15 @@ describe('held requests', () => {
     expect(
       await cancelHeldRequest(deps, { requestId: 'early-1', by: 'cli:alice', now: bench.clock.now }),
     ).toMatchObject({ ok: false, code: 'not-allowed', message: 'you lack the chat grant approve_phase' });
-    const allowed = { table: bench.table, mayCancel: () => true as const, endNow: {} };
-    expect(
-      await cancelHeldRequest(allowed, { requestId: 'early-1', by: 'cli:alice', now: bench.clock.now }),
-    ).toMatchObject({ ok: true });
+    const allowed = { table: bench.table, mayCancel: () => true as const };
+    const done = await cancelHeldRequest(allowed, {
+      requestId: 'early-1',
+      by: 'cli:alice',
+      now: bench.clock.now,
+    });
+    expect(done).toMatchObject({ ok: true });
+    if (done.ok) await endCancelledNow(bench.table, done.held, done.reason, bench.clock.now);
+    expect(await readFinal(bench.table, 'early-1')).toMatchObject({ result: 'cancelled' });
     expect(await listHeld(bench.table)).toEqual([]);
   });
 
