@@ -22,6 +22,7 @@ import { sendActionRequest } from '../src/queue/actions-queue.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { createWorker } from '../src/worker/worker.js';
 import { drive, lambdaContext, queueArn, receiveEvent } from '../test/helpers/lambda.js';
+import { median } from './stats.js';
 import type { BenchSection } from './types.js';
 
 const SCALE = Number(process.env.BENCH_WORKER_SCALE ?? 20);
@@ -33,14 +34,6 @@ const OVERHEAD_KEY = 'overhead-key';
 const POLLERS = Number(process.env.BENCH_WORKER_POLLERS ?? 4);
 
 const round = (n: number, digits = 3) => Number(n.toFixed(digits));
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
 
 /** The earliest time the n-th mutation may be sent under sliding windows, all sent as early as allowed. */
 export function idealSpanMs(n: number, limits: ReadonlyArray<{ max: number; perMs: number }>): number {
