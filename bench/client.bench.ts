@@ -19,6 +19,7 @@ import { createServer } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { createConsoleClient } from '../src/console/index.js';
+import { median, percentile } from './stats.js';
 import type { BenchSection } from './types.js';
 
 const KEY = 'sandbox-key';
@@ -28,12 +29,6 @@ const ITEMS = 10_000;
 const OVERHEAD_TARGET = 1.1;
 /** Fresh processes per contender for the first-request figure. */
 const COLD_RUNS = Number(process.env.BENCH_CLIENT_COLD_RUNS ?? 9);
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[index] as number;
-}
 
 const round = (n: number, digits = 3) => Number(n.toFixed(digits));
 
@@ -113,7 +108,6 @@ async function firstRequests(baseUrl: string): Promise<{ client: number; fetch: 
       samples[mode].push(Number(stdout.trim()));
     }
   }
-  const median = (list: number[]) => list.sort((a, b) => a - b)[Math.floor(list.length / 2)] as number;
   return { client: median(samples.client), fetch: median(samples.fetch) };
 }
 

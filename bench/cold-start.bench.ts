@@ -24,6 +24,7 @@ import {
   writeBundledPolicy,
 } from '../infra/bundling.js';
 import type { NormalizedPolicyFile } from '../src/wiring/policy-file.js';
+import { median } from './stats.js';
 import type { BenchSection } from './types.js';
 
 /**
@@ -75,12 +76,6 @@ interface Variant {
   file: string;
   nodeFlags: string[];
   samples: number[];
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 function importOnce(variant: Variant, env: NodeJS.ProcessEnv): number {

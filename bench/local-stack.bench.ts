@@ -23,13 +23,12 @@ import { createWebhookApp } from '../src/webhook/app.js';
 import { webhookDepsFromEnv, workerDepsFromEnv } from '../src/wiring/from-env.js';
 import { loadPolicyFile } from '../src/wiring/policy-file.js';
 import { createWorker } from '../src/worker/worker.js';
+import { percentile } from './stats.js';
 import type { BenchSection } from './types.js';
 
 const ROUNDS = Number(process.env.BENCH_LOCAL_ROUNDS ?? 40);
 const quiet = createLogger({ service: 'bench', level: 'error', sink: () => undefined });
 
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number;
 const round = (n: number) => Number(n.toFixed(2));
 
 export async function run(): Promise<BenchSection> {

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { bundledPolicy, esbuildOptions, REPO_ROOT } from '../infra/bundling.js';
+import { median } from './stats.js';
 import type { BenchSection } from './types.js';
 
 const RUNS = Number(process.env.BENCH_METRICS_RUNS ?? 41);
@@ -25,13 +26,6 @@ const SCRIPT = [
   'process.stderr.write(JSON.stringify([t1 - t0, t2 - t1]));',
 ].join(' ');
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-};
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
 export async function run(): Promise<BenchSection> {

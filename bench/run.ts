@@ -2,15 +2,17 @@
  * `npm run bench`: runs every `bench/*.bench.ts` in sequence (one at a time: the machine is
  * shared, and figures measured side by side would disturb each other), then prints and writes
  * one markdown report, `bench/REPORT.md`: per section a table of figures with their same-run
- * baseline, ratio, target and verdict, plus the machine and the date. A section that throws or
- * times out is reported as such; the others still run. Exit code 0 (the report is the result).
+ * baseline, ratio, target and verdict, the commit and date it was measured at, plus the machine.
+ * A section that throws or times out is reported as such; the others still run. Exit code 0
+ * (the report is the result).
  *
- * `npm run bench -- worker client` runs only the sections whose file name contains a word given.
+ * `npm run bench -- worker client` runs only the sections whose file name contains a word given,
+ * and replaces only those sections of the report: the others keep their figures, commit and date.
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 import { execFileSync } from 'node:child_process';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { arch, cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -23,6 +25,8 @@ const SECTION_TIMEOUT_MS = Number(process.env.BENCH_SECTION_TIMEOUT_MS ?? 240_00
 interface Outcome {
   file: string;
   durationMs: number;
+  /** The commit (and whether the tree had changes) and time the section was measured at. */
+  measured?: { commit: string; at: Date };
   section?: BenchSection;
   error?: string;
 }
@@ -76,7 +80,9 @@ export function sectionMarkdown(outcome: Outcome): string {
   lines.push(
     `## ${cell(title)}`,
     '',
-    `\`bench/${outcome.file}\` · ${(outcome.durationMs / 1000).toFixed(1)} s`,
+    `\`bench/${outcome.file}\` · ${(outcome.durationMs / 1000).toFixed(1)} s${
+      outcome.measured ? ` · commit ${outcome.measured.commit} · ${outcome.measured.at.toISOString()}` : ''
+    }`,
     '',
   );
   if (outcome.error) {
@@ -105,43 +111,78 @@ export function sectionMarkdown(outcome: Outcome): string {
   return lines.join('\n');
 }
 
-function commit(): string {
+/** The commit measured; a tree with changes (other than the report itself) says so, since it is not that commit. */
+export function commit(): string {
   try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: BENCH_DIR, encoding: 'utf8' }).trim();
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: BENCH_DIR, encoding: 'utf8' }).trim();
+    const head = git('rev-parse', '--short', 'HEAD');
+    // Tracked files only: an untracked note in the worktree is not part of what runs.
+    const changed = git('status', '--porcelain', '--untracked-files=no')
+      .split('\n')
+      .filter((line) => line.trim() && !line.endsWith('bench/REPORT.md'));
+    return changed.length ? `${head} + uncommitted changes` : head;
   } catch {
     return 'unknown';
   }
 }
 
-export function renderReport(outcomes: Outcome[], startedAt: Date, load: number[]): string {
+/** One section's block of an existing report, by the bench file it came from. */
+export function reportSections(text: string): Map<string, string> {
+  const sections = new Map<string, string>();
+  const blocks = text.split(/^(?=## )/m).filter((block) => block.startsWith('## '));
+  for (const block of blocks) {
+    const file = /^`bench\/([^`]+)`/m.exec(block)?.[1];
+    if (file) sections.set(file, `${block.trimEnd()}\n`);
+  }
+  return sections;
+}
+
+/** The summary line of a rendered section: figures, targets met, time, status. */
+function summaryLine(block: string): string {
+  const title = /^## (.*)$/m.exec(block)?.[1] ?? '?';
+  const time = /^`bench\/[^`]+` · ([\d.]+ s)/m.exec(block)?.[1] ?? '';
+  const rows = block.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| name '));
+  const passed = rows.filter((line) => /\| ✅ \|$/.test(line)).length;
+  const missed = rows.filter((line) => /\| ❌ \|$/.test(line)).length;
+  const status = block.includes('**Failed:**') ? 'failed' : missed ? `${missed} target(s) missed` : 'ok';
+  return `| ${title} | ${rows.length} | ${passed}/${passed + missed} | ${time} | ${status} |`;
+}
+
+/**
+ * The report: this run's sections, and those of `previous` (an existing report) this run did not
+ * measure, kept as they were, for the bench files that still exist (`files`). Sections in file order.
+ */
+export function renderReport(
+  outcomes: Outcome[],
+  startedAt: Date,
+  load: number[],
+  previous = '',
+  files: string[] = outcomes.map((o) => o.file),
+): string {
   const cpu = cpus();
-  const summary = outcomes.map((o) => {
-    const rows = o.section?.rows ?? [];
-    const judged = rows.filter((r) => r.pass !== undefined);
-    const passed = judged.filter((r) => r.pass).length;
-    const status = o.error
-      ? 'failed'
-      : judged.length === passed
-        ? 'ok'
-        : `${judged.length - passed} target(s) missed`;
-    return `| ${cell(o.section?.title ?? o.file)} | ${rows.length} | ${passed}/${judged.length} | ${(o.durationMs / 1000).toFixed(1)} s | ${status} |`;
-  });
+  const blocks = reportSections(previous);
+  for (const outcome of outcomes) blocks.set(outcome.file, sectionMarkdown(outcome));
+  const kept = [...new Set([...files, ...outcomes.map((o) => o.file)])].sort().filter((f) => blocks.has(f));
+  const partial = kept.some((file) => !outcomes.some((o) => o.file === file));
+  const measuredAt = outcomes[0]?.measured?.commit ?? commit();
   return [
     '# Benchmark report',
     '',
-    `Generated by \`npm run bench\` on ${startedAt.toISOString()} (commit ${commit()}).`,
+    partial
+      ? `Last updated by \`npm run bench -- ${outcomes.map((o) => o.file.replace('.bench.ts', '')).join(' ')}\` on ${startedAt.toISOString()} (commit ${measuredAt}); the other sections keep the commit and date they were measured at (each section's second line).`
+      : `Generated by \`npm run bench\` on ${startedAt.toISOString()} (commit ${measuredAt}).`,
     '',
     `Machine: ${cpu[0]?.model ?? 'unknown CPU'} × ${cpu.length}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, ` +
       `${platform()} ${release()} ${arch()}, Node ${process.version}; load average at start ` +
       `${load.map((l) => l.toFixed(2)).join(' / ')} (a shared machine: compare ratios, not absolute figures).`,
     '',
-    'Each figure is measured with its baseline in the same run; ratio = value / baseline.',
+    'Each ratio is a figure over its baseline measured in the same run; rows without a baseline are absolute figures.',
     '',
     '| section | figures | targets met | time | status |',
     '|---|---:|---:|---:|---|',
-    ...summary,
+    ...kept.map((file) => summaryLine(blocks.get(file) as string)),
     '',
-    ...outcomes.map(sectionMarkdown),
+    ...kept.map((file) => blocks.get(file) as string),
   ].join('\n');
 }
 
@@ -163,17 +204,19 @@ async function main(): Promise<void> {
   const filters = process.argv.slice(2).filter((a) => !a.startsWith('-'));
   const files = benchFiles(BENCH_DIR, filters);
   const startedAt = new Date();
+  const measured = { commit: commit(), at: startedAt };
   const load = loadavg();
   const outcomes: Outcome[] = [];
   for (const file of files) {
     process.stderr.write(`bench: ${file} …\n`);
-    const outcome = await runOne(BENCH_DIR, file);
+    const outcome = { ...(await runOne(BENCH_DIR, file)), measured };
     process.stderr.write(
       `bench: ${file} ${outcome.error ? `FAILED (${outcome.error})` : 'done'} in ${(outcome.durationMs / 1000).toFixed(1)} s\n`,
     );
     outcomes.push(outcome);
   }
-  const report = renderReport(outcomes, startedAt, load);
+  const previous = existsSync(REPORT) ? readFileSync(REPORT, 'utf8') : '';
+  const report = renderReport(outcomes, startedAt, load, previous, benchFiles(BENCH_DIR));
   writeFileSync(REPORT, `${report}\n`);
   formatWithBiome(REPORT);
   process.stdout.write(`${report}\n\nwritten to bench/REPORT.md\n`);

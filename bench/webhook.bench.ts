@@ -21,6 +21,7 @@ import type { PauseState } from '../src/state/pause.js';
 import { createWebhookApp } from '../src/webhook/app.js';
 import { slackSignature } from '../src/webhook/slack-signature.js';
 import { loadPolicyFile } from '../src/wiring/policy-file.js';
+import { percentile } from './stats.js';
 import type { BenchSection } from './types.js';
 
 const SECRET = 'bench-signing-secret';
@@ -31,11 +32,6 @@ const OWN = Number(process.env.BENCH_WEBHOOK_OWN ?? 1500);
 const BLOCK = 50;
 const WARMUP = 50;
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[index] as number;
-}
 const round = (n: number, digits = 3) => Number(n.toFixed(digits));
 const stats = (samples: number[]) => {
   const sorted = [...samples].sort((a, b) => a - b);

@@ -18,6 +18,7 @@ import {
   AuthenticationError,
   ConsoleError,
   makeApiError,
+  RateLimitError,
 } from './errors.js';
 import type { Release } from './rate-limiter.js';
 import { labelOf, parseBody, parseResponse, pathOf, requestSent, safeCause } from './response.js';
@@ -101,10 +102,15 @@ export class Transport {
       // A few ms is the scheduler handing out a free token, not a wait for the budget.
       if (waited >= BUDGET_WAIT_MIN_MS) this.config.observe?.({ kind: 'budget-wait', ms: waited });
     }
+    let rateLimited = false;
     try {
       return await this.attempt(call, url, key, body, options);
+    } catch (error) {
+      // A 429 tells the budget that someone else spends part of the key's limits: it adapts.
+      rateLimited = error instanceof RateLimitError;
+      throw error;
     } finally {
-      release?.();
+      release?.({ rateLimited });
     }
   }
 

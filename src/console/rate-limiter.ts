@@ -11,6 +11,11 @@
  * Waiters are served first in, first out, so a backlog waits its turn instead of earning
  * 429s. A waiter with a deadline is refused as soon as its turn provably comes too late;
  * an aborted waiter leaves the queue at once.
+ *
+ * Adaptive: a budget is a share of the key's limits, and another client on the same key can
+ * spend part of them. A 429 (a release with `rateLimited`) shrinks the fullest window's
+ * allowance to 70% of its use (at most once per window, since one burst answers many
+ * requests at once); each window without a 429 gives back 5% of its max, up to the max.
  */
 import { ApiAbortError, ApiTimeoutError } from './errors.js';
 import { limitWindows, PLATFORM_MUTATION_LIMITS } from './platform-limits.js';
@@ -44,8 +49,12 @@ export interface AcquireOptions {
   deadline?: number | undefined;
 }
 
-/** Gives the token back; call it once the response (or the failure) arrived. */
-export type Release = () => void;
+/** Gives the token back; call it once the response (or the failure) arrived; say whether it was a 429. */
+export type Release = (outcome?: { rateLimited?: boolean }) => void;
+
+/** Share of its use a window keeps after a 429, and share of its max each quiet window gives back. */
+const DECREASE = 0.7;
+const RECOVERY = 0.05;
 
 interface Waiter {
   resolve(release: Release): void;
@@ -58,6 +67,9 @@ interface Bucket {
   limit: WindowLimit;
   /** Times at which spent tokens come back, ascending. */
   returns: number[];
+  /** The allowance after the last 429 (the max when there was none) and when it was set. */
+  allowed: number;
+  cutAt: number;
 }
 
 export class MutationLimiter {
@@ -76,7 +88,18 @@ export class MutationLimiter {
         throw new TypeError(`invalid mutation window ${JSON.stringify(limit)}`);
       }
     }
-    this.buckets = limits.map((limit) => ({ limit: { ...limit }, returns: [] }));
+    this.buckets = limits.map((limit) => ({
+      limit: { ...limit },
+      returns: [],
+      allowed: limit.max,
+      cutAt: Number.NEGATIVE_INFINITY,
+    }));
+  }
+
+  /** Each window's allowance now: its max, or less for a while after a 429. */
+  get allowances(): number[] {
+    const now = this.clock.now();
+    return this.buckets.map((bucket) => this.allowance(bucket, now));
   }
 
   /** Requests waiting for a token. */
@@ -139,7 +162,7 @@ export class MutationLimiter {
       if (expired > 0) bucket.returns.splice(0, expired);
     }
 
-    while (this.queue.length > 0 && this.buckets.every((b) => this.free(b) > 0)) {
+    while (this.queue.length > 0 && this.buckets.every((b) => this.free(b, now) > 0)) {
       const waiter = this.queue.shift() as Waiter;
       waiter.cleanup();
       this.inFlight++;
@@ -161,15 +184,36 @@ export class MutationLimiter {
     this.schedule(now);
   }
 
-  private free(bucket: Bucket): number {
-    return bucket.limit.max - this.inFlight - bucket.returns.length;
+  private free(bucket: Bucket, now: number): number {
+    return this.allowance(bucket, now) - this.inFlight - bucket.returns.length;
+  }
+
+  private allowance(bucket: Bucket, now: number): number {
+    if (bucket.allowed >= bucket.limit.max) return bucket.limit.max;
+    const step = Math.max(1, Math.round(bucket.limit.max * RECOVERY));
+    const windows = Math.floor((now - bucket.cutAt) / bucket.limit.perMs);
+    return Math.min(bucket.limit.max, bucket.allowed + windows * step);
+  }
+
+  /** A 429: shrink the window closest to its allowance, unless it was cut less than a window ago. */
+  private cut(now: number): void {
+    let fullest: Bucket | undefined;
+    let fullestUse = -1;
+    for (const bucket of this.buckets) {
+      const use = (this.inFlight + bucket.returns.length) / this.allowance(bucket, now);
+      if (use > fullestUse) [fullest, fullestUse] = [bucket, use];
+    }
+    if (!fullest || now - fullest.cutAt < fullest.limit.perMs) return;
+    const used = Math.min(this.allowance(fullest, now), this.inFlight + fullest.returns.length);
+    fullest.allowed = Math.max(1, Math.floor(used * DECREASE));
+    fullest.cutAt = now;
   }
 
   /** Lower bound of when the waiter at `position` can be granted. */
   private earliestGrant(position: number, now: number): number {
     let earliest = now;
     for (const bucket of this.buckets) {
-      const needed = position + 1 - this.free(bucket);
+      const needed = position + 1 - this.free(bucket, now);
       if (needed <= 0) continue;
       // Stamped tokens come back in order; tokens still in flight come back no sooner than now + perMs.
       const at = bucket.returns[needed - 1] ?? now + bucket.limit.perMs;
@@ -186,7 +230,7 @@ export class MutationLimiter {
     if (this.queue.length === 0) return;
     let wakeAt = now;
     for (const bucket of this.buckets) {
-      if (this.free(bucket) > 0) continue;
+      if (this.free(bucket, now) > 0) continue;
       const next = bucket.returns[0];
       if (next === undefined) return; // only in-flight tokens: their release pumps
       wakeAt = Math.max(wakeAt, next);
@@ -199,11 +243,13 @@ export class MutationLimiter {
 
   private releaser(): Release {
     let released = false;
-    return () => {
+    return (outcome) => {
       if (released) return;
       released = true;
-      this.inFlight--;
       const now = this.clock.now();
+      // Counted before the token comes back: the request that met the 429 was part of the use.
+      if (outcome?.rateLimited) this.cut(now);
+      this.inFlight--;
       for (const bucket of this.buckets) bucket.returns.push(now + bucket.limit.perMs);
       this.pump();
     };

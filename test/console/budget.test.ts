@@ -71,4 +71,22 @@ describe('the mutation budget of a client', () => {
     await untilServed(5);
     expect(server.requests).toHaveLength(5);
   });
+
+  it('shrinks after a 429 from the server (another client spends part of the key) and not after a success', async () => {
+    const clock = createManualClock(Date.now());
+    const c = client({ clock, mutationBudget: { limits: [{ max: 10, perMs: 10_000 }] } });
+    await Promise.all(
+      Array.from({ length: 4 }, (_, i) => c.metrics.update(`m${i}::sum`, { isVerified: true })),
+    );
+    expect(c.mutationBudget?.allowances).toEqual([10]);
+    server.setScript(() => ({ status: 429, body: { message: 'Too many requests.' } }));
+    try {
+      const refused = await c.metrics.update('m9::sum', { isVerified: true }).catch((e: unknown) => e);
+      expect((refused as { status?: number }).status).toBe(429);
+      // 5 tokens in use when the 429 came (4 returning, 1 in flight): 70% of that.
+      expect(c.mutationBudget?.allowances).toEqual([3]);
+    } finally {
+      server.setScript((req) => (req.method === 'GET' ? ok(SEGMENT) : ok({ id: 'x' })));
+    }
+  });
 });

@@ -142,6 +142,42 @@ describe('MutationLimiter', () => {
     expect(next.granted).toEqual([0]);
   });
 
+  it('after a 429 admits 70% of what the fullest window held, once per window, then recovers 5% of max per quiet window', async () => {
+    const clock = createManualClock();
+    const limiter = new MutationLimiter(
+      [
+        { max: 20, perMs: 1_000 },
+        { max: 200, perMs: 60_000 },
+      ],
+      clock,
+    );
+    const first = acquireMany(limiter, 20);
+    await tick();
+    expect(first.granted).toHaveLength(20);
+    // The whole burst is answered 429: one cut, not twenty.
+    for (const release of first.releases.values()) release({ rateLimited: true });
+    expect(limiter.allowances).toEqual([14, 200]);
+
+    await clock.advance(999);
+    const second = acquireMany(limiter, 20);
+    await clock.advance(1);
+    // The tokens came back, but the window now admits 14 (plus 1 recovered after one window).
+    expect(second.granted).toHaveLength(15);
+    expect(limiter.allowances).toEqual([15, 200]);
+    for (const release of second.releases.values()) release();
+    await clock.advance(5_000);
+    expect(limiter.allowances).toEqual([20, 200]);
+  });
+
+  it('keeps the full budget when requests end without a 429', async () => {
+    const clock = createManualClock();
+    const limiter = new MutationLimiter([{ max: 5, perMs: 1_000 }], clock);
+    const run = acquireMany(limiter, 5);
+    await tick();
+    for (const release of run.releases.values()) release({ rateLimited: false });
+    expect(limiter.allowances).toEqual([5]);
+  });
+
   it('rejects windows that cannot work', () => {
     expect(() => new MutationLimiter([])).toThrow(TypeError);
     expect(() => new MutationLimiter([{ max: 0, perMs: 1000 }])).toThrow(TypeError);
