@@ -128,7 +128,10 @@ const protect: Step = ({ policy, result }, { request }) => {
   );
 };
 
-/** 3. Pause holds everything back; it is looked at again every 15 minutes. */
+/**
+ * 3. Pause holds everything back until `resume` (the worker holds the request and the release
+ * tick sends it back within a minute of resume); `deferUntil` is the latest it is looked at.
+ */
 const pause: Step = ({ now, when, result }, { pause }) => {
   if (!pause.paused) return undefined;
   const until = now + PAUSE_RECHECK_MS;
@@ -139,8 +142,8 @@ const pause: Step = ({ now, when, result }, { pause }) => {
   return result(
     'defer',
     'pause',
-    `automation is paused${by}${sinceText}${why}; looking again at ${when(until)}; ` +
-      '`/autopilot resume` lets held requests proceed',
+    `automation is paused${by}${sinceText}${why}; held until \`/autopilot resume\`, ` +
+      'which lets held requests proceed within a minute',
     { deferUntil: new Date(until) },
   );
 };

@@ -1,8 +1,8 @@
 /**
  * The audit trail: one record per decision or outcome, kept 90 days (DynamoDB TTL), addressed
  * by request id so that everything that happened to one request reads back with one query.
- * Also holds "already told people" markers, so a request deferred every 15 minutes for a day
- * does not post to Slack every 15 minutes.
+ * Also holds "already told people" markers, so a request held again and again (a window, a
+ * limit, an unanswered question) is posted to Slack once.
  */
 
 import { randomUUID } from 'node:crypto';

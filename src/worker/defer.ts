@@ -1,40 +1,14 @@
 /**
- * Deferral and back-off through the queue itself. A deferred request is sent again, unchanged
- * (same body, `requestedAt` and `requestId`, so `maxDeferHours` counts from the first ask), with
- * a delay of at most 900 s (the SQS maximum): it comes back until its window opens. A 429 or a
- * busy effect sets the received message's visibility instead, so a retry waits rather than spins.
+ * Back-off through the queue itself: a 429 or a busy effect sets the received message's
+ * visibility, so a retry waits rather than spins. (A deferred request is held in the state
+ * table and released by the tick: hold.ts, release.ts.)
  */
 import { ChangeMessageVisibilityCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { RequesterSigner } from '../actions/proof.js';
-import type { ActionRequest } from '../actions/request.js';
-import { sendActionRequest } from '../queue/actions-queue.js';
 
+/** The longest back-off: SQS's longest message delay, a fair bound for a visibility wait too. */
 export const MAX_DELAY_SECONDS = 900;
 /** SQS caps a message's visibility timeout at 12 hours. */
 const MAX_VISIBILITY_SECONDS = 43_200;
-
-/** Seconds to wait before looking at a deferred request again: 1..900. */
-export function deferDelaySeconds(deferUntil: Date, now: Date): number {
-  const seconds = Math.ceil((deferUntil.getTime() - now.getTime()) / 1000);
-  return Math.max(1, Math.min(MAX_DELAY_SECONDS, seconds));
-}
-
-export async function deferRequest(
-  sqs: Pick<SQSClient, 'send'>,
-  queueUrl: string,
-  request: ActionRequest,
-  deferUntil: Date,
-  now: Date,
-  /** Vouches for the copy as the original was vouched for (the worker holds every signer's key). */
-  signer?: RequesterSigner,
-): Promise<{ messageId: string; delaySeconds: number }> {
-  const delaySeconds = deferDelaySeconds(deferUntil, now);
-  const messageId = await sendActionRequest(sqs, queueUrl, request, {
-    delaySeconds,
-    ...(signer ? { signer } : {}),
-  });
-  return { messageId, delaySeconds };
-}
 
 /**
  * How long a rate-limited message should stay invisible: the server's Retry-After when given

@@ -135,7 +135,8 @@ async function defer(
     reason: decision.reason,
     dryRun: decision.dryRun,
     result: 'deferred' as const,
-    deferUntil: until,
+    // A pause has no next look: `resume` releases it.
+    ...(why === 'paused' ? {} : { deferUntil: until }),
   };
   await writeAuditFor(deps, ctx, done);
   // Held in the table, not re-sent with a delay: the release tick brings it back.

@@ -101,12 +101,7 @@ const cases: Case[] = [
       rule: 'pause',
       deferUntil: new Date(Date.parse(MONDAY_0930) + PAUSE_RECHECK_MS),
     },
-    reason: [
-      'paused by U0ADMIN',
-      'incident 42',
-      'looking again at Mon 23 Nov 09:45 CET',
-      '/autopilot resume',
-    ],
+    reason: ['paused by U0ADMIN', 'incident 42', 'held until `/autopilot resume`'],
   },
   {
     name: 'pause defers even a person with the grant',
@@ -119,7 +114,7 @@ const cases: Case[] = [
     request: approveRequest({ requestedAt: '2026-11-19T08:00:00Z' }),
     pause: { paused: true },
     expected: { outcome: 'defer', rule: 'pause' },
-    reason: ['automation is paused; looking again'],
+    reason: ['automation is paused; held until'],
   },
   // 4. maxDeferHours
   {

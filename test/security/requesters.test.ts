@@ -12,9 +12,12 @@ import {
   PROOF_ATTRIBUTE,
   requesterProof,
 } from '../../src/actions/proof.js';
+import type { ActionRequest } from '../../src/actions/request.js';
+import { createLogger } from '../../src/observability/logger.js';
 import { sendActionRequest, sqsSafeJson } from '../../src/queue/actions-queue.js';
 import { readAudit } from '../../src/state/audit.js';
-import { deferRequest } from '../../src/worker/defer.js';
+import { endHold, holdRequest } from '../../src/state/held.js';
+import { releaseHeld } from '../../src/worker/release.js';
 import type { WorkerHandler } from '../../src/worker/worker.js';
 import { type Bench, startBench } from '../worker/fixture.js';
 
@@ -226,17 +229,29 @@ describe('proofs', () => {
     expect(await webhookOnly.proofFor('ci', body)).toBeUndefined();
   });
 
-  it('a deferred copy the worker sends is vouched for again', async () => {
+  it('a held request the release tick sends back is vouched for again', async () => {
     const signer = createRequesterSigner(async () => bench.requesterKeys);
-    const request = { ...forgedArchive('deferred-1'), requestId: 'deferred-1' } as never;
-    await deferRequest(
-      bench.queue.sqs,
-      bench.queue.queueUrl,
-      request,
+    const request = { ...forgedArchive('deferred-1'), requestId: 'deferred-1' } as ActionRequest;
+    const since = bench.clock.now.toISOString();
+    const held = { action: 'archive_config', target: 'config new_checkout_copy', requester: 'slack:U0ADMIN' };
+    await holdRequest(
+      bench.table,
+      {
+        ...held,
+        requestId: 'deferred-1',
+        why: 'window',
+        rule: 'r',
+        reason: 'r',
+        since,
+        nextLook: since,
+        request,
+      },
       bench.clock.now,
-      bench.clock.now,
-      signer,
     );
+    const logger = createLogger({ service: 'release', sink: () => {} });
+    const tick = { table: bench.table, sqs: bench.queue.sqs, queueUrl: bench.queue.queueUrl, signer, logger };
+    expect((await releaseHeld(tick, bench.clock.now)).released).toEqual(['deferred-1']);
+    await endHold(bench.table, 'deferred-1');
     const event = await bench.receive(10, 3);
     const record = event.Records[0];
     expect(record).toBeDefined();

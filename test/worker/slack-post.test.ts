@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAllowedSlackUrl, postToSlack, replyOriginsFromEnv } from '../../src/slack/post.js';
-import { deferDelaySeconds, rateLimitBackoffSeconds } from '../../src/worker/defer.js';
+import { rateLimitBackoffSeconds } from '../../src/worker/defer.js';
 import { askMessage, buttonRequest, encodeButtonValue } from '../../src/worker/replies.js';
 import { type SlackCapture, startSlackCapture } from '../helpers/slack-capture.js';
 
@@ -57,13 +57,6 @@ describe('postToSlack', () => {
 });
 
 describe('delays and back-off', () => {
-  it('defers by the time left until the window, between 1 and 900 seconds', () => {
-    const now = new Date('2026-11-23T10:00:00Z');
-    expect(deferDelaySeconds(new Date('2026-11-23T10:00:42Z'), now)).toBe(42);
-    expect(deferDelaySeconds(new Date('2026-11-24T10:00:00Z'), now)).toBe(900);
-    expect(deferDelaySeconds(new Date('2026-11-23T09:00:00Z'), now)).toBe(1);
-  });
-
   it('backs off from Retry-After when given, else exponentially in the receive count, never past 900 s', () => {
     expect(rateLimitBackoffSeconds(5_000, 1, () => 0)).toBe(5);
     expect(rateLimitBackoffSeconds(undefined, 1, () => 0.5)).toBe(10);
