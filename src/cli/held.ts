@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { mayCancel } from '../policy/cancel-grant.js';
 import { postToSlack } from '../slack/post.js';
-import { type HeldRecord, listHeld } from '../state/held.js';
+import { type HeldRecord, listHeld, nextLookText } from '../state/held.js';
 import { cancelHeldRequest } from '../worker/cancel.js';
 import { endCancelledNow } from '../worker/cancel-now.js';
 import { parse } from './args.js';
@@ -24,11 +24,6 @@ export const CANCEL_USAGE = `Usage: autopilot cancel <requestId> --reason <text>
   Ends a held request as cancelled (audited; the requester and, with SLACK_WEBHOOK_URL, the channel
   are told); it is never executed later. You cancel as cli:<user> (--as, else $USER), which the
   policy must let ask for the same action.`;
-
-function nextLookText(held: HeldRecord): string {
-  if (held.nextLook) return held.nextLook;
-  return held.why === 'paused' ? 'on resume' : '';
-}
 
 export function heldRows(list: HeldRecord[]): string[][] {
   return list.map((h) => [h.requestId, h.action, h.target, h.requester, h.why, nextLookText(h)]);

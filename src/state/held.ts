@@ -32,6 +32,8 @@ export interface HeldRecord {
   request: ActionRequest;
   /** When the release tick last sent it back (ISO); it is not sent again for a while. */
   releasedAt?: string;
+  /** How often the tick sent this wait back without the worker holding it anew or ending it. */
+  releases?: number;
   /** Set by `/autopilot cancel`: the worker ends the request as cancelled when it next sees it. */
   cancel?: CancelMark;
 }
@@ -92,6 +94,7 @@ export function heldFromItem(item: Item): HeldRecord | undefined {
   };
   if (item.nextLook?.S) held.nextLook = item.nextLook.S;
   if (item.releasedAt?.S) held.releasedAt = item.releasedAt.S;
+  if (item.releases?.N) held.releases = Number(item.releases.N);
   const cancel = cancelFromItem(item);
   if (cancel) held.cancel = cancel;
   return held;
@@ -109,6 +112,24 @@ export function cancelFromItem(item: Item | undefined): CancelMark | undefined {
 export async function readHeld(table: StateTable, requestId: string): Promise<HeldRecord | undefined> {
   const item = await getItem(table, key(requestId));
   return item ? heldFromItem(item) : undefined;
+}
+
+/**
+ * After this many sends that never came back (each dead-lettered, say), the tick stops sending
+ * a wait back: it stays listed as stuck, and the DLQ holds the copies with their reasons.
+ */
+export const MAX_RELEASES = 3;
+
+export function isStuck(held: HeldRecord): boolean {
+  return (held.releases ?? 0) >= MAX_RELEASES;
+}
+
+/** How `held` shows when a request is looked at again. */
+export function nextLookText(held: HeldRecord): string {
+  if (isStuck(held)) return `stuck: sent back ${held.releases} times (see the DLQ)`;
+  if (held.cancel) return 'cancelled, ending';
+  if (held.nextLook) return held.nextLook;
+  return held.why === 'paused' ? 'on resume' : '';
 }
 
 /** Every held request, oldest wait first. */
@@ -130,8 +151,8 @@ export async function markReleased(table: StateTable, held: HeldRecord, at: Date
     table,
     key(held.requestId),
     {
-      expression: 'SET releasedAt = :at',
-      values: { ':at': { S: at.toISOString() }, ':since': { S: held.since } },
+      expression: 'SET releasedAt = :at ADD releases :one',
+      values: { ':at': { S: at.toISOString() }, ':since': { S: held.since }, ':one': { N: '1' } },
     },
     { expression: 'since = :since' },
   );

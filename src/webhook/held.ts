@@ -5,7 +5,7 @@
  * tells the requester and the channel). Within the request's deadline, every value escaped.
  */
 import { mayCancel } from '../policy/cancel-grant.js';
-import type { HeldRecord } from '../state/held.js';
+import { type HeldRecord, nextLookText } from '../state/held.js';
 import {
   code,
   contextLine,
@@ -33,11 +33,8 @@ const UNAVAILABLE: Answer = {
   outcome: 'unavailable',
 };
 
-function nextLook(held: HeldRecord): string {
-  if (held.cancel) return 'cancelled, ending';
-  if (held.nextLook) return held.nextLook.replace(/:\d\d\.\d{3}Z$/, 'Z');
-  return held.why === 'paused' ? 'on resume' : '';
-}
+/** To the minute: the table stays narrow enough for Slack. */
+const nextLook = (held: HeldRecord) => nextLookText(held).replace(/:\d\d\.\d{3}Z$/, 'Z');
 
 export async function answerHeld(
   deps: WebhookDeps,

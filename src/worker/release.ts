@@ -13,7 +13,7 @@ import { effectKey } from '../actions/request.js';
 import type { Logger } from '../observability/logger.js';
 import { sendActionRequest } from '../queue/actions-queue.js';
 import { writeAudit } from '../state/audit.js';
-import { type HeldRecord, listHeld, markReleased } from '../state/held.js';
+import { type HeldRecord, isStuck, listHeld, markReleased } from '../state/held.js';
 import { readPause } from '../state/pause.js';
 import type { StateTable } from '../state/table.js';
 import { forEachBounded } from '../util/pool.js';
@@ -41,6 +41,7 @@ export interface ReleaseSummary {
  * others when their wait is over. While paused nothing else is: it would only be held again.
  */
 export function isDue(held: HeldRecord, paused: boolean, now: Date): boolean {
+  if (isStuck(held)) return false;
   if (held.releasedAt && now.getTime() - Date.parse(held.releasedAt) < RELEASE_RETRY_MS) return false;
   if (held.cancel) return true;
   if (paused) return false;

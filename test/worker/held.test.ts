@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/observability/logger.js';
 import { readAudit, readFinal } from '../../src/state/audit.js';
-import { endHold, holdRequest, listHeld, markCancelled, startExecutingHeld } from '../../src/state/held.js';
+import {
+  endHold,
+  type HeldRecord,
+  holdRequest,
+  listHeld,
+  markCancelled,
+  nextLookText,
+  startExecutingHeld,
+} from '../../src/state/held.js';
 import { writePause } from '../../src/state/pause.js';
 import { cancelHeldRequest } from '../../src/worker/cancel.js';
 import { endCancelledNow } from '../../src/worker/cancel-now.js';
@@ -190,5 +198,43 @@ describe('held requests', () => {
     await endHold(bench.table, 'race-1');
     expect(await markCancelled(bench.table, 'race-1', mark)).toBe('not-held');
     expect(await startExecutingHeld(bench.table, 'race-1', 'worker-c')).toEqual({ state: 'gone' });
+  });
+
+  it('stops sending back a wait whose copies never come back, and lists it as stuck', async () => {
+    const since = '2026-11-23T10:00:00.000Z';
+    const request = {
+      version: 1,
+      action: 'approve_phase',
+      triggerId: 'trg_10',
+      phaseId: 'ph_1',
+      requestedBy: { source: 'ci', id: 'x' },
+      requestedAt: since,
+      requestId: 'lost-1',
+    } as const;
+    await holdRequest(
+      bench.table,
+      {
+        requestId: 'lost-1',
+        action: 'approve_phase',
+        target: 'trigger trg_10 phase ph_1',
+        requester: 'ci:x',
+        why: 'window',
+        rule: 'r',
+        reason: 'r',
+        since,
+        nextLook: since,
+        request,
+      },
+      bench.clock.now,
+    );
+    // Nobody processes the copies (as if each were dead-lettered): sent back every 15 minutes, three times.
+    const counts: number[] = [];
+    for (const hhmm of ['10:01', '10:16', '10:31', '10:46', '11:01'])
+      counts.push((await releaseHeld(tick, at(`2026-11-23T${hhmm}:00Z`))).released.length);
+    expect(counts).toEqual([1, 1, 1, 0, 0]);
+    const [stuck] = await listHeld(bench.table);
+    expect(nextLookText(stuck as HeldRecord)).toBe('stuck: sent back 3 times (see the DLQ)');
+    await endHold(bench.table, 'lost-1');
+    await bench.purge();
   });
 });
