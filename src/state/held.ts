@@ -212,3 +212,17 @@ export async function startExecutingHeld(
   const cancel = cancelFromItem(await getItem(table, key(requestId)));
   return cancel ? { state: 'cancelled', cancel } : { state: 'gone' };
 }
+
+/**
+ * A question was answered with Deny: its held request is looked at at once (the next tick
+ * sends it back and the worker ends it by the veto) rather than at its hourly look.
+ */
+export async function lookNow(table: StateTable, requestId: string, at: Date): Promise<boolean> {
+  const out = await updateIf(
+    table,
+    key(requestId),
+    { expression: 'SET nextLook = :at', values: { ':at': { S: at.toISOString() }, ':ask': { S: 'ask' } } },
+    { expression: 'attribute_exists(pk) AND why = :ask' },
+  );
+  return out !== undefined;
+}

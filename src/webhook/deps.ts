@@ -52,6 +52,8 @@ export interface WebhookDeps {
   held?: {
     list(): Promise<HeldRecord[]>;
     cancel(request: CancelRequest, mayCancel: (held: HeldRecord) => true | string): Promise<CancelOutcome>;
+    /** A Deny click: the asked request is looked at by the next tick (ended by the veto). */
+    lookNow?(requestId: string, at: Date): Promise<unknown>;
   };
   /** Approximate number of queued actions, for `status` (optional). */
   queueDepth?: () => Promise<number | undefined>;

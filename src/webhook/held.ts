@@ -5,7 +5,9 @@
  * tells the requester and the channel). Within the request's deadline, every value escaped.
  */
 import { mayCancel } from '../policy/cancel-grant.js';
-import { type HeldRecord, nextLookText } from '../state/held.js';
+import { type HeldRecord, listHeld, lookNow, nextLookText } from '../state/held.js';
+import type { StateTable } from '../state/table.js';
+import { cancelHeldRequest } from '../worker/cancel.js';
 import {
   code,
   contextLine,
@@ -21,6 +23,15 @@ import { settleBy } from './deadline.js';
 import type { WebhookDeps } from './deps.js';
 
 const PAGE_SIZE = 10;
+
+/** What the webhook does with held requests, on the state table (its held partition only). */
+export function heldAccess(table: StateTable): NonNullable<WebhookDeps['held']> {
+  return {
+    list: () => listHeld(table),
+    cancel: (request, mayCancel) => cancelHeldRequest({ table, mayCancel }, request),
+    lookNow: (requestId, at) => lookNow(table, requestId, at),
+  };
+}
 
 interface Answer {
   reply: SlackReply;

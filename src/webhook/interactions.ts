@@ -190,6 +190,10 @@ async function deny({
     deadline,
     now,
   );
+  // The asked request is held: the next tick sends it back and the veto ends it (best effort:
+  // otherwise its hourly look does).
+  if (written.settled && !('error' in written) && original.requestId && deps.held?.lookNow)
+    await settleBy(deps.held.lookNow(original.requestId, new Date(now())), deadline, now);
   if (!written.settled || 'error' in written) {
     await reply.send(
       refusal(

@@ -8,6 +8,7 @@ import { postToSlack, type SlackMessage } from '../slack/post.js';
 import { markNotified, recordFinal, writeAudit } from '../state/audit.js';
 import { type CancelMark, endHold } from '../state/held.js';
 import { cancelReason } from './cancel.js';
+import { answeredQuestion } from './hold.js';
 import { notificationsUrl, type RecordContext, type RecordDeps, type RecordResult } from './record.js';
 import { FINAL_RESULTS, type OutcomeReport, outcomeMessage, outcomeText } from './replies.js';
 
@@ -99,6 +100,8 @@ export async function finish(
     writes.push(endHold(deps.table, request.requestId));
     ctx.held = false;
   }
+  const asked = FINAL_RESULTS.has(done.result) && !done.replayOf ? answeredQuestion(request) : undefined;
+  if (asked) writes.push(endHold(deps.table, asked));
   await Promise.all(writes);
 
   // Told once per request and rule (a deferral may be looked at again many times).

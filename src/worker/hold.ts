@@ -53,4 +53,17 @@ export async function holdFor(
   );
 }
 
+/**
+ * The asked request a person's Approve click answered: the click queues the request again as
+ * `<asked id>:approved-by:<user>`, requested by that Slack user (vouched for by the webhook).
+ * When that one ends, the asked request's hold ends with it.
+ */
+export function answeredQuestion(request: ActionRequest & { requestId: string }): string | undefined {
+  if (request.requestedBy.source !== 'slack') return undefined;
+  const suffix = `:approved-by:${request.requestedBy.id}`;
+  if (!request.requestId.endsWith(suffix)) return undefined;
+  const asked = request.requestId.slice(0, -suffix.length);
+  return asked === '' ? undefined : asked;
+}
+
 export { endHold };

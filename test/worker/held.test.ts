@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createRequesterSigner } from '../../src/actions/proof.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { readAudit, readFinal } from '../../src/state/audit.js';
 import {
@@ -6,11 +7,13 @@ import {
   type HeldRecord,
   holdRequest,
   listHeld,
+  lookNow,
   markCancelled,
   nextLookText,
   startExecutingHeld,
 } from '../../src/state/held.js';
 import { writePause } from '../../src/state/pause.js';
+import { writeVeto } from '../../src/state/veto.js';
 import { cancelHeldRequest } from '../../src/worker/cancel.js';
 import { endCancelledNow } from '../../src/worker/cancel-now.js';
 import { type ReleaseDeps, releaseHeld } from '../../src/worker/release.js';
@@ -31,6 +34,8 @@ beforeAll(async () => {
     sqs: bench.queue.sqs,
     queueUrl: bench.queue.queueUrl,
     logger: createLogger({ service: 'release', sink: () => {} }),
+    // The worker's keys: a released copy is vouched for as the original was.
+    signer: createRequesterSigner(async () => bench.requesterKeys),
   };
 });
 afterAll(async () => {
@@ -236,5 +241,29 @@ describe('held requests', () => {
     expect(nextLookText(stuck as HeldRecord)).toBe('stuck: sent back 3 times (see the DLQ)');
     await endHold(bench.table, 'lost-1');
     await bench.purge();
+  });
+
+  it('looks at an asked request at once after a Deny, and ends its hold by the veto', async () => {
+    await bench.send({
+      triggerId: 'trg_11',
+      phaseId: 'ph_4',
+      requestId: 'asked-1',
+      requestedBy: { source: 'schedule', id: 'nightly' },
+    });
+    await bench.run(worker, await bench.receive());
+    const [asked] = await listHeld(bench.table);
+    expect(asked).toMatchObject({ requestId: 'asked-1', why: 'ask', nextLook: '2026-11-23T11:00:00.000Z' });
+    expect(await lookNow(bench.table, 'never-held', bench.clock.now)).toBe(false);
+    // The Deny click: a veto, then the hold is looked at by the next tick.
+    await writeVeto(bench.table, 'approve_phase#trg_11#ph_4', {
+      by: 'slack:U0ADMIN',
+      at: bench.clock.now.toISOString(),
+    });
+    expect(await lookNow(bench.table, 'asked-1', at('2026-11-23T10:01:00Z'))).toBe(true);
+    expect((await releaseHeld(tick, at('2026-11-23T10:01:30Z'))).released).toEqual(['asked-1']);
+    bench.clock.now = at('2026-11-23T10:01:35Z');
+    await bench.run(worker, await bench.receive());
+    expect(await readFinal(bench.table, 'asked-1')).toMatchObject({ result: 'denied', rule: 'veto' });
+    expect(await listHeld(bench.table)).toEqual([]);
   });
 });
