@@ -40,6 +40,8 @@ const RUNS = Number(process.env.BENCH_COLD_RUNS ?? 41);
 const DIAGNOSTICS = process.env.BENCH_COLD_DIAGNOSTICS === '1';
 const SIZE_LIMIT_BYTES = 1_200_000;
 const INIT_RATIO_TARGET = 1.1;
+/** The memory size infra/autopilot-function.ts gives every function (its default). */
+const FUNCTION_MEMORY_MB = 512;
 
 /** What the handlers read at import; none of it is reached over the network at import time. */
 function childEnvironment(policyPath: string): NodeJS.ProcessEnv {
@@ -79,7 +81,7 @@ const IMPORT_SCRIPT = [
   "await Promise.resolve(m.handler(JSON.parse(process.env.BENCH_EVENT ?? '{}'), context)).catch(() => undefined);",
   'const t2 = performance.now();',
   // After whatever the handler logged: the figures follow the last marker.
-  "process.stdout.write('\\nBENCH:' + JSON.stringify([t1 - t0, t2 - t1]));",
+  "process.stdout.write('\\nBENCH:' + JSON.stringify([t1 - t0, t2 - t1, process.resourceUsage().maxRSS]));",
   'process.exit(0);',
 ].join(' ');
 
@@ -164,9 +166,11 @@ interface Variant {
   samples: number[];
   /** First invocation after init, same process. */
   first: number[];
+  /** Peak resident set size of the process after the first invocation, KiB. */
+  peakRss: number[];
 }
 
-function importOnce(variant: Variant, env: NodeJS.ProcessEnv): [number, number] {
+function importOnce(variant: Variant, env: NodeJS.ProcessEnv): [number, number, number] {
   const run = spawnSync(
     process.execPath,
     [...variant.nodeFlags, '--input-type=module', '-e', IMPORT_SCRIPT, pathToFileURL(variant.file).href],
@@ -177,7 +181,7 @@ function importOnce(variant: Variant, env: NodeJS.ProcessEnv): [number, number] 
       `cold-start: importing ${variant.name} failed (${run.status}): ${run.stderr.slice(0, 2000)}`,
     );
   }
-  return JSON.parse(run.stdout.slice(run.stdout.lastIndexOf('BENCH:') + 6)) as [number, number];
+  return JSON.parse(run.stdout.slice(run.stdout.lastIndexOf('BENCH:') + 6)) as [number, number, number];
 }
 
 /** As the CDK construct bundles: esbuild with the deployed options, the normalized policy beside it. */
@@ -200,7 +204,7 @@ export async function run(): Promise<BenchSection> {
     const variants: Variant[] = [];
     const add = async (name: string, entry: string) => {
       const file = await bundle(entry, join(work, `out-${name}`), policy);
-      variants.push({ name, file, nodeFlags: deployedFlags, samples: [], first: [] });
+      variants.push({ name, file, nodeFlags: deployedFlags, samples: [], first: [], peakRss: [] });
     };
     await add('empty', join(fixtures, 'empty-handler.ts'));
     await add('bare-sdk', join(fixtures, 'bare-sdk-handler.ts'));
@@ -220,6 +224,7 @@ export async function run(): Promise<BenchSection> {
         nodeFlags: [SOURCE_MAPS_AT_RUNTIME_FLAG],
         samples: [],
         first: [],
+        peakRss: [],
       });
     }
 
@@ -232,9 +237,10 @@ export async function run(): Promise<BenchSection> {
       // pays the cold file cache once per variant; the median shrugs that off).
       const order = variants.map((_, i) => variants[(i + round) % variants.length]!);
       for (const variant of order) {
-        const [init, first] = importOnce(variant, envFor(variant));
+        const [init, first, peakRss] = importOnce(variant, envFor(variant));
         variant.samples.push(init);
         variant.first.push(first);
+        variant.peakRss.push(peakRss);
       }
     }
 
@@ -273,6 +279,14 @@ export async function run(): Promise<BenchSection> {
         ratio: Math.round(ratio * 100) / 100,
         target: `≤ ${INIT_RATIO_TARGET}× bare SDK (lazy)`,
         pass: ratio <= INIT_RATIO_TARGET,
+      });
+      const rssMb = Math.max(...variants.find((v) => v.name === name)!.peakRss) / 1024;
+      rows.push({
+        name: `${name}: peak RSS after init + first invocation (the stack gives ${FUNCTION_MEMORY_MB} MB)`,
+        value: Math.round(rssMb),
+        unit: 'MB',
+        target: `≤ ${FUNCTION_MEMORY_MB / 2} MB (2× headroom)`,
+        pass: rssMb * 2 <= FUNCTION_MEMORY_MB,
       });
       rows.push({
         name: `${name}: first invocation (vs the baseline's)`,
@@ -329,6 +343,7 @@ export async function run(): Promise<BenchSection> {
     notes.push(
       `Median of ${RUNS} fresh \`node\` processes per variant (no NODE_OPTIONS, as deployed) (Node ${process.versions.node} here; Lambda runs nodejs22.x on arm64), interleaved; time = \`await import(bundle)\` only, not Node's own start.`,
       `Every variant is built with the deployed esbuild options (ESM, minified, source maps without sources, SDK bundled, the validated policy digest defined) from infra/bundling.ts and ships the normalized policy.json beside it; the target's baseline builds the same three clients on first use, as the handlers do.`,
+      'Peak RSS (the largest of the processes, maxRSS) is after init and one invocation, not under the heaviest load (a webhook burst, a worker drain, a sweep of 100,000 events): a lower bound beside the memory size the stack gives each function.',
       'First invocation: in the same process right after init, one real event shape per handler (webhook: a slash command whose signature does not match; worker: one approval record; sweeper: a scheduled event), AWS endpoints refusing at once (AWS_ENDPOINT_URL, one attempt). The handlers stop at their first failed call, so they may build fewer clients than the baseline, which builds all three and sends once on each.',
       `Bundle size is index.mjs alone. The .map file (${handlers.map((n) => `${n} ${kb(statSync(`${variants.find((v) => v.name === n)!.file}.map`).size)} KB`).join(', ')}) ships beside it for decoding stack traces offline; Node does not load it at runtime (see infra/bundling.ts).`,
     );
