@@ -29,7 +29,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { mutationLimitsShare, PLATFORM_MUTATION_LIMITS } from '../src/console/platform-limits.js';
 import { POLICY_WEBHOOK_URL_DEPRECATED } from '../src/secrets/secrets.js';
-import { TABLE_KEYS, WEBHOOK_PARTITION_KEYS } from '../src/state/table.js';
+import { TABLE_KEYS, WEBHOOK_PARTITION_KEYS, WEBHOOK_READ_PARTITION_KEYS } from '../src/state/table.js';
 import { AutopilotFunction, type NodeRuntime } from './autopilot-function.js';
 import { bundledPolicy, HANDLER_ENTRIES } from './bundling.js';
 import { consoleApiBaseUrlProblem } from './context.js';
@@ -39,6 +39,7 @@ export { PLATFORM_MUTATION_LIMITS };
 
 /** The webhook's only table calls: read and write the items it owns (src/state/table.ts). */
 const WEBHOOK_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem'] as const;
+const WEBHOOK_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query'] as const;
 
 export interface AutopilotStackProps extends StackProps {
   /** Console API base URL; `/console/v1/...` is appended. */
@@ -192,7 +193,9 @@ export class AutopilotStack extends Stack {
       .bindRequesterKey('webhook', webhookRequesterKey)
       .bindQueueSender(actionsQueue, 'ACTIONS_QUEUE_URL')
       // Only its own items: the pause switch, vetoes and its queued marks.
-      .bindStateTable(table, { actions: WEBHOOK_TABLE_ACTIONS, partitionKeys: WEBHOOK_PARTITION_KEYS });
+      .bindStateTable(table, { actions: WEBHOOK_TABLE_ACTIONS, partitionKeys: WEBHOOK_PARTITION_KEYS })
+      // Read-only, for `/autopilot why`: the audit trail.
+      .bindStateTable(table, { actions: WEBHOOK_READ_ACTIONS, partitionKeys: WEBHOOK_READ_PARTITION_KEYS });
 
     // The webhook's construct validated the policy file above; a URL in it still works, with a warning.
     if (bundledPolicy(policyFile).policy.notifications.slackWebhookUrl) {

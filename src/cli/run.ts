@@ -22,6 +22,8 @@ Commands:
   enqueue approve <triggerId> <phaseId>     queue a phase approval from CI; prints the message id
   dlq list | redrive (--id <id>… | --all)   what is in the DLQ and why; send messages back
   stats --local                             the metrics since the local stack started
+  audit --request <id> | --target <id> | --since 24h
+                                            a request's whole story from the audit trail
   slack manifest --url <url>                the Slack app manifest for a deployed webhook URL
   slack curl <text…>                        a signed curl for /autopilot <text> (local stack)
 
@@ -35,6 +37,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   enqueue: async () => (await import('./enqueue.js')).enqueueCommand,
   dlq: async () => (await import('./dlq.js')).dlqCommand,
   stats: async () => (await import('./stats.js')).statsCommand,
+  audit: async () => (await import('./audit.js')).auditCommand,
   sweep: async () => (await import('./sweep.js')).sweepCommand,
   slack: async () => (await import('./slack.js')).slackCommand,
 };

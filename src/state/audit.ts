@@ -166,3 +166,12 @@ export function markNotified(
 export async function clearNotified(table: StateTable, requestId: string, topic: string): Promise<void> {
   await deleteItem(table, { pk: pk(requestId), sk: { S: `notified#${topic}` } });
 }
+
+/** A request's records and its ending (if it has ended), read together (`why`, `audit`). */
+export async function readRequestAudit(
+  table: StateTable,
+  requestId: string,
+): Promise<{ records: StoredAuditRecord[]; final?: FinalOutcome | undefined }> {
+  const [records, final] = await Promise.all([readAudit(table, requestId), readFinal(table, requestId)]);
+  return { records, final };
+}

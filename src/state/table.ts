@@ -32,6 +32,9 @@ export const WEBHOOK_PARTITION_KEYS = [
   `${ITEM_FAMILIES.queued}#*`,
 ] as const;
 
+/** What the webhook may only read (`/autopilot why`): the audit trail, records and endings. */
+export const WEBHOOK_READ_PARTITION_KEYS = [`${ITEM_FAMILIES.audit}#*`] as const;
+
 /** The DynamoDB client, named here so that modules outside `src/state/` need not import the SDK. */
 export type DynamoClient = DynamoDBClient;
 

@@ -18,7 +18,8 @@ export type Command =
   | { name: 'events'; page: number }
   | { name: 'pause'; reason?: string }
   | { name: 'resume' }
-  | { name: 'status' };
+  | { name: 'status' }
+  | { name: 'why'; requestId: string };
 
 export type CommandName = Command['name'];
 
@@ -34,6 +35,7 @@ export interface CommandSpec {
 export const COMMANDS: readonly CommandSpec[] = [
   { name: 'help', usage: 'help', summary: 'what you can do here' },
   { name: 'status', usage: 'status', summary: 'pause state, queue depth and the policy in short' },
+  { name: 'why', usage: 'why <requestId>', summary: "a request's whole story: decisions, rules, outcome" },
   { name: 'role', usage: 'role <roleId>', summary: 'a role and its permissions' },
   { name: 'segment', usage: 'segment <segmentId>', summary: 'one segment' },
   { name: 'segments', usage: 'segments [page]', summary: 'all segments, a page at a time' },
@@ -76,6 +78,8 @@ export const MAX_REASON_LENGTH = 1000;
 export const MAX_GROUPS = 50;
 export const MAX_PAGE = 10_000;
 const ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]*$/;
+/** Request ids as the action-request contract allows them (CI ids may hold `/` and `@`). */
+const REQUEST_ID = /^[A-Za-z0-9][A-Za-z0-9_.:@/-]{0,199}$/;
 
 class UsageError extends Error {}
 
@@ -163,6 +167,16 @@ function build(name: CommandName, args: string[]): Command {
     case 'metrics':
       noMore(args.slice(1));
       return { name, eventName: checkId(args[0], 'eventName') };
+    case 'why': {
+      noMore(args.slice(1));
+      const requestId = args[0];
+      if (requestId === undefined) throw new UsageError('missing requestId');
+      if (!REQUEST_ID.test(requestId))
+        throw new UsageError(
+          `requestId \`${preview(requestId)}\` may only hold letters, digits and . _ : @ / -`,
+        );
+      return { name, requestId };
+    }
     case 'segments':
     case 'events':
       noMore(args.slice(1));

@@ -9,6 +9,7 @@ import type { Logger } from '../observability/logger.js';
 import type { Veto } from '../policy/decide.js';
 import type { Policy } from '../policy/schema.js';
 import type { SecretsProvider } from '../secrets/secrets.js';
+import type { FinalOutcome, StoredAuditRecord } from '../state/audit.js';
 import type { PauseState } from '../state/pause.js';
 import type { SlackReply } from './blocks.js';
 import type { ConsoleReads } from './reads.js';
@@ -38,6 +39,10 @@ export interface WebhookDeps {
   writeVeto(effectKey: string, veto: Veto): Promise<void>;
   /** Posts to a Slack `response_url` (`src/slack/post.ts`, which refuses foreign origins); never throws. */
   postReply(url: string, message: SlackReply): Promise<unknown>;
+  /** A request's audit trail and ending, for `why` (`src/state/audit.ts`; read-only). */
+  audit?: {
+    read(requestId: string): Promise<{ records: StoredAuditRecord[]; final?: FinalOutcome | undefined }>;
+  };
   /** Approximate number of queued actions, for `status` (optional). */
   queueDepth?: () => Promise<number | undefined>;
   logger: Logger;

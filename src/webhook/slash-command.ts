@@ -19,6 +19,7 @@ import {
   retryReply,
 } from './mutations.js';
 import { answerRead } from './reads.js';
+import { answerWhy } from './why.js';
 
 export interface SlashContext {
   teamId: string;
@@ -97,6 +98,10 @@ export async function handleSlashCommand(deps: WebhookDeps, ctx: SlashContext): 
         command,
       );
       return { reply: read.reply, outcome: read.outcome, command: command.name };
+    }
+    case 'why': {
+      const why = await answerWhy(deps, command.requestId, deadline, now);
+      return { ...why, command: command.name };
     }
     case 'approve':
     case 'disable-groups':

@@ -29,6 +29,7 @@ import {
   secretsFromEnvironment,
 } from '../secrets/secrets.js';
 import { postToSlack, replyOriginsFromEnv } from '../slack/post.js';
+import { readRequestAudit } from '../state/audit.js';
 import { readPause, writePause } from '../state/pause.js';
 import { markQueued, queuedAs } from '../state/queued.js';
 import type { StateTable } from '../state/table.js';
@@ -241,6 +242,7 @@ export function webhookDepsFromEnv(env: Env = process.env, options: WiringOption
       return posted;
     },
     queueDepth: sqsQueueDepth(c.sqs, c.queueUrl),
+    audit: { read: (requestId) => readRequestAudit(c.table, requestId) },
     logger: c.logger,
   };
 }

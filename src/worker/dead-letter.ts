@@ -1,11 +1,18 @@
 /**
- * Poison messages: a body that is not a valid action request goes to the DLQ at once, with the
- * original body and attributes and the validation error (zod paths kept) beside it. Only after
- * the DLQ accepted it is the original acknowledged; if the send fails, the caller fails the
- * record, so a bad message is never dropped.
+ * Poison messages: a body that is not a valid action request (or a valid one refused before the
+ * policy: an unproven requester, a future date) goes to the DLQ at once, with the original body
+ * and attributes and the error (zod paths kept) beside it, audited. Only after the DLQ accepted
+ * it is the original acknowledged; if the send fails, the record is retried, never dropped.
  */
+import { randomUUID } from 'node:crypto';
 import { type MessageAttributeValue, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
+import { type ActionRequest, actionTarget, requesterKey } from '../actions/request.js';
+import { writeAudit } from '../state/audit.js';
+import { claimEffect, completeEffect, releaseEffect } from '../state/effects.js';
+import type { Refusal } from './admit.js';
+import { RetryLater } from './errors.js';
+import { lockExpiry, type RecordDeps, type RecordResult, type RecordTiming } from './record.js';
 
 /** SQS allows 10 message attributes; three are ours. */
 const MAX_ORIGINAL_ATTRIBUTES = 7;
@@ -49,4 +56,87 @@ export async function sendToDeadLetter(
     }),
   );
   return out.MessageId;
+}
+
+/** The DLQ metric's reason for a refusal's rule (an invalid body has none). */
+function dlqReasonOf(rule: string): 'not-proven' | 'future-dated' | 'invalid' {
+  if (rule === 'requester-not-proven') return 'not-proven';
+  return rule === 'requested-in-future' ? 'future-dated' : 'invalid';
+}
+
+/**
+ * Sends `record` to the DLQ once, however often it is delivered: claimed like an effect, so a
+ * redelivered copy is not dead-lettered twice, while a worker that dies between claim and send
+ * leaves a lock that expires (the copy then sends it).
+ */
+export async function deadLetterRecord(
+  deps: RecordDeps,
+  record: SQSRecord,
+  error: string,
+  timing: RecordTiming,
+  /** A valid body refused before the policy (unproven requester, future date); else invalid. */
+  refused?: Refusal & { request: ActionRequest },
+): Promise<RecordResult> {
+  const effect = `dead-letter#${record.messageId}`;
+  const owner = `${record.messageId}/${randomUUID()}`;
+  const claim = await claimEffect(deps.table, effect, {
+    owner,
+    lockExpiresAt: lockExpiry(deps, timing),
+    nowMs: deps.clock(),
+  });
+  if (!claim.claimed) {
+    if (claim.state.status === 'completed') return 'dead-lettered';
+    throw new RetryLater(`message ${record.messageId} is being dead-lettered by another copy`);
+  }
+  const now = deps.now();
+  let dlqMessageId: string | undefined;
+  try {
+    dlqMessageId = await sendToDeadLetter(deps.sqs, deps.dlqUrl, record, error, now);
+  } catch (sendError) {
+    // The DLQ did not take it: the record is retried, never dropped.
+    await releaseEffect(deps.table, effect, owner);
+    throw sendError;
+  }
+  const request = refused?.request;
+  const requestId = request?.requestId ?? `sqs:${record.messageId}`;
+  const reason = refused ? refused.reason : `not a valid action request: ${error}`;
+  const rule = refused?.rule ?? 'validation';
+  await Promise.all([
+    completeEffect(deps.table, effect, owner, {
+      result: 'dead-lettered',
+      reason,
+      rule,
+      requestId,
+      at: now.toISOString(),
+    }),
+    writeAudit(deps.table, {
+      requestId,
+      at: now,
+      action: request?.action ?? 'unknown',
+      target: request ? actionTarget(request) : 'unknown',
+      effectKey: effect,
+      // What the message claimed: refused, so never trusted, but worth seeing in the trail.
+      requester: request ? `unproven ${requesterKey(request.requestedBy)}` : 'unknown',
+      rule,
+      reason,
+      result: 'dead-lettered',
+      dryRun: false,
+      messageId: record.messageId,
+    }),
+  ]);
+  const dlqReason = dlqReasonOf(rule);
+  const properties = { requestId, messageId: record.messageId };
+  deps.metrics.put('DeadLettered', 1, { Reason: dlqReason }, properties);
+  deps.metrics.put('Decisions', 1, { Action: request?.action ?? 'unknown', Outcome: dlqReason }, properties);
+  deps.logger.warn(
+    refused ? 'refused action request sent to the DLQ' : 'invalid action request sent to the DLQ',
+    {
+      result: 'dead-lettered',
+      requestId,
+      messageId: record.messageId,
+      dlqMessageId,
+      ...(refused ? { rule, reason } : { error }),
+    },
+  );
+  return 'dead-lettered';
 }

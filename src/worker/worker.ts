@@ -13,11 +13,12 @@ import { createLogger, type Logger } from '../observability/logger.js';
 import { noMetrics } from '../observability/metrics.js';
 import { decide as policyDecide } from '../policy/decide.js';
 import { forEachBounded } from '../util/pool.js';
-import { processRecord, type RecordDeps, type RecordResult, RetryLater } from './process-record.js';
+import { RetryLater } from './errors.js';
+import { processRecord, type RecordDeps, type RecordResult } from './process-record.js';
 
 export type WorkerDeps = Omit<
   RecordDeps,
-  'logger' | 'metrics' | 'now' | 'decide' | 'slack' | 'safetyMarginMs' | 'lockMarginMs'
+  'logger' | 'metrics' | 'now' | 'clock' | 'decide' | 'slack' | 'safetyMarginMs' | 'lockMarginMs'
 > &
   Partial<RecordDeps> & {
     /** Records processed at the same time within one invocation (default 5). */
@@ -48,6 +49,7 @@ export function createWorker(deps: WorkerDeps): WorkerHandler {
     logger,
     metrics: deps.metrics ?? noMetrics,
     now: deps.now ?? (() => new Date()),
+    clock: deps.clock ?? Date.now,
     decide: deps.decide ?? policyDecide,
     slack: deps.slack ?? { allowedOrigins: [] },
     safetyMarginMs: deps.safetyMarginMs ?? 3_000,
@@ -57,10 +59,11 @@ export function createWorker(deps: WorkerDeps): WorkerHandler {
   const defaultTimeoutMs = deps.defaultTimeoutMs ?? 60_000;
 
   return async (event, context) => {
-    const startedAt = Date.now();
+    const { clock } = recordDeps;
+    const startedAt = clock();
     const remainingMs = context
       ? () => context.getRemainingTimeInMillis()
-      : () => defaultTimeoutMs - (Date.now() - startedAt);
+      : () => defaultTimeoutMs - (clock() - startedAt);
     const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
     const results: Partial<Record<RecordResult | 'retry', number>> = {};
     await forEachBounded(event.Records, concurrency, async (record) => {
@@ -76,7 +79,7 @@ export function createWorker(deps: WorkerDeps): WorkerHandler {
       }
       results[result] = (results[result] ?? 0) + 1;
     });
-    logger.debug('batch done', { records: event.Records.length, results, ms: Date.now() - startedAt });
+    logger.debug('batch done', { records: event.Records.length, results, ms: clock() - startedAt });
     return { batchItemFailures };
   };
 }

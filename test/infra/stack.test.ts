@@ -289,13 +289,15 @@ describe('least privilege', () => {
   const send = (queue: string) =>
     grant(['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'], s.logicalId(queue));
 
-  it('lets the webhook read its own secrets, send to the actions queue and get/put its own items, nothing more', () => {
+  it('lets the webhook read its own secrets, send to the actions queue, get/put its own items and read the audit, nothing more', () => {
     expect(grantsOf('Webhook')).toEqual(
       [
         ...own('Webhook'),
         readSecret('WebhookSecret'),
         readSecret('WebhookRequesterKey'),
         grant(['dynamodb:GetItem', 'dynamodb:PutItem'], s.logicalId('StateTable')),
+        // Read-only, for /autopilot why (the audit trail's partitions only: see least-privilege).
+        grant(['dynamodb:GetItem', 'dynamodb:Query'], s.logicalId('StateTable')),
         send('ActionsQueue'),
       ].sort(),
     );

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../infra/bundling.js';
 import { consoleApiBaseUrlProblem } from '../../infra/context.js';
-import { WEBHOOK_PARTITION_KEYS } from '../../src/state/table.js';
+import { WEBHOOK_PARTITION_KEYS, WEBHOOK_READ_PARTITION_KEYS } from '../../src/state/table.js';
 import { type Synthesized, synthesize } from '../infra/synth.js';
 
 const CI_ROLE = 'arn:aws:iam::210987654321:role/github-deploy';
@@ -87,16 +87,29 @@ describe('the state table', () => {
   const onTable = (name: (typeof FUNCTIONS)[number]) =>
     statementsOf(name).filter((st) => [st.Resource].flat().some((r) => JSON.stringify(r) === table()));
 
-  it("is open to the webhook only for get and put on its own items' partition keys", () => {
-    expect(onTable('Webhook')).toEqual([
-      {
-        Effect: 'Allow',
-        Action: ['dynamodb:GetItem', 'dynamodb:PutItem'],
-        Resource: { 'Fn::GetAtt': [s.logicalId('StateTable'), 'Arn'] },
-        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...WEBHOOK_PARTITION_KEYS] } },
-      },
-    ]);
+  it("is open to the webhook only for get and put on its own items' partition keys, and reading the audit trail", () => {
+    const resource = { 'Fn::GetAtt': [s.logicalId('StateTable'), 'Arn'] };
+    expect(onTable('Webhook')).toEqual(
+      expect.arrayContaining([
+        {
+          Effect: 'Allow',
+          Action: ['dynamodb:GetItem', 'dynamodb:PutItem'],
+          Resource: resource,
+          Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...WEBHOOK_PARTITION_KEYS] } },
+        },
+        {
+          Effect: 'Allow',
+          Action: ['dynamodb:GetItem', 'dynamodb:Query'],
+          Resource: resource,
+          Condition: {
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...WEBHOOK_READ_PARTITION_KEYS] },
+          },
+        },
+      ]),
+    );
+    expect(onTable('Webhook')).toHaveLength(2);
     expect(WEBHOOK_PARTITION_KEYS).toEqual(['control#pause', 'veto#*', 'queued#*']);
+    expect(WEBHOOK_READ_PARTITION_KEYS).toEqual(['audit#*']);
   });
 
   it('is not limited that way for the worker and the sweeper, which own the rest', () => {

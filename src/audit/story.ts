@@ -1,0 +1,66 @@
+/**
+ * A request's whole story from the audit trail, in words: every decision and outcome the
+ * worker recorded (with its rule and reason), deferrals with when it looks again, replays of
+ * an earlier request's outcome, dead-lettering, and how it ended. One home for the CLI's
+ * `autopilot audit` and the chat's `/autopilot why`. Pure: records in, lines out.
+ */
+import type { FinalOutcome, StoredAuditRecord } from '../state/audit.js';
+import { FINAL_RESULTS } from '../worker/replies.js';
+
+/** Results after which nothing more happens to a request. */
+const ENDINGS: ReadonlySet<string> = new Set([...FINAL_RESULTS, 'replayed', 'dead-lettered', 'cancelled']);
+
+export interface RequestStory {
+  requestId: string;
+  action: string;
+  target: string;
+  requester: string;
+  steps: StoredAuditRecord[];
+  /** How it ended, when it has. */
+  final?: FinalOutcome;
+}
+
+export function storyOf(requestId: string, records: StoredAuditRecord[], final?: FinalOutcome): RequestStory {
+  const steps = [...records].sort((a, b) => a.at.localeCompare(b.at));
+  const first = steps[0];
+  const last = steps.at(-1);
+  // A completed mutation is stored with its effect, not as the request's final: the last step tells it.
+  const ending =
+    final ??
+    (last && ENDINGS.has(last.result)
+      ? { result: last.result, rule: last.rule, reason: last.reason, requestId, at: last.at }
+      : undefined);
+  return {
+    requestId,
+    action: first?.action ?? '',
+    target: first?.target ?? '',
+    requester: first?.requester ?? '',
+    steps,
+    ...(ending ? { final: ending } : {}),
+  };
+}
+
+/** One step in words: when, what happened, by which rule, why. */
+export function stepLine(step: StoredAuditRecord): string {
+  const extras = [
+    step.deferUntil ? `looks again at ${step.deferUntil}` : undefined,
+    step.replayOf ? `as request ${step.replayOf}` : undefined,
+    step.dryRun ? 'dry run' : undefined,
+  ].filter(Boolean);
+  return `${step.at}  ${step.result}  rule ${step.rule}: ${step.reason}${extras.length ? ` (${extras.join('; ')})` : ''}`;
+}
+
+/** The story as plain lines: a heading, each step, and the ending (or that it has not ended). */
+export function storyLines(story: RequestStory): string[] {
+  if (story.steps.length === 0 && !story.final)
+    return [
+      `request ${story.requestId}: no audit record (unknown id, not yet picked up, or older than 90 days)`,
+    ];
+  return [
+    `request ${story.requestId}: ${story.action} ${story.target}, asked by ${story.requester}`,
+    ...story.steps.map((step) => `  ${stepLine(step)}`),
+    story.final
+      ? `  ended: ${story.final.result} (rule ${story.final.rule}) at ${story.final.at}`
+      : '  not ended yet: it is waiting (see the last step)',
+  ];
+}

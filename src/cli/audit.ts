@@ -1,0 +1,108 @@
+/**
+ * `autopilot audit [--request ID | --target X | --since 24h] [--json] [--local | --table NAME]`:
+ * a request's whole story from the audit trail (every decision with its rule and reason,
+ * deferrals, the API call's result, how it ended), or every request about a target, or every
+ * request since a time. Read-only.
+ */
+import { type RequestStory, storyLines, storyOf } from '../audit/story.js';
+import { readAudit, readFinal, type StoredAuditRecord } from '../state/audit.js';
+import { scanAuditSince } from '../state/audit-scan.js';
+import type { StateTable } from '../state/table.js';
+import { parse } from './args.js';
+import { CommandError, UsageError } from './errors.js';
+import { type CliIo, EXIT, printHelp, renderTable } from './io.js';
+import { sinceInstant } from './policy-replay.js';
+import { stateTableFor } from './state-table.js';
+
+export const AUDIT_USAGE = `Usage:
+  autopilot audit --request <requestId> [--json] [--local | --table NAME]
+      One request's story: every decision and outcome with its rule and reason, and how it ended.
+  autopilot audit --target <trg_1 | trg_1/ph_2 | configId | experimentId> [--since 30d] [--json] [...]
+      The stories of every request about that target since --since (default 30d).
+  autopilot audit --since <24h | 30d | ISO instant> [--json] [...]
+      Every request since then, one line each (its latest step).
+Reads the state table: --local (the running local stack), --table NAME or STATE_TABLE_NAME.`;
+
+/**
+ * A target given on the command line (`trg_1`, `trg_1/ph_2`, a config or experiment id) matches
+ * every record whose target names all of its ids ("trigger trg_1 phase ph_2").
+ */
+function aboutTarget(record: StoredAuditRecord, target: string): boolean {
+  const words = new Set(record.target.split(/[\s/,]+/));
+  return target.split('/').every((id) => words.has(id));
+}
+
+function byRequest(records: StoredAuditRecord[]): Map<string, StoredAuditRecord[]> {
+  const out = new Map<string, StoredAuditRecord[]>();
+  for (const record of records) out.set(record.requestId, [...(out.get(record.requestId) ?? []), record]);
+  return out;
+}
+
+async function stories(
+  table: StateTable,
+  values: Record<string, unknown>,
+  io: CliIo,
+): Promise<RequestStory[]> {
+  if (typeof values.request === 'string') {
+    const id = values.request;
+    const [records, final] = await Promise.all([readAudit(table, id), readFinal(table, id)]);
+    return [storyOf(id, records, final)];
+  }
+  const since = sinceInstant((values.since as string | undefined) ?? '30d', io.now());
+  let records = await scanAuditSince(table, since);
+  if (typeof values.target === 'string')
+    records = records.filter((r) => aboutTarget(r, values.target as string));
+  return [...byRequest(records)].map(([id, steps]) => storyOf(id, steps));
+}
+
+function render(list: RequestStory[], values: Record<string, unknown>): string {
+  if (values.request || values.target) {
+    if (list.length === 0) return 'No request about that target in the audit trail for that time.';
+    return list.map((story) => storyLines(story).join('\n')).join('\n\n');
+  }
+  if (list.length === 0) return 'No request in the audit trail for that time.';
+  const rows = list.map((story) => {
+    const last = story.steps.at(-1);
+    return [
+      story.requestId,
+      story.action,
+      story.target,
+      story.requester,
+      last?.result ?? '',
+      last?.rule ?? '',
+      last?.at ?? '',
+    ];
+  });
+  return `${renderTable(['request id', 'action', 'target', 'requester', 'latest', 'rule', 'at'], rows)}\n${list.length} request(s).`;
+}
+
+export async function auditCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, help } = parse(
+    args,
+    {
+      request: { type: 'string' },
+      target: { type: 'string' },
+      since: { type: 'string' },
+      json: { type: 'boolean' },
+      local: { type: 'boolean' },
+      table: { type: 'string' },
+    },
+    AUDIT_USAGE,
+    { min: 0, max: 0 },
+  );
+  if (help) return printHelp(io, AUDIT_USAGE);
+  if (!values.request && !values.target && !values.since)
+    throw new UsageError('say what: --request <id>, --target <id> or --since <24h>', AUDIT_USAGE);
+  if (values.request && values.target)
+    throw new UsageError('--request and --target exclude each other', AUDIT_USAGE);
+  const table = stateTableFor(io, values, AUDIT_USAGE);
+  let list: RequestStory[];
+  try {
+    list = await stories(table, values, io);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new CommandError(`cannot read the audit trail of ${table.tableName}: ${(error as Error).message}`);
+  }
+  io.stdout(values.json ? JSON.stringify(list, null, 2) : render(list, values));
+  return EXIT.ok;
+}

@@ -1,0 +1,50 @@
+/**
+ * `/autopilot why <requestId>`: a request's whole story from the audit trail, for the person
+ * who got the id back (src/audit/story.ts writes it; every line is escaped: reasons hold text
+ * from people and from the platform). Read-only, within the request's deadline.
+ */
+import { storyLines, storyOf } from '../audit/story.js';
+import { ephemeral, escapeMrkdwn, problem, type SlackReply, section } from './blocks.js';
+import { settleBy } from './deadline.js';
+import type { WebhookDeps } from './deps.js';
+
+/** Slack's limit for a section's text is 3000 characters; the steps stay under it. */
+const STEPS_LIMIT = 2800;
+
+export async function answerWhy(
+  deps: WebhookDeps,
+  requestId: string,
+  deadline: number,
+  now: () => number,
+): Promise<{ reply: SlackReply; outcome: string; error?: unknown }> {
+  if (!deps.audit)
+    return { reply: problem('The audit trail cannot be read from here.'), outcome: 'unavailable' };
+  const read = await settleBy(deps.audit.read(requestId), deadline, now);
+  if (!read.settled)
+    return {
+      reply: problem('The audit trail is slow to answer right now; please try again.'),
+      outcome: 'timeout',
+    };
+  if ('error' in read)
+    return {
+      reply: problem('The audit trail cannot be read right now; please try again.'),
+      outcome: 'read_failed',
+      error: read.error,
+    };
+  const [heading = '', ...steps] = storyLines(storyOf(requestId, read.value.records, read.value.final));
+  let body = '';
+  let shown = 0;
+  for (const line of steps) {
+    const next = `${body}${escapeMrkdwn(line.trim())}\n`;
+    if (next.length > STEPS_LIMIT) break;
+    body = next;
+    shown++;
+  }
+  const more =
+    steps.length - shown > 0 ? `(${steps.length - shown} more: \`npx autopilot audit --request\`)\n` : '';
+  const blocks = [
+    section(`*${escapeMrkdwn(heading)}*`),
+    ...(body ? [section(`\`\`\`\n${body}${more}\`\`\``)] : []),
+  ];
+  return { reply: ephemeral(heading, blocks), outcome: 'ok' };
+}

@@ -1,0 +1,126 @@
+/**
+ * Telling how a record's request ended: one metric, one log line, the audit record, the final
+ * outcome (for results that end a request, so its copies replay it) and the replies to the
+ * requester and the notifications channel. What each kind of ending gets is one table.
+ */
+import { actionTarget, requesterKey } from '../actions/request.js';
+import { postToSlack, type SlackMessage } from '../slack/post.js';
+import { markNotified, recordFinal, writeAudit } from '../state/audit.js';
+import { notificationsUrl, type RecordContext, type RecordDeps, type RecordResult } from './record.js';
+import { FINAL_RESULTS, type OutcomeReport, outcomeMessage, outcomeText } from './replies.js';
+
+/** An outcome as the record path knows it: the report a reply is built from, less the request. */
+export type Finished = Omit<OutcomeReport, 'request' | 'requestId'>;
+
+/**
+ * How an outcome came about, which decides how it is told:
+ * - `decided`: the policy's answer (deny, a dry run, a denial for want of a channel);
+ * - `deferred`: the deferral is audited before the copy is sent; people hear it once per rule;
+ * - `asked`: the question itself went to the channel, so only the requester is told;
+ * - `executed`: the Console API answered; its outcome is stored already (effect or final);
+ * - `replayed`: a copy of an ended request or effect; the channel heard it the first time.
+ */
+export type Ending = 'decided' | 'deferred' | 'asked' | 'executed' | 'replayed';
+
+const TELLING: Record<
+  Ending,
+  { audit: boolean; storeFinal: boolean; channel: boolean; once: boolean; auditAs?: 'replayed' }
+> = {
+  decided: { audit: true, storeFinal: true, channel: true, once: false },
+  deferred: { audit: false, storeFinal: true, channel: true, once: true },
+  asked: { audit: true, storeFinal: true, channel: false, once: false },
+  executed: { audit: true, storeFinal: false, channel: true, once: false },
+  replayed: { audit: true, storeFinal: false, channel: false, once: false, auditAs: 'replayed' },
+};
+
+export async function writeAuditFor(
+  deps: RecordDeps,
+  ctx: RecordContext,
+  done: Finished,
+  auditResult?: string,
+): Promise<void> {
+  await writeAudit(deps.table, {
+    requestId: ctx.request.requestId,
+    at: deps.now(),
+    action: ctx.request.action,
+    target: actionTarget(ctx.request),
+    effectKey: ctx.key,
+    requester: requesterKey(ctx.request.requestedBy),
+    rule: done.rule,
+    reason: done.reason,
+    result: auditResult ?? done.result,
+    dryRun: done.dryRun,
+    messageId: ctx.record.messageId,
+    ...(done.deferUntil ? { deferUntil: done.deferUntil.toISOString() } : {}),
+    ...(done.replayOf ? { replayOf: done.replayOf } : {}),
+    ...(ctx.inputs && !done.replayOf ? { inputs: ctx.inputs } : {}),
+  });
+}
+
+/** The metric, the log line, the audit record, the final outcome and the replies of one ending. */
+export async function finish(
+  deps: RecordDeps,
+  ctx: RecordContext,
+  done: Finished,
+  ending: Ending,
+): Promise<RecordResult> {
+  const telling = TELLING[ending];
+  const result = telling.auditAs ?? done.result;
+  const { request } = ctx;
+  const report: OutcomeReport = { request, requestId: request.requestId, ...done };
+  deps.metrics.put(
+    'Decisions',
+    1,
+    { Action: request.action, Outcome: result },
+    { requestId: request.requestId, rule: done.rule },
+  );
+  ctx.log.info(outcomeText(report), {
+    result,
+    outcome: done.result,
+    rule: done.rule,
+    reason: done.reason,
+    dryRun: done.dryRun,
+    action: request.action,
+    target: actionTarget(request),
+    ...(done.deferUntil ? { deferUntil: done.deferUntil.toISOString() } : {}),
+    ...(done.replayOf ? { replayOf: done.replayOf } : {}),
+  });
+  const writes: Array<Promise<unknown>> = [];
+  if (telling.storeFinal && FINAL_RESULTS.has(done.result)) {
+    const at = deps.now();
+    const final = { ...pick(done), requestId: request.requestId, at: at.toISOString() };
+    writes.push(recordFinal(deps.table, final, at));
+  }
+  if (telling.audit) writes.push(writeAuditFor(deps, ctx, done, telling.auditAs));
+  await Promise.all(writes);
+
+  // Told once per request and rule (a deferral comes back every 15 minutes).
+  if (
+    telling.once &&
+    !(await markNotified(deps.table, request.requestId, `deferred#${done.rule}`, deps.now()))
+  )
+    return done.result;
+  const message = outcomeMessage(report);
+  const targets: string[] = [];
+  if (request.reply?.slackResponseUrl) targets.push(request.reply.slackResponseUrl);
+  const channel = await notificationsUrl(deps);
+  if (channel && telling.channel) targets.push(channel);
+  await Promise.all(targets.map((url) => reply(deps, ctx, url, message)));
+  return done.result;
+}
+
+const pick = ({ result, reason, rule }: Finished) => ({ result, reason, rule });
+
+async function reply(
+  deps: RecordDeps,
+  ctx: RecordContext,
+  url: string,
+  message: SlackMessage,
+): Promise<void> {
+  const posted = await postToSlack(url, message, deps.slack);
+  // A reply that cannot be delivered does not undo or retry the work; it is logged (without the URL's path).
+  if (!posted.ok) {
+    deps.metrics.put('SlackPostsFailed', 1, {}, { requestId: ctx.request.requestId });
+    ctx.log.warn('reply not delivered', { error: posted.error, status: posted.status });
+  }
+}

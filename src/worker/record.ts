@@ -1,0 +1,79 @@
+/**
+ * What processing one SQS record works with: its dependencies, the invocation's time, and the
+ * request as the steps after validation see it (src/worker/process-record.ts runs them).
+ */
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSRecord } from 'aws-lambda';
+import type { RequesterSigner } from '../actions/proof.js';
+import type { ActionRequest } from '../actions/request.js';
+import type { HttpSend } from '../http/send.js';
+import type { Logger } from '../observability/logger.js';
+import type { Metrics } from '../observability/metrics.js';
+import type { Decision, DecisionInput } from '../policy/decide.js';
+import type { Policy } from '../policy/schema.js';
+import type { DecisionInputs } from '../state/audit.js';
+import type { StateTable } from '../state/table.js';
+import type { RequesterKeySource } from './admit.js';
+import type { MutationClient } from './execute.js';
+import type { OutcomeResult } from './replies.js';
+
+export interface RecordDeps {
+  policy: Policy;
+  decide: (policy: Policy, input: DecisionInput) => Decision;
+  client: MutationClient;
+  sqs: Pick<SQSClient, 'send'>;
+  table: StateTable;
+  queueUrl: string;
+  dlqUrl: string;
+  logger: Logger;
+  /** EMF metrics: decisions, mutations sent, held requests, DLQ sends, failed Slack posts. */
+  metrics: Metrics;
+  /** The decision time: what the policy, audit records and replies read. */
+  now: () => Date;
+  /**
+   * The process clock (epoch ms) for locks and deadlines: a lock outlives the invocation,
+   * whatever the decision time says. Default `Date.now`.
+   */
+  clock: () => number;
+  slack: { send?: HttpSend; allowedOrigins: string[]; timeoutMs?: number };
+  /** Time kept free at the end of the invocation: no API attempt runs into it. */
+  safetyMarginMs: number;
+  /** How far an effect lock reaches beyond the invocation's end (a crashed worker's claim frees itself). */
+  lockMarginMs: number;
+  /** Keys that check who vouched for a requester; without them only `ci` requests are proven. */
+  requesterKeys?: RequesterKeySource;
+  /** Re-signs the copies the worker sends (deferrals) for the signer that vouched for the original. */
+  signer?: RequesterSigner;
+  /** The notifications channel's incoming-webhook URL (a secret: `slackWebhookUrl`). */
+  channelUrl?: () => Promise<string | undefined>;
+}
+
+export interface RecordTiming {
+  /** Milliseconds left in this invocation (Lambda's `context.getRemainingTimeInMillis`). */
+  remainingMs(): number;
+}
+
+/** How a record ended, for the handler's summary and for tests. */
+export type RecordResult = OutcomeResult | 'dead-lettered' | 'replayed';
+
+export type Request = ActionRequest & { requestId: string };
+
+export interface RecordContext {
+  record: SQSRecord;
+  request: Request;
+  key: string;
+  log: Logger;
+  timing: RecordTiming;
+  /** What the policy decided from, for the audit record (`autopilot policy replay`). */
+  inputs?: DecisionInputs;
+}
+
+/** The channel's URL: from the secret; the policy's deprecated `notifications.slackWebhookUrl` otherwise. */
+export async function notificationsUrl(deps: RecordDeps): Promise<string | undefined> {
+  return (await deps.channelUrl?.()) || deps.policy.notifications.slackWebhookUrl;
+}
+
+/** When an effect lock taken now expires: past the invocation's end by the lock margin. */
+export function lockExpiry(deps: RecordDeps, timing: RecordTiming): number {
+  return deps.clock() + timing.remainingMs() + deps.lockMarginMs;
+}
