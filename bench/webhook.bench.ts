@@ -1,21 +1,26 @@
 /**
- * Webhook benchmarks, in process (`app.request()`, no HTTP server in front), same run:
+ * Webhook benchmarks, the webhook in process (`app.request()`, no HTTP server in front) and the
+ * SQS emulator (fauxqs) in its own process, as SQS is another machine for a Lambda; same run:
  *
  * 1. A rejected signature (wrong secret): the cost of reading, capping and verifying a body.
  * 2. A read (`/autopilot segments`) against an in-process sandbox through the real client.
  * 3. A queued mutation (`/autopilot approve …`) to the SQS emulator (fauxqs), against the
  *    baseline of a bare `SendMessage` of the same kind of body to the same queue. Mutation and
  *    baseline run interleaved, alternating which goes first pair by pair, so the machine's noise
- *    (two shared cores) falls on both alike. Target: mutation p99 ≤ 1.3 × baseline p99 + 2 ms.
+ *    (two shared cores) falls on both alike. Targets: mutation p50 ≤ 1.35× and p99 ≤ 1.3× the
+ *    baseline's, no allowance; a rejected signature < 1 ms p99.
  *
  * Requests are signed before timing starts (each mutation carries its own trigger_id, so each
  * gets its own request id); the queue is purged between blocks.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { PurgeQueueCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { createConsoleClient } from '../src/console/index.js';
-import { startEmulators } from '../src/local/emulators.js';
 import { createLogger } from '../src/observability/logger.js';
+import { createSqsClient } from '../src/queue/actions-queue.js';
 import { createSandbox } from '../src/sandbox/index.js';
 import type { PauseState } from '../src/state/pause.js';
 import { createWebhookApp } from '../src/webhook/app.js';
@@ -69,8 +74,34 @@ function prepare(text: string, secret = SECRET): Prepared {
   };
 }
 
+/** The SQS emulator in a child process of its own; stops when the child's stdin closes. */
+async function startSqsProcess(): Promise<{ sqs: SQSClient; queueUrl: string; stop: () => Promise<void> }> {
+  const script = [
+    'const { startEmulators } = await import(process.env.EMULATORS_MODULE);',
+    "const e = await startEmulators({ queueName: 'bench-webhook' });",
+    "process.stdout.write(JSON.stringify({ endpoint: e.sqsEndpoint, queueUrl: e.queueUrl }) + '\\n');",
+    "process.stdin.on('end', () => e.stop().then(() => process.exit(0)));",
+    'process.stdin.resume();',
+  ].join(' ');
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    env: { ...process.env, EMULATORS_MODULE: new URL('../src/local/emulators.ts', import.meta.url).href },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+  const { endpoint, queueUrl } = JSON.parse(line) as { endpoint: string; queueUrl: string };
+  return {
+    sqs: createSqsClient({ endpoint }),
+    queueUrl,
+    stop: async () => {
+      const exited = once(child, 'exit');
+      child.stdin?.end();
+      await exited;
+    },
+  };
+}
+
 export async function run(): Promise<BenchSection> {
-  const emu = await startEmulators({ queueName: 'bench-webhook' });
+  const emu = await startSqsProcess();
   try {
     const sandbox = createSandbox({ rateLimits: false });
     const console = createConsoleClient({
@@ -209,12 +240,17 @@ export async function run(): Promise<BenchSection> {
     const rd = stats(reads);
     const m = stats(mutations);
     const base = stats(baseline);
-    const allowed = 1.3 * base.p99 + 2;
     return {
-      title: 'Webhook (in-process app.request)',
+      title: 'Webhook (in-process app.request, SQS emulator in its own process)',
       rows: [
         { name: 'rejected signature p50', value: round(r.p50), unit: 'ms' },
-        { name: 'rejected signature p99', value: round(r.p99), unit: 'ms' },
+        {
+          name: 'rejected signature p99',
+          value: round(r.p99),
+          unit: 'ms',
+          target: '< 1 ms',
+          pass: r.p99 < 1,
+        },
         {
           name: 'mutation with an in-memory queue stand-in p50 (webhook CPU only)',
           value: round(o.p50),
@@ -233,6 +269,8 @@ export async function run(): Promise<BenchSection> {
           unit: 'ms',
           baseline: round(base.p50),
           ratio: round(m.p50 / base.p50),
+          target: '≤ 1.35×',
+          pass: m.p50 <= 1.35 * base.p50,
         },
         {
           name: 'queued mutation p99 (vs bare SendMessage p99)',
@@ -240,15 +278,15 @@ export async function run(): Promise<BenchSection> {
           unit: 'ms',
           baseline: round(base.p99),
           ratio: round(m.p99 / base.p99),
-          target: `≤ 1.3× baseline + 2 ms (${round(allowed, 2)} ms)`,
-          pass: m.p99 <= allowed,
+          target: '≤ 1.3×',
+          pass: m.p99 <= 1.3 * base.p99,
         },
       ],
       notes: [
         `${REJECTED} rejected, ${READS} reads, ${MUTATIONS} mutation/baseline pairs (blocks of ${BLOCK}, order alternating pair by pair), ${WARMUP} warm-ups each.`,
-        'The baseline is one SendMessage of an equivalent action request (same attributes) to the same fauxqs queue.',
+        'The baseline is one SendMessage of an equivalent action request (same attributes) to the same fauxqs queue, which runs in a child process of its own (its CPU does not share the webhook’s event loop).',
         'A mutation adds: body read with a 64 KiB cap, HMAC verification, form parsing, grammar, policy lookup, zod validation of the request, a deadline timer, and one JSON log line; the in-memory rows measure exactly that CPU time.',
-        'fauxqs runs on the same event loop and the machine is shared (2 cores): the webhook’s CPU time can cost more wall time than it takes when the process loses its time slice while waiting for the emulator.',
+        'The machine is shared (2 cores): the webhook’s CPU time can cost more wall time than it takes when the process loses its time slice while waiting for the emulator.',
       ],
     };
   } finally {
