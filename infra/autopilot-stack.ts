@@ -29,7 +29,12 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { mutationLimitsShare, PLATFORM_MUTATION_LIMITS } from '../src/console/platform-limits.js';
 import { POLICY_WEBHOOK_URL_DEPRECATED } from '../src/secrets/secrets.js';
-import { TABLE_KEYS, WEBHOOK_PARTITION_KEYS, WEBHOOK_READ_PARTITION_KEYS } from '../src/state/table.js';
+import {
+  TABLE_KEYS,
+  WEBHOOK_HELD_PARTITION_KEYS,
+  WEBHOOK_PARTITION_KEYS,
+  WEBHOOK_READ_PARTITION_KEYS,
+} from '../src/state/table.js';
 import { AutopilotFunction, type NodeRuntime } from './autopilot-function.js';
 import { bundledPolicy, HANDLER_ENTRIES } from './bundling.js';
 import { consoleApiBaseUrlProblem } from './context.js';
@@ -40,6 +45,7 @@ export { PLATFORM_MUTATION_LIMITS };
 /** The webhook's only table calls: read and write the items it owns (src/state/table.ts). */
 const WEBHOOK_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem'] as const;
 const WEBHOOK_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query'] as const;
+const WEBHOOK_HELD_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'] as const;
 
 export interface AutopilotStackProps extends StackProps {
   /** Console API base URL; `/console/v1/...` is appended. */
@@ -195,7 +201,9 @@ export class AutopilotStack extends Stack {
       // Only its own items: the pause switch, vetoes and its queued marks.
       .bindStateTable(table, { actions: WEBHOOK_TABLE_ACTIONS, partitionKeys: WEBHOOK_PARTITION_KEYS })
       // Read-only, for `/autopilot why`: the audit trail.
-      .bindStateTable(table, { actions: WEBHOOK_READ_ACTIONS, partitionKeys: WEBHOOK_READ_PARTITION_KEYS });
+      .bindStateTable(table, { actions: WEBHOOK_READ_ACTIONS, partitionKeys: WEBHOOK_READ_PARTITION_KEYS })
+      // `/autopilot held` and `cancel` (a cancel mark; the worker ends the request): held requests only.
+      .bindStateTable(table, { actions: WEBHOOK_HELD_ACTIONS, partitionKeys: WEBHOOK_HELD_PARTITION_KEYS });
 
     // The webhook's construct validated the policy file above; a URL in it still works, with a warning.
     if (bundledPolicy(policyFile).policy.notifications.slackWebhookUrl) {
@@ -227,6 +235,16 @@ export class AutopilotStack extends Stack {
         reportBatchItemFailures: true,
         maxConcurrency,
       });
+
+    // Release tick: held requests (src/state/held.ts) go back to the queue within a minute of
+    // their wait ending (resume, a window opening, a counter's new hour or day). At rest it is
+    // one short worker invocation and one Query of the held partition per minute.
+    new Rule(this, 'ReleaseTick', {
+      description: 'console-autopilot: every minute, send held requests whose wait is over back to the queue',
+      schedule: Schedule.rate(Duration.minutes(1)),
+      // A missed tick is made good by the next one a minute later.
+      targets: [new LambdaFunction(worker.function, { retryAttempts: 0 })],
+    });
 
     // --- Sweeper: one run at a time, on a schedule.
     const sweeper = new AutopilotFunction(this, 'Sweeper', {

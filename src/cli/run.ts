@@ -24,6 +24,8 @@ Commands:
   stats --local                             the metrics since the local stack started
   audit --request <id> | --target <id> | --since 24h
                                             a request's whole story from the audit trail
+  held [--json]                             what is held: id, action, target, requester, why, next look
+  cancel <requestId> --reason <text>        end a held request as cancelled (as cli:<user>, via the policy)
   slack manifest --url <url>                the Slack app manifest for a deployed webhook URL
   slack curl <text…>                        a signed curl for /autopilot <text> (local stack)
 
@@ -38,6 +40,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   dlq: async () => (await import('./dlq.js')).dlqCommand,
   stats: async () => (await import('./stats.js')).statsCommand,
   audit: async () => (await import('./audit.js')).auditCommand,
+  held: async () => (await import('./held.js')).heldCommand,
+  cancel: async () => (await import('./held.js')).cancelCommand,
   sweep: async () => (await import('./sweep.js')).sweepCommand,
   slack: async () => (await import('./slack.js')).slackCommand,
 };

@@ -21,7 +21,7 @@ import { createSweeper } from '../sweeper/sweeper.js';
 import { createWebhookApp } from '../webhook/app.js';
 import { sweeperDepsFromEnv, webhookDepsFromEnv, workerDepsFromEnv } from '../wiring/from-env.js';
 import { loadPolicyFile } from '../wiring/policy-file.js';
-import { createWorker } from '../worker/worker.js';
+import { createWorker, createWorkerEntry } from '../worker/worker.js';
 import { type EmulatorOptions, type Emulators, startEmulators } from './emulators.js';
 import { type Endpoints, REPO_ROOT } from './endpoints.js';
 import {
@@ -84,6 +84,16 @@ export interface LocalStackOptions {
     createHandler?: (stack: StackContext) => ScheduledHandler | Promise<ScheduledHandler>;
     timeoutMs?: number;
   };
+  /**
+   * The release tick (held requests whose wait is over go back to the queue): the worker's entry
+   * invoked with a scheduled event, as the stack's one-minute EventBridge rule does.
+   */
+  release?: {
+    handler?: ScheduledHandler;
+    createHandler?: (stack: StackContext) => ScheduledHandler | Promise<ScheduledHandler>;
+    /** Seconds between ticks (default 60, as deployed); false: no timer (call `runRelease()`). */
+    intervalSeconds?: number | false;
+  };
   webhook?: { app?: FetchApp; createApp?: (stack: StackContext) => FetchApp | Promise<FetchApp> };
   /** Extra environment for the handlers. */
   env?: Record<string, string>;
@@ -116,6 +126,8 @@ export interface LocalStack {
   /** Which parts run here; the Console API is 'external' when a base URL was given. */
   components: { sandbox: 'running' | 'external'; webhook: 'running'; worker: 'running'; sweeper: 'running' };
   runSweeper(at?: Date): Promise<unknown>;
+  /** One release tick now (or as if at `at`). */
+  runRelease(at?: Date): Promise<unknown>;
   stop(): Promise<void>;
 }
 
@@ -209,6 +221,21 @@ export async function bootLocalStack(options: LocalStackOptions = {}): Promise<L
       await sweeping?.catch(() => undefined);
     });
 
+    // 9. Release tick: the worker's entry with a scheduled event, every minute like the rule.
+    const runRelease = (at: Date = new Date()): Promise<unknown> =>
+      handlers.release(
+        scheduledEvent(at, 'autopilot-release-tick'),
+        createLambdaContext({ functionName: 'autopilot-worker', timeoutMs: 60_000 }),
+      );
+    const releaseInterval = options.release?.intervalSeconds ?? 60;
+    if (releaseInterval !== false) {
+      const every = setInterval(
+        () => void runRelease().catch((error: unknown) => log?.error('release tick failed', { error })),
+        Math.max(1, releaseInterval) * 1000,
+      );
+      closers.push(async () => clearInterval(every));
+    }
+
     const endpoints: Endpoints = {
       webhookUrl: served.url,
       consoleApiBaseUrl: consoleApi.baseUrl,
@@ -240,6 +267,7 @@ export async function bootLocalStack(options: LocalStackOptions = {}): Promise<L
         sweeper: 'running',
       },
       runSweeper,
+      runRelease,
       stop() {
         stopped ??= stopAll();
         return stopped;
@@ -261,9 +289,14 @@ async function buildFunctions(
   options: LocalStackOptions,
   context: StackContext,
   policy: Policy,
-): Promise<{ webhook: FetchApp; worker: SqsHandler; sweeper: ScheduledHandler }> {
+): Promise<{ webhook: FetchApp; worker: SqsHandler; sweeper: ScheduledHandler; release: ScheduledHandler }> {
   const { env } = context;
+  const workerEntry = () => {
+    const entry = createWorkerEntry(workerDepsFromEnv(env, { policy }));
+    return (event: ScheduledEvent, lambdaContext: Context) => entry(event, lambdaContext);
+  };
   return {
+    release: options.release?.handler ?? (await options.release?.createHandler?.(context)) ?? workerEntry(),
     webhook:
       options.webhook?.app ??
       (await options.webhook?.createApp?.(context)) ??

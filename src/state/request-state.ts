@@ -1,7 +1,7 @@
 /**
  * Everything the worker needs to know before deciding on one request, in one consistent
  * BatchGetItem instead of four reads: the request's final outcome (a copy that already ended),
- * the effect's claim, the pause flag and a veto. On the emulator and on DynamoDB alike, one round
+ * the effect's claim, the pause flag, a veto and whether it is held. On the emulator and on DynamoDB alike, one round
  * trip per record matters: it is on the path of every message.
  */
 import type { Veto } from '../policy/decide.js';
@@ -9,6 +9,7 @@ import { type FinalOutcome, finalFromItem, finalItemKey } from './audit.js';
 import { keyId } from './dynamo.js';
 import { batchGet } from './dynamo-batch.js';
 import { type EffectState, effectFromItem, effectItemKey } from './effects.js';
+import { type CancelMark, cancelFromItem, heldItemKey } from './held.js';
 import { PAUSE_KEY, type PauseState, pauseFromItem } from './pause.js';
 import type { StateTable } from './table.js';
 import { vetoFromItem, vetoItemKey } from './veto.js';
@@ -18,6 +19,10 @@ export interface RequestState {
   effect: EffectState;
   pause: PauseState;
   veto: Veto | undefined;
+  /** A held record of this request exists (src/state/held.ts). */
+  held: boolean;
+  /** Its cancel mark (`/autopilot cancel`), when one was set. */
+  cancel: CancelMark | undefined;
 }
 
 export async function readRequestState(
@@ -31,6 +36,7 @@ export async function readRequestState(
     effect: effectItemKey(subject.effectKey),
     pause: PAUSE_KEY,
     veto: vetoItemKey(subject.effectKey),
+    held: heldItemKey(subject.requestId),
   };
   const found = new Map((await batchGet(table, Object.values(keys))).map((item) => [keyId(item), item]));
   return {
@@ -38,5 +44,7 @@ export async function readRequestState(
     effect: effectFromItem(found.get(keyId(keys.effect)), nowMs),
     pause: pauseFromItem(found.get(keyId(keys.pause))),
     veto: vetoFromItem(found.get(keyId(keys.veto))),
+    held: found.has(keyId(keys.held)),
+    cancel: cancelFromItem(found.get(keyId(keys.held))),
   };
 }

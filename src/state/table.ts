@@ -20,6 +20,7 @@ export const ITEM_FAMILIES = {
   lastSeen: 'lastseen', // config id -> last exposure
   watch: 'watch', // watched configs and since when
   queued: 'queued', // a Slack request the webhook queued (its retries are not queued again)
+  held: 'held', // requests that wait (paused, window, limit, ask), listed and released by the tick
 } as const;
 
 /**
@@ -31,6 +32,12 @@ export const WEBHOOK_PARTITION_KEYS = [
   `${ITEM_FAMILIES.veto}#*`,
   `${ITEM_FAMILIES.queued}#*`,
 ] as const;
+
+/**
+ * Held requests, for `/autopilot held` (read) and `/autopilot cancel` (an update that marks one
+ * cancelled; the worker ends it): get, query and update on this one partition.
+ */
+export const WEBHOOK_HELD_PARTITION_KEYS = [`${ITEM_FAMILIES.held}#all`] as const;
 
 /** What the webhook may only read (`/autopilot why`): the audit trail, records and endings. */
 export const WEBHOOK_READ_PARTITION_KEYS = [`${ITEM_FAMILIES.audit}#*`] as const;

@@ -19,7 +19,9 @@ export type Command =
   | { name: 'pause'; reason?: string }
   | { name: 'resume' }
   | { name: 'status' }
-  | { name: 'why'; requestId: string };
+  | { name: 'why'; requestId: string }
+  | { name: 'held'; page: number }
+  | { name: 'cancel'; requestId: string; reason?: string };
 
 export type CommandName = Command['name'];
 
@@ -36,6 +38,12 @@ export const COMMANDS: readonly CommandSpec[] = [
   { name: 'help', usage: 'help', summary: 'what you can do here' },
   { name: 'status', usage: 'status', summary: 'pause state, queue depth and the policy in short' },
   { name: 'why', usage: 'why <requestId>', summary: "a request's whole story: decisions, rules, outcome" },
+  { name: 'held', usage: 'held [page]', summary: 'what is held and why, a page at a time' },
+  {
+    name: 'cancel',
+    usage: 'cancel <requestId> [reason…]',
+    summary: 'cancel a held request (needs the grant for its action)',
+  },
   { name: 'role', usage: 'role <roleId>', summary: 'a role and its permissions' },
   { name: 'segment', usage: 'segment <segmentId>', summary: 'one segment' },
   { name: 'segments', usage: 'segments [page]', summary: 'all segments, a page at a time' },
@@ -122,6 +130,13 @@ function checkReason(words: string[]): string | undefined {
   return reason;
 }
 
+function checkRequestId(requestId: string | undefined): string {
+  if (requestId === undefined) throw new UsageError('missing requestId');
+  if (!REQUEST_ID.test(requestId))
+    throw new UsageError(`requestId \`${preview(requestId)}\` may only hold letters, digits and . _ : @ / -`);
+  return requestId;
+}
+
 function noMore(words: string[]): void {
   if (words.length > 0) throw new UsageError(`unexpected \`${preview(words.join(' '))}\``);
 }
@@ -167,16 +182,15 @@ function build(name: CommandName, args: string[]): Command {
     case 'metrics':
       noMore(args.slice(1));
       return { name, eventName: checkId(args[0], 'eventName') };
-    case 'why': {
+    case 'why':
       noMore(args.slice(1));
-      const requestId = args[0];
-      if (requestId === undefined) throw new UsageError('missing requestId');
-      if (!REQUEST_ID.test(requestId))
-        throw new UsageError(
-          `requestId \`${preview(requestId)}\` may only hold letters, digits and . _ : @ / -`,
-        );
-      return { name, requestId };
+      return { name, requestId: checkRequestId(args[0]) };
+    case 'cancel': {
+      const requestId = checkRequestId(args[0]);
+      const reason = checkReason(args.slice(1));
+      return reason === undefined ? { name, requestId } : { name, requestId, reason };
     }
+    case 'held':
     case 'segments':
     case 'events':
       noMore(args.slice(1));

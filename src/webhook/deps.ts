@@ -10,7 +10,9 @@ import type { Veto } from '../policy/decide.js';
 import type { Policy } from '../policy/schema.js';
 import type { SecretsProvider } from '../secrets/secrets.js';
 import type { FinalOutcome, StoredAuditRecord } from '../state/audit.js';
+import type { HeldRecord } from '../state/held.js';
 import type { PauseState } from '../state/pause.js';
+import type { CancelOutcome, CancelRequest } from '../worker/cancel.js';
 import type { SlackReply } from './blocks.js';
 import type { ConsoleReads } from './reads.js';
 
@@ -42,6 +44,14 @@ export interface WebhookDeps {
   /** A request's audit trail and ending, for `why` (`src/state/audit.ts`; read-only). */
   audit?: {
     read(requestId: string): Promise<{ records: StoredAuditRecord[]; final?: FinalOutcome | undefined }>;
+  };
+  /**
+   * Held requests (`src/state/held.ts`), for `held` and `cancel`: the list, and a cancel that
+   * marks the held item when `mayCancel` allows it (src/worker/cancel.ts).
+   */
+  held?: {
+    list(): Promise<HeldRecord[]>;
+    cancel(request: CancelRequest, mayCancel: (held: HeldRecord) => true | string): Promise<CancelOutcome>;
   };
   /** Approximate number of queued actions, for `status` (optional). */
   queueDepth?: () => Promise<number | undefined>;

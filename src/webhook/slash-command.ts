@@ -8,6 +8,7 @@ import { code, contextLine, ephemeral, escapeMrkdwn, problem, type SlackReply, s
 import { type Command, type CommandName, commandSpec, parseCommand } from './commands.js';
 import { settleBy } from './deadline.js';
 import type { WebhookDeps } from './deps.js';
+import { answerCancel, answerHeld } from './held.js';
 import {
   buildActionRequest,
   enqueue,
@@ -103,6 +104,10 @@ export async function handleSlashCommand(deps: WebhookDeps, ctx: SlashContext): 
       const why = await answerWhy(deps, command.requestId, deadline, now);
       return { ...why, command: command.name };
     }
+    case 'held':
+      return { ...(await answerHeld(deps, command.page, ctx.slash, deadline, now)), command: command.name };
+    case 'cancel':
+      return { ...(await answerCancel(deps, ctx.userId, command, deadline, now)), command: command.name };
     case 'approve':
     case 'disable-groups':
     case 'archive':

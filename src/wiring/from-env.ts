@@ -30,6 +30,7 @@ import {
 } from '../secrets/secrets.js';
 import { postToSlack, replyOriginsFromEnv } from '../slack/post.js';
 import { readRequestAudit } from '../state/audit.js';
+import { listHeld } from '../state/held.js';
 import { readPause, writePause } from '../state/pause.js';
 import { markQueued, queuedAs } from '../state/queued.js';
 import type { StateTable } from '../state/table.js';
@@ -37,6 +38,7 @@ import { writeVeto } from '../state/veto.js';
 import type { SweeperDeps } from '../sweeper/types.js';
 import { lazyClient } from '../util/lazy-client.js';
 import type { WebhookDeps } from '../webhook/deps.js';
+import { cancelHeldRequest } from '../worker/cancel.js';
 import type { WorkerDeps } from '../worker/worker.js';
 import { loadPolicyFile } from './policy-file.js';
 
@@ -243,6 +245,10 @@ export function webhookDepsFromEnv(env: Env = process.env, options: WiringOption
     },
     queueDepth: sqsQueueDepth(c.sqs, c.queueUrl),
     audit: { read: (requestId) => readRequestAudit(c.table, requestId) },
+    held: {
+      list: () => listHeld(c.table),
+      cancel: (request, mayCancel) => cancelHeldRequest({ table: c.table, mayCancel }, request),
+    },
     logger: c.logger,
   };
 }

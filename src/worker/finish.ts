@@ -6,6 +6,8 @@
 import { actionTarget, requesterKey } from '../actions/request.js';
 import { postToSlack, type SlackMessage } from '../slack/post.js';
 import { markNotified, recordFinal, writeAudit } from '../state/audit.js';
+import { type CancelMark, endHold } from '../state/held.js';
+import { cancelReason } from './cancel.js';
 import { notificationsUrl, type RecordContext, type RecordDeps, type RecordResult } from './record.js';
 import { FINAL_RESULTS, type OutcomeReport, outcomeMessage, outcomeText } from './replies.js';
 
@@ -15,7 +17,7 @@ export type Finished = Omit<OutcomeReport, 'request' | 'requestId'>;
 /**
  * How an outcome came about, which decides how it is told:
  * - `decided`: the policy's answer (deny, a dry run, a denial for want of a channel);
- * - `deferred`: the deferral is audited before the copy is sent; people hear it once per rule;
+ * - `deferred`: the deferral is audited before the request is held; people hear it once per rule;
  * - `asked`: the question itself went to the channel, so only the requester is told;
  * - `executed`: the Console API answered; its outcome is stored already (effect or final);
  * - `replayed`: a copy of an ended request or effect; the channel heard it the first time.
@@ -92,9 +94,14 @@ export async function finish(
     writes.push(recordFinal(deps.table, final, at));
   }
   if (telling.audit) writes.push(writeAuditFor(deps, ctx, done, telling.auditAs));
+  // The request ended (or a copy told its end again): it is no longer held.
+  if (ctx.held && (FINAL_RESULTS.has(done.result) || done.replayOf)) {
+    writes.push(endHold(deps.table, request.requestId));
+    ctx.held = false;
+  }
   await Promise.all(writes);
 
-  // Told once per request and rule (a deferral comes back every 15 minutes).
+  // Told once per request and rule (a deferral may be looked at again many times).
   if (
     telling.once &&
     !(await markNotified(deps.table, request.requestId, `deferred#${done.rule}`, deps.now()))
@@ -123,4 +130,14 @@ async function reply(
     deps.metrics.put('SlackPostsFailed', 1, {}, { requestId: ctx.request.requestId });
     ctx.log.warn('reply not delivered', { error: posted.error, status: posted.status });
   }
+}
+
+/** A held request cancelled (`/autopilot cancel`): it ends here, told to the requester and the channel. */
+export function endCancelled(
+  deps: RecordDeps,
+  ctx: RecordContext,
+  cancel: CancelMark,
+): Promise<RecordResult> {
+  const done = { result: 'cancelled' as const, rule: 'cancel', reason: cancelReason(cancel), dryRun: false };
+  return finish(deps, ctx, done, 'decided');
 }

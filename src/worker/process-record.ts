@@ -13,13 +13,15 @@ import { postToSlack } from '../slack/post.js';
 import { clearNotified, markNotified, readFinal, recordFinal } from '../state/audit.js';
 import { consumeCounter, refundCounter } from '../state/counters.js';
 import { claimEffect, completeEffect, releaseEffect, type StoredOutcome } from '../state/effects.js';
+import { startExecutingHeld } from '../state/held.js';
 import { readRequestState } from '../state/request-state.js';
 import { admit } from './admit.js';
 import { deadLetterRecord } from './dead-letter.js';
-import { deferRequest, rateLimitBackoffSeconds, setVisibility } from './defer.js';
+import { rateLimitBackoffSeconds, setVisibility } from './defer.js';
 import { RetryLater } from './errors.js';
 import { executeAction } from './execute.js';
-import { finish, writeAuditFor } from './finish.js';
+import { endCancelled, finish, writeAuditFor } from './finish.js';
+import { heldBecause, holdFor, nextLookFor } from './hold.js';
 import {
   lockExpiry,
   notificationsUrl,
@@ -64,15 +66,18 @@ export async function processRecord(
   };
 
   const now = deps.now();
-  const { final, effect, pause, veto } = await readRequestState(
+  const { final, effect, pause, veto, held, cancel } = await readRequestState(
     deps.table,
     { requestId: request.requestId, effectKey: key },
     deps.clock(),
   );
+  ctx.held = held;
   // A copy of a request that already ended (SQS redelivery, producer retry): tell it again.
   if (final) return replay(deps, ctx, final);
   // The effect already happened for another request: tell, never call again.
   if (effect.status === 'completed') return replay(deps, ctx, effect.outcome);
+  // Cancelled while held (`/autopilot cancel`): it ends here, told to the requester and the channel.
+  if (cancel) return endCancelled(deps, ctx, cancel);
 
   const decision = deps.decide(deps.policy, { request, now, pause, veto });
   // The Slack response_url is a short-lived capability: kept out of the audit trail.
@@ -123,7 +128,7 @@ async function defer(
   const now = deps.now();
   // A defer without a time would spin; the policy always sets one, but be safe: 15 min.
   const until = decision.deferUntil ?? new Date(now.getTime() + 15 * 60_000);
-  const why = decision.rule === 'pause' ? 'paused' : overLimit ? 'limit' : 'window';
+  const why = heldBecause(decision, overLimit);
   deps.metrics.put('HeldRequests', 1, { Why: why }, { requestId: request.requestId });
   const done = {
     rule: decision.rule,
@@ -133,8 +138,10 @@ async function defer(
     deferUntil: until,
   };
   await writeAuditFor(deps, ctx, done);
-  const sent = await deferRequest(deps.sqs, deps.queueUrl, request, until, now, deps.signer);
-  ctx.log.debug('deferred copy sent', { deferredMessageId: sent.messageId, delaySeconds: sent.delaySeconds });
+  // Held in the table, not re-sent with a delay: the release tick brings it back.
+  const nextLook = nextLookFor(why, until, deps.policy, request, now);
+  await holdFor(deps.table, request, { why, decision, nextLook }, now);
+  ctx.held = true;
   return finish(deps, ctx, done, 'deferred');
 }
 
@@ -162,6 +169,10 @@ async function ask(deps: RecordDeps, ctx: RecordContext, decision: Decision): Pr
     }
   }
   const reason = `${decision.reason}; waiting for Approve or Deny in the notifications channel`;
+  const now = deps.now();
+  const nextLook = nextLookFor('ask', now, deps.policy, ctx.request, now);
+  await holdFor(deps.table, ctx.request, { why: 'ask', decision: { ...decision, reason }, nextLook }, now);
+  ctx.held = true;
   return finish(deps, ctx, { ...base, result: 'asked', reason }, 'asked');
 }
 
@@ -173,6 +184,12 @@ async function mutate(deps: RecordDeps, ctx: RecordContext, decision: Decision):
   const owner = `${request.requestId}/${record.messageId}/${randomUUID()}`;
   const claimed = await claim(deps, ctx, owner);
   if (claimed) return { kind: 'ended', result: claimed };
+  // A held request: say on its held item that it is executing, unless it was cancelled first.
+  const stopped = ctx.held ? await stoppedSinceRead(deps, ctx, owner) : undefined;
+  if (stopped) {
+    await releaseEffect(deps.table, key, owner);
+    return { kind: 'ended', result: await stopped() };
+  }
 
   if (decision.counter) {
     const taken = await consumeCounter(deps.table, decision.counter).catch(async (error: unknown) => {
@@ -249,6 +266,19 @@ async function backOffIfRateLimited(
   const seconds = rateLimitBackoffSeconds(outcome.retryAfterMs, receives);
   await setVisibility(deps.sqs, deps.queueUrl, ctx.record.receiptHandle, seconds);
   ctx.log.warn('rate limited; backing off through the message visibility', { backoffSeconds: seconds });
+}
+
+/** A held request stopped since our first read: cancelled first (the race is won on its held item), or ended by another copy. */
+async function stoppedSinceRead(
+  deps: RecordDeps,
+  ctx: RecordContext,
+  owner: string,
+): Promise<(() => Promise<RecordResult>) | undefined> {
+  const gate = await startExecutingHeld(deps.table, ctx.request.requestId, owner);
+  if (gate.state === 'cancelled') return () => endCancelled(deps, ctx, gate.cancel);
+  if (gate.state === 'go') return undefined;
+  const final = await readFinal(deps.table, ctx.request.requestId);
+  return final ? () => replay(deps, ctx, final) : undefined;
 }
 
 async function replay(deps: RecordDeps, ctx: RecordContext, stored: StoredOutcome): Promise<RecordResult> {

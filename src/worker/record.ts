@@ -66,6 +66,8 @@ export interface RecordContext {
   timing: RecordTiming;
   /** What the policy decided from, for the audit record (`autopilot policy replay`). */
   inputs?: DecisionInputs;
+  /** A held record of this request exists (read with its state, or written since): it goes when the request ends. */
+  held?: boolean;
 }
 
 /** The channel's URL: from the secret; the policy's deprecated `notifications.slackWebhookUrl` otherwise. */

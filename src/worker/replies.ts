@@ -17,7 +17,8 @@ export type OutcomeResult =
   | 'deferred'
   | 'asked'
   | 'stale'
-  | 'rejected';
+  | 'rejected'
+  | 'cancelled';
 
 /** Results that end a request: its copies replay them. Deferred and asked come back. */
 export const FINAL_RESULTS: ReadonlySet<OutcomeResult> = new Set<OutcomeResult>([
@@ -28,6 +29,7 @@ export const FINAL_RESULTS: ReadonlySet<OutcomeResult> = new Set<OutcomeResult>(
   'denied',
   'stale',
   'rejected',
+  'cancelled',
 ]);
 
 export interface OutcomeReport {
@@ -82,6 +84,8 @@ function headline(report: OutcomeReport): string {
       return `:warning: Stale: ${what}; the phase is not the trigger's current phase`;
     case 'rejected':
       return `:x: The Console API refused to ${what}`;
+    case 'cancelled':
+      return `:wastebasket: Cancelled while held: ${what}; it will not be done`;
   }
 }
 

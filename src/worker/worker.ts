@@ -8,13 +8,14 @@
  * (dynalite) lacks. (Its cold-start cost is not claimed here: no benchmark in the repository
  * measures a Powertools worker yet.)
  */
-import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Context, ScheduledEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { noMetrics } from '../observability/metrics.js';
 import { decide as policyDecide } from '../policy/decide.js';
 import { forEachBounded } from '../util/pool.js';
 import { RetryLater } from './errors.js';
 import { processRecord, type RecordDeps, type RecordResult } from './process-record.js';
+import { type ReleaseDeps, type ReleaseSummary, releaseHeld } from './release.js';
 
 export type WorkerDeps = Omit<
   RecordDeps,
@@ -81,5 +82,37 @@ export function createWorker(deps: WorkerDeps): WorkerHandler {
     });
     logger.debug('batch done', { records: event.Records.length, results, ms: clock() - startedAt });
     return { batchItemFailures };
+  };
+}
+
+/**
+ * The worker function's entry: SQS batches from the queue, and the release tick's scheduled
+ * event (an EventBridge rule every minute) that sends held requests whose wait is over back
+ * to the queue. The tick runs here because the worker holds every signer's key, so a released
+ * copy is vouched for exactly as the original was.
+ */
+export function createWorkerEntry(deps: WorkerDeps) {
+  const worker = createWorker(deps);
+  const logger: Logger = deps.logger ?? createLogger({ service: 'worker' });
+  const release = releaseHandler({ ...deps, logger });
+  return (
+    event: SQSEvent | Pick<ScheduledEvent, 'time'>,
+    context?: WorkerContext,
+  ): Promise<SQSBatchResponse | ReleaseSummary> =>
+    'Records' in event ? worker(event, context) : release(event);
+}
+
+/** The release tick as a handler: the schedule's time is "now" (tests and the local stack name another). */
+export function releaseHandler(deps: ReleaseDeps & { now?: () => Date }) {
+  return async (event: Pick<ScheduledEvent, 'time'>): Promise<ReleaseSummary> => {
+    const scheduled = event?.time ? new Date(event.time) : undefined;
+    const now = scheduled && !Number.isNaN(scheduled.getTime()) ? scheduled : (deps.now?.() ?? new Date());
+    const summary = await releaseHeld(deps, now);
+    deps.logger.info('release tick', {
+      held: summary.held,
+      released: summary.released.length,
+      paused: summary.paused,
+    });
+    return summary;
   };
 }

@@ -2,8 +2,8 @@
  * A day with console-autopilot, end to end and in-process: the local stack (sandbox, fauxqs,
  * dynalite, the real webhook app on a port, the worker behind the emulated event source
  * mapping, the sweeper) with one injected clock driving the business time of every part —
- * the webhook (signature window, `requestedAt`), the worker, the sweeper and the sandbox —
- * and the Slack signatures the test makes. Time moves through one fixed Monday in Berlin, so
+ * the webhook (signature window, `requestedAt`), the worker, its release tick, the sweeper and
+ * the sandbox — and the Slack signatures the test makes. Time moves through one fixed Monday in Berlin, so
  * the machine's date, weekday, time zone and season cannot change an outcome.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,13 +19,15 @@ import { bootLocalStack, type LocalStack } from '../../src/local/stack.js';
 import { localSigner } from '../../src/local/vouch.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { sendActionRequest } from '../../src/queue/actions-queue.js';
+import { listHeld } from '../../src/state/held.js';
 import type { RunSummary } from '../../src/sweeper/summary.js';
 import { createSweeper } from '../../src/sweeper/sweeper.js';
 import { createWebhookApp } from '../../src/webhook/app.js';
 import { sweeperDepsFromEnv, webhookDepsFromEnv, workerDepsFromEnv } from '../../src/wiring/from-env.js';
 import { loadPolicyFile } from '../../src/wiring/policy-file.js';
-import { createWorker } from '../../src/worker/worker.js';
-import { holdDelayedSends } from './time-warp.js';
+import type { ReleaseSummary } from '../../src/worker/release.js';
+import { createWorker, createWorkerEntry } from '../../src/worker/worker.js';
+import { queueCounter } from './queue-count.js';
 
 const HOUR = 3_600_000;
 /** A fixed Monday, 00:00 UTC: never derived from the machine's clock. */
@@ -50,7 +52,8 @@ const slackNow = () => Math.floor(clock / 1000);
 
 const dir = mkdtempSync(join(tmpdir(), 'autopilot-e2e-'));
 let stack: LocalStack;
-let warp: ReturnType<typeof holdDelayedSends>;
+/** Every message the worker and its release tick send to the actions queue. */
+const sent = queueCounter();
 const quiet = createLogger({ service: 'e2e', level: 'error' });
 
 function policyForTheDay(): string {
@@ -87,8 +90,22 @@ beforeAll(async () => {
       waitTimeSeconds: 1,
       createHandler: ({ env, policyPath }) => {
         const deps = workerDepsFromEnv(env, { policy: loadPolicyFile(policyPath) });
-        warp = holdDelayedSends(deps.sqs, now);
-        return createWorker({ ...deps, sqs: warp.sqs, now: () => new Date(clock), logger: quiet });
+        return createWorker({ ...deps, sqs: sent.wrap(deps.sqs), now: () => new Date(clock), logger: quiet });
+      },
+    },
+    // The release tick as deployed (the worker's entry with a scheduled event), run by the test
+    // at the injected clock's time rather than every real minute.
+    release: {
+      intervalSeconds: false,
+      createHandler: ({ env, policyPath }) => {
+        const deps = workerDepsFromEnv(env, { policy: loadPolicyFile(policyPath) });
+        const entry = createWorkerEntry({
+          ...deps,
+          sqs: sent.wrap(deps.sqs),
+          now: () => new Date(clock),
+          logger: quiet,
+        });
+        return (event: ScheduledEvent, context: Context) => entry(event, context);
       },
     },
     sweeper: {
@@ -164,6 +181,23 @@ async function ciAsks(trigger: string, id: string): Promise<string> {
   return phase;
 }
 
+/** One release tick at the injected clock's time; the ids it sent back. */
+async function tick(): Promise<string[]> {
+  return ((await stack.runRelease(new Date(clock))) as ReleaseSummary).released;
+}
+
+const table = () => ({ client: stack.emulators.dynamo, tableName: stack.endpoints.tableName });
+const heldIds = async () => (await listHeld(table())).map((h) => h.requestId).sort();
+
+/** Waits (real time) until an async probe holds: the worker runs behind the emulated event source. */
+async function until(probe: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 async function sweep(): Promise<RunSummary> {
   return (await stack.runSweeper(new Date(clock))) as RunSummary;
 }
@@ -188,10 +222,12 @@ describe('a day with console-autopilot', () => {
     const phase = await ciAsks('trg_2', 'e2e-early');
     await channelPost('Deferred', 'trg_2');
     expect(approvals('trg_2')).toBe(0);
-    expect(warp.held).toHaveLength(1);
+    await until(async () => (await heldIds()).includes('e2e-early'), 'the held record');
 
-    clock = berlin(9); // the window opens
-    expect(await warp.release()).toBe(1);
+    clock = berlin(8, 59);
+    expect(await tick()).toEqual([]);
+    clock = berlin(9); // the window opens: the next tick sends it back
+    expect(await tick()).toEqual(['e2e-early']);
     await channelPost('Done', 'trg_2');
     expect(approvals('trg_2')).toBe(1);
     expect(currentPhase('trg_2')).not.toBe(phase);
@@ -206,6 +242,49 @@ describe('a day with console-autopilot', () => {
     expect(text(reply)).toContain('Done');
     expect(text(reply)).toContain('chat grant');
     expect(approvals('trg_1')).toBe(1);
+  });
+
+  it('lets people see, cancel and release held work: pause, three held, listed, one cancelled, resume, two done', async () => {
+    clock = berlin(11);
+    expect(await slash('pause checking the ramp', 'pause-11')).toMatch(/paus/i);
+    for (const [n, trigger] of [
+      [1, 'trg_7'],
+      [2, 'trg_8'],
+      [3, 'trg_9'],
+    ] as const)
+      await ciAsks(trigger, `e2e-held-${n}`);
+    const ids = ['e2e-held-1', 'e2e-held-2', 'e2e-held-3'];
+    await until(async () => (await heldIds()).join() === ids.join(), 'three held requests');
+
+    const listed = await slash('held', 'held-list');
+    for (const id of ids) expect(listed).toContain(id);
+    expect(listed).toContain('paused');
+    expect(listed).toContain('on resume');
+
+    clock = berlin(11, 5);
+    expect(await slash('cancel e2e-held-2 wrong ramp', 'cancel-2')).toContain('cancelled');
+    // The tick sends the cancelled one back at once (pause or not); the worker ends it and tells the channel.
+    expect(await tick()).toEqual(['e2e-held-2']);
+    await channelPost('Cancelled', 'trg_8');
+    expect(await heldIds()).toEqual(['e2e-held-1', 'e2e-held-3']);
+
+    clock = berlin(11, 10);
+    expect(await slash('resume', 'resume-11')).toMatch(/resum/i);
+    clock = berlin(11, 10) + 60_000; // the first tick after resume: within 60 s
+    expect((await tick()).sort()).toEqual(['e2e-held-1', 'e2e-held-3']);
+    await channelPost('Done', 'trg_7');
+    await channelPost('Done', 'trg_9');
+    expect([approvals('trg_7'), approvals('trg_8'), approvals('trg_9')]).toEqual([1, 0, 1]);
+    expect(await heldIds()).toEqual([]);
+    // Each was sent to the queue once by the tick, never by a delayed copy.
+    expect(ids.map((id) => sent.of(id))).toEqual([1, 1, 1]);
+
+    const cancelledStory = await slash('why e2e-held-2', 'why-2');
+    expect(cancelledStory).toContain('deferred');
+    expect(cancelledStory).toContain('cancelled by slack:U0ADMIN');
+    // Released and approved at the same injected instant: both told, in either order.
+    const doneStory = await slash('why e2e-held-1', 'why-1');
+    expect(doneStory).toMatch(/deferred[\s\S]*(released[\s\S]*approved|approved[\s\S]*released)/);
   });
 
   it('denies a CI request during a freeze', async () => {
@@ -228,9 +307,12 @@ describe('a day with console-autopilot', () => {
     );
     expect(approvals('trg_3')).toBe(0);
 
+    await until(async () => (await heldIds()).includes('e2e-paused'), 'the held record');
+    clock = berlin(15, 20);
+    expect(await tick()).toEqual([]); // still paused
     expect(await slash('resume', 'resume')).toMatch(/resum/i);
-    clock = berlin(15, 20); // past the pause re-check
-    expect(await warp.release()).toBe(1);
+    clock = berlin(15, 21); // the next tick after resume
+    expect(await tick()).toEqual(['e2e-paused']);
     await channelPost('Done', 'trg_3');
     expect(approvals('trg_3')).toBe(1);
   });
@@ -289,6 +371,30 @@ describe('a day with console-autopilot', () => {
     expect(click.status).toBe(200);
     await stack.receiver.waitFor((p) => p.path === '/response/clicked' && text(p).includes('Done'), 15_000);
     expect(approvals('trg_6')).toBe(1);
+  });
+
+  it('releases a request deferred two days to a window at its opening, with one queue message', async () => {
+    clock = berlin(24 * 5 + 9); // Saturday 09:00 in Berlin: no office hours until Monday
+    await ciAsks('trg_10', 'e2e-weekend');
+    await until(async () => (await heldIds()).includes('e2e-weekend'), 'the held record');
+    const held = (await listHeld(table())).find((h) => h.requestId === 'e2e-weekend');
+    expect(held).toMatchObject({ why: 'window', nextLook: new Date(berlin(24 * 7 + 9)).toISOString() });
+    // The question answered on Monday is looked at again at its hourly look: already done, it ends.
+    clock = berlin(24 * 5 + 9, 1);
+    expect(await tick()).toEqual(['e2e-ask']);
+    await until(async () => !(await heldIds()).includes('e2e-ask'), 'the answered question to end');
+    // Two days of ticks cost nothing on the queue (a few of the 2,880 checked here).
+    for (const hours of [1, 12, 24, 47]) {
+      clock = berlin(24 * 5 + 9 + hours);
+      expect(await tick()).toEqual([]);
+    }
+    clock = berlin(24 * 7 + 9); // Monday 09:00: the window opens
+    expect(await tick()).toEqual(['e2e-weekend']);
+    await channelPost('Done', 'trg_10');
+    expect(approvals('trg_10')).toBe(1);
+    expect(sent.of('e2e-weekend')).toBe(1);
+    const story = await slash('why e2e-weekend', 'why-weekend');
+    expect(story).toMatch(/deferred[\s\S]*(released[\s\S]*approved|approved[\s\S]*released)/);
   });
 
   it('moves a poison message to the DLQ at once', async () => {

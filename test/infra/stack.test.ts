@@ -298,6 +298,8 @@ describe('least privilege', () => {
         grant(['dynamodb:GetItem', 'dynamodb:PutItem'], s.logicalId('StateTable')),
         // Read-only, for /autopilot why (the audit trail's partitions only: see least-privilege).
         grant(['dynamodb:GetItem', 'dynamodb:Query'], s.logicalId('StateTable')),
+        // For /autopilot held and cancel (the held partition only: see least-privilege).
+        grant(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'], s.logicalId('StateTable')),
         send('ActionsQueue'),
       ].sort(),
     );
@@ -457,6 +459,21 @@ describe('the sweeper', () => {
       FunctionName: { Ref: functionId('Sweeper') },
       MaximumRetryAttempts: 0,
       MaximumEventAgeInSeconds: 600,
+    });
+  });
+});
+
+describe('the release tick', () => {
+  it('invokes the worker every minute to send held requests whose wait is over back to the queue', () => {
+    s.template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 minute)',
+      State: 'ENABLED',
+      Targets: [
+        Match.objectLike({
+          Arn: { 'Fn::GetAtt': [functionId('Worker'), 'Arn'] },
+          RetryPolicy: { MaximumRetryAttempts: 0 },
+        }),
+      ],
     });
   });
 });

@@ -13,7 +13,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../infra/bundling.js';
 import { consoleApiBaseUrlProblem } from '../../infra/context.js';
-import { WEBHOOK_PARTITION_KEYS, WEBHOOK_READ_PARTITION_KEYS } from '../../src/state/table.js';
+import {
+  WEBHOOK_HELD_PARTITION_KEYS,
+  WEBHOOK_PARTITION_KEYS,
+  WEBHOOK_READ_PARTITION_KEYS,
+} from '../../src/state/table.js';
 import { type Synthesized, synthesize } from '../infra/synth.js';
 
 const CI_ROLE = 'arn:aws:iam::210987654321:role/github-deploy';
@@ -87,7 +91,7 @@ describe('the state table', () => {
   const onTable = (name: (typeof FUNCTIONS)[number]) =>
     statementsOf(name).filter((st) => [st.Resource].flat().some((r) => JSON.stringify(r) === table()));
 
-  it("is open to the webhook only for get and put on its own items' partition keys, and reading the audit trail", () => {
+  it("is open to the webhook only for get and put on its own items' partition keys, reading the audit trail, and held requests", () => {
     const resource = { 'Fn::GetAtt': [s.logicalId('StateTable'), 'Arn'] };
     expect(onTable('Webhook')).toEqual(
       expect.arrayContaining([
@@ -105,9 +109,18 @@ describe('the state table', () => {
             'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...WEBHOOK_READ_PARTITION_KEYS] },
           },
         },
+        {
+          Effect: 'Allow',
+          Action: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
+          Resource: resource,
+          Condition: {
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...WEBHOOK_HELD_PARTITION_KEYS] },
+          },
+        },
       ]),
     );
-    expect(onTable('Webhook')).toHaveLength(2);
+    expect(onTable('Webhook')).toHaveLength(3);
+    expect(WEBHOOK_HELD_PARTITION_KEYS).toEqual(['held#all']);
     expect(WEBHOOK_PARTITION_KEYS).toEqual(['control#pause', 'veto#*', 'queued#*']);
     expect(WEBHOOK_READ_PARTITION_KEYS).toEqual(['audit#*']);
   });

@@ -1,8 +1,11 @@
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/observability/logger.js';
 import { readAudit } from '../../src/state/audit.js';
+import { listHeld } from '../../src/state/held.js';
 import { writePause } from '../../src/state/pause.js';
 import { writeVeto } from '../../src/state/veto.js';
+import { releaseHeld } from '../../src/worker/release.js';
 import type { WorkerHandler } from '../../src/worker/worker.js';
 import { type Bench, basePolicy, startBench } from './fixture.js';
 
@@ -21,6 +24,7 @@ beforeEach(async () => {
   await bench.purge();
 });
 
+const quiet = createLogger({ service: 'release', sink: () => {} });
 const current = (triggerId: string) => bench.api.sandbox.state.triggers.get(triggerId)?.currentPhaseID;
 const resultsFor = (requestId: string) =>
   bench.logs.filter((l) => l.requestId === requestId && l.result).map((l) => l.result);
@@ -84,11 +88,16 @@ describe('the action worker', () => {
     const [deferred] = await readAudit(bench.table, 'ci-defer-1');
     expect(deferred).toMatchObject({ result: 'deferred', deferUntil: '2026-11-23T09:00:00.000Z' });
 
-    // The re-sent copy is delayed by the 2 s left until 09:00 and keeps requestedAt and requestId.
+    // Held in the table, not re-sent: the release tick sends it back at 09:00, same id and requestedAt.
     expect((await bench.receive()).Records).toHaveLength(0);
+    expect((await listHeld(bench.table)).map((h) => [h.requestId, h.why, h.nextLook])).toEqual([
+      ['ci-defer-1', 'window', '2026-11-23T09:00:00.000Z'],
+    ]);
+    const tick = { table: bench.table, sqs: bench.queue.sqs, queueUrl: bench.queue.queueUrl, logger: quiet };
+    expect((await releaseHeld(tick, new Date('2026-11-23T08:59:59Z'))).released).toEqual([]);
+    expect((await releaseHeld(tick, new Date('2026-11-23T09:00:02Z'))).released).toEqual(['ci-defer-1']);
     bench.clock.now = new Date('2026-11-23T09:00:05Z');
-    let later = await bench.receive(10, 5);
-    for (let i = 0; i < 3 && later.Records.length === 0; i++) later = await bench.receive(10, 2);
+    const later = await bench.receive();
     expect(later.Records).toHaveLength(1);
     expect(JSON.parse(later.Records[0]?.body ?? '{}')).toMatchObject({
       requestId: 'ci-defer-1',
@@ -98,8 +107,10 @@ describe('the action worker', () => {
     expect(bench.approvals('trg_4')).toBe(1);
     expect((await readAudit(bench.table, 'ci-defer-1')).map((r) => r.result)).toEqual([
       'deferred',
+      'released',
       'approved',
     ]);
+    expect(await listHeld(bench.table)).toEqual([]);
   });
 
   it('denies a request deferred for longer than maxDeferHours', async () => {

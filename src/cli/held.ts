@@ -1,0 +1,112 @@
+/**
+ * `autopilot held [--json]` lists what is held (id, action, target, requester, why, next look);
+ * `autopilot cancel <requestId> --reason …` cancels one held request as `cli:<user>`, through
+ * the policy (src/policy/cancel-grant.ts). Both read the state table: --local (the running
+ * local stack), --table NAME or STATE_TABLE_NAME.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { mayCancel } from '../policy/cancel-grant.js';
+import { postToSlack } from '../slack/post.js';
+import { type HeldRecord, listHeld } from '../state/held.js';
+import { cancelHeldRequest } from '../worker/cancel.js';
+import { endCancelledNow } from '../worker/cancel-now.js';
+import { parse } from './args.js';
+import { CommandError, UsageError } from './errors.js';
+import { type CliIo, EXIT, printHelp, renderTable } from './io.js';
+import { readPolicyArg } from './policy-input.js';
+import { stateTableFor } from './state-table.js';
+
+export const HELD_USAGE = `Usage: autopilot held [--json] [--local | --table NAME]
+  What is held: request id, action, target, requester, why it waits, when it is looked at again.`;
+
+export const CANCEL_USAGE = `Usage: autopilot cancel <requestId> --reason <text> [--policy policy.json] [--as USER] [--local | --table NAME]
+  Ends a held request as cancelled (audited; the requester and, with SLACK_WEBHOOK_URL, the channel
+  are told); it is never executed later. You cancel as cli:<user> (--as, else $USER), which the
+  policy must let ask for the same action.`;
+
+function nextLookText(held: HeldRecord): string {
+  if (held.nextLook) return held.nextLook;
+  return held.why === 'paused' ? 'on resume' : '';
+}
+
+export function heldRows(list: HeldRecord[]): string[][] {
+  return list.map((h) => [h.requestId, h.action, h.target, h.requester, h.why, nextLookText(h)]);
+}
+
+export async function heldCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, help } = parse(
+    args,
+    { json: { type: 'boolean' }, local: { type: 'boolean' }, table: { type: 'string' } },
+    HELD_USAGE,
+    { min: 0, max: 0 },
+  );
+  if (help) return printHelp(io, HELD_USAGE);
+  const table = stateTableFor(io, values, HELD_USAGE);
+  const list = await listHeld(table).catch((error: unknown) => {
+    throw new CommandError(
+      `cannot read the held requests of ${table.tableName}: ${(error as Error).message}`,
+    );
+  });
+  if (values.json)
+    io.stdout(
+      JSON.stringify(
+        list.map(({ request: _r, ...rest }) => rest),
+        null,
+        2,
+      ),
+    );
+  else if (list.length === 0) io.stdout('Nothing is held.');
+  else
+    io.stdout(
+      `${renderTable(['request id', 'action', 'target', 'requester', 'why', 'next look'], heldRows(list))}\n${list.length} held.`,
+    );
+  return EXIT.ok;
+}
+
+export async function cancelCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals, help } = parse(
+    args,
+    {
+      reason: { type: 'string' },
+      policy: { type: 'string' },
+      as: { type: 'string' },
+      local: { type: 'boolean' },
+      table: { type: 'string' },
+    },
+    CANCEL_USAGE,
+    { min: 1, max: 1 },
+  );
+  if (help) return printHelp(io, CANCEL_USAGE);
+  const requestId = positionals[0] as string;
+  const reason = typeof values.reason === 'string' ? values.reason.trim() : '';
+  if (reason === '') throw new UsageError('say why: --reason <text>', CANCEL_USAGE);
+  const user = (values.as as string | undefined) ?? io.env.USER;
+  if (!user || !/^[A-Za-z0-9_.@-]{1,64}$/.test(user))
+    throw new UsageError('who cancels? give --as USER (letters, digits, _ . @ -)', CANCEL_USAGE);
+  const policy = readPolicyArg((values.policy as string | undefined) ?? 'policy.json', (file) =>
+    readFileSync(resolve(io.cwd, file), 'utf8'),
+  );
+  const table = stateTableFor(io, values, CANCEL_USAGE);
+  const by = `cli:${user}`;
+  const now = io.now();
+  const channel = io.env.SLACK_WEBHOOK_URL;
+  const outcome = await cancelHeldRequest(
+    { table, mayCancel: (held) => mayCancel(policy, by, held.request, now) },
+    { requestId, by, reason, now },
+  );
+  if (!outcome.ok) throw new CommandError(outcome.message);
+  await endCancelledNow(table, outcome.held, outcome.reason, now, {
+    tell: async (urls, message) => {
+      for (const url of urls) {
+        // The channel URL is the operator's own setting; a reply URL must be Slack's.
+        const allowedOrigins = channel ? [new URL(channel).origin] : [];
+        const posted = await postToSlack(url, message, { allowedOrigins });
+        if (!posted.ok) io.stderr(`warning: could not tell ${new URL(url).origin}: ${posted.error}`);
+      }
+    },
+    ...(channel ? { channelUrl: async () => channel } : {}),
+  });
+  io.stdout(`Cancelled ${requestId} (${outcome.held.action} ${outcome.held.target}): ${outcome.reason}`);
+  return EXIT.ok;
+}

@@ -1,0 +1,193 @@
+/**
+ * Held requests: one record per request that waits (paused, outside its window, over a limit,
+ * waiting for an answer to "ask"), in one partition so that `held` lists them with one query
+ * and the release tick finds the due ones with the same query. A record says who asked for
+ * what, why it waits and when it is looked at again; it carries the request itself, because
+ * the release tick (not a delayed queue message) brings the request back. The worker writes it
+ * when the request starts to wait and deletes it when the request ends.
+ */
+import type { ActionRequest } from '../actions/request.js';
+import { getItem, type Item, itemKey, putItem } from './dynamo.js';
+import { deleteItem } from './dynamo-delete.js';
+import { queryPartition } from './dynamo-query.js';
+import { updateIf } from './dynamo-update.js';
+import { expiresAfterDays, ITEM_FAMILIES, type StateTable } from './table.js';
+
+/** Why a request waits. */
+export type HeldWhy = 'paused' | 'window' | 'limit' | 'ask';
+
+export interface HeldRecord {
+  requestId: string;
+  action: string;
+  target: string;
+  requester: string;
+  why: HeldWhy;
+  rule: string;
+  reason: string;
+  /** When the request is looked at again (ISO); none for a pause (released by `resume`). */
+  nextLook?: string;
+  /** When it started to wait this time (ISO). */
+  since: string;
+  /** The request as it will be sent again (same id, same `requestedAt`). */
+  request: ActionRequest;
+  /** When the release tick last sent it back (ISO); it is not sent again for a while. */
+  releasedAt?: string;
+  /** Set by `/autopilot cancel`: the worker ends the request as cancelled when it next sees it. */
+  cancel?: CancelMark;
+}
+
+/** Who cancelled a held request, when and why. */
+export interface CancelMark {
+  by: string;
+  at: string;
+  reason?: string;
+}
+
+const PK = `${ITEM_FAMILIES.held}#all`;
+const key = (requestId: string) => itemKey(PK, requestId);
+
+/** A held record's key, for readers that batch it with other items (the worker). */
+export const heldItemKey = key;
+
+/** A forgotten record (a worker that never came back) leaves by itself after this long. */
+const KEEP_DAYS = 30;
+
+export async function holdRequest(table: StateTable, held: HeldRecord, now: Date): Promise<void> {
+  const item: Item = {
+    ...key(held.requestId),
+    requestId: { S: held.requestId },
+    action: { S: held.action },
+    target: { S: held.target },
+    requester: { S: held.requester },
+    why: { S: held.why },
+    rule: { S: held.rule },
+    reason: { S: held.reason },
+    since: { S: held.since },
+    request: { S: JSON.stringify(held.request) },
+    expiresAt: { N: String(expiresAfterDays(now, KEEP_DAYS)) },
+  };
+  if (held.nextLook) item.nextLook = { S: held.nextLook };
+  await putItem(table, item);
+}
+
+/** The request ended (done, denied, cancelled, ...): it is no longer held. */
+export async function endHold(table: StateTable, requestId: string): Promise<void> {
+  await deleteItem(table, key(requestId));
+}
+
+export function heldFromItem(item: Item): HeldRecord | undefined {
+  const requestId = item.requestId?.S;
+  const body = item.request?.S;
+  if (!requestId || !body) return undefined;
+  const held: HeldRecord = {
+    requestId,
+    action: item.action?.S ?? '',
+    target: item.target?.S ?? '',
+    requester: item.requester?.S ?? '',
+    why: (item.why?.S ?? 'window') as HeldWhy,
+    rule: item.rule?.S ?? '',
+    reason: item.reason?.S ?? '',
+    since: item.since?.S ?? '',
+    request: JSON.parse(body) as ActionRequest,
+  };
+  if (item.nextLook?.S) held.nextLook = item.nextLook.S;
+  if (item.releasedAt?.S) held.releasedAt = item.releasedAt.S;
+  const cancel = cancelFromItem(item);
+  if (cancel) held.cancel = cancel;
+  return held;
+}
+
+/** The cancel mark of a held item, if any (the worker reads it with the request's state). */
+export function cancelFromItem(item: Item | undefined): CancelMark | undefined {
+  if (!item?.cancelledBy?.S) return undefined;
+  const mark: CancelMark = { by: item.cancelledBy.S, at: item.cancelledAt?.S ?? '' };
+  if (item.cancelReason?.S) mark.reason = item.cancelReason.S;
+  return mark;
+}
+
+/** One held request, or undefined when it is not held (never was, or ended). */
+export async function readHeld(table: StateTable, requestId: string): Promise<HeldRecord | undefined> {
+  const item = await getItem(table, key(requestId));
+  return item ? heldFromItem(item) : undefined;
+}
+
+/** Every held request, oldest wait first. */
+export async function listHeld(table: StateTable): Promise<HeldRecord[]> {
+  const items = await queryPartition(table, PK, { maxPages: 100 });
+  return items
+    .map(heldFromItem)
+    .filter((held): held is HeldRecord => held !== undefined)
+    .sort((a, b) => a.since.localeCompare(b.since) || a.requestId.localeCompare(b.requestId));
+}
+
+/**
+ * Marks a record as sent back by the release tick, only if it is still the wait the tick read
+ * (same `since`): a worker that re-held the request meanwhile wrote a new wait, left alone.
+ * False when the record changed or is gone.
+ */
+export async function markReleased(table: StateTable, held: HeldRecord, at: Date): Promise<boolean> {
+  const out = await updateIf(
+    table,
+    key(held.requestId),
+    {
+      expression: 'SET releasedAt = :at',
+      values: { ':at': { S: at.toISOString() }, ':since': { S: held.since } },
+    },
+    { expression: 'since = :since' },
+  );
+  return out !== undefined;
+}
+
+export type CancelMarked = 'marked' | 'not-held' | 'executing' | 'already-cancelled';
+
+/**
+ * Marks a held request cancelled, unless a worker has started to execute it (the two
+ * conditional writes on this one item decide which came first: a cancel that succeeds is
+ * never followed by the API call, a worker that started first makes the cancel fail).
+ */
+export async function markCancelled(
+  table: StateTable,
+  requestId: string,
+  mark: CancelMark,
+): Promise<CancelMarked> {
+  const out = await updateIf(
+    table,
+    key(requestId),
+    {
+      expression: `SET cancelledBy = :by, cancelledAt = :at${mark.reason ? ', cancelReason = :reason' : ''}`,
+      values: {
+        ':by': { S: mark.by },
+        ':at': { S: mark.at },
+        ...(mark.reason ? { ':reason': { S: mark.reason } } : {}),
+      },
+    },
+    {
+      expression:
+        'attribute_exists(pk) AND attribute_not_exists(executingBy) AND attribute_not_exists(cancelledBy)',
+    },
+  );
+  if (out) return 'marked';
+  const item = await getItem(table, key(requestId));
+  if (!item) return 'not-held';
+  return item.cancelledBy ? 'already-cancelled' : 'executing';
+}
+
+/**
+ * A worker is about to call the API for a held request: it says so on the held item, unless
+ * the request was cancelled first. `gone` when no held item is left (the request ended).
+ */
+export async function startExecutingHeld(
+  table: StateTable,
+  requestId: string,
+  owner: string,
+): Promise<{ state: 'go' } | { state: 'cancelled'; cancel: CancelMark } | { state: 'gone' }> {
+  const out = await updateIf(
+    table,
+    key(requestId),
+    { expression: 'SET executingBy = :owner', values: { ':owner': { S: owner } } },
+    { expression: 'attribute_exists(pk) AND attribute_not_exists(cancelledBy)' },
+  );
+  if (out) return { state: 'go' };
+  const cancel = cancelFromItem(await getItem(table, key(requestId)));
+  return cancel ? { state: 'cancelled', cancel } : { state: 'gone' };
+}

@@ -1,0 +1,130 @@
+/**
+ * `/autopilot held [page]` (what is held: id, action, target, requester, why, next look, as a
+ * paged table like the other reads) and `/autopilot cancel <requestId> [reason…]` (marks a held
+ * request cancelled when the person holds the grant for its action; the worker then ends it and
+ * tells the requester and the channel). Within the request's deadline, every value escaped.
+ */
+import { mayCancel } from '../policy/cancel-grant.js';
+import type { HeldRecord } from '../state/held.js';
+import {
+  code,
+  contextLine,
+  ephemeral,
+  escapeMrkdwn,
+  problem,
+  type SlackReply,
+  section,
+  table,
+} from './blocks.js';
+import type { Command } from './commands.js';
+import { settleBy } from './deadline.js';
+import type { WebhookDeps } from './deps.js';
+
+const PAGE_SIZE = 10;
+
+interface Answer {
+  reply: SlackReply;
+  outcome: string;
+  error?: unknown;
+}
+
+const UNAVAILABLE: Answer = {
+  reply: problem('Held requests cannot be read from here.'),
+  outcome: 'unavailable',
+};
+
+function nextLook(held: HeldRecord): string {
+  if (held.cancel) return 'cancelled, ending';
+  if (held.nextLook) return held.nextLook.replace(/:\d\d\.\d{3}Z$/, 'Z');
+  return held.why === 'paused' ? 'on resume' : '';
+}
+
+export async function answerHeld(
+  deps: WebhookDeps,
+  page: number,
+  slash: string,
+  deadline: number,
+  now: () => number,
+): Promise<Answer> {
+  if (!deps.held) return UNAVAILABLE;
+  const read = await settleBy(deps.held.list(), deadline, now);
+  if (!read.settled)
+    return { reply: problem('The state table is slow to answer; please try again.'), outcome: 'timeout' };
+  if ('error' in read)
+    return {
+      reply: problem('Held requests cannot be read right now; please try again.'),
+      outcome: 'read_failed',
+      error: read.error,
+    };
+  const all = read.value;
+  if (all.length === 0)
+    return { reply: ephemeral('Nothing is held.', [section('Nothing is held.')]), outcome: 'ok' };
+  const pages = Math.ceil(all.length / PAGE_SIZE);
+  const rows = all.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+  const more = page < pages ? ` · ${code(`${slash} held ${page + 1}`)} for more` : '';
+  const hint = `Page ${page} of ${pages} · ${all.length} held${more} · ${code(`${slash} cancel <id> [reason]`)} cancels one`;
+  if (rows.length === 0)
+    return {
+      reply: ephemeral('No held requests on this page.', [
+        section('No held requests on this page.'),
+        contextLine(hint),
+      ]),
+      outcome: 'ok',
+    };
+  const body = table(
+    ['id', 'action', 'target', 'requester', 'why', 'next look'],
+    rows.map((h) => [h.requestId, h.action, h.target, h.requester, h.why, nextLook(h)]),
+  );
+  return {
+    reply: ephemeral(`Held requests, page ${page}`, [section('*Held requests*'), body, contextLine(hint)]),
+    outcome: 'ok',
+  };
+}
+
+export async function answerCancel(
+  deps: WebhookDeps,
+  userId: string,
+  command: Extract<Command, { name: 'cancel' }>,
+  deadline: number,
+  now: () => number,
+): Promise<Answer> {
+  if (!deps.held) return UNAVAILABLE;
+  const at = new Date(now());
+  const by = `slack:${userId}`;
+  const done = await settleBy(
+    deps.held.cancel({ requestId: command.requestId, by, reason: command.reason, now: at }, (held) =>
+      mayCancel(deps.policy, by, held.request, at),
+    ),
+    deadline,
+    now,
+  );
+  if (!done.settled)
+    return {
+      reply: problem(
+        'The state table did not confirm the cancel in time; check with `held` before trying again.',
+      ),
+      outcome: 'state_unconfirmed',
+    };
+  if ('error' in done)
+    return {
+      reply: problem('The cancel could not be recorded: the state table did not answer. Please try again.'),
+      outcome: 'state_unreachable',
+      error: done.error,
+    };
+  const outcome = done.value;
+  if (!outcome.ok)
+    return {
+      reply: problem(outcome.message),
+      outcome: outcome.code === 'not-allowed' ? 'grant_missing' : outcome.code,
+    };
+  const what = `${outcome.held.action} ${outcome.held.target}`;
+  return {
+    reply: ephemeral(`Cancelled ${command.requestId}`, [
+      section(
+        `:wastebasket: ${code(command.requestId)} (${escapeMrkdwn(what)}, asked by ${escapeMrkdwn(outcome.held.requester)}) is *cancelled*: it will not be done.`,
+      ),
+      contextLine('The requester and the channel are told within a minute; `why` shows its story.'),
+    ]),
+    outcome: 'cancelled',
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * How the worker holds a request that must wait, and lets it go when it ends: the held record
+ * (src/state/held.ts) is written instead of a delayed copy on the queue, so the release tick
+ * (release.ts) brings it back when its wait is over, and `held` can list it meanwhile.
+ */
+import { type ActionRequest, actionTarget, requesterKey } from '../actions/request.js';
+import { type Decision, requestExpiresAt } from '../policy/decide.js';
+import type { Policy } from '../policy/schema.js';
+import { endHold, type HeldWhy, holdRequest } from '../state/held.js';
+import type { StateTable } from '../state/table.js';
+
+/** An unanswered question is looked at again this often (a Deny or an approval elsewhere ends it). */
+export const ASK_RECHECK_MS = 60 * 60_000;
+
+/** Why a deferred request waits. */
+export function heldBecause(decision: Decision, overLimit: boolean): Exclude<HeldWhy, 'ask'> {
+  if (decision.rule === 'pause') return 'paused';
+  return overLimit ? 'limit' : 'window';
+}
+
+/**
+ * When a held request is looked at again: a pause has no time (the tick releases it on resume);
+ * a question at the next recheck, but never after the request expires.
+ */
+export function nextLookFor(why: HeldWhy, until: Date, policy: Policy, request: ActionRequest, now: Date) {
+  if (why === 'paused') return undefined;
+  if (why !== 'ask') return until;
+  const expires = requestExpiresAt(policy, request).getTime();
+  return new Date(Math.min(expires + 1000, now.getTime() + ASK_RECHECK_MS));
+}
+
+export async function holdFor(
+  table: StateTable,
+  request: ActionRequest & { requestId: string },
+  wait: { why: HeldWhy; decision: Decision; nextLook: Date | undefined },
+  now: Date,
+): Promise<void> {
+  await holdRequest(
+    table,
+    {
+      requestId: request.requestId,
+      action: request.action,
+      target: actionTarget(request),
+      requester: requesterKey(request.requestedBy),
+      why: wait.why,
+      rule: wait.decision.rule,
+      reason: wait.decision.reason,
+      since: now.toISOString(),
+      request,
+      ...(wait.nextLook ? { nextLook: wait.nextLook.toISOString() } : {}),
+    },
+    now,
+  );
+}
+
+export { endHold };

@@ -1,0 +1,194 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/observability/logger.js';
+import { readAudit, readFinal } from '../../src/state/audit.js';
+import { endHold, holdRequest, listHeld, markCancelled, startExecutingHeld } from '../../src/state/held.js';
+import { writePause } from '../../src/state/pause.js';
+import { cancelHeldRequest } from '../../src/worker/cancel.js';
+import { endCancelledNow } from '../../src/worker/cancel-now.js';
+import { type ReleaseDeps, releaseHeld } from '../../src/worker/release.js';
+import type { WorkerHandler } from '../../src/worker/worker.js';
+import { type Bench, startBench } from './fixture.js';
+
+// Held requests: recorded while they wait, released by the tick (never by a delayed copy),
+// cancelled for good. Each test leaves no held record behind (the tick sees the whole table).
+let bench: Bench;
+let worker: WorkerHandler;
+let tick: ReleaseDeps;
+
+beforeAll(async () => {
+  bench = await startBench();
+  worker = bench.worker();
+  tick = {
+    table: bench.table,
+    sqs: bench.queue.sqs,
+    queueUrl: bench.queue.queueUrl,
+    logger: createLogger({ service: 'release', sink: () => {} }),
+  };
+});
+afterAll(async () => {
+  await bench?.close();
+});
+beforeEach(async () => {
+  bench.clock.now = new Date('2026-11-23T10:00:00Z');
+  await bench.purge();
+});
+
+const at = (iso: string) => new Date(iso);
+const results = async (requestId: string) => (await readAudit(bench.table, requestId)).map((r) => r.result);
+
+describe('held requests', () => {
+  it('holds paused requests, cancels one for good, and releases the others within a minute of resume, once each', async () => {
+    await writePause(bench.table, {
+      paused: true,
+      by: 'slack:U0ADMIN',
+      reason: 'incident',
+      at: bench.clock.now,
+    });
+    for (const n of [1, 2, 3])
+      await bench.send({ triggerId: `trg_${n}`, phaseId: 'ph_1', requestId: `held-${n}` });
+    const first = await bench.receive();
+    expect(first.Records).toHaveLength(3);
+    await bench.run(worker, first);
+
+    const held = await listHeld(bench.table);
+    expect(held.map((h) => [h.requestId, h.action, h.target, h.requester, h.why, h.nextLook])).toEqual([
+      [
+        'held-1',
+        'approve_phase',
+        'trigger trg_1 phase ph_1',
+        'ci:github-actions/deploy.yml',
+        'paused',
+        undefined,
+      ],
+      [
+        'held-2',
+        'approve_phase',
+        'trigger trg_2 phase ph_1',
+        'ci:github-actions/deploy.yml',
+        'paused',
+        undefined,
+      ],
+      [
+        'held-3',
+        'approve_phase',
+        'trigger trg_3 phase ph_1',
+        'ci:github-actions/deploy.yml',
+        'paused',
+        undefined,
+      ],
+    ]);
+    expect(held[0]?.reason).toContain('automation is paused by slack:U0ADMIN');
+    // No delayed copy on the queue, and the tick releases nothing while the pause holds.
+    expect((await bench.receive()).Records).toHaveLength(0);
+    expect((await releaseHeld(tick, at('2026-11-23T10:05:00Z'))).released).toEqual([]);
+
+    // `/autopilot cancel` marks it; the tick sends it back at once, pause or not; the worker ends it.
+    const cancelled = await cancelHeldRequest(
+      { table: bench.table, mayCancel: () => true },
+      { requestId: 'held-2', by: 'slack:U0ADMIN', reason: 'wrong phase', now: at('2026-11-23T10:06:00Z') },
+    );
+    expect(cancelled).toMatchObject({ ok: true });
+    expect((await releaseHeld(tick, at('2026-11-23T10:06:30Z'))).released).toEqual(['held-2']);
+    const channelPosts = () => bench.slack.posts.filter((p) => p.path === '/services/channel').length;
+    const postsBefore = channelPosts();
+    bench.clock.now = at('2026-11-23T10:06:35Z');
+    await bench.run(worker, await bench.receive());
+    expect(channelPosts()).toBe(postsBefore + 1);
+    expect(await readFinal(bench.table, 'held-2')).toMatchObject({ result: 'cancelled', rule: 'cancel' });
+    expect((await listHeld(bench.table)).map((h) => h.requestId)).toEqual(['held-1', 'held-3']);
+
+    // Resume at 10:10; the next tick (10:10:30) sends both back with their ids.
+    await writePause(bench.table, { paused: false, by: 'slack:U0ADMIN', at: at('2026-11-23T10:10:00Z') });
+    const released = await releaseHeld(tick, at('2026-11-23T10:10:30Z'));
+    expect(released.released.sort()).toEqual(['held-1', 'held-3']);
+    // A second tick a moment later does not send them again.
+    expect((await releaseHeld(tick, at('2026-11-23T10:11:30Z'))).released).toEqual([]);
+
+    bench.clock.now = at('2026-11-23T10:10:40Z');
+    const back = await bench.receive();
+    expect(back.Records.map((r) => JSON.parse(r.body).requestId).sort()).toEqual(['held-1', 'held-3']);
+    // The released copies race a redelivery of the originals (and of the cancelled one's copy).
+    await Promise.all([bench.run(worker, back), bench.run(worker, first)]);
+    expect([bench.approvals('trg_1'), bench.approvals('trg_2'), bench.approvals('trg_3')]).toEqual([1, 0, 1]);
+    expect(await listHeld(bench.table)).toEqual([]);
+    expect(await results('held-2')).toEqual(['deferred', 'released', 'cancelled', 'replayed']);
+    expect((await results('held-1')).slice(0, 3)).toEqual(['deferred', 'released', 'approved']);
+  });
+
+  it("releases a request over the hourly limit when the counter's next hour begins", async () => {
+    const limited = { source: 'ci', id: 'limited' } as const;
+    await bench.send({ triggerId: 'trg_6', phaseId: 'ph_1', requestId: 'limit-a', requestedBy: limited });
+    await bench.send({ triggerId: 'trg_7', phaseId: 'ph_1', requestId: 'limit-b', requestedBy: limited });
+    const event = await bench.receive();
+    for (const record of event.Records) await bench.run(worker, { Records: [record] });
+    const [held] = await listHeld(bench.table);
+    expect(held).toMatchObject({ why: 'limit', nextLook: '2026-11-23T11:00:00.000Z' });
+    expect((await releaseHeld(tick, at('2026-11-23T10:59:59Z'))).released).toEqual([]);
+    expect((await releaseHeld(tick, at('2026-11-23T11:00:30Z'))).released).toEqual([held?.requestId]);
+    bench.clock.now = at('2026-11-23T11:00:35Z');
+    await bench.run(worker, await bench.receive());
+    expect(bench.approvals('trg_6') + bench.approvals('trg_7')).toBe(2);
+    expect(await listHeld(bench.table)).toEqual([]);
+  });
+
+  it('refuses to cancel a request that is not held, or without the grant', async () => {
+    const deps = { table: bench.table, mayCancel: () => 'you lack the chat grant approve_phase' as const };
+    expect(
+      await cancelHeldRequest(deps, { requestId: 'never-held', by: 'cli:alice', now: bench.clock.now }),
+    ).toMatchObject({ ok: false, code: 'not-held' });
+    bench.clock.now = at('2026-11-23T08:00:00Z');
+    await bench.send({ triggerId: 'trg_8', phaseId: 'ph_1', requestId: 'early-1' });
+    await bench.run(worker, await bench.receive());
+    expect(
+      await cancelHeldRequest(deps, { requestId: 'early-1', by: 'cli:alice', now: bench.clock.now }),
+    ).toMatchObject({ ok: false, code: 'not-allowed', message: 'you lack the chat grant approve_phase' });
+    const allowed = { table: bench.table, mayCancel: () => true as const };
+    const done = await cancelHeldRequest(allowed, {
+      requestId: 'early-1',
+      by: 'cli:alice',
+      now: bench.clock.now,
+    });
+    expect(done).toMatchObject({ ok: true });
+    if (done.ok) await endCancelledNow(bench.table, done.held, done.reason, bench.clock.now);
+    expect(await readFinal(bench.table, 'early-1')).toMatchObject({ result: 'cancelled' });
+    expect(await listHeld(bench.table)).toEqual([]);
+  });
+
+  it('lets exactly one of a cancel and a worker starting to execute win, whichever writes first', async () => {
+    const request = {
+      version: 1,
+      action: 'approve_phase',
+      triggerId: 'trg_9',
+      phaseId: 'ph_1',
+      requestedBy: { source: 'ci', id: 'x' },
+      requestedAt: bench.clock.now.toISOString(),
+      requestId: 'race-1',
+    } as const;
+    const record = {
+      requestId: 'race-1',
+      action: 'approve_phase',
+      target: 'trigger trg_9 phase ph_1',
+      requester: 'ci:x',
+      why: 'window' as const,
+      rule: 'r',
+      reason: 'r',
+      since: bench.clock.now.toISOString(),
+      request,
+    };
+    const mark = { by: 'slack:U0ADMIN', at: bench.clock.now.toISOString() };
+    await holdRequest(bench.table, record, bench.clock.now);
+    expect(await startExecutingHeld(bench.table, 'race-1', 'worker-a')).toEqual({ state: 'go' });
+    expect(await markCancelled(bench.table, 'race-1', mark)).toBe('executing');
+
+    await holdRequest(bench.table, { ...record, since: '2026-11-23T10:00:01.000Z' }, bench.clock.now);
+    expect(await markCancelled(bench.table, 'race-1', mark)).toBe('marked');
+    expect(await startExecutingHeld(bench.table, 'race-1', 'worker-b')).toEqual({
+      state: 'cancelled',
+      cancel: mark,
+    });
+    expect(await markCancelled(bench.table, 'race-1', mark)).toBe('already-cancelled');
+    await endHold(bench.table, 'race-1');
+    expect(await markCancelled(bench.table, 'race-1', mark)).toBe('not-held');
+    expect(await startExecutingHeld(bench.table, 'race-1', 'worker-c')).toEqual({ state: 'gone' });
+  });
+});
