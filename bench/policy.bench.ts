@@ -55,7 +55,6 @@ export async function run(): Promise<BenchSection> {
 
   const rows: BenchSection['rows'] = [];
   for (const c of cases) {
-    const body = JSON.stringify(c.request);
     const input: DecisionInput = { request: c.request, now: new Date(c.now), pause: { paused: false } };
     const decideTimes: number[] = [];
     for (let i = 0; i < 200; i++) decide(policy, input);
