@@ -8,7 +8,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCliBundle } from '../../src/cli/build-bundle.js';
+import { buildCliBundle } from '../../infra/cli-bundle.js';
 
 const work = mkdtempSync(join(tmpdir(), 'autopilot-cli-bundle-'));
 const alone = mkdtempSync(join(tmpdir(), 'autopilot-cli-alone-'));

@@ -8,19 +8,13 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-// As the functions are bundled (infra/bundling.ts, which src/ may not import): an ESM bundle has no
-// `require`, which a few CommonJS parts of the AWS SDK still call; ES module entry points shake best.
-const ESM_REQUIRE_BANNER =
-  "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
-const MAIN_FIELDS = ['module', 'main'];
+import { ESM_REQUIRE_BANNER, MAIN_FIELDS, REPO_ROOT } from './bundling.js';
 
 /** Bundles the CLI to `outfile` (default dist/autopilot.mjs); resolves to the file's path. */
-export async function buildCliBundle(outfile = join(ROOT, 'dist', 'autopilot.mjs')): Promise<string> {
+export async function buildCliBundle(outfile = join(REPO_ROOT, 'dist', 'autopilot.mjs')): Promise<string> {
   mkdirSync(dirname(outfile), { recursive: true });
   await build({
-    entryPoints: [join(ROOT, 'src', 'cli', 'main.ts')],
+    entryPoints: [join(REPO_ROOT, 'src', 'cli', 'main.ts')],
     outfile,
     bundle: true,
     platform: 'node',
