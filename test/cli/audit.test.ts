@@ -3,9 +3,9 @@
  * clock): `npx autopilot audit --request | --target | --since` and `/autopilot why <id>`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../src/cli/io.js';
 import { runCli } from '../../src/cli/run.js';
 import { readRequestAudit } from '../../src/state/audit.js';
+import { captureIo } from '../helpers/cli-io.js';
 import { commandBody, signedRequest } from '../helpers/slack-requests.js';
 import { buildApp } from '../webhook/harness.js';
 import { type Bench, startBench } from '../worker/fixture.js';
@@ -54,19 +54,13 @@ afterAll(async () => {
 });
 
 function io() {
-  const out: string[] = [];
-  const err: string[] = [];
-  const value: CliIo = {
-    stdout: (t) => out.push(t),
-    stderr: (t) => err.push(t),
+  return captureIo({
     env: {
       STATE_TABLE_NAME: bench.table.tableName,
       AWS_ENDPOINT_URL_DYNAMODB: bench.emulators.dynamodbEndpoint,
     },
-    cwd: process.cwd(),
     now: () => new Date('2026-11-24T10:00:00Z'),
-  };
-  return { io: value, out: () => out.join('\n'), err: () => err.join('\n') };
+  });
 }
 
 describe('autopilot audit', () => {

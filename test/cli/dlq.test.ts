@@ -7,9 +7,9 @@
 import { PurgeQueueCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PROOF_ATTRIBUTE } from '../../src/actions/proof.js';
-import type { CliIo } from '../../src/cli/io.js';
 import { runCli } from '../../src/cli/run.js';
 import { receiveAll, release } from '../../src/queue/dead-letters.js';
+import { captureIo } from '../helpers/cli-io.js';
 import { type Bench, startBench } from '../worker/fixture.js';
 
 let bench: Bench;
@@ -21,21 +21,14 @@ afterAll(async () => {
 });
 
 function io(extra: Record<string, string> = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const value: CliIo = {
-    stdout: (t) => out.push(t),
-    stderr: (t) => err.push(t),
+  return captureIo({
     env: {
       DLQ_URL: bench.emulators.dlqUrl,
       ACTIONS_QUEUE_URL: bench.emulators.queueUrl,
       AWS_ENDPOINT_URL_SQS: bench.emulators.sqsEndpoint,
       ...extra,
     },
-    cwd: process.cwd(),
-    now: () => new Date('2026-11-23T10:00:00Z'),
-  };
-  return { io: value, out: () => out.join('\n'), err: () => err.join('\n') };
+  });
 }
 
 async function queueBodies(url: string) {

@@ -6,10 +6,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../src/cli/io.js';
 import { runCli } from '../../src/cli/run.js';
 import { readAudit, readFinal } from '../../src/state/audit.js';
 import { listHeld } from '../../src/state/held.js';
+import { captureIo } from '../helpers/cli-io.js';
 import { type Bench, basePolicy, startBench } from '../worker/fixture.js';
 
 let bench: Bench;
@@ -38,11 +38,7 @@ afterAll(async () => {
 });
 
 function io(env: Record<string, string> = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const value: CliIo = {
-    stdout: (t) => out.push(t),
-    stderr: (t) => err.push(t),
+  return captureIo({
     env: {
       STATE_TABLE_NAME: bench.table.tableName,
       AWS_ENDPOINT_URL_DYNAMODB: bench.emulators.dynamodbEndpoint,
@@ -50,8 +46,7 @@ function io(env: Record<string, string> = {}) {
     },
     cwd,
     now: () => new Date('2026-11-23T20:30:00Z'),
-  };
-  return { io: value, out: () => out.join('\n'), err: () => err.join('\n') };
+  });
 }
 
 describe('autopilot held', () => {

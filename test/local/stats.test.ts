@@ -4,61 +4,34 @@
  * without its freeze; the CLI's request is decided as approved or deferred depending on the
  * hour (the local stack runs on the wall clock), and counted either way.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import type { MetricSeries } from '../../src/cli/stats.js';
-import { bootLocalStack, type LocalStack } from '../../src/local/stack.js';
+import type { LocalStack } from '../../src/local/stack.js';
 import { readAudit } from '../../src/state/audit.js';
+import { captureIo } from '../helpers/cli-io.js';
+import { bootTestStack, canaryTriggers, type TestStack } from '../helpers/local-stack.js';
 import { emfProblems } from '../observability/emf.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'autopilot-stats-'));
+let t: TestStack;
 let stack: LocalStack;
 
 beforeAll(async () => {
-  const policy = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../policy.json'), 'utf8'));
-  policy.approvals.freezes = [];
-  const policyPath = join(dir, 'policy.json');
-  writeFileSync(policyPath, JSON.stringify(policy));
-  stack = await bootLocalStack({
-    port: 0,
-    stateDir: join(dir, 'state'),
-    policyPath,
-    writeEndpointsFile: true,
-    sweepIntervalSeconds: false,
-    worker: { waitTimeSeconds: 1 },
-    env: { LOG_LEVEL: 'error' },
-    receiver: { print: false },
-  });
+  t = await bootTestStack('stats');
+  stack = t.stack;
 });
 afterAll(async () => {
-  await stack?.stop();
-  rmSync(dir, { recursive: true, force: true });
+  await t?.stop();
 });
 
-function io() {
-  const out: string[] = [];
-  return {
-    io: {
-      stdout: (t: string) => out.push(t),
-      stderr: () => undefined,
-      env: { AUTOPILOT_ENDPOINTS_FILE: join(dir, 'state', 'endpoints.json') },
-      cwd: dir,
-      now: () => new Date(),
-    },
-    out: () => out.join('\n'),
-  };
-}
+const io = () => captureIo({ env: t.cliEnv, cwd: t.dir, now: () => new Date() });
 
 describe('metrics on the local stack', () => {
   it('are EMF lines in the stack, added up by autopilot stats --local', async () => {
     const enqueue = io();
-    const canary = [...(stack.sandbox?.state.triggers.values() ?? [])].find(
-      (t) => t.currentPhaseID === 'ph_1',
-    );
-    const args = ['enqueue', 'approve', canary?.id ?? 'none', 'ph_1', '--local', '--request-id', 'stats-1'];
+    const [canary = 'none'] = canaryTriggers(stack);
+    const args = ['enqueue', 'approve', canary, 'ph_1', '--local', '--request-id', 'stats-1'];
     expect(await runCli([...args, '--requested-by', 'ci:release'], enqueue.io)).toBe(0);
     const table = { client: stack.emulators.dynamo, tableName: stack.endpoints.tableName };
     for (let i = 0; i < 100 && (await readAudit(table, 'stats-1')).length === 0; i++)

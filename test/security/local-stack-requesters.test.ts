@@ -5,40 +5,24 @@
  * executed; the CLI cannot speak for a person, and its `ci:` requests are decided as usual.
  * The policy is the shipped one without its freeze, so nothing here depends on the date.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import { sendSigned, signedSlashCommand } from '../../src/local/sign.js';
-import { bootLocalStack, type LocalStack } from '../../src/local/stack.js';
+import type { LocalStack } from '../../src/local/stack.js';
 import { createSqsClient, sqsSafeJson } from '../../src/queue/actions-queue.js';
 import { readAudit, type StoredAuditRecord } from '../../src/state/audit.js';
+import { bootTestStack, canaryTriggers, type TestStack } from '../helpers/local-stack.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'autopilot-requesters-'));
+let t: TestStack;
 let stack: LocalStack;
 
 beforeAll(async () => {
-  const policy = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../policy.json'), 'utf8'));
-  policy.approvals.freezes = [];
-  policy.$schema = undefined;
-  const policyPath = join(dir, 'policy.json');
-  writeFileSync(policyPath, JSON.stringify(policy));
-  stack = await bootLocalStack({
-    port: 0,
-    stateDir: join(dir, 'state'),
-    policyPath,
-    writeEndpointsFile: true,
-    sweepIntervalSeconds: false,
-    worker: { waitTimeSeconds: 1 },
-    env: { LOG_LEVEL: 'error' },
-    receiver: { print: false },
-  });
+  t = await bootTestStack('requesters');
+  stack = t.stack;
 });
 afterAll(async () => {
-  await stack?.stop();
-  rmSync(dir, { recursive: true, force: true });
+  await t?.stop();
 });
 
 const table = () => ({ client: stack.emulators.dynamo, tableName: stack.endpoints.tableName });
@@ -139,16 +123,19 @@ describe('requesters on the local stack', () => {
   });
 
   it('lets the CLI send ci requests only, and decides them by the policy', async () => {
-    const env = { AUTOPILOT_ENDPOINTS_FILE: join(dir, 'state', 'endpoints.json') };
-    const io = { stdout: () => undefined, stderr: () => undefined, env, cwd: dir, now: () => new Date() };
+    const io = {
+      stdout: () => undefined,
+      stderr: () => undefined,
+      env: t.cliEnv,
+      cwd: t.dir,
+      now: () => new Date(),
+    };
     expect(
       await runCli(['enqueue', 'approve', 'trg_9', 'ph_1', '--local', '--requested-by', 'slack:U0ADMIN'], io),
     ).toBe(2);
     // A trigger whose current phase is the canary, so an approval is not stale, whatever the hour.
-    const canary = [...(stack.sandbox?.state.triggers.values() ?? [])].find(
-      (t) => t.currentPhaseID === 'ph_1',
-    );
-    const args = ['enqueue', 'approve', canary?.id ?? 'none', 'ph_1', '--local', '--request-id', 'cli-ci-1'];
+    const [canary = 'none'] = canaryTriggers(stack);
+    const args = ['enqueue', 'approve', canary, 'ph_1', '--local', '--request-id', 'cli-ci-1'];
     expect(await runCli([...args, '--requested-by', 'ci:release/deploy'], io)).toBe(0);
     const [record] = await auditOf('cli-ci-1');
     // Approved in office hours, deferred outside them (the local stack runs on the wall clock):

@@ -7,13 +7,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../src/cli/io.js';
 import { runCli } from '../../src/cli/run.js';
 import { decide } from '../../src/policy/decide.js';
 import { parsePolicy } from '../../src/policy/parse.js';
 import { policyWarnings } from '../../src/policy/warnings.js';
 import { buildRuleRequest, ruleMatches } from '../../src/sweeper/event-rules.js';
 import type { EventLike } from '../../src/sweeper/types.js';
+import { captureIo } from '../helpers/cli-io.js';
 
 const REPO = resolve(import.meta.dirname, '../..');
 const shippedInput = JSON.parse(readFileSync(join(REPO, 'policy.json'), 'utf8'));
@@ -112,18 +112,7 @@ describe('policy check warnings', () => {
     expect(policyWarnings(parsePolicy(policy)).map((w) => w.code)).toEqual(['events-any-rule']);
   });
 
-  function io() {
-    const out: string[] = [];
-    const err: string[] = [];
-    const value: CliIo = {
-      stdout: (t) => out.push(t),
-      stderr: (t) => err.push(t),
-      env: {},
-      cwd: dir,
-      now: () => NOW,
-    };
-    return { io: value, out: () => out.join('\n'), err: () => err.join('\n') };
-  }
+  const io = () => captureIo({ cwd: dir, now: () => NOW });
 
   it('prints warnings with exit 0, and exit 1 with --strict', async () => {
     const file = join(dir, 'permissive.json');

@@ -9,8 +9,8 @@ import { join, resolve } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formatsPlugin from 'ajv-formats';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../src/cli/io.js';
 import { runCli } from '../../src/cli/run.js';
+import { captureIo } from '../helpers/cli-io.js';
 
 const REPO = resolve(import.meta.dirname, '../..');
 const shipped = JSON.parse(readFileSync(join(REPO, 'policy.json'), 'utf8'));
@@ -87,18 +87,7 @@ const typos: [string, Edit, string, string][] = [
   ],
 ];
 
-function io() {
-  const out: string[] = [];
-  const err: string[] = [];
-  const value: CliIo = {
-    stdout: (t) => out.push(t),
-    stderr: (t) => err.push(t),
-    env: {},
-    cwd: dir,
-    now: () => new Date(0),
-  };
-  return { io: value, out: () => out.join('\n'), err: () => err.join('\n') };
-}
+const io = () => captureIo({ cwd: dir, now: () => new Date(0) });
 
 describe('a misspelt policy key', () => {
   it.each(typos)('%s fails policy check with its path', async (name, edit, zodPath) => {
