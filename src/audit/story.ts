@@ -8,7 +8,35 @@ import type { FinalOutcome, StoredAuditRecord } from '../state/audit.js';
 import { FINAL_RESULTS } from '../worker/replies.js';
 
 /** Results after which nothing more happens to a request. */
-const ENDINGS: ReadonlySet<string> = new Set([...FINAL_RESULTS, 'replayed', 'dead-lettered', 'cancelled']);
+const ENDINGS: ReadonlySet<string> = new Set([...FINAL_RESULTS, 'dead-lettered', 'cancelled']);
+
+/** Endings in which the change is made (or would be, in a dry run); a replay tells one made earlier. */
+export const CHANGE_MADE: ReadonlySet<string> = new Set([
+  'approved',
+  'groups-disabled',
+  'archived',
+  'would-mutate',
+  'replayed',
+]);
+
+/**
+ * How a request ended, or undefined while it waits. A completed mutation is stored with its
+ * effect, not as the request's final, so the records tell it; a copy of an ended request is
+ * recorded as "replayed" after the ending it repeats, and a request whose change another request
+ * already made has only the replay.
+ */
+export function endingOf(
+  requestId: string,
+  records: StoredAuditRecord[],
+  final?: FinalOutcome,
+): FinalOutcome | undefined {
+  if (final) return final;
+  const steps = [...records].sort((a, b) => a.at.localeCompare(b.at));
+  const own = steps.filter((step) => step.result !== 'replayed').at(-1);
+  const last = steps.at(-1);
+  const ended = own && ENDINGS.has(own.result) ? own : last?.result === 'replayed' ? last : undefined;
+  return ended && { result: ended.result, rule: ended.rule, reason: ended.reason, requestId, at: ended.at };
+}
 
 export interface RequestStory {
   requestId: string;
@@ -23,13 +51,7 @@ export interface RequestStory {
 export function storyOf(requestId: string, records: StoredAuditRecord[], final?: FinalOutcome): RequestStory {
   const steps = [...records].sort((a, b) => a.at.localeCompare(b.at));
   const first = steps[0];
-  const last = steps.at(-1);
-  // A completed mutation is stored with its effect, not as the request's final: the last step tells it.
-  const ending =
-    final ??
-    (last && ENDINGS.has(last.result)
-      ? { result: last.result, rule: last.rule, reason: last.reason, requestId, at: last.at }
-      : undefined);
+  const ending = endingOf(requestId, steps, final);
   return {
     requestId,
     action: first?.action ?? '',

@@ -4,15 +4,11 @@
  * request has ended or the timeout passes. Exit codes: 0 approved (or already done), 3 denied,
  * cancelled, stale, refused or dead-lettered, 4 still held (deferred, asked, paused) at the timeout.
  */
-import { readAudit, readFinal } from '../state/audit.js';
+import { CHANGE_MADE, endingOf } from '../audit/story.js';
+import { readRequestAudit } from '../state/audit.js';
 import type { StateTable } from '../state/table.js';
 
 export const WAIT_EXIT = { done: 0, refused: 3, held: 4 } as const;
-
-/** Results that mean the change is made (or would be, in a dry run). */
-const DONE = new Set(['approved', 'groups-disabled', 'archived', 'would-mutate']);
-/** Results that end a request without the change. */
-const REFUSED = new Set(['denied', 'rejected', 'stale', 'cancelled', 'dead-lettered']);
 
 export interface WaitOutcome {
   exitCode: (typeof WAIT_EXIT)[keyof typeof WAIT_EXIT];
@@ -27,21 +23,15 @@ export async function outcomeNow(
   table: StateTable,
   requestId: string,
 ): Promise<Omit<WaitOutcome, 'exitCode'> & { exitCode?: WaitOutcome['exitCode'] }> {
-  const final = await readFinal(table, requestId);
-  if (final) {
-    const exitCode = DONE.has(final.result) ? WAIT_EXIT.done : WAIT_EXIT.refused;
-    return { exitCode, result: final.result, rule: final.rule, reason: final.reason };
+  const { records, final } = await readRequestAudit(table, requestId);
+  const ending = endingOf(requestId, records, final);
+  if (ending) {
+    const exitCode = CHANGE_MADE.has(ending.result) ? WAIT_EXIT.done : WAIT_EXIT.refused;
+    return { exitCode, result: ending.result, rule: ending.rule, reason: ending.reason };
   }
-  const records = await readAudit(table, requestId);
   const latest = records.at(-1);
   if (!latest) return { result: 'queued', reason: 'not yet picked up by the worker' };
-  const told = { result: latest.result, rule: latest.rule, reason: latest.reason };
-  // Another request already made this change: it is done, and was not made twice.
-  if (latest.result === 'replayed' && latest.replayOf && latest.replayOf !== requestId)
-    return { ...told, exitCode: WAIT_EXIT.done };
-  if (DONE.has(latest.result)) return { ...told, exitCode: WAIT_EXIT.done };
-  if (REFUSED.has(latest.result)) return { ...told, exitCode: WAIT_EXIT.refused };
-  return told;
+  return { result: latest.result, rule: latest.rule, reason: latest.reason };
 }
 
 export interface WaitOptions {
