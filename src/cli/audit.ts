@@ -9,9 +9,9 @@ import { readAudit, readFinal, type StoredAuditRecord } from '../state/audit.js'
 import { scanAuditSince } from '../state/audit-scan.js';
 import type { StateTable } from '../state/table.js';
 import { parse } from './args.js';
+import { sinceInstant } from './durations.js';
 import { CommandError, UsageError } from './errors.js';
 import { type CliIo, EXIT, printHelp, renderTable } from './io.js';
-import { sinceInstant } from './policy-replay.js';
 import { stateTableFor } from './state-table.js';
 
 export const AUDIT_USAGE = `Usage:
@@ -48,7 +48,7 @@ async function stories(
     const [records, final] = await Promise.all([readAudit(table, id), readFinal(table, id)]);
     return [storyOf(id, records, final)];
   }
-  const since = sinceInstant((values.since as string | undefined) ?? '30d', io.now());
+  const since = sinceInstant((values.since as string | undefined) ?? '30d', io.now(), AUDIT_USAGE);
   let records = await scanAuditSince(table, since);
   if (typeof values.target === 'string')
     records = records.filter((r) => aboutTarget(r, values.target as string));

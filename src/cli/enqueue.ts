@@ -10,10 +10,11 @@ import { createSqsClient, sendActionRequest } from '../queue/actions-queue.js';
 import type { StateTable } from '../state/table.js';
 import { formatPath } from '../util/zod-issues.js';
 import { type Parsed, parse } from './args.js';
+import { durationMs } from './durations.js';
 import { CommandError, UsageError } from './errors.js';
 import { type CliIo, EXIT, printHelp } from './io.js';
 import { stateTableFor } from './state-table.js';
-import { durationMs, waitForOutcome } from './wait.js';
+import { waitForOutcome } from './wait.js';
 
 export const ENQUEUE_USAGE = `Usage:
   autopilot enqueue approve <triggerId> <phaseId> [options]

@@ -7,6 +7,7 @@ import { type ReplayReport, replayDecisions } from '../policy/replay.js';
 import { scanAuditSince } from '../state/audit-scan.js';
 import type { StateTable } from '../state/table.js';
 import { parse } from './args.js';
+import { sinceInstant } from './durations.js';
 import { CommandError, UsageError } from './errors.js';
 import { type CliIo, printHelp, renderTable } from './io.js';
 import { readFromCwd, readPolicyArg } from './policy-input.js';
@@ -19,21 +20,6 @@ export const POLICY_REPLAY_USAGE = `Usage:
       vetoes it met then, and print what would change. Read-only.
       --local: the running local stack's table (.local/endpoints.json); otherwise --table or
       STATE_TABLE_NAME with the usual AWS credentials and region.`;
-
-const DURATION = /^(\d+)([dhm])$/;
-const UNIT_MS = { d: 86_400_000, h: 3_600_000, m: 60_000 } as const;
-
-export function sinceInstant(text: string, now: Date): Date {
-  const m = DURATION.exec(text);
-  if (m) return new Date(now.getTime() - Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS]);
-  const ms = Date.parse(text);
-  if (!/T.*(Z|[+-]\d{2}:\d{2})$/.test(text) || Number.isNaN(ms))
-    throw new UsageError(
-      `--since must be like 30d, 24h, 90m or an ISO instant with offset; got "${text}"`,
-      POLICY_REPLAY_USAGE,
-    );
-  return new Date(ms);
-}
 
 function render(report: ReplayReport, policyFile: string, since: Date): string {
   const kinds = Object.entries(report.changes).sort((a, b) => b[1] - a[1]);
@@ -83,7 +69,7 @@ export async function policyReplayCommand(
   if (typeof values.policy !== 'string')
     throw new UsageError('--policy <new.json> is required', POLICY_REPLAY_USAGE);
   const policy = readPolicyArg(values.policy, inject.read ?? readFromCwd(io));
-  const since = sinceInstant((values.since as string | undefined) ?? '30d', io.now());
+  const since = sinceInstant((values.since as string | undefined) ?? '30d', io.now(), POLICY_REPLAY_USAGE);
   const table = inject.table ?? stateTableFor(io, values, POLICY_REPLAY_USAGE);
   let records: Awaited<ReturnType<typeof scanAuditSince>>;
   try {

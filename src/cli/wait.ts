@@ -56,10 +56,3 @@ export async function waitForOutcome(
     await options.sleep(Math.min(options.pollMs ?? 2_000, left));
   }
 }
-
-/** `15m`, `90s`, `2h` → milliseconds; undefined when it is none of those. */
-export function durationMs(text: string): number | undefined {
-  const match = /^(\d+)(s|m|h)$/.exec(text.trim());
-  if (!match) return undefined;
-  return Number(match[1]) * { s: 1_000, m: 60_000, h: 3_600_000 }[match[2] as 's' | 'm' | 'h'];
-}

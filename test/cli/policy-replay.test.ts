@@ -6,8 +6,9 @@
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sinceInstant } from '../../src/cli/durations.js';
 import type { CliIo } from '../../src/cli/io.js';
-import { policyReplayCommand, sinceInstant } from '../../src/cli/policy-replay.js';
+import { policyReplayCommand } from '../../src/cli/policy-replay.js';
 import type { PolicyInput } from '../../src/policy/schema.js';
 import { readAudit, writeAudit } from '../../src/state/audit.js';
 import { type Bench, basePolicy, startBench } from '../worker/fixture.js';

@@ -1,0 +1,24 @@
+/** Durations and instants as the CLI takes them: `90s`, `15m`, `24h`, `30d`, or an ISO instant with offset. */
+import { UsageError } from './errors.js';
+
+const DURATION = /^(\d+)([smhd])$/;
+const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** `90s`, `15m`, `2h`, `30d` → milliseconds; undefined when it is none of those. */
+export function durationMs(text: string): number | undefined {
+  const match = DURATION.exec(text.trim());
+  return match ? Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS] : undefined;
+}
+
+/** `--since`: that long before `now`, or an ISO instant with an offset; a usage error otherwise. */
+export function sinceInstant(text: string, now: Date, usage = ''): Date {
+  const back = durationMs(text);
+  if (back !== undefined) return new Date(now.getTime() - back);
+  const ms = Date.parse(text);
+  if (!/T.*(Z|[+-]\d{2}:\d{2})$/.test(text) || Number.isNaN(ms))
+    throw new UsageError(
+      `--since must be like 30d, 24h, 90m or an ISO instant with offset; got "${text}"`,
+      usage,
+    );
+  return new Date(ms);
+}
