@@ -18,6 +18,7 @@ import {
   SendMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
+import { actionTarget, parseActionRequest } from '../actions/request.js';
 
 type Sqs = Pick<SQSClient, 'send'>;
 
@@ -44,20 +45,9 @@ function describe(message: Message): DeadLetter {
   const attributes = message.MessageAttributes ?? {};
   const text = (name: string) => attributes[name]?.StringValue;
   const body = message.Body ?? '';
-  let parsed: Record<string, unknown> | undefined;
-  try {
-    const value: unknown = JSON.parse(body);
-    if (value && typeof value === 'object' && !Array.isArray(value))
-      parsed = value as Record<string, unknown>;
-  } catch {
-    parsed = undefined;
-  }
-  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
-  const target = parsed
-    ? [parsed.triggerId, parsed.phaseId, parsed.experimentId, parsed.configId]
-        .filter((v) => typeof v === 'string')
-        .join('/')
-    : '';
+  // The same reading the worker made: a valid request tells its id, action and target as the audit does.
+  const parsed = parseActionRequest(body);
+  const request = parsed.ok ? parsed.request : undefined;
   const receives = Number(message.Attributes?.ApproximateReceiveCount ?? '0');
   const letter: DeadLetter = {
     messageId: message.MessageId ?? '',
@@ -69,11 +59,12 @@ function describe(message: Message): DeadLetter {
     receiptHandle: message.ReceiptHandle ?? '',
   };
   const requestId =
-    str(parsed?.requestId) ?? (text('sourceMessageId') ? `sqs:${text('sourceMessageId')}` : undefined);
+    request?.requestId ?? (text('sourceMessageId') ? `sqs:${text('sourceMessageId')}` : undefined);
   if (requestId) letter.requestId = requestId;
-  const action = str(parsed?.action);
-  if (action) letter.action = action;
-  if (target) letter.target = target;
+  if (request) {
+    letter.action = request.action;
+    letter.target = actionTarget(request);
+  }
   const failedAt = text('failedAt');
   if (failedAt) letter.failedAt = failedAt;
   const source = text('sourceMessageId');
