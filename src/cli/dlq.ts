@@ -4,12 +4,12 @@
  * lost). Works on the local stack (`--local`) and a deployed one (URLs from the options or the
  * environment: DLQ_URL, ACTIONS_QUEUE_URL, as the functions name them).
  */
-import { DEFAULT_ENDPOINTS_FILE, readEndpoints } from '../local/endpoints.js';
 import { createSqsClient } from '../queue/actions-queue.js';
 import { type DeadLetter, receiveAll, redrive, release } from '../queue/dead-letters.js';
 import { parse } from './args.js';
 import { CommandError, UsageError } from './errors.js';
 import { type CliIo, EXIT, printHelp, renderTable } from './io.js';
+import { localEndpoints } from './local-endpoints.js';
 
 export const DLQ_USAGE = `Usage:
   autopilot dlq list [--json] [--local | --dlq-url <url>]
@@ -29,7 +29,7 @@ interface Urls {
 
 function urls(values: Record<string, unknown>, io: CliIo, needQueue: boolean): Urls {
   if (values.local) {
-    const endpoints = readEndpoints(io.env.AUTOPILOT_ENDPOINTS_FILE ?? DEFAULT_ENDPOINTS_FILE);
+    const endpoints = localEndpoints(io);
     return { dlqUrl: endpoints.dlqUrl, queueUrl: endpoints.queueUrl, endpoint: endpoints.sqsEndpoint };
   }
   const dlqUrl = (values['dlq-url'] as string | undefined) ?? io.env.DLQ_URL;

@@ -5,7 +5,6 @@
  * scripts. The requester is always `ci:<id>`: this command cannot speak for a person.
  */
 import { type ApprovePhaseRequest, actionRequestSchemas } from '../actions/request.js';
-import { DEFAULT_ENDPOINTS_FILE, readEndpoints } from '../local/endpoints.js';
 import { createSqsClient, sendActionRequest } from '../queue/actions-queue.js';
 import type { StateTable } from '../state/table.js';
 import { formatPath } from '../util/zod-issues.js';
@@ -13,6 +12,7 @@ import { type Parsed, parse } from './args.js';
 import { durationMs } from './durations.js';
 import { CommandError, UsageError } from './errors.js';
 import { type CliIo, EXIT, printHelp } from './io.js';
+import { localEndpoints } from './local-endpoints.js';
 import { stateTableFor } from './state-table.js';
 import { waitForOutcome } from './wait.js';
 
@@ -155,7 +155,7 @@ function queueOf(values: Parsed['values'], io: CliIo): { queueUrl: string; endpo
   let queueUrl = (values['queue-url'] as string | undefined) ?? io.env.ACTIONS_QUEUE_URL;
   let endpoint = io.env.AWS_ENDPOINT_URL_SQS;
   if (values.local) {
-    const endpoints = readEndpoints(io.env.AUTOPILOT_ENDPOINTS_FILE ?? DEFAULT_ENDPOINTS_FILE);
+    const endpoints = localEndpoints(io);
     queueUrl = endpoints.queueUrl;
     endpoint = endpoints.sqsEndpoint;
   }

@@ -2,12 +2,12 @@
  * `autopilot slack manifest --url <url>`: the Slack app manifest (slash command,
  * interactivity, scopes) for a deployed webhook, built by `src/slack/manifest.ts`.
  */
-import { DEFAULT_ENDPOINTS_FILE, readEndpoints } from '../local/endpoints.js';
 import { LOCAL_SIGNING_SECRET, signedSlashCommand, toCurl } from '../local/sign.js';
 import { buildSlackManifest, ManifestUsageError, webhookBaseUrl } from '../slack/manifest.js';
 import { parse } from './args.js';
 import { UsageError } from './errors.js';
 import { type CliIo, EXIT, printHelp } from './io.js';
+import { localEndpoints } from './local-endpoints.js';
 
 export const SLACK_USAGE = `Usage:
   autopilot slack manifest --url <webhook base URL> [--name <app name>] [--command </autopilot>]
@@ -55,7 +55,7 @@ function slackCurl(args: string[], io: CliIo): number {
     { min: 1, max: 100 },
   );
   if (help) return printHelp(io, SLACK_USAGE);
-  const endpoints = readEndpoints(io.env.AUTOPILOT_ENDPOINTS_FILE ?? DEFAULT_ENDPOINTS_FILE);
+  const endpoints = localEndpoints(io);
   if (!endpoints.webhookUrl) throw new UsageError('the running stack has no webhook', SLACK_USAGE);
   const request = signedSlashCommand(
     endpoints.webhookUrl,

@@ -2,14 +2,14 @@
  * Which state table a CLI command reads: the running local stack's (`--local`), or a deployed
  * one (`--table NAME`, else STATE_TABLE_NAME; AWS_ENDPOINT_URL_DYNAMODB honoured).
  */
-import { DEFAULT_ENDPOINTS_FILE, readEndpoints } from '../local/endpoints.js';
 import { createDynamoClient, type StateTable } from '../state/table.js';
 import { UsageError } from './errors.js';
 import type { CliIo } from './io.js';
+import { localEndpoints } from './local-endpoints.js';
 
 export function stateTableFor(io: CliIo, values: Record<string, unknown>, usage: string): StateTable {
   if (values.local) {
-    const endpoints = readEndpoints(io.env.AUTOPILOT_ENDPOINTS_FILE ?? DEFAULT_ENDPOINTS_FILE);
+    const endpoints = localEndpoints(io);
     return {
       client: createDynamoClient({ endpoint: endpoints.dynamodbEndpoint }),
       tableName: endpoints.tableName,

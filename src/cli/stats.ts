@@ -5,10 +5,10 @@
  * `.local/endpoints.json`), or `--file`.
  */
 import { readFileSync } from 'node:fs';
-import { DEFAULT_ENDPOINTS_FILE, readEndpoints } from '../local/endpoints.js';
 import { parse } from './args.js';
 import { CommandError, UsageError } from './errors.js';
 import { type CliIo, EXIT, printHelp, renderTable } from './io.js';
+import { localEndpoints } from './local-endpoints.js';
 
 export const STATS_USAGE = `Usage:
   autopilot stats (--local | --file <metrics.jsonl>) [--json]
@@ -83,7 +83,7 @@ export async function statsCommand(args: string[], io: CliIo): Promise<number> {
   if (help) return printHelp(io, STATS_USAGE);
   let file = values.file as string | undefined;
   if (values.local) {
-    file = readEndpoints(io.env.AUTOPILOT_ENDPOINTS_FILE ?? DEFAULT_ENDPOINTS_FILE).metricsFile;
+    file = localEndpoints(io).metricsFile;
     if (!file)
       throw new CommandError('the running local stack keeps no metrics file (restart it with `npm start`)');
   }

@@ -9,7 +9,6 @@
  */
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { type ActionRequest, actionTarget, requesterKey } from '../actions/request.js';
-import { DEFAULT_ENDPOINTS_FILE, readEndpoints } from '../local/endpoints.js';
 import { createLogger } from '../observability/logger.js';
 import { PolicyError } from '../policy/errors.js';
 import { dryRunClient } from '../state/dry-run-table.js';
@@ -21,6 +20,7 @@ import { loadPolicyFile } from '../wiring/policy-file.js';
 import { parse } from './args.js';
 import { CommandError, UsageError } from './errors.js';
 import { type CliIo, EXIT, printHelp, renderTable } from './io.js';
+import { localEndpoints } from './local-endpoints.js';
 
 export const SWEEP_USAGE = `Usage:
   autopilot sweep --dry-run [--local] [--policy <file>] [--json]
@@ -37,7 +37,7 @@ function sweepEnvironment(io: CliIo, local: boolean) {
   const env: Record<string, string | undefined> = { ...io.env };
   let dynamoEndpoint = env.AWS_ENDPOINT_URL_DYNAMODB;
   if (local) {
-    const endpoints = readEndpoints(env.AUTOPILOT_ENDPOINTS_FILE ?? DEFAULT_ENDPOINTS_FILE);
+    const endpoints = localEndpoints(io);
     env.CONSOLE_API_BASE_URL = endpoints.consoleApiBaseUrl;
     env.CONSOLE_API_KEY ??= 'sandbox-key';
     env.STATE_TABLE_NAME = endpoints.tableName;
