@@ -4,10 +4,10 @@
  *
  * 1. Draining 900 approval requests as deployed: the platform's limits (100 per 10 s and 900
  *    per 15 min) enforced by the sandbox, both windows divided by SCALE so the run fits in
- *    seconds; `maxConcurrency` containers (2 and 10), each its own worker and client whose
- *    budget is the stack's per-container share (src/console/platform-limits.ts
- *    mutationLimitsShare, scaled alike), each taking batches of 5 as the event source mapping
- *    does. Metric: the shortest span the platform's limits allow for the approvals done (the
+ *    seconds; `maxConcurrency` containers (2 and 10), each its own worker and client with the
+ *    budget as the stack builds it (src/wiring/mutation-budget.ts: the key's limits shared by
+ *    the containers through the state table, behind each container's adaptive limiter, scaled
+ *    alike), each taking batches of 5 as the event source mapping does. Metric: the shortest span the platform's limits allow for the approvals done (the
  *    physical limit) over the observed span from the first approval to the last. Also the
  *    429s (target 0) and the approvals done (target: all of them).
  * 2. A shared key: the same drain while another client on the same key spends 30% of the 10-s
@@ -21,29 +21,25 @@
 import { pathToFileURL } from 'node:url';
 import { DeleteMessageCommand, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { createConsoleClient } from '../src/console/index.js';
-import {
-  limitWindows,
-  mutationLimitsShare,
-  PLATFORM_MUTATION_LIMITS,
-} from '../src/console/platform-limits.js';
+import { limitWindows, PLATFORM_MUTATION_LIMITS } from '../src/console/platform-limits.js';
 import { startEmulators } from '../src/local/emulators.js';
 import { queueDepth } from '../src/local/event-source.js';
 import { createLogger } from '../src/observability/logger.js';
 import { parsePolicy } from '../src/policy/parse.js';
 import { sendActionRequest } from '../src/queue/actions-queue.js';
 import { startSandbox } from '../src/sandbox/index.js';
+import { createStateTable } from '../src/state/table.js';
+import { workerMutationBudget } from '../src/wiring/mutation-budget.js';
 import { createWorker } from '../src/worker/worker.js';
 import { drive, lambdaContext, queueArn, receiveEvent } from '../test/helpers/lambda.js';
 import { median } from './stats.js';
 import type { BenchSection } from './types.js';
 
 /**
- * Time divisors. Small enough that the budget, not this shared 2-core machine, sets the pace
- * (at ÷10 a container must sustain 50 approvals/s and the CPU became the limit); the
- * maxConcurrency-10 run waits out the 15-min window (see its note), so it runs at ÷20 to fit.
+ * Time divisor. Small enough that the budget, not this shared 2-core machine, sets the pace
+ * (at ÷10 a container must sustain 50 approvals/s and the CPU became the limit).
  */
 const SCALE = Number(process.env.BENCH_WORKER_SCALE ?? 4);
-const SCALE_WIDE = Number(process.env.BENCH_WORKER_SCALE_WIDE ?? 20);
 const REQUESTS = Number(process.env.BENCH_WORKER_REQUESTS ?? 900);
 const CONCURRENCIES = [2, 10];
 /** The other client's part of the 10-s budget in the shared-key run. */
@@ -180,17 +176,19 @@ export async function run(): Promise<BenchSection> {
         const otherIds = other === undefined ? [] : addTriggers(`${name}_other`, count, api.sandbox);
         const firstRequest = api.sandbox.requests.length;
         await enqueue(ids);
-        const budget = scaled(limitWindows(mutationLimitsShare(maxConcurrency)), scale);
+        // A state table of its own: the shared budget's tickets belong to this run's key.
+        const runTable = { client: emulators.dynamo, tableName: `${emulators.tableName}-${name}` };
+        await createStateTable(runTable.client, runTable.tableName);
         const containers = Array.from({ length: maxConcurrency }, () =>
           createWorker({
             policy: POLICY,
             client: createConsoleClient({
               baseUrl: api.url,
               apiKey: key,
-              mutationBudget: { limits: budget },
+              mutationBudget: workerMutationBudget(runTable, limits),
             }),
             sqs: emulators.sqs,
-            table,
+            table: runTable,
             queueUrl: emulators.queueUrl,
             dlqUrl: emulators.dlqUrl,
             logger,
@@ -281,9 +279,7 @@ export async function run(): Promise<BenchSection> {
       ? []
       : CONCURRENCIES
     ).entries()) {
-      const scale = maxConcurrency > 2 ? SCALE_WIDE : SCALE;
-      const r = await drain(`d${maxConcurrency}`, KEYS[index] as string, maxConcurrency, REQUESTS, scale);
-      const share = mutationLimitsShare(maxConcurrency);
+      const r = await drain(`d${maxConcurrency}`, KEYS[index] as string, maxConcurrency, REQUESTS, SCALE);
       rows.push(
         {
           name: `drain ${REQUESTS} approvals, maxConcurrency ${maxConcurrency}: ideal span / observed span`,
@@ -308,7 +304,7 @@ export async function run(): Promise<BenchSection> {
         },
       );
       notes.push(
-        `maxConcurrency ${maxConcurrency}: ${maxConcurrency} containers × ${share.per10s}/10 s + ${share.per15min}/15 min (÷${scale}); ideal ${round(r.idealMs / 1000, 2)} s, observed ${round(r.spanMs / 1000, 2)} s from the first approval to the last; drain wall time ${round(r.drainMs / 1000, 1)} s, ${r.invocations} invocations, DLQ ${r.dead}.`,
+        `maxConcurrency ${maxConcurrency}: ${maxConcurrency} containers sharing 100/10 s + 900/15 min (÷${SCALE}); ideal ${round(r.idealMs / 1000, 2)} s, observed ${round(r.spanMs / 1000, 2)} s from the first approval to the last; drain wall time ${round(r.drainMs / 1000, 1)} s, ${r.invocations} invocations, DLQ ${r.dead}.`,
       );
     }
 
@@ -403,9 +399,9 @@ export async function run(): Promise<BenchSection> {
         },
       ],
       notes: [
-        `Limits ${limits.map((l) => `${l.max}/${round(l.perMs / 1000, 2)} s`).join(' + ')} (the platform's 100/10 s + 900/15 min, windows ÷${SCALE}; ÷${SCALE_WIDE} for maxConcurrency above 2) enforced by the sandbox per key; each container's client has the stack's share of them (mutationLimitsShare), scaled alike. Ideal span = the shortest span the platform's limits allow for the approvals done.`,
+        `Limits ${limits.map((l) => `${l.max}/${round(l.perMs / 1000, 2)} s`).join(' + ')} (the platform's 100/10 s + 900/15 min, windows ÷${SCALE}) enforced by the sandbox per key; the containers share the key's whole budget through the state table (src/state/mutation-budget.ts: numbered tickets, each waiting for the one a window's max earlier to end), each behind its own adaptive limiter, as the stack builds them. Ideal span = the shortest span the platform's limits allow for the approvals done.`,
         ...notes,
-        'maxConcurrency 10: each container may spend 90 per 15 min (its share), but the queue hands batches to whichever container is free, so some receive more than 90 approvals and wait out the 15-min window while the others leave their share unused. What it would take: one budget shared by the containers (for example a DynamoDB counter, one conditional write per mutation), or a worker that hands back at once what its own budget cannot serve soon.',
+        'Before the shared budget, the stack split the limits per container (10/10 s and 90/15 min each at maxConcurrency 10): the queue hands batches to whichever container is free, so some received more than 90 approvals and waited out the 15-min window while the others left their share unused (0.089 of the ideal span). The shared budget costs four DynamoDB requests per mutation (a counter update, a put, a batch get, an update).',
         `Shared key: ${Math.floor(PLATFORM_MUTATION_LIMITS.per15min * (1 - OTHER_SHARE) * 0.95)} approvals rather than ${REQUESTS}: ${REQUESTS} is the whole 15-min budget, so any other spending would make the run a 15-min wait; ours plus the other client's 30% stay within it, and the figure measures the sharing of the 10-s window. The other client has 30% of both windows as its own budget.`,
         `Overhead: ${OVERHEAD_SAMPLES} single-record invocations (budget off), interleaved with direct approve calls; the worker's extra work per message is one BatchGetItem, the effect claim and a re-read, the completion and the audit record (DynamoDB emulator), plus the log line. No Slack replies in either run.`,
       ],

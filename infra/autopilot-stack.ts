@@ -27,7 +27,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { mutationLimitsShare, PLATFORM_MUTATION_LIMITS } from '../src/console/platform-limits.js';
+import { PLATFORM_MUTATION_LIMITS } from '../src/console/platform-limits.js';
 import { POLICY_WEBHOOK_URL_DEPRECATED } from '../src/secrets/secrets.js';
 import {
   TABLE_KEYS,
@@ -73,11 +73,6 @@ export interface AutopilotStackProps extends StackProps {
   alarmThresholds?: Partial<AlarmThresholds>;
   /** Handler files (relative to the repository root); tests may point them elsewhere. */
   entries?: Partial<Record<keyof typeof HANDLER_ENTRIES, string>>;
-}
-
-/** Per-container mutation budget, so that all worker containers together stay under the platform limits. */
-export function workerMutationLimits(maxConcurrency: number): { per10s: number; per15min: number } {
-  return mutationLimitsShare(maxConcurrency);
 }
 
 export const WORKER_TIMEOUT = Duration.seconds(60);
@@ -211,7 +206,8 @@ export class AutopilotStack extends Stack {
     }
 
     // --- Worker: the only function that mutates the Console API.
-    const limits = workerMutationLimits(maxConcurrency);
+    // The key's whole budget: the worker's containers share it through the state table.
+    const limits = PLATFORM_MUTATION_LIMITS;
     const worker = new AutopilotFunction(this, 'Worker', {
       entry: entries.worker,
       description: 'console-autopilot: policy-gated actions from the queue',

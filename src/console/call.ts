@@ -6,7 +6,7 @@
 import type * as z from 'zod/mini';
 import type { HttpSend } from '../http/send.js';
 import type { Logger } from '../observability/logger.js';
-import type { MutationLimiter } from './rate-limiter.js';
+import type { MutationBudget } from './rate-limiter.js';
 import type { RetryMode } from './retry.js';
 
 /**
@@ -57,7 +57,7 @@ export interface TransportConfig {
   maxRetries: number;
   maxRetryDelayMs: number;
   respectReviewSettings: boolean;
-  limiter: MutationLimiter | undefined;
+  limiter: MutationBudget | undefined;
   random: () => number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   now: () => number;

@@ -10,7 +10,13 @@ import type { Logger } from '../observability/logger.js';
 import type { ApiKeyProvider, ApiObservation } from './call.js';
 import { Transport } from './http.js';
 import { DEFAULT_MAX_PAGES } from './pagination.js';
-import { type Clock, DEFAULT_MUTATION_LIMITS, MutationLimiter, type WindowLimit } from './rate-limiter.js';
+import {
+  type Clock,
+  DEFAULT_MUTATION_LIMITS,
+  type MutationBudget,
+  MutationLimiter,
+  type WindowLimit,
+} from './rate-limiter.js';
 import { dynamicConfigsResource } from './resources/dynamic-configs.js';
 import { eventsResource } from './resources/events.js';
 import { experimentsResource } from './resources/experiments.js';
@@ -41,9 +47,10 @@ export interface ConsoleClientOptions {
   respectReviewSettings?: boolean;
   /**
    * Limits on this client's mutations, waited for rather than exceeded. Default 100 per 10 s
-   * and 900 per 15 min; `false` disables the budget. Reads are never limited.
+   * and 900 per 15 min in this process; `false` disables the budget; a `MutationBudget` (e.g.
+   * one shared by several processes) is used as given. Reads are never limited.
    */
-  mutationBudget?: false | { limits: WindowLimit[] };
+  mutationBudget?: false | { limits: WindowLimit[] } | MutationBudget;
   /** Cap on any single wait between attempts, Retry-After included. Default 30 000 ms. */
   maxRetryDelayMs?: number;
   /** Bound on pages followed by auto-pagination. Default 1000. */
@@ -79,10 +86,7 @@ export type ConsoleClient = ReturnType<typeof createConsoleClient>;
  */
 export function createConsoleClient(options: ConsoleClientOptions) {
   const clock = options.clock;
-  const limiter =
-    options.mutationBudget === false
-      ? undefined
-      : new MutationLimiter(options.mutationBudget?.limits ?? DEFAULT_MUTATION_LIMITS, clock);
+  const limiter = budgetOf(options.mutationBudget, clock);
   const transport = new Transport({
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
@@ -116,6 +120,12 @@ export function createConsoleClient(options: ConsoleClientOptions) {
     /** This client's mutation budget (undefined when disabled), e.g. to watch its backlog. */
     mutationBudget: limiter,
   };
+}
+
+function budgetOf(option: ConsoleClientOptions['mutationBudget'], clock: Clock | undefined) {
+  if (option === false) return undefined;
+  if (option && 'acquire' in option) return option;
+  return new MutationLimiter(option?.limits ?? DEFAULT_MUTATION_LIMITS, clock);
 }
 
 function positive(name: string, value: number): number {

@@ -110,7 +110,7 @@ export class Transport {
       rateLimited = error instanceof RateLimitError;
       throw error;
     } finally {
-      release?.({ rateLimited });
+      await release?.({ rateLimited });
     }
   }
 

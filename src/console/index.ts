@@ -11,8 +11,10 @@ export { DEFAULT_MAX_PAGES, type Page, PagePromise, resolvePageLink } from './pa
 export { encodeSegment, path } from './path.js';
 export {
   type AcquireOptions,
+  budgetTimeout,
   type Clock,
   DEFAULT_MUTATION_LIMITS,
+  type MutationBudget,
   MutationLimiter,
   type Release,
   type WindowLimit,

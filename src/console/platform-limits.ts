@@ -1,21 +1,13 @@
 /**
  * The platform's mutation limits per project: about 100 per 10 s and 900 per 15 min (429s
  * beyond, sometimes without Retry-After). The one home of these numbers: the client's default
- * budget, the worker's per-container share, the stack and the local stack all derive from it.
+ * budget, the worker's shared budget, the stack and the local stack all derive from it.
  */
 export const PLATFORM_MUTATION_LIMITS = { per10s: 100, per15min: 900 } as const;
 
 export interface MutationLimits {
   per10s: number;
   per15min: number;
-}
-
-/** One of `parallel` clients' share, so that together they stay within the platform's limits. */
-export function mutationLimitsShare(parallel: number): MutationLimits {
-  return {
-    per10s: Math.floor(PLATFORM_MUTATION_LIMITS.per10s / parallel),
-    per15min: Math.floor(PLATFORM_MUTATION_LIMITS.per15min / parallel),
-  };
 }
 
 /** The limits as the rate limiter's windows. */

@@ -49,8 +49,19 @@ export interface AcquireOptions {
   deadline?: number | undefined;
 }
 
-/** Gives the token back; call it once the response (or the failure) arrived; say whether it was a 429. */
-export type Release = (outcome?: { rateLimited?: boolean }) => void;
+/**
+ * Gives the token back; call it once the response (or the failure) arrived; say whether it was
+ * a 429. A shared budget records the return (a write): await it so the next holder sees it.
+ */
+export type Release = (outcome?: { rateLimited?: boolean }) => void | Promise<void>;
+
+/**
+ * What the client waits on before each mutation: this in-process limiter, or a budget shared by
+ * several processes (the worker's containers share one through the state table), or both.
+ */
+export interface MutationBudget {
+  acquire(options?: AcquireOptions): Promise<Release>;
+}
 
 /** Share of its use a window keeps after a 429, and share of its max each quiet window gives back. */
 const DECREASE = 0.7;
@@ -72,7 +83,7 @@ interface Bucket {
   cutAt: number;
 }
 
-export class MutationLimiter {
+export class MutationLimiter implements MutationBudget {
   private readonly buckets: Bucket[];
   private readonly queue: Waiter[] = [];
   private inFlight = 0;
@@ -256,6 +267,6 @@ export class MutationLimiter {
   }
 }
 
-function budgetTimeout(): ApiTimeoutError {
+export function budgetTimeout(): ApiTimeoutError {
   return new ApiTimeoutError('the deadline passes before the mutation budget allows this request');
 }

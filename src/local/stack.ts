@@ -12,7 +12,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Context, ScheduledEvent } from 'aws-lambda';
-import { mutationLimitsShare } from '../console/platform-limits.js';
+import { PLATFORM_MUTATION_LIMITS } from '../console/platform-limits.js';
 import type { Logger } from '../observability/logger.js';
 import type { Policy } from '../policy/schema.js';
 import { DEFAULT_API_KEY, type Sandbox, type SandboxOptions, startSandbox } from '../sandbox/index.js';
@@ -173,7 +173,6 @@ export async function bootLocalStack(options: LocalStackOptions = {}): Promise<L
       policyPath,
       notifyReceiver,
       signingSecret,
-      concurrency,
       metricsFile,
     });
 
@@ -387,12 +386,11 @@ function functionEnvironment(
     policyPath: string;
     notifyReceiver: boolean;
     signingSecret: string;
-    concurrency: number;
     metricsFile: string | undefined;
   },
 ): Record<string, string> {
   const { consoleApi, emulators, receiver } = parts;
-  const limits = mutationLimitsShare(parts.concurrency);
+  const limits = PLATFORM_MUTATION_LIMITS;
   // No AUTOPILOT_SECRET_ID: locally the secrets are these variables.
   return {
     AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
@@ -414,7 +412,7 @@ function functionEnvironment(
     AUTOPILOT_POLICY: parts.policyPath,
     SLACK_REPLY_ORIGINS: receiver.origin,
     ...(parts.notifyReceiver ? { SLACK_WEBHOOK_URL: receiver.channelUrl } : {}),
-    // The platform's limits shared by the pollers, as the CDK stack does with maxConcurrency.
+    // The key's limits, shared by the pollers through the state table as in the CDK stack.
     MUTATION_LIMIT_10S: String(limits.per10s),
     MUTATION_LIMIT_15MIN: String(limits.per15min),
     // Random per boot: only the functions in this process can vouch for requesters.

@@ -24,3 +24,20 @@ export function updateIf(
     ),
   );
 }
+
+/** Applies `update` to the item with `key` (creating it when absent); the new values. */
+export async function updateItem(
+  table: StateTable,
+  key: Key,
+  update: { expression: string; values: Item; returnNew?: boolean },
+): Promise<UpdateItemCommandOutput> {
+  return table.client.send(
+    new UpdateItemCommand({
+      TableName: table.tableName,
+      Key: key,
+      UpdateExpression: update.expression,
+      ExpressionAttributeValues: update.values,
+      ...(update.returnNew ? { ReturnValues: 'UPDATED_NEW' as const } : {}),
+    }),
+  );
+}

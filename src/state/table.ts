@@ -21,6 +21,7 @@ export const ITEM_FAMILIES = {
   watch: 'watch', // watched configs and since when
   queued: 'queued', // a Slack request the webhook queued (its retries are not queued again)
   held: 'held', // requests that wait (paused, window, limit, ask), listed and released by the tick
+  budget: 'budget', // the mutation budget the worker's containers share (tickets in order)
 } as const;
 
 /**

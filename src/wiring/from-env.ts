@@ -15,7 +15,6 @@ import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { createRequesterSigner, type RequesterSigner } from '../actions/proof.js';
 import { ConfigError, integerEnv, optionalEnv, requireEnv } from '../config/env.js';
 import { type ConsoleClient, type ConsoleClientOptions, createConsoleClient } from '../console/index.js';
-import { limitWindows, PLATFORM_MUTATION_LIMITS } from '../console/platform-limits.js';
 import { createLogger, type Logger, type LogLevel } from '../observability/logger.js';
 import { consoleApiMetrics, createMetrics, type Metrics } from '../observability/metrics.js';
 import type { Policy } from '../policy/schema.js';
@@ -39,6 +38,7 @@ import { lazyClient } from '../util/lazy-client.js';
 import type { WebhookDeps } from '../webhook/deps.js';
 import { heldAccess } from '../webhook/held.js';
 import type { WorkerDeps } from '../worker/worker.js';
+import { mutationLimitsFromEnv, workerMutationBudget } from './mutation-budget.js';
 import { loadPolicyFile } from './policy-file.js';
 
 type Env = Record<string, string | undefined>;
@@ -184,14 +184,6 @@ export function consoleClientFor(
   });
 }
 
-/** The worker's mutation budget per container (`MUTATION_LIMIT_*`; default the platform's limits). */
-export function mutationLimitsFromEnv(env: Env = process.env): Array<{ max: number; perMs: number }> {
-  return limitWindows({
-    per10s: Math.max(1, integerEnv('MUTATION_LIMIT_10S', PLATFORM_MUTATION_LIMITS.per10s, env)),
-    per15min: Math.max(1, integerEnv('MUTATION_LIMIT_15MIN', PLATFORM_MUTATION_LIMITS.per15min, env)),
-  });
-}
-
 /** `status`'s queue depth: one GetQueueAttributes call (SQS's approximate count). */
 export function sqsQueueDepth(
   sqs: Pick<SQSClient, 'send'>,
@@ -257,7 +249,7 @@ export function workerDepsFromEnv(env: Env = process.env, options: WiringOptions
       'worker',
       env,
       c.secrets,
-      { mutationBudget: { limits: mutationLimitsFromEnv(env) } },
+      { mutationBudget: workerMutationBudget(c.table, mutationLimitsFromEnv(env)) },
       c.metrics,
     ),
     sqs: c.sqs,

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ApiTimeoutError, type ConsoleClientOptions, createConsoleClient } from '../../src/console/index.js';
+import {
+  ApiTimeoutError,
+  type ConsoleClientOptions,
+  createConsoleClient,
+  type MutationLimiter,
+} from '../../src/console/index.js';
 import { createManualClock } from './helpers/manual-clock.js';
 import { ok, type ScriptedServer, SEGMENT, startScriptedServer } from './helpers/scripted-server.js';
 
@@ -30,7 +35,7 @@ describe('the mutation budget of a client', () => {
     await Promise.all([approve, archive, c.segments.get('a'), c.segments.get('b'), c.segments.get('c')]);
     expect(server.requests.filter((r) => r.method !== 'GET')).toHaveLength(2);
     expect(server.requests.filter((r) => r.method === 'GET')).toHaveLength(3);
-    expect(c.mutationBudget?.waiting).toBe(1);
+    expect((c.mutationBudget as MutationLimiter | undefined)?.waiting).toBe(1);
 
     await clock.advance(59_999);
     expect(server.requests.filter((r) => r.method !== 'GET')).toHaveLength(2);
@@ -56,7 +61,7 @@ describe('the mutation budget of a client', () => {
     const all = Array.from({ length: 101 }, (_, i) => c.metrics.update(`m${i}::sum`, { isVerified: true }));
     await Promise.all(all.slice(0, 100));
     expect(server.requests).toHaveLength(100);
-    expect(c.mutationBudget?.waiting).toBe(1);
+    expect((c.mutationBudget as MutationLimiter | undefined)?.waiting).toBe(1);
     await clock.advance(10_000);
     await all[100];
     expect(server.requests).toHaveLength(101);
@@ -78,13 +83,13 @@ describe('the mutation budget of a client', () => {
     await Promise.all(
       Array.from({ length: 4 }, (_, i) => c.metrics.update(`m${i}::sum`, { isVerified: true })),
     );
-    expect(c.mutationBudget?.allowances).toEqual([10]);
+    expect((c.mutationBudget as MutationLimiter | undefined)?.allowances).toEqual([10]);
     server.setScript(() => ({ status: 429, body: { message: 'Too many requests.' } }));
     try {
       const refused = await c.metrics.update('m9::sum', { isVerified: true }).catch((e: unknown) => e);
       expect((refused as { status?: number }).status).toBe(429);
       // 5 tokens in use when the 429 came (4 returning, 1 in flight): 70% of that.
-      expect(c.mutationBudget?.allowances).toEqual([3]);
+      expect((c.mutationBudget as MutationLimiter | undefined)?.allowances).toEqual([3]);
     } finally {
       server.setScript((req) => (req.method === 'GET' ? ok(SEGMENT) : ok({ id: 'x' })));
     }

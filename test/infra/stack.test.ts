@@ -266,14 +266,14 @@ describe('the stack', () => {
       ...webhookKey,
     });
     expect(env('Sweeper')).toEqual({ ...common, ...sweeperKey });
-    // 4 worker containers share 100/10 s and 900/15 min
+    // 4 worker containers share the whole 100/10 s and 900/15 min through the state table
     expect(env('Worker')).toEqual({
       ...common,
       ...webhookKey,
       ...sweeperKey,
       DLQ_URL: { Ref: s.logicalId('DeadLetterQueue') },
-      MUTATION_LIMIT_10S: '25',
-      MUTATION_LIMIT_15MIN: '225',
+      MUTATION_LIMIT_10S: '100',
+      MUTATION_LIMIT_15MIN: '900',
     });
   });
 });
@@ -599,13 +599,15 @@ describe('context', () => {
     expect(workerResources).toContain(EXISTING);
   });
 
-  it('defaults to a 15-minute sweep, two worker containers with half the budget each, and no e-mail', () => {
+  it('defaults to a 15-minute sweep, two worker containers sharing the whole budget, and no e-mail', () => {
     d.template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(15 minutes)' });
     d.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       ScalingConfig: { MaximumConcurrency: 2 },
     });
     d.template.hasResourceProperties('AWS::Lambda::Function', {
-      Environment: { Variables: Match.objectLike({ MUTATION_LIMIT_10S: '50', MUTATION_LIMIT_15MIN: '450' }) },
+      Environment: {
+        Variables: Match.objectLike({ MUTATION_LIMIT_10S: '100', MUTATION_LIMIT_15MIN: '900' }),
+      },
     });
     d.template.resourceCountIs('AWS::SNS::Subscription', 0);
   });

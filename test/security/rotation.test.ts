@@ -6,6 +6,7 @@
  * succeed with the new key; a failed Slack signature does the same in the webhook.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type Emulators, startEmulators } from '../../src/local/emulators.js';
 import { parsePolicy } from '../../src/policy/parse.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import { createWebhookApp } from '../../src/webhook/app.js';
@@ -23,15 +24,18 @@ const IDS = {
 
 let sm: FakeSecretsManager;
 let sandbox: RunningSandbox;
+let emulators: Emulators;
 let env: Record<string, string>;
 const clock = { now: 1_800_000_000_000 };
 const policy = parsePolicy(TEST_POLICY);
 
 beforeAll(async () => {
-  [sm, sandbox] = await Promise.all([
+  [sm, sandbox, emulators] = await Promise.all([
     startFakeSecretsManager(),
     // Only the rotated keys are valid: the functions start out holding the old ones.
     startSandbox({ apiKeys: ['key-new'], readOnlyApiKeys: ['read-only-new'], rateLimits: false }),
+    // The worker's mutations take their turn from the budget shared in the state table.
+    startEmulators(),
   ]);
   vi.stubEnv('AWS_ENDPOINT_URL_SECRETS_MANAGER', sm.url);
   vi.stubEnv('AWS_ACCESS_KEY_ID', 'test');
@@ -41,14 +45,15 @@ beforeAll(async () => {
     CONSOLE_API_BASE_URL: sandbox.url,
     ACTIONS_QUEUE_URL: 'http://127.0.0.1:1/000000000000/actions',
     DLQ_URL: 'http://127.0.0.1:1/000000000000/dlq',
-    STATE_TABLE_NAME: 'autopilot-state',
+    STATE_TABLE_NAME: emulators.tableName,
+    AWS_ENDPOINT_URL_DYNAMODB: emulators.dynamodbEndpoint,
     WEBHOOK_REQUESTER_KEY_SECRET_ID: IDS.webhookKey,
     SWEEPER_REQUESTER_KEY_SECRET_ID: IDS.sweeperKey,
   };
 });
 afterAll(async () => {
   vi.unstubAllEnvs();
-  await Promise.all([sm?.close(), sandbox?.close()]);
+  await Promise.all([sm?.close(), sandbox?.close(), emulators?.stop()]);
 });
 beforeEach(() => {
   sm.values.set(IDS.api, JSON.stringify({ consoleApiKey: 'key-old', slackWebhookUrl: '' }));

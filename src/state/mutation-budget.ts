@@ -1,0 +1,232 @@
+/**
+ * The mutation budget the worker's containers share. The platform's limits are per API key
+ * (100 per 10 s and 900 per 15 min) and the event source runs up to `maxConcurrency`
+ * containers at once. Splitting the limits per container leaves budget unused whenever the
+ * queue hands one container more than its share: a 900-approval drain at maxConcurrency 10
+ * waited out the whole 15-min window instead of taking 90 s (bench/REPORT.md, worker). So the
+ * containers share one budget through the state table, as numbered tickets:
+ *
+ * - take: an atomic counter hands out the next number n, and the holder writes ticket n
+ *   (`doneBy`: the latest its request can end) before it sends anything;
+ * - wait: for each window (max, perMs), ticket n starts once ticket n − max has ended, plus
+ *   perMs: the in-process limiter's rule (a token comes back perMs after its response), across
+ *   processes. A predecessor still in flight is looked at again until it ends (or its `doneBy`);
+ * - release: the holder stamps `doneAt` when its response arrived, or marks the ticket skipped
+ *   when it never sent (its deadline came first): its successors then look past it to its own
+ *   predecessor, whose use of the slot still counts.
+ *
+ * A predecessor whose item is missing (its holder stopped between the counter and its write,
+ * or the item expired long ago) is voided by the waiter with a conditional put, as skipped;
+ * a holder that finds its own number voided takes another. So a crash never stalls the budget
+ * and no number is counted twice. Cost per mutation: a counter update, a put, a batch get, an
+ * update.
+ */
+import { ApiAbortError } from '../console/errors.js';
+import {
+  type AcquireOptions,
+  budgetTimeout,
+  type Clock,
+  type MutationBudget,
+  type Release,
+  systemClock,
+  type WindowLimit,
+} from '../console/rate-limiter.js';
+import { getItem, type Item, itemKey, putIfAbsent } from './dynamo.js';
+import { batchGet } from './dynamo-batch.js';
+import { updateItem } from './dynamo-update.js';
+import { ITEM_FAMILIES, type StateTable } from './table.js';
+
+const PK = `${ITEM_FAMILIES.budget}#mutations`;
+const COUNTER = itemKey(PK, 'counter');
+const ticketSk = (n: number) => `ticket#${String(n).padStart(15, '0')}`;
+/** Tickets stay an hour past their window (TTL), long after anyone looks at them. */
+const KEEP_MS = 60 * 60_000;
+/** Numbers taken in a row before giving up: another is taken only when a waiter voided ours. */
+const MAX_TAKES = 5;
+
+export interface SharedBudgetOptions {
+  limits: readonly WindowLimit[];
+  clock?: Clock;
+  /** The longest a holder that names no deadline may keep its ticket in flight. Default 15 min (Lambda's longest run). */
+  maxHoldMs?: number;
+  /** How often a waiter looks again at a predecessor still in flight. Default a 20th of the shortest window, 10–250 ms. */
+  pollMs?: number;
+}
+
+/** A ticket as its successors see it: ended at `doneAt` (SKIPPED: never sent), or in flight until `doneBy` at the latest. */
+interface Ticket {
+  doneAt: number | undefined;
+  doneBy: number;
+}
+
+/** A slot's last use: ended then, still in flight (until `doneBy` at the latest), or free. */
+type Use = { endedAt: number } | { inFlightUntil: number } | { free: true };
+const FREE: Use = { free: true };
+/** `doneAt` of a ticket that never sent: its slot is still its predecessor's. */
+const SKIPPED = -1;
+/** Skipped tickets followed in one slot before counting the slot as used just now. */
+const MAX_CHAIN = 10;
+
+export function createSharedMutationBudget(table: StateTable, options: SharedBudgetOptions): MutationBudget {
+  const clock = options.clock ?? systemClock;
+  const limits = options.limits.map((limit) => ({ ...limit }));
+  if (limits.length === 0 || limits.some((l) => !Number.isInteger(l.max) || l.max < 1 || !(l.perMs > 0))) {
+    throw new TypeError(`invalid mutation windows ${JSON.stringify(options.limits)}`);
+  }
+  const longestMs = Math.max(...limits.map((l) => l.perMs));
+  const pollMs = options.pollMs ?? Math.max(10, Math.min(250, Math.min(...limits.map((l) => l.perMs)) / 20));
+  const maxHoldMs = options.maxHoldMs ?? 15 * 60_000;
+
+  const ticketItem = (n: number, doneBy: number, doneAt?: number): Item => ({
+    ...itemKey(PK, ticketSk(n)),
+    doneBy: { N: String(doneBy) },
+    ...(doneAt === undefined ? {} : { doneAt: { N: String(doneAt) } }),
+    expiresAt: {
+      N: String(Math.ceil((Math.max(doneBy, doneAt ?? 0, clock.now()) + longestMs + KEEP_MS) / 1000)),
+    },
+  });
+
+  async function take(doneBy: number): Promise<number> {
+    for (let attempt = 0; attempt < MAX_TAKES; attempt++) {
+      const out = await updateItem(table, COUNTER, {
+        expression: 'ADD n :one',
+        values: { ':one': { N: '1' } },
+        returnNew: true,
+      });
+      const n = Number(out.Attributes?.n?.N);
+      if (!Number.isSafeInteger(n)) throw new Error('the mutation budget counter returned no number');
+      if (await putIfAbsent(table, ticketItem(n, doneBy))) return n;
+    }
+    throw new Error(`could not take a mutation budget ticket in ${MAX_TAKES} tries`);
+  }
+
+  /** The item of ticket `n`; a missing one is voided first (read again when its holder wrote it meanwhile). */
+  async function ticket(n: number, item?: Item): Promise<Ticket | 'missing'> {
+    if (item) return ticketOf(item);
+    if (await putIfAbsent(table, ticketItem(n, 0, SKIPPED))) return 'missing';
+    const written = await getItem(table, itemKey(PK, ticketSk(n)));
+    return written ? ticketOf(written) : 'missing';
+  }
+
+  /**
+   * When the slot ticket `n` takes over in one window was last used: a skipped ticket (never
+   * sent) hands on its own predecessor's, so the chain n, n − max, n − 2·max ... is followed
+   * to the last ticket that was sent. A second missing item in a row means the chain is older
+   * than the tickets' lifetime (TTL), so the slot is free; a chain longer than MAX_CHAIN counts
+   * as used just now (safe, and never seen but after a storm of refusals).
+   */
+  async function lastUse(n: number, limit: WindowLimit, first: Item | undefined): Promise<Use> {
+    let item = first;
+    let missed = false;
+    for (let p = n, depth = 0; p >= 1; p -= limit.max, depth++) {
+      if (depth > MAX_CHAIN) return { endedAt: clock.now() };
+      const found = await ticket(p, item);
+      item = undefined;
+      if (found === 'missing') {
+        if (missed) return FREE;
+        missed = true;
+        continue;
+      }
+      missed = false;
+      if (found.doneAt === SKIPPED) continue;
+      if (found.doneAt !== undefined) return { endedAt: found.doneAt };
+      return found.doneBy <= clock.now() ? { endedAt: found.doneBy } : { inFlightUntil: found.doneBy };
+    }
+    return FREE;
+  }
+
+  /** When ticket `n` may start (`at`), and the soonest it could if its predecessors in flight ended now. */
+  async function readiness(n: number) {
+    const before = limits.map((limit) => ({ limit, n: n - limit.max })).filter((p) => p.n >= 1);
+    const found = new Map(
+      (
+        await batchGet(
+          table,
+          before.map((p) => itemKey(PK, ticketSk(p.n))),
+        )
+      ).map((i) => [i.sk?.S, i]),
+    );
+    let at = Number.NEGATIVE_INFINITY;
+    let soonest = Number.NEGATIVE_INFINITY;
+    let inFlight = false;
+    for (const p of before) {
+      const use = await lastUse(p.n, p.limit, found.get(ticketSk(p.n)));
+      if ('endedAt' in use) {
+        at = Math.max(at, use.endedAt + p.limit.perMs);
+        soonest = Math.max(soonest, use.endedAt + p.limit.perMs);
+      } else if ('inFlightUntil' in use) {
+        inFlight = true;
+        at = Math.max(at, use.inFlightUntil + p.limit.perMs);
+        soonest = Math.max(soonest, clock.now() + p.limit.perMs);
+      }
+    }
+    return { at, soonest, inFlight };
+  }
+
+  async function end(n: number, doneAt: number, doneBy: number): Promise<void> {
+    await updateItem(table, itemKey(PK, ticketSk(n)), {
+      expression: 'SET doneAt = :at, expiresAt = :expires',
+      values: {
+        ':at': { N: String(doneAt) },
+        ':expires': ticketItem(n, doneBy, doneAt).expiresAt as Item[string],
+      },
+    });
+  }
+
+  return {
+    async acquire({ signal, deadline }: AcquireOptions = {}): Promise<Release> {
+      if (signal?.aborted) throw new ApiAbortError('request aborted');
+      const doneBy = deadline ?? clock.now() + maxHoldMs;
+      const n = await take(doneBy);
+      try {
+        for (;;) {
+          const ready = await readiness(n);
+          const now = clock.now();
+          if (ready.at <= now) break;
+          if (deadline !== undefined && ready.soonest > deadline) throw budgetTimeout();
+          if (!ready.inFlight) {
+            // Every predecessor has ended: the time is final, no need to look again.
+            await sleep(clock, ready.at - now, signal);
+            break;
+          }
+          // Look again at the predecessor in flight (its end moves the time), by the deadline at the latest.
+          const wakeAt = Math.min(ready.at, now + pollMs, deadline === undefined ? Infinity : deadline + 1);
+          await sleep(clock, wakeAt - now, signal);
+        }
+      } catch (error) {
+        // Never sent: successors look past it. If even that write fails, `doneBy` bounds their wait.
+        await end(n, SKIPPED, doneBy).catch(() => undefined);
+        throw error;
+      }
+      let released = false;
+      return async () => {
+        if (released) return;
+        released = true;
+        // The response is in: a failed stamp must not hide it (successors then wait to `doneBy`).
+        await end(n, clock.now(), doneBy).catch(() => undefined);
+      };
+    },
+  };
+}
+
+function ticketOf(item: Item): Ticket {
+  const doneAt = item.doneAt?.N === undefined ? undefined : Number(item.doneAt.N);
+  return { doneAt, doneBy: Number(item.doneBy?.N ?? 0) };
+}
+
+function sleep(clock: Clock, ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clock.clearTimeout(timer);
+      reject(new ApiAbortError('request aborted while waiting for the shared mutation budget'));
+    };
+    const timer = clock.setTimeout(
+      () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      Math.max(0, ms),
+    );
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,134 @@
+/**
+ * The mutation budget the worker's containers share through the state table, against the
+ * DynamoDB emulator and a sandbox that enforces the key's limits by arrival time (429 beyond).
+ * Windows are a few hundred ms so the runs take seconds; assertions are about what the sandbox
+ * saw and what the budget did, never about how long it took.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiTimeoutError, createConsoleClient, type WindowLimit } from '../../src/console/index.js';
+import { type Emulators, startEmulators } from '../../src/local/emulators.js';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
+import { getItem, itemKey, putIfAbsent } from '../../src/state/dynamo.js';
+import { updateItem } from '../../src/state/dynamo-update.js';
+import { createSharedMutationBudget } from '../../src/state/mutation-budget.js';
+import { createStateTable, type StateTable } from '../../src/state/table.js';
+import { workerMutationBudget } from '../../src/wiring/mutation-budget.js';
+
+let emulators: Emulators;
+
+beforeAll(async () => {
+  emulators = await startEmulators();
+});
+afterAll(async () => {
+  await emulators?.stop();
+});
+
+/** A table of its own per test: the budget's counter and tickets start afresh. */
+async function freshTable(name: string): Promise<StateTable> {
+  const tableName = `budget-${name}`;
+  await createStateTable(emulators.dynamo, tableName);
+  return { client: emulators.dynamo, tableName };
+}
+
+const COUNTER = itemKey('budget#mutations', 'counter');
+const ticketKey = (n: number) => itemKey('budget#mutations', `ticket#${String(n).padStart(15, '0')}`);
+
+describe('a mutation budget shared by containers', () => {
+  let api: RunningSandbox;
+  const limits: WindowLimit[] = [
+    { max: 5, perMs: 300 },
+    { max: 12, perMs: 1_500 },
+  ];
+  beforeAll(async () => {
+    api = await startSandbox({ apiKeys: ['shared-key'], rateLimits: { limits, retryAfter: true } });
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  it('keeps three containers together within the key limits, however unevenly the work is spread', async () => {
+    const table = await freshTable('spread');
+    const template = api.sandbox.state.triggers.get('trg_1');
+    if (template?.currentPhaseID !== 'ph_1') throw new Error('sandbox seed changed: trg_1 is not at ph_1');
+    const triggers = (prefix: string, count: number) =>
+      Array.from({ length: count }, (_, i) => {
+        const id = `${prefix}_${i}`;
+        api.sandbox.state.triggers.set(id, { ...structuredClone(template), id, actions: [] });
+        return id;
+      });
+    // As the event source does: one container got most of the batches.
+    const work = { busy: triggers('busy', 20), a: triggers('a', 3), b: triggers('b', 3) };
+    const first = api.sandbox.requests.length;
+    await Promise.all(
+      Object.values(work).map(async (ids) => {
+        const client = createConsoleClient({
+          baseUrl: api.url,
+          apiKey: 'shared-key',
+          maxRetries: 0,
+          mutationBudget: workerMutationBudget(table, limits),
+        });
+        await Promise.all(ids.map((id) => client.releasePipelineTriggers.approve(id, { phaseID: 'ph_1' })));
+      }),
+    );
+    const served = api.sandbox.requests.slice(first).filter((r) => r.method === 'PUT');
+    expect(served.filter((r) => r.status === 429)).toHaveLength(0);
+    expect(served.filter((r) => r.status === 200)).toHaveLength(26);
+    // The busy container used more than a third of a window: the budget is shared, not split.
+    const busy = served.filter((r) => r.path.includes('/busy_')).map((r) => r.at);
+    const inOneWindow = Math.max(...busy.map((at) => busy.filter((t) => t >= at && t < at + 300).length));
+    expect(inOneWindow).toBeGreaterThan(Math.floor(5 / 3));
+  });
+});
+
+describe('tickets of the shared budget', () => {
+  it('looks past a number whose holder stopped before writing its ticket', async () => {
+    const table = await freshTable('crash');
+    // A holder took number 1 and stopped before its ticket was written.
+    await updateItem(table, COUNTER, { expression: 'ADD n :one', values: { ':one': { N: '1' } } });
+    const budget = createSharedMutationBudget(table, { limits: [{ max: 1, perMs: 60_000 }] });
+    const release = await budget.acquire({ deadline: Date.now() + 5_000 });
+    await release();
+    // Number 1 was voided as never sent: its holder, waking up, cannot write it any more.
+    expect((await getItem(table, ticketKey(1)))?.doneAt?.N).toBe('-1');
+    expect((await getItem(table, ticketKey(2)))?.doneAt?.N).toMatch(/^\d+$/);
+  });
+
+  it('takes another number when a successor voided its own', async () => {
+    const table = await freshTable('voided');
+    // Number 1 is voided by a successor before its holder writes it.
+    await updateItem(table, COUNTER, { expression: 'ADD n :zero', values: { ':zero': { N: '0' } } });
+    await putIfAbsent(table, { ...ticketKey(1), doneBy: { N: '0' }, doneAt: { N: '-1' } });
+    const budget = createSharedMutationBudget(table, { limits: [{ max: 10, perMs: 60_000 }] });
+    await (await budget.acquire())();
+    expect((await getItem(table, COUNTER))?.n?.N).toBe('2');
+    expect((await getItem(table, ticketKey(2)))?.doneAt?.N).toMatch(/^\d+$/);
+  });
+
+  it('refuses at once when the turn comes after the deadline, and its slot stays its predecessor’s', async () => {
+    const table = await freshTable('deadline');
+    const budget = createSharedMutationBudget(table, { limits: [{ max: 1, perMs: 60_000 }] });
+    await (await budget.acquire())(); // ticket 1: sent, ended just now
+    await expect(budget.acquire({ deadline: Date.now() + 50 })).rejects.toBeInstanceOf(ApiTimeoutError);
+    expect((await getItem(table, ticketKey(2)))?.doneAt?.N).toBe('-1');
+    // Ticket 3 must still wait for ticket 1's window: skipped ticket 2 hands its slot on.
+    await expect(budget.acquire({ deadline: Date.now() + 50 })).rejects.toBeInstanceOf(ApiTimeoutError);
+  });
+
+  it('waits for a predecessor in flight, and no longer than its holder’s deadline', async () => {
+    const table = await freshTable('in-flight');
+    const budget = createSharedMutationBudget(table, { limits: [{ max: 1, perMs: 20 }], pollMs: 10 });
+    // Ticket 1's holder never releases (it crashed mid-request); its deadline bounds the wait.
+    await budget.acquire({ deadline: Date.now() + 100 });
+    const second = await budget.acquire({ deadline: Date.now() + 10_000 });
+    await second();
+    expect((await getItem(table, ticketKey(2)))?.doneAt?.N).toMatch(/^\d+$/);
+  });
+
+  it('gives a refused request’s local token back when the shared budget refuses it', async () => {
+    const table = await freshTable('chain');
+    const limits = [{ max: 1, perMs: 60_000 }];
+    const budget = workerMutationBudget(table, limits);
+    await (await budget.acquire())();
+    await expect(budget.acquire({ deadline: Date.now() + 50 })).rejects.toBeInstanceOf(ApiTimeoutError);
+  });
+});
