@@ -242,7 +242,7 @@ export async function run(): Promise<BenchSection> {
                 .map(([why, n]) => `${why}…: ${n}`)
                 .join(
                   '; ',
-                )}. Every command is still answered within Slack's budget; those sends failed against one emulator process taking ${COMMANDS} connections at once on this shared machine (the webhook's AWS calls have 1 s to connect and 2 s a request, src/wiring/from-env.ts), which one Lambda container, serving one request at a time, never asks of SQS.`,
+                )}. Each of them was still answered, with a reply saying it was not queued; those sends failed against one emulator process taking ${COMMANDS} connections at once on this shared machine (the webhook's AWS calls have 1 s to connect and 2 s a request, src/wiring/from-env.ts), which one Lambda container, serving one request at a time, never asks of SQS.`,
             ]
           : []),
         'The burst row is an upper bound for the webhook: a Lambda container serves one request at a time, so a burst spreads over many containers; the one-after-another row is what a single warm container accumulates.',
