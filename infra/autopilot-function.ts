@@ -61,7 +61,7 @@ export interface AutopilotFunctionProps {
   environment?: Record<string, string>;
   /** @default 10 seconds */
   timeout?: Duration;
-  /** @default 512 MB: init CPU scales with memory, and cold start is what people wait for in Slack. */
+  /** @default 512 MB; the stack gives each function its own size (infra/function-memory.ts). */
   memorySize?: number;
   reservedConcurrentExecutions?: number;
   /** @default one month */

@@ -38,6 +38,7 @@ import {
 import { AutopilotFunction, type NodeRuntime } from './autopilot-function.js';
 import { bundledPolicy, HANDLER_ENTRIES } from './bundling.js';
 import { consoleApiBaseUrlProblem } from './context.js';
+import { FUNCTION_MEMORY_MB } from './function-memory.js';
 import { type AlarmThresholds, DEFAULT_ALARM_THRESHOLDS, Operations } from './operations.js';
 
 export { PLATFORM_MUTATION_LIMITS };
@@ -184,6 +185,7 @@ export class AutopilotStack extends Stack {
     // --- Webhook: answers Slack within 3 s, enqueues mutations.
     const webhook = new AutopilotFunction(this, 'Webhook', {
       entry: entries.webhook,
+      memorySize: FUNCTION_MEMORY_MB.webhook,
       description: 'console-autopilot: Slack slash commands and interactivity',
       policyFile,
       ...(props.nodeRuntime ? { runtime: props.nodeRuntime } : {}),
@@ -210,6 +212,7 @@ export class AutopilotStack extends Stack {
     const limits = PLATFORM_MUTATION_LIMITS;
     const worker = new AutopilotFunction(this, 'Worker', {
       entry: entries.worker,
+      memorySize: FUNCTION_MEMORY_MB.worker,
       description: 'console-autopilot: policy-gated actions from the queue',
       policyFile,
       ...(props.nodeRuntime ? { runtime: props.nodeRuntime } : {}),
@@ -245,6 +248,7 @@ export class AutopilotStack extends Stack {
     // --- Sweeper: one run at a time, on a schedule.
     const sweeper = new AutopilotFunction(this, 'Sweeper', {
       entry: entries.sweeper,
+      memorySize: FUNCTION_MEMORY_MB.sweeper,
       description: 'console-autopilot: scheduled event polling and stale-config sweep',
       policyFile,
       ...(props.nodeRuntime ? { runtime: props.nodeRuntime } : {}),

@@ -7,8 +7,11 @@
  *
  * Written by hand rather than with Powertools Metrics: it is one function of ~40 lines, and
  * the dimension sets here are fixed per metric (the catalogue below), which is what the
- * dashboard and alarms in `infra/` read. The cost of Powertools Metrics in our bundles is
- * measured by `npm run bench -- metrics-cost` (see README "Operations").
+ * dashboard and alarms in `infra/` read. The cost of Powertools Metrics alone is measured by
+ * `npm run bench -- metrics` (section "Metrics: EMF by hand vs Powertools Metrics"; README
+ * "Operations" gives its figures), that of a Powertools worker with Logger, BatchProcessor and
+ * Idempotency too by `npm run bench -- cold-start` (rows "Powertools worker (Logger,
+ * BatchProcessor, Idempotency, Metrics): …").
  */
 import type { ApiObservation } from '../console/call.js';
 

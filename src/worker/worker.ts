@@ -5,8 +5,9 @@
  * and idempotency utility: this is ~40 lines; the idempotency we need is per effect (action +
  * target + phase, shared by different requests) and per request, not per payload; Powertools'
  * DynamoDB persistence relies on ReturnValuesOnConditionCheckFailure, which the local emulator
- * (dynalite) lacks. (Its cold-start cost is not claimed here: no benchmark in the repository
- * measures a Powertools worker yet.)
+ * (dynalite) lacks. What Powertools would cost at cold start is measured by `npm run bench --
+ * cold-start` (rows "Powertools worker (Logger, BatchProcessor, Idempotency, Metrics): …", from
+ * bench/fixtures/powertools-worker-handler.ts), not claimed here.
  */
 import type { Context, ScheduledEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { createLogger, type Logger } from '../observability/logger.js';
