@@ -12,6 +12,7 @@ export { encodeSegment, path } from './path.js';
 export {
   type AcquireOptions,
   type Clock,
+  clockOf,
   DEFAULT_MUTATION_LIMITS,
   MutationLimiter,
   type Release,

@@ -14,7 +14,12 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { createRequesterSigner, type RequesterSigner } from '../actions/proof.js';
 import { ConfigError, integerEnv, optionalEnv, requireEnv } from '../config/env.js';
-import { type ConsoleClient, type ConsoleClientOptions, createConsoleClient } from '../console/index.js';
+import {
+  type ConsoleClient,
+  type ConsoleClientOptions,
+  clockOf,
+  createConsoleClient,
+} from '../console/index.js';
 import { limitWindows, PLATFORM_MUTATION_LIMITS } from '../console/platform-limits.js';
 import { createLogger, type Logger, type LogLevel } from '../observability/logger.js';
 import { consoleApiMetrics, createMetrics, type Metrics } from '../observability/metrics.js';
@@ -49,8 +54,12 @@ export interface WiringOptions {
   logger?: Logger;
   /** EMF metrics; default one line per metric on stdout, as CloudWatch Logs reads them. */
   metrics?: Metrics;
-  /** Clock of the secrets cache (TTL, refresh at most once a minute); tests inject one. */
-  now?: () => number;
+  /**
+   * The clock (epoch ms, default `Date.now`) of the secrets cache (TTL, refresh at most once a
+   * minute) and, for the worker, its one clock: the worker's and its Console client's, so the
+   * deadlines the worker sets and the client's mutation budget read the same time. Tests inject one.
+   */
+  clock?: () => number;
 }
 
 /** The credentials each function cannot work without (in its `AUTOPILOT_SECRET_ID` secret). */
@@ -134,7 +143,7 @@ function common(role: FunctionRole, env: Env, options: WiringOptions): Common {
   if (policy.notifications.slackWebhookUrl) {
     logger.warn(POLICY_WEBHOOK_URL_DEPRECATED);
   }
-  const secrets = secretsFromEnvironment(env, role, REQUIRED_SECRETS[role], options.now);
+  const secrets = secretsFromEnvironment(env, role, REQUIRED_SECRETS[role], options.clock);
   // The webhook waits at most 2.5 s in all: its AWS calls give up on their own well before.
   const bounded =
     role === 'webhook'
@@ -251,15 +260,17 @@ export function webhookDepsFromEnv(env: Env = process.env, options: WiringOption
 
 export function workerDepsFromEnv(env: Env = process.env, options: WiringOptions = {}): WorkerDeps {
   const c = common('worker', env, options);
+  const clock = options.clock ?? Date.now;
   return {
     policy: c.policy,
     client: consoleClientFor(
       'worker',
       env,
       c.secrets,
-      { mutationBudget: { limits: mutationLimitsFromEnv(env) } },
+      { mutationBudget: { limits: mutationLimitsFromEnv(env) }, clock: clockOf(clock) },
       c.metrics,
     ),
+    clock,
     sqs: c.sqs,
     table: c.table,
     queueUrl: c.queueUrl,
