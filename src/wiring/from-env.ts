@@ -14,13 +14,9 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { createRequesterSigner, type RequesterSigner } from '../actions/proof.js';
 import { ConfigError, integerEnv, optionalEnv, requireEnv } from '../config/env.js';
-import {
-  type ConsoleClient,
-  type ConsoleClientOptions,
-  clockOf,
-  createConsoleClient,
-} from '../console/index.js';
+import { type ConsoleClient, type ConsoleClientOptions, createConsoleClient } from '../console/index.js';
 import { limitWindows, PLATFORM_MUTATION_LIMITS } from '../console/platform-limits.js';
+import { clockOf } from '../console/rate-limiter.js';
 import { createLogger, type Logger, type LogLevel } from '../observability/logger.js';
 import { consoleApiMetrics, createMetrics, type Metrics } from '../observability/metrics.js';
 import type { Policy } from '../policy/schema.js';
@@ -55,9 +51,8 @@ export interface WiringOptions {
   /** EMF metrics; default one line per metric on stdout, as CloudWatch Logs reads them. */
   metrics?: Metrics;
   /**
-   * The clock (epoch ms, default `Date.now`) of the secrets cache (TTL, refresh at most once a
-   * minute) and, for the worker, its one clock: the worker's and its Console client's, so the
-   * deadlines the worker sets and the client's mutation budget read the same time. Tests inject one.
+   * Epoch ms, default `Date.now`: the secrets cache's clock (TTL, refresh at most once a minute),
+   * and the worker's one clock, its Console client's too (deadlines and budget agree). Tests inject one.
    */
   clock?: () => number;
 }
@@ -261,15 +256,10 @@ export function webhookDepsFromEnv(env: Env = process.env, options: WiringOption
 export function workerDepsFromEnv(env: Env = process.env, options: WiringOptions = {}): WorkerDeps {
   const c = common('worker', env, options);
   const clock = options.clock ?? Date.now;
+  const budget = { mutationBudget: { limits: mutationLimitsFromEnv(env) }, clock: clockOf(clock) };
   return {
     policy: c.policy,
-    client: consoleClientFor(
-      'worker',
-      env,
-      c.secrets,
-      { mutationBudget: { limits: mutationLimitsFromEnv(env) }, clock: clockOf(clock) },
-      c.metrics,
-    ),
+    client: consoleClientFor('worker', env, c.secrets, budget, c.metrics),
     clock,
     sqs: c.sqs,
     table: c.table,
