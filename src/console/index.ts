@@ -13,6 +13,7 @@ export {
   type AcquireOptions,
   budgetTimeout,
   type Clock,
+  clockOf,
   DEFAULT_MUTATION_LIMITS,
   type MutationBudget,
   MutationLimiter,

@@ -43,6 +43,11 @@ export const systemClock: Clock = {
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
+/** The system's timers read against another time (epoch ms): a caller's clock, so its deadlines and ours agree. */
+export function clockOf(now: () => number): Clock {
+  return { ...systemClock, now };
+}
+
 export interface AcquireOptions {
   signal?: AbortSignal | undefined;
   /** Epoch ms: refuse (ApiTimeoutError) rather than be granted after this. */

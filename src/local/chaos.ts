@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ReceiveMessageCommand, SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { effectKey, parseActionRequest } from '../actions/request.js';
-import { createConsoleClient } from '../console/index.js';
+import { clockOf, createConsoleClient } from '../console/index.js';
 import { createLogger } from '../observability/logger.js';
 import type { FaultConfig, LoggedRequest, Sandbox } from '../sandbox/index.js';
 import { readAudit } from '../state/audit.js';
@@ -140,6 +140,7 @@ function crashyWorker(
       maxRetries: 2,
       maxRetryDelayMs: 1_000,
       mutationBudget: false,
+      clock: clockOf(deps.clock ?? Date.now),
     }),
     logger: createLogger({ service: 'worker', level: 'error', sink: () => undefined }),
     safetyMarginMs: 1_000,

@@ -61,9 +61,13 @@ export function signedSlashCommand(
   command: SlashCommand,
   timestampSeconds?: number,
 ): SignedRequest {
-  const body = slashCommandBody(command);
+  return signedForm(`${webhookUrl}/slack/commands`, secret, slashCommandBody(command), timestampSeconds);
+}
+
+/** A form post as Slack sends it, signed with `secret`. */
+function signedForm(url: string, secret: string, body: string, timestampSeconds?: number): SignedRequest {
   return {
-    url: `${webhookUrl}/slack/commands`,
+    url,
     headers: {
       'content-type': 'application/x-www-form-urlencoded',
       ...slackSignatureHeaders(secret, body, timestampSeconds),
@@ -89,14 +93,7 @@ export function signedInteraction(
     actions: [{ type: 'button', action_id: click.actionId, value: click.value, block_id: 'autopilot' }],
   };
   const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
-  return {
-    url: `${webhookUrl}/slack/interactions`,
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      ...slackSignatureHeaders(secret, body, timestampSeconds),
-    },
-    body,
-  };
+  return signedForm(`${webhookUrl}/slack/interactions`, secret, body, timestampSeconds);
 }
 
 const shellQuote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;

@@ -3,9 +3,10 @@
  * worker re-sending a deferred request) goes through here, so each message is validated
  * against the public contract before it leaves and carries the same attributes.
  */
-import { SendMessageCommand, SQSClient, type SQSClientConfig } from '@aws-sdk/client-sqs';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { PROOF_ATTRIBUTE, type RequesterSigner } from '../actions/proof.js';
 import { type ActionRequest, actionRequestSchemas } from '../actions/request.js';
+import { localAwsConfig } from '../config/aws.js';
 import { formatIssues } from '../util/zod-issues.js';
 
 export class ActionRequestError extends Error {
@@ -14,12 +15,7 @@ export class ActionRequestError extends Error {
 
 /** An SQS client; `endpoint` points it at an emulator (fauxqs) locally and in tests. */
 export function createSqsClient(options: { endpoint?: string; region?: string } = {}): SQSClient {
-  const config: SQSClientConfig = { region: options.region ?? process.env.AWS_REGION ?? 'us-east-1' };
-  if (options.endpoint) {
-    config.endpoint = options.endpoint;
-    config.credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
-  }
-  return new SQSClient(config);
+  return new SQSClient(localAwsConfig(options));
 }
 
 export interface SendActionOptions {

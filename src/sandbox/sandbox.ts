@@ -270,23 +270,17 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   registerTeams(api, deps);
   app.route(API_PREFIX, api);
 
-  app.notFound((c) =>
-    c.json(errorBody(404, `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`), 404),
-  );
-  app.onError((err, c) => {
-    if (err instanceof SandboxHttpError)
-      return c.json(errorBody(err.status, err.message, err.errors), err.status);
-    return c.json(errorBody(500, 'Internal server error.'), 500);
-  });
-  // Sub-app errors and 404s must use the same shapes.
-  api.notFound((c) =>
-    c.json(errorBody(404, `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`), 404),
-  );
-  api.onError((err, c) => {
-    if (err instanceof SandboxHttpError)
-      return c.json(errorBody(err.status, err.message, err.errors), err.status);
-    return c.json(errorBody(500, 'Internal server error.'), 500);
-  });
+  // The app's and the sub-app's errors and 404s use the same shapes.
+  for (const routes of [app, api]) {
+    routes.notFound((c) =>
+      c.json(errorBody(404, `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`), 404),
+    );
+    routes.onError((err, c) => {
+      if (err instanceof SandboxHttpError)
+        return c.json(errorBody(err.status, err.message, err.errors), err.status);
+      return c.json(errorBody(500, 'Internal server error.'), 500);
+    });
+  }
 
   return {
     app,

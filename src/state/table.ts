@@ -5,7 +5,8 @@
  * (epoch seconds) is the table's TTL attribute. Each concern owns a module in this folder
  * and a `pk` prefix, listed here so that no two of them collide.
  */
-import { CreateTableCommand, DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { localAwsConfig } from '../config/aws.js';
 
 export const TABLE_KEYS = { partitionKey: 'pk', sortKey: 'sk', ttlAttribute: 'expiresAt' } as const;
 
@@ -54,12 +55,7 @@ export interface StateTable {
 
 /** A DynamoDB client; `endpoint` points it at an emulator (dynalite) locally and in tests. */
 export function createDynamoClient(options: { endpoint?: string; region?: string } = {}): DynamoDBClient {
-  const config: DynamoDBClientConfig = { region: options.region ?? process.env.AWS_REGION ?? 'us-east-1' };
-  if (options.endpoint) {
-    config.endpoint = options.endpoint;
-    config.credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
-  }
-  return new DynamoDBClient(config);
+  return new DynamoDBClient(localAwsConfig(options));
 }
 
 /** Creates the state table as the stack defines it (for the local stack and tests; the stack owns it on AWS). */

@@ -26,10 +26,9 @@ export interface PolledPage {
 /** Why a scan ended: the log was read to its newest event, the run's deadline came, or the page budget ran out. */
 export type StopReason = 'caught-up' | 'time' | 'max-pages';
 
-export interface PollEnd {
-  caughtUp: boolean;
-  stop: StopReason;
-}
+export type PollEnd =
+  | { caughtUp: true; stop: 'caught-up' }
+  | { caughtUp: false; stop: Exclude<StopReason, 'caught-up'> };
 
 export interface Positioned {
   event: EventLike;
@@ -135,26 +134,33 @@ export function takeNewEvents(read: ReadPage, walk: Walk): NewEvent[] {
   return newEvents;
 }
 
-/** How reading the event log ended: a poll end, or the error that stopped it. */
-export type ReadEnd = { end: PollEnd; error?: undefined } | { end?: undefined; error: unknown };
+/** How reading the event log ended: the poll's own end, or the read that failed. */
+export type ReadEnd = PollEnd | { caughtUp: false; stop: 'error'; error: unknown };
+
+const NOT_READ = new Error('the poll was not read to its end');
+
+/** A poll for a `for await` loop, and how it ended. */
+export interface Reading {
+  pages: AsyncGenerator<PolledPage, void>;
+  /** Set when the loop over `pages` has run out; until then, "not read to its end". */
+  end: ReadEnd;
+}
 
 /**
- * Hands each page to `onPage` and returns how the poll ended. Stepped by hand (not `for await`)
- * for two reasons: the generator's return value says why it stopped, and a failed read must be
- * told from a failed `onPage` (the first is reported in the summary, the second propagates).
+ * Wraps a poll for a `for await` loop, which cannot see a generator's return value: the end
+ * goes to `end` instead. A failed read ends the loop like the log's end does, with `stop:
+ * 'error'` (the sweeper reports it in the summary); a failure in the loop's body is not a
+ * read's and propagates as usual.
  */
-export async function readPages(
-  pages: AsyncGenerator<PolledPage, PollEnd>,
-  onPage: (page: PolledPage) => Promise<void>,
-): Promise<ReadEnd> {
-  for (;;) {
-    let result: IteratorResult<PolledPage, PollEnd>;
+export function reading(poll: AsyncGenerator<PolledPage, PollEnd>): Reading {
+  const read: Reading = { end: { caughtUp: false, stop: 'error', error: NOT_READ }, pages: follow() };
+  // Runs on the loop's first step, once `read` exists.
+  async function* follow(): AsyncGenerator<PolledPage, void> {
     try {
-      result = await pages.next();
+      read.end = yield* poll;
     } catch (error) {
-      return { error };
+      read.end = { caughtUp: false, stop: 'error', error };
     }
-    if (result.done) return { end: result.value };
-    await onPage(result.value);
   }
+  return read;
 }

@@ -24,7 +24,7 @@ import { type Cursor, readCursor, writeCursor } from '../state/sweep-cursor.js';
 import { acquireLease, releaseLease } from '../state/sweep-lease.js';
 import { loadWatchSet, type WatchEntry, writeWatchEntries } from '../state/watch.js';
 import { forEachBounded } from '../util/pool.js';
-import { type NewEvent, readPages } from './event-walk.js';
+import { type NewEvent, reading } from './event-walk.js';
 import { planFlush } from './flush-plan.js';
 import { createNotices } from './notices.js';
 import { createPoller } from './poller.js';
@@ -143,35 +143,29 @@ export function createSweeper(deps: SweeperDeps) {
       }
     };
 
-    const read = await readPages(poller.pages(), async (page) => {
+    const read = reading(poller.pages());
+    for await (const page of read.pages) {
       summary.events.newEvents += page.newEvents.length;
       pending.push(...page.newEvents);
       pendingCursor = page.cursor;
       latestCursor = page.cursor;
       await step('page', { page: page.page, newEvents: page.newEvents.length });
       if (pending.length >= (deps.flushEvery ?? 1000)) await flush();
-    });
+    }
     await flush();
+    const { end } = read;
     const { order, requests, pagesRead, eventsRead } = poller.stats;
-    Object.assign(summary.events, {
-      order,
-      requests,
-      pagesRead,
-      eventsRead,
-      caughtUp: read.end?.caughtUp ?? false,
-    });
+    Object.assign(summary.events, { order, requests, pagesRead, eventsRead, caughtUp: end.caughtUp });
     summary.lastSeen.tracked = input.lastSeen.size;
     summary.watch.size = input.watch.size;
-    if (read.end === undefined) {
+    if (end.stop === 'error') {
       summary.partial = true;
       summary.stop = 'error';
-      summary.error = (read.error as Error).message;
-      logger.error('reading events failed; progress up to the last page read is saved', {
-        error: read.error,
-      });
-    } else if (!read.end.caughtUp) {
+      summary.error = (end.error as Error).message;
+      logger.error('reading events failed; progress up to the last page read is saved', { error: end.error });
+    } else if (!end.caughtUp) {
       summary.partial = true;
-      summary.stop = read.end.stop === 'max-pages' ? 'max-pages' : 'time';
+      summary.stop = end.stop;
     }
     return latestCursor;
   }

@@ -3,6 +3,7 @@
  * seconds. Work that has not settled by then keeps running in the background; callers say
  * "not confirmed" rather than "failed", because it may still succeed.
  */
+import { problem, type SlackReply } from './blocks.js';
 
 export type Settled<T> = { settled: true; value: T } | { settled: true; error: unknown } | { settled: false };
 
@@ -26,4 +27,36 @@ export async function settleBy<T>(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** What the person is told, and the outcome logged, for one way work falls short. */
+export interface Telling {
+  text: string;
+  outcome: string;
+}
+
+export interface ShortAnswer {
+  reply: SlackReply;
+  outcome: string;
+  error?: unknown;
+}
+
+/**
+ * `settleBy` for work whose shortfall the person is told about: the value, or the answer for
+ * work not settled by the deadline (`late`: it may still succeed) or failed (`failed`).
+ */
+export async function settledOrAnswer<T>(
+  work: Promise<T>,
+  deadline: number,
+  now: () => number,
+  tell: { late: Telling; failed: Telling },
+): Promise<{ ok: true; value: T } | { ok: false; answer: ShortAnswer }> {
+  const done = await settleBy(work, deadline, now);
+  if (!done.settled)
+    return { ok: false, answer: { reply: problem(tell.late.text), outcome: tell.late.outcome } };
+  if ('error' in done) {
+    const { text, outcome } = tell.failed;
+    return { ok: false, answer: { reply: problem(text), outcome, error: done.error } };
+  }
+  return { ok: true, value: done.value };
 }

@@ -8,18 +8,9 @@ import { mayCancel } from '../policy/cancel-grant.js';
 import { type HeldRecord, listHeld, lookNow, nextLookText } from '../state/held.js';
 import type { StateTable } from '../state/table.js';
 import { cancelHeldRequest } from '../worker/cancel.js';
-import {
-  code,
-  contextLine,
-  ephemeral,
-  escapeMrkdwn,
-  problem,
-  type SlackReply,
-  section,
-  table,
-} from './blocks.js';
+import { code, contextLine, ephemeral, escapeMrkdwn, problem, section, table } from './blocks.js';
 import type { Command } from './commands.js';
-import { settleBy } from './deadline.js';
+import { type ShortAnswer, settledOrAnswer } from './deadline.js';
 import type { WebhookDeps } from './deps.js';
 
 const PAGE_SIZE = 10;
@@ -33,13 +24,7 @@ export function heldAccess(table: StateTable): NonNullable<WebhookDeps['held']> 
   };
 }
 
-interface Answer {
-  reply: SlackReply;
-  outcome: string;
-  error?: unknown;
-}
-
-const UNAVAILABLE: Answer = {
+const UNAVAILABLE: ShortAnswer = {
   reply: problem('Held requests cannot be read from here.'),
   outcome: 'unavailable',
 };
@@ -53,17 +38,13 @@ export async function answerHeld(
   slash: string,
   deadline: number,
   now: () => number,
-): Promise<Answer> {
+): Promise<ShortAnswer> {
   if (!deps.held) return UNAVAILABLE;
-  const read = await settleBy(deps.held.list(), deadline, now);
-  if (!read.settled)
-    return { reply: problem('The state table is slow to answer; please try again.'), outcome: 'timeout' };
-  if ('error' in read)
-    return {
-      reply: problem('Held requests cannot be read right now; please try again.'),
-      outcome: 'read_failed',
-      error: read.error,
-    };
+  const read = await settledOrAnswer(deps.held.list(), deadline, now, {
+    late: { text: 'The state table is slow to answer; please try again.', outcome: 'timeout' },
+    failed: { text: 'Held requests cannot be read right now; please try again.', outcome: 'read_failed' },
+  });
+  if (!read.ok) return read.answer;
   const all = read.value;
   if (all.length === 0)
     return { reply: ephemeral('Nothing is held.', [section('Nothing is held.')]), outcome: 'ok' };
@@ -95,30 +76,28 @@ export async function answerCancel(
   command: Extract<Command, { name: 'cancel' }>,
   deadline: number,
   now: () => number,
-): Promise<Answer> {
+): Promise<ShortAnswer> {
   if (!deps.held) return UNAVAILABLE;
   const at = new Date(now());
   const by = `slack:${userId}`;
-  const done = await settleBy(
+  const done = await settledOrAnswer(
     deps.held.cancel({ requestId: command.requestId, by, reason: command.reason, now: at }, (held) =>
       mayCancel(deps.policy, by, held.request, at),
     ),
     deadline,
     now,
+    {
+      late: {
+        text: 'The state table did not confirm the cancel in time; check with `held` before trying again.',
+        outcome: 'state_unconfirmed',
+      },
+      failed: {
+        text: 'The cancel could not be recorded: the state table did not answer. Please try again.',
+        outcome: 'state_unreachable',
+      },
+    },
   );
-  if (!done.settled)
-    return {
-      reply: problem(
-        'The state table did not confirm the cancel in time; check with `held` before trying again.',
-      ),
-      outcome: 'state_unconfirmed',
-    };
-  if ('error' in done)
-    return {
-      reply: problem('The cancel could not be recorded: the state table did not answer. Please try again.'),
-      outcome: 'state_unreachable',
-      error: done.error,
-    };
+  if (!done.ok) return done.answer;
   const outcome = done.value;
   if (!outcome.ok)
     return {

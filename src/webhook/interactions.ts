@@ -236,12 +236,7 @@ async function approve(click: Click): Promise<InteractionResult> {
     requestId,
     ...(responseUrl ? { reply: { slackResponseUrl: responseUrl } } : {}),
   };
-  const sent = await enqueue(
-    { sqs: deps.sqs, queueUrl: deps.queueUrl, signer: deps.signer },
-    request,
-    deadline,
-    now,
-  );
+  const sent = await enqueue(deps, request, deadline, now);
   if (!sent.ok) {
     await reply.send(
       refusal(

@@ -143,12 +143,7 @@ async function queueMutation(
     requestedAt: new Date(now()),
     responseUrl: responseUrlOf(ctx.responseUrl),
   });
-  const sent = await enqueue(
-    { sqs: deps.sqs, queueUrl: deps.queueUrl, signer: deps.signer },
-    request,
-    deadline,
-    now,
-  );
+  const sent = await enqueue(deps, request, deadline, now);
   if (!sent.ok) {
     return {
       reply: notQueuedReply(request, sent.outcome),

@@ -4,8 +4,8 @@
  * from people and from the platform). Read-only, within the request's deadline.
  */
 import { storyLines, storyOf } from '../audit/story.js';
-import { ephemeral, escapeMrkdwn, problem, type SlackReply, section } from './blocks.js';
-import { settleBy } from './deadline.js';
+import { ephemeral, escapeMrkdwn, problem, section } from './blocks.js';
+import { type ShortAnswer, settledOrAnswer } from './deadline.js';
 import type { WebhookDeps } from './deps.js';
 
 /** Slack's limit for a section's text is 3000 characters; the steps stay under it. */
@@ -16,21 +16,14 @@ export async function answerWhy(
   requestId: string,
   deadline: number,
   now: () => number,
-): Promise<{ reply: SlackReply; outcome: string; error?: unknown }> {
+): Promise<ShortAnswer> {
   if (!deps.audit)
     return { reply: problem('The audit trail cannot be read from here.'), outcome: 'unavailable' };
-  const read = await settleBy(deps.audit.read(requestId), deadline, now);
-  if (!read.settled)
-    return {
-      reply: problem('The audit trail is slow to answer right now; please try again.'),
-      outcome: 'timeout',
-    };
-  if ('error' in read)
-    return {
-      reply: problem('The audit trail cannot be read right now; please try again.'),
-      outcome: 'read_failed',
-      error: read.error,
-    };
+  const read = await settledOrAnswer(deps.audit.read(requestId), deadline, now, {
+    late: { text: 'The audit trail is slow to answer right now; please try again.', outcome: 'timeout' },
+    failed: { text: 'The audit trail cannot be read right now; please try again.', outcome: 'read_failed' },
+  });
+  if (!read.ok) return read.answer;
   const [heading = '', ...steps] = storyLines(storyOf(requestId, read.value.records, read.value.final));
   let body = '';
   let shown = 0;

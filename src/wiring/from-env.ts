@@ -15,6 +15,7 @@ import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { createRequesterSigner, type RequesterSigner } from '../actions/proof.js';
 import { ConfigError, integerEnv, optionalEnv, requireEnv } from '../config/env.js';
 import { type ConsoleClient, type ConsoleClientOptions, createConsoleClient } from '../console/index.js';
+import { clockOf } from '../console/rate-limiter.js';
 import { createLogger, type Logger, type LogLevel } from '../observability/logger.js';
 import { consoleApiMetrics, createMetrics, type Metrics } from '../observability/metrics.js';
 import type { Policy } from '../policy/schema.js';
@@ -49,8 +50,11 @@ export interface WiringOptions {
   logger?: Logger;
   /** EMF metrics; default one line per metric on stdout, as CloudWatch Logs reads them. */
   metrics?: Metrics;
-  /** Clock of the secrets cache (TTL, refresh at most once a minute); tests inject one. */
-  now?: () => number;
+  /**
+   * Epoch ms, default `Date.now`: the secrets cache's clock (TTL, refresh at most once a minute),
+   * and the worker's one clock, its Console client's too (deadlines and budget agree). Tests inject one.
+   */
+  clock?: () => number;
 }
 
 /** The credentials each function cannot work without (in its `AUTOPILOT_SECRET_ID` secret). */
@@ -134,7 +138,7 @@ function common(role: FunctionRole, env: Env, options: WiringOptions): Common {
   if (policy.notifications.slackWebhookUrl) {
     logger.warn(POLICY_WEBHOOK_URL_DEPRECATED);
   }
-  const secrets = secretsFromEnvironment(env, role, REQUIRED_SECRETS[role], options.now);
+  const secrets = secretsFromEnvironment(env, role, REQUIRED_SECRETS[role], options.clock);
   // The webhook waits at most 2.5 s in all: its AWS calls give up on their own well before.
   const bounded =
     role === 'webhook'
@@ -243,15 +247,19 @@ export function webhookDepsFromEnv(env: Env = process.env, options: WiringOption
 
 export function workerDepsFromEnv(env: Env = process.env, options: WiringOptions = {}): WorkerDeps {
   const c = common('worker', env, options);
+  const clock = options.clock ?? Date.now;
+  const consoleClock = clockOf(clock);
+  const budget = workerMutationBudget(c.table, mutationLimitsFromEnv(env), consoleClock);
   return {
     policy: c.policy,
     client: consoleClientFor(
       'worker',
       env,
       c.secrets,
-      { mutationBudget: workerMutationBudget(c.table, mutationLimitsFromEnv(env)) },
+      { mutationBudget: budget, clock: consoleClock },
       c.metrics,
     ),
+    clock,
     sqs: c.sqs,
     table: c.table,
     queueUrl: c.queueUrl,

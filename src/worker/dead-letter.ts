@@ -12,7 +12,7 @@ import { writeAudit } from '../state/audit.js';
 import { claimEffect, completeEffect, releaseEffect } from '../state/effects.js';
 import type { Refusal } from './admit.js';
 import { RetryLater } from './errors.js';
-import { lockExpiry, type RecordDeps, type RecordResult, type RecordTiming } from './record.js';
+import { currentDate, lockExpiry, type RecordDeps, type RecordResult, type RecordTiming } from './record.js';
 
 /** SQS allows 10 message attributes; three are ours. */
 const MAX_ORIGINAL_ATTRIBUTES = 7;
@@ -88,7 +88,7 @@ export async function deadLetterRecord(
     if (claim.state.status === 'completed') return 'dead-lettered';
     throw new RetryLater(`message ${record.messageId} is being dead-lettered by another copy`);
   }
-  const now = deps.now();
+  const now = currentDate(deps);
   let dlqMessageId: string | undefined;
   try {
     dlqMessageId = await sendToDeadLetter(deps.sqs, deps.dlqUrl, record, error, now);

@@ -9,7 +9,13 @@ import { markNotified, recordFinal, writeAudit } from '../state/audit.js';
 import { type CancelMark, endHold } from '../state/held.js';
 import { cancelReason } from './cancel.js';
 import { answeredQuestion } from './hold.js';
-import { notificationsUrl, type RecordContext, type RecordDeps, type RecordResult } from './record.js';
+import {
+  currentDate,
+  notificationsUrl,
+  type RecordContext,
+  type RecordDeps,
+  type RecordResult,
+} from './record.js';
 import { FINAL_RESULTS, type OutcomeReport, outcomeMessage, outcomeText } from './replies.js';
 
 /** An outcome as the record path knows it: the report a reply is built from, less the request. */
@@ -44,7 +50,7 @@ export async function writeAuditFor(
 ): Promise<void> {
   await writeAudit(deps.table, {
     requestId: ctx.request.requestId,
-    at: deps.now(),
+    at: currentDate(deps),
     action: ctx.request.action,
     target: actionTarget(ctx.request),
     effectKey: ctx.key,
@@ -90,7 +96,7 @@ export async function finish(
   });
   const writes: Array<Promise<unknown>> = [];
   if (telling.storeFinal && FINAL_RESULTS.has(done.result)) {
-    const at = deps.now();
+    const at = currentDate(deps);
     const final = { ...pick(done), requestId: request.requestId, at: at.toISOString() };
     writes.push(recordFinal(deps.table, final, at));
   }
@@ -107,7 +113,7 @@ export async function finish(
   // Told once per request and rule (a deferral may be looked at again many times).
   if (
     telling.once &&
-    !(await markNotified(deps.table, request.requestId, `deferred#${done.rule}`, deps.now()))
+    !(await markNotified(deps.table, request.requestId, `deferred#${done.rule}`, currentDate(deps)))
   )
     return done.result;
   const message = outcomeMessage(report);

@@ -23,6 +23,7 @@ import { executeAction } from './execute.js';
 import { endCancelled, finish, writeAuditFor } from './finish.js';
 import { heldBecause, holdFor, nextLookFor } from './hold.js';
 import {
+  currentDate,
   lockExpiry,
   notificationsUrl,
   type RecordContext,
@@ -42,7 +43,7 @@ export async function processRecord(
 ): Promise<RecordResult> {
   const parsed = parseActionRequest(record.body);
   if (!parsed.ok) return deadLetterRecord(deps, record, parsed.error, timing);
-  const refusal = await admit(parsed.request, record, deps.requesterKeys, deps.now());
+  const refusal = await admit(parsed.request, record, deps.requesterKeys, currentDate(deps));
   if (refusal)
     return deadLetterRecord(deps, record, refusal.reason, timing, { ...refusal, request: parsed.request });
 
@@ -65,11 +66,11 @@ export async function processRecord(
     }),
   };
 
-  const now = deps.now();
+  const now = currentDate(deps);
   const { final, effect, pause, veto, held, cancel } = await readRequestState(
     deps.table,
     { requestId: request.requestId, effectKey: key },
-    deps.clock(),
+    now.getTime(),
   );
   ctx.held = held;
   // A copy of a request that already ended (SQS redelivery, producer retry): tell it again.
@@ -125,7 +126,7 @@ async function defer(
   overLimit: boolean,
 ): Promise<RecordResult> {
   const { request } = ctx;
-  const now = deps.now();
+  const now = currentDate(deps);
   // A defer without a time would spin; the policy always sets one, but be safe: 15 min.
   const until = decision.deferUntil ?? new Date(now.getTime() + 15 * 60_000);
   const why = heldBecause(decision, overLimit);
@@ -160,7 +161,7 @@ async function ask(deps: RecordDeps, ctx: RecordContext, decision: Decision): Pr
     return finish(deps, ctx, { ...base, result: 'denied', reason }, 'decided');
   }
   // Claim the question first so that copies of this message never ask twice.
-  if (await markNotified(deps.table, ctx.request.requestId, 'ask', deps.now())) {
+  if (await markNotified(deps.table, ctx.request.requestId, 'ask', currentDate(deps))) {
     const posted = await postToSlack(webhook, message, deps.slack);
     if (!posted.ok) {
       deps.metrics.put('SlackPostsFailed', 1, {}, { requestId: ctx.request.requestId });
@@ -170,7 +171,7 @@ async function ask(deps: RecordDeps, ctx: RecordContext, decision: Decision): Pr
     }
   }
   const reason = `${decision.reason}; waiting for Approve or Deny in the notifications channel`;
-  const now = deps.now();
+  const now = currentDate(deps);
   const nextLook = nextLookFor('ask', now, deps.policy, ctx.request, now);
   await holdFor(deps.table, ctx.request, { why: 'ask', decision: { ...decision, reason }, nextLook }, now);
   ctx.held = true;
@@ -222,7 +223,7 @@ async function mutate(deps: RecordDeps, ctx: RecordContext, decision: Decision):
     reason,
     rule: decision.rule,
     requestId: request.requestId,
-    at: deps.now().toISOString(),
+    at: currentDate(deps).toISOString(),
   };
   if (outcome.kind === 'done') {
     // The mutation happened: every later request for this effect is told so.
@@ -230,7 +231,7 @@ async function mutate(deps: RecordDeps, ctx: RecordContext, decision: Decision):
   } else {
     // Stale or refused: nothing changed, so the claim goes back (the phase may become current
     // later and another request deserves a call); copies of this request replay the final.
-    const first = await recordFinal(deps.table, stored, deps.now());
+    const first = await recordFinal(deps.table, stored, currentDate(deps));
     await releaseEffect(deps.table, key, owner);
     // A copy of this request ended between our first read and our claim; its call changed
     // nothing and neither did ours (a guard failure is not a mutation): tell its outcome.

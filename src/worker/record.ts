@@ -28,11 +28,11 @@ export interface RecordDeps {
   logger: Logger;
   /** EMF metrics: decisions, mutations sent, held requests, DLQ sends, failed Slack posts. */
   metrics: Metrics;
-  /** The decision time: what the policy, audit records and replies read. */
-  now: () => Date;
   /**
-   * The process clock (epoch ms) for locks and deadlines: a lock outlives the invocation,
-   * whatever the decision time says. Default `Date.now`.
+   * The worker's one clock (epoch ms, default `Date.now`): the decision time the policy, audit
+   * records and replies read, and the time of locks and deadlines. The Console client the
+   * worker calls is built on the same clock (src/wiring/from-env.ts), so the deadline the
+   * worker hands it and the client's mutation budget read the same time.
    */
   clock: () => number;
   slack: { send?: HttpSend; allowedOrigins: string[]; timeoutMs?: number };
@@ -73,6 +73,11 @@ export interface RecordContext {
 /** The channel's URL: from the secret; the policy's deprecated `notifications.slackWebhookUrl` otherwise. */
 export async function notificationsUrl(deps: RecordDeps): Promise<string | undefined> {
   return (await deps.channelUrl?.()) || deps.policy.notifications.slackWebhookUrl;
+}
+
+/** The worker's clock as a date, for the policy, audit records and replies. */
+export function currentDate(deps: Pick<RecordDeps, 'clock'>): Date {
+  return new Date(deps.clock());
 }
 
 /** When an effect lock taken now expires: past the invocation's end by the lock margin. */

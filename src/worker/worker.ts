@@ -20,7 +20,7 @@ import { type ReleaseDeps, type ReleaseSummary, releaseHeld } from './release.js
 
 export type WorkerDeps = Omit<
   RecordDeps,
-  'logger' | 'metrics' | 'now' | 'clock' | 'decide' | 'slack' | 'safetyMarginMs' | 'lockMarginMs'
+  'logger' | 'metrics' | 'clock' | 'decide' | 'slack' | 'safetyMarginMs' | 'lockMarginMs'
 > &
   Partial<RecordDeps> & {
     /** Records processed at the same time within one invocation (default 5). */
@@ -50,7 +50,6 @@ export function createWorker(deps: WorkerDeps): WorkerHandler {
     ...deps,
     logger,
     metrics: deps.metrics ?? noMetrics,
-    now: deps.now ?? (() => new Date()),
     clock: deps.clock ?? Date.now,
     decide: deps.decide ?? policyDecide,
     slack: deps.slack ?? { allowedOrigins: [] },
@@ -103,11 +102,15 @@ export function createWorkerEntry(deps: WorkerDeps) {
     'Records' in event ? worker(event, context) : release(event);
 }
 
-/** The release tick as a handler: the schedule's time is "now" (tests and the local stack name another). */
-export function releaseHandler(deps: ReleaseDeps & { now?: () => Date }) {
+/**
+ * The release tick as a handler: the schedule's time is "now" (tests and the local stack name
+ * another); without one, the worker's clock.
+ */
+export function releaseHandler(deps: ReleaseDeps & { clock?: () => number }) {
   return async (event: Pick<ScheduledEvent, 'time'>): Promise<ReleaseSummary> => {
     const scheduled = event?.time ? new Date(event.time) : undefined;
-    const now = scheduled && !Number.isNaN(scheduled.getTime()) ? scheduled : (deps.now?.() ?? new Date());
+    const now =
+      scheduled && !Number.isNaN(scheduled.getTime()) ? scheduled : new Date((deps.clock ?? Date.now)());
     const summary = await releaseHeld(deps, now);
     deps.logger.info('release tick', {
       held: summary.held,

@@ -27,6 +27,7 @@ import { sweeperDepsFromEnv, webhookDepsFromEnv, workerDepsFromEnv } from '../..
 import { loadPolicyFile } from '../../src/wiring/policy-file.js';
 import type { ReleaseSummary } from '../../src/worker/release.js';
 import { createWorker, createWorkerEntry } from '../../src/worker/worker.js';
+import { runningFrom } from '../helpers/clock.js';
 import { queueCounter } from './queue-count.js';
 
 const HOUR = 3_600_000;
@@ -49,6 +50,8 @@ let clock = berlin(7);
 const now = () => clock;
 /** Slack signs with its own clock: the test's, so the webhook's ±5 min window holds on any machine date. */
 const slackNow = () => Math.floor(clock / 1000);
+/** The worker's one clock (its Console client's too): at the test's time, moving on from there. */
+const workerClock = runningFrom(now);
 
 const dir = mkdtempSync(join(tmpdir(), 'autopilot-e2e-'));
 let stack: LocalStack;
@@ -89,8 +92,8 @@ beforeAll(async () => {
     worker: {
       waitTimeSeconds: 1,
       createHandler: ({ env, policyPath }) => {
-        const deps = workerDepsFromEnv(env, { policy: loadPolicyFile(policyPath) });
-        return createWorker({ ...deps, sqs: sent.wrap(deps.sqs), now: () => new Date(clock), logger: quiet });
+        const deps = workerDepsFromEnv(env, { policy: loadPolicyFile(policyPath), clock: workerClock });
+        return createWorker({ ...deps, sqs: sent.wrap(deps.sqs), logger: quiet });
       },
     },
     // The release tick as deployed (the worker's entry with a scheduled event), run by the test
@@ -98,13 +101,8 @@ beforeAll(async () => {
     release: {
       intervalSeconds: false,
       createHandler: ({ env, policyPath }) => {
-        const deps = workerDepsFromEnv(env, { policy: loadPolicyFile(policyPath) });
-        const entry = createWorkerEntry({
-          ...deps,
-          sqs: sent.wrap(deps.sqs),
-          now: () => new Date(clock),
-          logger: quiet,
-        });
+        const deps = workerDepsFromEnv(env, { policy: loadPolicyFile(policyPath), clock: workerClock });
+        const entry = createWorkerEntry({ ...deps, sqs: sent.wrap(deps.sqs), logger: quiet });
         return (event: ScheduledEvent, context: Context) => entry(event, context);
       },
     },

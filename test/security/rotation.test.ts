@@ -76,7 +76,7 @@ describe('after a rotation', () => {
   it('the worker re-reads its secret on a 401 and mutates with the new key', async () => {
     const deps = workerDepsFromEnv(
       { ...env, AUTOPILOT_SECRET_ID: IDS.api },
-      { policy, now: () => clock.now },
+      { policy, clock: () => clock.now },
     );
     const before = sm.reads(IDS.api);
     // Warm: the first call reads the (old) key, as a container does at its first message.
@@ -91,7 +91,7 @@ describe('after a rotation', () => {
   it('the sweeper re-reads its secret on a 401 and reads events with the new key', async () => {
     const deps = sweeperDepsFromEnv(
       { ...env, AUTOPILOT_SECRET_ID: IDS.api },
-      { policy, now: () => clock.now },
+      { policy, clock: () => clock.now },
     );
     await expect(deps.events.list({ page: 1, limit: 5 })).rejects.toThrow(/401/);
     rotate(IDS.api, { consoleApiKey: 'key-new' });
@@ -102,7 +102,7 @@ describe('after a rotation', () => {
   it('the webhook reads with its read-only key and re-reads it on a 401', async () => {
     const deps = webhookDepsFromEnv(
       { ...env, AUTOPILOT_SECRET_ID: IDS.webhook },
-      { policy, now: () => clock.now },
+      { policy, clock: () => clock.now },
     );
     await expect(deps.console.segments.list({ page: 1, limit: 1 })).rejects.toThrow(/401/);
     rotate(IDS.webhook, { slackSigningSecret: 'signing-old', consoleReadOnlyApiKey: 'read-only-new' });
@@ -120,7 +120,7 @@ describe('after a rotation', () => {
   it('re-reads at most once a minute however many 401s arrive', async () => {
     const deps = workerDepsFromEnv(
       { ...env, AUTOPILOT_SECRET_ID: IDS.api },
-      { policy, now: () => clock.now },
+      { policy, clock: () => clock.now },
     );
     await expect(deps.client.releasePipelineTriggers.approve('trg_3', { phaseID: 'ph_1' })).rejects.toThrow(
       /401/,
@@ -142,7 +142,7 @@ describe('after a rotation', () => {
     );
     const deps = webhookDepsFromEnv(
       { ...env, AUTOPILOT_SECRET_ID: IDS.webhook },
-      { policy, now: () => clock.now },
+      { policy, clock: () => clock.now },
     );
     await expect(deps.secrets.get()).rejects.toThrow(
       `secret ${IDS.webhook} lacks "consoleReadOnlyApiKey" or "consoleApiKey"`,
@@ -152,7 +152,7 @@ describe('after a rotation', () => {
   it('the webhook re-reads the signing secret after a failed signature and accepts the new one', async () => {
     const deps = webhookDepsFromEnv(
       { ...env, AUTOPILOT_SECRET_ID: IDS.webhook },
-      { policy, now: () => clock.now },
+      { policy, clock: () => clock.now },
     );
     const app = createWebhookApp({ ...deps, now: () => clock.now });
     const help = (secret: string) =>

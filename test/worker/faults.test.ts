@@ -20,6 +20,8 @@ beforeAll(async () => {
       faults: { errorRate: 0.2, rateLimitRate: 0.1, retryAfterSeconds: 1, hangRate: 0.05, only: 'mutations' },
     },
     client: { timeoutMs: 400, maxRetries: 1 },
+    // Hung attempts, redeliveries and effect locks: the worker's clock must move.
+    clock: 'running',
   });
 });
 afterAll(async () => {

@@ -7,7 +7,7 @@ import { PurgeQueueCommand } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
 import { createRequesterSigner, type RequesterKeys } from '../../src/actions/proof.js';
 import type { ActionRequest } from '../../src/actions/request.js';
-import { createConsoleClient } from '../../src/console/index.js';
+import { clockOf, createConsoleClient } from '../../src/console/index.js';
 import { type EmulatorOptions, type Emulators, startEmulators } from '../../src/local/emulators.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { parsePolicy } from '../../src/policy/parse.js';
@@ -16,6 +16,7 @@ import { sendActionRequest } from '../../src/queue/actions-queue.js';
 import { type RunningSandbox, type StartSandboxOptions, startSandbox } from '../../src/sandbox/index.js';
 import type { StateTable } from '../../src/state/table.js';
 import { createWorker, type WorkerDeps, type WorkerHandler } from '../../src/worker/worker.js';
+import { runningFrom } from '../helpers/clock.js';
 import { lambdaContext, queueArn, receiveEvent } from '../helpers/lambda.js';
 import { type SlackCapture, startSlackCapture } from '../helpers/slack-capture.js';
 
@@ -89,6 +90,7 @@ export async function startBench(
     emulators?: EmulatorOptions;
     sandbox?: StartSandboxOptions;
     client?: { timeoutMs?: number; maxRetries?: number };
+    clock?: 'pinned' | 'running';
   } = {},
 ): Promise<Bench> {
   const emulators = await startEmulators(options.emulators);
@@ -99,6 +101,11 @@ export async function startBench(
   queue.arn = await queueArn(queue);
   const logs: LogLine[] = [];
   const clock = { now: new Date('2026-11-23T10:00:00Z') }; // a Monday, inside office hours (UTC)
+  // The worker's one clock, shared with its Console client. Pinned at `clock.now` by default, the
+  // instant tests set and compare audit stamps with; `running` moves on from it in real time,
+  // for tests where locks and deadlines must see time pass.
+  const pinned = () => clock.now.getTime();
+  const workerClock = options.clock === 'running' ? runningFrom(pinned) : pinned;
   const logger = createLogger({
     service: 'worker',
     level: 'info',
@@ -113,6 +120,7 @@ export async function startBench(
     maxRetries: options.client?.maxRetries ?? 1,
     maxRetryDelayMs: 100,
     mutationBudget: false,
+    clock: clockOf(workerClock),
   });
   return {
     emulators,
@@ -133,7 +141,7 @@ export async function startBench(
         queueUrl: emulators.queueUrl,
         dlqUrl: emulators.dlqUrl,
         logger,
-        now: () => clock.now,
+        clock: workerClock,
         slack: { allowedOrigins: [slack.origin] },
         requesterKeys: { get: async () => requesterKeys, refresh: async () => false },
         signer,

@@ -1,0 +1,66 @@
+/**
+ * The `actions` and `chat` sections of the policy schema: who may ask for disabling groups and
+ * archiving configs (and which configs never), and which Slack workspaces and people the slash
+ * command answers.
+ */
+import '../../util/zod-locale.js';
+import * as z from 'zod/mini';
+import { ACTION_NAMES } from '../../actions/request.js';
+import { described, type Primitives } from './primitives.js';
+
+export function buildActionsSchema({ Glob }: Primitives) {
+  const actionPolicyShape = {
+    requesters: described(
+      z._default(z.array(Glob), []),
+      '`source:id` globs allowed to ask for this action; none: nobody',
+    ),
+    maxPerDay: described(
+      z.optional(z.number().check(z.int(), z.positive())),
+      "per calendar day in the policy's time zone; more wait for the next day",
+    ),
+  };
+  const ActionPolicySchema = z.strictObject(actionPolicyShape);
+  return described(
+    z._default(
+      z.strictObject({
+        disable_groups: described(z.optional(ActionPolicySchema), 'who may disable experiment groups'),
+        archive_config: described(
+          z.optional(
+            z.strictObject({
+              ...actionPolicyShape,
+              protect: described(
+                z._default(z.array(Glob), []),
+                'config id globs that are never archived, by anyone, even with force',
+              ),
+            }),
+          ),
+          'who may archive dynamic configs, and which never',
+        ),
+      }),
+      {},
+    ),
+    'who may disable groups and archive configs (approvals are decided by approvals.rules)',
+  );
+}
+
+export function buildChatSchema() {
+  return described(
+    z._default(
+      z.strictObject({
+        teams: described(
+          z._default(z.array(z.string().check(z.minLength(1))), []),
+          'Slack team ids accepted; none: no one',
+        ),
+        grants: described(
+          z._default(
+            z.record(z.string().check(z.minLength(1)), z.array(z.enum([...ACTION_NAMES, 'pause']))),
+            {},
+          ),
+          'Slack user id → what that person may decide (overrides rules and vetoes, not freezes)',
+        ),
+      }),
+      { teams: [], grants: {} },
+    ),
+    'the Slack workspaces and people the slash command answers',
+  );
+}

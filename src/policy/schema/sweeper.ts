@@ -1,0 +1,122 @@
+/**
+ * The `sweeper` section of the policy schema: event rules (what to queue or announce for a
+ * logged event), the stale dynamic-config sweep, and the platform's event page order.
+ */
+import '../../util/zod-locale.js';
+import * as z from 'zod/mini';
+import { described, type Primitives } from './primitives.js';
+
+function buildEventRule() {
+  const EventMatchSchema = described(
+    z.record(z.string().check(z.minLength(1)), z.string()),
+    'event field path (name, value, source, userID, metadata.x) → glob; every one must match',
+  );
+
+  // Templates: any string may hold `{metadata.x}`-style placeholders filled from the event.
+  const Template = described(z.string().check(z.minLength(1)), 'text, or `{event.field}` placeholders');
+  const templateReason = described(z.optional(Template), 'the reason the request carries');
+  const EnqueueSchema = described(
+    z.discriminatedUnion('action', [
+      z.strictObject({
+        action: z.literal('approve_phase'),
+        triggerId: Template,
+        phaseId: Template,
+        reason: templateReason,
+      }),
+      z.strictObject({
+        action: z.literal('disable_groups'),
+        experimentId: Template,
+        groupNames: described(z.array(Template).check(z.minLength(1)), 'the group names to disable'),
+        reason: templateReason,
+      }),
+      z.strictObject({
+        action: z.literal('archive_config'),
+        configId: Template,
+        reason: templateReason,
+        force: described(z.optional(z.boolean()), 'archive even if the config was exposed recently'),
+      }),
+    ]),
+    'the action request to queue, per action; event fields are untrusted: constrain in `match` what a template takes',
+  );
+
+  const eventRule = z
+    .strictObject({
+      name: described(
+        z.string().check(z.minLength(1), z.maxLength(200)),
+        'unique; the requester is events:<name>',
+      ),
+      match: EventMatchSchema,
+      enqueue: z.optional(EnqueueSchema),
+      notify: described(z.optional(z.boolean()), 'post a line about the event to the notifications channel'),
+    })
+    .check(
+      z.refine((r) => r.enqueue !== undefined || r.notify === true, {
+        message: 'an event rule must enqueue an action or notify',
+      }),
+    );
+  return { eventMatch: EventMatchSchema, eventRule };
+}
+
+function buildStaleConfigs({ Glob }: Primitives) {
+  return z.strictObject({
+    configs: described(
+      z._default(z.array(z.string().check(z.minLength(1))), []),
+      'config ids to watch (there is no list endpoint)',
+    ),
+    discover: described(z._default(z.boolean(), false), 'also watch configs seen in exposure events'),
+    exposureEvents: described(
+      z._default(
+        z.array(
+          z.strictObject({
+            name: described(Glob, 'event name glob'),
+            configIdFrom: described(z.string().check(z.minLength(1)), 'event field holding the config id'),
+          }),
+        ),
+        [{ name: 'config_exposure', configIdFrom: 'metadata.config' }],
+      ),
+      'events that count as a config being used',
+    ),
+    staleAfterDays: described(
+      z._default(z.number().check(z.int(), z.positive()), 30),
+      'stale after this many days without an exposure (and that much observation)',
+    ),
+    graceDays: described(
+      z._default(z.number().check(z.int(), z.nonnegative()), 30),
+      'days a config must have been watched before it may be archived',
+    ),
+    maxPerRun: described(
+      z._default(z.number().check(z.int(), z.positive()), 5),
+      'archives queued per run at most',
+    ),
+    forceArchive: described(z._default(z.boolean(), false), 'archive with force (even if exposed recently)'),
+    reason: described(
+      z._default(
+        z.string().check(z.minLength(1)),
+        'No exposures for {days} days; archived by console-autopilot',
+      ),
+      'the archive reason; {days} is replaced',
+    ),
+    dryRun: described(z._default(z.boolean(), true), 'decide and report, but archive nothing'),
+  });
+}
+
+export function buildSweeperSchemas(primitives: Primitives) {
+  const { eventMatch, eventRule } = buildEventRule();
+  const staleConfigs = buildStaleConfigs(primitives);
+  const sweeper = described(
+    z._default(
+      z.strictObject({
+        eventRules: described(z._default(z.array(eventRule), []), 'what to do with logged events'),
+        staleConfigs: described(z.optional(staleConfigs), 'the stale dynamic-config sweep; none: off'),
+        /** Override when the platform's page order is known; `auto` detects it from timestamps. */
+        eventOrder: described(
+          z._default(z.enum(['auto', 'newest-first', 'oldest-first']), 'auto'),
+          "the platform's event page order; auto detects it",
+        ),
+      }),
+      { eventRules: [], eventOrder: 'auto' },
+    ),
+    'the scheduled sweep: rules for logged events and the stale-config archive',
+  );
+  return { eventMatch, eventRule, staleConfigs, sweeper };
+}
