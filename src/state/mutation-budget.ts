@@ -77,13 +77,15 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
   const pollMs = options.pollMs ?? Math.max(10, Math.min(250, Math.min(...limits.map((l) => l.perMs)) / 20));
   const maxHoldMs = options.maxHoldMs ?? 15 * 60_000;
 
+  /** TTL (epoch s): an hour past the ticket's window, counted from now at the earliest. */
+  const expiresAt = (doneBy: number, doneAt = 0) => ({
+    N: String(Math.ceil((Math.max(doneBy, doneAt, clock.now()) + longestMs + KEEP_MS) / 1000)),
+  });
   const ticketItem = (n: number, doneBy: number, doneAt?: number): Item => ({
     ...itemKey(PK, ticketSk(n)),
     doneBy: { N: String(doneBy) },
     ...(doneAt === undefined ? {} : { doneAt: { N: String(doneAt) } }),
-    expiresAt: {
-      N: String(Math.ceil((Math.max(doneBy, doneAt ?? 0, clock.now()) + longestMs + KEEP_MS) / 1000)),
-    },
+    expiresAt: expiresAt(doneBy, doneAt),
   });
 
   async function take(doneBy: number): Promise<number> {
@@ -168,7 +170,7 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
       expression: 'SET doneAt = :at, expiresAt = :expires',
       values: {
         ':at': { N: String(doneAt) },
-        ':expires': ticketItem(n, doneBy, doneAt).expiresAt as Item[string],
+        ':expires': expiresAt(doneBy, doneAt),
       },
     });
   }

@@ -39,7 +39,7 @@ export function workerMutationBudget(
 }
 
 /** Waits for `first`, then `second`; the release gives both back (the 429 is told to both). */
-export function chainBudgets(first: MutationBudget, second: MutationBudget): MutationBudget {
+function chainBudgets(first: MutationBudget, second: MutationBudget): MutationBudget {
   return {
     async acquire(options?: AcquireOptions): Promise<Release> {
       const releaseFirst = await first.acquire(options);

@@ -3,7 +3,7 @@
  * for deferrals and denials when), and the "Ask a human" message with Approve/Deny buttons
  * whose value carries the original request back to the webhook.
  */
-import { type ActionRequest, actionTarget, requesterKey } from '../actions/request.js';
+import { type ActionRequest, requesterKey } from '../actions/request.js';
 import { escapeMrkdwn as escapeSlack } from '../slack/mrkdwn.js';
 import type { SlackMessage } from '../slack/post.js';
 
@@ -189,9 +189,4 @@ export function askMessage(
       },
     ],
   };
-}
-
-/** A one-line description for logs. */
-export function describeRequest(request: ActionRequest): string {
-  return `${request.action} ${actionTarget(request)}`;
 }
