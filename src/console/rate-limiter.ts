@@ -12,10 +12,13 @@
  * 429s. A waiter with a deadline is refused as soon as its turn provably comes too late;
  * an aborted waiter leaves the queue at once.
  *
- * Adaptive: a budget is a share of the key's limits, and another client on the same key can
- * spend part of them. A 429 (a release with `rateLimited`) shrinks the fullest window's
- * allowance to 70% of its use (at most once per window, since one burst answers many
- * requests at once); each window without a 429 gives back 5% of its max, up to the max.
+ * Adaptive: another client on the same key can spend part of its limits. A 429 (a release with
+ * `rateLimited`) shrinks the fullest window's allowance to 70% of its use (at most once per
+ * window, since one burst answers many requests at once) and remembers that use as the ceiling
+ * the key allowed. Each window without a 429 then halves the gap to the ceiling, and past it
+ * probes 1, 2, 4, … more per window, up to the max (the shape of TCP CUBIC): against a steady
+ * neighbour the allowance stays near what it leaves instead of climbing into 429s at a constant
+ * pace, and when the neighbour stops, the max is back a few windows after the ceiling.
  */
 import { ApiAbortError, ApiTimeoutError } from './errors.js';
 import { limitWindows, PLATFORM_MUTATION_LIMITS } from './platform-limits.js';
@@ -68,9 +71,8 @@ export interface MutationBudget {
   acquire(options?: AcquireOptions): Promise<Release>;
 }
 
-/** Share of its use a window keeps after a 429, and share of its max each quiet window gives back. */
+/** Share of its use a window keeps after a 429. */
 const DECREASE = 0.7;
-const RECOVERY = 0.05;
 
 interface Waiter {
   resolve(release: Release): void;
@@ -86,6 +88,8 @@ interface Bucket {
   /** The allowance after the last 429 (the max when there was none) and when it was set. */
   allowed: number;
   cutAt: number;
+  /** The use the last 429 answered: what the key allowed us then. */
+  ceiling: number;
 }
 
 export class MutationLimiter implements MutationBudget {
@@ -109,6 +113,7 @@ export class MutationLimiter implements MutationBudget {
       returns: [],
       allowed: limit.max,
       cutAt: Number.NEGATIVE_INFINITY,
+      ceiling: limit.max,
     }));
   }
 
@@ -206,9 +211,8 @@ export class MutationLimiter implements MutationBudget {
 
   private allowance(bucket: Bucket, now: number): number {
     if (bucket.allowed >= bucket.limit.max) return bucket.limit.max;
-    const step = Math.max(1, Math.round(bucket.limit.max * RECOVERY));
     const windows = Math.floor((now - bucket.cutAt) / bucket.limit.perMs);
-    return Math.min(bucket.limit.max, bucket.allowed + windows * step);
+    return Math.min(bucket.limit.max, recovered(bucket.allowed, bucket.ceiling, windows));
   }
 
   /** A 429: shrink the window closest to its allowance, unless it was cut less than a window ago. */
@@ -222,6 +226,7 @@ export class MutationLimiter implements MutationBudget {
     if (!fullest || now - fullest.cutAt < fullest.limit.perMs) return;
     const used = Math.min(this.allowance(fullest, now), this.inFlight + fullest.returns.length);
     fullest.allowed = Math.max(1, Math.floor(used * DECREASE));
+    fullest.ceiling = Math.max(1, used);
     fullest.cutAt = now;
   }
 
@@ -270,6 +275,20 @@ export class MutationLimiter implements MutationBudget {
       this.pump();
     };
   }
+}
+
+/**
+ * The allowance `windows` quiet windows after a cut to `allowed` below `ceiling`: each window
+ * halves the gap (rounding down, so the ceiling is reached), then each probes twice as far past
+ * it as the one before (1, 3, 7, … over the ceiling). The caller caps it at the window's max.
+ */
+export function recovered(allowed: number, ceiling: number, windows: number): number {
+  let gap = Math.max(0, ceiling - allowed);
+  let left = windows;
+  for (; left > 0 && gap > 0; left--) gap = Math.floor(gap / 2);
+  if (gap > 0) return ceiling - gap;
+  // 2^31 windows past the ceiling is beyond any max: stop doubling before the number overflows.
+  return left > 30 ? Number.POSITIVE_INFINITY : ceiling + 2 ** left - 1;
 }
 
 export function budgetTimeout(): ApiTimeoutError {

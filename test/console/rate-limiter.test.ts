@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ApiAbortError, ApiTimeoutError, MutationLimiter, type Release } from '../../src/console/index.js';
+import { recovered } from '../../src/console/rate-limiter.js';
 import { createManualClock } from './helpers/manual-clock.js';
 
 /** Starts `n` acquisitions and reports which have been granted so far. */
@@ -142,31 +143,58 @@ describe('MutationLimiter', () => {
     expect(next.granted).toEqual([0]);
   });
 
-  it('after a 429 admits 70% of what the fullest window held, once per window, then recovers 5% of max per quiet window', async () => {
+  it('after a 429 admits 70% of what the fullest window held, once per window, then regains the ceiling and probes past it', async () => {
     const clock = createManualClock();
     const limiter = new MutationLimiter(
       [
-        { max: 20, perMs: 1_000 },
-        { max: 200, perMs: 60_000 },
+        { max: 40, perMs: 1_000 },
+        { max: 400, perMs: 60_000 },
       ],
       clock,
     );
-    const first = acquireMany(limiter, 20);
+    const first = acquireMany(limiter, 30);
     await tick();
-    expect(first.granted).toHaveLength(20);
-    // The whole burst is answered 429: one cut, not twenty.
+    expect(first.granted).toHaveLength(30);
+    // The whole burst is answered 429: one cut, not thirty; 30 in use is the ceiling.
     for (const release of first.releases.values()) release({ rateLimited: true });
-    expect(limiter.allowances).toEqual([14, 200]);
+    expect(limiter.allowances).toEqual([21, 400]);
 
     await clock.advance(999);
-    const second = acquireMany(limiter, 20);
+    const second = acquireMany(limiter, 40);
     await clock.advance(1);
-    // The tokens came back, but the window now admits 14 (plus 1 recovered after one window).
-    expect(second.granted).toHaveLength(15);
-    expect(limiter.allowances).toEqual([15, 200]);
+    // The tokens came back, but one quiet window regains only half the gap to the ceiling.
+    expect(second.granted).toHaveLength(26);
+    expect(limiter.allowances).toEqual([26, 400]);
     for (const release of second.releases.values()) release();
-    await clock.advance(5_000);
-    expect(limiter.allowances).toEqual([20, 200]);
+    // 28, 29, 30 (the ceiling), then 31, 33, 37, and the max.
+    const seen: number[] = [];
+    for (let window = 0; window < 7; window++) {
+      await clock.advance(1_000);
+      seen.push(limiter.allowances[0] as number);
+    }
+    expect(seen).toEqual([28, 29, 30, 31, 33, 37, 40]);
+  });
+
+  it('recovers from a cut by halving the gap to the ceiling, then doubling each probe past it', () => {
+    const path = Array.from({ length: 10 }, (_, windows) => recovered(49, 71, windows));
+    expect(path).toEqual([49, 60, 66, 69, 70, 71, 72, 74, 78, 86]);
+    expect(recovered(70, 70, 0)).toBe(70);
+    expect(recovered(70, 70, 2)).toBe(73);
+    expect(recovered(1, 1_000, 10_000)).toBe(Number.POSITIVE_INFINITY);
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 1_000 }),
+        fc.integer({ min: 0, max: 1_000 }),
+        fc.integer({ min: 0, max: 100 }),
+        (allowed, above, windows) => {
+          const ceiling = allowed + above;
+          const now = recovered(allowed, ceiling, windows);
+          const next = recovered(allowed, ceiling, windows + 1);
+          // Never below the cut, never back down, and every quiet window gains until the ceiling.
+          return now >= allowed && next >= now && (now >= ceiling || next > now);
+        },
+      ),
+    );
   });
 
   it('keeps the full budget when requests end without a 429', async () => {
