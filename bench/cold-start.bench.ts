@@ -29,7 +29,7 @@ import {
 } from '../infra/bundling.js';
 import { FUNCTION_MEMORY_MB, MEMORY_HEADROOM } from '../infra/function-memory.js';
 import type { NormalizedPolicyFile } from '../src/wiring/policy-file.js';
-import { median } from './stats.js';
+import { median, seededRandom, shuffled } from './stats.js';
 import type { BenchSection } from './types.js';
 
 /**
@@ -247,11 +247,11 @@ export async function run(): Promise<BenchSection> {
         EVENTS[v.name === POWERTOOLS ? 'worker' : v.name.replace('-with-sourcemaps', '')] ?? {},
       ),
     });
+    const random = seededRandom(41);
     for (let round = 0; round < RUNS; round++) {
-      // Rotate the order each round so no variant always runs first or last (the first round also
-      // pays the cold file cache once per variant; the median shrugs that off).
-      const order = variants.map((_, i) => variants[(i + round) % variants.length]!);
-      for (const variant of order) {
+      // A new order each round, so no variant always runs first, last or behind the same one
+      // (the first round also pays the cold file cache once per variant; the median shrugs that off).
+      for (const variant of shuffled(variants, random)) {
         const [init, first, peakRss] = importOnce(variant, envFor(variant));
         variant.samples.push(init);
         variant.first.push(first);
@@ -402,7 +402,7 @@ export async function run(): Promise<BenchSection> {
       );
     }
     notes.push(
-      `Median of ${RUNS} fresh \`node\` processes per variant (no NODE_OPTIONS, as deployed) (Node ${process.versions.node} here; the stack runs nodejs24.x on arm64 by default, or nodejs22.x), interleaved; time = \`await import(bundle)\` only, not Node's own start.`,
+      `Median of ${RUNS} fresh \`node\` processes per variant (no NODE_OPTIONS, as deployed) (Node ${process.versions.node} here; the stack runs nodejs24.x on arm64 by default, or nodejs22.x), interleaved in a new seeded random order each round; time = \`await import(bundle)\` only, not Node's own start.`,
       `Every variant is built with the deployed esbuild options (ESM, minified, source maps without sources, SDK bundled, the validated policy digest defined) from infra/bundling.ts and ships the normalized policy.json beside it; the target's baseline builds the same three clients on first use, as the handlers do.`,
       'Peak RSS (the largest of the processes, maxRSS) is after init and one invocation, not under load: a lower bound; `npm run bench -- memory` measures each function under its heaviest load against the memory size the stack gives it (infra/function-memory.ts).',
       'First invocation: in the same process right after init, one real event shape per handler (webhook: a slash command whose signature does not match; worker: one approval record; sweeper: a scheduled event), AWS endpoints refusing at once (AWS_ENDPOINT_URL, one attempt). The handlers stop at their first failed call, so they may build fewer clients than the baseline, which builds all three and sends once on each.',
