@@ -71,7 +71,7 @@ export interface MutationBudget {
   acquire(options?: AcquireOptions): Promise<Release>;
 }
 
-/** Share of its use a window keeps after a 429. */
+/** Share of its use a window keeps after a 429 (TCP CUBIC's). */
 const DECREASE = 0.7;
 
 interface Waiter {
@@ -225,7 +225,7 @@ export class MutationLimiter implements MutationBudget {
     }
     if (!fullest || now - fullest.cutAt < fullest.limit.perMs) return;
     const used = Math.min(this.allowance(fullest, now), this.inFlight + fullest.returns.length);
-    fullest.allowed = Math.max(1, Math.floor(used * DECREASE));
+    fullest.allowed = cutTo(used);
     fullest.ceiling = Math.max(1, used);
     fullest.cutAt = now;
   }
@@ -277,14 +277,18 @@ export class MutationLimiter implements MutationBudget {
   }
 }
 
+/** The allowance a window keeps after a 429 answered `used` requests in it. */
+export function cutTo(used: number): number {
+  return Math.max(1, Math.floor(used * DECREASE));
+}
+
 /**
  * The allowance `windows` quiet windows after a cut to `allowed` below `ceiling`: each window
  * halves the gap (rounding down, so the ceiling is reached), then each probes twice as far past
  * it as the one before (1, 3, 7, … over the ceiling). The caller caps it at the window's max.
  */
 export function recovered(allowed: number, ceiling: number, windows: number): number {
-  let gap = Math.max(0, ceiling - allowed);
-  let left = windows;
+  let [gap, left] = [Math.max(0, ceiling - allowed), windows];
   for (; left > 0 && gap > 0; left--) gap = Math.floor(gap / 2);
   if (gap > 0) return ceiling - gap;
   // 2^31 windows past the ceiling is beyond any max: stop doubling before the number overflows.

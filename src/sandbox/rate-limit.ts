@@ -4,7 +4,18 @@
  * mutations. Refused requests do not count. Time comes from the sandbox's injectable clock.
  */
 
-export type RateLimitConfig = { limits: Array<{ max: number; perMs: number }>; retryAfter?: boolean };
+export type RateLimitConfig = {
+  limits: Array<{ max: number; perMs: number }>;
+  retryAfter?: boolean;
+  /**
+   * The limits are the platform's divided by this factor (a benchmark that scales time). The
+   * platform's `Retry-After` has 1-s resolution in its own time; scaled, that resolution is
+   * 1000 / timeScale ms, so the sandbox also sends `retry-after-ms` rounded up to it (the
+   * client prefers it). Without it a 429 would cost timeScale times more windows than it does
+   * on the platform. Default 1: `Retry-After` only.
+   */
+  timeScale?: number;
+};
 
 export const PLATFORM_LIMITS: RateLimitConfig = {
   limits: [

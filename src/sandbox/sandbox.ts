@@ -114,6 +114,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const limiter =
     options.rateLimits === false ? undefined : createRateLimiter(options.rateLimits ?? PLATFORM_LIMITS, now);
   const retryAfterOnLimit = options.rateLimits === false ? false : (options.rateLimits?.retryAfter ?? true);
+  const timeScale = options.rateLimits === false ? 1 : (options.rateLimits?.timeScale ?? 1);
   const hung = new Set<() => void>();
   const hangWatchers = new Set<{ count: number; resolve: () => void }>();
   const notifyHangWatchers = () => {
@@ -206,7 +207,13 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     }
     const decision = limiter?.check(String(keyIndex));
     if (!decision || decision.ok) return undefined;
-    if (retryAfterOnLimit) c.header('Retry-After', String(Math.ceil(decision.retryAfterMs / 1000)));
+    if (retryAfterOnLimit) {
+      c.header('Retry-After', String(Math.ceil(decision.retryAfterMs / 1000)));
+      if (timeScale > 1) {
+        const unitMs = 1000 / timeScale;
+        c.header('retry-after-ms', String(Math.ceil(decision.retryAfterMs / unitMs) * unitMs));
+      }
+    }
     return c.json(
       errorBody(429, `Too many requests: at most ${decision.max} mutations per ${decision.perMs} ms.`),
       429,

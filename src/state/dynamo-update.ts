@@ -25,19 +25,20 @@ export function updateIf(
   );
 }
 
-/** Applies `update` to the item with `key` (creating it when absent); the new values. */
+/** Applies `update` to the item with `key` (creating it when absent); the new values (`returnNew`) or the whole new item (`returnAll`). */
 export async function updateItem(
   table: StateTable,
   key: Key,
-  update: { expression: string; values: Item; returnNew?: boolean },
+  update: { expression: string; values: Item; returnNew?: boolean; returnAll?: boolean },
 ): Promise<UpdateItemCommandOutput> {
+  const returnValues = update.returnAll ? 'ALL_NEW' : update.returnNew ? 'UPDATED_NEW' : undefined;
   return table.client.send(
     new UpdateItemCommand({
       TableName: table.tableName,
       Key: key,
       UpdateExpression: update.expression,
       ExpressionAttributeValues: update.values,
-      ...(update.returnNew ? { ReturnValues: 'UPDATED_NEW' as const } : {}),
+      ...(returnValues ? { ReturnValues: returnValues } : {}),
     }),
   );
 }

@@ -15,11 +15,16 @@
  *   when it never sent (its deadline came first): its successors then look past it to its own
  *   predecessor, whose use of the slot still counts.
  *
+ * - adapt: a 429 means another client spends part of the key. The holder that met it cuts the
+ *   key's pace (src/state/mutation-pace.ts) for every container at once; while its allowance A
+ *   is below the max, ticket n also waits for ticket n − A. Each container cutting its own pace
+ *   instead made ten containers probe ten times as fast, and meet five times as many 429s.
+ *
  * A predecessor whose item is missing (its holder stopped between the counter and its write,
  * or the item expired long ago) is voided by the waiter with a conditional put, as skipped;
  * a holder that finds its own number voided takes another. So a crash never stalls the budget
  * and no number is counted twice. Cost per mutation: a counter update, a put, a batch get, an
- * update.
+ * update (and one more after a 429).
  */
 import { ApiAbortError } from '../console/errors.js';
 import {
@@ -33,7 +38,8 @@ import {
 } from '../console/rate-limiter.js';
 import { getItem, type Item, itemKey, putIfAbsent } from './dynamo.js';
 import { batchGet } from './dynamo-batch.js';
-import { updateItem } from './dynamo-update.js';
+import { updateIf, updateItem } from './dynamo-update.js';
+import { cutRecently, paceAllowance, paceCut, paceOf, paceRegrowsAt } from './mutation-pace.js';
 import { ITEM_FAMILIES, type StateTable } from './table.js';
 
 const PK = `${ITEM_FAMILIES.budget}#mutations`;
@@ -74,6 +80,7 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
     throw new TypeError(`invalid mutation windows ${JSON.stringify(options.limits)}`);
   }
   const longestMs = Math.max(...limits.map((l) => l.perMs));
+  const pace = paceOf(limits);
   const pollMs = options.pollMs ?? Math.max(10, Math.min(250, Math.min(...limits.map((l) => l.perMs)) / 20));
   const maxHoldMs = options.maxHoldMs ?? 15 * 60_000;
 
@@ -88,18 +95,39 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
     expiresAt: expiresAt(doneBy, doneAt),
   });
 
-  async function take(doneBy: number): Promise<number> {
+  /** A number, and the counter item as it was then (it carries the pace's last cut). */
+  async function take(doneBy: number): Promise<{ n: number; counter: Item | undefined }> {
     for (let attempt = 0; attempt < MAX_TAKES; attempt++) {
       const out = await updateItem(table, COUNTER, {
         expression: 'ADD n :one',
         values: { ':one': { N: '1' } },
-        returnNew: true,
+        returnAll: true,
       });
       const n = Number(out.Attributes?.n?.N);
       if (!Number.isSafeInteger(n)) throw new Error('the mutation budget counter returned no number');
-      if (await putIfAbsent(table, ticketItem(n, doneBy))) return n;
+      if (await putIfAbsent(table, ticketItem(n, doneBy))) return { n, counter: out.Attributes };
     }
     throw new Error(`could not take a mutation budget ticket in ${MAX_TAKES} tries`);
+  }
+
+  /**
+   * A 429: the pace drops to 70% of its use (the tickets that ended within the last window: what
+   * the key allowed us), and that use is the ceiling it recovers to; unless a
+   * container cut it less than a window ago. Two reads and a conditional write, after a 429 only.
+   */
+  async function cut(): Promise<void> {
+    const now = clock.now();
+    const counter = await getItem(table, COUNTER);
+    const latest = Number(counter?.n?.N);
+    if (!Number.isSafeInteger(latest) || cutRecently(counter, pace, now)) return;
+    const recent = await batchGet(
+      table,
+      Array.from({ length: Math.min(pace.max, latest) }, (_, i) => itemKey(PK, ticketSk(latest - i))),
+    );
+    // Ended within the window; a ticket without `doneAt` may be waiting rather than sending, so it does not count.
+    const ended = recent.map(ticketOf).filter((t) => t.doneAt !== undefined && t.doneAt > now - pace.perMs);
+    const { update, condition } = paceCut(counter, pace, ended.length, now);
+    await updateIf(table, COUNTER, update, condition);
   }
 
   /** The item of ticket `n`; a missing one is voided first (read again when its holder wrote it meanwhile). */
@@ -112,15 +140,15 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
 
   /**
    * When the slot ticket `n` takes over in one window was last used: a skipped ticket (never
-   * sent) hands on its own predecessor's, so the chain n, n − max, n − 2·max ... is followed
+   * sent) hands on its own predecessor's, so the chain n, n − step, n − 2·step ... is followed
    * to the last ticket that was sent. A second missing item in a row means the chain is older
    * than the tickets' lifetime (TTL), so the slot is free; a chain longer than MAX_CHAIN counts
    * as used just now (safe, and never seen but after a storm of refusals).
    */
-  async function lastUse(n: number, limit: WindowLimit, first: Item | undefined): Promise<Use> {
+  async function lastUse(n: number, step: number, first: Item | undefined): Promise<Use> {
     let item = first;
     let missed = false;
-    for (let p = n, depth = 0; p >= 1; p -= limit.max, depth++) {
+    for (let p = n, depth = 0; p >= 1; p -= step, depth++) {
       if (depth > MAX_CHAIN) return { endedAt: clock.now() };
       const found = await ticket(p, item);
       item = undefined;
@@ -138,8 +166,11 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
   }
 
   /** When ticket `n` may start (`at`), and the soonest it could if its predecessors in flight ended now. */
-  async function readiness(n: number) {
-    const before = limits.map((limit) => ({ limit, n: n - limit.max })).filter((p) => p.n >= 1);
+  async function readiness(n: number, allowance: number) {
+    // One predecessor per window at its max (the key's limits), and one at the pace's allowance while it is cut.
+    const steps = limits.map((limit) => ({ step: limit.max, perMs: limit.perMs }));
+    if (allowance < pace.max) steps.push({ step: allowance, perMs: pace.perMs });
+    const before = steps.map((w) => ({ ...w, n: n - w.step })).filter((p) => p.n >= 1);
     const found = new Map(
       (
         await batchGet(
@@ -152,14 +183,14 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
     let soonest = Number.NEGATIVE_INFINITY;
     let inFlight = false;
     for (const p of before) {
-      const use = await lastUse(p.n, p.limit, found.get(ticketSk(p.n)));
+      const use = await lastUse(p.n, p.step, found.get(ticketSk(p.n)));
       if ('endedAt' in use) {
-        at = Math.max(at, use.endedAt + p.limit.perMs);
-        soonest = Math.max(soonest, use.endedAt + p.limit.perMs);
+        at = Math.max(at, use.endedAt + p.perMs);
+        soonest = Math.max(soonest, use.endedAt + p.perMs);
       } else if ('inFlightUntil' in use) {
         inFlight = true;
-        at = Math.max(at, use.inFlightUntil + p.limit.perMs);
-        soonest = Math.max(soonest, clock.now() + p.limit.perMs);
+        at = Math.max(at, use.inFlightUntil + p.perMs);
+        soonest = Math.max(soonest, clock.now() + p.perMs);
       }
     }
     return { at, soonest, inFlight };
@@ -179,20 +210,28 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
     async acquire({ signal, deadline }: AcquireOptions = {}): Promise<Release> {
       if (signal?.aborted) throw new ApiAbortError('request aborted');
       const doneBy = deadline ?? clock.now() + maxHoldMs;
-      const n = await take(doneBy);
+      const { n, counter } = await take(doneBy);
       try {
         for (;;) {
-          const ready = await readiness(n);
+          // The allowance grows as windows pass after a cut: a ticket that waits sees it grow.
+          const ready = await readiness(n, paceAllowance(counter, pace, clock.now()));
           const now = clock.now();
           if (ready.at <= now) break;
           if (deadline !== undefined && ready.soonest > deadline) throw budgetTimeout();
-          if (!ready.inFlight) {
-            // Every predecessor has ended: the time is final, no need to look again.
+          const regrowsAt = paceRegrowsAt(counter, pace, now);
+          if (!ready.inFlight && ready.at <= regrowsAt) {
+            // Every predecessor has ended and the allowance holds until then: the time is final.
             await sleep(clock, ready.at - now, signal);
             break;
           }
-          // Look again at the predecessor in flight (its end moves the time), by the deadline at the latest.
-          const wakeAt = Math.min(ready.at, now + pollMs, deadline === undefined ? Infinity : deadline + 1);
+          // Look again when the allowance grows or the predecessor in flight may have ended
+          // (its end moves the time), by the deadline at the latest.
+          const wakeAt = Math.min(
+            ready.at,
+            regrowsAt,
+            ready.inFlight ? now + pollMs : Infinity,
+            deadline === undefined ? Infinity : deadline + 1,
+          );
           await sleep(clock, wakeAt - now, signal);
         }
       } catch (error) {
@@ -201,11 +240,13 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
         throw error;
       }
       let released = false;
-      return async () => {
+      return async (outcome) => {
         if (released) return;
         released = true;
         // The response is in: a failed stamp must not hide it (successors then wait to `doneBy`).
         await end(n, clock.now(), doneBy).catch(() => undefined);
+        // A failed cut costs only more 429s, which the next holder to meet one reports again.
+        if (outcome?.rateLimited) await cut().catch(() => undefined);
       };
     },
   };

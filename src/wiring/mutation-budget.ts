@@ -2,9 +2,11 @@
  * The worker's mutation budget as deployed. The key's limits (`MUTATION_LIMIT_*`, default the
  * platform's) are shared by every worker container through the state table
  * (src/state/mutation-budget.ts), so together they never exceed them however the queue spreads
- * the work. In front of it, each container keeps its own adaptive limiter with the same limits
- * (src/console/rate-limiter.ts): a 429 means another client spends part of the key, and the
- * container slows down by itself until the answers are quiet again.
+ * the work; a 429 (another client spends part of the key) slows all of them down together. In
+ * front of it, each container keeps an in-process limiter with the same limits
+ * (src/console/rate-limiter.ts): it queues the container's own requests in order rather than
+ * having each one take a ticket and wait in the table. It is not told of 429s: the key's pace
+ * adapts once, in the shared budget, not once per container.
  */
 import { integerEnv } from '../config/env.js';
 import { limitWindows, PLATFORM_MUTATION_LIMITS } from '../console/platform-limits.js';
@@ -38,7 +40,7 @@ export function workerMutationBudget(
   );
 }
 
-/** Waits for `first`, then `second`; the release gives both back (the 429 is told to both). */
+/** Waits for `first`, then `second`; the release gives both back (a 429 is told to `second` only). */
 function chainBudgets(first: MutationBudget, second: MutationBudget): MutationBudget {
   return {
     async acquire(options?: AcquireOptions): Promise<Release> {
@@ -52,7 +54,7 @@ function chainBudgets(first: MutationBudget, second: MutationBudget): MutationBu
       }
       return async (outcome) => {
         await releaseSecond(outcome);
-        await releaseFirst(outcome);
+        await releaseFirst();
       };
     },
   };

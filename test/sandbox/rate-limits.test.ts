@@ -63,6 +63,28 @@ describe('mutation rate limits', () => {
     expect((await mutate(s, 'a')).status).toBe(200);
   });
 
+  it('keeps Retry-After’s 1-s resolution in scaled time: retry-after-ms in steps of 1000 / timeScale', async () => {
+    let clock = NOW;
+    // The platform's 100 per 10 s, divided by 4.
+    const s = createSandbox({
+      now: () => clock,
+      rateLimits: { limits: [{ max: 2, perMs: 2_500 }], timeScale: 4 },
+    });
+    await mutate(s);
+    clock += 1_000;
+    await mutate(s);
+    clock += 100;
+    const limited = await mutate(s);
+    // The first mutation leaves the window 1,400 ms from now: 1,500 in steps of 250 ms.
+    expect([limited.headers.get('retry-after'), limited.headers.get('retry-after-ms')]).toEqual([
+      '2',
+      '1500',
+    ]);
+    const unscaled = createSandbox({ now: () => NOW, rateLimits: { limits: [{ max: 1, perMs: 1000 }] } });
+    await mutate(unscaled);
+    expect((await mutate(unscaled)).headers.has('retry-after-ms')).toBe(false);
+  });
+
   it('omits Retry-After when configured to', async () => {
     const s = createSandbox({
       now: () => NOW,

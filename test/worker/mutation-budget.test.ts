@@ -11,6 +11,7 @@ import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import { getItem, itemKey, putIfAbsent } from '../../src/state/dynamo.js';
 import { updateItem } from '../../src/state/dynamo-update.js';
 import { createSharedMutationBudget } from '../../src/state/mutation-budget.js';
+import { paceAllowance } from '../../src/state/mutation-pace.js';
 import { createStateTable, type StateTable } from '../../src/state/table.js';
 import { workerMutationBudget } from '../../src/wiring/mutation-budget.js';
 
@@ -130,5 +131,57 @@ describe('tickets of the shared budget', () => {
     const budget = workerMutationBudget(table, limits);
     await (await budget.acquire())();
     await expect(budget.acquire({ deadline: Date.now() + 50 })).rejects.toBeInstanceOf(ApiTimeoutError);
+  });
+});
+
+describe('the key’s pace, adapted by every container together', () => {
+  const limits = [{ max: 10, perMs: 60_000 }];
+
+  /** Container A sends `sent` mutations that end at once, and holds `held` more in flight. */
+  async function sendFrom(table: StateTable, sent: number, held: number) {
+    const a = createSharedMutationBudget(table, { limits });
+    for (let i = 0; i < sent; i++) await (await a.acquire())();
+    return Promise.all(Array.from({ length: held }, () => a.acquire()));
+  }
+
+  it('slows every container after a 429 met by one: 70% of what the last window held', async () => {
+    const table = await freshTable('pace-cut');
+    const [metA429] = await sendFrom(table, 6, 1);
+    await metA429?.({ rateLimited: true });
+    const counter = await getItem(table, COUNTER);
+    // Seven ended within the window (the refused one too): the ceiling; 70% of it is allowed.
+    expect([counter?.allowed?.N, counter?.ceiling?.N]).toEqual(['4', '7']);
+    // Another container's next ticket (8) now waits for ticket 4's window, beyond its deadline.
+    const b = createSharedMutationBudget(table, { limits });
+    await expect(b.acquire({ deadline: Date.now() + 50 })).rejects.toBeInstanceOf(ApiTimeoutError);
+  });
+
+  it('lets the other containers go on at the full pace when no 429 came', async () => {
+    const table = await freshTable('pace-quiet');
+    const [quiet] = await sendFrom(table, 6, 1);
+    await quiet?.({ rateLimited: false });
+    expect((await getItem(table, COUNTER))?.cutAt).toBeUndefined();
+    const b = createSharedMutationBudget(table, { limits });
+    await (await b.acquire({ deadline: Date.now() + 5_000 }))();
+  });
+
+  it('cuts once per window, however many requests one burst of 429s answered', async () => {
+    const table = await freshTable('pace-once');
+    const [first, second] = await sendFrom(table, 5, 2);
+    await first?.({ rateLimited: true });
+    const cut = await getItem(table, COUNTER);
+    await second?.({ rateLimited: true });
+    expect(await getItem(table, COUNTER)).toEqual(cut);
+  });
+
+  it('regains the ceiling window by window after a cut, then probes past it', () => {
+    const pace = { max: 100, perMs: 1_000 };
+    const counter = { cutAt: { N: '5000' }, allowed: { N: '49' }, ceiling: { N: '71' } };
+    const at = (ms: number) => paceAllowance(counter, pace, ms);
+    expect([at(5_000), at(5_999), at(6_000), at(7_000), at(10_000), at(12_000)]).toEqual([
+      49, 49, 60, 66, 71, 74,
+    ]);
+    expect(at(60_000)).toBe(100);
+    expect(paceAllowance({ n: { N: '3' } }, pace, 0)).toBe(100);
   });
 });
