@@ -13,13 +13,16 @@
  * an aborted waiter leaves the queue at once.
  *
  * Adaptive: another client on the same key can spend part of its limits. A 429 (a release with
- * `rateLimited`) shrinks the fullest window's allowance to 70% of its use (at most once per
- * window, since one burst answers many requests at once) and remembers that use as the ceiling
- * the key allowed. Each window without a 429 then halves the gap to the ceiling, and past it
- * probes 1, 2, 4, … more per window, up to the max (the shape of TCP CUBIC): against a steady
- * neighbour the allowance stays near what it leaves instead of climbing into 429s at a constant
- * pace, and when the neighbour stops, the max is back a few windows after the ceiling.
+ * `rateLimited`) cuts the fullest window's allowance to 90% of its use, once per window (one
+ * burst answers many requests), and remembers that use as the ceiling the key allowed. Each
+ * quiet window then halves the gap to it, and past it probes 1, 2, 4, … more, up to the max
+ * (CUBIC's shape): against a steady neighbour the allowance stays near what it leaves, and when
+ * the neighbour stops the max is back a few windows after the ceiling. The cut is shallower
+ * than CUBIC's 70%: with the ceiling remembered a deep cut only wastes what the neighbour
+ * leaves (shared-key drain: 0.86 of it at 70%, 0.87 at 80%, 0.96 at 90%), while a neighbour
+ * that takes more still meets a cut every window until the answers are quiet.
  */
+import { cutTo, recovered } from './adapt.js';
 import { ApiAbortError, ApiTimeoutError } from './errors.js';
 import { limitWindows, PLATFORM_MUTATION_LIMITS } from './platform-limits.js';
 
@@ -70,9 +73,6 @@ export type Release = (outcome?: { rateLimited?: boolean }) => void | Promise<vo
 export interface MutationBudget {
   acquire(options?: AcquireOptions): Promise<Release>;
 }
-
-/** Share of its use a window keeps after a 429 (TCP CUBIC's). */
-const DECREASE = 0.7;
 
 interface Waiter {
   resolve(release: Release): void;
@@ -275,24 +275,6 @@ export class MutationLimiter implements MutationBudget {
       this.pump();
     };
   }
-}
-
-/** The allowance a window keeps after a 429 answered `used` requests in it. */
-export function cutTo(used: number): number {
-  return Math.max(1, Math.floor(used * DECREASE));
-}
-
-/**
- * The allowance `windows` quiet windows after a cut to `allowed` below `ceiling`: each window
- * halves the gap (rounding down, so the ceiling is reached), then each probes twice as far past
- * it as the one before (1, 3, 7, … over the ceiling). The caller caps it at the window's max.
- */
-export function recovered(allowed: number, ceiling: number, windows: number): number {
-  let [gap, left] = [Math.max(0, ceiling - allowed), windows];
-  for (; left > 0 && gap > 0; left--) gap = Math.floor(gap / 2);
-  if (gap > 0) return ceiling - gap;
-  // 2^31 windows past the ceiling is beyond any max: stop doubling before the number overflows.
-  return left > 30 ? Number.POSITIVE_INFINITY : ceiling + 2 ** left - 1;
 }
 
 export function budgetTimeout(): ApiTimeoutError {

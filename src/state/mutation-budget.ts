@@ -111,7 +111,7 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
   }
 
   /**
-   * A 429: the pace drops to 70% of its use (the tickets that ended within the last window: what
+   * A 429: the pace drops to 90% of its use (the tickets that ended within the last window: what
    * the key allowed us), and that use is the ceiling it recovers to; unless a
    * container cut it less than a window ago. Two reads and a conditional write, after a 429 only.
    */

@@ -3,11 +3,12 @@
  * mutations its shortest window allows now. A 429 means another client spends part of the key;
  * the holder that met it records a cut on the budget's counter item (at most once per window),
  * and every container reads it back with its next number. The allowance then follows the
- * in-process limiter's rule (src/console/rate-limiter.ts): 70% of the window's use, regaining
+ * in-process limiter's rule (src/console/rate-limiter.ts): 90% of the window's use, regaining
  * that use window by window, then probing past it. Pure functions of the counter item and the
  * time, so a waiting ticket sees the allowance grow without reading the table again.
  */
-import { cutTo, recovered, type WindowLimit } from '../console/rate-limiter.js';
+import { cutTo, recovered } from '../console/adapt.js';
+import type { WindowLimit } from '../console/rate-limiter.js';
 import type { Item } from './dynamo.js';
 
 /** The window a 429 cuts: the shortest. Slowing the pace slows the longer windows' use as well. */
@@ -47,7 +48,7 @@ export function cutRecently(counter: Item | undefined, pace: WindowLimit, now: n
 
 /**
  * The counter item's update for a 429 met when `ended` tickets had ended within the last window
- * (what the key allowed us, capped by the allowance): 70% of it allowed, it the ceiling. Its
+ * (what the key allowed us, capped by the allowance): 90% of it allowed, it the ceiling. Its
  * condition keeps two containers from cutting within one window.
  */
 export function paceCut(counter: Item | undefined, pace: WindowLimit, ended: number, now: number) {

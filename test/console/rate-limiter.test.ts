@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { recovered } from '../../src/console/adapt.js';
 import { ApiAbortError, ApiTimeoutError, MutationLimiter, type Release } from '../../src/console/index.js';
-import { recovered } from '../../src/console/rate-limiter.js';
 import { createManualClock } from './helpers/manual-clock.js';
 
 /** Starts `n` acquisitions and reports which have been granted so far. */
@@ -143,7 +143,7 @@ describe('MutationLimiter', () => {
     expect(next.granted).toEqual([0]);
   });
 
-  it('after a 429 admits 70% of what the fullest window held, once per window, then regains the ceiling and probes past it', async () => {
+  it('after a 429 admits 90% of what the fullest window held, once per window, then regains the ceiling and probes past it', async () => {
     const clock = createManualClock();
     const limiter = new MutationLimiter(
       [
@@ -157,22 +157,22 @@ describe('MutationLimiter', () => {
     expect(first.granted).toHaveLength(30);
     // The whole burst is answered 429: one cut, not thirty; 30 in use is the ceiling.
     for (const release of first.releases.values()) release({ rateLimited: true });
-    expect(limiter.allowances).toEqual([21, 400]);
+    expect(limiter.allowances).toEqual([27, 400]);
 
     await clock.advance(999);
     const second = acquireMany(limiter, 40);
     await clock.advance(1);
     // The tokens came back, but one quiet window regains only half the gap to the ceiling.
-    expect(second.granted).toHaveLength(26);
-    expect(limiter.allowances).toEqual([26, 400]);
+    expect(second.granted).toHaveLength(29);
+    expect(limiter.allowances).toEqual([29, 400]);
     for (const release of second.releases.values()) release();
-    // 28, 29, 30 (the ceiling), then 31, 33, 37, and the max.
+    // 30 (the ceiling), then 31, 33, 37, and the max.
     const seen: number[] = [];
     for (let window = 0; window < 7; window++) {
       await clock.advance(1_000);
       seen.push(limiter.allowances[0] as number);
     }
-    expect(seen).toEqual([28, 29, 30, 31, 33, 37, 40]);
+    expect(seen).toEqual([30, 31, 33, 37, 40, 40, 40]);
   });
 
   it('recovers from a cut by halving the gap to the ceiling, then doubling each probe past it', () => {

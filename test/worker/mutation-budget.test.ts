@@ -144,14 +144,14 @@ describe('the key’s pace, adapted by every container together', () => {
     return Promise.all(Array.from({ length: held }, () => a.acquire()));
   }
 
-  it('slows every container after a 429 met by one: 70% of what the last window held', async () => {
+  it('slows every container after a 429 met by one: 90% of what the last window held', async () => {
     const table = await freshTable('pace-cut');
     const [metA429] = await sendFrom(table, 6, 1);
     await metA429?.({ rateLimited: true });
     const counter = await getItem(table, COUNTER);
-    // Seven ended within the window (the refused one too): the ceiling; 70% of it is allowed.
-    expect([counter?.allowed?.N, counter?.ceiling?.N]).toEqual(['4', '7']);
-    // Another container's next ticket (8) now waits for ticket 4's window, beyond its deadline.
+    // Seven ended within the window (the refused one too): the ceiling; 90% of it is allowed.
+    expect([counter?.allowed?.N, counter?.ceiling?.N]).toEqual(['6', '7']);
+    // Another container's next ticket (8) now waits for ticket 2's window, beyond its deadline.
     const b = createSharedMutationBudget(table, { limits });
     await expect(b.acquire({ deadline: Date.now() + 50 })).rejects.toBeInstanceOf(ApiTimeoutError);
   });
