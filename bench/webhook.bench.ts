@@ -32,7 +32,7 @@ import type { BenchSection } from './types.js';
 const SECRET = 'bench-signing-secret';
 const REJECTED = Number(process.env.BENCH_WEBHOOK_REJECTED ?? 3000);
 const READS = Number(process.env.BENCH_WEBHOOK_READS ?? 600);
-const MUTATIONS = Number(process.env.BENCH_WEBHOOK_MUTATIONS ?? 600);
+const MUTATIONS = Number(process.env.BENCH_WEBHOOK_MUTATIONS ?? 1500);
 const OWN = Number(process.env.BENCH_WEBHOOK_OWN ?? 1500);
 const BLOCK = 50;
 const WARMUP = 50;
@@ -304,7 +304,7 @@ export async function run(): Promise<BenchSection> {
         },
       ],
       notes: [
-        `${REJECTED} rejected, ${READS} reads, ${MUTATIONS} mutation/baseline pairs (blocks of ${BLOCK}, order alternating pair by pair), ${WARMUP} warm-ups each.`,
+        `${REJECTED} rejected, ${READS} reads, ${MUTATIONS} mutation/baseline pairs (enough for a p99 that does not rest on a handful of samples) (blocks of ${BLOCK}, order alternating pair by pair), ${WARMUP} warm-ups each.`,
         'The baseline is one SendMessage of an equivalent action request (same attributes) to the same fauxqs queue, which runs in a child process of its own (its CPU does not share the webhook’s event loop).',
         'A mutation adds: body read with a 64 KiB cap, HMAC verification, form parsing, grammar, policy lookup, zod validation of the request, a deadline timer, and one JSON log line; the in-memory rows measure exactly that CPU time.',
         'The machine is shared (2 cores): the webhook’s CPU time can cost more wall time than it takes when the process loses its time slice while waiting for the emulator.',
