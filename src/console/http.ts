@@ -20,7 +20,7 @@ import {
   makeApiError,
   RateLimitError,
 } from './errors.js';
-import type { MutationBudget } from './rate-limiter.js';
+import type { Release } from './rate-limiter.js';
 import { labelOf, parseBody, parseResponse, pathOf, requestSent, safeCause } from './response.js';
 import { parseRetryAfter, retryDelay, shouldRetry } from './retry.js';
 
@@ -67,11 +67,7 @@ export class Transport {
       if (options.signal?.aborted) throw new ApiAbortError('request aborted');
       let error: ConsoleError;
       try {
-        // Reads skip the budget's layer (its try/finally and awaits): they are most requests.
-        const budget = call.mutation ? this.config.limiter : undefined;
-        return await (budget
-          ? this.attemptInBudget(budget, call, url, key, body, options)
-          : this.attempt(call, url, key, body, options));
+        return await this.attemptInBudget(call, url, key, body, options);
       } catch (caught) {
         if (!(caught instanceof ConsoleError)) throw caught;
         error = caught;
@@ -90,20 +86,22 @@ export class Transport {
     }
   }
 
-  /** One attempt of a mutation, once the mutation budget allows it (the wait is observed). */
+  /** One attempt; a mutation first waits for the mutation budget (the wait is observed). */
   private async attemptInBudget<T>(
-    budget: MutationBudget,
     call: Call<T>,
     url: string,
     key: string,
     body: string | undefined,
     options: RequestOptions,
   ): Promise<T> {
-    const asked = this.config.now();
-    const release = await budget.acquire({ signal: options.signal, deadline: options.deadline });
-    const waited = this.config.now() - asked;
-    // A few ms is the scheduler handing out a free token, not a wait for the budget.
-    if (waited >= BUDGET_WAIT_MIN_MS) this.config.observe?.({ kind: 'budget-wait', ms: waited });
+    let release: Release | undefined;
+    if (call.mutation && this.config.limiter) {
+      const asked = this.config.now();
+      release = await this.config.limiter.acquire({ signal: options.signal, deadline: options.deadline });
+      const waited = this.config.now() - asked;
+      // A few ms is the scheduler handing out a free token, not a wait for the budget.
+      if (waited >= BUDGET_WAIT_MIN_MS) this.config.observe?.({ kind: 'budget-wait', ms: waited });
+    }
     let rateLimited = false;
     try {
       return await this.attempt(call, url, key, body, options);
@@ -112,7 +110,7 @@ export class Transport {
       rateLimited = error instanceof RateLimitError;
       throw error;
     } finally {
-      await release({ rateLimited });
+      await release?.({ rateLimited });
     }
   }
 

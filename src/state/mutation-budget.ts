@@ -24,7 +24,7 @@
  * or the item expired long ago) is voided by the waiter with a conditional put, as skipped;
  * a holder that finds its own number voided takes another. So a crash never stalls the budget
  * and no number is counted twice. Cost per mutation: a counter update, a put, a batch get, an
- * update (and one more after a 429).
+ * update (and two reads and a write more after a 429).
  */
 import { ApiAbortError } from '../console/errors.js';
 import {
@@ -112,8 +112,8 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
 
   /**
    * A 429: the pace drops to 90% of its use (the tickets that ended within the last window: what
-   * the key allowed us), and that use is the ceiling it recovers to; unless a
-   * container cut it less than a window ago. Two reads and a conditional write, after a 429 only.
+   * the key allowed us), which becomes the ceiling it regains; not when a container cut it less
+   * than a window ago. Two reads and a conditional write, after a 429 only.
    */
   async function cut(): Promise<void> {
     const now = clock.now();
