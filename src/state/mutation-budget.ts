@@ -111,23 +111,30 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
   }
 
   /**
-   * A 429: the pace drops to 90% of its use (the tickets that ended within the last window: what
-   * the key allowed us), which becomes the ceiling it regains; not when a container cut it less
-   * than a window ago. Two reads and a conditional write, after a 429 only.
+   * A 429: the pace drops to 90% of its use (what the key allowed us in the last window), which
+   * becomes the ceiling it regains; not when a container cut it less than a window ago. A
+   * holder that had to wait found the budget full: the use was the allowance it waited at
+   * (`full`). Otherwise few tickets wait, and the use is the tickets among the latest numbers
+   * that ended within the window (a waiting ticket has no `doneAt` and does not count).
+   * After a 429 only: a read, then a batch get unless `full` is known, and a conditional write.
    */
-  async function cut(): Promise<void> {
+  async function cut(full: number | undefined): Promise<void> {
     const now = clock.now();
     const counter = await getItem(table, COUNTER);
     const latest = Number(counter?.n?.N);
     if (!Number.isSafeInteger(latest) || cutRecently(counter, pace, now)) return;
+    const used = full ?? (await endedWithin(latest, now));
+    const { update, condition } = paceCut(counter, pace, used, now);
+    await updateIf(table, COUNTER, update, condition);
+  }
+
+  /** How many of the latest `pace.max` tickets ended within the pace's window. */
+  async function endedWithin(latest: number, now: number): Promise<number> {
     const recent = await batchGet(
       table,
       Array.from({ length: Math.min(pace.max, latest) }, (_, i) => itemKey(PK, ticketSk(latest - i))),
     );
-    // Ended within the window; a ticket without `doneAt` may be waiting rather than sending, so it does not count.
-    const ended = recent.map(ticketOf).filter((t) => t.doneAt !== undefined && t.doneAt > now - pace.perMs);
-    const { update, condition } = paceCut(counter, pace, ended.length, now);
-    await updateIf(table, COUNTER, update, condition);
+    return recent.map(ticketOf).filter((t) => t.doneAt !== undefined && t.doneAt > now - pace.perMs).length;
   }
 
   /** The item of ticket `n`; a missing one is voided first (read again when its holder wrote it meanwhile). */
@@ -211,12 +218,16 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
       if (signal?.aborted) throw new ApiAbortError('request aborted');
       const doneBy = deadline ?? clock.now() + maxHoldMs;
       const { n, counter } = await take(doneBy);
+      // The allowance when this ticket last had to wait: the budget was full at it.
+      let fullAt: number | undefined;
       try {
         for (;;) {
           // The allowance grows as windows pass after a cut: a ticket that waits sees it grow.
-          const ready = await readiness(n, paceAllowance(counter, pace, clock.now()));
+          const allowance = paceAllowance(counter, pace, clock.now());
+          const ready = await readiness(n, allowance);
           const now = clock.now();
           if (ready.at <= now) break;
+          fullAt = allowance;
           if (deadline !== undefined && ready.soonest > deadline) throw budgetTimeout();
           const regrowsAt = paceRegrowsAt(counter, pace, now);
           if (!ready.inFlight && ready.at <= regrowsAt) {
@@ -246,7 +257,7 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
         // The response is in: a failed stamp must not hide it (successors then wait to `doneBy`).
         await end(n, clock.now(), doneBy).catch(() => undefined);
         // A failed cut costs only more 429s, which the next holder to meet one reports again.
-        if (outcome?.rateLimited) await cut().catch(() => undefined);
+        if (outcome?.rateLimited) await cut(fullAt).catch(() => undefined);
       };
     },
   };

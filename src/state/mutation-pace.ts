@@ -47,12 +47,12 @@ export function cutRecently(counter: Item | undefined, pace: WindowLimit, now: n
 }
 
 /**
- * The counter item's update for a 429 met when `ended` tickets had ended within the last window
+ * The counter item's update for a 429 met when the last window held `used` of our mutations
  * (what the key allowed us, capped by the allowance): 90% of it allowed, it the ceiling. Its
  * condition keeps two containers from cutting within one window.
  */
-export function paceCut(counter: Item | undefined, pace: WindowLimit, ended: number, now: number) {
-  const used = Math.max(1, Math.min(paceAllowance(counter, pace, now), ended));
+export function paceCut(counter: Item | undefined, pace: WindowLimit, inWindow: number, now: number) {
+  const used = Math.max(1, Math.min(paceAllowance(counter, pace, now), inWindow));
   return {
     update: {
       expression: 'SET cutAt = :now, allowed = :allowed, ceiling = :ceiling',

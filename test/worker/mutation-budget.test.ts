@@ -165,6 +165,17 @@ describe('the key’s pace, adapted by every container together', () => {
     await (await b.acquire({ deadline: Date.now() + 5_000 }))();
   });
 
+  it('takes the allowance a holder had to wait at as the window’s use, however many tickets wait behind it', async () => {
+    const table = await freshTable('pace-full');
+    const a = createSharedMutationBudget(table, { limits: [{ max: 3, perMs: 300 }] });
+    for (let i = 0; i < 3; i++) await (await a.acquire())();
+    // Ticket 4 waits for ticket 1's window: the budget was full at 3.
+    const fourth = await a.acquire({ deadline: Date.now() + 5_000 });
+    await fourth({ rateLimited: true });
+    const counter = await getItem(table, COUNTER);
+    expect([counter?.allowed?.N, counter?.ceiling?.N]).toEqual(['2', '3']);
+  });
+
   it('cuts once per window, however many requests one burst of 429s answered', async () => {
     const table = await freshTable('pace-once');
     const [first, second] = await sendFrom(table, 5, 2);
