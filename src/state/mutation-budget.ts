@@ -232,7 +232,7 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
           const regrowsAt = paceRegrowsAt(counter, pace, now);
           if (!ready.inFlight && ready.at <= regrowsAt) {
             // Every predecessor has ended and the allowance holds until then: the time is final.
-            await sleep(clock, ready.at - now, signal);
+            await sleepUntil(clock, ready.at, signal);
             break;
           }
           // Look again when the allowance grows or the predecessor in flight may have ended
@@ -266,6 +266,15 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
 function ticketOf(item: Item): Ticket {
   const doneAt = item.doneAt?.N === undefined ? undefined : Number(item.doneAt.N);
   return { doneAt, doneBy: Number(item.doneBy?.N ?? 0) };
+}
+
+/**
+ * Sleeps until the clock reads `at`. A timer may fire a few ms early against the clock: Node
+ * starts it from the event loop's cached time, which lags while the loop is busy. Starting one
+ * ms early is starting inside the window the platform counts, so the holder sleeps again.
+ */
+async function sleepUntil(clock: Clock, at: number, signal: AbortSignal | undefined): Promise<void> {
+  for (let left = at - clock.now(); left > 0; left = at - clock.now()) await sleep(clock, left, signal);
 }
 
 function sleep(clock: Clock, ms: number, signal: AbortSignal | undefined): Promise<void> {

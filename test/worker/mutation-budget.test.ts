@@ -5,7 +5,12 @@
  * saw and what the budget did, never about how long it took.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiTimeoutError, createConsoleClient, type WindowLimit } from '../../src/console/index.js';
+import {
+  ApiTimeoutError,
+  type Clock,
+  createConsoleClient,
+  type WindowLimit,
+} from '../../src/console/index.js';
 import { type Emulators, startEmulators } from '../../src/local/emulators.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import { getItem, itemKey, putIfAbsent } from '../../src/state/dynamo.js';
@@ -123,6 +128,25 @@ describe('tickets of the shared budget', () => {
     const second = await budget.acquire({ deadline: Date.now() + 10_000 });
     await second();
     expect((await getItem(table, ticketKey(2)))?.doneAt?.N).toMatch(/^\d+$/);
+  });
+
+  it('never starts before its window has passed on the clock, though its timer fires early', async () => {
+    const table = await freshTable('early-timer');
+    // A clock whose timers fire 3 ms early, as Node's do when the event loop's cached time lags.
+    let now = 1_000_000;
+    const early: Clock = {
+      now: () => now,
+      setTimeout: (callback, ms) =>
+        setImmediate(() => {
+          now += Math.max(1, ms - 3);
+          callback();
+        }),
+      clearTimeout: (handle) => clearImmediate(handle as NodeJS.Immediate),
+    };
+    const budget = createSharedMutationBudget(table, { limits: [{ max: 1, perMs: 1_000 }], clock: early });
+    await (await budget.acquire())(); // ticket 1 ends at 1,000,000
+    await budget.acquire();
+    expect(now).toBeGreaterThanOrEqual(1_001_000);
   });
 
   it('gives a refused request’s local token back when the shared budget refuses it', async () => {
