@@ -25,7 +25,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { createConsoleClient } from '../src/console/index.js';
-import { median, percentile, seededRandom, shuffled } from './stats.js';
+import { createRng } from '../src/sandbox/prng.js';
+import { median, percentile, shuffled } from './stats.js';
 import type { BenchSection } from './types.js';
 
 const KEY = 'sandbox-key';
@@ -227,7 +228,7 @@ async function measure(baseUrl: string): Promise<BenchSection> {
     const contenders = [raw, rawWithTimeout, rawHttp, viaClient, viaClientOnFetch];
     for (let i = 0; i < WARMUP; i++) for (const fn of contenders) await fn();
     const times = contenders.map((): number[] => []);
-    const random = seededRandom(17);
+    const random = createRng(17).next;
     const indexes = contenders.map((_, index) => index);
     for (let i = 0; i < REQUESTS; i++) {
       // A new order every round: in a fixed rotation the client given fetch always ran right

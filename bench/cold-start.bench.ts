@@ -28,8 +28,9 @@ import {
   writeBundledPolicy,
 } from '../infra/bundling.js';
 import { FUNCTION_MEMORY_MB, MEMORY_HEADROOM } from '../infra/function-memory.js';
+import { createRng } from '../src/sandbox/prng.js';
 import type { NormalizedPolicyFile } from '../src/wiring/policy-file.js';
-import { median, seededRandom, shuffled } from './stats.js';
+import { median, shuffled } from './stats.js';
 import type { BenchSection } from './types.js';
 
 /**
@@ -247,7 +248,7 @@ export async function run(): Promise<BenchSection> {
         EVENTS[v.name === POWERTOOLS ? 'worker' : v.name.replace('-with-sourcemaps', '')] ?? {},
       ),
     });
-    const random = seededRandom(41);
+    const random = createRng(41).next;
     for (let round = 0; round < RUNS; round++) {
       // A new order each round, so no variant always runs first, last or behind the same one
       // (the first round also pays the cold file cache once per variant; the median shrugs that off).

@@ -38,19 +38,7 @@ export function summarize(values: readonly number[]): { p50: number; p99: number
 export const round = (value: number, digits = 3): number => Number(value.toFixed(digits));
 
 /**
- * A deterministic source of [0, 1) numbers (a 32-bit LCG): orders that must be random but
- * repeatable from run to run.
- */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
-
-/**
- * A fresh random order of `items` (Fisher–Yates). Interleaved contenders run in a new order
+ * A fresh random order of `items` (Fisher–Yates; `random` seeded, e.g. src/sandbox/prng.ts). Interleaved contenders run in a new order
  * each round: a fixed cyclic order (rotation) keeps each one behind the same predecessor, and
  * what a predecessor leaves behind (another transport's sockets, its garbage) then lands on
  * the same contender every round.

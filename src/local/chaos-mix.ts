@@ -6,6 +6,7 @@
  */
 import type { ActionRequest } from '../actions/request.js';
 import type { Sandbox } from '../sandbox/index.js';
+import { createRng } from '../sandbox/prng.js';
 
 export interface ChaosMessage {
   /** The message body as sent. */
@@ -15,16 +16,9 @@ export interface ChaosMessage {
   kind: 'approve' | 'disable' | 'archive' | 'dry-run' | 'poison';
 }
 
-/** A small seeded generator (mulberry32): the same mix every run. */
+/** A small seeded generator (the sandbox's mulberry32): the same mix every run. */
 export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  return createRng(seed).next;
 }
 
 interface Generator {
