@@ -230,7 +230,8 @@ export async function run(): Promise<BenchSection> {
       const block = Array.from({ length: BLOCK }, () => prepare('approve trg_1 ph_1 benchmark'));
       for (const [i, p] of block.entries()) {
         // Alternate which goes first, pair by pair: whichever call follows the other pays for
-        // the emulator's leftover work (it runs on this same event loop), so both must share it.
+        // the leftover work of the call before it (the SDK's, and the emulator's on the other of
+        // the machine's two cores), so both must share it.
         if ((i + b) % 2 === 0) {
           mutations.push(await mutate(p));
           baseline.push(await bare());

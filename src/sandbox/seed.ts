@@ -23,7 +23,11 @@ import type {
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 
-/** The 29 permission keys an update accepts (spec 2.3). */
+/**
+ * The 29 permission keys an update accepts (spec 2.3). The sandbox's own transcription, not
+ * the client's (src/console/schemas/roles.ts): it is an independent reading of the spec, and
+ * test/console/contract.test.ts checks that the two agree.
+ */
 export const PERMISSION_KEYS = [
   'invitation_access',
   'create_configs',

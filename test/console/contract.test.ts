@@ -15,7 +15,12 @@ import {
   RateLimitError,
   ResponseValidationError,
 } from '../../src/console/index.js';
-import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
+import { PERMISSION_KEYS } from '../../src/console/schemas/roles.js';
+import {
+  type RunningSandbox,
+  PERMISSION_KEYS as SANDBOX_PERMISSION_KEYS,
+  startSandbox,
+} from '../../src/sandbox/index.js';
 
 let running: RunningSandbox;
 beforeAll(async () => {
@@ -34,6 +39,15 @@ async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
 }
 
 const state = () => running.sandbox.state;
+
+describe('the two readings of the spec agree', () => {
+  // Each side keeps its own transcription of spec 2.3 (a shared list would hide a typo from
+  // both): a role update the client accepts must be one the sandbox accepts, and no key fewer.
+  it('lists the same 29 permission keys in the same order', () => {
+    expect(PERMISSION_KEYS).toHaveLength(29);
+    expect([...PERMISSION_KEYS]).toEqual([...SANDBOX_PERMISSION_KEYS]);
+  });
+});
 
 describe('each operation against the sandbox', () => {
   it('roles.get reads a role with its permissions', async () => {
