@@ -113,6 +113,16 @@ export class ApiConnectionError extends ConsoleError {
 /** An attempt's timeout or the caller's deadline passed. */
 export class ApiTimeoutError extends ConsoleError {
   override name = 'ApiTimeoutError';
+  /**
+   * False when the time ran out before the request was sent (waiting for the mutation budget,
+   * or a deadline already past): the platform never saw it. True when an attempt was on its way.
+   */
+  readonly requestSent: boolean;
+
+  constructor(message: string, requestSent = true, options?: { cause?: unknown }) {
+    super(message, options);
+    this.requestSent = requestSent;
+  }
 }
 
 /** The caller's AbortSignal fired. Never retried. */

@@ -171,6 +171,7 @@ export class Transport {
     if (timeLeft <= 0)
       throw new ApiTimeoutError(
         `${labelOf(call.method, url)}: the deadline passed before the request was sent`,
+        false,
       );
     const configured = Math.min(options.timeoutMs ?? this.config.timeoutMs, MAX_TIMER_MS);
     const timeoutMs = Math.min(configured, timeLeft);

@@ -278,5 +278,5 @@ export class MutationLimiter implements MutationBudget {
 }
 
 export function budgetTimeout(): ApiTimeoutError {
-  return new ApiTimeoutError('the deadline passes before the mutation budget allows this request');
+  return new ApiTimeoutError('the deadline passes before the mutation budget allows this request', false);
 }

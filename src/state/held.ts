@@ -7,7 +7,7 @@
  * when the request starts to wait and deletes it when the request ends.
  */
 import type { ActionRequest } from '../actions/request.js';
-import { getItem, type Item, itemKey, putItem } from './dynamo.js';
+import { getItem, type Item, itemKey, putIf } from './dynamo.js';
 import { deleteItem } from './dynamo-delete.js';
 import { queryPartition } from './dynamo-query.js';
 import { updateIf } from './dynamo-update.js';
@@ -54,7 +54,20 @@ export const heldItemKey = key;
 /** A forgotten record (a worker that never came back) leaves by itself after this long. */
 const KEEP_DAYS = 30;
 
-export async function holdRequest(table: StateTable, held: HeldRecord, now: Date): Promise<void> {
+/**
+ * What became of writing a wait: `held`; or `cancelled`, when `/autopilot cancel` marked the
+ * request since this copy read it (the mark stays: the caller ends the request as cancelled);
+ * or `ended`, when another copy ended it meanwhile (its final is there to replay).
+ */
+export type HoldOutcome = { state: 'held' } | { state: 'cancelled'; cancel: CancelMark } | { state: 'ended' };
+
+/**
+ * Writes the wait, replacing the one a copy of this request wrote before (a redelivered or
+ * released copy held again), but never over a cancel mark: a person told "cancelled" must
+ * never see the request run, and a plain put here would erase the mark between the worker's
+ * read and its write.
+ */
+export async function holdRequest(table: StateTable, held: HeldRecord, now: Date): Promise<HoldOutcome> {
   const item: Item = {
     ...key(held.requestId),
     requestId: { S: held.requestId },
@@ -69,7 +82,10 @@ export async function holdRequest(table: StateTable, held: HeldRecord, now: Date
     expiresAt: { N: String(expiresAfterDays(now, KEEP_DAYS)) },
   };
   if (held.nextLook) item.nextLook = { S: held.nextLook };
-  await putItem(table, item);
+  if (await putIf(table, item, { expression: 'attribute_not_exists(cancelledBy)' })) return { state: 'held' };
+  // Marks are never taken off an item; only ending the request deletes it.
+  const cancel = cancelFromItem(await getItem(table, key(held.requestId)));
+  return cancel ? { state: 'cancelled', cancel } : { state: 'ended' };
 }
 
 /** The request ended (done, denied, cancelled, ...): it is no longer held. */
@@ -211,6 +227,20 @@ export async function startExecutingHeld(
   if (out) return { state: 'go' };
   const cancel = cancelFromItem(await getItem(table, key(requestId)));
   return cancel ? { state: 'cancelled', cancel } : { state: 'gone' };
+}
+
+/**
+ * The worker's attempt for a held request stopped before it could reach the platform (a 429,
+ * a failure before sending, a full counter): it no longer says it executes, so the request can
+ * still be cancelled before its next try. Only the attempt that said so takes it back.
+ */
+export async function stopExecutingHeld(table: StateTable, requestId: string, owner: string): Promise<void> {
+  await updateIf(
+    table,
+    key(requestId),
+    { expression: 'REMOVE executingBy', values: { ':owner': { S: owner } } },
+    { expression: 'executingBy = :owner' },
+  );
 }
 
 /**

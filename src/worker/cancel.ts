@@ -35,7 +35,8 @@ export function cancelReason(mark: CancelMark): string {
 
 const REFUSED = {
   'not-held': (id: string) => `request ${id} is not held (it ended, or never waited)`,
-  executing: (id: string) => `request ${id} is being executed right now; it can no longer be cancelled`,
+  executing: (id: string) =>
+    `request ${id} has been sent to the Console API (it is executing, or an answer was lost and it is retried); it can no longer be cancelled`,
   'already-cancelled': (id: string) => `request ${id} is already cancelled`,
 } as const;
 

@@ -6,7 +6,9 @@
  */
 import type { ActionRequest } from '../actions/request.js';
 import {
+  ApiConnectionError,
   ApiError,
+  ApiTimeoutError,
   BadRequestError,
   isTransientError,
   RateLimitError,
@@ -40,7 +42,15 @@ export type ExecutionResult =
   | { kind: 'done'; result: 'approved' | 'groups-disabled' | 'archived'; reason: string }
   | { kind: 'stale'; reason: string; status: number }
   | { kind: 'rejected'; reason: string; status: number }
-  | { kind: 'transient'; reason: string; error: unknown; retryAfterMs?: number; rateLimited: boolean };
+  | {
+      kind: 'transient';
+      reason: string;
+      error: unknown;
+      retryAfterMs?: number;
+      rateLimited: boolean;
+      /** False only when no attempt can have reached the platform (see `mayHaveReached`). */
+      mayHaveReached: boolean;
+    };
 
 /** What the mutation did, in words. */
 function doneReason(request: ActionRequest): string {
@@ -71,6 +81,20 @@ export function platformMessage(error: ApiError): string {
     parts.push(entry.property ? `${entry.property}: ${entry.errorMessage}` : entry.errorMessage);
   }
   return parts.length > 0 ? parts.join('; ') : `the Console API answered ${error.status}`;
+}
+
+/**
+ * Whether a failed call may have reached the platform, and so may have changed something.
+ * False only when the client made one attempt and it provably stopped short: refused with
+ * 429 (rate limits are checked before anything is done), or failed before a byte was sent
+ * (a refused connection, a deadline passed while waiting for the mutation budget). Anything
+ * else (a timeout in flight, a 5xx, a lost answer, several attempts) may have.
+ */
+export function mayHaveReached(error: unknown): boolean {
+  if (((error as { attempts?: number }).attempts ?? 1) > 1) return true;
+  if (error instanceof RateLimitError) return false;
+  if (error instanceof ApiConnectionError || error instanceof ApiTimeoutError) return error.requestSent;
+  return true;
 }
 
 async function call(client: MutationClient, request: ActionRequest, options: MutationOptions) {
@@ -107,6 +131,7 @@ export async function executeAction(
         reason: (error as Error).message,
         error,
         rateLimited: error instanceof RateLimitError,
+        mayHaveReached: mayHaveReached(error),
       };
       if (error instanceof RateLimitError && error.retryAfterMs !== undefined)
         transient.retryAfterMs = error.retryAfterMs;
@@ -149,6 +174,7 @@ export async function executeAction(
       reason: (error as Error).message ?? String(error),
       error,
       rateLimited: false,
+      mayHaveReached: true,
     };
   }
 }

@@ -6,7 +6,7 @@
 import { type ActionRequest, actionTarget, requesterKey } from '../actions/request.js';
 import { type Decision, requestExpiresAt } from '../policy/decide.js';
 import type { Policy } from '../policy/schema.js';
-import { endHold, type HeldWhy, holdRequest } from '../state/held.js';
+import { endHold, type HeldWhy, type HoldOutcome, holdRequest } from '../state/held.js';
 import type { StateTable } from '../state/table.js';
 
 /** An unanswered question is looked at again this often (a Deny or an approval elsewhere ends it). */
@@ -34,8 +34,8 @@ export async function holdFor(
   request: ActionRequest & { requestId: string },
   wait: { why: HeldWhy; decision: Decision; nextLook: Date | undefined },
   now: Date,
-): Promise<void> {
-  await holdRequest(
+): Promise<HoldOutcome> {
+  return holdRequest(
     table,
     {
       requestId: request.requestId,

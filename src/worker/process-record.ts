@@ -13,7 +13,7 @@ import { postToSlack } from '../slack/post.js';
 import { clearNotified, markNotified, readFinal, recordFinal } from '../state/audit.js';
 import { consumeCounter, refundCounter } from '../state/counters.js';
 import { claimEffect, completeEffect, releaseEffect, type StoredOutcome } from '../state/effects.js';
-import { startExecutingHeld } from '../state/held.js';
+import { type HoldOutcome, startExecutingHeld, stopExecutingHeld } from '../state/held.js';
 import { readRequestState } from '../state/request-state.js';
 import { admit } from './admit.js';
 import { deadLetterRecord } from './dead-letter.js';
@@ -142,8 +142,8 @@ async function defer(
   await writeAuditFor(deps, ctx, done);
   // Held in the table, not re-sent with a delay: the release tick brings it back.
   const nextLook = nextLookFor(why, until, deps.policy, request, now);
-  await holdFor(deps.table, request, { why, decision, nextLook }, now);
-  ctx.held = true;
+  const stopped = unlessHeld(deps, ctx, await holdFor(deps.table, request, { why, decision, nextLook }, now));
+  if (stopped) return stopped;
   return finish(deps, ctx, done, 'deferred');
 }
 
@@ -173,9 +173,26 @@ async function ask(deps: RecordDeps, ctx: RecordContext, decision: Decision): Pr
   const reason = `${decision.reason}; waiting for Approve or Deny in the notifications channel`;
   const now = currentDate(deps);
   const nextLook = nextLookFor('ask', now, deps.policy, ctx.request, now);
-  await holdFor(deps.table, ctx.request, { why: 'ask', decision: { ...decision, reason }, nextLook }, now);
-  ctx.held = true;
+  const wait = { why: 'ask' as const, decision: { ...decision, reason }, nextLook };
+  const stopped = unlessHeld(deps, ctx, await holdFor(deps.table, ctx.request, wait, now));
+  if (stopped) return stopped;
   return finish(deps, ctx, { ...base, result: 'asked', reason }, 'asked');
+}
+
+/**
+ * After writing a wait: undefined when the request is held now; otherwise how it ends. A cancel
+ * marked since our read wins (ended here as cancelled); a request another copy ended meanwhile
+ * is retried, and the retry replays that copy's final.
+ */
+function unlessHeld(
+  deps: RecordDeps,
+  ctx: RecordContext,
+  outcome: HoldOutcome,
+): Promise<RecordResult> | undefined {
+  ctx.held = outcome.state !== 'ended';
+  if (outcome.state === 'held') return undefined;
+  if (outcome.state === 'cancelled') return endCancelled(deps, ctx, outcome.cancel);
+  throw new RetryLater(`request ${ctx.request.requestId} ended while this copy held it again`);
 }
 
 type Mutated = { kind: 'ended'; result: RecordResult } | { kind: 'over-limit'; exceeded: Decision };
@@ -193,13 +210,18 @@ async function mutate(deps: RecordDeps, ctx: RecordContext, decision: Decision):
     return { kind: 'ended', result: await stopped() };
   }
 
+  // Nothing reached the platform: the claim goes back, and a held request can be cancelled again.
+  const letGo = async () => {
+    await releaseEffect(deps.table, key, owner);
+    if (ctx.held) await stopExecutingHeld(deps.table, request.requestId, owner);
+  };
   if (decision.counter) {
     const taken = await consumeCounter(deps.table, decision.counter).catch(async (error: unknown) => {
-      await releaseEffect(deps.table, key, owner);
+      await letGo();
       throw error;
     });
     if (!taken.ok) {
-      await releaseEffect(deps.table, key, owner);
+      await letGo();
       ctx.log.info('limit reached', { counter: decision.counter.key, limit: decision.counter.limit });
       return { kind: 'over-limit', exceeded: decision.counter.exceeded };
     }
@@ -208,7 +230,10 @@ async function mutate(deps: RecordDeps, ctx: RecordContext, decision: Decision):
   const deadline = deps.clock() + ctx.timing.remainingMs() - deps.safetyMarginMs;
   const outcome = await executeAction(deps.client, request, { deadline });
   if (outcome.kind === 'transient') {
-    await releaseEffect(deps.table, key, owner);
+    // A call that may have reached the platform keeps saying it executes: a cancel now could
+    // not promise that nothing changed, so it is refused until the retry ends the request.
+    if (outcome.mayHaveReached) await releaseEffect(deps.table, key, owner);
+    else await letGo();
     if (decision.counter) await refundCounter(deps.table, decision.counter);
     await backOffIfRateLimited(deps, ctx, outcome);
     throw new RetryLater(`transient failure: ${outcome.reason}`, { cause: outcome.error });

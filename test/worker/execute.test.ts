@@ -7,7 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApprovePhaseRequest } from '../../src/actions/request.js';
 import { createConsoleClient } from '../../src/console/index.js';
 import { executeAction } from '../../src/worker/execute.js';
-import { type ScriptedServer, startScriptedServer } from '../console/helpers/scripted-server.js';
+import {
+  closedPortUrl,
+  type ScriptedServer,
+  startScriptedServer,
+} from '../console/helpers/scripted-server.js';
 
 const request: ApprovePhaseRequest = {
   version: 1,
@@ -27,9 +31,10 @@ afterAll(async () => {
   await server.close();
 });
 
-function client() {
+function client(options: { baseUrl?: string; maxRetries?: number } = {}) {
   return createConsoleClient({
-    baseUrl: server.url,
+    baseUrl: options.baseUrl ?? server.url,
+    ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
     apiKey: 'test-key',
     mutationBudget: false,
     timeoutMs: 200,
@@ -51,5 +56,31 @@ describe('executeAction', () => {
     expect(server.requests.length - before).toBe(2);
     expect(result.kind).toBe('stale');
     expect(result.reason).toMatch(/earlier attempt of this call got no answer/);
+  });
+});
+
+describe('whether a failed call may have reached the platform', () => {
+  const rateLimited = { status: 429, body: { status: 429, message: 'slow down' } };
+  const reached = async (options: Parameters<typeof client>[0], mutation = {}) => {
+    const result = await executeAction(client(options), request, mutation);
+    if (result.kind !== 'transient') throw new Error(`expected a transient failure, got ${result.kind}`);
+    return result.mayHaveReached;
+  };
+
+  it('has not when one attempt was refused with 429, failed to connect, or never left for its deadline', async () => {
+    server.setScript(() => rateLimited);
+    expect(await reached({ maxRetries: 0 })).toBe(false);
+    expect(await reached({ baseUrl: await closedPortUrl(), maxRetries: 0 })).toBe(false);
+    expect(await reached({ maxRetries: 0 }, { deadline: 0 })).toBe(false);
+  });
+
+  it('may have when an attempt timed out in flight, the server failed, or several attempts were made', async () => {
+    server.setScript(() => 'hang');
+    expect(await reached({ maxRetries: 0 })).toBe(true);
+    server.setScript(() => ({ status: 502, body: { status: 502, message: 'bad gateway' } }));
+    expect(await reached({ maxRetries: 0 })).toBe(true);
+    // Two 429s in a row: only the last answer is known, and the first might have been a 5xx.
+    server.setScript(() => rateLimited);
+    expect(await reached({ maxRetries: 1 })).toBe(true);
   });
 });

@@ -1,5 +1,7 @@
+import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createRequesterSigner } from '../../src/actions/proof.js';
+import { ApiConnectionError, ApiTimeoutError, makeApiError } from '../../src/console/index.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { readAudit, readFinal } from '../../src/state/audit.js';
 import {
@@ -195,6 +197,10 @@ describe('held requests', () => {
 
     await holdRequest(bench.table, { ...record, since: '2026-11-23T10:00:01.000Z' }, bench.clock.now);
     expect(await markCancelled(bench.table, 'race-1', mark)).toBe('marked');
+    // A copy held again after the cancel leaves the mark where it is, and is told of it.
+    expect(
+      await holdRequest(bench.table, { ...record, since: '2026-11-23T10:00:02.000Z' }, bench.clock.now),
+    ).toEqual({ state: 'cancelled', cancel: mark });
     expect(await startExecutingHeld(bench.table, 'race-1', 'worker-b')).toEqual({
       state: 'cancelled',
       cancel: mark,
@@ -203,6 +209,101 @@ describe('held requests', () => {
     await endHold(bench.table, 'race-1');
     expect(await markCancelled(bench.table, 'race-1', mark)).toBe('not-held');
     expect(await startExecutingHeld(bench.table, 'race-1', 'worker-c')).toEqual({ state: 'gone' });
+  });
+
+  it('never erases a cancel marked while a copy of the request is being held again', async () => {
+    bench.clock.now = at('2026-11-23T08:00:00Z'); // before the 09:00 window: held
+    await bench.send({ triggerId: 'trg_cx', phaseId: 'ph_1', requestId: 'cx-1' });
+    const first = await bench.receive();
+    await bench.run(worker, first);
+    expect((await listHeld(bench.table)).map((h) => [h.requestId, h.why])).toEqual([['cx-1', 'window']]);
+
+    // A redelivered copy at 08:10 reads the request's state (held, not cancelled); between that
+    // read and its writing the wait again, a person cancels and is told it worked.
+    let cancelled: unknown;
+    const table = {
+      tableName: bench.table.tableName,
+      client: {
+        send: async (command: unknown) => {
+          const item = command instanceof PutItemCommand ? command.input.Item : undefined;
+          if (cancelled === undefined && item?.pk?.S?.startsWith('held#') && item.sk?.S === 'cx-1') {
+            cancelled = await cancelHeldRequest(
+              { table: bench.table, mayCancel: () => true },
+              { requestId: 'cx-1', by: 'slack:U0ADMIN', reason: 'wrong build', now: bench.clock.now },
+            );
+          }
+          return bench.table.client.send(command as PutItemCommand);
+        },
+      },
+    } as typeof bench.table;
+    bench.clock.now = at('2026-11-23T08:10:00Z');
+    await bench.run(bench.worker({ table }), first);
+    expect(cancelled).toMatchObject({ ok: true });
+
+    // The copy found the mark instead of erasing it, and ended the request as cancelled.
+    expect(await readFinal(bench.table, 'cx-1')).toMatchObject({ result: 'cancelled', rule: 'cancel' });
+    expect(await listHeld(bench.table)).toEqual([]);
+    bench.clock.now = at('2026-11-23T09:00:35Z');
+    await bench.run(worker, first);
+    expect(bench.approvals('trg_cx')).toBe(0);
+    // (The copy's deferral and its ending share one instant: their audit order is not fixed.)
+    expect((await results('cx-1')).sort()).toEqual(['cancelled', 'deferred', 'deferred', 'replayed']);
+  });
+
+  it('can still cancel a held request whose attempt never reached the platform, and not one whose attempt may have', async () => {
+    const failingWith = (error: Error) =>
+      bench.worker({
+        client: {
+          releasePipelineTriggers: {
+            approve: async () => {
+              throw Object.assign(error, { attempts: 1 });
+            },
+          },
+          experiments: { disableGroups: async () => ({}) },
+          dynamicConfigs: { archive: async () => ({}) },
+        },
+      });
+    const rateLimited = makeApiError({
+      status: 429,
+      headers: {},
+      body: undefined,
+      method: 'PUT',
+      path: '/x',
+    });
+    const cases = [
+      { id: 'ex-429', error: rateLimited, cancellable: true },
+      { id: 'ex-refused', error: new ApiConnectionError('connect ECONNREFUSED', false), cancellable: true },
+      { id: 'ex-budget', error: new ApiTimeoutError('the budget', false), cancellable: true },
+      {
+        id: 'ex-timeout',
+        error: new ApiTimeoutError('no complete response within 10000 ms'),
+        cancellable: false,
+      },
+      { id: 'ex-reset', error: new ApiConnectionError('socket hang up', true), cancellable: false },
+      {
+        id: 'ex-5xx',
+        error: makeApiError({ status: 502, headers: {}, body: undefined, method: 'PUT', path: '/x' }),
+        cancellable: false,
+      },
+    ];
+    const outcomes: Array<[string, string]> = [];
+    for (const [i, c] of cases.entries()) {
+      bench.clock.now = at('2026-11-23T08:00:00Z');
+      await bench.send({ triggerId: `trg_ex${i}`, phaseId: 'ph_1', requestId: c.id });
+      await bench.run(worker, await bench.receive());
+      expect((await releaseHeld(tick, at('2026-11-23T09:00:30Z'))).released).toEqual([c.id]);
+      bench.clock.now = at('2026-11-23T09:00:35Z');
+      const out = await bench.run(failingWith(c.error), await bench.receive());
+      expect(out.batchItemFailures).toHaveLength(1); // left for SQS to retry: nothing ran
+      const cancel = await cancelHeldRequest(
+        { table: bench.table, mayCancel: () => true },
+        { requestId: c.id, by: 'slack:U0ADMIN', now: at('2026-11-23T09:01:00Z') },
+      );
+      outcomes.push([c.id, cancel.ok ? 'cancelled' : cancel.code]);
+      await endHold(bench.table, c.id);
+      await bench.purge();
+    }
+    expect(outcomes).toEqual(cases.map((c) => [c.id, c.cancellable ? 'cancelled' : 'executing']));
   });
 
   it('stops sending back a wait whose copies never come back, and lists it as stuck', async () => {
