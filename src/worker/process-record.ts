@@ -1,38 +1,36 @@
 /**
  * One SQS record, start to end: validate (poison → DLQ), replay a completed effect, ask the
  * policy, and then deny, defer, ask a human, or claim the effect, take a counter unit and call
- * the Console API. Every decision and outcome ends in one log line, one audit record and the
- * replies (finish.ts). Throwing means "retry this record later" (the handler reports it as a
+ * the Console API (a request that must wait is held: wait.ts). Every decision and outcome ends
+ * in one log line, one audit record and the replies (finish.ts). Throwing means "retry this record later" (the handler reports it as a
  * batch item failure); everything that returns has been dealt with for good.
  */
 import { randomUUID } from 'node:crypto';
 import type { SQSRecord } from 'aws-lambda';
 import { effectKey, parseActionRequest, requesterKey } from '../actions/request.js';
 import type { Decision } from '../policy/decide.js';
-import { postToSlack } from '../slack/post.js';
-import { clearNotified, markNotified, readFinal, recordFinal } from '../state/audit.js';
+import { readFinal, recordFinal } from '../state/audit.js';
 import { consumeCounter, refundCounter } from '../state/counters.js';
 import { claimEffect, completeEffect, releaseEffect, type StoredOutcome } from '../state/effects.js';
-import { type HoldOutcome, startExecutingHeld, stopExecutingHeld } from '../state/held.js';
+import { startExecutingHeld, stopExecutingHeld } from '../state/held.js';
 import { readRequestState } from '../state/request-state.js';
 import { admit } from './admit.js';
 import { deadLetterRecord } from './dead-letter.js';
 import { rateLimitBackoffSeconds, setVisibility } from './defer.js';
 import { RetryLater } from './errors.js';
 import { executeAction } from './execute.js';
-import { endCancelled, finish, writeAuditFor } from './finish.js';
-import { heldBecause, holdFor, nextLookFor } from './hold.js';
+import { endCancelled, finish } from './finish.js';
 import {
   currentDate,
   lockExpiry,
-  notificationsUrl,
   type RecordContext,
   type RecordDeps,
   type RecordResult,
   type RecordTiming,
   type Request,
 } from './record.js';
-import { askMessage, type OutcomeResult } from './replies.js';
+import type { OutcomeResult } from './replies.js';
+import { ask, defer } from './wait.js';
 
 export type { RecordDeps, RecordResult, RecordTiming };
 
@@ -117,82 +115,6 @@ async function apply(deps: RecordDeps, ctx: RecordContext, decided: Decision): P
       }
     }
   }
-}
-
-async function defer(
-  deps: RecordDeps,
-  ctx: RecordContext,
-  decision: Decision,
-  overLimit: boolean,
-): Promise<RecordResult> {
-  const { request } = ctx;
-  const now = currentDate(deps);
-  // A defer without a time would spin; the policy always sets one, but be safe: 15 min.
-  const until = decision.deferUntil ?? new Date(now.getTime() + 15 * 60_000);
-  const why = heldBecause(decision, overLimit);
-  deps.metrics.put('HeldRequests', 1, { Why: why }, { requestId: request.requestId });
-  const done = {
-    rule: decision.rule,
-    reason: decision.reason,
-    dryRun: decision.dryRun,
-    result: 'deferred' as const,
-    // A pause has no next look: `resume` releases it.
-    ...(why === 'paused' ? {} : { deferUntil: until }),
-  };
-  await writeAuditFor(deps, ctx, done);
-  // Held in the table, not re-sent with a delay: the release tick brings it back.
-  const nextLook = nextLookFor(why, until, deps.policy, request, now);
-  const stopped = unlessHeld(deps, ctx, await holdFor(deps.table, request, { why, decision, nextLook }, now));
-  if (stopped) return stopped;
-  return finish(deps, ctx, done, 'deferred');
-}
-
-async function ask(deps: RecordDeps, ctx: RecordContext, decision: Decision): Promise<RecordResult> {
-  const base = { rule: decision.rule, dryRun: decision.dryRun };
-  const webhook = await notificationsUrl(deps);
-  if (!webhook) {
-    const reason = `${decision.reason}; but no notifications channel (slackWebhookUrl) is set to ask in, so it is denied`;
-    return finish(deps, ctx, { ...base, result: 'denied', reason }, 'decided');
-  }
-  const message = askMessage(ctx.request, decision);
-  deps.metrics.put('HeldRequests', 1, { Why: 'ask' }, { requestId: ctx.request.requestId });
-  if (!message) {
-    const reason = `${decision.reason}; but the request is too large to carry in Slack buttons, so it is denied`;
-    return finish(deps, ctx, { ...base, result: 'denied', reason }, 'decided');
-  }
-  // Claim the question first so that copies of this message never ask twice.
-  if (await markNotified(deps.table, ctx.request.requestId, 'ask', currentDate(deps))) {
-    const posted = await postToSlack(webhook, message, deps.slack);
-    if (!posted.ok) {
-      deps.metrics.put('SlackPostsFailed', 1, {}, { requestId: ctx.request.requestId });
-      // Nobody was asked: give the marker back and retry later rather than wait forever.
-      await clearNotified(deps.table, ctx.request.requestId, 'ask');
-      throw new RetryLater(`cannot post the question to Slack: ${posted.error}`);
-    }
-  }
-  const reason = `${decision.reason}; waiting for Approve or Deny in the notifications channel`;
-  const now = currentDate(deps);
-  const nextLook = nextLookFor('ask', now, deps.policy, ctx.request, now);
-  const wait = { why: 'ask' as const, decision: { ...decision, reason }, nextLook };
-  const stopped = unlessHeld(deps, ctx, await holdFor(deps.table, ctx.request, wait, now));
-  if (stopped) return stopped;
-  return finish(deps, ctx, { ...base, result: 'asked', reason }, 'asked');
-}
-
-/**
- * After writing a wait: undefined when the request is held now; otherwise how it ends. A cancel
- * marked since our read wins (ended here as cancelled); a request another copy ended meanwhile
- * is retried, and the retry replays that copy's final.
- */
-function unlessHeld(
-  deps: RecordDeps,
-  ctx: RecordContext,
-  outcome: HoldOutcome,
-): Promise<RecordResult> | undefined {
-  ctx.held = outcome.state !== 'ended';
-  if (outcome.state === 'held') return undefined;
-  if (outcome.state === 'cancelled') return endCancelled(deps, ctx, outcome.cancel);
-  throw new RetryLater(`request ${ctx.request.requestId} ended while this copy held it again`);
 }
 
 type Mutated = { kind: 'ended'; result: RecordResult } | { kind: 'over-limit'; exceeded: Decision };
