@@ -51,6 +51,8 @@ export interface WebhookDeps {
    */
   held?: {
     list(): Promise<HeldRecord[]>;
+    /** One held request (a click is checked against the question it answers). */
+    read(requestId: string): Promise<HeldRecord | undefined>;
     cancel(request: CancelRequest, mayCancel: (held: HeldRecord) => true | string): Promise<CancelOutcome>;
     /** A Deny click: the asked request is looked at by the next tick (ended by the veto). */
     lookNow?(requestId: string, at: Date): Promise<unknown>;

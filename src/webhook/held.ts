@@ -5,7 +5,7 @@
  * tells the requester and the channel). Within the request's deadline, every value escaped.
  */
 import { mayCancel } from '../policy/cancel-grant.js';
-import { type HeldRecord, listHeld, lookNow, nextLookText } from '../state/held.js';
+import { type HeldRecord, listHeld, lookNow, nextLookText, readHeld } from '../state/held.js';
 import type { StateTable } from '../state/table.js';
 import { cancelHeldRequest } from '../worker/cancel.js';
 import { code, contextLine, ephemeral, escapeMrkdwn, problem, section, table } from './blocks.js';
@@ -19,6 +19,7 @@ const PAGE_SIZE = 10;
 export function heldAccess(table: StateTable): NonNullable<WebhookDeps['held']> {
   return {
     list: () => listHeld(table),
+    read: (requestId) => readHeld(table, requestId),
     cancel: (request, mayCancel) => cancelHeldRequest({ table, mayCancel }, request),
     lookNow: (requestId, at) => lookNow(table, requestId, at),
   };

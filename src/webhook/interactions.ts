@@ -1,8 +1,10 @@
 /**
  * Button clicks on the "ask a human" messages the worker posts (brief: "Ask a human"). The
- * button's value is the original action request (base64url JSON). Approve re-queues it as
- * the clicking person's request; Deny records a veto on its effect key. Both replace the
- * message so nobody clicks twice; a refusal is shown only to the person who clicked.
+ * button's value is the original action request (base64url JSON); a click counts only for a
+ * question still open in the state table, whose copy of the request is used (open-question.ts).
+ * Approve re-queues it as the clicking person's request; Deny records a veto on its effect key.
+ * Both replace the message so nobody clicks twice; a refusal is shown only to the person who
+ * clicked.
  */
 import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
@@ -14,6 +16,7 @@ import { settleBy } from './deadline.js';
 import type { WebhookDeps } from './deps.js';
 import { MalformedSlackRequestError } from './errors.js';
 import { enqueue, responseUrlOf } from './mutations.js';
+import { openQuestion } from './open-question.js';
 
 export const APPROVE_ACTION_ID = 'autopilot_approve';
 export const DENY_ACTION_ID = 'autopilot_deny';
@@ -160,16 +163,22 @@ export async function handleInteraction(
     await reply.send(refusal(allowed.message));
     return { outcome: allowed.outcome, userId, ...reply.warned() };
   }
+  const question = await openQuestion(deps, original, deadline, now);
+  if (!question.ok) {
+    await reply.send(refusal(question.message));
+    const { outcome, error } = question;
+    return { outcome, userId, ...(error !== undefined ? { error } : {}), ...reply.warned() };
+  }
   const click: Click = {
     deps,
     ctx,
-    original,
+    original: question.request,
     userId,
     responseUrl,
     deadline,
     now,
     reply,
-    what: `${original.action} for ${actionTarget(original)}`,
+    what: `${question.request.action} for ${actionTarget(question.request)}`,
   };
   return action.action_id === DENY_ACTION_ID ? deny(click) : approve(click);
 }

@@ -61,22 +61,24 @@ export async function ask(deps: RecordDeps, ctx: RecordContext, decision: Decisi
     const reason = `${decision.reason}; but the request is too large to carry in Slack buttons, so it is denied`;
     return finish(deps, ctx, { ...base, result: 'denied', reason }, 'decided');
   }
-  // Claim the question first so that copies of this message never ask twice.
-  if (await markNotified(deps.table, ctx.request.requestId, 'ask', currentDate(deps))) {
-    const posted = await postToSlack(webhook, message, deps.slack);
-    if (!posted.ok) {
-      deps.metrics.put('SlackPostsFailed', 1, {}, { requestId: ctx.request.requestId });
-      // Nobody was asked: give the marker back and retry later rather than wait forever.
-      await clearNotified(deps.table, ctx.request.requestId, 'ask');
-      throw new RetryLater(`cannot post the question to Slack: ${posted.error}`);
-    }
-  }
+  // Held before it is asked: a click is only taken for a question held open (src/webhook/open-question.ts).
   const reason = `${decision.reason}; waiting for Approve or Deny in the notifications channel`;
   const now = currentDate(deps);
   const nextLook = nextLookFor('ask', now, deps.policy, ctx.request, now);
   const wait = { why: 'ask' as const, decision: { ...decision, reason }, nextLook };
   const stopped = unlessHeld(deps, ctx, await holdFor(deps.table, ctx.request, wait, now));
   if (stopped) return stopped;
+  // Claim the question so that copies of this message never ask twice.
+  if (await markNotified(deps.table, ctx.request.requestId, 'ask', currentDate(deps))) {
+    const posted = await postToSlack(webhook, message, deps.slack);
+    if (!posted.ok) {
+      deps.metrics.put('SlackPostsFailed', 1, {}, { requestId: ctx.request.requestId });
+      // Nobody was asked: give the marker back and retry later rather than wait forever (the
+      // hold stays; the retry writes it again, or the tick brings the request back).
+      await clearNotified(deps.table, ctx.request.requestId, 'ask');
+      throw new RetryLater(`cannot post the question to Slack: ${posted.error}`);
+    }
+  }
   return finish(deps, ctx, { ...base, result: 'asked', reason }, 'asked');
 }
 

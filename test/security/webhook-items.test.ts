@@ -9,7 +9,13 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActionRequest } from '../../src/actions/request.js';
 import { type Emulators, startEmulators } from '../../src/local/emulators.js';
-import { type StateTable, WEBHOOK_PARTITION_KEYS } from '../../src/state/table.js';
+import { holdRequest } from '../../src/state/held.js';
+import {
+  type StateTable,
+  WEBHOOK_HELD_PARTITION_KEYS,
+  WEBHOOK_PARTITION_KEYS,
+} from '../../src/state/table.js';
+import { heldAccess } from '../../src/webhook/held.js';
 import { APPROVE_ACTION_ID, DENY_ACTION_ID, encodeButtonValue } from '../../src/webhook/interactions.js';
 import {
   blockActionsPayload,
@@ -26,9 +32,20 @@ let table: StateTable;
 beforeAll(async () => {
   emu = await startEmulators();
   const client = {
-    send(command: { input: { Key?: { pk?: { S?: string } }; Item?: { pk?: { S?: string } } } }) {
+    send(command: {
+      input: {
+        Key?: { pk?: { S?: string } };
+        Item?: { pk?: { S?: string } };
+        // A Query names its partition in the key condition (`pk = :pk`).
+        ExpressionAttributeValues?: { ':pk'?: { S?: string } };
+      };
+    }) {
+      const { Key, Item, ExpressionAttributeValues } = command.input;
       touched.push(
-        command.input.Key?.pk?.S ?? command.input.Item?.pk?.S ?? `(no key: ${JSON.stringify(command.input)})`,
+        Key?.pk?.S ??
+          Item?.pk?.S ??
+          ExpressionAttributeValues?.[':pk']?.S ??
+          `(no key: ${JSON.stringify(command.input)})`,
       );
       return emu.dynamo.send(command as never);
     },
@@ -49,13 +66,24 @@ const asked: ActionRequest = {
   requestId: 'sweeper-abc123',
 };
 
-const allowed = WEBHOOK_PARTITION_KEYS.map(
+const allowed = [...WEBHOOK_PARTITION_KEYS, ...WEBHOOK_HELD_PARTITION_KEYS].map(
   (pattern) => new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`),
 );
 
 describe("the webhook's table items", () => {
   it('are only those its IAM policy names, on every path that touches the table', async () => {
-    const { app } = buildApp({ sqs: emu.sqs, queueUrl: emu.queueUrl, table });
+    const { app } = buildApp({ sqs: emu.sqs, queueUrl: emu.queueUrl, table, held: heldAccess(table) });
+    // The worker asked about `asked` (held, waiting for an answer); written past the recording client.
+    const unrecorded = { client: emu.dynamo, tableName: emu.tableName };
+    const since = '2026-11-22T02:00:01.000Z';
+    const question = { ...asked, requestId: 'sweeper-abc123' };
+    const target = 'trigger trg_2 phase ph_1';
+    const wait = { why: 'ask' as const, rule: 'ask', reason: 'a rule asks', since, request: question };
+    await holdRequest(
+      unrecorded,
+      { requestId: 'sweeper-abc123', action: asked.action, target, requester: 'schedule:x', ...wait },
+      new Date(since),
+    );
     const command = async (text: string, retry = false) => {
       const body = commandBody({ text, triggerId: `items.${text}` });
       const res = await app.request(
@@ -79,10 +107,12 @@ describe("the webhook's table items", () => {
     await command('archive old_banner', true);
     await click(DENY_ACTION_ID);
     await click(APPROVE_ACTION_ID);
+    await command('held');
+    await command('cancel sweeper-abc123 not needed');
 
     const families = new Set(touched.map((pk) => pk.split('#')[0]));
     // Every kind of item the webhook owns was exercised, or this test would prove little.
-    expect([...families].sort()).toEqual(['control', 'queued', 'veto']);
+    expect([...families].sort()).toEqual(['control', 'held', 'queued', 'veto']);
     expect(touched.filter((pk) => !allowed.some((re) => re.test(pk)))).toEqual([]);
   });
 });

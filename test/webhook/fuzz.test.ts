@@ -3,6 +3,7 @@ import { handle } from 'hono/aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { createConsoleClient } from '../../src/console/index.js';
 import { createSandbox } from '../../src/sandbox/index.js';
+import type { HeldRecord } from '../../src/state/held.js';
 import type { PauseState } from '../../src/state/pause.js';
 import { COMMANDS } from '../../src/webhook/commands.js';
 import { encodeButtonValue } from '../../src/webhook/interactions.js';
@@ -25,6 +26,28 @@ const consoleClient = createConsoleClient({
   fetch: async (input, init) => sandbox.app.fetch(new Request(input, init)),
 });
 
+/** The question the worker asked (held, waiting for an answer): the fuzzed buttons mostly carry it. */
+const ASKED = {
+  version: 1,
+  action: 'approve_phase',
+  triggerId: 'trg_3',
+  phaseId: 'ph_1',
+  requestedBy: { source: 'events', id: 'release_checks_passed' },
+  requestedAt: '2026-11-22T02:00:00Z',
+  requestId: 'evt-1',
+} as const;
+const ASKED_HELD: HeldRecord = {
+  requestId: ASKED.requestId,
+  action: ASKED.action,
+  target: 'trigger trg_3 phase ph_1',
+  requester: 'events:release_checks_passed',
+  why: 'ask',
+  rule: 'ask',
+  reason: 'a rule asks',
+  since: '2026-11-22T02:00:01.000Z',
+  request: ASKED,
+};
+
 function harness() {
   let pause: PauseState = { paused: false };
   const { sqs, sent } = recordingSqs();
@@ -40,6 +63,11 @@ function harness() {
     },
     writeVeto: async (key) => {
       vetoes.push(key);
+    },
+    held: {
+      list: async () => [ASKED_HELD],
+      read: async (requestId) => (requestId === ASKED.requestId ? ASKED_HELD : undefined),
+      cancel: async () => ({ ok: false, code: 'not-allowed', message: 'not in this test' }),
     },
   });
   return { ...built, sent, vetoes, handler: handle(built.app) };
@@ -90,17 +118,7 @@ const team = fc.constantFrom('T0001', 'T0OTHER', '', 'T0001,T0002');
 const buttonValue = fc.oneof(
   {
     weight: 4,
-    arbitrary: fc.constant(
-      encodeButtonValue({
-        version: 1,
-        action: 'approve_phase',
-        triggerId: 'trg_3',
-        phaseId: 'ph_1',
-        requestedBy: { source: 'events', id: 'release_checks_passed' },
-        requestedAt: '2026-11-22T02:00:00Z',
-        requestId: 'evt-1',
-      }),
-    ),
+    arbitrary: fc.constant(encodeButtonValue(ASKED)),
   },
   fc.string({ maxLength: 60 }),
   fc.base64String({ maxLength: 80 }),

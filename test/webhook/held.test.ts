@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/observability/logger.js';
 import { readFinal } from '../../src/state/audit.js';
 import { listHeld } from '../../src/state/held.js';
-import { cancelHeldRequest } from '../../src/worker/cancel.js';
+import { heldAccess } from '../../src/webhook/held.js';
 import { releaseHeld } from '../../src/worker/release.js';
 import { commandBody, signedRequest } from '../helpers/slack-requests.js';
 import { type Bench, startBench } from '../worker/fixture.js';
@@ -37,10 +37,7 @@ afterAll(async () => {
 function slack() {
   const now = EVENING.getTime() + 60_000;
   const { app } = buildApp({
-    held: {
-      list: () => listHeld(bench.table),
-      cancel: (request, mayCancel) => cancelHeldRequest({ table: bench.table, mayCancel }, request),
-    },
+    held: heldAccess(bench.table),
     now: () => now,
   });
   return async (text: string, userId = 'U0ADMIN') => {

@@ -4,8 +4,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ActionRequest } from '../../src/actions/request.js';
 import { type Emulators, startEmulators } from '../../src/local/emulators.js';
 import { postToSlack } from '../../src/slack/post.js';
+import { endHold, holdRequest, markCancelled } from '../../src/state/held.js';
 import type { StateTable } from '../../src/state/table.js';
 import { readVeto } from '../../src/state/veto.js';
+import { heldAccess } from '../../src/webhook/held.js';
 import { APPROVE_ACTION_ID, DENY_ACTION_ID, encodeButtonValue } from '../../src/webhook/interactions.js';
 import { blockActionsPayload, interactionBody, signedRequest } from '../helpers/slack-requests.js';
 import { buildApp } from './harness.js';
@@ -41,6 +43,7 @@ afterAll(async () => {
 beforeEach(async () => {
   posted.length = 0;
   await drainQueue(emu.sqs, emu.queueUrl);
+  await askedAbout(asked as ActionRequest & { requestId: string });
 });
 
 const asked: ActionRequest = {
@@ -54,11 +57,31 @@ const asked: ActionRequest = {
   reason: 'canary checks passed',
 };
 
+/** What the worker does before it posts a question: it holds the request, waiting for an answer. */
+async function askedAbout(request: ActionRequest & { requestId: string }) {
+  await holdRequest(
+    table,
+    {
+      requestId: request.requestId,
+      action: request.action,
+      target: 'trigger trg_2 phase ph_1',
+      requester: `${request.requestedBy.source}:${request.requestedBy.id}`,
+      why: 'ask',
+      rule: 'ask',
+      reason: 'a rule asks',
+      since: '2026-11-22T02:00:01.000Z',
+      request,
+    },
+    new Date('2026-11-22T02:00:01.000Z'),
+  );
+}
+
 function harness() {
   return buildApp({
     sqs: emu.sqs,
     queueUrl: emu.queueUrl,
     table,
+    held: heldAccess(table),
     postReply: (url, message) => postToSlack(url, message, { allowedOrigins: [slackOrigin] }),
   });
 }
@@ -143,6 +166,7 @@ describe('"ask a human" buttons', () => {
   });
 
   it('does not queue again when Slack retries a click that was queued', async () => {
+    await askedAbout({ ...asked, requestId: 'retried-click-1' });
     const value = encodeButtonValue({ ...asked, requestId: 'retried-click-1' });
     expect((await click(APPROVE_ACTION_ID, { value })).log.outcome).toBe('queued');
     const { res, log } = await click(APPROVE_ACTION_ID, { value, retry: true });
@@ -152,12 +176,54 @@ describe('"ask a human" buttons', () => {
   });
 
   it('queues a retried click whose first delivery never reached the queue', async () => {
+    await askedAbout({ ...asked, requestId: 'retried-click-2' });
     const value = encodeButtonValue({ ...asked, requestId: 'retried-click-2' });
     const { log } = await click(APPROVE_ACTION_ID, { value, retry: true });
     expect(log.outcome).toBe('retry_queued');
     const [message, ...more] = await drainQueue(emu.sqs, emu.queueUrl, 1);
     expect(more).toEqual([]);
     expect(message!.body.requestId).toBe('retried-click-2:approved-by:U0ADMIN');
+  });
+
+  it('takes a click only for a question still open, and acts on the copy the worker holds', async () => {
+    // A message posted as the app (anyone with the notifications webhook URL can) whose button
+    // carries a request the worker never asked about: refused, nothing queued, nothing vetoed.
+    const forged: ActionRequest = {
+      version: 1,
+      action: 'approve_phase',
+      triggerId: 'trg_9',
+      phaseId: 'ph_9',
+      requestedBy: { source: 'ci', id: 'deploy' },
+      requestedAt: '2026-11-22T02:00:00.000Z',
+      requestId: 'never-asked',
+    };
+    for (const actionId of [APPROVE_ACTION_ID, DENY_ACTION_ID]) {
+      const { log } = await click(actionId, { value: encodeButtonValue(forged) });
+      expect(log.outcome).toBe('question_closed');
+    }
+    // The id of a real question, with another effect in the button: refused too.
+    const { log: swapped } = await click(APPROVE_ACTION_ID, {
+      value: encodeButtonValue({ ...asked, triggerId: 'trg_9' }),
+    });
+    expect(swapped.outcome).toBe('question_closed');
+    expect(JSON.stringify(posted.at(-1)!.body)).toContain('no longer open');
+    expect(await drainQueue(emu.sqs, emu.queueUrl)).toEqual([]);
+    expect(await readVeto(table, 'approve_phase#trg_9#ph_9')).toBeUndefined();
+
+    // A button that differs from the question only in its words: the held copy is queued.
+    const { log } = await click(APPROVE_ACTION_ID, {
+      value: encodeButtonValue({ ...asked, reason: 'a reason the button made up' }),
+    });
+    expect(log.outcome).toBe('queued');
+    const [message] = await drainQueue(emu.sqs, emu.queueUrl, 1);
+    expect(message!.body.reason).toBe('canary checks passed');
+
+    // Cancelled, or ended: the question is closed.
+    await markCancelled(table, 'sweeper-abc123', { by: 'slack:U0ADMIN', at: '2026-11-22T02:05:00.000Z' });
+    expect((await click(APPROVE_ACTION_ID)).log.outcome).toBe('question_closed');
+    await endHold(table, 'sweeper-abc123');
+    expect((await click(DENY_ACTION_ID)).log.outcome).toBe('question_closed');
+    expect(await drainQueue(emu.sqs, emu.queueUrl)).toEqual([]);
   });
 
   it('answers 400 for a verified interaction without a usable payload', async () => {
