@@ -20,6 +20,26 @@ function hex(code: number, width: number, upper: boolean): string {
   return upper ? text.toUpperCase() : text;
 }
 
+/**
+ * Base64 of a secret that does not start the encoded text (`base64("key=" + secret)`): each of
+ * the three byte alignments encodes it differently. Of each, only the characters that depend on
+ * the secret's bytes alone: the groups of four that hold no byte before or after it.
+ */
+function base64Middles(secret: string): string[] {
+  const bytes = Buffer.from(secret, 'utf8');
+  const forms: string[] = [];
+  for (const offset of [0, 1, 2]) {
+    const padded = Buffer.concat([Buffer.alloc(offset), bytes]);
+    const first = Math.ceil(offset / 3); // the first group that starts inside the secret
+    const end = Math.floor(padded.length / 3); // groups past this one reach beyond it
+    if (end <= first) continue;
+    for (const encoding of ['base64', 'base64url'] as const) {
+      forms.push(padded.toString(encoding).slice(first * 4, end * 4));
+    }
+  }
+  return forms;
+}
+
 /** The forms a secret can take in text a peer sends back. */
 function formsOf(secret: string): string[] {
   const chars = [...secret];
@@ -34,6 +54,7 @@ function formsOf(secret: string): string[] {
     chars.map((c) => `\\u${hex(c.charCodeAt(0), 4, true)}`).join(''),
     Buffer.from(secret, 'utf8').toString('base64').replace(/=+$/, ''),
     Buffer.from(secret, 'utf8').toString('base64url').replace(/=+$/, ''),
+    ...base64Middles(secret),
   ]);
   // Longest first, so a form that contains another is replaced whole.
   return [...forms].filter((f) => f.length >= MIN_LENGTH).sort((a, b) => b.length - a.length);

@@ -5,7 +5,8 @@
  * tree to responses; one JSON log line per request records route, command, user, outcome,
  * latency and the request id that travels in the queued message.
  */
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
+import { scrubSecrets } from '../util/secret-scrub.js';
 import type { WebhookDeps } from './deps.js';
 import { MalformedSlackRequestError, WebhookError } from './errors.js';
 import { handleInteraction } from './interactions.js';
@@ -31,6 +32,15 @@ interface RequestLog {
 type AppEnv = { Variables: { log: RequestLog } };
 
 const SLACK_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * A JSON answer, scrubbed of every secret the process holds: a reply can carry what a person
+ * typed (a pause reason, a usage error's echo), and Slack shows it to the whole channel.
+ * Posts go through the same scrubber (src/slack/post.ts).
+ */
+function json(c: Context, value: unknown, status: 200 | 400 | 401 | 404 | 413 | 500 | 503 = 200): Response {
+  return c.body(scrubSecrets(JSON.stringify(value)), status, { 'content-type': 'application/json' });
+}
 const SLASH = /^\/[\p{L}\p{N}_-]{1,32}$/u;
 
 /** Reads, verifies, then parses a Slack form body. */
@@ -99,7 +109,7 @@ export function createWebhookApp(deps: WebhookDeps): Hono<AppEnv> {
     log.outcome = result.outcome;
     if (result.command) log.command = result.command;
     if (result.error !== undefined) log.error = result.error;
-    return c.json(result.reply);
+    return json(c, result.reply);
   });
 
   app.post('/slack/interactions', async (c) => {
@@ -122,7 +132,7 @@ export function createWebhookApp(deps: WebhookDeps): Hono<AppEnv> {
   });
 
   app.notFound((c) =>
-    c.json({ error: 'not_found', message: `no route for ${c.req.method} ${c.req.path.slice(0, 200)}` }, 404),
+    json(c, { error: 'not_found', message: `no route for ${c.req.method} ${c.req.path.slice(0, 200)}` }, 404),
   );
 
   app.onError((error, c) => {
@@ -134,7 +144,7 @@ export function createWebhookApp(deps: WebhookDeps): Hono<AppEnv> {
         log.reason = error.message;
         if (error.cause !== undefined) log.error = error.cause;
       }
-      return c.json({ error: error.outcome, message: error.message }, error.status);
+      return json(c, { error: error.outcome, message: error.message }, error.status);
     }
     if (log) {
       log.outcome = 'internal_error';

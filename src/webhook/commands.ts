@@ -5,6 +5,7 @@
  * URL path, a log line or the queue.
  */
 import type { ChatGrant } from '../policy/schema.js';
+import { scrubSecrets } from '../util/secret-scrub.js';
 
 export type Command =
   | { name: 'help' }
@@ -127,7 +128,8 @@ function checkReason(words: string[]): string | undefined {
   if (reason.length > MAX_REASON_LENGTH) {
     throw new UsageError(`the reason is longer than ${MAX_REASON_LENGTH} characters`);
   }
-  return reason;
+  // A secret pasted into a reason is not stored, queued or shown to the channel (redaction.test.ts).
+  return scrubSecrets(reason);
 }
 
 function checkRequestId(requestId: string | undefined): string {

@@ -28,7 +28,8 @@ export async function answerWhy(
   let body = '';
   let shown = 0;
   for (const line of steps) {
-    const next = `${body}${escapeMrkdwn(line.trim())}\n`;
+    // Inside a code block: a backtick from a reason or a platform message could close it.
+    const next = `${body}${escapeMrkdwn(line.trim().replace(/`/g, "'"))}\n`;
     if (next.length > STEPS_LIMIT) break;
     body = next;
     shown++;

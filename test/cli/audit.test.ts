@@ -122,4 +122,29 @@ describe('/autopilot why', () => {
     );
     expect(JSON.stringify(await bad.json())).toContain('may only hold letters, digits');
   });
+
+  it('keeps a reason holding ``` inside its code block (no live formatting)', async () => {
+    const now = Date.parse('2026-11-24T10:00:00Z');
+    const record = {
+      requestId: 'fence-1',
+      at: '2026-11-24T09:00:00.000Z',
+      action: 'approve_phase',
+      target: 'trigger trg_1 phase ph_1',
+      effectKey: 'approve_phase#trg_1#ph_1',
+      requester: 'ci:deploy',
+      rule: 'otherwise',
+      reason: 'platform said: ``` *URGENT* ~approve~ _now_ ```',
+      result: 'denied',
+      dryRun: false,
+    } as const;
+    const webhook = buildApp({ audit: { read: async () => ({ records: [record] }) }, now: () => now });
+    const response = await webhook.app.request(
+      signedRequest('/slack/commands', commandBody({ text: 'why fence-1' }), { timestamp: now / 1000 }),
+    );
+    const reply = (await response.json()) as { blocks: Array<{ text?: { text: string } }> };
+    const steps = reply.blocks[1]?.text?.text ?? '';
+    expect(steps.startsWith('```\n')).toBe(true);
+    expect(steps.match(/```/g)).toHaveLength(2); // the block's own fences, nothing from the reason
+    expect(steps).toContain("platform said: ''' *URGENT*");
+  });
 });

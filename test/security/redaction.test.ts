@@ -15,10 +15,13 @@ import { createLogger } from '../../src/observability/logger.js';
 import { environmentProvider } from '../../src/secrets/secrets.js';
 import { postToSlack } from '../../src/slack/post.js';
 import { readAudit, writeAudit } from '../../src/state/audit.js';
+import { readPause } from '../../src/state/pause.js';
 import { platformMessage } from '../../src/worker/execute.js';
 import { outcomeMessage } from '../../src/worker/replies.js';
 import { type ScriptedServer, startScriptedServer } from '../console/helpers/scripted-server.js';
 import { type SlackCapture, startSlackCapture } from '../helpers/slack-capture.js';
+import { commandBody, signedRequest } from '../helpers/slack-requests.js';
+import { buildApp, recordingSqs } from '../webhook/harness.js';
 
 let api: ScriptedServer;
 let slack: SlackCapture;
@@ -48,6 +51,11 @@ const ECHOES: Record<string, (key: string) => string> = {
       message: [...key].map((c) => `%${c.charCodeAt(0).toString(16)}`).join(''),
     }),
   base64: (key) => JSON.stringify({ status: 400, message: Buffer.from(key).toString('base64') }),
+  // Inside a longer encoded text, at each of the other two byte alignments.
+  base64AfterOneByte: (key) =>
+    JSON.stringify({ status: 400, message: Buffer.from(`k${key}z`).toString('base64') }),
+  base64urlAfterTwoBytes: (key) =>
+    JSON.stringify({ status: 400, message: Buffer.from(`k=${key}&more`).toString('base64url') }),
   inErrors: (key) =>
     JSON.stringify({ status: 400, message: 'invalid', errors: [{ property: key, errorMessage: key }] }),
   split: (key) =>
@@ -71,7 +79,18 @@ function leaks(text: string, secret: string): string[] {
   const decoded = text
     .replace(/\\u([0-9a-fA-F]{4})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)))
     .replace(/%([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
-  return [...forms.filter((f) => text.includes(f)), ...(decoded.includes(secret) ? ['decoded'] : [])];
+  // Any run of base64 characters, decoded from each of its first four positions (one is aligned).
+  const base64Runs = (text.match(/[A-Za-z0-9+/_-]{12,}/g) ?? []).flatMap((run) =>
+    [0, 1, 2, 3].flatMap((start) => [
+      Buffer.from(run.slice(start), 'base64').toString('latin1'),
+      Buffer.from(run.slice(start), 'base64url').toString('latin1'),
+    ]),
+  );
+  return [
+    ...forms.filter((f) => text.includes(f)),
+    ...(decoded.includes(secret) ? ['decoded'] : []),
+    ...(base64Runs.some((run) => run.includes(secret)) ? ['base64 inside a longer text'] : []),
+  ];
 }
 
 const keyArbitrary = fc.stringMatching(/^[A-Za-z0-9/+_-]{16,40}$/);
@@ -165,5 +184,35 @@ describe('the Slack signing secret', () => {
     const before = slack.posts.length;
     await postToSlack(slack.url('/secret'), { text: `oops ${secret}` }, { allowedOrigins: [slack.origin] });
     expect(leaks(JSON.stringify(slack.posts.slice(before)), secret)).toEqual([]);
+  });
+});
+
+describe('a secret a person types into a reason', () => {
+  it('is not shown to the channel, stored with the pause, or queued with the request', async () => {
+    const key = 'c0nsole+API/key_typed-by-mistake-42';
+    // As the secrets provider does once it has read the key.
+    await environmentProvider({ CONSOLE_API_KEY: key }).get();
+    const table = { client: emu.dynamo, tableName: emu.tableName };
+    const { sqs, sent } = recordingSqs();
+    const { app, lines } = buildApp({ table, sqs });
+    const say = async (text: string) => {
+      const res = await app.request(signedRequest('/slack/commands', commandBody({ text })));
+      expect(res.status).toBe(200);
+      return res.text();
+    };
+    const replies = [
+      await say(`pause rotating, the new key is ${key}`),
+      await say(`archive old_banner replaced by ${encodeURIComponent(key)}`),
+      await say(`resume`),
+    ];
+    const pauseBefore = replies[0] as string;
+    expect(pauseBefore).toContain('[redacted]');
+    const everything = [
+      ...replies,
+      JSON.stringify(await readPause(table)),
+      JSON.stringify(sent),
+      JSON.stringify(lines),
+    ].join('\n');
+    expect(leaks(everything, key)).toEqual([]);
   });
 });
