@@ -114,8 +114,8 @@ export async function completeEffect(
   effect: string,
   owner: string,
   outcome: StoredOutcome,
+  now: Date,
 ): Promise<boolean> {
-  const now = new Date();
   return putIf(
     table,
     {

@@ -16,8 +16,33 @@ import { currentDate, lockExpiry, type RecordDeps, type RecordResult, type Recor
 
 /** SQS allows 10 message attributes; three are ours. */
 const MAX_ORIGINAL_ATTRIBUTES = 7;
-/** An attribute value is part of the 256 KiB message; a validation error never needs more than this. */
-const MAX_ERROR_CHARS = 4_000;
+/** A validation error never needs more than this. */
+const MAX_ERROR_BYTES = 4_000;
+/**
+ * SQS's limit on one message (the stack keeps the queues' default): the body plus every
+ * attribute's name, type and value. A poison body near it leaves the error less room.
+ */
+export const MAX_MESSAGE_BYTES = 262_144;
+
+/** What a message's attributes count towards its size. */
+function attributeBytes(attributes: Record<string, MessageAttributeValue>): number {
+  let bytes = 0;
+  for (const [name, value] of Object.entries(attributes)) {
+    bytes += Buffer.byteLength(name) + Buffer.byteLength(value.DataType ?? '');
+    bytes +=
+      value.StringValue !== undefined
+        ? Buffer.byteLength(value.StringValue)
+        : (value.BinaryValue?.length ?? 0);
+  }
+  return bytes;
+}
+
+/** At most `max` bytes of `text` in UTF-8, never splitting a character. */
+function truncateUtf8(text: string, max: number): string {
+  if (Buffer.byteLength(text) <= max) return text;
+  const cut = Buffer.from(text).subarray(0, Math.max(0, max)).toString('utf8');
+  return cut.endsWith('\uFFFD') ? cut.slice(0, -1) : cut;
+}
 
 /** Lambda's record attributes (camelCase, base64 binary) back into the SDK's shape. */
 function originalAttributes(record: SQSRecord): Record<string, MessageAttributeValue> {
@@ -35,6 +60,35 @@ function originalAttributes(record: SQSRecord): Record<string, MessageAttributeV
   return out;
 }
 
+/**
+ * The DLQ copy of `record`: its body, the error, where and when it failed, and its own
+ * attributes, all within one message's size. The body is kept whole (it is the evidence); the
+ * error is cut to the room it leaves; when a body leaves almost none, the original attributes,
+ * then ours, give way before the error does (the audit record and the log keep it all).
+ */
+export function deadLetterMessage(record: SQSRecord, error: string, now: Date) {
+  // SQS rejects an empty body; a poison message may have had one.
+  const body = record.body === '' ? '(empty body)' : record.body;
+  const kept: Array<[string, MessageAttributeValue]> = [
+    ['sourceMessageId', { DataType: 'String', StringValue: record.messageId }],
+    ['failedAt', { DataType: 'String', StringValue: now.toISOString() }],
+    ...Object.entries(originalAttributes(record)),
+  ];
+  const errorOverhead = attributeBytes({ error: { DataType: 'String', StringValue: '' } });
+  const roomFor = () =>
+    MAX_MESSAGE_BYTES - Buffer.byteLength(body) - attributeBytes(Object.fromEntries(kept)) - errorOverhead;
+  while (kept.length > 0 && roomFor() < 'invalid'.length) kept.pop();
+  const room = roomFor();
+  const text = truncateUtf8(error, Math.min(MAX_ERROR_BYTES, room)) || 'invalid';
+  return {
+    MessageBody: body,
+    MessageAttributes: {
+      ...Object.fromEntries(kept),
+      ...(room >= 'invalid'.length ? { error: { DataType: 'String', StringValue: text } } : {}),
+    },
+  };
+}
+
 export async function sendToDeadLetter(
   sqs: Pick<SQSClient, 'send'>,
   dlqUrl: string,
@@ -43,17 +97,7 @@ export async function sendToDeadLetter(
   now: Date,
 ): Promise<string | undefined> {
   const out = await sqs.send(
-    new SendMessageCommand({
-      QueueUrl: dlqUrl,
-      // SQS rejects an empty body; a poison message may have had one.
-      MessageBody: record.body === '' ? '(empty body)' : record.body,
-      MessageAttributes: {
-        ...originalAttributes(record),
-        error: { DataType: 'String', StringValue: error.slice(0, MAX_ERROR_CHARS) || 'invalid' },
-        sourceMessageId: { DataType: 'String', StringValue: record.messageId },
-        failedAt: { DataType: 'String', StringValue: now.toISOString() },
-      },
-    }),
+    new SendMessageCommand({ QueueUrl: dlqUrl, ...deadLetterMessage(record, error, now) }),
   );
   return out.MessageId;
 }
@@ -102,13 +146,19 @@ export async function deadLetterRecord(
   const reason = refused ? refused.reason : `not a valid action request: ${error}`;
   const rule = refused?.rule ?? 'validation';
   await Promise.all([
-    completeEffect(deps.table, effect, owner, {
-      result: 'dead-lettered',
-      reason,
-      rule,
-      requestId,
-      at: now.toISOString(),
-    }),
+    completeEffect(
+      deps.table,
+      effect,
+      owner,
+      {
+        result: 'dead-lettered',
+        reason,
+        rule,
+        requestId,
+        at: now.toISOString(),
+      },
+      now,
+    ),
     writeAudit(deps.table, {
       requestId,
       at: now,

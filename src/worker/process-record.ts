@@ -174,7 +174,7 @@ async function mutate(deps: RecordDeps, ctx: RecordContext, decision: Decision):
   };
   if (outcome.kind === 'done') {
     // The mutation happened: every later request for this effect is told so.
-    await completeEffect(deps.table, key, owner, stored);
+    await completeEffect(deps.table, key, owner, stored, currentDate(deps));
   } else {
     // Stale or refused: nothing changed, so the claim goes back (the phase may become current
     // later and another request deserves a call); copies of this request replay the final.

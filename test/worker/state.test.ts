@@ -46,7 +46,7 @@ describe('effect claims', () => {
     ).toEqual({
       claimed: true,
     });
-    await completeEffect(table, 'effect-done', 'a', outcome);
+    await completeEffect(table, 'effect-done', 'a', outcome, new Date('2026-11-23T10:00:00Z'));
     const again = await claimEffect(table, 'effect-done', { owner: 'b', lockExpiresAt: Date.now() + 60_000 });
     expect(again).toEqual({ claimed: false, state: { status: 'completed', outcome } });
   });
