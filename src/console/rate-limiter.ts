@@ -62,9 +62,11 @@ export interface AcquireOptions {
 
 /**
  * Gives the token back; call it once the response (or the failure) arrived; say whether it was
- * a 429. A shared budget records the return (a write): await it so the next holder sees it.
+ * a 429, or that the request was never sent (`sent: false`: the token comes back at once, as the
+ * platform counted nothing). A shared budget records the return (a write): await it so the next
+ * holder sees it.
  */
-export type Release = (outcome?: { rateLimited?: boolean }) => void | Promise<void>;
+export type Release = (outcome?: { rateLimited?: boolean; sent?: boolean }) => void | Promise<void>;
 
 /**
  * What the client waits on before each mutation: this in-process limiter, or a budget shared by
@@ -232,15 +234,24 @@ export class MutationLimiter implements MutationBudget {
 
   /** Lower bound of when the waiter at `position` can be granted. */
   private earliestGrant(position: number, now: number): number {
-    let earliest = now;
-    for (const bucket of this.buckets) {
-      const needed = position + 1 - this.free(bucket, now);
-      if (needed <= 0) continue;
-      // Stamped tokens come back in order; tokens still in flight come back no sooner than now + perMs.
-      const at = bucket.returns[needed - 1] ?? now + bucket.limit.perMs;
-      earliest = Math.max(earliest, at);
+    return Math.max(now, ...this.buckets.map((bucket) => this.earliestFree(bucket, position + 1, now)));
+  }
+
+  /**
+   * Lower bound of when `wanted` tokens of `bucket` are free: stamped tokens come back in order,
+   * tokens still in flight no sooner than now + perMs, and after a cut the allowance regrows
+   * window by window (ignoring that refused waiters whose turn came in time).
+   */
+  private earliestFree(bucket: Bucket, wanted: number, now: number): number {
+    const { max, perMs } = bucket.limit;
+    for (let from = now; ; ) {
+      const allowance = this.allowance(bucket, from);
+      const needed = wanted - (allowance - this.inFlight - bucket.returns.length);
+      const at = needed <= 0 ? from : Math.max(from, bucket.returns[needed - 1] ?? now + perMs);
+      const regrowsAt = bucket.cutAt + (Math.floor((from - bucket.cutAt) / perMs) + 1) * perMs;
+      if (allowance >= max || at < regrowsAt) return at;
+      from = regrowsAt;
     }
-    return earliest;
   }
 
   private schedule(now: number): void {
@@ -271,7 +282,9 @@ export class MutationLimiter implements MutationBudget {
       // Counted before the token comes back: the request that met the 429 was part of the use.
       if (outcome?.rateLimited) this.cut(now);
       this.inFlight--;
-      for (const bucket of this.buckets) bucket.returns.push(now + bucket.limit.perMs);
+      // A request never sent (a budget after this one refused it) spent nothing the platform counts.
+      if (outcome?.sent !== false)
+        for (const bucket of this.buckets) bucket.returns.push(now + bucket.limit.perMs);
       this.pump();
     };
   }

@@ -20,13 +20,14 @@
  *   is below the max, ticket n also waits for ticket n − A. Each container cutting its own pace
  *   instead made ten containers probe ten times as fast, and meet five times as many 429s.
  *
- * A predecessor whose item is missing (its holder stopped between the counter and its write,
- * or the item expired long ago) is voided by the waiter with a conditional put, as skipped;
- * a holder that finds its own number voided takes another. So a crash never stalls the budget
- * and no number is counted twice. Cost per mutation: a counter update, a put, a batch get, an
- * update (and two reads and a write more after a 429).
+ * A predecessor whose item is missing (its holder stopped or is slow between the counter and its
+ * write) is voided by the waiter with a conditional put, as skipped; a holder that finds its own
+ * number voided takes another. So a crash never stalls the budget and no number is counted
+ * twice. Numbers so old that their windows have passed are never read (src/state/mutation-numbers.ts
+ * tells which). Cost per mutation: a counter update, a put, a batch get, an update; a read of the
+ * counter each time a waiting ticket wakes (a cut made meanwhile slows it too); two reads and a
+ * write more after a 429.
  */
-import { ApiAbortError } from '../console/errors.js';
 import {
   type AcquireOptions,
   budgetTimeout,
@@ -36,24 +37,27 @@ import {
   systemClock,
   type WindowLimit,
 } from '../console/rate-limiter.js';
-import { getItem, type Item, itemKey, putIfAbsent } from './dynamo.js';
+import { sleepUntil, throwIfAborted } from './budget-sleep.js';
+import { getItem, type Item, putIfAbsent } from './dynamo.js';
 import { batchGet } from './dynamo-batch.js';
 import { updateIf, updateItem } from './dynamo-update.js';
+import { COUNTER, oldThrough, takeNumber, ticketKey, ticketSk } from './mutation-numbers.js';
 import { cutRecently, paceAllowance, paceCut, paceOf, paceRegrowsAt } from './mutation-pace.js';
-import { ITEM_FAMILIES, type StateTable } from './table.js';
+import type { StateTable } from './table.js';
 
-const PK = `${ITEM_FAMILIES.budget}#mutations`;
-const COUNTER = itemKey(PK, 'counter');
-const ticketSk = (n: number) => `ticket#${String(n).padStart(15, '0')}`;
-/** Tickets stay an hour past their window (TTL), long after anyone looks at them. */
-const KEEP_MS = 60 * 60_000;
 /** Numbers taken in a row before giving up: another is taken only when a waiter voided ours. */
 const MAX_TAKES = 5;
+/** Time a request sent without a deadline keeps before its `doneBy` (three times the Console client's default timeout). */
+const SEND_MARGIN_MS = 30_000;
 
 export interface SharedBudgetOptions {
   limits: readonly WindowLimit[];
   clock?: Clock;
-  /** The longest a holder that names no deadline may keep its ticket in flight. Default 15 min (Lambda's longest run). */
+  /**
+   * The longest a holder keeps its ticket, waiting and in flight (a deadline further away counts
+   * as none); one without a deadline is refused when its turn would leave its request less than
+   * a margin of it. Default 15 min (Lambda's longest run).
+   */
   maxHoldMs?: number;
   /** How often a waiter looks again at a predecessor still in flight. Default a 20th of the shortest window, 10–250 ms. */
   pollMs?: number;
@@ -83,13 +87,16 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
   const pace = paceOf(limits);
   const pollMs = options.pollMs ?? Math.max(10, Math.min(250, Math.min(...limits.map((l) => l.perMs)) / 20));
   const maxHoldMs = options.maxHoldMs ?? 15 * 60_000;
+  // A number taken this long ago has ended (doneBy is at most maxHoldMs after the take) and its window passed.
+  const staleAfterMs = maxHoldMs + longestMs;
+  const sendMarginMs = Math.min(SEND_MARGIN_MS, maxHoldMs / 2);
 
-  /** TTL (epoch s): an hour past the ticket's window, counted from now at the earliest. */
+  /** TTL (epoch s): past the ticket's window for longer than a number above `oldThrough` can be old. */
   const expiresAt = (doneBy: number, doneAt = 0) => ({
-    N: String(Math.ceil((Math.max(doneBy, doneAt, clock.now()) + longestMs + KEEP_MS) / 1000)),
+    N: String(Math.ceil((Math.max(doneBy, doneAt, clock.now()) + longestMs + 4 * staleAfterMs) / 1000)),
   });
   const ticketItem = (n: number, doneBy: number, doneAt?: number): Item => ({
-    ...itemKey(PK, ticketSk(n)),
+    ...ticketKey(n),
     doneBy: { N: String(doneBy) },
     ...(doneAt === undefined ? {} : { doneAt: { N: String(doneAt) } }),
     expiresAt: expiresAt(doneBy, doneAt),
@@ -98,41 +105,44 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
   /** A number, and the counter item as it was then (it carries the pace's last cut). */
   async function take(doneBy: number): Promise<{ n: number; counter: Item | undefined }> {
     for (let attempt = 0; attempt < MAX_TAKES; attempt++) {
-      const out = await updateItem(table, COUNTER, {
-        expression: 'ADD n :one',
-        values: { ':one': { N: '1' } },
-        returnAll: true,
-      });
-      const n = Number(out.Attributes?.n?.N);
+      const counter = await takeNumber(table, clock.now(), staleAfterMs);
+      const n = Number(counter.n?.N);
       if (!Number.isSafeInteger(n)) throw new Error('the mutation budget counter returned no number');
-      if (await putIfAbsent(table, ticketItem(n, doneBy))) return { n, counter: out.Attributes };
+      if (await putIfAbsent(table, ticketItem(n, doneBy))) return { n, counter };
     }
     throw new Error(`could not take a mutation budget ticket in ${MAX_TAKES} tries`);
   }
 
   /**
-   * A 429: the pace drops to 90% of its use (what the key allowed us in the last window), which
-   * becomes the ceiling it regains; not when a container cut it less than a window ago. A
-   * holder that had to wait found the budget full: the use was the allowance it waited at
-   * (`full`). Otherwise few tickets wait, and the use is the tickets among the latest numbers
-   * that ended within the window (a waiting ticket has no `doneAt` and does not count).
+   * A 429 met by ticket `n`: the pace drops to 90% of its use (what the key allowed us in the
+   * last window), which becomes the ceiling it regains; not when a container cut it less than a
+   * window ago. A holder that had to wait for the pace's window found it full: the use was the
+   * allowance it waited at (`full`). Otherwise the use is the tickets around `n` (itself too)
+   * that ended within the window: counting the latest numbers instead counted tickets still
+   * waiting behind it, which have no `doneAt`, and cut the pace to 1.
    * After a 429 only: a read, then a batch get unless `full` is known, and a conditional write.
    */
-  async function cut(full: number | undefined): Promise<void> {
+  async function cut(n: number, full: number | undefined): Promise<void> {
     const now = clock.now();
     const counter = await getItem(table, COUNTER);
     const latest = Number(counter?.n?.N);
     if (!Number.isSafeInteger(latest) || cutRecently(counter, pace, now)) return;
-    const used = full ?? (await endedWithin(latest, now));
+    const used = full ?? (await endedWithin(n, latest, now));
     const { update, condition } = paceCut(counter, pace, used, now);
     await updateIf(table, COUNTER, update, condition);
   }
 
-  /** How many of the latest `pace.max` tickets ended within the pace's window. */
-  async function endedWithin(latest: number, now: number): Promise<number> {
+  /**
+   * How many tickets ended within the pace's window, as ticket `n` ends. None below n − max can
+   * have (n started a window after n − max ended), and none from n + max has started (it waits
+   * a window after n), so the peers that did are among the 2·max − 1 numbers around n.
+   */
+  async function endedWithin(n: number, latest: number, now: number): Promise<number> {
+    const first = Math.max(1, n - pace.max + 1);
+    const last = Math.min(latest, n + pace.max - 1);
     const recent = await batchGet(
       table,
-      Array.from({ length: Math.min(pace.max, latest) }, (_, i) => itemKey(PK, ticketSk(latest - i))),
+      Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => ticketKey(first + i)),
     );
     return recent.map(ticketOf).filter((t) => t.doneAt !== undefined && t.doneAt > now - pace.perMs).length;
   }
@@ -141,70 +151,65 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
   async function ticket(n: number, item?: Item): Promise<Ticket | 'missing'> {
     if (item) return ticketOf(item);
     if (await putIfAbsent(table, ticketItem(n, 0, SKIPPED))) return 'missing';
-    const written = await getItem(table, itemKey(PK, ticketSk(n)));
+    const written = await getItem(table, ticketKey(n));
     return written ? ticketOf(written) : 'missing';
   }
 
   /**
    * When the slot ticket `n` takes over in one window was last used: a skipped ticket (never
-   * sent) hands on its own predecessor's, so the chain n, n − step, n − 2·step ... is followed
-   * to the last ticket that was sent. A second missing item in a row means the chain is older
-   * than the tickets' lifetime (TTL), so the slot is free; a chain longer than MAX_CHAIN counts
-   * as used just now (safe, and never seen but after a storm of refusals).
+   * sent, or voided because its holder had not written it) hands on its own predecessor's, so
+   * the chain n, n − step, n − 2·step ... is followed to the last ticket that was sent. Below
+   * `old` the slot is free; a chain longer than MAX_CHAIN counts as used just now (safe, and
+   * never seen but after a storm of refusals).
    */
-  async function lastUse(n: number, step: number, first: Item | undefined): Promise<Use> {
+  async function lastUse(n: number, step: number, old: number, first: Item | undefined): Promise<Use> {
     let item = first;
-    let missed = false;
-    for (let p = n, depth = 0; p >= 1; p -= step, depth++) {
+    for (let p = n, depth = 0; p > old; p -= step, depth++) {
       if (depth > MAX_CHAIN) return { endedAt: clock.now() };
       const found = await ticket(p, item);
       item = undefined;
-      if (found === 'missing') {
-        if (missed) return FREE;
-        missed = true;
-        continue;
-      }
-      missed = false;
-      if (found.doneAt === SKIPPED) continue;
+      if (found === 'missing' || found.doneAt === SKIPPED) continue;
       if (found.doneAt !== undefined) return { endedAt: found.doneAt };
       return found.doneBy <= clock.now() ? { endedAt: found.doneBy } : { inFlightUntil: found.doneBy };
     }
     return FREE;
   }
 
-  /** When ticket `n` may start (`at`), and the soonest it could if its predecessors in flight ended now. */
-  async function readiness(n: number, allowance: number) {
+  /**
+   * When ticket `n` may start (`at`), the soonest it could if its predecessors in flight ended
+   * now, and whether the pace's window set `at` (then that window is full at the allowance).
+   */
+  async function readiness(n: number, allowance: number, old: number) {
     // One predecessor per window at its max (the key's limits), and one at the pace's allowance while it is cut.
     const steps = limits.map((limit) => ({ step: limit.max, perMs: limit.perMs }));
     if (allowance < pace.max) steps.push({ step: allowance, perMs: pace.perMs });
-    const before = steps.map((w) => ({ ...w, n: n - w.step })).filter((p) => p.n >= 1);
+    const before = steps.map((w) => ({ ...w, n: n - w.step })).filter((p) => p.n > old);
     const found = new Map(
       (
         await batchGet(
           table,
-          before.map((p) => itemKey(PK, ticketSk(p.n))),
+          before.map((p) => ticketKey(p.n)),
         )
       ).map((i) => [i.sk?.S, i]),
     );
     let at = Number.NEGATIVE_INFINITY;
+    let paceAt = Number.NEGATIVE_INFINITY;
     let soonest = Number.NEGATIVE_INFINITY;
     let inFlight = false;
     for (const p of before) {
-      const use = await lastUse(p.n, p.step, found.get(ticketSk(p.n)));
-      if ('endedAt' in use) {
-        at = Math.max(at, use.endedAt + p.perMs);
-        soonest = Math.max(soonest, use.endedAt + p.perMs);
-      } else if ('inFlightUntil' in use) {
-        inFlight = true;
-        at = Math.max(at, use.inFlightUntil + p.perMs);
-        soonest = Math.max(soonest, clock.now() + p.perMs);
-      }
+      const use = await lastUse(p.n, p.step, old, found.get(ticketSk(p.n)));
+      if ('free' in use) continue;
+      const startAt = ('endedAt' in use ? use.endedAt : use.inFlightUntil) + p.perMs;
+      at = Math.max(at, startAt);
+      if (p.perMs === pace.perMs) paceAt = Math.max(paceAt, startAt);
+      if ('inFlightUntil' in use) inFlight = true;
+      soonest = Math.max(soonest, 'endedAt' in use ? startAt : clock.now() + p.perMs);
     }
-    return { at, soonest, inFlight };
+    return { at, soonest, inFlight, byPace: paceAt >= at };
   }
 
   async function end(n: number, doneAt: number, doneBy: number): Promise<void> {
-    await updateItem(table, itemKey(PK, ticketSk(n)), {
+    await updateItem(table, ticketKey(n), {
       expression: 'SET doneAt = :at, expiresAt = :expires',
       values: {
         ':at': { N: String(doneAt) },
@@ -213,38 +218,49 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
     });
   }
 
+  /**
+   * Waits until ticket `n` may start; the allowance it last waited at for the pace's window (that
+   * window was full at it), undefined when it never did.
+   */
+  async function waitForTurn(n: number, taken: Item | undefined, startBy: number, signal?: AbortSignal) {
+    let counter = taken;
+    let fullAt: number | undefined;
+    for (;;) {
+      throwIfAborted(signal);
+      // The allowance grows as windows pass after a cut: a ticket that waits sees it grow.
+      const allowance = paceAllowance(counter, pace, clock.now());
+      const ready = await readiness(n, allowance, oldThrough(counter));
+      const now = clock.now();
+      if (ready.at <= now) return fullAt;
+      fullAt = ready.byPace ? allowance : undefined;
+      if (ready.soonest > startBy) throw budgetTimeout();
+      const regrowsAt = paceRegrowsAt(counter, pace, now);
+      const final = !ready.inFlight && ready.at <= regrowsAt;
+      // Final: every predecessor has ended and the allowance holds until then. Otherwise look again
+      // when it grows or the predecessor in flight may have ended, by the latest start at the latest.
+      const wakeAt = final
+        ? ready.at
+        : Math.min(ready.at, regrowsAt, ready.inFlight ? now + pollMs : Infinity, startBy + 1);
+      await sleepUntil(clock, wakeAt, signal);
+      // A cut another container made since this ticket read the counter slows it as well.
+      counter = (await getItem(table, COUNTER)) ?? counter;
+      if (final && paceAllowance(counter, pace, clock.now()) >= allowance) return fullAt;
+    }
+  }
+
   return {
     async acquire({ signal, deadline }: AcquireOptions = {}): Promise<Release> {
-      if (signal?.aborted) throw new ApiAbortError('request aborted');
-      const doneBy = deadline ?? clock.now() + maxHoldMs;
+      throwIfAborted(signal);
+      const heldUntil = clock.now() + maxHoldMs;
+      const bounded = deadline !== undefined && deadline <= heldUntil;
+      const doneBy = bounded ? deadline : heldUntil;
+      // Successors count the ticket as ended at `doneBy`, so its request must be over by then: a
+      // deadline cuts the client's timeout to it; a request sent without one needs time of its own.
+      const startBy = bounded ? deadline : Math.min(deadline ?? Infinity, doneBy - sendMarginMs);
       const { n, counter } = await take(doneBy);
-      // The allowance when this ticket last had to wait: the budget was full at it.
       let fullAt: number | undefined;
       try {
-        for (;;) {
-          // The allowance grows as windows pass after a cut: a ticket that waits sees it grow.
-          const allowance = paceAllowance(counter, pace, clock.now());
-          const ready = await readiness(n, allowance);
-          const now = clock.now();
-          if (ready.at <= now) break;
-          fullAt = allowance;
-          if (deadline !== undefined && ready.soonest > deadline) throw budgetTimeout();
-          const regrowsAt = paceRegrowsAt(counter, pace, now);
-          if (!ready.inFlight && ready.at <= regrowsAt) {
-            // Every predecessor has ended and the allowance holds until then: the time is final.
-            await sleepUntil(clock, ready.at, signal);
-            break;
-          }
-          // Look again when the allowance grows or the predecessor in flight may have ended
-          // (its end moves the time), by the deadline at the latest.
-          const wakeAt = Math.min(
-            ready.at,
-            regrowsAt,
-            ready.inFlight ? now + pollMs : Infinity,
-            deadline === undefined ? Infinity : deadline + 1,
-          );
-          await sleep(clock, wakeAt - now, signal);
-        }
+        fullAt = await waitForTurn(n, counter, startBy, signal);
       } catch (error) {
         // Never sent: successors look past it. If even that write fails, `doneBy` bounds their wait.
         await end(n, SKIPPED, doneBy).catch(() => undefined);
@@ -257,7 +273,7 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
         // The response is in: a failed stamp must not hide it (successors then wait to `doneBy`).
         await end(n, clock.now(), doneBy).catch(() => undefined);
         // A failed cut costs only more 429s, which the next holder to meet one reports again.
-        if (outcome?.rateLimited) await cut(fullAt).catch(() => undefined);
+        if (outcome?.rateLimited) await cut(n, fullAt).catch(() => undefined);
       };
     },
   };
@@ -266,30 +282,4 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
 function ticketOf(item: Item): Ticket {
   const doneAt = item.doneAt?.N === undefined ? undefined : Number(item.doneAt.N);
   return { doneAt, doneBy: Number(item.doneBy?.N ?? 0) };
-}
-
-/**
- * Sleeps until the clock reads `at`. A timer may fire a few ms early against the clock: Node
- * starts it from the event loop's cached time, which lags while the loop is busy. Starting one
- * ms early is starting inside the window the platform counts, so the holder sleeps again.
- */
-async function sleepUntil(clock: Clock, at: number, signal: AbortSignal | undefined): Promise<void> {
-  for (let left = at - clock.now(); left > 0; left = at - clock.now()) await sleep(clock, left, signal);
-}
-
-function sleep(clock: Clock, ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clock.clearTimeout(timer);
-      reject(new ApiAbortError('request aborted while waiting for the shared mutation budget'));
-    };
-    const timer = clock.setTimeout(
-      () => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      },
-      Math.max(0, ms),
-    );
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

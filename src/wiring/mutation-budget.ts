@@ -40,7 +40,10 @@ export function workerMutationBudget(
   );
 }
 
-/** Waits for `first`, then `second`; the release gives both back (a 429 is told to `second` only). */
+/**
+ * Waits for `first`, then `second`; the release gives both back (a 429 is told to `second` only).
+ * When `second` refuses, nothing was sent: `first` gets its token back at once, not a window later.
+ */
 function chainBudgets(first: MutationBudget, second: MutationBudget): MutationBudget {
   return {
     async acquire(options?: AcquireOptions): Promise<Release> {
@@ -49,7 +52,7 @@ function chainBudgets(first: MutationBudget, second: MutationBudget): MutationBu
       try {
         releaseSecond = await second.acquire(options);
       } catch (error) {
-        await releaseFirst();
+        await releaseFirst({ sent: false });
         throw error;
       }
       return async (outcome) => {

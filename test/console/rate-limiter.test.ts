@@ -206,6 +206,47 @@ describe('MutationLimiter', () => {
     expect(limiter.allowances).toEqual([5]);
   });
 
+  it('does not refuse a waiter whose turn comes before its deadline because the allowance regrows after a 429', async () => {
+    const clock = createManualClock();
+    const t0 = clock.now();
+    const limiter = new MutationLimiter([{ max: 4, perMs: 1_000 }], clock);
+    const held: Release[] = [];
+    for (let i = 0; i < 4; i++) held.push(await limiter.acquire());
+    // 4 in use answered by a 429: the allowance is 3 until t0 + 1 s, then 4 again.
+    await held[0]?.({ rateLimited: true });
+    await clock.advance(500);
+    for (const release of held.slice(1)) await release();
+    // Tokens come back at t0 + 1 s (one) and t0 + 1.5 s (three): at allowance 3 the first free
+    // one would be at 1.5 s, past the deadline; with the regrown allowance it is at 1 s.
+    const outcome = limiter.acquire({ deadline: t0 + 1_200 }).then(
+      () => ({ grantedAt: clock.now() - t0 }),
+      (error: Error) => ({ refusedAt: clock.now() - t0, error: error.name }),
+    );
+    await clock.advance(1_000);
+    expect(await outcome).toEqual({ grantedAt: 1_000 });
+    // Still refused at once when even the regrown allowance comes too late (t0 + 1.5 s: 4 allowed, 1 in flight).
+    const more = acquireMany(limiter, 4, { deadline: clock.now() + 100 });
+    await tick();
+    expect(more.granted).toEqual([0, 1, 2]);
+    expect(more.failures.get(3)).toBeInstanceOf(ApiTimeoutError);
+  });
+
+  it('gives a token back at once when the request was never sent', async () => {
+    const clock = createManualClock();
+    const limiter = new MutationLimiter([{ max: 1, perMs: 1_000 }], clock);
+    const unsent = await limiter.acquire();
+    await unsent({ sent: false });
+    const run = acquireMany(limiter, 2);
+    await tick();
+    expect(run.granted).toEqual([0]);
+    // A request that was sent still holds its token for a window after its response.
+    await run.releases.get(0)?.();
+    await clock.advance(999);
+    expect(run.granted).toEqual([0]);
+    await clock.advance(1);
+    expect(run.granted).toEqual([0, 1]);
+  });
+
   it('rejects windows that cannot work', () => {
     expect(() => new MutationLimiter([])).toThrow(TypeError);
     expect(() => new MutationLimiter([{ max: 0, perMs: 1000 }])).toThrow(TypeError);

@@ -1,0 +1,81 @@
+/**
+ * The numbers of the shared mutation budget's tickets (src/state/mutation-budget.ts), and what
+ * the counter item knows about their age. A module of its own because the counter carries a
+ * proof the tickets cannot: a ticket's item may be missing because its holder has not written
+ * it yet (it counts: the holder may send) or because it expired long ago (it does not), and
+ * only the time of the numbers tells the two apart. Taking two missing items in a row for
+ * expired ones admitted more than the limit when two holders were slow to write theirs.
+ *
+ * So the counter keeps `takenAt` (the last take) and a mark (`markN` was taken at `markAt`).
+ * Every number up to `oldThrough` was taken so long ago (`staleAfterMs`: the longest hold plus
+ * the longest window) that its request has ended and its window passed: its slot is free,
+ * whether its item is there or not, and nobody reads it. The take that finds the budget idle
+ * that long moves `oldThrough` to the last number; the take that finds the mark that old moves
+ * it to the mark and sets a new one. Either is one conditional update like the common take,
+ * tried after it failed: at most once per `staleAfterMs`. Numbers above `oldThrough` were taken
+ * less than 4 × `staleAfterMs` ago, and tickets are kept longer than that (their TTL), so a
+ * missing one above it is a holder that has not written yet (or stopped): voided, never free.
+ */
+import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import type { Item } from './dynamo.js';
+import { itemKey, unlessConditionFails } from './dynamo.js';
+import { ITEM_FAMILIES, type StateTable } from './table.js';
+
+const PK = `${ITEM_FAMILIES.budget}#mutations`;
+export const COUNTER = itemKey(PK, 'counter');
+export const ticketKey = (n: number) => itemKey(PK, ticketSk(n));
+export const ticketSk = (n: number) => `ticket#${String(n).padStart(15, '0')}`;
+
+/** The common take, then the two that move `oldThrough` (idle budget or no counter yet; old mark). */
+const TAKES = [
+  { update: 'ADD n :one SET takenAt = :now', condition: 'markAt > :staleBefore' },
+  {
+    update:
+      'SET oldThrough = if_not_exists(n, :zero), n = if_not_exists(n, :zero) + :one, ' +
+      'markN = if_not_exists(n, :zero) + :one, markAt = :now, takenAt = :now',
+    condition: 'attribute_not_exists(takenAt) OR takenAt <= :staleBefore',
+  },
+  {
+    update: 'SET oldThrough = markN, markN = n + :one, markAt = :now, n = n + :one, takenAt = :now',
+    condition: 'markAt <= :staleBefore',
+  },
+];
+/** Rounds of the three takes before giving up: each fails only when another container's take changed the counter's age. */
+const TAKE_ROUNDS = 5;
+
+/** The next number: the counter item as this take left it (`n`, the pace's last cut, `oldThrough`). */
+export async function takeNumber(table: StateTable, now: number, staleAfterMs: number): Promise<Item> {
+  const values = {
+    ':one': { N: '1' },
+    ':zero': { N: '0' },
+    ':now': { N: String(now) },
+    ':staleBefore': { N: String(now - staleAfterMs) },
+  };
+  for (let round = 0; round < TAKE_ROUNDS; round++) {
+    for (const take of TAKES) {
+      const out = await unlessConditionFails(() =>
+        table.client.send(
+          new UpdateItemCommand({
+            TableName: table.tableName,
+            Key: COUNTER,
+            UpdateExpression: take.update,
+            ConditionExpression: take.condition,
+            // Only the values this take's expression names: DynamoDB refuses unused ones.
+            ExpressionAttributeValues: Object.fromEntries(
+              Object.entries(values).filter(([name]) => `${take.update} ${take.condition}`.includes(name)),
+            ),
+            ReturnValues: 'ALL_NEW',
+          }),
+        ),
+      );
+      if (out?.Attributes) return out.Attributes;
+    }
+  }
+  throw new Error(`could not take a mutation budget number in ${TAKE_ROUNDS} rounds`);
+}
+
+/** Every number up to this one is past: its slot is free and its item need not be read. */
+export function oldThrough(counter: Item | undefined): number {
+  const old = Number(counter?.oldThrough?.N);
+  return Number.isSafeInteger(old) ? old : 0;
+}
