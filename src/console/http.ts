@@ -103,14 +103,20 @@ export class Transport {
       if (waited >= BUDGET_WAIT_MIN_MS) this.config.observe?.({ kind: 'budget-wait', ms: waited });
     }
     let rateLimited = false;
+    let sent = true;
     try {
       return await this.attempt(call, url, key, body, options);
     } catch (error) {
       // A 429 tells the budget that someone else spends part of the key's limits: it adapts.
       rateLimited = error instanceof RateLimitError;
+      // A request that never left counted nothing on the platform: its token comes back at once.
+      sent = !(
+        (error instanceof ApiConnectionError || error instanceof ApiTimeoutError) &&
+        !error.requestSent
+      );
       throw error;
     } finally {
-      await release?.({ rateLimited });
+      await release?.({ rateLimited, sent });
     }
   }
 

@@ -271,7 +271,8 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
         if (released) return;
         released = true;
         // The response is in: a failed stamp must not hide it (successors then wait to `doneBy`).
-        await end(n, clock.now(), doneBy).catch(() => undefined);
+        // A request that never left (refused connection, deadline) is skipped: nothing was counted.
+        await end(n, outcome?.sent === false ? SKIPPED : clock.now(), doneBy).catch(() => undefined);
         // A failed cut costs only more 429s, which the next holder to meet one reports again.
         if (outcome?.rateLimited) await cut(n, fullAt).catch(() => undefined);
       };

@@ -57,7 +57,7 @@ function chainBudgets(first: MutationBudget, second: MutationBudget): MutationBu
       }
       return async (outcome) => {
         await releaseSecond(outcome);
-        await releaseFirst();
+        await releaseFirst(outcome?.sent === false ? { sent: false } : undefined);
       };
     },
   };

@@ -1,12 +1,19 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
+  ApiConnectionError,
   ApiTimeoutError,
   type ConsoleClientOptions,
   createConsoleClient,
-  type MutationLimiter,
+  MutationLimiter,
 } from '../../src/console/index.js';
 import { createManualClock } from './helpers/manual-clock.js';
-import { ok, type ScriptedServer, SEGMENT, startScriptedServer } from './helpers/scripted-server.js';
+import {
+  closedPortUrl,
+  ok,
+  type ScriptedServer,
+  SEGMENT,
+  startScriptedServer,
+} from './helpers/scripted-server.js';
 
 let server: ScriptedServer;
 beforeAll(async () => {
@@ -65,6 +72,25 @@ describe('the mutation budget of a client', () => {
     await clock.advance(10_000);
     await all[100];
     expect(server.requests).toHaveLength(101);
+  });
+
+  it('gives a token back at once for each attempt that never left (a refused connection)', async () => {
+    const clock = createManualClock(Date.parse('2026-11-23T10:00:00Z'));
+    const budget = new MutationLimiter([{ max: 3, perMs: 15 * 60_000 }], clock);
+    const unreachable = createConsoleClient({
+      baseUrl: await closedPortUrl(),
+      apiKey: 'k',
+      mutationBudget: budget,
+      clock,
+      sleep: async () => undefined,
+    });
+    const error = await unreachable.releasePipelineTriggers
+      .approve('trg_1', { phaseID: 'ph_1' })
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(ApiConnectionError);
+    expect(error).toMatchObject({ requestSent: false, attempts: 3 });
+    // Three attempts, none counted by the platform: the window's three tokens are all free.
+    for (let i = 0; i < 3; i++) await budget.acquire({ deadline: clock.now() });
   });
 
   it('can be disabled', async () => {

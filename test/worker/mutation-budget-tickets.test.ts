@@ -189,3 +189,17 @@ describe('the worker’s chain of budgets', () => {
     });
   });
 });
+
+describe('a request that never left', () => {
+  it('leaves its slot to the next ticket at once (the platform counted nothing)', async () => {
+    const table = await freshTable('unsent');
+    const clock = createManualClock();
+    const budget = createSharedMutationBudget(table, { limits: [{ max: 1, perMs: 60_000 }], clock });
+    await (await budget.acquire())({ sent: false }); // e.g. a refused connection
+    // Had it been sent, the next could only start 60 s later: refused for a 100 ms deadline.
+    const next = track(budget.acquire({ deadline: clock.now() + 100 }));
+    await untilAsleep(clock, () => next.done);
+    expect(next.error).toBeUndefined();
+    expect(typeof next.value).toBe('function');
+  });
+});
