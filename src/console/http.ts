@@ -27,6 +27,11 @@ import { parseRetryAfter, retryDelay, shouldRetry } from './retry.js';
 /** setTimeout's ceiling (about 24.8 days); longer timeouts are clamped to it. */
 const MAX_TIMER_MS = 2_147_483_647;
 
+/** Across the attempts of one call: how often the sender sent one again on a fresh connection. */
+interface Tally {
+  resent: number;
+}
+
 /** Shorter than this, a token was free: the time is scheduling, not a wait for the budget. */
 const BUDGET_WAIT_MIN_MS = 5;
 
@@ -62,12 +67,14 @@ export class Transport {
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
     let key = typeof this.config.apiKey === 'string' ? this.config.apiKey : await this.key(false);
     let keyRefreshed = false;
+    // Sends the sender made again on a fresh connection: attempts too (see src/http/send.ts).
+    const tally: Tally = { resent: 0 };
 
     for (let retry = 0; ; ) {
       if (options.signal?.aborted) throw new ApiAbortError('request aborted');
       let error: ConsoleError;
       try {
-        return await this.attemptInBudget(call, url, key, body, options);
+        return await this.attemptInBudget(call, url, key, body, options, tally);
       } catch (caught) {
         if (!(caught instanceof ConsoleError)) throw caught;
         error = caught;
@@ -78,7 +85,7 @@ export class Transport {
         key = await this.key(true);
         continue;
       }
-      error.attempts = retry + 1;
+      error.attempts = retry + 1 + tally.resent;
       const delay = this.retryDelay(call, url, error, retry, options);
       if (delay === undefined) throw error;
       await this.sleep(delay, options.signal);
@@ -93,6 +100,7 @@ export class Transport {
     key: string,
     body: string | undefined,
     options: RequestOptions,
+    tally: Tally,
   ): Promise<T> {
     let release: Release | undefined;
     if (call.mutation && this.config.limiter) {
@@ -105,7 +113,7 @@ export class Transport {
     let rateLimited = false;
     let sent = true;
     try {
-      return await this.attempt(call, url, key, body, options);
+      return await this.attempt(call, url, key, body, options, tally);
     } catch (error) {
       // A 429 tells the budget that someone else spends part of the key's limits: it adapts.
       rateLimited = error instanceof RateLimitError;
@@ -171,6 +179,7 @@ export class Transport {
     key: string,
     body: string | undefined,
     options: RequestOptions,
+    tally: Tally,
   ): Promise<T> {
     const timeLeft =
       options.deadline === undefined ? Number.POSITIVE_INFINITY : options.deadline - this.config.now();
@@ -193,12 +202,15 @@ export class Transport {
       signal: options.signal,
     };
     if (body !== undefined) request.body = body;
+    // A create must never arrive twice: no resend, even on a connection found closed.
+    if (call.retry === 'create') request.resendOnStaleSocket = false;
 
     let response: HttpResponse;
     const sent = this.config.now();
     const observe = this.config.observe;
     try {
       response = await this.config.send(request);
+      if (request.resent) tally.resent += request.resent;
       observe?.({
         kind: 'response',
         method: call.method,
@@ -208,6 +220,7 @@ export class Transport {
         ms: this.config.now() - sent,
       });
     } catch (error) {
+      if (request.resent) tally.resent += request.resent;
       observe?.({
         kind: 'failure',
         method: call.method,

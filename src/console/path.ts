@@ -29,7 +29,13 @@ export function encodeSegment(value: string | number): string {
   return encodeURIComponent(text);
 }
 
-/** False for values that cannot be one path segment: empty, `.` and `..`. */
+/**
+ * False for values that cannot be one path segment: empty, `.` and `..`, and text with a lone
+ * surrogate (half of a UTF-16 pair), which no URL can encode (encodeURIComponent throws).
+ */
 export function isSafeSegment(text: string): boolean {
-  return text !== '' && text !== '.' && text !== '..';
+  return text !== '' && text !== '.' && text !== '..' && !LONE_SURROGATE.test(text);
 }
+
+/** In `u` mode a well-formed pair is one code point: only a lone half matches. */
+const LONE_SURROGATE = /\p{Cs}/u;

@@ -31,18 +31,28 @@ export function backoffDelay(
   return Math.floor(random() * Math.min(capMs, baseMs * 2 ** attempt));
 }
 
+/** A number, alone or first of a repeated header (`5, 5`: fetch joins repeated headers so). */
+const DELAY = /^\s*(\d+(?:\.\d+)?)\s*(?:,|$)/;
+/** The three HTTP-date forms (RFC 9110 5.6.7), first of a repeated header too. */
+const HTTP_DATE =
+  /^\s*([A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT|[A-Za-z]{6,9}, \d{2}-[A-Za-z]{3}-\d{2} \d{2}:\d{2}:\d{2} GMT|[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})\s*(?:,|$)/;
+
 /**
  * `Retry-After` as delay-seconds or an HTTP date (RFC 9110), or the non-standard
- * `retry-after-ms`. Undefined when absent or unreadable; never negative.
+ * `retry-after-ms`. Undefined when absent or unreadable (then backoff applies); never negative.
+ * Only real HTTP dates go to `Date.parse`: it reads almost anything (`-1`, `12 13`) as a date
+ * long past, which would mean "retry at once".
  */
 export function parseRetryAfter(headers: Record<string, string>, now: number): number | undefined {
-  const ms = headers['retry-after-ms'];
-  if (ms !== undefined && /^\s*\d+(\.\d+)?\s*$/.test(ms)) return Math.max(0, Number(ms));
-  const value = headers['retry-after'];
-  if (value === undefined || value.trim() === '') return undefined;
-  if (/^\s*\d+(\.\d+)?\s*$/.test(value)) return Math.max(0, Number(value) * 1000);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+  const ms = DELAY.exec(headers['retry-after-ms'] ?? '');
+  if (ms) return Math.max(0, Number(ms[1]));
+  const value = headers['retry-after'] ?? '';
+  const seconds = DELAY.exec(value);
+  if (seconds) return Math.max(0, Number(seconds[1]) * 1000);
+  const date = HTTP_DATE.exec(value)?.[1];
+  // asctime carries no zone and means GMT; Date.parse would read it in the machine's zone.
+  const at = date ? Date.parse(date.endsWith('GMT') ? date : `${date} GMT`) : Number.NaN;
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 /**

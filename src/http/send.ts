@@ -29,6 +29,14 @@ export interface HttpRequest {
   /** The whole exchange, from sending to the last byte of the body. */
   timeoutMs: number;
   signal?: AbortSignal | undefined;
+  /**
+   * Send again on a fresh connection when a reused one turns out closed (below). Default true;
+   * false for a request that must never reach the server twice (a create): a reset can also
+   * come after the server read it.
+   */
+  resendOnStaleSocket?: boolean;
+  /** Set by the sender: how often it sent the request again on a fresh connection. */
+  resent?: number;
 }
 
 export interface HttpResponse {
@@ -78,7 +86,7 @@ export function createNodeSend(options: NodeSendOptions = {}): HttpSend {
     const agent = agentFor(secure);
     return new Promise<HttpResponse>((resolve, reject) => {
       if (request.signal?.aborted) return reject(new HttpAbortError('aborted before sending'));
-      const exchange = new Exchange(resolve, reject, maxBytes, request.signal);
+      const exchange = new Exchange(resolve, reject, maxBytes, request);
       const open = () => {
         let req: ClientRequest;
         try {
@@ -114,12 +122,16 @@ class Exchange {
   private bytes = 0;
   private readonly onAbort = () => this.fail(new HttpAbortError('request aborted'));
 
+  private readonly signal: AbortSignal | undefined;
+
   constructor(
     private readonly resolve: (response: HttpResponse) => void,
     private readonly reject: (error: unknown) => void,
     private readonly maxBytes: number,
-    private readonly signal: AbortSignal | undefined,
-  ) {}
+    private readonly request: HttpRequest,
+  ) {
+    this.signal = request.signal;
+  }
 
   /** One timer and one abort listener for the whole exchange, however many connections it takes. */
   start(open: () => void, timeoutMs: number): void {
@@ -142,15 +154,19 @@ class Exchange {
   /**
    * A server may close an idle keep-alive connection just as we reuse it (after a Lambda thaw,
    * typically): the request then fails with ECONNRESET or EPIPE on a reused socket before any
-   * response. The server closed that connection as idle, so it never read the request: Node's
+   * response. Usually the server closed it as idle and never read the request, and Node's
    * documentation advises sending it again, which we do on another connection (a few times at
-   * most: each dead socket is destroyed on the way). Any other failure is final.
+   * most: each dead socket is destroyed on the way). But a reset can also come after the server
+   * read it: a request that must not arrive twice is not sent again, and every resend is told
+   * to the caller (`resent`), who counts it as an attempt. Any other failure is final.
    */
   private requestFailed(req: ClientRequest, error: Error & { code?: string }): void {
     if (this.settled || req !== this.req) return;
     const staleSocket = req.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
-    if (staleSocket && !this.responded && this.staleRetries < MAX_STALE_SOCKET_RETRIES) {
+    const mayResend = this.request.resendOnStaleSocket !== false;
+    if (staleSocket && mayResend && !this.responded && this.staleRetries < MAX_STALE_SOCKET_RETRIES) {
       this.staleRetries++;
+      this.request.resent = this.staleRetries;
       this.open?.();
       return;
     }

@@ -65,7 +65,14 @@ describe('path parameters', () => {
     await expect(client().roles.update('.', { permissions: {} })).rejects.toBeInstanceOf(
       RequestValidationError,
     );
-    expect(server.requests).toHaveLength(0);
+    // Half of a UTF-16 pair has no URL encoding: refused as the others, even by a list method
+    // (which returns its promise rather than throwing).
+    await expect(client().roles.get('a\uD800')).rejects.toBeInstanceOf(RequestValidationError);
+    const list = () => client().metrics.listByEvent('a\uDC00b');
+    expect(list).not.toThrow();
+    await expect(list()).rejects.toBeInstanceOf(RequestValidationError);
+    expect(await client().roles.get('😀').catch(() => 'sent')).toBe('sent'); // a whole pair is fine
+    expect(server.requests.map((r) => r.url)).toEqual(['/console/v1/roles/%F0%9F%98%80']);
   });
 });
 

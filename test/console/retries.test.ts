@@ -224,6 +224,17 @@ describe('waits between attempts', () => {
     expect(parseRetryAfter({ 'retry-after-ms': '250' }, now)).toBe(250);
     expect(parseRetryAfter({ 'retry-after': 'soon' }, now)).toBeUndefined();
     expect(parseRetryAfter({}, now)).toBeUndefined();
+    // The other two HTTP-date forms, and a header sent twice (fetch joins them with ", ").
+    expect(parseRetryAfter({ 'retry-after': 'Thursday, 01-Jan-26 00:00:10 GMT' }, now)).toBe(10_000);
+    expect(parseRetryAfter({ 'retry-after': 'Thu Jan  1 00:00:10 2026' }, now)).toBe(10_000);
+    expect(parseRetryAfter({ 'retry-after': '5, 5' }, now)).toBe(5_000);
+    expect(parseRetryAfter({ 'retry-after-ms': '250, 250' }, now)).toBe(250);
+    const date = 'Thu, 01 Jan 2026 00:00:10 GMT';
+    expect(parseRetryAfter({ 'retry-after': `${date}, ${date}` }, now)).toBe(10_000);
+    // Not a delay and not an HTTP date: unreadable (backoff applies), never "retry at once".
+    for (const nonsense of ['-1', '12 13', '1 2026', 'x5']) {
+      expect(parseRetryAfter({ 'retry-after': nonsense }, now), nonsense).toBeUndefined();
+    }
   });
 });
 
@@ -310,5 +321,42 @@ describe('the key provider', () => {
     server.setScript(() => ({ status: 401, body: { message: 'bad key' } }));
     await expect(client().segments.get('seg_1')).rejects.toBeInstanceOf(AuthenticationError);
     expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe('a reused connection that drops after the server read the request', () => {
+  // The server reads the request, then destroys the socket: a reset on a reused keep-alive
+  // connection, which usually means "closed while idle" but here came after the request arrived.
+  const dropSecond = () =>
+    server.setScript((_request, index) => (index === 1 ? 'destroy' : ok({ name: 'r', permissions: {} })));
+
+  it('never sends a create again (it may have been made)', async () => {
+    dropSecond();
+    const c = client();
+    await c.roles.get('r'); // opens the connection the create reuses
+    const error = await c.experiments
+      .createQualifyingEvent({ name: 'purchases', sql: 'select 1', timestampColumn: 'ts', idTypeMapping: [] })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiConnectionError);
+    expect(error).toMatchObject({ requestSent: true, attempts: 1 });
+    expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+  });
+
+  it('sends anything else again, and counts that send as an attempt', async () => {
+    server.setScript((_request, index) =>
+      index === 1
+        ? 'destroy'
+        : index === 2
+          ? { status: 500, body: { status: 500, message: 'boom' } }
+          : ok({ name: 'r', permissions: {} }),
+    );
+    const c = client({ maxRetries: 0 });
+    await c.roles.get('r');
+    const error = await c.releasePipelineTriggers
+      .approve('trg_1', { phaseID: 'ph_2' })
+      .catch((e: unknown) => e);
+    expect(server.requests.slice(1).map((r) => r.method)).toEqual(['PUT', 'PUT']);
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect(error).toMatchObject({ attempts: 2 });
   });
 });

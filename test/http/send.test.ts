@@ -208,6 +208,33 @@ describe('node:http sender limits', () => {
     expect(seen).toEqual(['POST x', 'POST x']); // once each: the dead connection carried nothing
   });
 
+  it('says when it sent again, and never sends again a request that must not arrive twice', async () => {
+    const seen: string[] = [];
+    handler = (req, res, body) => {
+      seen.push(`${req.method} ${body}`);
+      res.end('ok');
+    };
+    const send = createNodeSend();
+    const post = (body: string, resendOnStaleSocket?: boolean) => {
+      const request = { method: 'POST', url: `${base}/p`, headers: {}, body, timeoutMs: 2_000 };
+      return {
+        request,
+        sent: send(resendOnStaleSocket === undefined ? request : { ...request, resendOnStaleSocket }),
+      };
+    };
+    await post('a').sent;
+    for (const socket of sockets) socket.destroy();
+    const again = post('b');
+    await again.sent;
+    expect((again.request as { resent?: number }).resent).toBe(1);
+
+    await post('c').sent;
+    for (const socket of sockets) socket.destroy();
+    const create = post('d', false);
+    await expect(create.sent).rejects.toMatchObject({ code: expect.stringMatching(/ECONNRESET|EPIPE/) });
+    expect(seen).toEqual(['POST a', 'POST b', 'POST c']);
+  });
+
   it('asks for every encoding it decodes, unless the caller chose', async () => {
     const seen: (string | undefined)[] = [];
     handler = (req, res) => {
@@ -244,6 +271,22 @@ describe('node:http sender limits', () => {
     await expect(send({ method: 'GET', url: `${base}/bomb`, headers: {}, timeoutMs: 5_000 })).rejects.toThrow(
       /cannot decode the response body/,
     );
+  });
+
+  it('refuses, over fetch too, a body over the cap, plain or expanding from gzip', async () => {
+    const bomb = gzipSync(Buffer.alloc(10_000_000, 0x20));
+    handler = (req, res) => {
+      if (req.url === '/bomb') res.setHeader('content-encoding', 'gzip');
+      res.end(req.url === '/bomb' ? bomb : 'x'.repeat(5_000));
+    };
+    const send = fetchSend(fetch, 1_000_000);
+    const get = (path: string) =>
+      send({ method: 'GET', url: `${base}${path}`, headers: {}, timeoutMs: 5_000 });
+    await expect(get('/bomb')).rejects.toThrow(/larger than 1000000 bytes/);
+    await expect(
+      fetchSend(fetch, 1_000)({ method: 'GET', url: `${base}/big`, headers: {}, timeoutMs: 5_000 }),
+    ).rejects.toThrow(/larger than 1000 bytes/);
+    expect((await get('/small')).text).toHaveLength(5_000);
   });
 
   it('refuses an encoding it cannot decode', async () => {

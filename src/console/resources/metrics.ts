@@ -5,7 +5,7 @@ import type { PagePromise } from '../pagination.js';
 import { path } from '../path.js';
 import { envelope, type ListParams } from '../schemas/common.js';
 import { type Metric, type MetricUpdate, metricSchema, metricUpdateSchema } from '../schemas/metrics.js';
-import { listCall, pageSchema, pathParam, type ResourceContext, validate } from './shared.js';
+import { listCall, pageSchema, pathParam, type ResourceContext, rejectedList, validate } from './shared.js';
 
 const metricEnvelope = once(() => envelope(metricSchema()));
 const metricPage = once(() => pageSchema(metricSchema()));
@@ -43,15 +43,13 @@ export function metricsResource(context: ResourceContext) {
      * const { data } = await client.metrics.listByEvent('purchase');
      */
     listByEvent(eventName: string, params?: ListParams, options?: RequestOptions): PagePromise<Metric> {
-      const name = pathParam('metrics.listByEvent', 'eventName', eventName);
-      return listCall(
-        context,
-        'metrics.listByEvent',
-        path`/console/v1/events/${name}/metrics`,
-        metricPage(),
-        params,
-        options,
-      );
+      let eventPath: string;
+      try {
+        eventPath = path`/console/v1/events/${pathParam('metrics.listByEvent', 'eventName', eventName)}/metrics`;
+      } catch (error) {
+        return rejectedList(context, error);
+      }
+      return listCall(context, 'metrics.listByEvent', eventPath, metricPage(), params, options);
     },
   };
 }

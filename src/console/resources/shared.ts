@@ -37,6 +37,16 @@ export function pathParam(operation: string, name: string, value: unknown): stri
   ]);
 }
 
+/** A list call refused before any request: it rejects like any other call (no throw from a method that returns a promise). */
+export function rejectedList<T>(context: ResourceContext, error: unknown): PagePromise<T> {
+  return new PagePromise<T>({
+    firstUrl: context.transport.baseUrl,
+    baseUrl: context.transport.baseUrl,
+    maxPages: 1,
+    fetchPage: () => Promise.reject(error),
+  });
+}
+
 /** A list operation: `page` and `limit` default to 1 and 10 (spec 8). */
 export function listCall<T>(
   context: ResourceContext,
@@ -48,16 +58,8 @@ export function listCall<T>(
 ): PagePromise<T> {
   const { transport } = context;
   const parsed = listParamsSchema().safeParse(params ?? {});
-  if (!parsed.success) {
-    // Rejects like any other call (no throw from a method that returns a promise).
-    const error = new RequestValidationError(operation, parsed.error.issues);
-    return new PagePromise<T>({
-      firstUrl: transport.url(path),
-      baseUrl: transport.baseUrl,
-      maxPages: 1,
-      fetchPage: () => Promise.reject(error),
-    });
-  }
+  if (!parsed.success)
+    return rejectedList(context, new RequestValidationError(operation, parsed.error.issues));
   const { page = 1, limit = 10 } = parsed.data;
   return new PagePromise<T>({
     firstUrl: transport.url(path, { page, limit }),
