@@ -3,7 +3,7 @@
  * what a policy change would have done to the requests of the audit trail. Read-only: it scans
  * the state table's audit records and never writes to the table or the queue.
  */
-import { type ReplayReport, replayDecisions } from '../policy/replay.js';
+import { outcomeLabel, type ReplayReport, replayDecisions } from '../policy/replay.js';
 import { scanAuditSince } from '../state/audit-scan.js';
 import type { StateTable } from '../state/table.js';
 import { parse } from './args.js';
@@ -25,7 +25,10 @@ function render(report: ReplayReport, policyFile: string, since: Date): string {
   const kinds = Object.entries(report.changes).sort((a, b) => b[1] - a[1]);
   const lines = [
     `Replayed ${report.replayed} decision(s) since ${since.toISOString()} under ${policyFile}: ` +
-      `${report.unchanged} unchanged, ${report.rows.length} changed, ${report.notReplayable} not replayable.`,
+      `${report.unchanged} unchanged, ${report.rows.length} changed, ${report.notReplayable} not replayable` +
+      (report.alreadyEnded > 0
+        ? `; ${report.alreadyEnded} later record(s) of requests the new policy had already ended.`
+        : '.'),
     ...kinds.map(([kind, count]) => `  ${kind}: ${count}`),
   ];
   if (report.rows.length > 0) {
@@ -38,8 +41,8 @@ function render(report: ReplayReport, policyFile: string, since: Date): string {
           r.action,
           r.target,
           r.requester,
-          `${r.old.outcome} (${r.old.rule})`,
-          `${r.new.outcome} (${r.new.rule})`,
+          `${outcomeLabel(r.old.outcome, r.old.dryRun)} (${r.old.rule})`,
+          `${outcomeLabel(r.new.outcome, r.new.dryRun)} (${r.new.rule})`,
         ]),
       ),
     );

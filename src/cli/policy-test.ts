@@ -35,6 +35,14 @@ function readJson(io: CliIo, file: string, what: string, exit: number): unknown 
   }
 }
 
+/** ` (case "name")` for an issue inside a case that has a name: a path alone is hard to find in a long file. */
+function caseNamed(raw: unknown, path: readonly PropertyKey[]): string {
+  if (path[0] !== 'cases' || typeof path[1] !== 'number') return '';
+  const testCase = (raw as { cases?: unknown[] }).cases?.[path[1]];
+  const name = (testCase as { name?: unknown } | undefined)?.name;
+  return typeof name === 'string' && name !== '' ? ` (case "${name}")` : '';
+}
+
 /** Loads, validates and runs; throws CommandError with the exit code the failure deserves. */
 export function policyTestResults(io: CliIo, policyFile: string, casesFile: string): CaseResult[] {
   const policy = policySchemas().policy.safeParse(readJson(io, policyFile, 'policy file', EXIT.failure));
@@ -42,9 +50,12 @@ export function policyTestResults(io: CliIo, policyFile: string, casesFile: stri
     const lines = policy.error.issues.map((issue) => `  ${formatPath(issue.path)}: ${issue.message}`);
     throw new CommandError(`${policyFile} is not a valid policy:\n${lines.join('\n')}`, EXIT.failure);
   }
-  const cases = policyCasesSchema().safeParse(readJson(io, casesFile, 'cases file', EXIT.usage));
+  const raw = readJson(io, casesFile, 'cases file', EXIT.usage);
+  const cases = policyCasesSchema().safeParse(raw);
   if (!cases.success) {
-    const lines = cases.error.issues.map((issue) => `  ${formatPath(issue.path)}: ${issue.message}`);
+    const lines = cases.error.issues.map(
+      (issue) => `  ${formatPath(issue.path)}: ${issue.message}${caseNamed(raw, issue.path)}`,
+    );
     throw new CommandError(`${casesFile} is not a valid cases file:\n${lines.join('\n')}`, EXIT.usage);
   }
   const names = cases.data.cases.map((c) => c.name);

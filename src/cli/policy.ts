@@ -71,7 +71,7 @@ function summary(policy: Policy, file: string, now: Date): string {
   approvals.rules.forEach((rule, i) => {
     const extras = [
       rule.windows
-        ? `windows ${rule.windows.map((w) => `${w.days.join(',')} ${w.start}-${w.end}`).join('; ')}, outside: ${rule.outsideWindows}`
+        ? `windows ${rule.windows.map((w) => `${w.days.join(',')} ${w.start}-${w.end}`).join('; ')}, outside: ${rule.outsideWindows ?? 'defer'}`
         : 'any time',
       rule.maxPerHour ? `max ${rule.maxPerHour}/h` : undefined,
     ].filter(Boolean);

@@ -1,6 +1,6 @@
 /**
  * Step 7 of a decision: the action's own rules. Approvals: the first matching rule, its windows
- * (defer to the next opening, or deny) and `maxPerHour`; archive and disable-groups: the
+ * (defer to the next opening, or deny) and `maxPerHour` (clock hours in the policy's zone); archive and disable-groups: the
  * section's requesters and `maxPerDay`. Rate limits come back as a counter for the worker to
  * increment atomically. Pure, like decide.ts.
  */
@@ -11,9 +11,10 @@ import type { Decision, DecisionCounter, Outcome } from './decide.js';
 import { firstMatchingRule } from './rules.js';
 import type { ApprovalRule, Policy } from './schema.js';
 import { describeWindows } from './time-words.js';
-import { isWithinWindows, nextWindowOpening, pad, wallDay } from './windows.js';
+import { isWithinWindows, nextWindowOpening, pad, wallDay, wallHour, wallTime } from './windows.js';
 
 export const HOUR = 3_600_000;
+const MINUTE = 60_000;
 
 export const ACTION_WORDS: Record<ActionName, string> = {
   approve_phase: 'approve phases',
@@ -98,23 +99,57 @@ export function decideApproval(context: Context, request: ApprovePhaseRequest): 
   return decision;
 }
 
+/** `HH:MM` of what a clock in `zone` shows; `end` reads the minute before (so midnight is 24:00, a jump's eve its own hour). */
+function clockText(instant: number, zone: string, end = false): string {
+  const w = wallTime(end ? instant - MINUTE : instant, zone);
+  const minutes = w.hour * 60 + w.minute + (end ? 1 : 0);
+  return `${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
+}
+
+/**
+ * The hour's counter: a clock hour in the policy's zone, as windows and maxPerDay are. It is
+ * keyed by the hour's first instant in UTC: `2026-11-23T08` where the offset is whole hours (the
+ * keys UTC hours always had), `2026-11-23T04:30` where it is not (Asia/Kolkata 10:00).
+ */
 function hourCounter(context: Context, rule: ApprovalRule, limit: number): DecisionCounter {
-  const start = Math.floor(context.now / HOUR) * HOUR;
-  const end = start + HOUR;
-  const hour = new Date(start).toISOString().slice(0, 13);
-  const span = `${hour.slice(11, 13)}:00–${pad((new Date(start).getUTCHours() + 1) % 24)}:00 UTC`;
+  const { start, end } = wallHour(context.now, context.zone);
+  const iso = new Date(start).toISOString();
+  const hour = start % HOUR === 0 ? iso.slice(0, 13) : iso.slice(0, 16);
+  const span = `${clockText(start, context.zone)}–${clockText(end, context.zone, true)} ${context.zone}`;
   return {
     key: `rule#${rule.name}#hour#${hour}`,
     limit,
     windowStart: new Date(start),
     windowEnd: new Date(end),
-    exceeded: deferOrExpire(
+    exceeded: hourExceeded(
       context,
-      rule.name,
+      rule,
       `rule "${rule.name}" allows ${limit} approvals per hour and this hour's (${span}) are used up`,
       end,
     ),
   };
+}
+
+/**
+ * What a request over the hour's limit gets: wait for the next hour, unless the rule's windows
+ * are closed by then. Waiting for a closed hour could only end in the refusal the rule gives
+ * outside its windows, so it gets that refusal now: wait for the next opening, or be denied.
+ */
+function hourExceeded(context: Context, rule: ApprovalRule, why: string, end: number): Decision {
+  const { zone, when, result } = context;
+  if (!rule.windows || isWithinWindows(rule.windows, end, zone))
+    return deferOrExpire(context, rule.name, why, end);
+  const closed = `${why}, and at ${when(end)} the rule's windows (${describeWindows(rule.windows, zone)}) are closed`;
+  const opening = nextWindowOpening(rule.windows, end, zone);
+  if (opening === undefined) return result('deny', rule.name, `${closed}; denied`);
+  if (rule.outsideWindows === 'deny') {
+    return result(
+      'deny',
+      rule.name,
+      `${closed}; the rule denies outside its windows; ask again after ${when(opening)}`,
+    );
+  }
+  return deferOrExpire(context, rule.name, closed, opening);
 }
 
 export function decideAction(

@@ -1,7 +1,9 @@
 /**
  * Replaying the audit trail under another policy: each recorded decision is decided again at
  * its original time with the state it had then (pause, veto), and the new policy's own counters
- * are rebuilt from the replayed approvals in time order. Pure: records in, rows and counts out.
+ * are rebuilt from the replayed approvals in time order (dry runs take no unit, as in the worker).
+ * A request the new policy ends at one record is not decided again at its later records, and a
+ * dry-run approval is told apart from a real one. Pure: records in, rows and counts out.
  */
 import type { ActionRequest } from '../actions/request.js';
 import { actionTarget, requesterKey } from '../actions/request.js';
@@ -17,6 +19,8 @@ export interface RecordedDecision {
   requester: string;
   rule: string;
   result: string;
+  /** Whether the decision was a dry run; records without it count `would-mutate` as one. */
+  dryRun?: boolean;
   inputs?: { request: Omit<ActionRequest, 'reply'>; now: string; pause: PauseInput; veto?: Veto };
 }
 
@@ -26,8 +30,8 @@ export interface ReplayRow {
   action: string;
   target: string;
   requester: string;
-  old: { outcome: Outcome; rule: string };
-  new: { outcome: Outcome; rule: string; reason: string };
+  old: { outcome: Outcome; rule: string; dryRun: boolean };
+  new: { outcome: Outcome; rule: string; reason: string; dryRun: boolean };
 }
 
 export interface ReplayReport {
@@ -35,7 +39,9 @@ export interface ReplayReport {
   unchanged: number;
   /** Records without the inputs a replay needs (written before they were kept). */
   notReplayable: number;
-  /** "approve → deny": how many. */
+  /** Later records of a request the new policy had already approved or denied at an earlier one: they would not exist. */
+  alreadyEnded: number;
+  /** "approve → deny", "approve (dry run) → approve": how many. */
   changes: Record<string, number>;
   rows: ReplayRow[];
 }
@@ -50,13 +56,32 @@ export function outcomeOfResult(result: string): Outcome | undefined {
   return undefined;
 }
 
+/** An outcome as a change is told: a dry-run approval changes nothing, so it differs from a real one. */
+export function outcomeLabel(outcome: Outcome, dryRun: boolean): string {
+  return outcome === 'approve' && dryRun ? 'approve (dry run)' : outcome;
+}
+
 export function replayDecisions(policy: Policy, records: readonly RecordedDecision[]): ReplayReport {
-  const report: ReplayReport = { replayed: 0, unchanged: 0, notReplayable: 0, changes: {}, rows: [] };
+  const report: ReplayReport = {
+    replayed: 0,
+    unchanged: 0,
+    notReplayable: 0,
+    alreadyEnded: 0,
+    changes: {},
+    rows: [],
+  };
   const counted = new Map<string, number>();
+  // A deferred request leaves one record per decision; once the new policy ends it (approve or
+  // deny), its later records would never have been made, and must not take a counter unit again.
+  const ended = new Set<string>();
   const ordered = [...records].sort((a, b) => a.at.localeCompare(b.at));
   for (const record of ordered) {
     const oldOutcome = outcomeOfResult(record.result);
     if (!oldOutcome) continue;
+    if (ended.has(record.requestId)) {
+      report.alreadyEnded += 1;
+      continue;
+    }
     if (!record.inputs) {
       report.notReplayable += 1;
       continue;
@@ -64,21 +89,22 @@ export function replayDecisions(policy: Policy, records: readonly RecordedDecisi
     const { request, now, pause, veto } = record.inputs;
     let decision = decide(policy, { request: request as ActionRequest, now: new Date(now), pause, veto });
     const counter = decision.counter;
-    if (counter && decision.outcome === 'approve') {
+    // A dry run mutates nothing, and the worker takes no counter unit for it: neither does the replay.
+    if (counter && decision.outcome === 'approve' && !decision.dryRun) {
       const used = counted.get(counter.key) ?? 0;
       if (used + 1 > counter.limit) decision = counter.exceeded;
       else counted.set(counter.key, used + 1);
     }
+    if (decision.outcome === 'approve' || decision.outcome === 'deny') ended.add(record.requestId);
     report.replayed += 1;
-    const changed = decision.outcome !== oldOutcome || decision.rule !== record.rule;
-    if (!changed) {
+    const oldDryRun = record.dryRun ?? record.result === 'would-mutate';
+    const was = outcomeLabel(oldOutcome, oldDryRun);
+    const label = outcomeLabel(decision.outcome, decision.dryRun);
+    if (was === label && decision.rule === record.rule) {
       report.unchanged += 1;
       continue;
     }
-    const kind =
-      decision.outcome === oldOutcome
-        ? `${oldOutcome} → ${decision.outcome} (another rule)`
-        : `${oldOutcome} → ${decision.outcome}`;
+    const kind = was === label ? `${was} → ${label} (another rule)` : `${was} → ${label}`;
     report.changes[kind] = (report.changes[kind] ?? 0) + 1;
     report.rows.push({
       requestId: record.requestId,
@@ -86,8 +112,13 @@ export function replayDecisions(policy: Policy, records: readonly RecordedDecisi
       action: request.action,
       target: actionTarget(request as ActionRequest),
       requester: requesterKey(request.requestedBy),
-      old: { outcome: oldOutcome, rule: record.rule },
-      new: { outcome: decision.outcome, rule: decision.rule, reason: decision.reason },
+      old: { outcome: oldOutcome, rule: record.rule, dryRun: oldDryRun },
+      new: {
+        outcome: decision.outcome,
+        rule: decision.rule,
+        reason: decision.reason,
+        dryRun: decision.dryRun,
+      },
     });
   }
   return report;

@@ -160,6 +160,20 @@ export function wallDay(instant: number, zone: string): { date: string; start: n
   };
 }
 
+/**
+ * The clock hour in `zone` containing `instant`: from when the clock last showed hh:00 (or the
+ * offset change that brought it into this hour) to when it next shows another hour. Where the
+ * offset is whole hours these are UTC hours; in Asia/Kolkata (+05:30) 10:00–11:00 is 04:30–05:30 UTC.
+ * A fall-back repeat of an hour is two clock hours, one per offset.
+ */
+export function wallHour(instant: number, zone: string): { start: number; end: number } {
+  const w = wallTime(instant, zone);
+  const top = instant - (w.minute * 60 + w.second) * 1000 - (((instant % 1000) + 1000) % 1000);
+  const since = transitionsBetween(top, instant, zone);
+  const until = transitionsBetween(instant, top + HOUR, zone);
+  return { start: since[since.length - 1] ?? top, end: until[0] ?? top + HOUR };
+}
+
 function addDays(date: { year: number; month: number; day: number }, days: number) {
   const moved = new Date(utcOfWall(date.year, date.month, date.day) + days * DAY);
   return {

@@ -6,9 +6,12 @@
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ActionRequest } from '../../src/actions/request.js';
 import { sinceInstant } from '../../src/cli/durations.js';
 import type { CliIo } from '../../src/cli/io.js';
 import { policyReplayCommand } from '../../src/cli/policy-replay.js';
+import { parsePolicy } from '../../src/policy/parse.js';
+import { type RecordedDecision, replayDecisions } from '../../src/policy/replay.js';
 import type { PolicyInput } from '../../src/policy/schema.js';
 import { readAudit, writeAudit } from '../../src/state/audit.js';
 import { type Bench, basePolicy, startBench } from '../worker/fixture.js';
@@ -184,5 +187,105 @@ describe('autopilot policy replay', () => {
     const report = JSON.parse((await replay(reordered, '--since', '2026-11-23T10:15:00Z', '--json')).out);
     expect(report.replayed).toBe(2);
     expect(report.notReplayable).toBe(0);
+  });
+});
+
+/** Audit records as the worker writes them, replayed without a table: the pure `replayDecisions`. */
+describe('replayDecisions', () => {
+  const UTC_HOURLY = (limit: number) =>
+    parsePolicy({
+      version: 1,
+      timezone: 'UTC',
+      approvals: {
+        rules: [{ name: 'CI', when: { requesters: ['ci:*'] }, decision: 'approve', maxPerHour: limit }],
+      },
+    });
+  const running = { paused: false };
+  /** A recorded approve_phase decision of request `id` at `at` (its request made at `requestedAt`). */
+  const record = (
+    id: string,
+    at: string,
+    result: string,
+    rule: string,
+    { requestedAt = at, dryRun }: { requestedAt?: string; dryRun?: boolean } = {},
+  ): RecordedDecision => {
+    const request: ActionRequest = {
+      version: 1,
+      action: 'approve_phase',
+      triggerId: `trg_${id}`,
+      phaseId: 'ph_1',
+      requestedBy: { source: 'ci', id: 'deploy.yml' },
+      requestedAt,
+      requestId: id,
+      ...(dryRun === undefined ? {} : { dryRun }),
+    };
+    return {
+      requestId: id,
+      at,
+      action: 'approve_phase',
+      target: `trigger trg_${id} phase ph_1`,
+      requester: 'ci:deploy.yml',
+      rule,
+      result,
+      inputs: { request, now: at, pause: running },
+    };
+  };
+
+  it('takes no unit of maxPerHour for a dry-run approval, as the worker takes none', () => {
+    const report = replayDecisions(UTC_HOURLY(1), [
+      record('dry', '2026-11-23T10:00:00.000Z', 'would-mutate', 'CI', { dryRun: true }),
+      record('real', '2026-11-23T10:10:00.000Z', 'approved', 'CI'),
+    ]);
+    expect(report).toMatchObject({ replayed: 2, unchanged: 2, rows: [] });
+  });
+
+  it('counts a request decided twice (deferred, then approved) once when the new policy approves it at once', () => {
+    const report = replayDecisions(UTC_HOURLY(2), [
+      record('A', '2026-11-23T10:05:00.000Z', 'deferred', 'old', { requestedAt: '2026-11-23T10:05:00.000Z' }),
+      record('A', '2026-11-23T10:30:00.000Z', 'approved', 'old', { requestedAt: '2026-11-23T10:05:00.000Z' }),
+      record('B', '2026-11-23T10:40:00.000Z', 'approved', 'CI'),
+    ]);
+    // A is approved at its first record; its later record would never have happened, and B still fits the cap of 2.
+    expect(report.rows.map((r) => [r.requestId, r.old.outcome, r.new.outcome])).toEqual([
+      ['A', 'defer', 'approve'],
+    ]);
+    expect(report).toMatchObject({ replayed: 2, unchanged: 1, alreadyEnded: 1 });
+  });
+
+  it('reports that switching sweeper.staleConfigs.dryRun off would start real archives', () => {
+    const policy = parsePolicy({
+      version: 1,
+      timezone: 'UTC',
+      actions: { archive_config: { requesters: ['schedule:*'] } },
+      sweeper: { staleConfigs: { configs: ['old_banner'], dryRun: false } },
+    });
+    const at = '2026-11-23T10:00:00.000Z';
+    const request: ActionRequest = {
+      version: 1,
+      action: 'archive_config',
+      configId: 'old_banner',
+      reason: 'No exposures for 30 days',
+      requestedBy: { source: 'schedule', id: 'stale-configs' },
+      requestedAt: at,
+      requestId: 'sweep-1',
+    };
+    const report = replayDecisions(policy, [
+      {
+        requestId: 'sweep-1',
+        at,
+        action: 'archive_config',
+        target: 'config old_banner',
+        requester: 'schedule:stale-configs',
+        rule: 'actions.archive_config',
+        result: 'would-mutate',
+        inputs: { request, now: at, pause: running },
+      },
+    ]);
+    expect(report.unchanged).toBe(0);
+    expect(report.changes).toEqual({ 'approve (dry run) → approve': 1 });
+    expect(report.rows[0]).toMatchObject({
+      old: { outcome: 'approve', dryRun: true },
+      new: { outcome: 'approve', dryRun: false },
+    });
   });
 });

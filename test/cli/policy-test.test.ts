@@ -81,6 +81,19 @@ describe('autopilot policy test', () => {
     expect(result.err).toContain('cases[0].expect.outcome');
   });
 
+  it('exits 2 for a reason that is not a regular expression, naming the case and the path', async () => {
+    const bad = {
+      cases: [
+        shipped.cases[0],
+        { ...shipped.cases[1], name: 'bad regex', expect: { outcome: 'approve', reason: 'rule (r' } },
+      ],
+    };
+    const result = await run('policy.json', casesFile('regex.json', bad));
+    expect(result.code).toBe(2);
+    expect(result.err).toContain('cases[1].expect.reason: not a regular expression');
+    expect(result.err).toContain('(case "bad regex")');
+  });
+
   it('exits 2 for a cases file that is not JSON, and for a repeated case name', async () => {
     const path = join(dir, 'not.json');
     writeFileSync(path, '{ nope');
@@ -119,6 +132,30 @@ describe('case times', () => {
     expect(() => caseInstant('2027-03-28T02:30', zone)).toThrow(CaseError);
     expect(() => caseInstant('2027-10-31T02:30', zone)).toThrow(/twice/);
     expect(caseInstant('2027-10-31T02:30+02:00', zone).toISOString()).toBe('2027-10-31T00:30:00.000Z');
+  });
+  it.each([
+    [
+      'a day past the end of its month',
+      '2026-11-31T10:00',
+      '2026-11-31 is not a date: November 2026 has 30 days',
+    ],
+    [
+      '29 February of a common year',
+      '2027-02-29T10:00',
+      '2027-02-29 is not a date: February 2027 has 28 days',
+    ],
+    ['a 13th month', '2026-13-01T10:00', '2026-13-01 is not a date: months run from 01 to 12'],
+    ['day 00', '2026-11-00T10:00', '2026-11-00 is not a date'],
+    ['24:00', '2026-11-24T24:00', '24:00 is not a time of day: hours run from 00 to 23'],
+    ['minute 60', '2026-11-24T10:60', '10:60 is not a time of day'],
+  ])('refuses %s, rather than moving it to another day', (_name, text, message) => {
+    expect(() => caseInstant(text, zone)).toThrow(CaseError);
+    expect(() => caseInstant(text, zone)).toThrow(message);
+    expect(() => caseInstant(text, zone)).not.toThrow(/daylight-saving/);
+  });
+  it('still reads 29 February of a leap year and the last second of a day', () => {
+    expect(caseInstant('2028-02-29T10:00', zone).toISOString()).toBe('2028-02-29T09:00:00.000Z');
+    expect(caseInstant('2026-11-24T23:59:59', zone).toISOString()).toBe('2026-11-24T22:59:59.000Z');
   });
 });
 

@@ -43,19 +43,24 @@ const globArb = fc.constantFrom(
 );
 const idGlobArb = fc.constantFrom('*', 'trg_1', 'trg_*', 'ph_1', 'ph_*', 'x*');
 
-const ruleArb = fc.record(
-  {
-    when: fc.record({
-      requesters: fc.array(globArb, { minLength: 1, maxLength: 3 }),
-      triggers: fc.array(idGlobArb, { minLength: 1, maxLength: 2 }),
-      phases: fc.array(idGlobArb, { minLength: 1, maxLength: 2 }),
-    }),
-    decision: fc.constantFrom('approve', 'deny', 'ask'),
-    windows: fc.array(windowArb, { minLength: 1, maxLength: 3 }),
-    outsideWindows: fc.constantFrom('defer', 'deny'),
-    maxPerHour: fc.integer({ min: 1, max: 100 }),
-  },
-  { requiredKeys: ['when', 'decision'] },
+const whenArb = fc.record({
+  requesters: fc.array(globArb, { minLength: 1, maxLength: 3 }),
+  triggers: fc.array(idGlobArb, { minLength: 1, maxLength: 2 }),
+  phases: fc.array(idGlobArb, { minLength: 1, maxLength: 2 }),
+});
+// Windows and limits belong to approve rules only (the schema refuses them on deny and ask).
+const ruleArb = fc.oneof(
+  fc.record(
+    {
+      when: whenArb,
+      decision: fc.constant('approve'),
+      windows: fc.array(windowArb, { minLength: 1, maxLength: 3 }),
+      outsideWindows: fc.constantFrom('defer', 'deny'),
+      maxPerHour: fc.integer({ min: 1, max: 100 }),
+    },
+    { requiredKeys: ['when', 'decision'] },
+  ),
+  fc.record({ when: whenArb, decision: fc.constantFrom('deny', 'ask') }),
 );
 
 const freezeArb = fc

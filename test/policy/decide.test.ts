@@ -16,6 +16,7 @@ import {
   archiveRequest,
   disableRequest,
   MONDAY_0930,
+  OFFICE_HOURS,
   policyWith,
   testPolicy,
   testPolicyInput,
@@ -220,6 +221,82 @@ const cases: Case[] = [
     },
   },
   {
+    // Asia/Kolkata is UTC+05:30: its clock hours are not UTC hours, and 10:15 and 10:45 share one.
+    name: 'an hourly counter counts clock hours in the policy zone, also where the offset is not whole hours',
+    request: approveRequest({ requestedAt: '2026-11-23T04:40:00Z' }),
+    now: '2026-11-23T04:45:00Z',
+    policy: policyWith({
+      timezone: 'Asia/Kolkata',
+      approvals: {
+        rules: [{ name: 'CI', when: { requesters: ['ci:*'] }, decision: 'approve', maxPerHour: 1 }],
+      },
+    }),
+    expected: { outcome: 'approve', rule: 'CI' },
+    counter: {
+      key: 'rule#CI#hour#2026-11-23T04:30',
+      limit: 1,
+      windowStart: '2026-11-23T04:30:00Z',
+      windowEnd: '2026-11-23T05:30:00Z',
+      exceeded: {
+        outcome: 'defer',
+        deferUntil: new Date('2026-11-23T05:30:00Z'),
+        reason: expect.stringContaining("this hour's (10:00–11:00 Asia/Kolkata) are used up"),
+      },
+    },
+  },
+  {
+    // 16:30 Berlin: the next hour starts at 17:00, when the window has closed and the rule denies.
+    name: 'an exhausted hourly limit near the end of a denying window denies instead of deferring to a refusal',
+    request: approveRequest({ requestedAt: '2026-11-23T15:30:00Z' }),
+    now: '2026-11-23T15:30:00Z',
+    policy: policyWith({
+      approvals: {
+        rules: [
+          {
+            name: 'strict',
+            when: {},
+            decision: 'approve',
+            windows: [...OFFICE_HOURS],
+            outsideWindows: 'deny',
+            maxPerHour: 1,
+          },
+        ],
+      },
+    }),
+    expected: { outcome: 'approve', rule: 'strict' },
+    counter: {
+      key: 'rule#strict#hour#2026-11-23T15',
+      limit: 1,
+      windowStart: '2026-11-23T15:00:00Z',
+      windowEnd: '2026-11-23T16:00:00Z',
+      exceeded: {
+        outcome: 'deny',
+        rule: 'strict',
+        reason: expect.stringContaining(
+          'the rule denies outside its windows; ask again after Tue 24 Nov 09:00 CET',
+        ),
+      },
+    },
+  },
+  {
+    name: 'an exhausted hourly limit near the end of a deferring window defers to the next opening, not to the closed hour',
+    request: approveRequest({ requestedAt: '2026-11-23T15:30:00Z' }),
+    now: '2026-11-23T15:30:00Z',
+    policy: policyWith({
+      approvals: {
+        rules: [{ name: 'office', when: {}, decision: 'approve', windows: [...OFFICE_HOURS], maxPerHour: 1 }],
+      },
+    }),
+    expected: { outcome: 'approve', rule: 'office' },
+    counter: {
+      key: 'rule#office#hour#2026-11-23T15',
+      limit: 1,
+      windowStart: '2026-11-23T15:00:00Z',
+      windowEnd: '2026-11-23T16:00:00Z',
+      exceeded: { outcome: 'defer', rule: 'office', deferUntil: new Date('2026-11-24T08:00:00Z') },
+    },
+  },
+  {
     name: 'an exhausted hourly limit that would outlast maxDeferHours denies',
     request: approveRequest({ requestedAt: '2026-11-20T08:45:00Z' }),
     expected: { outcome: 'approve', rule: 'CI in office hours' },
@@ -240,6 +317,17 @@ const cases: Case[] = [
       "outside the rule's windows (Mon–Fri 09:00–17:00 Europe/Berlin); deferred until Mon 23 Nov 09:00 CET",
     ],
     noCounter: true,
+  },
+  {
+    name: 'outside its windows a rule that leaves outsideWindows out defers (its default)',
+    request: approveRequest({ requestedAt: '2026-11-22T21:00:00Z' }),
+    now: '2026-11-22T22:00:00Z',
+    policy: policyWith({
+      approvals: {
+        rules: [{ name: 'office hours', when: {}, decision: 'approve', windows: [...OFFICE_HOURS] }],
+      },
+    }),
+    expected: { outcome: 'defer', rule: 'office hours', deferUntil: new Date('2026-11-23T08:00:00Z') },
   },
   {
     name: 'outside its windows a denying rule denies and says when the window opens',

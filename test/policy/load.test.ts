@@ -35,6 +35,12 @@ function withWindow(window: Record<string, unknown>) {
   return { ...testPolicyInput, approvals: { ...testPolicyInput.approvals, rules } };
 }
 
+/** The test policy with one more approval rule, first. */
+function withRule(rule: Record<string, unknown>) {
+  const rules = [rule, ...testPolicyInput.approvals.rules];
+  return { ...testPolicyInput, approvals: { ...testPolicyInput.approvals, rules } };
+}
+
 describe('parsePolicy', () => {
   it.each([
     [
@@ -113,6 +119,27 @@ describe('parsePolicy', () => {
       'chat.grants.U1[1]',
     ],
     ['a wrong version', { ...testPolicyInput, version: 2 }, 'version'],
+    [
+      // A deny or ask rule decides at once: windows on it would be ignored and it would deny at all hours.
+      'windows on a deny rule ("no Friday-afternoon deploys" above "approve CI")',
+      withRule({
+        name: 'no Friday-afternoon deploys',
+        when: { requesters: ['ci:*'] },
+        decision: 'deny',
+        windows: [{ days: ['fri'], start: '15:00', end: '24:00' }],
+      }),
+      'approvals.rules[0].windows: only an "approve" rule has windows: a "deny" rule decides at any time',
+    ],
+    [
+      'outsideWindows on an ask rule',
+      withRule({ name: 'ask', when: {}, decision: 'ask', outsideWindows: 'deny' }),
+      'approvals.rules[0].outsideWindows: only an "approve" rule has outsideWindows',
+    ],
+    [
+      'maxPerHour on a deny rule',
+      withRule({ name: 'no', when: {}, decision: 'deny', maxPerHour: 5 }),
+      'approvals.rules[0].maxPerHour: only an "approve" rule has maxPerHour',
+    ],
   ])('rejects %s with the zod path', (_name, value, expected) => {
     expect(messageOf(value)).toContain(expected);
   });

@@ -8,7 +8,14 @@ import { describe, expect, it } from 'vitest';
 import type { ActionRequest } from '../../src/actions/request.js';
 import { type DecisionInput, decide, PAUSE_RECHECK_MS } from '../../src/policy/decide.js';
 import type { Policy } from '../../src/policy/schema.js';
-import { isWithinWindows, nextWindowOpening, wallDay, wallTime } from '../../src/policy/windows.js';
+import {
+  isWithinWindows,
+  nextWindowOpening,
+  offsetAt,
+  wallDay,
+  wallHour,
+  wallTime,
+} from '../../src/policy/windows.js';
 import { HOUR, instantArb, policyArb, windowArb, ZONES } from './arbitraries.js';
 
 const RUNS = 200;
@@ -199,6 +206,27 @@ describe('windows, in any zone', () => {
         // Spot-check the stretch before the opening: nothing inside it is missed.
         const step = Math.max(60_000, Math.floor((opening - instant) / 50));
         for (let t = instant; t < opening; t += step) expect(isWithinWindows(windows, t, zone)).toBe(false);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('a clock hour contains its instant and shows one hour throughout, in any zone', () => {
+    fc.assert(
+      fc.property(instantArb, fc.constantFrom(...ZONES), (instant, zone) => {
+        const { start, end } = wallHour(instant, zone);
+        expect(start).toBeLessThanOrEqual(instant);
+        expect(end).toBeGreaterThan(instant);
+        expect(end - start).toBeLessThanOrEqual(HOUR);
+        const hour = wallTime(instant, zone).hour;
+        expect(wallTime(start, zone).hour).toBe(hour);
+        expect(wallTime(end - 1000, zone).hour).toBe(hour);
+        // It is the whole hour: a second earlier or at its end, the clock shows another hour or offset.
+        for (const outside of [start - 1000, end]) {
+          const other =
+            wallTime(outside, zone).hour !== hour || offsetAt(outside, zone) !== offsetAt(instant, zone);
+          expect(other).toBe(true);
+        }
       }),
       { numRuns: RUNS },
     );

@@ -39,8 +39,11 @@ function buildWindow() {
   );
 }
 
+/** The fields that only an `approve` rule acts on: a `deny` or `ask` rule decides at once, at any time. */
+const APPROVE_ONLY = ['windows', 'outsideWindows', 'maxPerHour'] as const;
+
 function buildApprovalRule({ GlobList }: Primitives, WindowSchema: ReturnType<typeof buildWindow>) {
-  return z.strictObject({
+  const rule = z.strictObject({
     name: described(
       z.string().check(z.minLength(1), z.maxLength(200)),
       'unique; shown in every decision it makes',
@@ -64,15 +67,34 @@ function buildApprovalRule({ GlobList }: Primitives, WindowSchema: ReturnType<ty
       z.optional(z.array(WindowSchema).check(z.minLength(1))),
       'when an `approve` rule may approve; none: at any time',
     ),
-    outsideWindows: described(
-      z._default(z.enum(['defer', 'deny']), 'defer'),
-      'outside the windows: wait for the next window (at most maxDeferHours) or deny',
-    ),
+    // Not a zod default: that would be filled in on every rule before the check below, which
+    // could then not tell a deny rule's stray `outsideWindows` from one nobody wrote. Absent: defer.
+    outsideWindows: z.optional(z.enum(['defer', 'deny'])).register(z.globalRegistry, {
+      default: 'defer',
+      description: 'outside the windows: wait for the next window (at most maxDeferHours) or deny',
+    }),
     maxPerHour: described(
       z.optional(z.number().check(z.int(), z.positive())),
       'approvals by this rule per clock hour; more wait for the next hour',
     ),
   });
+  return rule.check(
+    z.superRefine((value, ctx) => {
+      if (value.decision === 'approve') return;
+      // Strict objects refuse a misspelt key; this refuses a key the rule would silently ignore
+      // (a "deny on Friday afternoons" rule with windows would otherwise deny at every hour).
+      for (const field of APPROVE_ONLY) {
+        if (value[field] === undefined) continue;
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            `only an "approve" rule has ${field}: a "${value.decision}" rule decides at any time, so it would be ignored; ` +
+            'to keep approvals out of some hours, give the approve rule windows that leave them out',
+          path: [field],
+        });
+      }
+    }),
+  );
 }
 
 function buildFreeze() {
