@@ -32,21 +32,7 @@ import {
   policyDefine,
   REPO_ROOT,
 } from './bundling.js';
-
-/**
- * Item-level reads and writes, nothing else: `grantReadWriteData` would add Scan, DescribeTable
- * and stream reads, which no handler needs. Transactions use these same item actions.
- */
-export const STATE_TABLE_ACTIONS = [
-  'dynamodb:GetItem',
-  'dynamodb:BatchGetItem',
-  'dynamodb:Query',
-  'dynamodb:PutItem',
-  'dynamodb:UpdateItem',
-  'dynamodb:DeleteItem',
-  'dynamodb:BatchWriteItem',
-  'dynamodb:ConditionCheckItem',
-] as const;
+import type { TableGrant } from './table-grants.js';
 
 export interface AutopilotFunctionProps {
   /** The handler file, absolute or relative to the repository root. */
@@ -186,15 +172,13 @@ export class AutopilotFunction extends Construct {
   }
 
   /**
-   * Reads and writes items of the state table (no scans, no table changes): `STATE_TABLE_NAME`.
-   * `only` narrows it to some actions on the items whose partition key matches one of the
-   * patterns (IAM `dynamodb:LeadingKeys`).
+   * Reads and writes some items of the state table (no scans, no table changes):
+   * `STATE_TABLE_NAME`. One statement per grant: its actions, on the items whose partition key
+   * matches one of its patterns (IAM `dynamodb:LeadingKeys`; infra/table-grants.ts). There is no
+   * grant on the whole table: each function names the items it uses.
    */
-  bindStateTable(
-    table: Pick<ITable, 'grant' | 'tableName' | 'tableArn'>,
-    only?: { actions: readonly string[]; partitionKeys: readonly string[] },
-  ): this {
-    if (only) {
+  bindStateTable(table: Pick<ITable, 'tableName' | 'tableArn'>, grants: readonly TableGrant[]): this {
+    for (const only of grants) {
       this.role.addToPrincipalPolicy(
         new PolicyStatement({
           effect: Effect.ALLOW,
@@ -203,8 +187,6 @@ export class AutopilotFunction extends Construct {
           conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...only.partitionKeys] } },
         }),
       );
-    } else {
-      table.grant(this.role, ...STATE_TABLE_ACTIONS);
     }
     this.function.addEnvironment('STATE_TABLE_NAME', table.tableName);
     return this;

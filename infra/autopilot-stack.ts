@@ -29,24 +29,15 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { PLATFORM_MUTATION_LIMITS } from '../src/console/platform-limits.js';
 import { POLICY_WEBHOOK_URL_DEPRECATED } from '../src/secrets/secrets.js';
-import {
-  TABLE_KEYS,
-  WEBHOOK_HELD_PARTITION_KEYS,
-  WEBHOOK_PARTITION_KEYS,
-  WEBHOOK_READ_PARTITION_KEYS,
-} from '../src/state/table.js';
+import { TABLE_KEYS } from '../src/state/table.js';
 import { AutopilotFunction, type NodeRuntime } from './autopilot-function.js';
 import { bundledPolicy, HANDLER_ENTRIES } from './bundling.js';
 import { consoleApiBaseUrlProblem } from './context.js';
 import { FUNCTION_MEMORY_MB } from './function-memory.js';
 import { type AlarmThresholds, DEFAULT_ALARM_THRESHOLDS, Operations } from './operations.js';
+import { SWEEPER_TABLE_GRANTS, WEBHOOK_TABLE_GRANTS, WORKER_TABLE_GRANTS } from './table-grants.js';
 
 export { PLATFORM_MUTATION_LIMITS };
-
-/** The webhook's only table calls: read and write the items it owns (src/state/table.ts). */
-const WEBHOOK_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem'] as const;
-const WEBHOOK_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query'] as const;
-const WEBHOOK_HELD_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'] as const;
 
 export interface AutopilotStackProps extends StackProps {
   /** Console API base URL; `/console/v1/...` is appended. */
@@ -195,12 +186,8 @@ export class AutopilotStack extends Stack {
       .bindSecret(webhookSecret)
       .bindRequesterKey('webhook', webhookRequesterKey)
       .bindQueueSender(actionsQueue, 'ACTIONS_QUEUE_URL')
-      // Only its own items: the pause switch, vetoes and its queued marks.
-      .bindStateTable(table, { actions: WEBHOOK_TABLE_ACTIONS, partitionKeys: WEBHOOK_PARTITION_KEYS })
-      // Read-only, for `/autopilot why`: the audit trail.
-      .bindStateTable(table, { actions: WEBHOOK_READ_ACTIONS, partitionKeys: WEBHOOK_READ_PARTITION_KEYS })
-      // `/autopilot held` and `cancel` (a cancel mark; the worker ends the request): held requests only.
-      .bindStateTable(table, { actions: WEBHOOK_HELD_ACTIONS, partitionKeys: WEBHOOK_HELD_PARTITION_KEYS });
+      // Only its own items, the audit trail (read) and held requests: infra/table-grants.ts.
+      .bindStateTable(table, WEBHOOK_TABLE_GRANTS);
 
     // The webhook's construct validated the policy file above; a URL in it still works, with a warning.
     if (bundledPolicy(policyFile).policy.notifications.slackWebhookUrl) {
@@ -228,7 +215,9 @@ export class AutopilotStack extends Stack {
       .bindRequesterKey('sweeper', sweeperRequesterKey)
       .bindQueueSender(actionsQueue, 'ACTIONS_QUEUE_URL')
       .bindQueueSender(dlq, 'DLQ_URL')
-      .bindStateTable(table)
+      // What deciding, holding and executing requests needs; not the webhook's or the sweeper's
+      // own items, and the pause switch and vetoes read only: infra/table-grants.ts.
+      .bindStateTable(table, WORKER_TABLE_GRANTS)
       .consumeQueue(actionsQueue, {
         batchSize: 5,
         reportBatchItemFailures: true,
@@ -260,7 +249,8 @@ export class AutopilotStack extends Stack {
       .bindSecret(secret)
       .bindRequesterKey('sweeper', sweeperRequesterKey)
       .bindQueueSender(actionsQueue, 'ACTIONS_QUEUE_URL')
-      .bindStateTable(table);
+      // Its own bookkeeping and a read of the pause switch, nothing else: infra/table-grants.ts.
+      .bindStateTable(table, SWEEPER_TABLE_GRANTS);
 
     // --- Who may send to the actions queue, and so speak as `ci:`: the functions and the CI
     // principals the deployment names; an explicit deny for everyone else beats any grant.

@@ -44,6 +44,51 @@ export const WEBHOOK_HELD_PARTITION_KEYS = [`${ITEM_FAMILIES.held}#all`] as cons
 /** What the webhook may only read (`/autopilot why`): the audit trail, records and endings. */
 export const WEBHOOK_READ_PARTITION_KEYS = [`${ITEM_FAMILIES.audit}#*`] as const;
 
+/**
+ * The items the sweeper may touch (IAM `dynamodb:LeadingKeys`, set by the stack), grouped by
+ * what it does there, so that each group gets only its own actions: it reads the pause switch
+ * and keeps its own bookkeeping. Nothing a person or the worker writes: not vetoes, effect
+ * claims, held requests (the release tick re-signs those) or the audit trail.
+ */
+export const SWEEPER_PARTITION_KEYS = {
+  /** Read only: a paused sweep queues no archiving. */
+  pause: [`${ITEM_FAMILIES.control}#pause`],
+  /** The event cursor: read at the start, saved after each flush. */
+  cursor: [`${ITEM_FAMILIES.sweeper}#cursor`],
+  /** One run at a time: a conditional put, a conditional delete. */
+  lease: [`${ITEM_FAMILIES.sweeper}#lease`],
+  /** Notifications already posted: batch read, batch written. */
+  notified: [`${ITEM_FAMILIES.sweeper}#notified`],
+  /** The last-seen index and the watch set: queried whole, batch written. */
+  index: [ITEM_FAMILIES.lastSeen, ITEM_FAMILIES.watch],
+} as const;
+
+/**
+ * The items the worker may touch (IAM `dynamodb:LeadingKeys`, set by the stack), grouped by
+ * what it does there: everything a request's decision and execution need, nothing of the
+ * webhook's queued marks or the sweeper's own items (last-seen, watch set, `sweeper#*`).
+ */
+export const WORKER_PARTITION_KEYS = {
+  /** The request's state, read in one batch: its ending, the effect's claim, the pause, a veto, its hold. */
+  requestState: [
+    `${ITEM_FAMILIES.audit}#*`,
+    `${ITEM_FAMILIES.effect}#*`,
+    `${ITEM_FAMILIES.control}#pause`,
+    `${ITEM_FAMILIES.veto}#*`,
+    `${ITEM_FAMILIES.held}#all`,
+  ],
+  /** Read alone by the release tick (a person writes it: the worker never does). */
+  pause: [`${ITEM_FAMILIES.control}#pause`],
+  /** Audit records, endings and "told" marks; at-most-once claims: read, written, given back. */
+  records: [`${ITEM_FAMILIES.audit}#*`, `${ITEM_FAMILIES.effect}#*`],
+  /** maxPerHour / maxPerDay: taken and refunded with conditional updates. */
+  counters: [`${ITEM_FAMILIES.counter}#*`],
+  /** Held requests: written when one starts to wait, listed and released by the tick, ended. */
+  held: [`${ITEM_FAMILIES.held}#all`],
+  /** The mutation budget the worker's containers share: a counter and numbered tickets. */
+  budget: [`${ITEM_FAMILIES.budget}#mutations`],
+} as const;
+
 /** The DynamoDB client, named here so that modules outside `src/state/` need not import the SDK. */
 export type DynamoClient = DynamoDBClient;
 

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { Match } from 'aws-cdk-lib/assertions';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STATE_TABLE_ACTIONS } from '../../infra/autopilot-function.js';
 import { HANDLER_ENTRIES, REPO_ROOT } from '../../infra/bundling.js';
+import { SWEEPER_TABLE_GRANTS, WORKER_TABLE_GRANTS } from '../../infra/table-grants.js';
 import { normalizedPolicyText, parsePolicy } from '../../src/policy/parse.js';
 import { policySha256 } from '../../src/wiring/policy-file.js';
 import { type CfnResourceJson, type Synthesized, synthesize } from './synth.js';
@@ -285,7 +285,9 @@ describe('least privilege', () => {
     grant(['xray:PutTelemetryRecords', 'xray:PutTraceSegments'], '*'),
     grant(['logs:CreateLogStream', 'logs:PutLogEvents'], s.logicalId(`${name}/Logs`)),
   ];
-  const table = () => grant(STATE_TABLE_ACTIONS, s.logicalId('StateTable'));
+  // One line per statement on the table (each limited to some partitions: see least-privilege).
+  const table = (grants: typeof WORKER_TABLE_GRANTS) =>
+    grants.map((g) => grant(g.actions, s.logicalId('StateTable')));
   const send = (queue: string) =>
     grant(['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'], s.logicalId(queue));
 
@@ -322,7 +324,7 @@ describe('least privilege', () => {
         readSecret('Secret'),
         readSecret('WebhookRequesterKey'),
         readSecret('SweeperRequesterKey'),
-        table(),
+        ...table(WORKER_TABLE_GRANTS),
         send('ActionsQueue'),
         send('DeadLetterQueue'),
         consume,
@@ -330,13 +332,13 @@ describe('least privilege', () => {
     );
   });
 
-  it('lets the sweeper read its secret and key, send to the actions queue and read/write the table, nothing more', () => {
+  it('lets the sweeper read its secret and key, send to the actions queue and use its own items of the table, nothing more', () => {
     expect(grantsOf('Sweeper')).toEqual(
       [
         ...own('Sweeper'),
         readSecret('Secret'),
         readSecret('SweeperRequesterKey'),
-        table(),
+        ...table(SWEEPER_TABLE_GRANTS),
         send('ActionsQueue'),
       ].sort(),
     );

@@ -1,8 +1,9 @@
 /**
  * Least privilege in the synthesized template: each secret is readable only by the functions
  * that need it (the Slack signing secret by the webhook alone, the key that may mutate never
- * by the webhook); the webhook touches only its own items of the state table
- * (`dynamodb:LeadingKeys`); the actions queue refuses SendMessage from every principal the
+ * by the webhook); each function touches only its own items of the state table, each with the
+ * actions it uses there (`dynamodb:LeadingKeys`; the *-items tests drive every path against
+ * those grants); the actions queue refuses SendMessage from every principal the
  * deployment did not name; and synth refuses a Console API URL that would carry the key in
  * clear text, in one line.
  */
@@ -13,6 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../infra/bundling.js';
 import { consoleApiBaseUrlProblem } from '../../infra/context.js';
+import { SWEEPER_TABLE_GRANTS, type TableGrant, WORKER_TABLE_GRANTS } from '../../infra/table-grants.js';
 import {
   WEBHOOK_HELD_PARTITION_KEYS,
   WEBHOOK_PARTITION_KEYS,
@@ -125,12 +127,70 @@ describe('the state table', () => {
     expect(WEBHOOK_READ_PARTITION_KEYS).toEqual(['audit#*']);
   });
 
-  it('is not limited that way for the worker and the sweeper, which own the rest', () => {
-    for (const name of ['Worker', 'Sweeper'] as const) {
-      const statements = onTable(name);
-      expect(statements).toHaveLength(1);
-      expect(statements[0]?.Condition).toBeUndefined();
+  /** The statements a function's table grants should synthesize to, in order. */
+  const statementsFor = (grants: readonly TableGrant[]) =>
+    grants.map((g) => ({
+      Effect: 'Allow',
+      Action: [...g.actions].sort(),
+      Resource: { 'Fn::GetAtt': [s.logicalId('StateTable'), 'Arn'] },
+      Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...g.partitionKeys] } },
+    }));
+  const sorted = (statements: Statement[]) =>
+    statements.map((st) => ({ ...st, Action: [st.Action].flat().sort() }));
+
+  it('is open to the sweeper only for its own bookkeeping and a read of the pause switch, each with the actions it uses there', () => {
+    expect(sorted(onTable('Sweeper'))).toEqual(statementsFor(SWEEPER_TABLE_GRANTS));
+    expect(
+      SWEEPER_TABLE_GRANTS.map((g) => [[...g.actions].sort().join(','), g.partitionKeys.join(',')]),
+    ).toEqual([
+      ['dynamodb:GetItem', 'control#pause'],
+      ['dynamodb:GetItem,dynamodb:PutItem', 'sweeper#cursor'],
+      ['dynamodb:DeleteItem,dynamodb:PutItem', 'sweeper#lease'],
+      ['dynamodb:BatchGetItem,dynamodb:BatchWriteItem', 'sweeper#notified'],
+      ['dynamodb:BatchWriteItem,dynamodb:Query', 'lastseen,watch'],
+    ]);
+  });
+
+  it("is open to the worker only for what a request's decision and execution need, the pause switch and vetoes read only", () => {
+    expect(sorted(onTable('Worker'))).toEqual(statementsFor(WORKER_TABLE_GRANTS));
+    expect(
+      WORKER_TABLE_GRANTS.map((g) => [[...g.actions].sort().join(','), g.partitionKeys.join(',')]),
+    ).toEqual([
+      ['dynamodb:BatchGetItem', 'audit#*,effect#*,control#pause,veto#*,held#all'],
+      ['dynamodb:GetItem', 'control#pause'],
+      ['dynamodb:DeleteItem,dynamodb:GetItem,dynamodb:PutItem', 'audit#*,effect#*'],
+      ['dynamodb:UpdateItem', 'counter#*'],
+      [
+        'dynamodb:DeleteItem,dynamodb:GetItem,dynamodb:PutItem,dynamodb:Query,dynamodb:UpdateItem',
+        'held#all',
+      ],
+      ['dynamodb:BatchGetItem,dynamodb:GetItem,dynamodb:PutItem,dynamodb:UpdateItem', 'budget#mutations'],
+    ]);
+  });
+
+  it('gives no function a statement on the table without a partition limit, nor another what only one owns', () => {
+    for (const name of FUNCTIONS) {
+      for (const st of onTable(name)) expect(st.Condition?.['ForAllValues:StringLike']).toBeDefined();
     }
+    // Only a person (the webhook) writes the pause switch and vetoes; only the sweeper its bookkeeping.
+    const writes = (name: (typeof FUNCTIONS)[number], pk: string) =>
+      onTable(name).some(
+        (st) =>
+          [st.Action].flat().some((a) => /Put|Update|Delete|BatchWrite/.test(a)) &&
+          JSON.stringify(st.Condition).includes(`"${pk}"`),
+      );
+    const reaches = (name: (typeof FUNCTIONS)[number], pk: string) =>
+      onTable(name).some((st) => JSON.stringify(st.Condition).includes(`"${pk}`));
+    for (const pk of ['control#pause', 'veto#*']) {
+      expect(FUNCTIONS.filter((f) => writes(f, pk))).toEqual(['Webhook']);
+    }
+    for (const pk of ['lastseen', 'watch', 'sweeper#']) {
+      expect(FUNCTIONS.filter((f) => reaches(f, pk))).toEqual(['Sweeper']);
+    }
+    for (const pk of ['effect#*', 'counter#*', 'budget#mutations']) {
+      expect(FUNCTIONS.filter((f) => reaches(f, pk))).toEqual(['Worker']);
+    }
+    expect(FUNCTIONS.filter((f) => reaches(f, 'held#all'))).toEqual(['Webhook', 'Worker']);
   });
 });
 

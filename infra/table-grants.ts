@@ -1,0 +1,80 @@
+/**
+ * Which items of the state table each function may touch, and with which actions: one IAM
+ * statement per entry, limited to the partition keys it names (`dynamodb:LeadingKeys`; the
+ * partitions themselves are listed in src/state/table.ts). Kept free of CDK imports so that the
+ * tests that drive each function's table paths (test/security/*-items.test.ts) can check every
+ * request against exactly these grants.
+ *
+ * A batch request is allowed only when one statement covers all of its keys (IAM weighs each
+ * statement alone against the whole request), so keys a function reads together share an entry.
+ */
+import {
+  SWEEPER_PARTITION_KEYS,
+  WEBHOOK_HELD_PARTITION_KEYS,
+  WEBHOOK_PARTITION_KEYS,
+  WEBHOOK_READ_PARTITION_KEYS,
+  WORKER_PARTITION_KEYS,
+} from '../src/state/table.js';
+
+export interface TableGrant {
+  actions: readonly string[];
+  partitionKeys: readonly string[];
+}
+
+export const WEBHOOK_TABLE_GRANTS: readonly TableGrant[] = [
+  // Only its own items: the pause switch, vetoes and its queued marks.
+  { actions: ['dynamodb:GetItem', 'dynamodb:PutItem'], partitionKeys: WEBHOOK_PARTITION_KEYS },
+  // Read-only, for `/autopilot why`: the audit trail.
+  { actions: ['dynamodb:GetItem', 'dynamodb:Query'], partitionKeys: WEBHOOK_READ_PARTITION_KEYS },
+  // `/autopilot held` and `cancel` (a cancel mark; the worker ends the request): held requests only.
+  {
+    actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
+    partitionKeys: WEBHOOK_HELD_PARTITION_KEYS,
+  },
+];
+
+/**
+ * The sweeper: its own bookkeeping and a read of the pause switch. With more, a compromised or
+ * buggy sweeper could lift a pause, delete effect claims or vetoes, forge audit records, or
+ * write a held request that the worker's release tick would re-sign for any requester.
+ */
+export const SWEEPER_TABLE_GRANTS: readonly TableGrant[] = [
+  { actions: ['dynamodb:GetItem'], partitionKeys: SWEEPER_PARTITION_KEYS.pause },
+  { actions: ['dynamodb:GetItem', 'dynamodb:PutItem'], partitionKeys: SWEEPER_PARTITION_KEYS.cursor },
+  { actions: ['dynamodb:PutItem', 'dynamodb:DeleteItem'], partitionKeys: SWEEPER_PARTITION_KEYS.lease },
+  {
+    actions: ['dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem'],
+    partitionKeys: SWEEPER_PARTITION_KEYS.notified,
+  },
+  { actions: ['dynamodb:Query', 'dynamodb:BatchWriteItem'], partitionKeys: SWEEPER_PARTITION_KEYS.index },
+];
+
+/**
+ * The worker: what deciding, holding, releasing and executing a request needs. Not the pause
+ * switch or vetoes for writing (people set those through the webhook), not the webhook's queued
+ * marks, not the sweeper's items.
+ */
+export const WORKER_TABLE_GRANTS: readonly TableGrant[] = [
+  // One BatchGetItem per record reads all five together: one statement must cover them all.
+  { actions: ['dynamodb:BatchGetItem'], partitionKeys: WORKER_PARTITION_KEYS.requestState },
+  { actions: ['dynamodb:GetItem'], partitionKeys: WORKER_PARTITION_KEYS.pause },
+  {
+    actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem'],
+    partitionKeys: WORKER_PARTITION_KEYS.records,
+  },
+  { actions: ['dynamodb:UpdateItem'], partitionKeys: WORKER_PARTITION_KEYS.counters },
+  {
+    actions: [
+      'dynamodb:GetItem',
+      'dynamodb:Query',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'dynamodb:DeleteItem',
+    ],
+    partitionKeys: WORKER_PARTITION_KEYS.held,
+  },
+  {
+    actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+    partitionKeys: WORKER_PARTITION_KEYS.budget,
+  },
+];
