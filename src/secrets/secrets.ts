@@ -16,7 +16,11 @@
  * errors: only a secret's id and a field's name do.
  */
 
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import {
+  GetSecretValueCommand,
+  SecretsManagerClient,
+  type SecretsManagerClientConfig,
+} from '@aws-sdk/client-secrets-manager';
 import type { RequesterKeys, Signer } from '../actions/proof.js';
 import { optionalEnv } from '../config/env.js';
 import { lazyClient } from '../util/lazy-client.js';
@@ -60,6 +64,8 @@ export interface SecretsProvider {
   get(): Promise<AutopilotSecretValues>;
   /** Asks the source again (rate-limited); returns true when it was actually re-read. */
   refresh(): Promise<boolean>;
+  /** True when the values can change and be re-read later (Secrets Manager), not when they are fixed (the environment). */
+  readonly rotates?: boolean;
 }
 
 /** Which function reads: it decides which requester keys and which fields it must have. */
@@ -83,6 +89,8 @@ export interface SecretsManagerProviderOptions {
    */
   required?: readonly (SecretField | readonly SecretField[])[];
   client?: Pick<SecretsManagerClient, 'send'>;
+  /** For the client built when none is given (e.g. the webhook's timeouts). */
+  clientConfig?: SecretsManagerClientConfig;
   ttlMs?: number;
   minRefreshIntervalMs?: number;
   now?: () => number;
@@ -98,12 +106,15 @@ const emptyValues = (): Required<AutopilotSecretValues> => ({
 
 export function secretsManagerProvider(options: SecretsManagerProviderOptions): SecretsProvider {
   // Built on the first read, not at init: it saves the cold start ~5 ms (util/lazy-client).
-  const client = options.client ?? lazyClient(() => new SecretsManagerClient({}));
+  const client = options.client ?? lazyClient(() => new SecretsManagerClient(options.clientConfig ?? {}));
   const ttlMs = options.ttlMs ?? 5 * 60_000;
   const minRefreshMs = options.minRefreshIntervalMs ?? 60_000;
   const now = options.now ?? Date.now;
   let cached: { value: AutopilotSecretValues; readAt: number } | undefined;
+  /** The last read started, whether it succeeded or not: re-reads are limited by it. */
+  let attemptedAt: number | undefined;
   let inflight: Promise<AutopilotSecretValues> | undefined;
+  const triedRecently = () => attemptedAt !== undefined && now() - attemptedAt < minRefreshMs;
 
   const readText = async (secretId: string): Promise<string> => {
     let text: string | undefined;
@@ -137,6 +148,7 @@ export function secretsManagerProvider(options: SecretsManagerProviderOptions): 
   };
 
   const read = async (): Promise<AutopilotSecretValues> => {
+    attemptedAt = now();
     const value = emptyValues();
     const reads: Array<Promise<void>> = [];
     if (options.secretId) reads.push(readJson(options.secretId, value));
@@ -162,13 +174,27 @@ export function secretsManagerProvider(options: SecretsManagerProviderOptions): 
   return {
     async get() {
       if (cached && now() - cached.readAt < ttlMs) return cached.value;
-      return load();
+      // Past its TTL the value is read again; if Secrets Manager fails (throttled, unreachable),
+      // the value read before stays in use and is not asked for again before minRefreshMs: a
+      // blip neither fails every request nor turns into a read per request.
+      if (cached && triedRecently()) return cached.value;
+      try {
+        return await load();
+      } catch (error) {
+        if (cached) return cached.value;
+        throw error;
+      }
     },
     async refresh() {
-      if (cached && now() - cached.readAt < minRefreshMs) return false;
+      // Limited by the last attempt, failed ones too: a flood of bad signatures or 401s while
+      // Secrets Manager struggles must not become a flood of reads.
+      if (triedRecently()) return false;
       await load();
       return true;
     },
+    // Values may change (rotation) and be read again later: a refusal for a key not yet seen
+    // can wait for the next read rather than be final.
+    rotates: true,
   };
 }
 
@@ -218,6 +244,7 @@ export function secretsFromEnvironment(
   required: readonly (SecretField | readonly SecretField[])[] = [],
   /** Clock for the cache's TTL and the refresh interval (tests). */
   now?: () => number,
+  clientConfig?: SecretsManagerClientConfig,
 ): SecretsProvider {
   const secretId = optionalEnv('AUTOPILOT_SECRET_ID', env);
   const requesterKeyIds: Partial<Record<Signer, string>> = {};
@@ -231,5 +258,6 @@ export function secretsFromEnvironment(
     requesterKeyIds,
     required: secretId ? required : [],
     ...(now ? { now } : {}),
+    ...(clientConfig ? { clientConfig } : {}),
   });
 }

@@ -50,7 +50,8 @@ async function verifiedForm(
   now: number,
 ): Promise<{ form: URLSearchParams; body: Uint8Array }> {
   const body = await readBodyLimited(request);
-  await verifySlackRequest(request.headers, body, deps.secrets, now);
+  const readBy = { deadline: now + (deps.deadlineMs ?? 2500), clock: deps.now ?? Date.now };
+  await verifySlackRequest(request.headers, body, deps.secrets, now, readBy);
   return { form: new URLSearchParams(new TextDecoder().decode(body)), body };
 }
 

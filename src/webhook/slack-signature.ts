@@ -8,6 +8,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { SecretsProvider } from '../secrets/secrets.js';
+import { type Settled, settleBy } from './deadline.js';
 import { DependencyUnavailableError, PayloadTooLargeError, SlackSignatureError } from './errors.js';
 
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -115,13 +116,16 @@ export async function verifySlackRequest(
   body: Uint8Array,
   secrets: SecretsProvider,
   now: number,
+  /** The signing secret is read by then or the request is answered 503 (Slack waits 3 s). */
+  readBy?: { deadline: number; clock: () => number },
 ): Promise<void> {
-  let secret: string;
-  try {
-    secret = (await secrets.get()).slackSigningSecret;
-  } catch (error) {
-    throw new DependencyUnavailableError('the signing secret cannot be read', { cause: error });
-  }
+  const read = readBy
+    ? await settleBy(secrets.get(), readBy.deadline, readBy.clock)
+    : await settled(secrets.get());
+  if (!read.settled) throw new DependencyUnavailableError('the signing secret could not be read in time');
+  if ('error' in read)
+    throw new DependencyUnavailableError('the signing secret cannot be read', { cause: read.error });
+  const secret = read.value.slackSigningSecret;
   try {
     verifySlackSignature({ headers, body, signingSecret: secret, now });
   } catch (error) {
@@ -137,4 +141,11 @@ export async function verifySlackRequest(
     if (rotated === secret) throw error;
     verifySlackSignature({ headers, body, signingSecret: rotated, now });
   }
+}
+
+function settled<T>(work: Promise<T>): Promise<Settled<T>> {
+  return work.then(
+    (value): Settled<T> => ({ settled: true, value }),
+    (error: unknown): Settled<T> => ({ settled: true, error }),
+  );
 }

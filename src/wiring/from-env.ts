@@ -138,12 +138,17 @@ function common(role: FunctionRole, env: Env, options: WiringOptions): Common {
   if (policy.notifications.slackWebhookUrl) {
     logger.warn(POLICY_WEBHOOK_URL_DEPRECATED);
   }
-  const secrets = secretsFromEnvironment(env, role, REQUIRED_SECRETS[role], options.clock);
-  // The webhook waits at most 2.5 s in all: its AWS calls give up on their own well before.
+  // The webhook answers Slack within 2.5 s whatever happens (its own deadlines); its AWS calls
+  // also give up on their own, rather than run on in the background. Without
+  // throwOnRequestTimeout the SDK's requestTimeout only logs a warning.
   const bounded =
     role === 'webhook'
-      ? { maxAttempts: 2, requestHandler: { connectionTimeout: 1_000, requestTimeout: 2_000 } }
+      ? {
+          maxAttempts: 2,
+          requestHandler: { connectionTimeout: 500, requestTimeout: 1_000, throwOnRequestTimeout: true },
+        }
       : {};
+  const secrets = secretsFromEnvironment(env, role, REQUIRED_SECRETS[role], options.clock, bounded);
   // Built on the first call rather than at init (cold start; util/lazy-client). Endpoints come
   // from AWS_ENDPOINT_URL_SQS / _DYNAMODB in `env` when set (local stack, tests).
   const sqs = lazyClient(() => new SQSClient({ ...bounded, ...awsClientConfig(env, 'SQS') }));
@@ -270,6 +275,7 @@ export function workerDepsFromEnv(env: Env = process.env, options: WiringOptions
     requesterKeys: {
       get: async () => (await c.secrets.get()).requesterKeys ?? {},
       refresh: () => c.secrets.refresh(),
+      rotates: c.secrets.rotates,
     },
     signer: c.signer,
     channelUrl: channelUrlOf(c.secrets),

@@ -7,6 +7,7 @@
 import type { SQSRecord } from 'aws-lambda';
 import { checkRequesterProof, PROOF_ATTRIBUTE, type RequesterKeys } from '../actions/proof.js';
 import type { ActionRequest } from '../actions/request.js';
+import { RetryLater } from './errors.js';
 
 /** How far ahead of the worker's clock a `requestedAt` may be (clock skew between producers). */
 export const MAX_FUTURE_SKEW_MS = 5 * 60_000;
@@ -15,6 +16,8 @@ export const MAX_FUTURE_SKEW_MS = 5 * 60_000;
 export interface RequesterKeySource {
   get(): Promise<RequesterKeys>;
   refresh(): Promise<boolean>;
+  /** The keys can be rotated and read again later (Secrets Manager); not when they are fixed. */
+  rotates?: boolean | undefined;
 }
 
 export interface Refusal {
@@ -24,16 +27,24 @@ export interface Refusal {
 
 export async function admit(
   request: ActionRequest,
-  record: Pick<SQSRecord, 'body' | 'messageAttributes'>,
+  record: Pick<SQSRecord, 'body' | 'messageAttributes'> & { attributes?: Partial<SQSRecord['attributes']> },
   keys: RequesterKeySource | undefined,
   now: Date,
 ): Promise<Refusal | undefined> {
   const proof = record.messageAttributes?.[PROOF_ATTRIBUTE]?.stringValue;
   const source = request.requestedBy.source;
   let check = checkRequesterProof(source, record.body, proof, keys ? await keys.get() : {});
-  // A key rotated since our last read: read it again (at most once a minute) and check once more.
-  if (!check.ok && proof !== undefined && keys && (await keys.refresh().catch(() => false))) {
-    check = checkRequesterProof(source, record.body, proof, await keys.get());
+  if (!check.ok && proof !== undefined && keys) {
+    // A key rotated since our last read: read it again (at most once a minute) and check once more.
+    const reread = await keys.refresh().catch(() => false);
+    if (reread) check = checkRequesterProof(source, record.body, proof, await keys.get());
+    // Too soon to read again: on its first delivery the message comes back after the visibility
+    // timeout, when the keys can be read, rather than be refused for a key rotated a moment ago.
+    // Its next delivery is judged for good.
+    else if (keys.rotates && Number(record.attributes?.ApproximateReceiveCount ?? '1') <= 1)
+      throw new RetryLater(
+        'the proof matches no requester key read so far; the keys are read again before it comes back',
+      );
   }
   if (!check.ok) return { rule: 'requester-not-proven', reason: check.reason };
   // Who asked comes first: an unproven message is refused as that, whatever its date.

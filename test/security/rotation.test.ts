@@ -6,11 +6,15 @@
  * succeed with the new key; a failed Slack signature does the same in the webhook.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { PROOF_ATTRIBUTE, requesterProof } from '../../src/actions/proof.js';
+import { parseActionRequest } from '../../src/actions/request.js';
 import { type Emulators, startEmulators } from '../../src/local/emulators.js';
 import { parsePolicy } from '../../src/policy/parse.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import { createWebhookApp } from '../../src/webhook/app.js';
 import { sweeperDepsFromEnv, webhookDepsFromEnv, workerDepsFromEnv } from '../../src/wiring/from-env.js';
+import { admit } from '../../src/worker/admit.js';
+import { RetryLater } from '../../src/worker/errors.js';
 import { type FakeSecretsManager, startFakeSecretsManager } from '../helpers/secrets-manager.js';
 import { commandBody, signedRequest } from '../helpers/slack-requests.js';
 import { TEST_POLICY } from '../webhook/harness.js';
@@ -166,5 +170,42 @@ describe('after a rotation', () => {
     rotate(IDS.webhook, { slackSigningSecret: 'signing-new', consoleReadOnlyApiKey: 'read-only-new' });
     expect((await help('signing-new')).status).toBe(200);
     expect((await help('signing-old')).status).toBe(401);
+  });
+});
+
+describe('a requester key rotated moments before a message signed with it arrives', () => {
+  it('comes back once (the keys are read again by then) rather than be refused, and a forgery is still refused', async () => {
+    const deps = workerDepsFromEnv(
+      { ...env, AUTOPILOT_SECRET_ID: IDS.api },
+      { policy, clock: () => clock.now },
+    );
+    await deps.requesterKeys?.get(); // this container read its keys (its first message)
+    clock.now += 10_000;
+    sm.values.set(IDS.webhookKey, 'webhook-requester-key-new'); // rotated; the webhook signs with it
+    const message = (key: string, receives: number) => {
+      const body = JSON.stringify({
+        version: 1,
+        action: 'approve_phase',
+        triggerId: 'trg_1',
+        phaseId: 'ph_1',
+        requestedBy: { source: 'slack', id: 'U0ADMIN' },
+        requestedAt: new Date(clock.now).toISOString(),
+        requestId: `slack-rotation-${key}`,
+      });
+      const parsed = parseActionRequest(body);
+      if (!parsed.ok) throw new Error(parsed.error);
+      const proof = { stringValue: requesterProof('webhook', key, body), dataType: 'String' };
+      const record = {
+        body,
+        messageAttributes: { [PROOF_ATTRIBUTE]: { ...proof, stringListValues: [], binaryListValues: [] } },
+        attributes: { ApproximateReceiveCount: String(receives) },
+      };
+      return () => admit(parsed.request, record, deps.requesterKeys, new Date(clock.now));
+    };
+    clock.now += 20_000; // within the minute in which the keys may not be read again
+    await expect(message('webhook-requester-key-new', 1)()).rejects.toBeInstanceOf(RetryLater);
+    clock.now += 6 * 60_000; // the visibility timeout: the message comes back
+    expect(await message('webhook-requester-key-new', 2)()).toBeUndefined();
+    expect(await message('a-key-nobody-holds', 2)()).toMatchObject({ rule: 'requester-not-proven' });
   });
 });
