@@ -138,9 +138,8 @@ function common(role: FunctionRole, env: Env, options: WiringOptions): Common {
   if (policy.notifications.slackWebhookUrl) {
     logger.warn(POLICY_WEBHOOK_URL_DEPRECATED);
   }
-  // The webhook answers Slack within 2.5 s whatever happens (its own deadlines); its AWS calls
-  // also give up on their own, rather than run on in the background. Without
-  // throwOnRequestTimeout the SDK's requestTimeout only logs a warning.
+  // The webhook's AWS calls give up on their own, not run on after its 2.5 s answer to Slack
+  // (without throwOnRequestTimeout the SDK's requestTimeout only logs a warning).
   const bounded =
     role === 'webhook'
       ? {
