@@ -47,6 +47,19 @@ function redact(value: unknown, depth = 0): unknown {
   return out;
 }
 
+/**
+ * The line as JSON; fields JSON cannot write (a BigInt, a cycle deeper than `redact` looks) must
+ * not throw from a log call (in a catch block that would turn one failed record into a failed
+ * batch): the line keeps its level and message and says why its fields are missing.
+ */
+function serialize(entry: unknown, head: { level: LogLevel; message: string }): string {
+  try {
+    return JSON.stringify(entry);
+  } catch (error) {
+    return JSON.stringify({ ...head, logError: `fields not written: ${(error as Error).message}` });
+  }
+}
+
 export function createLogger(options: LoggerOptions): Logger {
   const threshold =
     LEVELS[options.level ?? (process.env.LOG_LEVEL as LogLevel | undefined) ?? 'info'] ?? LEVELS.info;
@@ -54,17 +67,10 @@ export function createLogger(options: LoggerOptions): Logger {
   const base = options.fields ?? {};
   const write = (level: LogLevel, message: string, fields?: LogFields) => {
     if (LEVELS[level] < threshold) return;
-    const entry = redact({
-      level,
-      time: new Date().toISOString(),
-      service: options.service,
-      message,
-      ...invocationFields(),
-      ...base,
-      ...fields,
-    });
+    const head = { level, time: new Date().toISOString(), service: options.service, message };
+    const entry = redact({ ...head, ...invocationFields(), ...base, ...fields });
     // The last step before the line leaves: fields joined above may spell a secret none held alone.
-    sink(scrubSecrets(JSON.stringify(entry)));
+    sink(scrubSecrets(serialize(entry, head)));
   };
   return {
     debug: (message, fields) => write('debug', message, fields),

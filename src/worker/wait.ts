@@ -56,11 +56,11 @@ export async function ask(deps: RecordDeps, ctx: RecordContext, decision: Decisi
     return finish(deps, ctx, { ...base, result: 'denied', reason }, 'decided');
   }
   const message = askMessage(ctx.request, decision);
-  deps.metrics.put('HeldRequests', 1, { Why: 'ask' }, { requestId: ctx.request.requestId });
   if (!message) {
     const reason = `${decision.reason}; but the request is too large to carry in Slack buttons, so it is denied`;
     return finish(deps, ctx, { ...base, result: 'denied', reason }, 'decided');
   }
+  deps.metrics.put('HeldRequests', 1, { Why: 'ask' }, { requestId: ctx.request.requestId });
   // Held before it is asked: a click is only taken for a question held open (src/webhook/open-question.ts).
   const reason = `${decision.reason}; waiting for Approve or Deny in the notifications channel`;
   const now = currentDate(deps);
