@@ -6,7 +6,6 @@
  * is scrubbed from anything the server echoes and never stored on an error.
  */
 
-import { HttpAbortError, HttpTimeoutError } from '../http/errors.js';
 import type { HttpRequest, HttpResponse } from '../http/send.js';
 import { rememberSecret, scrubDeep, scrubSecrets } from '../util/secret-scrub.js';
 import type { Call, RequestOptions, TransportConfig } from './call.js';
@@ -21,7 +20,7 @@ import {
   RateLimitError,
 } from './errors.js';
 import type { Release } from './rate-limiter.js';
-import { labelOf, parseBody, parseResponse, pathOf, requestSent, safeCause } from './response.js';
+import { labelOf, parseBody, parseResponse, pathOf, sendFailure } from './response.js';
 import { parseRetryAfter, retryDelay, shouldRetry } from './retry.js';
 
 /** setTimeout's ceiling (about 24.8 days); longer timeouts are clamped to it. */
@@ -221,30 +220,11 @@ export class Transport {
       });
     } catch (error) {
       if (request.resent) tally.resent += request.resent;
-      observe?.({
-        kind: 'failure',
-        method: call.method,
-        mutation: call.mutation,
-        error:
-          error instanceof HttpAbortError
-            ? 'abort'
-            : error instanceof HttpTimeoutError
-              ? 'timeout'
-              : 'connection',
-        ms: this.config.now() - sent,
-      });
-      if (error instanceof HttpAbortError)
-        throw new ApiAbortError(`${labelOf(call.method, url)}: request aborted`);
-      if (error instanceof HttpTimeoutError) {
-        const which = timeoutMs < configured ? 'deadline' : 'timeout';
-        throw new ApiTimeoutError(
-          `${labelOf(call.method, url)}: no complete response within ${Math.round(timeoutMs)} ms (${which})`,
-        );
-      }
-      const cause = safeCause(error, (text) => this.scrub(text));
-      throw new ApiConnectionError(`${labelOf(call.method, url)}: ${cause.message}`, requestSent(error), {
-        cause,
-      });
+      const limit = { timeoutMs, byDeadline: timeoutMs < configured };
+      const failed = sendFailure(error, labelOf(call.method, url), limit, (text) => this.scrub(text));
+      const ms = this.config.now() - sent;
+      observe?.({ kind: 'failure', method: call.method, mutation: call.mutation, error: failed.kind, ms });
+      throw failed.error;
     }
     const text = this.scrub(response.text);
 

@@ -3,9 +3,17 @@
  * connection failures copied without secrets, the small helpers messages are built with, and
  * the default sleep between retries.
  */
+
+import { HttpAbortError, HttpTimeoutError } from '../http/errors.js';
 import { formatIssues } from '../util/zod-issues.js';
 import type { Call, HttpMethod } from './call.js';
-import { ResponseValidationError } from './errors.js';
+import {
+  ApiAbortError,
+  ApiConnectionError,
+  ApiTimeoutError,
+  type ConsoleError,
+  ResponseValidationError,
+} from './errors.js';
 
 /** Connection failures that happen before any byte of the request is sent. */
 const NOT_SENT_CODES = new Set([
@@ -39,6 +47,29 @@ export function parseResponse<T>(call: Call<T>, url: string, status: number, tex
     });
   }
   return result.data;
+}
+
+/**
+ * What a send that got no response becomes: the caller's abort, the attempt's timeout (or the
+ * caller's deadline, when that cut it shorter), or a connection error (a scrubbed copy of the
+ * cause, and whether any byte of the request left). `label` is `METHOD /path`.
+ */
+export function sendFailure(
+  error: unknown,
+  label: string,
+  limit: { timeoutMs: number; byDeadline: boolean },
+  scrub: (text: string) => string,
+): { kind: 'abort' | 'timeout' | 'connection'; error: ConsoleError } {
+  if (error instanceof HttpAbortError)
+    return { kind: 'abort', error: new ApiAbortError(`${label}: request aborted`) };
+  if (error instanceof HttpTimeoutError) {
+    const which = limit.byDeadline ? 'deadline' : 'timeout';
+    const message = `${label}: no complete response within ${Math.round(limit.timeoutMs)} ms (${which})`;
+    return { kind: 'timeout', error: new ApiTimeoutError(message) };
+  }
+  const cause = safeCause(error, scrub);
+  const failure = new ApiConnectionError(`${label}: ${cause.message}`, requestSent(error), { cause });
+  return { kind: 'connection', error: failure };
 }
 
 /** A plain copy of a connection failure (name, code, scrubbed message), one cause deep. */

@@ -71,7 +71,11 @@ describe('path parameters', () => {
     const list = () => client().metrics.listByEvent('a\uDC00b');
     expect(list).not.toThrow();
     await expect(list()).rejects.toBeInstanceOf(RequestValidationError);
-    expect(await client().roles.get('😀').catch(() => 'sent')).toBe('sent'); // a whole pair is fine
+    expect(
+      await client()
+        .roles.get('😀')
+        .catch(() => 'sent'),
+    ).toBe('sent'); // a whole pair is fine
     expect(server.requests.map((r) => r.url)).toEqual(['/console/v1/roles/%F0%9F%98%80']);
   });
 });
