@@ -93,15 +93,17 @@ export function offsetAt(instant: number, zone: string): number {
 /** The first instant in (from, to] whose offset differs from the offset at `from` (the caller knows one exists). */
 function transitionBetween(from: number, to: number, zone: string): number {
   const before = offsetAt(from, zone);
-  let low = from;
-  let high = to;
-  // Offsets change on whole seconds; ~25 halvings narrow a day to a second.
-  while (high - low > 1000) {
-    const mid = low + Math.floor((high - low) / 2000) * 1000;
-    if (offsetAt(mid, zone) === before) low = mid;
+  // Offsets change on whole seconds: the search runs over whole seconds (~17 halvings for a day),
+  // whatever the ends' milliseconds. Halving in steps of whole seconds from an end with
+  // milliseconds never got below two seconds apart: an endless loop (wallHour passes any instant).
+  let low = Math.floor(from / 1000);
+  let high = Math.ceil(to / 1000);
+  while (high - low > 1) {
+    const mid = Math.floor((low + high) / 2);
+    if (offsetAt(mid * 1000, zone) === before) low = mid;
     else high = mid;
   }
-  return high;
+  return high * 1000;
 }
 
 /** Every offset change in [from, to], assuming at most one per day (true of every zone in use). */

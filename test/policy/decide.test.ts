@@ -245,6 +245,27 @@ const cases: Case[] = [
     },
   },
   {
+    // 02:30:00.500 CEST on the night the clocks go back: the hour ends at the change, and an instant
+    // with milliseconds once made the search for it loop for ever (found by a property run).
+    name: 'an hourly counter in the hour before a clock change, at an instant with milliseconds',
+    request: approveRequest({ requestedAt: '2026-10-25T00:30:00Z' }),
+    now: '2026-10-25T00:30:00.500Z',
+    policy: policyWith({
+      timezone: 'Europe/Berlin',
+      approvals: {
+        rules: [{ name: 'CI', when: { requesters: ['ci:*'] }, decision: 'approve', maxPerHour: 1 }],
+      },
+    }),
+    expected: { outcome: 'approve', rule: 'CI' },
+    counter: {
+      key: 'rule#CI#hour#2026-10-25T00',
+      limit: 1,
+      windowStart: '2026-10-25T00:00:00Z',
+      windowEnd: '2026-10-25T01:00:00Z',
+      exceeded: { outcome: 'defer', deferUntil: new Date('2026-10-25T01:00:00Z') },
+    },
+  },
+  {
     // 16:30 Berlin: the next hour starts at 17:00, when the window has closed and the rule denies.
     name: 'an exhausted hourly limit near the end of a denying window denies instead of deferring to a refusal',
     request: approveRequest({ requestedAt: '2026-11-23T15:30:00Z' }),
