@@ -1,7 +1,9 @@
 /**
  * Reading the environment, once, at the edge. A missing required variable fails loudly
  * with its name, so a misconfigured function dies at start with a message that says why.
+ * So does a value we cannot use: a typo never turns silently into a default.
  */
+import type { LogLevel } from '../observability/logger.js';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -24,13 +26,50 @@ export function optionalEnv(name: string, env: Env = process.env): string | unde
   return value === undefined || value.trim() === '' ? undefined : value;
 }
 
-/** A positive integer from `name`, `fallback` when unset; a ConfigError when it is not a number. */
-export function integerEnv(name: string, fallback: number, env: Env = process.env): number {
+export interface IntegerBounds {
+  /** The smallest value that makes sense (default 0). */
+  min?: number;
+  /** The largest value that makes sense (default the largest safe integer). */
+  max?: number;
+}
+
+/**
+ * A whole number from `name` in `[min, max]`, `fallback` when unset; a ConfigError naming the
+ * variable otherwise. Decimal digits only: `Number()` would also read `0x1F90`, `8e3` or `1.0`,
+ * and a value out of range (a 0 where at least 1 is needed) would otherwise be bent into one
+ * silently by whoever uses it.
+ */
+export function integerEnv(
+  name: string,
+  fallback: number,
+  env: Env = process.env,
+  { min = 0, max = Number.MAX_SAFE_INTEGER }: IntegerBounds = {},
+): number {
   const raw = optionalEnv(name, env);
   if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) {
-    throw new ConfigError(`environment variable ${name} must be a non-negative integer, got "${raw}"`);
+  const digits = raw.trim();
+  const value = Number(digits);
+  if (!/^\d+$/.test(digits) || value < min || value > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `from ${min} to ${max}`;
+    throw new ConfigError(`environment variable ${name} must be a whole number ${range}, got "${raw}"`);
   }
   return value;
+}
+
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const satisfies readonly LogLevel[];
+
+/**
+ * `LOG_LEVEL`, or undefined when unset. An unknown level is refused: the logger would fall back
+ * to `info`, and `LOG_LEVEL=verbose` would quietly drop the debug lines it was set to get.
+ */
+export function logLevelEnv(env: Env = process.env): LogLevel | undefined {
+  const raw = optionalEnv('LOG_LEVEL', env);
+  if (raw === undefined) return undefined;
+  const level = LOG_LEVELS.find((known) => known === raw.trim());
+  if (!level) {
+    throw new ConfigError(
+      `environment variable LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`,
+    );
+  }
+  return level;
 }

@@ -131,7 +131,25 @@ export interface LocalStack {
   stop(): Promise<void>;
 }
 
+/**
+ * The longest timer Node keeps, in whole seconds: past 2^31 - 1 ms `setInterval` warns and fires
+ * every 1 ms instead, so a long sweep interval would run the sweeper back to back.
+ */
+export const MAX_TIMER_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
+
+/** A schedule Node cannot keep is refused before anything starts, not turned into a busy loop. */
+function checkInterval(what: string, seconds: number | false | undefined): void {
+  if (seconds === undefined || seconds === false) return;
+  if (!Number.isInteger(seconds) || seconds < 0 || seconds > MAX_TIMER_SECONDS) {
+    throw new RangeError(
+      `${what} must be a whole number of seconds from 0 to ${MAX_TIMER_SECONDS}, got ${seconds}`,
+    );
+  }
+}
+
 export async function bootLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
+  checkInterval('sweepIntervalSeconds', options.sweepIntervalSeconds);
+  checkInterval('release.intervalSeconds', options.release?.intervalSeconds);
   const log = options.logger;
   const stateDir = options.stateDir ?? resolve(REPO_ROOT, '.local');
   const closers: Closers = [];

@@ -6,12 +6,12 @@
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 import { resolve } from 'node:path';
-import { integerEnv, optionalEnv } from '../config/env.js';
+import { integerEnv, logLevelEnv, optionalEnv } from '../config/env.js';
 import { createLogger } from '../observability/logger.js';
 import { faultsFromEnv } from '../sandbox/index.js';
 import { renderBanner } from './banner.js';
 import { REPO_ROOT } from './endpoints.js';
-import { bootLocalStack } from './stack.js';
+import { bootLocalStack, MAX_TIMER_SECONDS } from './stack.js';
 
 const log = createLogger({ service: 'local-stack' });
 
@@ -23,10 +23,18 @@ function pick(...names: string[]): Record<string, string> {
 }
 
 async function main(): Promise<void> {
-  const port = integerEnv('PORT', 8787);
-  const sweepIntervalSeconds = integerEnv('SWEEP_INTERVAL_SECONDS', 60);
+  // Every value is checked before anything starts: a bad one stops `npm start` with its name.
+  logLevelEnv();
+  const port = integerEnv('PORT', 8787, process.env, { max: 65_535 });
+  // Past MAX_TIMER_SECONDS Node's timers fire every millisecond: refused rather than a busy loop.
+  const sweepIntervalSeconds = integerEnv('SWEEP_INTERVAL_SECONDS', 60, process.env, {
+    max: MAX_TIMER_SECONDS,
+  });
   // As deployed: six times the worker's 60 s timeout. Lower it to see failed records come back sooner.
-  const visibilityTimeoutSeconds = integerEnv('VISIBILITY_TIMEOUT_SECONDS', 360);
+  // SQS takes at most 12 hours.
+  const visibilityTimeoutSeconds = integerEnv('VISIBILITY_TIMEOUT_SECONDS', 360, process.env, {
+    max: 43_200,
+  });
   const consoleApiBaseUrl = optionalEnv('CONSOLE_API_BASE_URL');
   const consoleApiKey = optionalEnv('CONSOLE_API_KEY');
   const signingSecret = optionalEnv('SLACK_SIGNING_SECRET');

@@ -22,7 +22,7 @@ import {
   type SecretsManagerClientConfig,
 } from '@aws-sdk/client-secrets-manager';
 import type { RequesterKeys, Signer } from '../actions/proof.js';
-import { optionalEnv } from '../config/env.js';
+import { ConfigError, optionalEnv } from '../config/env.js';
 import { lazyClient } from '../util/lazy-client.js';
 import { rememberSecret } from '../util/secret-scrub.js';
 
@@ -210,15 +210,39 @@ function rememberSecrets(value: AutopilotSecretValues): void {
 export const requesterKeyVariable = (signer: Signer, secretId = false): string =>
   `${signer.toUpperCase()}_REQUESTER_KEY${secretId ? '_SECRET_ID' : ''}`;
 
-/** Local and dev: the values straight from the environment (only the keys `role` holds). */
-export function environmentProvider(env: Env = process.env, role?: FunctionRole): SecretsProvider {
+/** The variable each field is read from locally. */
+const LOCAL_VARIABLE: Readonly<Record<SecretField, string>> = {
+  consoleApiKey: 'CONSOLE_API_KEY',
+  consoleReadOnlyApiKey: 'CONSOLE_READ_ONLY_API_KEY',
+  slackSigningSecret: 'SLACK_SIGNING_SECRET',
+  slackWebhookUrl: 'SLACK_WEBHOOK_URL',
+};
+
+/**
+ * Local and dev: the values straight from the environment (only the keys `role` holds).
+ * `required` is checked at once, as the JSON secret's fields are on Lambda: a function started
+ * without its Console API key fails at start naming the variable, rather than taking every
+ * request, failing each call with "no key" and retrying it into the DLQ.
+ */
+export function environmentProvider(
+  env: Env = process.env,
+  role?: FunctionRole,
+  required: readonly (SecretField | readonly SecretField[])[] = [],
+): SecretsProvider {
   const value: Required<AutopilotSecretValues> = {
-    consoleApiKey: optionalEnv('CONSOLE_API_KEY', env) ?? '',
-    consoleReadOnlyApiKey: optionalEnv('CONSOLE_READ_ONLY_API_KEY', env) ?? '',
-    slackSigningSecret: optionalEnv('SLACK_SIGNING_SECRET', env) ?? '',
-    slackWebhookUrl: optionalEnv('SLACK_WEBHOOK_URL', env) ?? '',
+    consoleApiKey: optionalEnv(LOCAL_VARIABLE.consoleApiKey, env) ?? '',
+    consoleReadOnlyApiKey: optionalEnv(LOCAL_VARIABLE.consoleReadOnlyApiKey, env) ?? '',
+    slackSigningSecret: optionalEnv(LOCAL_VARIABLE.slackSigningSecret, env) ?? '',
+    slackWebhookUrl: optionalEnv(LOCAL_VARIABLE.slackWebhookUrl, env) ?? '',
     requesterKeys: {},
   };
+  for (const need of required) {
+    const anyOf = typeof need === 'string' ? [need] : need;
+    if (anyOf.every((field) => value[field] === '')) {
+      const names = anyOf.map((field) => LOCAL_VARIABLE[field]).join(' or ');
+      throw new ConfigError(`set ${names} (local), or AUTOPILOT_SECRET_ID (Lambda): this function needs it`);
+    }
+  }
   for (const signer of role ? REQUESTER_KEYS_HELD[role] : []) {
     const key = optionalEnv(requesterKeyVariable(signer), env);
     if (key) value.requesterKeys[signer] = key;
@@ -236,7 +260,7 @@ export function environmentProvider(env: Env = process.env, role?: FunctionRole)
 
 /**
  * Secrets Manager when `AUTOPILOT_SECRET_ID` or a requester key's secret id is set, the
- * environment otherwise. `required` fields must be present in the JSON secret.
+ * environment otherwise. `required` fields must be present in the JSON secret, or in the environment.
  */
 export function secretsFromEnvironment(
   env: Env = process.env,
@@ -252,7 +276,7 @@ export function secretsFromEnvironment(
     const id = optionalEnv(requesterKeyVariable(signer, true), env);
     if (id) requesterKeyIds[signer] = id;
   }
-  if (!secretId && Object.keys(requesterKeyIds).length === 0) return environmentProvider(env, role);
+  if (!secretId && Object.keys(requesterKeyIds).length === 0) return environmentProvider(env, role, required);
   return secretsManagerProvider({
     ...(secretId ? { secretId } : {}),
     requesterKeyIds,

@@ -4,6 +4,7 @@
  * Identifiers are checked here, before anything uses them, so no odd value ever reaches a
  * URL path, a log line or the queue.
  */
+import { actionRequestSchemas } from '../actions/request.js';
 import type { ChatGrant } from '../policy/schema.js';
 import { scrubSecrets } from '../util/secret-scrub.js';
 
@@ -49,7 +50,13 @@ export const COMMANDS: readonly CommandSpec[] = [
   { name: 'segment', usage: 'segment <segmentId>', summary: 'one segment' },
   { name: 'segments', usage: 'segments [page]', summary: 'all segments, a page at a time' },
   { name: 'metrics', usage: 'metrics <eventName>', summary: 'the metrics built on an event' },
-  { name: 'events', usage: 'events [page]', summary: 'the latest logged events, a page at a time' },
+  {
+    name: 'events',
+    usage: 'events [page]',
+    // Only "latest" where it is: the reply says when the platform's order cannot be told (latest-events.ts).
+    summary:
+      'the latest logged events, newest first, a page at a time (or in the platform’s order, when it cannot be told)',
+  },
   {
     name: 'approve',
     usage: 'approve <triggerId> <phaseId> [reason…]',
@@ -87,8 +94,6 @@ export const MAX_REASON_LENGTH = 1000;
 export const MAX_GROUPS = 50;
 export const MAX_PAGE = 10_000;
 const ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]*$/;
-/** Request ids as the action-request contract allows them (CI ids may hold `/` and `@`). */
-const REQUEST_ID = /^[A-Za-z0-9][A-Za-z0-9_.:@/-]{0,199}$/;
 
 class UsageError extends Error {}
 
@@ -132,10 +137,19 @@ function checkReason(words: string[]): string | undefined {
   return scrubSecrets(reason);
 }
 
+/**
+ * A request id is checked by the action-request schema's own rule (src/actions/request.ts), not
+ * a copy of it: `why` and `cancel` then accept exactly the ids a producer may send (CI ids may
+ * start with `_` or hold `/` and `@`), and refuse the ones no request can carry. The schema's
+ * words say what is wrong, so the message cannot contradict the rule.
+ */
 function checkRequestId(requestId: string | undefined): string {
   if (requestId === undefined) throw new UsageError('missing requestId');
-  if (!REQUEST_ID.test(requestId))
-    throw new UsageError(`requestId \`${preview(requestId)}\` may only hold letters, digits and . _ : @ / -`);
+  const checked = actionRequestSchemas().approvePhase.shape.requestId.safeParse(requestId);
+  if (!checked.success) {
+    const why = checked.error.issues.map((issue) => issue.message).join('; ');
+    throw new UsageError(`requestId \`${preview(requestId)}\` is not valid: ${why}`);
+  }
   return requestId;
 }
 

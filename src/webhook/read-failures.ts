@@ -5,7 +5,10 @@
 import { problem, type SlackReply } from './blocks.js';
 import { DeadlineError } from './errors.js';
 
-export type ReadOutcome = { reply: SlackReply; outcome: 'ok' | 'not_found' | 'slow' | 'platform_error' };
+export type ReadOutcome = {
+  reply: SlackReply;
+  outcome: 'ok' | 'not_found' | 'slow' | 'platform_error' | 'state_unreachable';
+};
 
 export const SLOW_MESSAGE =
   'The platform is slow to answer right now; nothing was changed. Please try again.';
@@ -34,6 +37,29 @@ export async function withDeadline<T>(
   }
 }
 
+function isLate(error: unknown): boolean {
+  const name = (error as { name?: unknown } | null)?.name;
+  return error instanceof DeadlineError || name === 'ApiTimeoutError' || name === 'AbortError';
+}
+
+/**
+ * A read of our own state table (`status`: the pause item) that failed. The platform is not
+ * asked at all, so it is not blamed: the person is told what did not answer, as `held` and
+ * `why` tell them.
+ */
+export function describeStateFailure(error: unknown): ReadOutcome {
+  if (isLate(error)) {
+    return {
+      reply: problem('The state table is slow to answer right now; please try again.'),
+      outcome: 'slow',
+    };
+  }
+  return {
+    reply: problem('The state table cannot be read right now; please try again.'),
+    outcome: 'state_unreachable',
+  };
+}
+
 function errorStatus(error: unknown): number | undefined {
   const status = (error as { status?: unknown } | null)?.status;
   return typeof status === 'number' ? status : undefined;
@@ -41,8 +67,7 @@ function errorStatus(error: unknown): number | undefined {
 
 /** Turns a client error into words for the person; the client's error tree is matched by name and status. */
 export function describeFailure(error: unknown, what: string): ReadOutcome {
-  const name = (error as { name?: unknown } | null)?.name;
-  if (error instanceof DeadlineError || name === 'ApiTimeoutError' || name === 'AbortError') {
+  if (isLate(error)) {
     return { reply: problem(SLOW_MESSAGE), outcome: 'slow' };
   }
   const status = errorStatus(error);

@@ -9,7 +9,8 @@ import type { Policy } from '../policy/schema.js';
 import type { PauseState } from '../state/pause.js';
 import { code, contextLine, ephemeral, escapeMrkdwn, fields, header, section, table } from './blocks.js';
 import type { Command } from './commands.js';
-import { describeFailure, type ReadOutcome, withDeadline } from './read-failures.js';
+import { latestEvents } from './latest-events.js';
+import { describeFailure, describeStateFailure, type ReadOutcome, withDeadline } from './read-failures.js';
 import { status } from './status.js';
 
 /** The per-call options of the Console API client that reads use. */
@@ -209,28 +210,23 @@ async function metrics(ctx: ReadContext, eventName: string, signal: AbortSignal)
 }
 
 async function events(ctx: ReadContext, page: number, signal: AbortSignal): Promise<ReadOutcome> {
-  const result = await ctx.console.events.list(
-    { page, limit: PAGE_SIZE },
-    { signal, deadline: ctx.deadline },
-  );
-  const hint = pagingHint(result, ctx.slash, 'events', page);
-  if (result.data.length === 0) {
+  const view = await latestEvents(ctx.console.events, page, PAGE_SIZE, { signal, deadline: ctx.deadline });
+  const paging = pagingHint({ data: view.rows, pagination: view.pagination }, ctx.slash, 'events', page);
+  // Said in every reply: "newest first" only when it is true (latest-events.ts).
+  const hint = view.newestFirst
+    ? `Newest first · ${paging}`
+    : `In the platform's order: it does not say whether it lists newest or oldest first · ${paging}`;
+  if (view.rows.length === 0) {
     return {
       outcome: 'ok',
       reply: ephemeral('No events on this page.', [section('No events on this page.'), contextLine(hint)]),
     };
   }
-  const rows = (result.data as Loose[]).map((e) => [
-    timeOf(e.timestamp),
-    e.name,
-    e.source,
-    e.userID,
-    e.value,
-  ]);
+  const rows = view.rows.map((e) => [timeOf(e.timestamp), e.name, e.source, e.userID, e.value]);
   return {
     outcome: 'ok',
     reply: ephemeral(`Events, page ${page}`, [
-      header('Events'),
+      header(view.newestFirst ? 'Latest events' : 'Events'),
       table(['time (UTC)', 'name', 'source', 'user', 'value'], rows),
       contextLine(hint),
     ]),
@@ -269,6 +265,7 @@ export async function answerRead(
       }
     });
   } catch (error) {
-    return describeFailure(error, what);
+    // `status` reads the state table only (the queue depth's failures are shown as "unknown").
+    return command.name === 'status' ? describeStateFailure(error) : describeFailure(error, what);
   }
 }

@@ -13,10 +13,10 @@ import { appendFileSync } from 'node:fs';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { createRequesterSigner, type RequesterSigner } from '../actions/proof.js';
-import { ConfigError, integerEnv, optionalEnv, requireEnv } from '../config/env.js';
+import { ConfigError, integerEnv, logLevelEnv, optionalEnv, requireEnv } from '../config/env.js';
 import { type ConsoleClient, type ConsoleClientOptions, createConsoleClient } from '../console/index.js';
 import { clockOf } from '../console/rate-limiter.js';
-import { createLogger, type Logger, type LogLevel } from '../observability/logger.js';
+import { createLogger, type Logger } from '../observability/logger.js';
 import { consoleApiMetrics, createMetrics, type Metrics } from '../observability/metrics.js';
 import type { Policy } from '../policy/schema.js';
 import {
@@ -133,7 +133,7 @@ function channelUrlOf(secrets: SecretsProvider): () => Promise<string | undefine
 function common(role: FunctionRole, env: Env, options: WiringOptions): Common {
   const policy = options.policy ?? loadPolicyFile(optionalEnv('AUTOPILOT_POLICY', env) ?? 'policy.json');
   requireRequesterKeys(role, env);
-  const level = optionalEnv('LOG_LEVEL', env) as LogLevel | undefined;
+  const level = logLevelEnv(env);
   const logger = options.logger ?? createLogger({ service: role, ...(level ? { level } : {}) });
   if (policy.notifications.slackWebhookUrl) {
     logger.warn(POLICY_WEBHOOK_URL_DEPRECATED);
@@ -294,7 +294,7 @@ export function sweeperDepsFromEnv(env: Env = process.env, options: WiringOption
     slackAllowedOrigins: c.allowedOrigins,
     logger: c.logger,
     metrics: c.metrics,
-    // The largest page the API accepts; it applies less when it caps `limit`.
-    pageSize: integerEnv('SWEEPER_PAGE_SIZE', 1000, env) || 1000,
+    // The largest page the API accepts; it applies less when it caps `limit`. A 0 is refused.
+    pageSize: integerEnv('SWEEPER_PAGE_SIZE', 1000, env, { min: 1 }),
   };
 }

@@ -21,11 +21,14 @@ import {
 import { createSharedMutationBudget } from '../state/mutation-budget.js';
 import type { StateTable } from '../state/table.js';
 
-/** The key's mutation limits for this stack (`MUTATION_LIMIT_*`; default the platform's). */
+/**
+ * The key's mutation limits for this stack (`MUTATION_LIMIT_*`; default the platform's). A 0 is
+ * refused at start, not raised to 1: whoever set it meant something else (a pause is `pause`).
+ */
 export function mutationLimitsFromEnv(env: Record<string, string | undefined> = process.env): WindowLimit[] {
   return limitWindows({
-    per10s: Math.max(1, integerEnv('MUTATION_LIMIT_10S', PLATFORM_MUTATION_LIMITS.per10s, env)),
-    per15min: Math.max(1, integerEnv('MUTATION_LIMIT_15MIN', PLATFORM_MUTATION_LIMITS.per15min, env)),
+    per10s: integerEnv('MUTATION_LIMIT_10S', PLATFORM_MUTATION_LIMITS.per10s, env, { min: 1 }),
+    per15min: integerEnv('MUTATION_LIMIT_15MIN', PLATFORM_MUTATION_LIMITS.per15min, env, { min: 1 }),
   });
 }
 

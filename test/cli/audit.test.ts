@@ -120,7 +120,7 @@ describe('/autopilot why', () => {
     const bad = await webhook.app.request(
       signedRequest('/slack/commands', commandBody({ text: 'why <@U1>' }), { timestamp: now / 1000 }),
     );
-    expect(JSON.stringify(await bad.json())).toContain('may only hold letters, digits');
+    expect(JSON.stringify(await bad.json())).toContain('is not valid: letters, digits and . _ : @ / - only');
   });
 
   it('keeps a reason holding ``` inside its code block (no live formatting)', async () => {

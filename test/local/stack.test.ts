@@ -121,3 +121,33 @@ describe('the local stack', () => {
     expect(existsSync(join(dir, 'endpoints.json'))).toBe(false);
   });
 });
+
+describe('a schedule Node cannot keep', () => {
+  /** 2^31 - 1 ms in whole seconds: the longest timer Node keeps. */
+  const MAX_TIMER_SECONDS = 2_147_483;
+
+  // Past 2^31 - 1 ms Node fires a timer every 1 ms: the sweeper would run back to back.
+  it.each([
+    [{ sweepIntervalSeconds: MAX_TIMER_SECONDS + 1 }, 'sweepIntervalSeconds'],
+    [{ sweepIntervalSeconds: 3_000_000 }, 'sweepIntervalSeconds'],
+    [{ release: { intervalSeconds: 3_000_000 } }, 'release.intervalSeconds'],
+  ])('is refused before anything starts: %j', async (options, name) => {
+    let runs = 0;
+    const booting = bootLocalStack({
+      port: 0,
+      stateDir: join(dir, 'never'),
+      sweeper: {
+        handler: async () => {
+          runs++;
+          return {};
+        },
+      },
+      ...options,
+    });
+    await expect(booting).rejects.toThrow(
+      `${name} must be a whole number of seconds from 0 to ${MAX_TIMER_SECONDS}`,
+    );
+    expect(runs).toBe(0);
+    expect(existsSync(join(dir, 'never'))).toBe(false);
+  });
+});

@@ -55,4 +55,27 @@ describe('npm start', () => {
     expect(stderr).toContain('stopped.');
     expect(existsSync(endpointsFile)).toBe(false);
   });
+
+  // Checked before anything starts: no port is taken, no timer set, the variable is named.
+  it.each([
+    ['SWEEP_INTERVAL_SECONDS', '3000000', 'must be a whole number from 0 to 2147483'],
+    ['LOG_LEVEL', 'verbose', 'must be one of debug, info, warn, error'],
+  ])('refuses %s=%s at start, naming the variable', async (name, value, why) => {
+    const proc = spawn(process.execPath, ['--import', 'tsx', join(REPO, 'src/local/start.ts')], {
+      cwd: REPO,
+      env: { ...process.env, PORT: '0', AUTOPILOT_STATE_DIR: join(dir, 'refused'), [name]: value },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    proc.stderr?.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    // A stack that starts after all is stopped, so the test fails rather than leaves it running.
+    const started = setTimeout(() => proc.kill('SIGKILL'), 20_000);
+    const code = await new Promise<number | null>((done) => proc.on('exit', (exit) => done(exit)));
+    clearTimeout(started);
+    expect(code, stderr).toBe(1);
+    expect(stderr).toContain(`npm start failed: environment variable ${name} ${why}, got "${value}"`);
+    expect(existsSync(join(dir, 'refused'))).toBe(false);
+  });
 });

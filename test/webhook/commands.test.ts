@@ -62,6 +62,27 @@ describe('the /autopilot grammar', () => {
     if (usage) expect(parsed.usage).toBe(usage);
   });
 
+  // One rule for request ids, the action-request schema's: every id a producer may send can be
+  // asked about or cancelled, and no id that no request can carry is accepted.
+  it.each([
+    ['why _nightly-1', { name: 'why', requestId: '_nightly-1' }],
+    ['why ci@build/42:a.b', { name: 'why', requestId: 'ci@build/42:a.b' }],
+    [`why ${'r'.repeat(128)}`, { name: 'why', requestId: 'r'.repeat(128) }],
+    ['cancel -nightly-1 wrong phase', { name: 'cancel', requestId: '-nightly-1', reason: 'wrong phase' }],
+  ])('takes the request ids the action-request schema takes: %j', (text, command) => {
+    expect(parseCommand(text)).toEqual({ ok: true, command });
+  });
+
+  it.each([
+    [`why ${'r'.repeat(129)}`, '<=128 characters'],
+    [`cancel ${'r'.repeat(150)} too long`, '<=128 characters'],
+    ['why req#1', 'letters, digits and . _ : @ / - only'],
+  ])('refuses the request ids the action-request schema refuses: %j', (text, error) => {
+    const parsed = parseCommand(text);
+    expect(parsed).toMatchObject({ ok: false });
+    expect(!parsed.ok && parsed.error).toContain(error);
+  });
+
   it('names an unknown command without a usage line', () => {
     expect(parseCommand('deploy everything')).toEqual({ ok: false, error: 'unknown command `deploy`' });
   });

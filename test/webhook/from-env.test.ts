@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { webhookDepsFromEnv } from '../../src/wiring/from-env.js';
+import { sweeperDepsFromEnv, webhookDepsFromEnv, workerDepsFromEnv } from '../../src/wiring/from-env.js';
+import { mutationLimitsFromEnv } from '../../src/wiring/mutation-budget.js';
 
 const base = {
   AUTOPILOT_POLICY: 'policy.json',
@@ -48,6 +49,75 @@ describe('building the webhook from the environment (cold start)', () => {
     const { ACTIONS_QUEUE_URL: _omitted, ...rest } = base;
     expect(() => webhookDepsFromEnv(rest)).toThrow(
       'environment variable ACTIONS_QUEUE_URL is required but not set',
+    );
+  });
+});
+
+/** What all three functions need locally; each test takes one value away or makes one wrong. */
+const all = {
+  ...base,
+  SWEEPER_REQUESTER_KEY: 'local-sweeper-key',
+  DLQ_URL: 'http://127.0.0.1:1/000000000000/dlq',
+};
+
+describe('values refused at start, naming the variable (never a silent default)', () => {
+  it.each(['verbose', 'INFO', 'warning'])('LOG_LEVEL=%s', (level) => {
+    for (const build of [webhookDepsFromEnv, workerDepsFromEnv, sweeperDepsFromEnv]) {
+      expect(() => build({ ...all, LOG_LEVEL: level })).toThrow(
+        `environment variable LOG_LEVEL must be one of debug, info, warn, error, got "${level}"`,
+      );
+    }
+    expect(() => webhookDepsFromEnv({ ...all, LOG_LEVEL: 'debug' })).not.toThrow();
+  });
+
+  it.each([
+    ['MUTATION_LIMIT_10S', '0'],
+    ['MUTATION_LIMIT_15MIN', '0'],
+    ['MUTATION_LIMIT_10S', '1e2'],
+  ])('%s=%s', (name, value) => {
+    expect(() => mutationLimitsFromEnv({ [name]: value })).toThrow(
+      `environment variable ${name} must be a whole number at least 1, got "${value}"`,
+    );
+    expect(() => workerDepsFromEnv({ ...all, [name]: value })).toThrow(name);
+  });
+
+  it('takes the mutation limits as set', () => {
+    const limits = mutationLimitsFromEnv({ MUTATION_LIMIT_10S: '1', MUTATION_LIMIT_15MIN: ' 50 ' });
+    expect(limits.map((l) => l.max)).toEqual([1, 50]);
+  });
+
+  it.each(['0', '0x10', '-5'])('SWEEPER_PAGE_SIZE=%s', (value) => {
+    expect(() => sweeperDepsFromEnv({ ...all, SWEEPER_PAGE_SIZE: value })).toThrow(
+      `environment variable SWEEPER_PAGE_SIZE must be a whole number at least 1, got "${value}"`,
+    );
+  });
+
+  it('takes SWEEPER_PAGE_SIZE as set, and 1000 when unset', () => {
+    expect(sweeperDepsFromEnv({ ...all, SWEEPER_PAGE_SIZE: '250' }).pageSize).toBe(250);
+    expect(sweeperDepsFromEnv(all).pageSize).toBe(1000);
+  });
+});
+
+describe('a function started locally without the Console API key it needs', () => {
+  const { CONSOLE_API_KEY: _key, ...keyless } = all;
+
+  it.each([
+    ['worker', workerDepsFromEnv],
+    ['sweeper', sweeperDepsFromEnv],
+  ] as const)('the %s fails at start naming CONSOLE_API_KEY', (_role, build) => {
+    expect(() => build(keyless)).toThrow('set CONSOLE_API_KEY (local), or AUTOPILOT_SECRET_ID (Lambda)');
+  });
+
+  it('the webhook fails at start naming both keys it may read with', () => {
+    expect(() => webhookDepsFromEnv(keyless)).toThrow(
+      'set CONSOLE_READ_ONLY_API_KEY or CONSOLE_API_KEY (local), or AUTOPILOT_SECRET_ID (Lambda)',
+    );
+    expect(() => webhookDepsFromEnv({ ...keyless, CONSOLE_READ_ONLY_API_KEY: 'read-key' })).not.toThrow();
+  });
+
+  it('the worker does not take the read-only key for its own', () => {
+    expect(() => workerDepsFromEnv({ ...keyless, CONSOLE_READ_ONLY_API_KEY: 'read-key' })).toThrow(
+      'CONSOLE_API_KEY',
     );
   });
 });

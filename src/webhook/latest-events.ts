@@ -1,0 +1,105 @@
+/**
+ * Which events `events [page]` shows. The API lists events in an order it does not specify
+ * (DESIGN, "Facts the API spec leaves open"; spec 4.6): a platform that pages oldest-first
+ * would have page 1 show the oldest events as "the latest". So the order is read from page 1's
+ * timestamps, and the person's page `p` is always the `p`-th ten counting from the newest:
+ *
+ * - newest-first: the platform's page `p`, as it is;
+ * - oldest-first with a known total: the one or two platform pages that hold positions
+ *   `total - 10p … total - 10(p-1) - 1`, reversed, so pages stay ten apart and continue exactly;
+ * - the whole log on page 1: sorted by time;
+ * - anything else (equal or unreadable timestamps, a page out of order, oldest-first without
+ *   a total): the platform's page `p` in its own order, and the reply says so rather than
+ *   call it the latest.
+ *
+ * Page 1 and page `p` are asked for together (newest-first is the common case), so a newest-first
+ * platform costs one round trip; an oldest-first one a second.
+ */
+import type { ConsoleReads, ReadCallOptions } from './reads.js';
+
+type EventPage = Awaited<ReturnType<ConsoleReads['events']['list']>>;
+type Loose = Record<string, unknown>;
+
+export interface EventsView {
+  rows: Loose[];
+  /** True when `rows` are the person's page counted from the newest event, newest first. */
+  newestFirst: boolean;
+  /** For the paging hint; `nextPage` is set when an older (or, unordered, a further) page exists. */
+  pagination: EventPage['pagination'];
+}
+
+type Order = 'newest-first' | 'oldest-first';
+
+const timeOf = (event: Loose): number => Number(event.timestamp);
+
+/** The order a page's timestamps show; undefined when they cannot tell (fewer than two, ties only, unreadable, mixed). */
+function orderOf(rows: readonly Loose[]): Order | undefined {
+  const times = rows.map(timeOf);
+  if (times.length < 2 || times.some((t) => !Number.isFinite(t))) return undefined;
+  let ascending = false;
+  let descending = false;
+  for (let i = 1; i < times.length; i++) {
+    const [before, after] = [times[i - 1] as number, times[i] as number];
+    if (after > before) ascending = true;
+    if (after < before) descending = true;
+  }
+  if (ascending === descending) return undefined;
+  return ascending ? 'oldest-first' : 'newest-first';
+}
+
+/** The whole log is on page 1: no further page, and no more events than it holds. */
+function wholeLog(first: EventPage): boolean {
+  const total = first.pagination?.totalItems;
+  return !first.pagination?.nextPage && (total === undefined || total <= first.data.length);
+}
+
+function hint(total: number, perPage: number, page: number): EventPage['pagination'] {
+  return { totalItems: total, itemsPerPage: perPage, nextPage: page * perPage < total ? 'older' : null };
+}
+
+export async function latestEvents(
+  events: ConsoleReads['events'],
+  page: number,
+  perPage: number,
+  options: ReadCallOptions,
+): Promise<EventsView> {
+  const list = (p: number) => Promise.resolve(events.list({ page: p, limit: perPage }, options));
+  const [first, asked] = await Promise.all([list(1), page === 1 ? undefined : list(page)]);
+  const firstRows = first.data as Loose[];
+  const order = orderOf(firstRows);
+
+  if (wholeLog(first) && firstRows.every((e) => Number.isFinite(timeOf(e)))) {
+    const sorted = [...firstRows].sort((a, b) => timeOf(b) - timeOf(a));
+    const rows = sorted.slice((page - 1) * perPage, page * perPage);
+    return { rows, newestFirst: true, pagination: hint(sorted.length, perPage, page) };
+  }
+  if (order === 'newest-first') {
+    const shown = asked ?? first;
+    return { rows: shown.data as Loose[], newestFirst: true, pagination: shown.pagination };
+  }
+  const total = first.pagination?.totalItems;
+  if (order === 'oldest-first' && total !== undefined) {
+    // A platform that caps `limit` pages by its own size: positions are counted in it.
+    const serverPer = Math.max(1, first.pagination?.itemsPerPage ?? perPage);
+    const from = Math.max(0, total - page * perPage);
+    const to = total - (page - 1) * perPage; // exclusive
+    if (to <= 0) return { rows: [], newestFirst: true, pagination: hint(total, perPage, page) };
+    const pages: number[] = [];
+    for (let p = Math.floor(from / serverPer) + 1; p <= Math.ceil(to / serverPer); p++) pages.push(p);
+    const fetched = await Promise.all(
+      pages.map((p) => (p === 1 ? first : p === page && asked ? asked : list(p))),
+    );
+    const byPosition = fetched.flatMap((got, i) =>
+      (got.data as Loose[]).map((event, k) => ({ pos: ((pages[i] as number) - 1) * serverPer + k, event })),
+    );
+    const rows = byPosition
+      .filter(({ pos }) => pos >= from && pos < to)
+      .sort((a, b) => b.pos - a.pos)
+      .map(({ event }) => event);
+    return { rows, newestFirst: true, pagination: hint(total, perPage, page) };
+  }
+  // The order cannot be known (or the end of an oldest-first log cannot be found without reading
+  // it all): the platform's page as it comes, said to be so.
+  const shown = asked ?? first;
+  return { rows: shown.data as Loose[], newestFirst: false, pagination: shown.pagination };
+}
