@@ -1,9 +1,16 @@
 /**
  * The event cursor: how far the sweeper has read the event log, saved in the state table
- * after the effects of the events it passes are durable. It is a timestamp boundary plus the
- * identities (hash → count) already processed at that exact millisecond, so events with equal
- * timestamps are neither lost nor doubled; `position` (events processed, counted from the
- * oldest) and `pageSize` let the next run jump straight to the page of the first unseen event.
+ * after the effects of the events it passes are durable. Events older than `floorTs` are
+ * processed; from `floorTs` on, `recent` names (hash → [timestamp, count]) the ones that are,
+ * so events with equal timestamps are neither lost nor doubled, an event logged late (stamped
+ * up to a lookback before the newest one read) is still handed out once, and an event stamped
+ * in the future is handed out without moving the boundary there (src/sweeper/recent.ts bounds
+ * all this). `position` (events processed, counted from the oldest) and `pageSize` let the
+ * next run jump straight to the page of the first unseen event.
+ *
+ * Stored before the lookback (no `floorTs`): the floor is `boundaryTs` and `recent` holds
+ * `boundaryCounts`, which is exactly what that version meant. `boundaryCounts` is still
+ * written (the entries at `boundaryTs`) so that a rollback reads a cursor it understands.
  */
 import { getItem, itemKey, putItem } from './dynamo.js';
 import { ITEM_FAMILIES, type StateTable } from './table.js';
@@ -14,10 +21,18 @@ export type EventOrder = 'newest-first' | 'oldest-first';
 export interface Cursor {
   /** The order detected (or configured) on the last run; re-verified on every page. */
   order?: EventOrder | undefined;
-  /** Every event older than this (epoch ms) is processed; null before the first event. */
+  /** The newest event timestamp processed (epoch ms), at most the run's time plus a skew allowance; null before the first event. */
   boundaryTs: number | null;
-  /** At `boundaryTs`: how many events of each identity hash are processed. */
+  /** At `boundaryTs`: how many events of each identity hash are processed (for a rollback). */
   boundaryCounts: Record<string, number>;
+  /** Every event older than this is processed; absent on a cursor stored before the lookback. */
+  floorTs?: number | null | undefined;
+  /** From `floorTs` on: identity hash → [timestamp, events of that identity processed]. */
+  recent?: Record<string, [number, number]> | undefined;
+  /** Hash of the exposure-event settings exposures were recorded with; null: not recording. */
+  exposureSettings?: string | null | undefined;
+  /** Exposures are recorded, with `exposureSettings`, for events after this (null: all read). */
+  recordingSince?: number | null | undefined;
   /** Events processed, counted from the oldest: the position of the first unseen event. */
   position: number;
   /** The page size the API applied on the last read (it may cap the requested limit). */

@@ -1,11 +1,12 @@
 /**
  * The pure half of reading the event log: laying a response out by position, checking its order,
- * walking pages past the cursor's boundary so that each event is handed out exactly once, and
+ * walking pages past the cursor's floor so that each event is handed out exactly once, and
  * handing the pages to their consumer (src/sweeper/poller.ts does the requests).
  */
 import type { Cursor } from '../state/sweep-cursor.js';
 import { EventOrderError } from './errors.js';
 import { eventHash, eventTime } from './identity.js';
+import { type RecentWindow, windowOf } from './recent.js';
 import type { EventLike, EventOrder } from './types.js';
 
 export interface NewEvent {
@@ -44,15 +45,17 @@ export interface ReadPage {
 }
 
 /**
- * Where a scan stands in the log: the next position to hand out, and the timestamp boundary with
- * the identities seen and processed at it. Committed to the cursor once a whole page is taken.
+ * Where a scan stands in the log: the next position to hand out, the window of events processed
+ * near the boundary (src/sweeper/recent.ts) and the identities seen in this walk. Committed to
+ * the cursor once a whole page is taken.
  */
-export interface Walk {
+export interface Walk extends RecentWindow {
   next: number;
   lastTs: number;
-  boundaryTs: number | null;
-  processedAtBoundary: Map<string, number>;
-  seenAtBoundary: Map<string, number>;
+  /** The boundary never moves past this: the run's time plus the clock skew allowance. */
+  horizon: number;
+  /** Identity → events of it seen in this walk (from the floor on). */
+  seen: Map<string, number>;
   observedSince: number | null;
 }
 
@@ -90,21 +93,35 @@ export function orderOf(first: number | undefined, later: number | undefined): E
   return first < later ? 'oldest-first' : 'newest-first';
 }
 
-export function startWalk(cursor: Cursor, read: ReadPage): Walk {
+/**
+ * A walk from `read`, which begins before the cursor's floor (or at the log's oldest event).
+ * `gap`: the log's oldest event is newer than the newest one processed, so events may have
+ * expired unread; our observation of exposures then starts again at the oldest event served.
+ */
+export function startWalk(cursor: Cursor, read: ReadPage, horizon: number, gap = false): Walk {
+  const window = windowOf(cursor);
+  if (window.boundaryTs !== null && window.boundaryTs > horizon) {
+    // Stored by a version that let a future-stamped event move the boundary: every event since
+    // was skipped. Read the log again from its start; what is remembered is not handed out
+    // again, and the rest keeps its ids (the worker and the notification marks drop copies).
+    window.floorTs = null;
+    window.boundaryTs = null;
+  }
+  const oldest = read.items.find((i) => !Number.isNaN(i.ts))?.ts;
   return {
+    ...window,
     next: read.items[0]?.pos ?? 0,
     lastTs: Number.NEGATIVE_INFINITY,
-    boundaryTs: cursor.boundaryTs,
-    processedAtBoundary: new Map(Object.entries(cursor.boundaryCounts)),
-    seenAtBoundary: new Map(),
-    observedSince: cursor.observedSince,
+    horizon,
+    seen: new Map(),
+    observedSince: gap && oldest !== undefined ? oldest : cursor.observedSince,
   };
 }
 
 /**
  * The events of `read` not handed out before (by this run or an earlier one), advancing `walk`
- * past every event of the page. Identity counts at the boundary timestamp keep equal-timestamp
- * events exact: neither lost nor doubled.
+ * past every event of the page. From the floor on, identity counts keep events exact (equal
+ * timestamps, late events, future-stamped ones): neither lost nor doubled.
  */
 export function takeNewEvents(read: ReadPage, walk: Walk): NewEvent[] {
   const newEvents: NewEvent[] = [];
@@ -115,17 +132,14 @@ export function takeNewEvents(read: ReadPage, walk: Walk): NewEvent[] {
     if (ts < walk.lastTs)
       throw new EventOrderError(`events at positions ${item.pos - 1} and ${item.pos} are out of order`);
     walk.lastTs = ts;
-    if (walk.boundaryTs !== null && ts < walk.boundaryTs) continue; // older than the cursor: processed
+    if (walk.floorTs !== null && ts < walk.floorTs) continue; // older than the window: processed
     const hash = eventHash(item.event);
-    if (walk.boundaryTs === null || ts > walk.boundaryTs) {
-      walk.boundaryTs = ts;
-      walk.seenAtBoundary.clear();
-      walk.processedAtBoundary = new Map();
-    }
-    const occurrence = walk.seenAtBoundary.get(hash) ?? 0;
-    walk.seenAtBoundary.set(hash, occurrence + 1);
-    if (occurrence < (walk.processedAtBoundary.get(hash) ?? 0)) continue; // processed on an earlier run
-    walk.processedAtBoundary.set(hash, occurrence + 1);
+    const occurrence = walk.seen.get(hash) ?? 0;
+    walk.seen.set(hash, occurrence + 1);
+    if (occurrence < (walk.kept.get(hash)?.count ?? 0)) continue; // processed on an earlier run
+    walk.kept.set(hash, { ts, count: occurrence + 1 });
+    // A client clock far ahead must not move the boundary: later events would land behind it.
+    if (ts <= walk.horizon && (walk.boundaryTs === null || ts > walk.boundaryTs)) walk.boundaryTs = ts;
     if (!Number.isNaN(item.ts)) walk.observedSince = Math.min(walk.observedSince ?? item.ts, item.ts);
     newEvents.push({ event: item.event, id: `${hash}.${occurrence}`, ts, position: item.pos });
   }

@@ -18,26 +18,16 @@ import type { Logger } from '../observability/logger.js';
 import { type Cursor, EMPTY_CURSOR } from '../state/sweep-cursor.js';
 import { EventOrderError } from './errors.js';
 import {
-  layOut,
-  orderOf,
   type PollEnd,
   type PolledPage,
   type ReadPage,
-  type StopReason,
   startWalk,
   takeNewEvents,
-  verifyOrder,
   type Walk,
 } from './event-walk.js';
+import { createPageReader, type Layout, type PollStats, PollStopped } from './page-reader.js';
+import { MAX_CLOCK_SKEW_MS, settle, storedWindow, windowOf } from './recent.js';
 import type { EventOrder, EventsSource } from './types.js';
-
-export interface PollStats {
-  requests: number;
-  pagesRead: number;
-  eventsRead: number;
-  rereads: number;
-  order: EventOrder | 'unknown';
-}
 
 export interface PollerOptions {
   events: EventsSource;
@@ -48,45 +38,22 @@ export interface PollerOptions {
   cursor: Cursor | undefined;
   /** Epoch ms: no request starts after it. */
   deadline: number;
+  /** The run's time (default: the clock): the boundary never moves past it plus a skew allowance. */
+  now?: number;
   clock?: () => number;
   maxPages?: number;
   logger: Logger;
 }
 
-/** What the poller knows about the log's layout: it changes with every response. */
-interface Layout {
-  /** Undefined until detected (or configured). */
-  order: EventOrder | undefined;
-  /** The page size the API applied last. */
-  size: number;
-  /** `totalItems` of the last response. */
-  total: number;
-  /** The `limit` we ask for (lowered when the API refuses it). */
-  limit: number;
-}
-
-/** A scan that cannot go on for a reason that is not a failure: the deadline or the page budget. */
-class PollStopped extends Error {
-  constructor(readonly reason: Exclude<StopReason, 'caught-up'>) {
-    super(`poll stopped: ${reason}`);
-  }
-}
-
 const CAUGHT_UP: PollEnd = { caughtUp: true, stop: 'caught-up' };
 
-/**
- * Re-reads of one position when the layout moved under us (page size or log length not what we
- * assumed). Each re-read aims with what the previous response taught; a log that keeps moving
- * after six is served wrong, and the page at hand is used (the boundary keeps events exact).
- */
-const MAX_REAIMS = 6;
 /**
  * Steps back (doubling) to reach a page that begins before the boundary timestamp: 2^40 events
  * is beyond any log, so the bound only guards against an API that never answers consistently.
  */
 const MAX_STEPS_BACK = 40;
-/** The smallest page size we fall back to when the API refuses our `limit` (the spec names no maximum). */
-const MIN_LIMIT = 10;
+
+export type { PollStats } from './page-reader.js';
 
 export function createPoller(options: PollerOptions) {
   const clock = options.clock ?? Date.now;
@@ -105,114 +72,56 @@ export function createPoller(options: PollerOptions) {
     rereads: 0,
     order: layout.order ?? 'unknown',
   };
-  const cache = new Map<number, ReadPage>();
-  const maxPages = options.maxPages ?? 100_000;
-
-  const pageOf = (pos: number, o: EventOrder) =>
-    o === 'oldest-first'
-      ? Math.floor(pos / layout.size) + 1
-      : Math.floor(Math.max(0, layout.total - 1 - pos) / layout.size) + 1;
-
-  /** One `GET /events` page; a refused `limit` is lowered and asked again, our own deadline stops cleanly. */
-  async function list(page: number): Promise<Awaited<ReturnType<EventsSource['list']>>> {
-    for (;;) {
-      try {
-        return await options.events.list({ page, limit: layout.limit }, { deadline: options.deadline });
-      } catch (error) {
-        // A request cut short by our own deadline is a clean stop, not a failure.
-        if (clock() >= options.deadline) throw new PollStopped('time');
-        if ((error as { status?: unknown }).status !== 400 || layout.limit <= MIN_LIMIT) throw error;
-        layout.limit = Math.max(MIN_LIMIT, Math.floor(layout.limit / 10));
-        options.logger.warn('GET /events refused the page size; asking for less', { limit: layout.limit });
-        stats.requests++;
-      }
-    }
-  }
-
-  /** Fetches page `page` as served now; positions need the order, so `o` may be a guess. */
-  async function fetchPage(page: number, o: EventOrder | undefined): Promise<ReadPage> {
-    const cached = cache.get(page);
-    if (cached && cached.total === layout.total && o !== undefined) return cached;
-    if (clock() >= options.deadline) throw new PollStopped('time');
-    if (stats.pagesRead >= maxPages) throw new PollStopped('max-pages');
-    const response = await list(page);
-    stats.requests++;
-    stats.pagesRead++;
-    stats.eventsRead += response.data.length;
-    layout.total = response.pagination.totalItems;
-    const applied = response.pagination.itemsPerPage;
-    layout.size = Math.max(applied > 0 ? applied : layout.limit, response.data.length, 1);
-    const read = layOut(response.data, page, layout.size, layout.total, o ?? 'oldest-first');
-    if (o !== undefined) {
-      verifyOrder(read, o);
-      cache.set(page, read);
-    }
-    return read;
-  }
-
-  /** Page 1 decides the order: timestamps going down mean newest-first. */
-  async function detect(): Promise<EventOrder> {
-    const first = await fetchPage(1, undefined);
-    // `items` were laid out as oldest-first, i.e. in the order served.
-    const times = first.items.map((i) => i.ts).filter((t) => !Number.isNaN(t));
-    let detected = orderOf(times[0], times.at(-1));
-    if (!detected && first.total > first.items.length) {
-      const last = await fetchPage(Math.ceil(first.total / layout.size), undefined);
-      detected = orderOf(times[0], last.items.find((i) => !Number.isNaN(i.ts))?.ts);
-    }
-    stats.order = detected ?? 'unknown';
-    options.logger.info('event order detected', { order: stats.order, totalItems: first.total });
-    // One page (or one timestamp): the order changes nothing; read as oldest-first, remember nothing.
-    if (!detected) {
-      cache.set(1, first);
-      return 'oldest-first';
-    }
-    state.order = detected;
-    // Re-lay page 1 in the detected order so the scan can reuse it.
-    const served = first.items.map((i) => i.event);
-    const relaid = layOut(served, first.page, first.size, first.total, detected);
-    verifyOrder(relaid, detected);
-    cache.set(1, relaid);
-    return detected;
-  }
-
-  /** The page that holds `pos`, re-reading when the layout moved under us (bounded). */
-  async function pageContaining(target: number, o: EventOrder): Promise<ReadPage> {
-    let pos = target;
-    let read = await fetchPage(pageOf(pos, o), o);
-    for (let attempt = 0; attempt < MAX_REAIMS; attempt++) {
-      if (layout.total === 0) return read;
-      // The log is shorter than we thought (old events expired): aim at its newest event.
-      if (pos >= layout.total) pos = layout.total - 1;
-      const low = read.items[0]?.pos;
-      const high = read.items.at(-1)?.pos;
-      if (low !== undefined && high !== undefined && low <= pos && pos <= high) return read;
-      // The page size or the log's length was not what we assumed: aim again with what we learnt.
-      const again = pageOf(pos, o);
-      cache.delete(again);
-      stats.rereads++;
-      read = await fetchPage(again, o);
-    }
-    return read;
-  }
+  const reader = createPageReader(
+    { ...options, clock, maxPages: options.maxPages ?? 100_000 },
+    layout,
+    stats,
+    state,
+  );
+  const { cache, pageOf, fetchPage, detect, pageContaining } = reader;
+  const horizon = (options.now ?? clock()) + MAX_CLOCK_SKEW_MS;
+  let warnedTrim = false;
 
   /**
    * The page to start from: the one with the last processed event, and earlier still until the
-   * page begins before the boundary timestamp (every event at that timestamp must be counted from
-   * the first one).
+   * page begins before the floor (every event from there on is counted from the first one).
+   * A cursor whose boundary lies beyond the horizon is read again from the start (startWalk).
    */
-  async function startPage(o: EventOrder): Promise<ReadPage> {
+  async function startPage(o: EventOrder): Promise<{ read: ReadPage; gap: boolean }> {
+    const window = windowOf(state);
+    const { boundaryTs } = window;
+    const poisoned = boundaryTs !== null && boundaryTs > horizon;
+    // A window kept at a larger page size than today's would cost more re-reads than a run
+    // may afford (its page budget): bound it by today's page first.
+    if (!poisoned) {
+      settle(window, layout.size);
+      Object.assign(state, storedWindow(window));
+    }
+    const floorTs = window.floorTs;
+    const floor = poisoned ? null : floorTs;
     let read = await pageContaining(
-      state.boundaryTs === null ? 0 : Math.max(0, Math.min(state.position, layout.total) - 1),
+      floor === null ? 0 : Math.max(0, Math.min(state.position, layout.total) - 1),
       o,
     );
-    for (let step = 0, back = 1; state.boundaryTs !== null && step < MAX_STEPS_BACK; step++, back *= 2) {
+    for (let step = 0, back = 1; floor !== null && step < MAX_STEPS_BACK; step++, back *= 2) {
       const first = read.items[0];
-      if (!first || first.pos === 0 || first.ts < state.boundaryTs) break;
+      if (!first || first.pos === 0 || first.ts < floor) break;
       stats.rereads++;
       read = await pageContaining(Math.max(0, first.pos - back * layout.size), o);
     }
-    return read;
+    // The oldest event served is newer than the newest processed: events after ours may have
+    // expired unread, and exposures in them were never observed.
+    const first = read.items[0];
+    const gap = !poisoned && boundaryTs !== null && first?.pos === 0 && first.ts > boundaryTs;
+    if (gap)
+      options.logger.warn(
+        'the oldest event served is newer than the last one read: events may have expired unread; observation of exposures starts again',
+        {
+          boundaryTs,
+          oldestServed: first?.ts,
+        },
+      );
+    return { read, gap };
   }
 
   /** The page after `walk.next`, which must hold events while the log says there are more. */
@@ -226,9 +135,37 @@ export function createPoller(options: PollerOptions) {
     return read;
   }
 
+  /**
+   * The page meant to hold `walk.next` ended before it: the API served fewer events than the
+   * page size it reports. Reading it again serves the same, so the walk moves on to the next
+   * page's first position (what the page lacks cannot be read); when the layout moved instead,
+   * the scan fails rather than guess (the next run starts again from the cursor).
+   */
+  function passShortPage(read: ReadPage, walk: Walk, o: EventOrder): void {
+    const following =
+      o === 'oldest-first' ? read.page * layout.size : layout.total - (read.page - 1) * layout.size;
+    if (read.page !== pageOf(walk.next, o) || read.total !== layout.total || following <= walk.next)
+      throw new Error(`the event log reader made no progress at position ${walk.next} of ${layout.total}`);
+    options.logger.warn('GET /events served a short page; moving past it', {
+      page: read.page,
+      served: read.items.length,
+      itemsPerPage: layout.size,
+      skipped: following - walk.next,
+    });
+    walk.next = following;
+  }
+
   function commit(walk: Walk): void {
-    state.boundaryTs = walk.boundaryTs;
-    state.boundaryCounts = Object.fromEntries(walk.processedAtBoundary);
+    const trimmed = settle(walk, layout.size);
+    if (!warnedTrim && (trimmed.windowCut || trimmed.aheadDropped > 0)) {
+      warnedTrim = true;
+      options.logger.warn('the cursor keeps fewer recent events than its lookback asks (bounded item)', {
+        floorTs: walk.floorTs,
+        boundaryTs: walk.boundaryTs,
+        futureEventsForgotten: trimmed.aheadDropped,
+      });
+    }
+    Object.assign(state, storedWindow(walk));
     state.observedSince = walk.observedSince;
     state.position = walk.next;
     state.pageSize = layout.size;
@@ -241,11 +178,14 @@ export function createPoller(options: PollerOptions) {
     stats.order = o;
     state.order = options.order === 'auto' ? (state.order ?? undefined) : o;
     if (o === 'newest-first' && !cache.has(1)) await fetchPage(1, o); // learn N before jumping
-    let read = await startPage(o);
+    const start = await startPage(o);
+    let read = start.read;
     if (read.items.length === 0 && layout.total === 0) return CAUGHT_UP;
-    const walk = startWalk(state, read);
+    const walk = startWalk(state, read, horizon, start.gap);
     for (;;) {
+      const before = walk.next;
       const newEvents = takeNewEvents(read, walk);
+      if (walk.next === before && walk.next < layout.total) passShortPage(read, walk, o);
       commit(walk);
       yield { newEvents, cursor: structuredClone(state), page: read.page };
       if (walk.next >= layout.total) return CAUGHT_UP;

@@ -21,7 +21,8 @@ export type StaleSkipReason =
   | 'observation too short'
   | 'paused'
   | 'queued earlier'
-  | 'invalid config id';
+  | 'invalid config id'
+  | 'not in policy';
 
 export interface StaleConfig {
   configId: string;
@@ -55,10 +56,20 @@ export function staleRequestId(configId: string, lastSeen: number | null): strin
   return `stale:${slug(configId, 48)}-${shortHash(configId, 6)}:${lastSeen ?? 'never'}`;
 }
 
+/**
+ * Whether the policy still asks for `entry` to be judged: listed in `configs`, or discovered
+ * (or seen in exposures) while `discover` is on. The watch set only grows; the policy decides.
+ */
+function judged(entry: WatchEntry, input: StaleInput): boolean {
+  if (input.policy.configs.includes(entry.configId)) return true;
+  return input.policy.discover && (entry.origin === 'discovered' || input.lastSeen.has(entry.configId));
+}
+
 /** Watched configs without an exposure in the window, least recently seen first. */
 function unexposedConfigs(input: StaleInput, now: number, window: number): StaleConfig[] {
   const unexposed: StaleConfig[] = [];
   for (const entry of input.watch.values()) {
+    if (!judged(entry, input)) continue;
     const lastSeen = input.lastSeen.get(entry.configId) ?? null;
     if (lastSeen !== null && now - lastSeen < window) continue; // exposed recently
     const since = lastSeen ?? input.observedSince ?? now;
@@ -75,6 +86,8 @@ export function planStaleSweep(input: StaleInput): StalePlan {
   const window = policy.staleAfterDays * DAY;
   const observed = input.observedSince === null ? 0 : now - input.observedSince;
   const plan: StalePlan = { stale: [], queue: [], wouldQueue: [], skipped: [], dryRun: policy.dryRun };
+  for (const entry of input.watch.values())
+    if (!judged(entry, input)) plan.skipped.push({ configId: entry.configId, reason: 'not in policy' });
 
   for (const config of unexposedConfigs(input, now, window)) {
     if (observed < window) {

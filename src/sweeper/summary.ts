@@ -4,6 +4,7 @@
  */
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
+import { escapeMrkdwn } from '../slack/mrkdwn.js';
 import type { Cursor } from '../state/sweep-cursor.js';
 import type { StalePlan } from './stale.js';
 
@@ -103,8 +104,12 @@ export function staleSection(plan: StalePlan | undefined, notJudged?: string): R
 /** Slack text for the stale sweep: counts first, then the names (bounded). */
 export function staleNotification(summary: RunSummary): string {
   const s = summary.stale;
-  const list = (ids: string[]) =>
-    ids.length > 20 ? `${ids.slice(0, 20).join(', ')} … (+${ids.length - 20})` : ids.join(', ');
+  // Discovered ids come from exposure events, which any client SDK writes: escaped, or an id
+  // like `<!channel>` would ping the channel.
+  const list = (all: string[]) => {
+    const ids = all.map(escapeMrkdwn);
+    return ids.length > 20 ? `${ids.slice(0, 20).join(', ')} … (+${ids.length - 20})` : ids.join(', ');
+  };
   const lines = [
     `*Stale config sweep*${s.dryRun ? ' (dry run: nothing queued)' : ''}: ${s.stale.length} stale`,
   ];
@@ -118,7 +123,8 @@ export function staleNotification(summary: RunSummary): string {
   if (s.wouldQueue.length) lines.push(`would queue: ${list(s.wouldQueue)}`);
   const byReason = new Map<string, string[]>();
   for (const skip of s.skipped) {
-    if (skip.reason !== 'queued earlier')
+    // Configs taken out of the policy stay on the watch set: not news for the channel every run.
+    if (skip.reason !== 'queued earlier' && skip.reason !== 'not in policy')
       byReason.set(skip.reason, [...(byReason.get(skip.reason) ?? []), skip.configId]);
   }
   for (const [reason, ids] of byReason) lines.push(`skipped (${reason}): ${list(ids)}`);

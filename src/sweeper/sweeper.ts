@@ -27,6 +27,7 @@ import { forEachBounded } from '../util/pool.js';
 import { type NewEvent, reading } from './event-walk.js';
 import { planFlush } from './flush-plan.js';
 import { createNotices } from './notices.js';
+import { observationStart, withRecording } from './observation.js';
 import { createPoller } from './poller.js';
 import { planStaleSweep, type StalePlan } from './stale.js';
 import { emptySummary, type RunSummary, reportRun, staleSection } from './summary.js';
@@ -83,10 +84,10 @@ export function createSweeper(deps: SweeperDeps) {
   async function sweep(now: Date, deadline: number, summary: RunSummary, started: number): Promise<void> {
     const pause = await (deps.readPause ?? readPause)(table);
     summary.paused = pause.paused;
-    const cursor = await readCursor(table);
+    const cursor = withRecording(await readCursor(table), stalePolicy);
     const [watch, lastSeen] = await Promise.all([loadWatchSet(table), loadLastSeen(table)]);
     const latest = await readEvents({ now, deadline, summary, cursor, watch, lastSeen });
-    const observedSince = latest?.observedSince ?? null;
+    const observedSince = observationStart(latest);
     if (stalePolicy) await judgeStale(stalePolicy, { now, summary, watch, lastSeen, observedSince, pause });
     summary.durationMs = clock() - started;
     reportRun(summary, now, latest, { logger, metrics });
@@ -116,6 +117,7 @@ export function createSweeper(deps: SweeperDeps) {
       order: policy.sweeper.eventOrder,
       cursor: input.cursor,
       deadline: input.deadline,
+      now: now.getTime(),
       clock,
       logger,
     });

@@ -4,6 +4,7 @@
  * the built request validated, and identities/request ids that stay the same across runs.
  */
 import { describe, expect, it } from 'vitest';
+import { parsePolicy } from '../../src/policy/parse.js';
 import { policySchemas } from '../../src/policy/schema.js';
 import {
   buildRuleRequest,
@@ -116,6 +117,33 @@ describe('event rules', () => {
     expect(text).toContain('*release_checks_passed*');
     expect(text).toContain('rule "tell"');
     expect(text.length).toBeLessThan(500);
+  });
+});
+
+describe('event rule names', () => {
+  // The name is part of every request id a rule builds: two alike would share ids, and the
+  // worker would drop the second rule's requests as copies of the first's.
+  it('refuses a policy whose event rules share a name, naming the second one', () => {
+    const named = (name: string, enqueue: Record<string, unknown>) => ({
+      name,
+      match: { name: 'release_checks_passed' },
+      enqueue,
+    });
+    const approve = { action: 'approve_phase', triggerId: '{metadata.triggerID}', phaseId: 'canary' };
+    const disable = {
+      action: 'disable_groups',
+      experimentId: '{metadata.experimentID}',
+      groupNames: ['old'],
+    };
+    const policy = (names: [string, string]) => ({
+      version: 1,
+      actions: { archive_config: { requesters: ['schedule:*'] } },
+      sweeper: { eventRules: [named(names[0], approve), named(names[1], disable)] },
+    });
+    expect(() => parsePolicy(policy(['on checks', 'on checks']))).toThrow(
+      'sweeper.eventRules[1].name: duplicate event rule name "on checks"',
+    );
+    expect(parsePolicy(policy(['on checks', 'on checks (disable)'])).sweeper.eventRules).toHaveLength(2);
   });
 });
 

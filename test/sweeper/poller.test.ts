@@ -41,6 +41,7 @@ async function poll(
     order: options.order ?? 'auto',
     cursor,
     deadline: Date.now() + 60_000,
+    now: NOW + 86_400_000,
     logger,
     ...(options.maxPages ? { maxPages: options.maxPages } : {}),
   });
@@ -146,9 +147,10 @@ describe.each(['newest-first', 'oldest-first'] as const)('the event poller, %s',
     add(3, t, { value: 'dup', userID: 'same', metadata: { same: true } }); // 3 identical events
     const collected: string[] = [];
     let stoppedInside = 0;
-    // One page per run: every run stops at a page boundary inside the millisecond.
+    // Few pages per run: runs stop at a page boundary inside the millisecond. (Three, not two:
+    // each run re-reads up to one page of its lookback window for late events.)
     for (let run = 0; run < 20; run++) {
-      const r = await poll(events, cursor, { pageSize: 10, maxPages: 2 });
+      const r = await poll(events, cursor, { pageSize: 10, maxPages: 3 });
       collected.push(...r.ids);
       cursor = r.cursor;
       if (!r.end.caughtUp && r.cursor?.boundaryTs === t) stoppedInside++;
@@ -255,3 +257,24 @@ describe.each(['newest-first', 'oldest-first'] as const)(
     });
   },
 );
+
+describe('the event poller on a page shorter than the page size it reports', () => {
+  it('reads past it instead of asking for the same page until the deadline', async () => {
+    const memory = memoryLog('oldest-first');
+    memory.add(250);
+    const short: EventsSource = {
+      async list(params, options) {
+        if (memory.requests() >= 50) throw new Error('too many requests');
+        const page = await memory.source.list(params, options);
+        // Page 2 holds 99 events while itemsPerPage says 100 and totalItems stays 250.
+        return params.page === 2 ? { ...page, data: page.data.slice(0, -1) } : page;
+      },
+    };
+    const run = await poll(short, undefined, { pageSize: 100 });
+    expect({ n: run.ids.length, end: run.end, requests: memory.requests() }).toEqual({
+      n: 249,
+      end: { caughtUp: true, stop: 'caught-up' },
+      requests: 3,
+    });
+  });
+});

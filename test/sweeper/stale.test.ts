@@ -13,6 +13,7 @@ const T = now.getTime();
 
 function input(overrides: Partial<StaleConfigsPolicy> = {}, extra: Partial<StaleInput> = {}): StaleInput {
   const policy = policySchemas().staleConfigs.parse({
+    configs: ['fresh', 'old', 'never', 'checkout_banner', 'newcomer'],
     staleAfterDays: 30,
     graceDays: 30,
     maxPerRun: 5,
@@ -108,6 +109,19 @@ describe('the stale sweep plan', () => {
     const again = planStaleSweep({ ...base, watch });
     expect(again.queue.map((r) => r.configId)).toEqual(['never']);
     expect(reasons(again).old).toBe('queued earlier');
+  });
+
+  it('stops judging a config once it is taken out of `configs`, and discovered ones once discovery is off', () => {
+    const base = input({ configs: ['fresh', 'never', 'checkout_banner', 'newcomer'] });
+    const watch = new Map(base.watch);
+    watch.set('found', { configId: 'found', watchedSince: T - 100 * DAY, origin: 'discovered' });
+    const plan = planStaleSweep({ ...base, watch });
+    expect(plan.queue.map((r) => r.configId)).toEqual(['never']);
+    expect(plan.stale.map((s) => s.configId)).not.toContain('old');
+    expect(reasons(plan)).toMatchObject({ old: 'not in policy', found: 'not in policy' });
+    // With discovery on, configs seen in exposures are judged again, as discovery would add them.
+    const discovering = planStaleSweep({ ...base, watch, policy: { ...base.policy, discover: true } });
+    expect(discovering.queue.map((r) => r.configId)).toEqual(['found', 'never', 'old']);
   });
 
   it('treats a config exposed within the window as fresh, whatever else holds', () => {

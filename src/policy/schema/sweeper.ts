@@ -100,13 +100,34 @@ function buildStaleConfigs({ Glob }: Primitives) {
   });
 }
 
+/**
+ * A rule's name is its requester (`events:<name>`) and part of every request id it builds
+ * (rule name + event id): two rules alike would give different requests one id, and the worker
+ * would drop the second as a copy.
+ */
+function uniqueRuleNames(rules: ReadonlyArray<{ name: string }>, ctx: z.core.$RefinementCtx<unknown>) {
+  const seen = new Set<string>();
+  rules.forEach((rule, index) => {
+    if (seen.has(rule.name))
+      ctx.addIssue({
+        code: 'custom',
+        message: `duplicate event rule name "${rule.name}"`,
+        path: [index, 'name'],
+      });
+    seen.add(rule.name);
+  });
+}
+
 export function buildSweeperSchemas(primitives: Primitives) {
   const { eventMatch, eventRule } = buildEventRule();
   const staleConfigs = buildStaleConfigs(primitives);
   const sweeper = described(
     z._default(
       z.strictObject({
-        eventRules: described(z._default(z.array(eventRule), []), 'what to do with logged events'),
+        eventRules: described(
+          z._default(z.array(eventRule).check(z.superRefine(uniqueRuleNames)), []),
+          'what to do with logged events',
+        ),
         staleConfigs: described(z.optional(staleConfigs), 'the stale dynamic-config sweep; none: off'),
         /** Override when the platform's page order is known; `auto` detects it from timestamps. */
         eventOrder: described(

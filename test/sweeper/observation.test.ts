@@ -1,0 +1,152 @@
+/**
+ * What the sweeper observes, over an in-memory event log kept in timestamp order (as the
+ * platform keeps it; client SDKs stamp events): an event logged late or stamped by a device with
+ * a wrong clock is still handed out once, observation of exposures starts when recording with
+ * the current settings started, and a gap of events that expired unread restarts it. Clocks are
+ * injected; nothing depends on the machine's.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parsePolicy } from '../../src/policy/parse.js';
+import type { PolicyInput } from '../../src/policy/schema.js';
+import type { EventLike, EventsSource } from '../../src/sweeper/types.js';
+import { DAY, drainQueue, freshState, makeSweeper, NOW, type Rig, startRig, stateOf } from './harness.js';
+
+const MIN = 60_000;
+const BASE: PolicyInput = { version: 1, actions: { archive_config: { requesters: ['schedule:*'] } } };
+
+/** Serves `log()` as it is now, sorted by timestamp, oldest first. */
+function source(log: () => EventLike[]): EventsSource {
+  return {
+    async list({ page, limit }) {
+      const sorted = [...log()].sort((a, b) => Number(a.timestamp) - Number(b.timestamp));
+      const data = sorted.slice((page - 1) * limit, page * limit);
+      return { data, pagination: { itemsPerPage: limit, pageNumber: page, totalItems: sorted.length } };
+    },
+  };
+}
+
+const event = (ts: number, name = 'page_view', metadata?: Record<string, unknown>): EventLike => ({
+  timestamp: String(ts),
+  name,
+  ...(metadata ? { metadata } : {}),
+});
+
+describe('what the sweeper observes', () => {
+  let rig: Rig;
+  beforeAll(async () => {
+    rig = await startRig({ eventCount: 10 });
+  });
+  afterAll(async () => {
+    await rig.close();
+  });
+
+  async function runner(sweeper: PolicyInput['sweeper'], log: () => EventLike[]) {
+    const state = await freshState(rig);
+    const policy = parsePolicy({ ...BASE, sweeper });
+    const run = (at: number, p = policy) =>
+      makeSweeper(rig, state, { policy: p, events: source(log), clock: () => at, pageSize: 1000 }).run({
+        now: new Date(at),
+        remainingMs: 60_000,
+      });
+    return { state, run };
+  }
+
+  it('hands out once an event logged after a run with a timestamp just before the newest one read', async () => {
+    const log = [event(NOW - 10 * MIN), event(NOW - MIN)];
+    const { state, run } = await runner(
+      {
+        eventRules: [
+          {
+            name: 'approve canary',
+            match: { name: 'release_checks_passed' },
+            enqueue: {
+              action: 'approve_phase',
+              triggerId: '{metadata.triggerID}',
+              phaseId: '{metadata.phaseID}',
+            },
+          },
+        ],
+        staleConfigs: { discover: true, dryRun: true },
+      },
+      () => log,
+    );
+    await run(NOW);
+    log.push(
+      event(NOW - 3 * MIN, 'config_exposure', { config: 'cfg_mobile' }),
+      event(NOW - 3 * MIN, 'release_checks_passed', { triggerID: 't1', phaseID: 'p1' }),
+    );
+    const second = await run(NOW + 60 * MIN);
+    const third = await run(NOW + 61 * MIN);
+    const queued = await drainQueue(rig, state.queueUrl);
+    expect({
+      newEvents: [second.events.newEvents, third.events.newEvents],
+      lastSeen: Object.fromEntries((await stateOf(state.table)).lastSeen),
+      queued: queued.map((b) => b.action),
+    }).toEqual({ newEvents: [2, 0], lastSeen: { cfg_mobile: NOW - 3 * MIN }, queued: ['approve_phase'] });
+  });
+
+  it('keeps reading exposures after one event stamped a year ahead (a client with a wrong clock)', async () => {
+    const log = [event(NOW - 60 * DAY)];
+    const { state, run } = await runner(
+      { staleConfigs: { configs: ['cfg_busy'], staleAfterDays: 30, graceDays: 30, dryRun: false } },
+      () => log,
+    );
+    await run(NOW);
+    log.push({ ...event(NOW + 365 * DAY), source: 'bad-clock-device' });
+    const withFuture = await run(NOW + DAY);
+    for (let d = 2; d <= 40; d++) {
+      log.push(event(NOW + d * DAY, 'config_exposure', { config: 'cfg_busy' }));
+      await run(NOW + d * DAY + MIN);
+    }
+    const { lastSeen, cursor } = await stateOf(state.table);
+    const archives = (await drainQueue(rig, state.queueUrl)).filter((b) => b.action === 'archive_config');
+    expect(withFuture.events.newEvents).toBe(1);
+    expect({ lastSeen: lastSeen.get('cfg_busy'), archives, boundaryTs: cursor?.boundaryTs }).toEqual({
+      lastSeen: NOW + 40 * DAY,
+      archives: [],
+      boundaryTs: NOW + 40 * DAY,
+    });
+  });
+
+  it('does not archive a config exposed 5 days before the stale sweep was turned on', async () => {
+    const log = [
+      event(NOW - 60 * DAY),
+      event(NOW - 5 * DAY, 'config_exposure', { config: 'cfg_in_use' }),
+      event(NOW - DAY),
+    ];
+    const { state, run } = await runner({}, () => log);
+    await run(NOW);
+    const withStale = parsePolicy({
+      ...BASE,
+      sweeper: { staleConfigs: { configs: ['cfg_in_use'], staleAfterDays: 30, graceDays: 7, dryRun: false } },
+    });
+    await run(NOW, withStale);
+    const later = await run(NOW + 7 * DAY, withStale);
+    const archives = (await drainQueue(rig, state.queueUrl)).filter((b) => b.action === 'archive_config');
+    expect(archives).toEqual([]);
+    expect(later.stale.stale).toEqual([]);
+    expect(later.stale.skipped).toEqual([
+      {
+        configId: 'cfg_in_use',
+        reason: 'observation too short',
+        detail: 'exposures observed for 8 of 30 days',
+      },
+    ]);
+  });
+
+  it('does not judge a config stale from a log with a gap it never read', async () => {
+    let log = [event(NOW - 120 * DAY), event(NOW - 61 * DAY)];
+    const { run } = await runner(
+      { staleConfigs: { configs: ['cfg_x'], staleAfterDays: 30, graceDays: 30, dryRun: true } },
+      () => log,
+    );
+    await run(NOW - 60 * DAY);
+    log = [event(NOW - 20 * DAY), event(NOW - 10 * DAY), event(NOW - DAY)]; // cfg_x's exposure 25 days ago expired unread
+    const summary = await run(NOW);
+    expect(summary.events.caughtUp).toBe(true);
+    expect(summary.stale.stale).toEqual([]);
+    expect(summary.stale.skipped).toEqual([
+      { configId: 'cfg_x', reason: 'observation too short', detail: 'exposures observed for 20 of 30 days' },
+    ]);
+  });
+});
