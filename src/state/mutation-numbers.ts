@@ -26,21 +26,29 @@ export const COUNTER = itemKey(PK, 'counter');
 export const ticketKey = (n: number) => itemKey(PK, ticketSk(n));
 export const ticketSk = (n: number) => `ticket#${String(n).padStart(15, '0')}`;
 
-/** The common take, then the two that move `oldThrough` (idle budget or no counter yet; old mark). */
+/**
+ * The common take, then the two that move `oldThrough` (no counter yet or an idle budget; an old
+ * mark), and the first take on a counter the previous version kept (`n` alone): it sets a mark
+ * but says nothing is old, since that version's tickets may have been sent a moment ago.
+ */
 const TAKES = [
   { update: 'ADD n :one SET takenAt = :now', condition: 'markAt > :staleBefore' },
   {
     update:
       'SET oldThrough = if_not_exists(n, :zero), n = if_not_exists(n, :zero) + :one, ' +
       'markN = if_not_exists(n, :zero) + :one, markAt = :now, takenAt = :now',
-    condition: 'attribute_not_exists(takenAt) OR takenAt <= :staleBefore',
+    condition: 'attribute_not_exists(n) OR takenAt <= :staleBefore',
   },
   {
     update: 'SET oldThrough = markN, markN = n + :one, markAt = :now, n = n + :one, takenAt = :now',
     condition: 'markAt <= :staleBefore',
   },
+  {
+    update: 'SET markN = n + :one, markAt = :now, n = n + :one, takenAt = :now',
+    condition: 'attribute_exists(n) AND attribute_not_exists(markAt)',
+  },
 ];
-/** Rounds of the three takes before giving up: each fails only when another container's take changed the counter's age. */
+/** Rounds of the takes before giving up: each fails only when another container's take changed the counter's age. */
 const TAKE_ROUNDS = 5;
 
 /** The next number: the counter item as this take left it (`n`, the pace's last cut, `oldThrough`). */

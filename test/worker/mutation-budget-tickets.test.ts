@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiAbortError, ApiTimeoutError } from '../../src/console/index.js';
 import { type Emulators, startEmulators } from '../../src/local/emulators.js';
-import { getItem } from '../../src/state/dynamo.js';
+import { getItem, putIfAbsent } from '../../src/state/dynamo.js';
 import { deleteItem } from '../../src/state/dynamo-delete.js';
 import { updateItem } from '../../src/state/dynamo-update.js';
 import { createSharedMutationBudget } from '../../src/state/mutation-budget.js';
@@ -201,5 +201,27 @@ describe('a request that never left', () => {
     await untilAsleep(clock, () => next.done);
     expect(next.error).toBeUndefined();
     expect(typeof next.value).toBe('function');
+  });
+});
+
+describe('the counter the previous version kept', () => {
+  it('is not read as idle after deploy: a ticket that version sent just now still counts', async () => {
+    const table = await freshTable('legacy-counter');
+    const clock = createManualClock();
+    // The previous version: a take is `ADD n :one`, then ticket n is put; its release stamps doneAt.
+    await updateItem(table, COUNTER, { expression: 'ADD n :one', values: { ':one': { N: '1' } } });
+    await putIfAbsent(table, {
+      ...ticketKey(1),
+      doneBy: { N: String(clock.now() + 900_000) },
+      doneAt: { N: String(clock.now()) }, // sent and answered just now
+    });
+    const budget = createSharedMutationBudget(table, { limits: [{ max: 1, perMs: 60_000 }], clock });
+    const second = track(budget.acquire({ deadline: clock.now() + 120_000 }));
+    await untilAsleep(clock, () => second.done);
+    expect(second.done).toBe(false); // it waits for ticket 1's minute
+    expect((await getItem(table, COUNTER))?.oldThrough?.N).toBeUndefined();
+    await clock.advance(60_000);
+    await untilAsleep(clock, () => second.done);
+    expect(second.done).toBe(true);
   });
 });
