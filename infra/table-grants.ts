@@ -64,13 +64,7 @@ export const WORKER_TABLE_GRANTS: readonly TableGrant[] = [
   },
   { actions: ['dynamodb:UpdateItem'], partitionKeys: WORKER_PARTITION_KEYS.counters },
   {
-    actions: [
-      'dynamodb:GetItem',
-      'dynamodb:Query',
-      'dynamodb:PutItem',
-      'dynamodb:UpdateItem',
-      'dynamodb:DeleteItem',
-    ],
+    actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
     partitionKeys: WORKER_PARTITION_KEYS.held,
   },
   {

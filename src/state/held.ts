@@ -7,7 +7,7 @@
  * when the request starts to wait and deletes it when the request ends.
  */
 import type { ActionRequest } from '../actions/request.js';
-import { getItem, type Item, itemKey, putIf } from './dynamo.js';
+import { getItem, type Item, itemKey } from './dynamo.js';
 import { deleteItem } from './dynamo-delete.js';
 import { queryPartition } from './dynamo-query.js';
 import { updateIf } from './dynamo-update.js';
@@ -68,8 +68,7 @@ export type HoldOutcome = { state: 'held' } | { state: 'cancelled'; cancel: Canc
  * read and its write.
  */
 export async function holdRequest(table: StateTable, held: HeldRecord, now: Date): Promise<HoldOutcome> {
-  const item: Item = {
-    ...key(held.requestId),
+  const fields: Item = {
     requestId: { S: held.requestId },
     action: { S: held.action },
     target: { S: held.target },
@@ -80,9 +79,21 @@ export async function holdRequest(table: StateTable, held: HeldRecord, now: Date
     since: { S: held.since },
     request: { S: JSON.stringify(held.request) },
     expiresAt: { N: String(expiresAfterDays(now, KEEP_DAYS)) },
+    ...(held.nextLook ? { nextLook: { S: held.nextLook } } : {}),
   };
-  if (held.nextLook) item.nextLook = { S: held.nextLook };
-  if (await putIf(table, item, { expression: 'attribute_not_exists(cancelledBy)' })) return { state: 'held' };
+  // An update, not a put: the wait's own fields are written anew (and the last wait's releases
+  // and executing mark taken off), while a cancel mark and a `reachedAt` stay where they are.
+  const names = Object.fromEntries(Object.keys(fields).map((name, i) => [`#f${i}`, name]));
+  const values = Object.fromEntries(Object.values(fields).map((value, i) => [`:f${i}`, value]));
+  const set = Object.keys(names).map((name, i) => `${name} = :f${i}`);
+  const gone = ['releasedAt', 'releases', 'executingBy', ...(held.nextLook ? [] : ['nextLook'])];
+  const written = await updateIf(
+    table,
+    key(held.requestId),
+    { expression: `SET ${set.join(', ')} REMOVE ${gone.join(', ')}`, values },
+    { expression: 'attribute_not_exists(cancelledBy)', names },
+  );
+  if (written) return { state: 'held' };
   // Marks are never taken off an item; only ending the request deletes it.
   const cancel = cancelFromItem(await getItem(table, key(held.requestId)));
   return cancel ? { state: 'cancelled', cancel } : { state: 'ended' };
@@ -200,7 +211,7 @@ export async function markCancelled(
     },
     {
       expression:
-        'attribute_exists(pk) AND attribute_not_exists(executingBy) AND attribute_not_exists(cancelledBy)',
+        'attribute_exists(pk) AND attribute_not_exists(executingBy) AND attribute_not_exists(reachedAt) AND attribute_not_exists(cancelledBy)',
     },
   );
   if (out) return 'marked';
@@ -227,6 +238,20 @@ export async function startExecutingHeld(
   if (out) return { state: 'go' };
   const cancel = cancelFromItem(await getItem(table, key(requestId)));
   return cancel ? { state: 'cancelled', cancel } : { state: 'gone' };
+}
+
+/**
+ * An attempt for a held request may have reached the platform (a timeout in flight, a lost
+ * answer): from now on the request cannot be cancelled, since nobody can promise that nothing
+ * changed. Unlike `executingBy`, nothing but the request's end takes this mark off.
+ */
+export async function markReached(table: StateTable, requestId: string, at: Date): Promise<void> {
+  await updateIf(
+    table,
+    key(requestId),
+    { expression: 'SET reachedAt = :at', values: { ':at': { S: at.toISOString() } } },
+    { expression: 'attribute_exists(pk)' },
+  );
 }
 
 /**

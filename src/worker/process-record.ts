@@ -12,7 +12,7 @@ import type { Decision } from '../policy/decide.js';
 import { readFinal, recordFinal } from '../state/audit.js';
 import { consumeCounter, refundCounter } from '../state/counters.js';
 import { claimEffect, completeEffect, releaseEffect, type StoredOutcome } from '../state/effects.js';
-import { startExecutingHeld, stopExecutingHeld } from '../state/held.js';
+import { markReached, startExecutingHeld, stopExecutingHeld } from '../state/held.js';
 import { readRequestState } from '../state/request-state.js';
 import { admit } from './admit.js';
 import { deadLetterRecord } from './dead-letter.js';
@@ -154,8 +154,10 @@ async function mutate(deps: RecordDeps, ctx: RecordContext, decision: Decision):
   if (outcome.kind === 'transient') {
     // A call that may have reached the platform keeps saying it executes: a cancel now could
     // not promise that nothing changed, so it is refused until the retry ends the request.
-    if (outcome.mayHaveReached) await releaseEffect(deps.table, key, owner);
-    else await letGo();
+    if (outcome.mayHaveReached) {
+      await releaseEffect(deps.table, key, owner);
+      if (ctx.held) await markReached(deps.table, request.requestId, currentDate(deps));
+    } else await letGo();
     if (decision.counter) await refundCounter(deps.table, decision.counter);
     await backOffIfRateLimited(deps, ctx, outcome);
     throw new RetryLater(`transient failure: ${outcome.reason}`, { cause: outcome.error });

@@ -160,10 +160,7 @@ describe('the state table', () => {
       ['dynamodb:GetItem', 'control#pause'],
       ['dynamodb:DeleteItem,dynamodb:GetItem,dynamodb:PutItem', 'audit#*,effect#*'],
       ['dynamodb:UpdateItem', 'counter#*'],
-      [
-        'dynamodb:DeleteItem,dynamodb:GetItem,dynamodb:PutItem,dynamodb:Query,dynamodb:UpdateItem',
-        'held#all',
-      ],
+      ['dynamodb:DeleteItem,dynamodb:GetItem,dynamodb:Query,dynamodb:UpdateItem', 'held#all'],
       ['dynamodb:BatchGetItem,dynamodb:GetItem,dynamodb:PutItem,dynamodb:UpdateItem', 'budget#mutations'],
     ]);
   });

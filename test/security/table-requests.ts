@@ -25,6 +25,7 @@ export interface Input {
     { Keys?: Keyed[] } | Array<{ PutRequest?: { Item?: Keyed }; DeleteRequest?: { Key?: Keyed } }>
   >;
   TransactItems?: Array<Record<string, { Key?: Keyed; Item?: Keyed }>>;
+  UpdateExpression?: string;
 }
 
 function partitionKeys(input: Input): string[] {

@@ -208,7 +208,13 @@ describe("the worker's table items", () => {
     await bench.send({ triggerId: 'trg_10', phaseId: 'ph_1', requestId: 'items-race-hold' });
     const early = await bench.receive();
     await bench.run(worker, early);
-    once(writes('dynamodb:PutItem', 'held#all', 'items-race-hold'), () =>
+    // (A wait is written with an update that takes off the last wait's release marks.)
+    const holds = (r: TableRequest, input: Input) =>
+      r.action === 'dynamodb:UpdateItem' &&
+      input.Key?.pk?.S === 'held#all' &&
+      input.Key.sk?.S === 'items-race-hold' &&
+      (input.UpdateExpression ?? '').includes('REMOVE releasedAt');
+    once(holds, () =>
       cancelHeldRequest(
         { table: unrecorded, mayCancel: () => true },
         { requestId: 'items-race-hold', by: 'slack:U0ADMIN', now: bench.clock.now },

@@ -1,4 +1,4 @@
-import { PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createRequesterSigner } from '../../src/actions/proof.js';
 import { ApiConnectionError, ApiTimeoutError, makeApiError } from '../../src/console/index.js';
@@ -225,14 +225,19 @@ describe('held requests', () => {
       tableName: bench.table.tableName,
       client: {
         send: async (command: unknown) => {
-          const item = command instanceof PutItemCommand ? command.input.Item : undefined;
-          if (cancelled === undefined && item?.pk?.S?.startsWith('held#') && item.sk?.S === 'cx-1') {
+          // The copy's write of its wait (an update that takes off the last wait's release marks).
+          const hold =
+            command instanceof UpdateItemCommand &&
+            command.input.Key?.pk?.S?.startsWith('held#') &&
+            command.input.Key?.sk?.S === 'cx-1' &&
+            command.input.UpdateExpression?.includes('REMOVE releasedAt');
+          if (cancelled === undefined && hold) {
             cancelled = await cancelHeldRequest(
               { table: bench.table, mayCancel: () => true },
               { requestId: 'cx-1', by: 'slack:U0ADMIN', reason: 'wrong build', now: bench.clock.now },
             );
           }
-          return bench.table.client.send(command as PutItemCommand);
+          return bench.table.client.send(command as UpdateItemCommand);
         },
       },
     } as typeof bench.table;
@@ -304,6 +309,57 @@ describe('held requests', () => {
       await bench.purge();
     }
     expect(outcomes).toEqual(cases.map((c) => [c.id, c.cancellable ? 'cancelled' : 'executing']));
+  });
+
+  it('never lets a cancel through once an attempt may have reached the platform, whatever later attempts meet', async () => {
+    const failingWith = (error: Error) =>
+      bench.worker({
+        client: {
+          releasePipelineTriggers: {
+            approve: async () => {
+              throw Object.assign(error, { attempts: 1 });
+            },
+          },
+          experiments: { disableGroups: async () => ({}) },
+          dynamicConfigs: { archive: async () => ({}) },
+        },
+      });
+    const cancel = (at: string) =>
+      cancelHeldRequest(
+        { table: bench.table, mayCancel: () => true },
+        { requestId: 'lost-1', by: 'slack:U0ADMIN', now: new Date(at) },
+      );
+    bench.clock.now = at('2026-11-23T08:00:00Z');
+    await bench.send({ triggerId: 'trg_lost', phaseId: 'ph_1', requestId: 'lost-1' });
+    await bench.run(worker, await bench.receive());
+    expect((await releaseHeld(tick, at('2026-11-23T09:00:30Z'))).released).toEqual(['lost-1']);
+    bench.clock.now = at('2026-11-23T09:00:35Z');
+    // Attempt 1 timed out in flight: the phase may have been approved.
+    const timeout = new ApiTimeoutError('no complete response within 10000 ms');
+    expect((await bench.run(failingWith(timeout), await bench.receive())).batchItemFailures).toHaveLength(1);
+    expect(await cancel('2026-11-23T09:00:40Z')).toMatchObject({ ok: false, code: 'executing' });
+    // Its retry meets a 429 (that attempt provably reached nothing), then the window closes and it
+    // is held again: neither takes away what attempt 1 may have done.
+    await bench.send({
+      triggerId: 'trg_lost',
+      phaseId: 'ph_1',
+      requestId: 'lost-1',
+      requestedAt: '2026-11-23T08:00:00.000Z',
+    });
+    const rateLimited = makeApiError({
+      status: 429,
+      headers: {},
+      body: undefined,
+      method: 'PUT',
+      path: '/x',
+    });
+    bench.clock.now = at('2026-11-23T09:01:00Z');
+    expect((await bench.run(failingWith(rateLimited), await bench.receive())).batchItemFailures).toHaveLength(
+      1,
+    );
+    expect(await cancel('2026-11-23T09:01:10Z')).toMatchObject({ ok: false, code: 'executing' });
+    await endHold(bench.table, 'lost-1');
+    await bench.purge();
   });
 
   it('stops sending back a wait whose copies never come back, and lists it as stuck', async () => {
