@@ -185,7 +185,12 @@ export function createPoller(options: PollerOptions) {
     for (;;) {
       const before = walk.next;
       const newEvents = takeNewEvents(read, walk);
-      if (walk.next === before && walk.next < layout.total) passShortPage(read, walk, o);
+      if (walk.next === before && walk.next < layout.total) {
+        // An empty page says nothing of where its events went: fail, and read again next run.
+        if (read.items.length === 0)
+          throw new Error(`GET /events served an empty page for position ${walk.next} of ${layout.total}`);
+        passShortPage(read, walk, o);
+      }
       commit(walk);
       yield { newEvents, cursor: structuredClone(state), page: read.page };
       if (walk.next >= layout.total) return CAUGHT_UP;

@@ -21,6 +21,11 @@ export const MAX_CLOCK_SKEW_MS = 5 * 60_000;
  * worker and the notification marks drop the copies): better than an item DynamoDB refuses.
  */
 export const MAX_AHEAD = 200;
+/**
+ * Most identities kept in the lookback window, whatever the page size: each costs about 70 bytes
+ * of the cursor item, which DynamoDB refuses past 400 KB (a refused cursor would stop every run).
+ */
+export const MAX_WINDOW = 1000;
 
 /** An identity processed: its timestamp and how many events of it are processed. */
 export interface Seen {
@@ -69,7 +74,7 @@ export function storedWindow(
 
 /**
  * Raises the floor to the lookback and forgets what lies below it; then bounds the set: at most
- * one page (`pageSize`, the size the API applied) of identities from the floor to the boundary
+ * one page (`pageSize`, the size the API applied; `MAX_WINDOW` at most) of identities from the floor to the boundary
  * (oldest timestamps dropped whole, the floor raised past them; the boundary's own millisecond
  * is always kept, or equal timestamps could double) and `MAX_AHEAD` beyond it. A page bounds
  * what each run re-reads too (one page more than without the lookback), so a run stopped by its
@@ -87,7 +92,7 @@ export function settle(window: RecentWindow, pageSize: number): Trimmed {
     if (entry[1].ts < window.floorTs) window.kept.delete(entry[0]);
     else (entry[1].ts > boundary ? ahead : inWindow).push(entry);
   }
-  const limit = Math.max(pageSize, 1);
+  const limit = Math.min(Math.max(pageSize, 1), MAX_WINDOW);
   if (inWindow.length > limit) {
     inWindow.sort((a, b) => b[1].ts - a[1].ts);
     // Keep whole milliseconds, newest first, while they fit.

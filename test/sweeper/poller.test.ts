@@ -278,3 +278,60 @@ describe('the event poller on a page shorter than the page size it reports', () 
     });
   });
 });
+
+describe('the event poller, bounded and never skipping on a glitch', () => {
+  const fromLog = (log: EventLike[], glitch?: { page: number; times: number }): EventsSource => ({
+    async list({ page, limit }) {
+      const empty = glitch && glitch.page === page && glitch.times-- > 0;
+      const data = empty ? [] : log.slice((page - 1) * limit, page * limit);
+      return { data, pagination: { itemsPerPage: limit, pageNumber: page, totalItems: log.length } };
+    },
+  });
+  const run = async (events: EventsSource, cursor: Cursor | undefined, pageSize = 100) => {
+    const poller = createPoller({
+      events,
+      pageSize,
+      order: 'oldest-first',
+      cursor,
+      deadline: Number.MAX_SAFE_INTEGER,
+      now: NOW,
+      clock: () => NOW,
+      logger,
+    });
+    const ids: string[] = [];
+    let last = cursor;
+    const pages = poller.pages();
+    for (;;) {
+      const step = await pages.next().catch((error: Error) => ({ done: true as const, value: error }));
+      if (step.done) return { ids, cursor: last, end: step.value };
+      ids.push(...step.value.newEvents.map((e) => e.id));
+      last = step.value.cursor;
+    }
+  };
+
+  it('keeps the cursor item far below DynamoDB’s 400 KB on a busy log read in large pages', async () => {
+    // 10,000 events within the 15-minute lookback, read in pages of 10,000.
+    const log: EventLike[] = Array.from({ length: 10_000 }, (_, i) => ({
+      timestamp: String(NOW - 14 * 60_000 + i * 80),
+      name: 'config_exposure',
+      metadata: { config: `c${i % 50}` },
+      userID: `u${i}`,
+    }));
+    const { cursor, ids } = await run(fromLog(log), undefined, 10_000);
+    expect(ids).toHaveLength(10_000);
+    expect(Buffer.byteLength(JSON.stringify(cursor), 'utf8')).toBeLessThan(100 * 1024);
+  });
+
+  it('fails a run whose first page comes back empty, and the next run hands out every event', async () => {
+    const log: EventLike[] = Array.from({ length: 250 }, (_, i) => ({
+      timestamp: String(NOW - 3 * 3_600_000 + i * 60_000),
+      name: 'e',
+      value: String(i),
+    }));
+    const events = fromLog(log, { page: 1, times: 1 });
+    const first = await run(events, undefined);
+    expect(first.end).toBeInstanceOf(Error);
+    const second = await run(events, first.cursor);
+    expect(first.ids.length + second.ids.length).toBe(250);
+  });
+});
