@@ -123,12 +123,18 @@ export function startWalk(cursor: Cursor, read: ReadPage, horizon: number, gap =
  * past every event of the page. From the floor on, identity counts keep events exact (equal
  * timestamps, late events, future-stamped ones): neither lost nor doubled.
  */
+function stampOfUnparsable(walk: Walk): number {
+  return Number.isFinite(walk.lastTs) ? walk.lastTs : (walk.floorTs ?? walk.boundaryTs ?? 0);
+}
+
 export function takeNewEvents(read: ReadPage, walk: Walk): NewEvent[] {
   const newEvents: NewEvent[] = [];
   for (const item of read.items) {
     if (item.pos < walk.next) continue;
-    // Unparsable timestamps cannot be ordered: keep them with their neighbours' time.
-    const ts = Number.isNaN(item.ts) ? Math.max(walk.lastTs, walk.boundaryTs ?? 0) : item.ts;
+    // Unparsable timestamps cannot be ordered: keep them with the time of the event read before
+    // (the window's floor at a walk's start). Not the boundary's: re-read in the lookback, an
+    // older event after it would then look out of order on every run.
+    const ts = Number.isNaN(item.ts) ? stampOfUnparsable(walk) : item.ts;
     if (ts < walk.lastTs)
       throw new EventOrderError(`events at positions ${item.pos - 1} and ${item.pos} are out of order`);
     walk.lastTs = ts;

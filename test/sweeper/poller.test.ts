@@ -335,3 +335,47 @@ describe('the event poller, bounded and never skipping on a glitch', () => {
     expect(first.ids.length + second.ids.length).toBe(250);
   });
 });
+
+describe('an event whose timestamp does not parse', () => {
+  it('is handed out once, and never makes the events re-read after it look out of order', async () => {
+    const minutes = (n: number) => String(NOW - n * 60_000);
+    const log: EventLike[] = [
+      { timestamp: minutes(10), name: 'a' },
+      { timestamp: 'not-a-time', name: 'odd' },
+      { timestamp: minutes(5), name: 'b' },
+      { timestamp: minutes(1), name: 'c' },
+    ];
+    const events: EventsSource = {
+      async list({ page, limit }) {
+        const data = log.slice((page - 1) * limit, page * limit);
+        return { data, pagination: { itemsPerPage: limit, pageNumber: page, totalItems: log.length } };
+      },
+    };
+    const run = async (cursor: Cursor | undefined) => {
+      const poller = createPoller({
+        events,
+        pageSize: 100,
+        order: 'oldest-first',
+        cursor,
+        deadline: Number.MAX_SAFE_INTEGER,
+        now: NOW,
+        clock: () => NOW,
+        logger,
+      });
+      const names: string[] = [];
+      let last = cursor;
+      const pages = poller.pages();
+      for (let step = await pages.next(); ; step = await pages.next()) {
+        if (step.done) return { names, cursor: last, end: step.value };
+        names.push(...step.value.newEvents.map((e) => e.event.name));
+        last = step.value.cursor;
+      }
+    };
+    const first = await run(undefined);
+    expect(first.names).toEqual(['a', 'odd', 'b', 'c']);
+    const second = await run(first.cursor); // re-reads the 15-minute lookback
+    expect(second).toMatchObject({ names: [], end: { caughtUp: true } });
+    const third = await run(second.cursor);
+    expect(third).toMatchObject({ names: [], end: { caughtUp: true } });
+  });
+});
