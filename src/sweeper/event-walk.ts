@@ -123,22 +123,35 @@ export function startWalk(cursor: Cursor, read: ReadPage, horizon: number, gap =
  * past every event of the page. From the floor on, identity counts keep events exact (equal
  * timestamps, late events, future-stamped ones): neither lost nor doubled.
  */
+/**
+ * The time an event is kept at, checking the log's order; undefined when it is older than the
+ * window. A timestamp that does not parse says nothing of order or age: such an event is neither
+ * checked for order nor taken for older than the window (it might be a late one), and whether it
+ * is new is its identity's count alone. (Read again after the window moved on, it is handed out
+ * again under the same id, which the worker and the notification marks drop.)
+ */
+function placeInTime(item: { pos: number; ts: number }, walk: Walk): number | undefined {
+  if (Number.isNaN(item.ts)) return stampOfUnparsable(walk);
+  if (item.ts < walk.lastTs)
+    throw new EventOrderError(`events at positions ${item.pos - 1} and ${item.pos} are out of order`);
+  walk.lastTs = item.ts;
+  return walk.floorTs !== null && item.ts < walk.floorTs ? undefined : item.ts;
+}
+
+/**
+ * Where an event whose timestamp does not parse is kept: the newest of the time read before it
+ * and the window's floor, so the window holds it while it may be read again.
+ */
 function stampOfUnparsable(walk: Walk): number {
-  return Number.isFinite(walk.lastTs) ? walk.lastTs : (walk.floorTs ?? walk.boundaryTs ?? 0);
+  return Math.max(walk.lastTs, walk.floorTs ?? walk.boundaryTs ?? 0);
 }
 
 export function takeNewEvents(read: ReadPage, walk: Walk): NewEvent[] {
   const newEvents: NewEvent[] = [];
   for (const item of read.items) {
     if (item.pos < walk.next) continue;
-    // Unparsable timestamps cannot be ordered: keep them with the time of the event read before
-    // (the window's floor at a walk's start). Not the boundary's: re-read in the lookback, an
-    // older event after it would then look out of order on every run.
-    const ts = Number.isNaN(item.ts) ? stampOfUnparsable(walk) : item.ts;
-    if (ts < walk.lastTs)
-      throw new EventOrderError(`events at positions ${item.pos - 1} and ${item.pos} are out of order`);
-    walk.lastTs = ts;
-    if (walk.floorTs !== null && ts < walk.floorTs) continue; // older than the window: processed
+    const ts = placeInTime(item, walk);
+    if (ts === undefined) continue; // older than the window: processed
     const hash = eventHash(item.event);
     const occurrence = walk.seen.get(hash) ?? 0;
     walk.seen.set(hash, occurrence + 1);

@@ -378,4 +378,53 @@ describe('an event whose timestamp does not parse', () => {
     const third = await run(second.cursor);
     expect(third).toMatchObject({ names: [], end: { caughtUp: true } });
   });
+
+  it('is handed out when logged late behind an event older than the window, and never stops a run', async () => {
+    const minutes = (n: number) => String(NOW - n * 60_000);
+    let log: EventLike[] = [
+      { timestamp: minutes(60), name: 'a' },
+      { timestamp: minutes(1), name: 'b' },
+    ];
+    const events: EventsSource = {
+      async list({ page, limit }) {
+        const data = log.slice((page - 1) * limit, page * limit);
+        return { data, pagination: { itemsPerPage: limit, pageNumber: page, totalItems: log.length } };
+      },
+    };
+    const run = async (cursor: Cursor | undefined) => {
+      const poller = createPoller({
+        events,
+        pageSize: 100,
+        order: 'oldest-first',
+        cursor,
+        deadline: Number.MAX_SAFE_INTEGER,
+        now: NOW,
+        clock: () => NOW,
+        logger,
+      });
+      const names: string[] = [];
+      let last = cursor;
+      const pages = poller.pages();
+      for (let step = await pages.next(); ; step = await pages.next()) {
+        if (step.done) return { names, cursor: last, end: step.value };
+        names.push(...step.value.newEvents.map((e) => e.event.name));
+        last = step.value.cursor;
+      }
+    };
+    const first = await run(undefined);
+    expect(first.names).toEqual(['a', 'b']);
+    // Logged late between them, with an ISO date where epoch milliseconds belong.
+    log = [
+      log[0] as EventLike,
+      { timestamp: new Date(NOW - 10 * 60_000).toISOString(), name: 'late' },
+      log[1] as EventLike,
+    ];
+    const second = await run(first.cursor);
+    expect(second).toMatchObject({ names: ['late'], end: { caughtUp: true } });
+    // The log's oldest event with such a timestamp, and an event older than the window after it.
+    log = [{ timestamp: 'not-a-time', name: 'odd' }, ...log];
+    const third = await run(second.cursor);
+    expect(third.end).toMatchObject({ caughtUp: true });
+    expect((await run(third.cursor)).end).toMatchObject({ caughtUp: true });
+  });
 });
