@@ -20,6 +20,7 @@ import { loadLastSeen } from '../src/state/last-seen.js';
 import { writeCursor } from '../src/state/sweep-cursor.js';
 import { createStateTable, ITEM_FAMILIES, type StateTable } from '../src/state/table.js';
 import { loadWatchSet } from '../src/state/watch.js';
+import { exposureSettings } from '../src/sweeper/observation.js';
 import { createSweeper } from '../src/sweeper/sweeper.js';
 import type { EventOrder } from '../src/sweeper/types.js';
 import type { BenchSection } from './types.js';
@@ -175,6 +176,20 @@ export async function run(): Promise<BenchSection> {
       }
       await batchPut(state.table, watch);
       await batchPut(state.table, seen);
+      const stalePolicy = parsePolicy({
+        version: 1,
+        sweeper: {
+          staleConfigs: {
+            configs: [],
+            // The watched configs were discovered in exposures (their origin above).
+            discover: true,
+            staleAfterDays: 30,
+            graceDays: 30,
+            maxPerRun: 5,
+            dryRun: false,
+          },
+        },
+      });
       await writeCursor(
         state.table,
         {
@@ -185,22 +200,12 @@ export async function run(): Promise<BenchSection> {
           totalItems: 0,
           observedSince: NOW - 90 * DAY,
           order: 'newest-first',
+          // Exposures have been recorded with these settings all along: a steady state, not a first run.
+          exposureSettings: exposureSettings(stalePolicy.sweeper?.staleConfigs),
+          recordingSince: null,
         },
         new Date(NOW),
       );
-      const stalePolicy = parsePolicy({
-        version: 1,
-        sweeper: {
-          staleConfigs: {
-            configs: [],
-            discover: false,
-            staleAfterDays: 30,
-            graceDays: 30,
-            maxPerRun: 5,
-            dryRun: false,
-          },
-        },
-      });
       const sweeper = createSweeper({
         policy: stalePolicy,
         events: client.events,
