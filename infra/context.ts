@@ -99,6 +99,7 @@ export function readSettings(node: Node): AutopilotStackProps {
   const existingWebhookSecretArn = secretArn(node, 'existingWebhookSecretArn');
   const thresholds = {
     throttledPer5Min: integer(node, 'alarmThrottledPer5Min', { min: 1, max: 10_000 }),
+    unreachablePer5Min: integer(node, 'alarmUnreachablePer5Min', { min: 1, max: 10_000 }),
     queueAgeMinutes: integer(node, 'alarmQueueAgeMinutes', { min: 1, max: 5_760 }),
     sweeperLagPeriods: integer(node, 'alarmSweeperLagPeriods', { min: 1, max: 100 }),
   };

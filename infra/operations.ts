@@ -32,6 +32,8 @@ import type { AutopilotFunction } from './autopilot-function.js';
 export interface AlarmThresholds {
   /** 429s from the Console API per 5 minutes, three periods in a row. @default 10 */
   throttledPer5Min: number;
+  /** Console API attempts with no answer (timeouts, failed connections) per 5 minutes, two periods in a row. @default 5 */
+  unreachablePer5Min: number;
   /** Minutes the oldest message may wait in the actions queue. @default 30 */
   queueAgeMinutes: number;
   /** Sweeper periods it may fall behind the event log. @default 2 */
@@ -40,6 +42,7 @@ export interface AlarmThresholds {
 
 export const DEFAULT_ALARM_THRESHOLDS: AlarmThresholds = {
   throttledPer5Min: 10,
+  unreachablePer5Min: 5,
   queueAgeMinutes: 30,
   sweeperLagPeriods: 2,
 };
@@ -146,6 +149,12 @@ export class Operations extends Construct {
       acrossServices('ConsoleApiThrottled', all, '429s'),
       { threshold: thresholds.throttledPer5Min, evaluationPeriods: 3 },
     );
+    alarm(
+      'ConsoleApiUnreachable',
+      `The Console API gave no answer (timeouts or failed connections) at least ${thresholds.unreachablePer5Min} times per 5 minutes for 10 minutes. Nothing is lost: mutations are retried through the queue and end in the DLQ if it lasts. Check the platform's status, then consoleApiBaseUrl and the functions' network path (VPC, proxy, DNS).`,
+      acrossServices('ConsoleApiUnreachable', all, 'no answer'),
+      { threshold: thresholds.unreachablePer5Min, evaluationPeriods: 2 },
+    );
     const lagSeconds = thresholds.sweeperLagPeriods * props.sweepMinutes * 60;
     alarm(
       'SweeperLagging',
@@ -222,10 +231,11 @@ export class Operations extends Construct {
     );
     this.dashboard.addWidgets(
       new GraphWidget({
-        title: 'Console API 429s, 401s, budget waits',
+        title: 'Console API 429s, 401s, no answer, budget waits',
         left: [
           acrossServices('ConsoleApiThrottled', all, '429s'),
           acrossServices('ConsoleApiUnauthorized', all, '401s'),
+          acrossServices('ConsoleApiUnreachable', all, 'no answer'),
         ],
         right: [appMetric('BudgetWaits', 'worker', 'SampleCount', 'budget waits')],
         ...third,

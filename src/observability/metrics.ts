@@ -35,6 +35,8 @@ export const METRIC_CATALOGUE = {
   ConsoleApiThrottled: { unit: 'Count', dimensions: [] },
   /** 401s from the Console API: the key is revoked, or rotated wrongly. */
   ConsoleApiUnauthorized: { unit: 'Count', dimensions: [] },
+  /** Console API attempts with no answer: timed out, or the connection failed (not our own aborts). */
+  ConsoleApiUnreachable: { unit: 'Count', dimensions: [] },
   /** Mutations that had to wait for the budget, and how long (ms). */
   BudgetWaits: { unit: 'Milliseconds', dimensions: [] },
   /** Slack posts (replies, channel notices, questions) that could not be delivered. */
@@ -101,14 +103,19 @@ export function createMetrics(options: MetricsOptions): Metrics {
 /** For callers that do not measure (tests that do not look, tools). */
 export const noMetrics: Metrics = { put: () => {} };
 
-/** The Console API client's observations as metrics: latency, 429s, 401s, budget waits. */
+/** The Console API client's observations as metrics: latency, 429s, 401s, no answer, budget waits. */
 export function consoleApiMetrics(metrics: Metrics) {
   return (observation: ApiObservation): void => {
     if (observation.kind === 'budget-wait') {
       metrics.put('BudgetWaits', observation.ms, {});
       return;
     }
-    if (observation.kind !== 'response') return;
+    if (observation.kind === 'failure') {
+      // An abort is the caller's own choice; a timeout or a failed connection is the platform's silence.
+      if (observation.error !== 'abort')
+        metrics.put('ConsoleApiUnreachable', 1, {}, { method: observation.method, error: observation.error });
+      return;
+    }
     // Method, path and status as properties: the saved query "slowest Console API calls" shows them.
     const { method, path, status } = observation;
     metrics.put('ConsoleApiLatency', Math.round(observation.ms * 10) / 10, {}, { method, path, status });

@@ -17,6 +17,7 @@ beforeAll(() => {
     {
       sweepSchedule: '10',
       alarmThrottledPer5Min: '25',
+      alarmUnreachablePer5Min: '7',
       alarmQueueAgeMinutes: '45',
       alarmSweeperLagPeriods: '3',
     },
@@ -120,6 +121,7 @@ describe('the alarms', () => {
         'ActionsQueueBacklog',
         'ConsoleApiThrottled',
         'ConsoleApiUnauthorized',
+        'ConsoleApiUnreachable',
         'DeadLetterQueueNotEmpty',
         'SweeperErrors',
         'SweeperLagging',
@@ -138,6 +140,7 @@ describe('the alarms', () => {
 
   it('take their thresholds from context', () => {
     expect(named('ConsoleApiThrottled')).toMatchObject({ Threshold: 25, EvaluationPeriods: 3 });
+    expect(named('ConsoleApiUnreachable')).toMatchObject({ Threshold: 7, EvaluationPeriods: 2 });
     expect(named('ActionsQueueBacklog').Threshold).toBe(45 * 60);
     // Three periods of a 10-minute schedule.
     expect(named('SweeperLagging').Threshold).toBe(3 * 10 * 60);

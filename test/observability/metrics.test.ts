@@ -13,6 +13,7 @@ import {
   type MetricName,
 } from '../../src/observability/metrics.js';
 import { startSandbox } from '../../src/sandbox/index.js';
+import { closedPortUrl } from '../console/helpers/scripted-server.js';
 import {
   freshState,
   makeSweeper,
@@ -201,9 +202,27 @@ describe('the Console API client', () => {
       expect(named('ConsoleApiLatency').every((l) => typeof l.ConsoleApiLatency === 'number')).toBe(true);
       expect(named('ConsoleApiUnauthorized')).toHaveLength(1);
       expect(named('ConsoleApiThrottled')).toHaveLength(1);
+      expect(named('ConsoleApiUnreachable')).toHaveLength(0);
     } finally {
       await sandbox.close();
     }
+  });
+
+  it('reports an attempt that got no answer, but not one the caller aborted', async () => {
+    const { metrics, raw, named } = capture();
+    const observe = consoleApiMetrics(metrics);
+    const unreachable = createConsoleClient({
+      baseUrl: await closedPortUrl(),
+      apiKey: 'sandbox-key',
+      maxRetries: 0,
+      observe,
+    });
+    await unreachable.segments.get('seg_1').catch(() => undefined);
+    const aborted = new AbortController();
+    aborted.abort();
+    await unreachable.segments.get('seg_1', { signal: aborted.signal }).catch(() => undefined);
+    for (const line of raw) expect(emfProblems(line), line).toEqual([]);
+    expect(named('ConsoleApiUnreachable')).toMatchObject([{ ConsoleApiUnreachable: 1, error: 'connection' }]);
   });
 });
 
