@@ -30,6 +30,7 @@ import { percentile } from './stats.js';
 import type { BenchSection } from './types.js';
 
 const SECRET = 'bench-signing-secret';
+const SECRETS = { consoleApiKey: 'sandbox-key', slackSigningSecret: SECRET };
 const REJECTED = Number(process.env.BENCH_WEBHOOK_REJECTED ?? 3000);
 const READS = Number(process.env.BENCH_WEBHOOK_READS ?? 600);
 const MUTATIONS = Number(process.env.BENCH_WEBHOOK_MUTATIONS ?? 1500);
@@ -114,9 +115,11 @@ export async function run(): Promise<BenchSection> {
     const makeApp = (sqs: Pick<SQSClient, 'send'>) =>
       createWebhookApp({
         policy: loadPolicyFile('policy.json'),
+        // As the deployed provider once it has read the secret: a fresh value at hand (src/secrets).
         secrets: {
-          get: async () => ({ consoleApiKey: 'sandbox-key', slackSigningSecret: SECRET }),
+          get: async () => SECRETS,
           refresh: async () => false,
+          cached: () => SECRETS,
         },
         console,
         sqs,

@@ -66,6 +66,8 @@ export interface SecretsProvider {
   refresh(): Promise<boolean>;
   /** True when the values can change and be re-read later (Secrets Manager), not when they are fixed (the environment). */
   readonly rotates?: boolean;
+  /** The values at once when they need no read (fresh in the cache): the common case needs no wait at all. */
+  cached?(): AutopilotSecretValues | undefined;
 }
 
 /** Which function reads: it decides which requester keys and which fields it must have. */
@@ -195,6 +197,7 @@ export function secretsManagerProvider(options: SecretsManagerProviderOptions): 
     // Values may change (rotation) and be read again later: a refusal for a key not yet seen
     // can wait for the next read rather than be final.
     rotates: true,
+    cached: () => (cached && now() - cached.readAt < ttlMs ? cached.value : undefined),
   };
 }
 
@@ -255,6 +258,7 @@ export function environmentProvider(
     async refresh() {
       return false;
     },
+    cached: () => value,
   };
 }
 

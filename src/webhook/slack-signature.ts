@@ -7,7 +7,7 @@
  * once more, so a rotated signing secret is picked up without a redeploy.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { SecretsProvider } from '../secrets/secrets.js';
+import type { AutopilotSecretValues, SecretsProvider } from '../secrets/secrets.js';
 import { type Settled, settleBy } from './deadline.js';
 import { DependencyUnavailableError, PayloadTooLargeError, SlackSignatureError } from './errors.js';
 
@@ -119,9 +119,13 @@ export async function verifySlackRequest(
   /** The signing secret is read by then or the request is answered 503 (Slack waits 3 s). */
   readBy?: { deadline: number; clock: () => number },
 ): Promise<void> {
-  const read = readBy
-    ? await settleBy(secrets.get(), readBy.deadline, readBy.clock)
-    : await settled(secrets.get());
+  // A fresh cached secret needs no read, so no deadline timer either (it is on every request).
+  const fresh = secrets.cached?.();
+  const read: Settled<AutopilotSecretValues> = fresh
+    ? { settled: true, value: fresh }
+    : readBy
+      ? await settleBy(secrets.get(), readBy.deadline, readBy.clock)
+      : await settled(secrets.get());
   if (!read.settled) throw new DependencyUnavailableError('the signing secret could not be read in time');
   if ('error' in read)
     throw new DependencyUnavailableError('the signing secret cannot be read', { cause: read.error });

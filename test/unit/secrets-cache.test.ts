@@ -68,3 +68,15 @@ it('fails the caller when nothing was ever read', async () => {
   const secrets = secretsManagerProvider({ secretId: 'autopilot', client: sm.client, now: () => 0 });
   await expect(secrets.get()).rejects.toThrow('cannot read secret autopilot: ThrottlingException');
 });
+
+it('hands out a fresh value at once (no read, no wait), and nothing once it is past its TTL', async () => {
+  let clock = Date.parse('2026-11-23T10:00:00Z');
+  const sm = flakyClient();
+  const secrets = secretsManagerProvider({ secretId: 'autopilot', client: sm.client, now: () => clock });
+  expect(secrets.cached?.()).toBeUndefined(); // nothing read yet
+  await secrets.get();
+  expect(secrets.cached?.()?.slackSigningSecret).toBe('signing-0123456789');
+  clock += 5 * 60_000 + 1;
+  expect(secrets.cached?.()).toBeUndefined();
+  expect(sm.calls()).toBe(1);
+});
