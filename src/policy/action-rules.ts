@@ -48,7 +48,7 @@ export function deferOrExpire(context: Context, rule: string, why: string, until
 }
 
 export function decideApproval(context: Context, request: ApprovePhaseRequest): Decision {
-  const { policy, now, zone, when, result } = context;
+  const { policy, now, zone, result } = context;
   const requester = requesterKey(request.requestedBy);
   const match = firstMatchingRule(policy, request);
   if (!match) {
@@ -78,19 +78,15 @@ export function decideApproval(context: Context, request: ApprovePhaseRequest): 
   if (rule.windows) {
     const windowsText = `the rule's windows (${describeWindows(rule.windows, zone)})`;
     if (!isWithinWindows(rule.windows, now, zone)) {
-      const opening = nextWindowOpening(rule.windows, now, zone);
       const outside = `outside ${windowsText}`;
-      if (opening === undefined) {
-        return result('deny', rule.name, `${outside}, and none of them opens in the next week; denied`);
-      }
-      if (rule.outsideWindows === 'deny') {
-        return result(
-          'deny',
-          rule.name,
-          `${outside}; the rule denies outside its windows; ask again after ${when(opening)}`,
-        );
-      }
-      return deferOrExpire(context, rule.name, outside, opening);
+      return whileClosed(
+        context,
+        rule,
+        rule.windows,
+        outside,
+        now,
+        `${outside}, and none of them opens in the next week; denied`,
+      );
     }
     inside = ` inside ${windowsText}`;
   }
@@ -136,20 +132,35 @@ function hourCounter(context: Context, rule: ApprovalRule, limit: number): Decis
  * outside its windows, so it gets that refusal now: wait for the next opening, or be denied.
  */
 function hourExceeded(context: Context, rule: ApprovalRule, why: string, end: number): Decision {
-  const { zone, when, result } = context;
+  const { zone, when } = context;
   if (!rule.windows || isWithinWindows(rule.windows, end, zone))
     return deferOrExpire(context, rule.name, why, end);
   const closed = `${why}, and at ${when(end)} the rule's windows (${describeWindows(rule.windows, zone)}) are closed`;
-  const opening = nextWindowOpening(rule.windows, end, zone);
-  if (opening === undefined) return result('deny', rule.name, `${closed}; denied`);
-  if (rule.outsideWindows === 'deny') {
+  return whileClosed(context, rule, rule.windows, closed, end, `${closed}; denied`);
+}
+
+/**
+ * A rule's answer for a time `at` when its windows are closed (`why` says so): wait for the next
+ * opening, or be denied when the rule denies outside its windows (`noOpening` when none opens).
+ */
+function whileClosed(
+  context: Context,
+  rule: ApprovalRule,
+  windows: NonNullable<ApprovalRule['windows']>,
+  why: string,
+  at: number,
+  noOpening: string,
+): Decision {
+  const { zone, when, result } = context;
+  const opening = nextWindowOpening(windows, at, zone);
+  if (opening === undefined) return result('deny', rule.name, noOpening);
+  if (rule.outsideWindows === 'deny')
     return result(
       'deny',
       rule.name,
-      `${closed}; the rule denies outside its windows; ask again after ${when(opening)}`,
+      `${why}; the rule denies outside its windows; ask again after ${when(opening)}`,
     );
-  }
-  return deferOrExpire(context, rule.name, closed, opening);
+  return deferOrExpire(context, rule.name, why, opening);
 }
 
 export function decideAction(
