@@ -116,6 +116,7 @@ export function secretsManagerProvider(options: SecretsManagerProviderOptions): 
   /** The last read started, whether it succeeded or not: re-reads are limited by it. */
   let attemptedAt: number | undefined;
   let inflight: Promise<AutopilotSecretValues> | undefined;
+  const fresh = () => (cached && now() - cached.readAt < ttlMs ? cached.value : undefined);
   const triedRecently = () => attemptedAt !== undefined && now() - attemptedAt < minRefreshMs;
 
   const readText = async (secretId: string): Promise<string> => {
@@ -175,7 +176,8 @@ export function secretsManagerProvider(options: SecretsManagerProviderOptions): 
 
   return {
     async get() {
-      if (cached && now() - cached.readAt < ttlMs) return cached.value;
+      const value = fresh();
+      if (value) return value;
       // Past its TTL the value is read again; if Secrets Manager fails (throttled, unreachable),
       // the value read before stays in use and is not asked for again before minRefreshMs: a
       // blip neither fails every request nor turns into a read per request.
@@ -197,7 +199,7 @@ export function secretsManagerProvider(options: SecretsManagerProviderOptions): 
     // Values may change (rotation) and be read again later: a refusal for a key not yet seen
     // can wait for the next read rather than be final.
     rotates: true,
-    cached: () => (cached && now() - cached.readAt < ttlMs ? cached.value : undefined),
+    cached: fresh,
   };
 }
 

@@ -48,6 +48,12 @@ const TAKES = [
     condition: 'attribute_exists(n) AND attribute_not_exists(markAt)',
   },
 ];
+const VALUE_NAMES = [':one', ':zero', ':now', ':staleBefore'] as const;
+/** The values each take's expressions name, worked out once: DynamoDB refuses unused ones. */
+const NAMED = TAKES.map((take) =>
+  VALUE_NAMES.filter((name) => `${take.update} ${take.condition}`.includes(name)),
+);
+
 /** Rounds of the takes before giving up: each fails only when another container's take changed the counter's age. */
 const TAKE_ROUNDS = 5;
 
@@ -60,7 +66,7 @@ export async function takeNumber(table: StateTable, now: number, staleAfterMs: n
     ':staleBefore': { N: String(now - staleAfterMs) },
   };
   for (let round = 0; round < TAKE_ROUNDS; round++) {
-    for (const take of TAKES) {
+    for (const [i, take] of TAKES.entries()) {
       const out = await unlessConditionFails(() =>
         table.client.send(
           new UpdateItemCommand({
@@ -68,9 +74,8 @@ export async function takeNumber(table: StateTable, now: number, staleAfterMs: n
             Key: COUNTER,
             UpdateExpression: take.update,
             ConditionExpression: take.condition,
-            // Only the values this take's expression names: DynamoDB refuses unused ones.
             ExpressionAttributeValues: Object.fromEntries(
-              Object.entries(values).filter(([name]) => `${take.update} ${take.condition}`.includes(name)),
+              (NAMED[i] as readonly (keyof typeof values)[]).map((name) => [name, values[name]]),
             ),
             ReturnValues: 'ALL_NEW',
           }),

@@ -7,6 +7,14 @@ import { problem, type SlackReply } from './blocks.js';
 
 export type Settled<T> = { settled: true; value: T } | { settled: true; error: unknown } | { settled: false };
 
+/** The outcome of `work`, whichever it is, as a value (no deadline). */
+export function settled<T>(work: Promise<T>): Promise<Settled<T>> {
+  return work.then(
+    (value): Settled<T> => ({ settled: true, value }),
+    (error: unknown): Settled<T> => ({ settled: true, error }),
+  );
+}
+
 export async function settleBy<T>(
   work: Promise<T>,
   deadline: number,
@@ -17,13 +25,7 @@ export async function settleBy<T>(
     timer = setTimeout(() => resolve({ settled: false }), Math.max(0, deadline - now()));
   });
   try {
-    return await Promise.race([
-      work.then(
-        (value): Settled<T> => ({ settled: true, value }),
-        (error: unknown): Settled<T> => ({ settled: true, error }),
-      ),
-      late,
-    ]);
+    return await Promise.race([settled(work), late]);
   } finally {
     clearTimeout(timer);
   }

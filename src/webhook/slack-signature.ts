@@ -8,7 +8,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { AutopilotSecretValues, SecretsProvider } from '../secrets/secrets.js';
-import { type Settled, settleBy } from './deadline.js';
+import { type Settled, settleBy, settled } from './deadline.js';
 import { DependencyUnavailableError, PayloadTooLargeError, SlackSignatureError } from './errors.js';
 
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -145,11 +145,4 @@ export async function verifySlackRequest(
     if (rotated === secret) throw error;
     verifySlackSignature({ headers, body, signingSecret: rotated, now });
   }
-}
-
-function settled<T>(work: Promise<T>): Promise<Settled<T>> {
-  return work.then(
-    (value): Settled<T> => ({ settled: true, value }),
-    (error: unknown): Settled<T> => ({ settled: true, error }),
-  );
 }
