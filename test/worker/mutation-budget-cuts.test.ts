@@ -3,35 +3,17 @@
  * who it slows. Against the DynamoDB emulator, on a manual clock (the emulator answers in real
  * time; the budget's waits are on the clock).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Release } from '../../src/console/index.js';
-import { type Emulators, startEmulators } from '../../src/local/emulators.js';
 import { getItem } from '../../src/state/dynamo.js';
 import { createSharedMutationBudget } from '../../src/state/mutation-budget.js';
 import { COUNTER } from '../../src/state/mutation-numbers.js';
-import { createStateTable, type StateTable } from '../../src/state/table.js';
-import { createManualClock, type ManualClock } from '../console/helpers/manual-clock.js';
+import type { StateTable } from '../../src/state/table.js';
+import { createManualClock } from '../console/helpers/manual-clock.js';
+import { budgetTables, untilAsleep } from './budget-tables.js';
 
-let emulators: Emulators;
-beforeAll(async () => {
-  emulators = await startEmulators();
-});
-afterAll(async () => {
-  await emulators?.stop();
-});
-
-async function freshTable(name: string): Promise<StateTable> {
-  const tableName = `budget-cuts-${name}`;
-  await createStateTable(emulators.dynamo, tableName);
-  return { client: emulators.dynamo, tableName };
-}
-
-/** Lets the emulator answer until `sleepers` waits are asleep on the clock, or `settled`. */
-async function untilAsleep(clock: ManualClock, settled: () => boolean = () => false, sleepers = 1) {
-  for (let i = 0; i < 2_000 && clock.pendingTimers() < sleepers && !settled(); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
+const tables = budgetTables('budget-cuts');
+const freshTable = tables.fresh;
 
 async function cutOf(table: StateTable) {
   const counter = await getItem(table, COUNTER);

@@ -3,47 +3,19 @@
  * worker's chain of budgets when the shared one refuses: against the DynamoDB emulator, on a
  * manual clock (the emulator answers in real time; the budget's waits are on the clock).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiAbortError, ApiTimeoutError } from '../../src/console/index.js';
-import { type Emulators, startEmulators } from '../../src/local/emulators.js';
 import { getItem, putIfAbsent } from '../../src/state/dynamo.js';
 import { deleteItem } from '../../src/state/dynamo-delete.js';
 import { updateItem } from '../../src/state/dynamo-update.js';
 import { createSharedMutationBudget } from '../../src/state/mutation-budget.js';
 import { COUNTER, ticketKey } from '../../src/state/mutation-numbers.js';
-import { createStateTable, type StateTable } from '../../src/state/table.js';
 import { workerMutationBudget } from '../../src/wiring/mutation-budget.js';
-import { createManualClock, type ManualClock } from '../console/helpers/manual-clock.js';
+import { createManualClock } from '../console/helpers/manual-clock.js';
+import { budgetTables, track, untilAsleep } from './budget-tables.js';
 
-let emulators: Emulators;
-beforeAll(async () => {
-  emulators = await startEmulators();
-});
-afterAll(async () => {
-  await emulators?.stop();
-});
-
-async function freshTable(name: string): Promise<StateTable> {
-  const tableName = `budget-tickets-${name}`;
-  await createStateTable(emulators.dynamo, tableName);
-  return { client: emulators.dynamo, tableName };
-}
-
-/** Lets the emulator answer until `sleepers` waits are asleep on the clock, or `settled`. */
-async function untilAsleep(clock: ManualClock, settled: () => boolean = () => false, sleepers = 1) {
-  for (let i = 0; i < 2_000 && clock.pendingTimers() < sleepers && !settled(); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
-
-function track<T>(promise: Promise<T>) {
-  const state: { value?: T; error?: unknown; done: boolean; at?: number } = { done: false };
-  promise.then(
-    (value) => Object.assign(state, { value, done: true }),
-    (error) => Object.assign(state, { error, done: true }),
-  );
-  return state;
-}
+const tables = budgetTables('budget-tickets');
+const freshTable = tables.fresh;
 
 describe('tickets not yet written', () => {
   it('never admits two requests within one window when two same-slot numbers are not yet written', async () => {

@@ -11,33 +11,18 @@ import {
   createConsoleClient,
   type WindowLimit,
 } from '../../src/console/index.js';
-import { type Emulators, startEmulators } from '../../src/local/emulators.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
-import { getItem, itemKey, putIfAbsent } from '../../src/state/dynamo.js';
+import { getItem, putIfAbsent } from '../../src/state/dynamo.js';
 import { updateItem } from '../../src/state/dynamo-update.js';
 import { createSharedMutationBudget } from '../../src/state/mutation-budget.js';
+import { COUNTER, ticketKey } from '../../src/state/mutation-numbers.js';
 import { paceAllowance } from '../../src/state/mutation-pace.js';
-import { createStateTable, type StateTable } from '../../src/state/table.js';
+import type { StateTable } from '../../src/state/table.js';
 import { workerMutationBudget } from '../../src/wiring/mutation-budget.js';
+import { budgetTables } from './budget-tables.js';
 
-let emulators: Emulators;
-
-beforeAll(async () => {
-  emulators = await startEmulators();
-});
-afterAll(async () => {
-  await emulators?.stop();
-});
-
-/** A table of its own per test: the budget's counter and tickets start afresh. */
-async function freshTable(name: string): Promise<StateTable> {
-  const tableName = `budget-${name}`;
-  await createStateTable(emulators.dynamo, tableName);
-  return { client: emulators.dynamo, tableName };
-}
-
-const COUNTER = itemKey('budget#mutations', 'counter');
-const ticketKey = (n: number) => itemKey('budget#mutations', `ticket#${String(n).padStart(15, '0')}`);
+const tables = budgetTables('budget');
+const freshTable = tables.fresh;
 
 describe('a mutation budget shared by containers', () => {
   let api: RunningSandbox;

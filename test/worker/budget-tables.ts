@@ -1,0 +1,44 @@
+/**
+ * What the shared mutation budget's suites share: one DynamoDB emulator per file and a table of
+ * its own for each test (the counter and the tickets start afresh), and a way to let the
+ * emulator answer while the budget's waits sleep on a manual clock.
+ */
+import { afterAll, beforeAll } from 'vitest';
+import { type Emulators, startEmulators } from '../../src/local/emulators.js';
+import { createStateTable, type StateTable } from '../../src/state/table.js';
+import type { ManualClock } from '../console/helpers/manual-clock.js';
+
+/** Starts the emulator for this file; `fresh(name)` makes a table named `<prefix>-<name>`. */
+export function budgetTables(prefix: string) {
+  let emulators: Emulators;
+  beforeAll(async () => {
+    emulators = await startEmulators();
+  });
+  afterAll(async () => {
+    await emulators?.stop();
+  });
+  return {
+    async fresh(name: string): Promise<StateTable> {
+      const tableName = `${prefix}-${name}`;
+      await createStateTable(emulators.dynamo, tableName);
+      return { client: emulators.dynamo, tableName };
+    },
+  };
+}
+
+/** Lets the emulator answer until `sleepers` waits are asleep on the clock, or `settled`. */
+export async function untilAsleep(clock: ManualClock, settled: () => boolean = () => false, sleepers = 1) {
+  for (let i = 0; i < 2_000 && clock.pendingTimers() < sleepers && !settled(); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
+/** A promise's outcome as it stands, readable at any time. */
+export function track<T>(promise: Promise<T>) {
+  const state: { value?: T; error?: unknown; done: boolean; at?: number } = { done: false };
+  promise.then(
+    (value) => Object.assign(state, { value, done: true }),
+    (error) => Object.assign(state, { error, done: true }),
+  );
+  return state;
+}
