@@ -279,36 +279,44 @@ describe('the event poller on a page shorter than the page size it reports', () 
   });
 });
 
-describe('the event poller, bounded and never skipping on a glitch', () => {
-  const fromLog = (log: EventLike[], glitch?: { page: number; times: number }): EventsSource => ({
+/** A log served as the platform serves it (what `log()` holds at each call); `glitch` serves a page empty. */
+function servedLog(log: () => EventLike[], glitch?: { page: number; times: number }): EventsSource {
+  return {
     async list({ page, limit }) {
+      const all = log();
       const empty = glitch && glitch.page === page && glitch.times-- > 0;
-      const data = empty ? [] : log.slice((page - 1) * limit, page * limit);
-      return { data, pagination: { itemsPerPage: limit, pageNumber: page, totalItems: log.length } };
+      const data = empty ? [] : all.slice((page - 1) * limit, page * limit);
+      return { data, pagination: { itemsPerPage: limit, pageNumber: page, totalItems: all.length } };
     },
-  });
-  const run = async (events: EventsSource, cursor: Cursor | undefined, pageSize = 100) => {
-    const poller = createPoller({
-      events,
-      pageSize,
-      order: 'oldest-first',
-      cursor,
-      deadline: Number.MAX_SAFE_INTEGER,
-      now: NOW,
-      clock: () => NOW,
-      logger,
-    });
-    const ids: string[] = [];
-    let last = cursor;
-    const pages = poller.pages();
-    for (;;) {
-      const step = await pages.next().catch((error: Error) => ({ done: true as const, value: error }));
-      if (step.done) return { ids, cursor: last, end: step.value };
-      ids.push(...step.value.newEvents.map((e) => e.id));
-      last = step.value.cursor;
-    }
   };
+}
 
+/** One run at NOW, oldest first, on the injected clock; a failed read ends it with its error. */
+async function runAtNow(events: EventsSource, cursor: Cursor | undefined, pageSize = 100) {
+  const poller = createPoller({
+    events,
+    pageSize,
+    order: 'oldest-first',
+    cursor,
+    deadline: Number.MAX_SAFE_INTEGER,
+    now: NOW,
+    clock: () => NOW,
+    logger,
+  });
+  const ids: string[] = [];
+  const names: string[] = [];
+  let last = cursor;
+  const pages = poller.pages();
+  for (;;) {
+    const step = await pages.next().catch((error: Error) => ({ done: true as const, value: error }));
+    if (step.done) return { ids, names, cursor: last, end: step.value };
+    ids.push(...step.value.newEvents.map((e) => e.id));
+    names.push(...step.value.newEvents.map((e) => e.event.name));
+    last = step.value.cursor;
+  }
+}
+
+describe('the event poller, bounded and never skipping on a glitch', () => {
   it('keeps the cursor item far below DynamoDB’s 400 KB on a busy log read in large pages', async () => {
     // 10,000 events within the 15-minute lookback, read in pages of 10,000.
     const log: EventLike[] = Array.from({ length: 10_000 }, (_, i) => ({
@@ -317,7 +325,11 @@ describe('the event poller, bounded and never skipping on a glitch', () => {
       metadata: { config: `c${i % 50}` },
       userID: `u${i}`,
     }));
-    const { cursor, ids } = await run(fromLog(log), undefined, 10_000);
+    const { cursor, ids } = await runAtNow(
+      servedLog(() => log),
+      undefined,
+      10_000,
+    );
     expect(ids).toHaveLength(10_000);
     expect(Buffer.byteLength(JSON.stringify(cursor), 'utf8')).toBeLessThan(100 * 1024);
   });
@@ -328,90 +340,40 @@ describe('the event poller, bounded and never skipping on a glitch', () => {
       name: 'e',
       value: String(i),
     }));
-    const events = fromLog(log, { page: 1, times: 1 });
-    const first = await run(events, undefined);
+    const events = servedLog(() => log, { page: 1, times: 1 });
+    const first = await runAtNow(events, undefined);
     expect(first.end).toBeInstanceOf(Error);
-    const second = await run(events, first.cursor);
+    const second = await runAtNow(events, first.cursor);
     expect(first.ids.length + second.ids.length).toBe(250);
   });
 });
 
 describe('an event whose timestamp does not parse', () => {
+  const minutes = (n: number) => String(NOW - n * 60_000);
+
   it('is handed out once, and never makes the events re-read after it look out of order', async () => {
-    const minutes = (n: number) => String(NOW - n * 60_000);
     const log: EventLike[] = [
       { timestamp: minutes(10), name: 'a' },
       { timestamp: 'not-a-time', name: 'odd' },
       { timestamp: minutes(5), name: 'b' },
       { timestamp: minutes(1), name: 'c' },
     ];
-    const events: EventsSource = {
-      async list({ page, limit }) {
-        const data = log.slice((page - 1) * limit, page * limit);
-        return { data, pagination: { itemsPerPage: limit, pageNumber: page, totalItems: log.length } };
-      },
-    };
-    const run = async (cursor: Cursor | undefined) => {
-      const poller = createPoller({
-        events,
-        pageSize: 100,
-        order: 'oldest-first',
-        cursor,
-        deadline: Number.MAX_SAFE_INTEGER,
-        now: NOW,
-        clock: () => NOW,
-        logger,
-      });
-      const names: string[] = [];
-      let last = cursor;
-      const pages = poller.pages();
-      for (let step = await pages.next(); ; step = await pages.next()) {
-        if (step.done) return { names, cursor: last, end: step.value };
-        names.push(...step.value.newEvents.map((e) => e.event.name));
-        last = step.value.cursor;
-      }
-    };
-    const first = await run(undefined);
+    const events = servedLog(() => log);
+    const first = await runAtNow(events, undefined);
     expect(first.names).toEqual(['a', 'odd', 'b', 'c']);
-    const second = await run(first.cursor); // re-reads the 15-minute lookback
+    const second = await runAtNow(events, first.cursor); // re-reads the 15-minute lookback
     expect(second).toMatchObject({ names: [], end: { caughtUp: true } });
-    const third = await run(second.cursor);
+    const third = await runAtNow(events, second.cursor);
     expect(third).toMatchObject({ names: [], end: { caughtUp: true } });
   });
 
   it('is handed out when logged late behind an event older than the window, and never stops a run', async () => {
-    const minutes = (n: number) => String(NOW - n * 60_000);
     let log: EventLike[] = [
       { timestamp: minutes(60), name: 'a' },
       { timestamp: minutes(1), name: 'b' },
     ];
-    const events: EventsSource = {
-      async list({ page, limit }) {
-        const data = log.slice((page - 1) * limit, page * limit);
-        return { data, pagination: { itemsPerPage: limit, pageNumber: page, totalItems: log.length } };
-      },
-    };
-    const run = async (cursor: Cursor | undefined) => {
-      const poller = createPoller({
-        events,
-        pageSize: 100,
-        order: 'oldest-first',
-        cursor,
-        deadline: Number.MAX_SAFE_INTEGER,
-        now: NOW,
-        clock: () => NOW,
-        logger,
-      });
-      const names: string[] = [];
-      let last = cursor;
-      const pages = poller.pages();
-      for (let step = await pages.next(); ; step = await pages.next()) {
-        if (step.done) return { names, cursor: last, end: step.value };
-        names.push(...step.value.newEvents.map((e) => e.event.name));
-        last = step.value.cursor;
-      }
-    };
-    const first = await run(undefined);
+    const events = servedLog(() => log);
+    const first = await runAtNow(events, undefined);
     expect(first.names).toEqual(['a', 'b']);
     // Logged late between them, with an ISO date where epoch milliseconds belong.
     log = [
@@ -419,12 +381,12 @@ describe('an event whose timestamp does not parse', () => {
       { timestamp: new Date(NOW - 10 * 60_000).toISOString(), name: 'late' },
       log[1] as EventLike,
     ];
-    const second = await run(first.cursor);
+    const second = await runAtNow(events, first.cursor);
     expect(second).toMatchObject({ names: ['late'], end: { caughtUp: true } });
     // The log's oldest event with such a timestamp, and an event older than the window after it.
     log = [{ timestamp: 'not-a-time', name: 'odd' }, ...log];
-    const third = await run(second.cursor);
+    const third = await runAtNow(events, second.cursor);
     expect(third.end).toMatchObject({ caughtUp: true });
-    expect((await run(third.cursor)).end).toMatchObject({ caughtUp: true });
+    expect((await runAtNow(events, third.cursor)).end).toMatchObject({ caughtUp: true });
   });
 });
