@@ -50,6 +50,19 @@ beforeEach(async () => {
 
 const at = (iso: string) => new Date(iso);
 const results = async (requestId: string) => (await readAudit(bench.table, requestId)).map((r) => r.result);
+/** A worker whose approve fails with `error`, after one attempt of the client. */
+const failingWith = (error: Error) =>
+  bench.worker({
+    client: {
+      releasePipelineTriggers: {
+        approve: async () => {
+          throw Object.assign(error, { attempts: 1 });
+        },
+      },
+      experiments: { disableGroups: async () => ({}) },
+      dynamicConfigs: { archive: async () => ({}) },
+    },
+  });
 
 describe('held requests', () => {
   it('holds paused requests, cancels one for good, and releases the others within a minute of resume, once each', async () => {
@@ -256,18 +269,6 @@ describe('held requests', () => {
   });
 
   it('can still cancel a held request whose attempt never reached the platform, and not one whose attempt may have', async () => {
-    const failingWith = (error: Error) =>
-      bench.worker({
-        client: {
-          releasePipelineTriggers: {
-            approve: async () => {
-              throw Object.assign(error, { attempts: 1 });
-            },
-          },
-          experiments: { disableGroups: async () => ({}) },
-          dynamicConfigs: { archive: async () => ({}) },
-        },
-      });
     const rateLimited = makeApiError({
       status: 429,
       headers: {},
@@ -312,18 +313,6 @@ describe('held requests', () => {
   });
 
   it('never lets a cancel through once an attempt may have reached the platform, whatever later attempts meet', async () => {
-    const failingWith = (error: Error) =>
-      bench.worker({
-        client: {
-          releasePipelineTriggers: {
-            approve: async () => {
-              throw Object.assign(error, { attempts: 1 });
-            },
-          },
-          experiments: { disableGroups: async () => ({}) },
-          dynamicConfigs: { archive: async () => ({}) },
-        },
-      });
     const cancel = (at: string) =>
       cancelHeldRequest(
         { table: bench.table, mayCancel: () => true },
