@@ -24,10 +24,13 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
-import { createConsoleClient } from '../src/console/index.js';
+import { ESM_REQUIRE_BANNER, MAIN_FIELDS, NODE_TARGET, OUTPUT } from '../infra/bundling.js';
+import type * as ClientIndex from '../src/console/index.js';
 import { createRng } from '../src/sandbox/prng.js';
 import { median, percentile, shuffled } from './stats.js';
 import type { BenchSection } from './types.js';
+
+type ClientModule = Pick<typeof ClientIndex, 'createConsoleClient'>;
 
 const KEY = 'sandbox-key';
 const REQUESTS = Number(process.env.BENCH_CLIENT_REQUESTS ?? 2000);
@@ -80,14 +83,16 @@ async function startSandboxProcess(): Promise<{ url: string; child: ChildProcess
 
 export async function run(): Promise<BenchSection> {
   const sandbox = await startSandboxProcess();
+  const dir = mkdtempSync(join(tmpdir(), 'autopilot-client-bench-'));
   try {
+    const bundle = await buildClientBundle(dir);
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ['--import', 'tsx', fileURLToPath(import.meta.url), '--measure', sandbox.url],
+      ['--import', 'tsx', fileURLToPath(import.meta.url), '--measure', sandbox.url, bundle],
       { cwd: ROOT, maxBuffer: 1 << 20, timeout: 120_000 },
     );
     const section = JSON.parse(stdout.slice(stdout.indexOf('{'))) as BenchSection;
-    const cold = await firstRequests(sandbox.url);
+    const cold = await firstRequests(sandbox.url, bundle);
     section.rows.splice(section.rows.length - 2, 0, {
       name: 'first request of a fresh process, median (client vs raw fetch)',
       value: round(cold.client, 1),
@@ -101,6 +106,7 @@ export async function run(): Promise<BenchSection> {
     return section;
   } finally {
     sandbox.child.kill();
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -109,62 +115,68 @@ export async function run(): Promise<BenchSection> {
  * module bundled with esbuild as a Lambda bundle is, then imported, built and used) and a raw
  * fetch's (Node loads undici on the first fetch). Plain `node`, no TypeScript loader.
  */
-async function firstRequests(baseUrl: string): Promise<{ client: number; fetch: number }> {
-  const dir = mkdtempSync(join(tmpdir(), 'autopilot-client-first-'));
-  try {
-    const bundle = join(dir, 'client.mjs');
-    await build({
-      stdin: {
-        contents: "export { createConsoleClient } from './src/console/index.ts';",
-        resolveDir: ROOT,
-        loader: 'ts',
-      },
-      outfile: bundle,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node22',
-      minify: true,
-      logLevel: 'silent',
-    });
-    const path = '/console/v1/segments?limit=1';
-    const scripts = {
-      client: [
-        'const t0 = performance.now();',
-        'const { createConsoleClient } = await import(process.argv[1]);',
-        `const client = createConsoleClient({ baseUrl: process.argv[2], apiKey: '${KEY}', mutationBudget: false });`,
-        'const page = await client.segments.list({ limit: 1 });',
-        "if (page.data.length !== 1) throw new Error('no segment');",
-        'process.stdout.write(String(performance.now() - t0));',
-      ],
-      fetch: [
-        'const t0 = performance.now();',
-        `const res = await fetch(process.argv[2] + '${path}', { headers: { 'SERVICE-API-KEY': '${KEY}', accept: 'application/json' } });`,
-        'const body = await res.json();',
-        "if (body.data.length !== 1) throw new Error('no segment');",
-        'process.stdout.write(String(performance.now() - t0));',
-      ],
-    };
-    const samples = { client: [] as number[], fetch: [] as number[] };
-    for (let i = 0; i < COLD_RUNS; i++) {
-      for (const mode of i % 2 ? (['fetch', 'client'] as const) : (['client', 'fetch'] as const)) {
-        const { stdout } = await promisify(execFile)(
-          process.execPath,
-          ['--input-type=module', '-e', scripts[mode].join(' '), pathToFileURL(bundle).href, baseUrl],
-          { cwd: ROOT, timeout: 60_000 },
-        );
-        samples[mode].push(Number(stdout.trim()));
-      }
+async function firstRequests(baseUrl: string, bundle: string): Promise<{ client: number; fetch: number }> {
+  const path = '/console/v1/segments?limit=1';
+  const scripts = {
+    client: [
+      'const t0 = performance.now();',
+      'const { createConsoleClient } = await import(process.argv[1]);',
+      `const client = createConsoleClient({ baseUrl: process.argv[2], apiKey: '${KEY}', mutationBudget: false });`,
+      'const page = await client.segments.list({ limit: 1 });',
+      "if (page.data.length !== 1) throw new Error('no segment');",
+      'process.stdout.write(String(performance.now() - t0));',
+    ],
+    fetch: [
+      'const t0 = performance.now();',
+      `const res = await fetch(process.argv[2] + '${path}', { headers: { 'SERVICE-API-KEY': '${KEY}', accept: 'application/json' } });`,
+      'const body = await res.json();',
+      "if (body.data.length !== 1) throw new Error('no segment');",
+      'process.stdout.write(String(performance.now() - t0));',
+    ],
+  };
+  const samples = { client: [] as number[], fetch: [] as number[] };
+  for (let i = 0; i < COLD_RUNS; i++) {
+    for (const mode of i % 2 ? (['fetch', 'client'] as const) : (['client', 'fetch'] as const)) {
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ['--input-type=module', '-e', scripts[mode].join(' '), pathToFileURL(bundle).href, baseUrl],
+        { cwd: ROOT, timeout: 60_000 },
+      );
+      samples[mode].push(Number(stdout.trim()));
     }
-    return { client: median(samples.client), fetch: median(samples.fetch) };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
   }
+  return { client: median(samples.client), fetch: median(samples.fetch) };
+}
+
+/**
+ * The client as a Lambda bundle holds it: esbuild with the deployed options (infra/bundling.ts),
+ * so the measured code is the deployed code (no TypeScript loader, minified, node22 syntax).
+ */
+async function buildClientBundle(dir: string): Promise<string> {
+  const bundle = join(dir, 'client.mjs');
+  await build({
+    stdin: {
+      contents: "export { createConsoleClient } from './src/console/index.ts';",
+      resolveDir: ROOT,
+      loader: 'ts',
+    },
+    outfile: bundle,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: NODE_TARGET,
+    minify: OUTPUT.minify,
+    mainFields: MAIN_FIELDS,
+    banner: { js: ESM_REQUIRE_BANNER },
+    logLevel: 'silent',
+  });
+  return bundle;
 }
 
 /** The measurement itself, in a process that holds the client only. */
-async function measure(baseUrl: string): Promise<BenchSection> {
+async function measure(baseUrl: string, bundle: string): Promise<BenchSection> {
   const running = { url: baseUrl };
+  const { createConsoleClient } = (await import(pathToFileURL(bundle).href)) as ClientModule;
   {
     const client = createConsoleClient({ baseUrl: running.url, apiKey: KEY, mutationBudget: false });
     const clientOnFetch = createConsoleClient({
@@ -376,6 +388,6 @@ async function measure(baseUrl: string): Promise<BenchSection> {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const at = process.argv.indexOf('--measure');
-  const section = at > 0 ? measure(process.argv[at + 1] as string) : run();
+  const section = at > 0 ? measure(process.argv[at + 1] as string, process.argv[at + 2] as string) : run();
   section.then((result) => console.log(JSON.stringify(result, null, 2)));
 }

@@ -93,7 +93,7 @@ export class Transport {
   }
 
   /** One attempt; a mutation first waits for the mutation budget (the wait is observed). */
-  private async attemptInBudget<T>(
+  private attemptInBudget<T>(
     call: Call<T>,
     url: string,
     key: string,
@@ -101,14 +101,26 @@ export class Transport {
     options: RequestOptions,
     tally: Tally,
   ): Promise<T> {
-    let release: Release | undefined;
-    if (call.mutation && this.config.limiter) {
-      const asked = this.config.now();
-      release = await this.config.limiter.acquire({ signal: options.signal, deadline: options.deadline });
-      const waited = this.config.now() - asked;
-      // A few ms is the scheduler handing out a free token, not a wait for the budget.
-      if (waited >= BUDGET_WAIT_MIN_MS) this.config.observe?.({ kind: 'budget-wait', ms: waited });
-    }
+    const limiter = this.config.limiter;
+    // A read has no budget to take or give back: no second async frame on every GET.
+    if (!call.mutation || !limiter) return this.attempt(call, url, key, body, options, tally);
+    return this.attemptWithToken(limiter, call, url, key, body, options, tally);
+  }
+
+  private async attemptWithToken<T>(
+    limiter: NonNullable<TransportConfig['limiter']>,
+    call: Call<T>,
+    url: string,
+    key: string,
+    body: string | undefined,
+    options: RequestOptions,
+    tally: Tally,
+  ): Promise<T> {
+    const asked = this.config.now();
+    const release: Release = await limiter.acquire({ signal: options.signal, deadline: options.deadline });
+    const waited = this.config.now() - asked;
+    // A few ms is the scheduler handing out a free token, not a wait for the budget.
+    if (waited >= BUDGET_WAIT_MIN_MS) this.config.observe?.({ kind: 'budget-wait', ms: waited });
     let rateLimited = false;
     let sent = true;
     try {
@@ -123,7 +135,7 @@ export class Transport {
       );
       throw error;
     } finally {
-      await release?.({ rateLimited, sent });
+      await release({ rateLimited, sent });
     }
   }
 
