@@ -46,8 +46,14 @@ export interface AutopilotStackProps extends StackProps {
   sweepScheduleMinutes?: number;
   /** An e-mail address subscribed to the alarm topic. */
   alarmEmail?: string;
-  /** Complete ARN of an existing secret holding `{consoleApiKey, slackWebhookUrl?}` (worker, sweeper); else one is created. */
+  /** Complete ARN of an existing secret holding `{consoleApiKey, slackWebhookUrl?}` (worker); else one is created. */
   existingSecretArn?: string;
+  /**
+   * Complete ARN of an existing secret holding `{consoleReadOnlyApiKey, slackWebhookUrl?}`
+   * (sweeper); else one is created. An older deployment's shared secret (`{consoleApiKey}`) also
+   * works here, at the cost of the sweeper holding the key that may mutate.
+   */
+  existingSweeperSecretArn?: string;
   /** Complete ARN of an existing secret holding `{slackSigningSecret, consoleReadOnlyApiKey}` (webhook); else one is created. */
   existingWebhookSecretArn?: string;
   /**
@@ -116,12 +122,20 @@ export class AutopilotStack extends Stack {
       });
       return created;
     };
-    // Worker and sweeper: the key that may mutate, and the notifications channel's URL.
+    // The worker: the key that may mutate, and the notifications channel's URL.
     const secret = operatorSecret(
       'Secret',
       props.existingSecretArn,
       ['consoleApiKey', 'slackWebhookUrl'],
-      'worker and sweeper',
+      'worker',
+    );
+    // The sweeper reads events that client SDKs wrote (untrusted input): a read-only key, and
+    // the channel's URL for its notices. It never holds the key that may mutate.
+    const sweeperSecret = operatorSecret(
+      'SweeperSecret',
+      props.existingSweeperSecretArn,
+      ['consoleReadOnlyApiKey', 'slackWebhookUrl'],
+      'sweeper',
     );
     // The internet-facing webhook: the Slack signing secret and a read-only Console key.
     const webhookSecret = operatorSecret(
@@ -246,7 +260,7 @@ export class AutopilotStack extends Stack {
       reservedConcurrentExecutions: 1,
       environment: common,
     })
-      .bindSecret(secret)
+      .bindSecret(sweeperSecret)
       .bindRequesterKey('sweeper', sweeperRequesterKey)
       .bindQueueSender(actionsQueue, 'ACTIONS_QUEUE_URL')
       // Its own bookkeeping and a read of the pause switch, nothing else: infra/table-grants.ts.
@@ -360,7 +374,11 @@ export class AutopilotStack extends Stack {
     });
     new CfnOutput(this, 'SecretArn', {
       value: secret.secretArn,
-      description: 'Worker and sweeper: set {consoleApiKey, slackWebhookUrl} after deploy',
+      description: 'Worker: set {consoleApiKey, slackWebhookUrl} after deploy',
+    });
+    new CfnOutput(this, 'SweeperSecretArn', {
+      value: sweeperSecret.secretArn,
+      description: 'Sweeper: set {consoleReadOnlyApiKey, slackWebhookUrl} after deploy',
     });
     new CfnOutput(this, 'WebhookSecretArn', {
       value: webhookSecret.secretArn,

@@ -97,6 +97,7 @@ export function readSettings(node: Node): AutopilotStackProps {
   const alarmEmail = email(node, 'alarmEmail');
   const existingSecretArn = secretArn(node, 'existingSecretArn');
   const existingWebhookSecretArn = secretArn(node, 'existingWebhookSecretArn');
+  const existingSweeperSecretArn = secretArn(node, 'existingSweeperSecretArn');
   const thresholds = {
     throttledPer5Min: integer(node, 'alarmThrottledPer5Min', { min: 1, max: 10_000 }),
     unreachablePer5Min: integer(node, 'alarmUnreachablePer5Min', { min: 1, max: 10_000 }),
@@ -120,6 +121,7 @@ export function readSettings(node: Node): AutopilotStackProps {
   if (alarmEmail !== undefined) settings.alarmEmail = alarmEmail;
   if (existingSecretArn !== undefined) settings.existingSecretArn = existingSecretArn;
   if (existingWebhookSecretArn !== undefined) settings.existingWebhookSecretArn = existingWebhookSecretArn;
+  if (existingSweeperSecretArn !== undefined) settings.existingSweeperSecretArn = existingSweeperSecretArn;
   if (ciPrincipals !== undefined) settings.ciPrincipals = ciPrincipals;
   if (policyFile !== undefined) settings.policyFile = policyFile;
   return settings;

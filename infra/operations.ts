@@ -140,7 +140,7 @@ export class Operations extends Construct {
     );
     alarm(
       'ConsoleApiUnauthorized',
-      'The Console API answered 401: the key was revoked, or rotated without updating the secret. Put a valid key in the secret (consoleApiKey in SecretArn, consoleReadOnlyApiKey in WebhookSecretArn); the functions re-read it at the next 401.',
+      'The Console API answered 401: the key was revoked, or rotated without updating the secret. Put a valid key in the secret (consoleApiKey in SecretArn, consoleReadOnlyApiKey in WebhookSecretArn and SweeperSecretArn); the functions re-read it at the next 401.',
       acrossServices('ConsoleApiUnauthorized', all, '401s'),
     );
     alarm(

@@ -340,7 +340,7 @@ async function closeInReverse(closers: Closers, log: Logger | undefined): Promis
   }
 }
 
-/** The caller's Console API, or the embedded sandbox (with a read-only key for the webhook, as deployed). */
+/** The caller's Console API, or the embedded sandbox (with a read-only key for the webhook and the sweeper, as deployed). */
 async function startConsoleApi(
   options: LocalStackOptions,
   closers: Closers,
@@ -424,7 +424,7 @@ function functionEnvironment(
     STATE_TABLE_NAME: emulators.tableName,
     CONSOLE_API_BASE_URL: consoleApi.baseUrl,
     CONSOLE_API_KEY: consoleApi.apiKey,
-    // The webhook only reads: with a key that cannot mutate, as deployed (else it falls back).
+    // The webhook and the sweeper only read: with a key that cannot mutate, as deployed (else they fall back).
     ...(consoleApi.readOnlyApiKey ? { CONSOLE_READ_ONLY_API_KEY: consoleApi.readOnlyApiKey } : {}),
     SLACK_SIGNING_SECRET: parts.signingSecret,
     AUTOPILOT_POLICY: parts.policyPath,

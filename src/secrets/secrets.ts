@@ -6,7 +6,11 @@
  * |----------|---------------------------------------------------|--------------------------------|
  * | webhook  | `slackSigningSecret`, `consoleReadOnlyApiKey`     | webhook                        |
  * | worker   | `consoleApiKey`, `slackWebhookUrl` (optional)     | webhook, sweeper (to check)    |
- * | sweeper  | `consoleApiKey`, `slackWebhookUrl` (optional)     | sweeper                        |
+ * | sweeper  | `consoleReadOnlyApiKey`, `slackWebhookUrl` (opt.) | sweeper                        |
+ *
+ * Only the worker holds the key that may mutate. The sweeper reads events (written by client
+ * SDKs: untrusted) with a read key; pointed at an older deployment's shared secret, it reads
+ * with the full key there until an operator gives it its own.
  *
  * On Lambda the values are read from Secrets Manager and cached per container with a TTL;
  * `refresh()` re-reads them at most once a minute, so a rotated value is picked up without a
@@ -41,10 +45,10 @@ export class SecretsError extends Error {
 
 /** A function's credentials; a field it does not hold is '' or absent. */
 export interface AutopilotSecretValues {
-  /** The Console API key that may mutate (worker; the sweeper reads events with it). */
+  /** The Console API key that may mutate (the worker's). */
   consoleApiKey: string;
   slackSigningSecret: string;
-  /** A Console API key for reads only (webhook); falls back to `consoleApiKey` where both are held. */
+  /** A Console API key for reads only (webhook, sweeper); `consoleApiKey` stands in where an operator put only that. */
   consoleReadOnlyApiKey?: string;
   /** The Slack incoming-webhook URL of the notifications channel (a credential: anyone holding it can post). */
   slackWebhookUrl?: string;

@@ -59,10 +59,10 @@ export interface WiringOptions {
 
 /** The credentials each function cannot work without (in its `AUTOPILOT_SECRET_ID` secret). */
 const REQUIRED_SECRETS: Readonly<Record<FunctionRole, readonly (SecretField | readonly SecretField[])[]>> = {
-  // A read-only key; a full key only where an operator chose to give the webhook one.
+  // Read-only keys; a full key where an operator put one (e.g. an older deployment's shared secret).
   webhook: ['slackSigningSecret', ['consoleReadOnlyApiKey', 'consoleApiKey']],
   worker: ['consoleApiKey'],
-  sweeper: ['consoleApiKey'],
+  sweeper: [['consoleReadOnlyApiKey', 'consoleApiKey']],
 };
 
 /** Reads and enqueues share one 2.5 s budget in the webhook; each attempt gets at most this much. */
@@ -171,7 +171,7 @@ function common(role: FunctionRole, env: Env, options: WiringOptions): Common {
 /**
  * The Console API client of every function, built here only. Its key comes from the secrets;
  * after a 401 the client asks again and the secret is re-read first (at most once a minute),
- * so a rotated key is used at once. The webhook reads with `consoleReadOnlyApiKey`.
+ * so a rotated key is used at once. Only the worker mutates; the others read with `consoleReadOnlyApiKey`.
  */
 export function consoleClientFor(
   role: FunctionRole,
@@ -185,7 +185,7 @@ export function consoleClientFor(
     apiKey: async ({ afterUnauthorized }) => {
       if (afterUnauthorized) await secrets.refresh().catch(() => false);
       const values = await secrets.get();
-      return role === 'webhook' ? values.consoleReadOnlyApiKey || values.consoleApiKey : values.consoleApiKey;
+      return role === 'worker' ? values.consoleApiKey : values.consoleReadOnlyApiKey || values.consoleApiKey;
     },
     ...(metrics ? { observe: consoleApiMetrics(metrics) } : {}),
     ...options,

@@ -112,6 +112,7 @@ describe('the stack', () => {
         'AlarmTopic AwsSolutions-SNS2',
         'Secret AwsSolutions-SMG4',
         'WebhookSecret AwsSolutions-SMG4',
+        'SweeperSecret AwsSolutions-SMG4',
         'WebhookRequesterKey AwsSolutions-SMG4',
         'SweeperRequesterKey AwsSolutions-SMG4',
         // The newest runtime needs no acknowledgment (AwsSolutions-L1 holds).
@@ -139,10 +140,11 @@ describe('the stack', () => {
   });
 
   it('creates the secrets with empty JSON placeholders or generated keys, never a value', () => {
-    s.template.resourceCountIs('AWS::SecretsManager::Secret', 4);
+    s.template.resourceCountIs('AWS::SecretsManager::Secret', 5);
     for (const fields of [
       { consoleApiKey: '', slackWebhookUrl: '' },
       { slackSigningSecret: '', consoleReadOnlyApiKey: '' },
+      { consoleReadOnlyApiKey: '', slackWebhookUrl: '' },
     ]) {
       s.template.hasResourceProperties('AWS::SecretsManager::Secret', {
         GenerateSecretString: {
@@ -265,7 +267,11 @@ describe('the stack', () => {
       AUTOPILOT_SECRET_ID: { Ref: s.logicalId('WebhookSecret') },
       ...webhookKey,
     });
-    expect(env('Sweeper')).toEqual({ ...common, ...sweeperKey });
+    expect(env('Sweeper')).toEqual({
+      ...common,
+      AUTOPILOT_SECRET_ID: { Ref: s.logicalId('SweeperSecret') },
+      ...sweeperKey,
+    });
     // 4 worker containers share the whole 100/10 s and 900/15 min through the state table
     expect(env('Worker')).toEqual({
       ...common,
@@ -336,7 +342,7 @@ describe('least privilege', () => {
     expect(grantsOf('Sweeper')).toEqual(
       [
         ...own('Sweeper'),
-        readSecret('Secret'),
+        readSecret('SweeperSecret'),
         readSecret('SweeperRequesterKey'),
         ...table(SWEEPER_TABLE_GRANTS),
         send('ActionsQueue'),
@@ -582,8 +588,8 @@ describe('context', () => {
   afterAll(() => d?.cleanup());
 
   it('imports an existing secret by ARN instead of creating one, and grants read on exactly it', () => {
-    // The webhook's secret and the two generated requester keys are still created.
-    d.template.resourceCountIs('AWS::SecretsManager::Secret', 3);
+    // The webhook's and the sweeper's secrets and the two generated requester keys are still created.
+    d.template.resourceCountIs('AWS::SecretsManager::Secret', 4);
     const env = environmentOf(d, 'Worker');
     expect(env.AUTOPILOT_SECRET_ID).toBe(EXISTING);
     const workerResources = Object.values(d.json.Resources)
@@ -599,6 +605,24 @@ describe('context', () => {
       .filter((st) => [st.Action].flat().includes('secretsmanager:GetSecretValue'))
       .flatMap((st) => [st.Resource].flat());
     expect(workerResources).toContain(EXISTING);
+    expect(environmentOf(d, 'Sweeper').AUTOPILOT_SECRET_ID).toEqual({ Ref: d.logicalId('SweeperSecret') });
+  });
+
+  it('gives the sweeper an existing secret by ARN: the old shared secret keeps an upgrade running until a read key is set', () => {
+    const shared = synthesize(
+      { existingSecretArn: EXISTING, existingSweeperSecretArn: EXISTING },
+      { bundle: false },
+    );
+    try {
+      shared.template.resourceCountIs('AWS::SecretsManager::Secret', 3);
+      expect(environmentOf(shared, 'Sweeper').AUTOPILOT_SECRET_ID).toBe(EXISTING);
+      expect(environmentOf(shared, 'Worker').AUTOPILOT_SECRET_ID).toBe(EXISTING);
+    } finally {
+      shared.cleanup();
+    }
+    expect(() => synthesize({ existingSweeperSecretArn: 'autopilot-sweeper' }, { bundle: false })).toThrow(
+      /existingSweeperSecretArn/,
+    );
   });
 
   it('defaults to a 15-minute sweep, two worker containers sharing the whole budget, and no e-mail', () => {

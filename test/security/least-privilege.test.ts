@@ -70,8 +70,9 @@ describe('secrets', () => {
     expect(readersOf('WebhookSecret')).toEqual(['Webhook']);
   });
 
-  it('keep the key that may mutate (and the notifications URL) from the webhook', () => {
-    expect(readersOf('Secret')).toEqual(['Worker', 'Sweeper']);
+  it('keep the key that may mutate to the worker: the sweeper, which reads untrusted logged events, holds a read key', () => {
+    expect(readersOf('Secret')).toEqual(['Worker']);
+    expect(readersOf('SweeperSecret')).toEqual(['Sweeper']);
   });
 
   it('give each requester key to its signer and the worker only', () => {

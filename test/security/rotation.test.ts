@@ -22,6 +22,7 @@ import { TEST_POLICY } from '../webhook/harness.js';
 const IDS = {
   api: 'arn:aws:secretsmanager:eu-central-1:123456789012:secret:api-AbCdEf',
   webhook: 'arn:aws:secretsmanager:eu-central-1:123456789012:secret:webhook-AbCdEf',
+  sweeper: 'arn:aws:secretsmanager:eu-central-1:123456789012:secret:sweeper-AbCdEf',
   webhookKey: 'arn:aws:secretsmanager:eu-central-1:123456789012:secret:wkey-AbCdEf',
   sweeperKey: 'arn:aws:secretsmanager:eu-central-1:123456789012:secret:skey-AbCdEf',
 };
@@ -65,6 +66,7 @@ beforeEach(() => {
     IDS.webhook,
     JSON.stringify({ slackSigningSecret: 'signing-old', consoleReadOnlyApiKey: 'read-only-old' }),
   );
+  sm.values.set(IDS.sweeper, JSON.stringify({ consoleReadOnlyApiKey: 'read-only-old', slackWebhookUrl: '' }));
   sm.values.set(IDS.webhookKey, 'webhook-requester-key');
   sm.values.set(IDS.sweeperKey, 'sweeper-requester-key');
 });
@@ -92,7 +94,21 @@ describe('after a rotation', () => {
     expect(sm.reads(IDS.api) - before).toBe(2);
   });
 
-  it('the sweeper re-reads its secret on a 401 and reads events with the new key', async () => {
+  it('the sweeper reads events with its read-only key and re-reads it on a 401', async () => {
+    const deps = sweeperDepsFromEnv(
+      { ...env, AUTOPILOT_SECRET_ID: IDS.sweeper },
+      { policy, clock: () => clock.now },
+    );
+    await expect(deps.events.list({ page: 1, limit: 5 })).rejects.toThrow(/401/);
+    rotate(IDS.sweeper, { consoleReadOnlyApiKey: 'read-only-new' });
+    const before = sandbox.sandbox.requests.length;
+    const page = await deps.events.list({ page: 1, limit: 5 });
+    expect(page.data.length).toBeGreaterThan(0);
+    // The cached old key is refused once; the secret is read again and the new key is used.
+    expect(sandbox.sandbox.requests.slice(before).map((r) => r.status)).toEqual([401, 200]);
+  });
+
+  it('the sweeper given the shared secret of an older deployment (a full key only) still reads events with it', async () => {
     const deps = sweeperDepsFromEnv(
       { ...env, AUTOPILOT_SECRET_ID: IDS.api },
       { policy, clock: () => clock.now },
@@ -100,7 +116,7 @@ describe('after a rotation', () => {
     await expect(deps.events.list({ page: 1, limit: 5 })).rejects.toThrow(/401/);
     rotate(IDS.api, { consoleApiKey: 'key-new' });
     const page = await deps.events.list({ page: 1, limit: 5 });
-    expect(page).toBeDefined();
+    expect(page.data.length).toBeGreaterThan(0);
   });
 
   it('the webhook reads with its read-only key and re-reads it on a 401', async () => {
