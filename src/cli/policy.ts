@@ -22,7 +22,7 @@ export const POLICY_USAGE = `Usage:
       with its path and exits 1. --strict: warnings exit 1 too.
   autopilot policy explain <request.json> [--at <time>] [--paused] [--policy <file>] [--json]
       Decide an action request (a file, or - for stdin) as the worker would: which rule
-      decides, and why. --at: an ISO 8601 instant with offset (default: now);
+      decides, and why. --at: an ISO 8601 instant with offset, seconds optional (default: now);
       --paused: as if /autopilot pause were in force.
   autopilot policy test [policy.json] [cases.json] [--json]
       Run the policy's test cases (default policy.cases.json); exit 1 if one fails.
@@ -156,8 +156,9 @@ function policyExplain(rest: string[], io: CliIo): number {
   if (help) return printHelp(io, POLICY_USAGE);
   let at = io.now();
   if (typeof values.at === 'string') {
-    const instant = z.iso.datetime({ offset: true }).safeParse(values.at);
-    if (!instant.success)
+    // With or without seconds: a person types 2026-11-23T10:00+01:00.
+    const withSeconds = z.iso.datetime({ offset: true }).safeParse(values.at).success;
+    if (!withSeconds && !z.iso.datetime({ offset: true, precision: -1 }).safeParse(values.at).success)
       throw new UsageError(
         `--at must be an ISO 8601 instant with an offset, e.g. 2026-11-23T10:00:00+01:00; got "${values.at}"`,
         POLICY_USAGE,

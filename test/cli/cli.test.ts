@@ -110,6 +110,12 @@ describe('autopilot policy', () => {
     const sunday = io();
     await runCli(['policy', 'explain', request, '--at', '2026-11-22T10:00:00Z'], sunday.io);
     expect(sunday.out()).toMatch(/outcome\s+defer/);
+    // Minutes are enough: the time a person types.
+    const sundayInBerlin = io();
+    expect(
+      await runCli(['policy', 'explain', request, '--at', '2026-11-22T11:00+01:00'], sundayInBerlin.io),
+    ).toBe(0);
+    expect(sundayInBerlin.out()).toMatch(/outcome\s+defer/);
     const frozen = io();
     await runCli(['policy', 'explain', request, '--at', '2026-12-22T10:00:00Z', '--json'], frozen.io);
     expect(JSON.parse(frozen.out()).decision).toMatchObject({
