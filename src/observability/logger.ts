@@ -27,6 +27,8 @@ export interface LoggerOptions {
   level?: LogLevel;
   sink?: LogSink;
   fields?: LogFields;
+  /** Epoch ms each line's `time` reads; inject the clock the caller runs on. Default `Date.now`. */
+  now?: () => number;
 }
 
 function redact(value: unknown, depth = 0): unknown {
@@ -67,7 +69,12 @@ export function createLogger(options: LoggerOptions): Logger {
   const base = options.fields ?? {};
   const write = (level: LogLevel, message: string, fields?: LogFields) => {
     if (LEVELS[level] < threshold) return;
-    const head = { level, time: new Date().toISOString(), service: options.service, message };
+    const head = {
+      level,
+      time: new Date((options.now ?? Date.now)()).toISOString(),
+      service: options.service,
+      message,
+    };
     const entry = redact({ ...head, ...invocationFields(), ...base, ...fields });
     // The last step before the line leaves: fields joined above may spell a secret none held alone.
     sink(scrubSecrets(serialize(entry, head)));

@@ -5,13 +5,13 @@
  * logger and the Slack reply origins. Read once per container, at the edge; a missing variable
  * fails the cold start with its name, an invalid policy with its zod paths.
  *
- * Each function reads only the secrets it is given (src/secrets/secrets.ts): the webhook reads
- * with a read-only Console key and holds the Slack signing secret; worker and sweeper hold the
- * Console key and the notifications URL, never the signing secret.
+ * Each function reads only the secrets it is given (src/secrets/secrets.ts): only the worker holds
+ * the Console key that may mutate (the webhook and the sweeper read with a read-only one), and
+ * only the webhook the Slack signing secret.
  */
 import { appendFileSync } from 'node:fs';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { createRequesterSigner, type RequesterSigner } from '../actions/proof.js';
 import { ConfigError, integerEnv, logLevelEnv, optionalEnv, requireEnv } from '../config/env.js';
 import { type ConsoleClient, type ConsoleClientOptions, createConsoleClient } from '../console/index.js';
@@ -39,6 +39,7 @@ import { lazyClient } from '../util/lazy-client.js';
 import type { WebhookDeps } from '../webhook/deps.js';
 import { heldAccess } from '../webhook/held.js';
 import type { WorkerDeps } from '../worker/worker.js';
+import { awsClientConfig, sqsQueueDepth } from './aws-clients.js';
 import { mutationLimitsFromEnv, workerMutationBudget } from './mutation-budget.js';
 import { loadPolicyFile } from './policy-file.js';
 
@@ -51,8 +52,8 @@ export interface WiringOptions {
   /** EMF metrics; default one line per metric on stdout, as CloudWatch Logs reads them. */
   metrics?: Metrics;
   /**
-   * Epoch ms, default `Date.now`: the secrets cache's clock (TTL, refresh at most once a minute),
-   * and the worker's one clock, its Console client's too (deadlines and budget agree). Tests inject one.
+   * Epoch ms, default `Date.now`: the one clock of every part (secrets cache, log and metric times,
+   * deadlines, the budget, the sweeper's lease). Tests inject one.
    */
   clock?: () => number;
 }
@@ -96,6 +97,8 @@ interface Common {
   allowedOrigins: string[];
   logger: Logger;
   metrics: Metrics;
+  /** The one clock of the function (WiringOptions.clock). */
+  clock: () => number;
 }
 
 /** A function that vouches for or checks requesters cannot start without the keys to do it. */
@@ -108,23 +111,6 @@ function requireRequesterKeys(role: FunctionRole, env: Env): void {
   }
 }
 
-/**
- * Region, and for an emulator its endpoint and credentials, from `env` rather than from the
- * process: the local stack and tests hand each function its own environment. On Lambda `env` is
- * the process's, no endpoint is set, and the SDK's own credential chain stays in charge.
- */
-function awsClientConfig(env: Env, service: 'SQS' | 'DYNAMODB') {
-  const region = optionalEnv('AWS_REGION', env);
-  const endpoint = optionalEnv(`AWS_ENDPOINT_URL_${service}`, env);
-  const accessKeyId = optionalEnv('AWS_ACCESS_KEY_ID', env);
-  const secretAccessKey = optionalEnv('AWS_SECRET_ACCESS_KEY', env);
-  return {
-    ...(region ? { region } : {}),
-    ...(endpoint ? { endpoint } : {}),
-    ...(endpoint && accessKeyId && secretAccessKey ? { credentials: { accessKeyId, secretAccessKey } } : {}),
-  };
-}
-
 /** The notifications channel's URL, a credential kept in the secret (`slackWebhookUrl` / `SLACK_WEBHOOK_URL`). */
 function channelUrlOf(secrets: SecretsProvider): () => Promise<string | undefined> {
   return async () => (await secrets.get()).slackWebhookUrl || undefined;
@@ -134,7 +120,8 @@ function common(role: FunctionRole, env: Env, options: WiringOptions): Common {
   const policy = options.policy ?? loadPolicyFile(optionalEnv('AUTOPILOT_POLICY', env) ?? 'policy.json');
   requireRequesterKeys(role, env);
   const level = logLevelEnv(env);
-  const logger = options.logger ?? createLogger({ service: role, ...(level ? { level } : {}) });
+  const clock = options.clock ?? Date.now;
+  const logger = options.logger ?? createLogger({ service: role, now: clock, ...(level ? { level } : {}) });
   if (policy.notifications.slackWebhookUrl) {
     logger.warn(POLICY_WEBHOOK_URL_DEPRECATED);
   }
@@ -147,7 +134,7 @@ function common(role: FunctionRole, env: Env, options: WiringOptions): Common {
           requestHandler: { connectionTimeout: 500, requestTimeout: 1_000, throwOnRequestTimeout: true },
         }
       : {};
-  const secrets = secretsFromEnvironment(env, role, REQUIRED_SECRETS[role], options.clock, bounded);
+  const secrets = secretsFromEnvironment(env, role, REQUIRED_SECRETS[role], clock, bounded);
   // Built on the first call rather than at init (cold start; util/lazy-client). Endpoints come
   // from AWS_ENDPOINT_URL_SQS / _DYNAMODB in `env` when set (local stack, tests).
   const sqs = lazyClient(() => new SQSClient({ ...bounded, ...awsClientConfig(env, 'SQS') }));
@@ -164,7 +151,8 @@ function common(role: FunctionRole, env: Env, options: WiringOptions): Common {
     signer: createRequesterSigner(async () => (await secrets.get()).requesterKeys ?? {}),
     allowedOrigins: replyOriginsFromEnv(optionalEnv('SLACK_REPLY_ORIGINS', env)),
     logger,
-    metrics: options.metrics ?? createMetrics({ service: role, ...metricsFileSink(env) }),
+    metrics: options.metrics ?? createMetrics({ service: role, now: clock, ...metricsFileSink(env) }),
+    clock,
   };
 }
 
@@ -192,20 +180,6 @@ export function consoleClientFor(
   });
 }
 
-/** `status`'s queue depth: one GetQueueAttributes call (SQS's approximate count). */
-export function sqsQueueDepth(
-  sqs: Pick<SQSClient, 'send'>,
-  queueUrl: string,
-): () => Promise<number | undefined> {
-  return async () => {
-    const out = await sqs.send(
-      new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['ApproximateNumberOfMessages'] }),
-    );
-    const depth = Number(out.Attributes?.ApproximateNumberOfMessages);
-    return Number.isFinite(depth) ? depth : undefined;
-  };
-}
-
 export function webhookDepsFromEnv(env: Env = process.env, options: WiringOptions = {}): WebhookDeps {
   if (!optionalEnv('AUTOPILOT_SECRET_ID', env) && !optionalEnv('SLACK_SIGNING_SECRET', env)) {
     throw new ConfigError(
@@ -222,7 +196,12 @@ export function webhookDepsFromEnv(env: Env = process.env, options: WiringOption
       'webhook',
       env,
       c.secrets,
-      { timeoutMs: WEBHOOK_ATTEMPT_TIMEOUT_MS, maxRetries: 1, mutationBudget: false },
+      {
+        timeoutMs: WEBHOOK_ATTEMPT_TIMEOUT_MS,
+        maxRetries: 1,
+        mutationBudget: false,
+        clock: clockOf(c.clock),
+      },
       c.metrics,
     ),
     sqs: c.sqs,
@@ -246,12 +225,13 @@ export function webhookDepsFromEnv(env: Env = process.env, options: WiringOption
     audit: { read: (requestId) => readRequestAudit(c.table, requestId) },
     held: heldAccess(c.table),
     logger: c.logger,
+    now: c.clock,
   };
 }
 
 export function workerDepsFromEnv(env: Env = process.env, options: WiringOptions = {}): WorkerDeps {
   const c = common('worker', env, options);
-  const clock = options.clock ?? Date.now;
+  const clock = c.clock;
   const consoleClock = clockOf(clock);
   const budget = workerMutationBudget(c.table, mutationLimitsFromEnv(env), consoleClock);
   return {
@@ -285,7 +265,7 @@ export function sweeperDepsFromEnv(env: Env = process.env, options: WiringOption
   const c = common('sweeper', env, options);
   return {
     policy: c.policy,
-    events: consoleClientFor('sweeper', env, c.secrets, {}, c.metrics).events,
+    events: consoleClientFor('sweeper', env, c.secrets, { clock: clockOf(c.clock) }, c.metrics).events,
     table: c.table,
     sqs: c.sqs,
     queueUrl: c.queueUrl,
@@ -296,5 +276,6 @@ export function sweeperDepsFromEnv(env: Env = process.env, options: WiringOption
     metrics: c.metrics,
     // The largest page the API accepts; it applies less when it caps `limit`. A 0 is refused.
     pageSize: integerEnv('SWEEPER_PAGE_SIZE', 1000, env, { min: 1 }),
+    clock: c.clock,
   };
 }

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { sweeperDepsFromEnv, webhookDepsFromEnv, workerDepsFromEnv } from '../../src/wiring/from-env.js';
 import { mutationLimitsFromEnv } from '../../src/wiring/mutation-budget.js';
 
@@ -121,5 +121,30 @@ describe('a function started locally without the Console API key it needs', () =
     expect(() => workerDepsFromEnv({ ...keyless, CONSOLE_READ_ONLY_API_KEY: 'read-key' })).toThrow(
       'CONSOLE_API_KEY',
     );
+  });
+});
+
+describe('one clock for every part a test drives', () => {
+  const at = Date.UTC(2031, 4, 6, 7, 8, 9);
+  const clock = () => at;
+
+  it('stamps log lines and metric lines with the injected clock, and hands it to the webhook and the sweeper', () => {
+    const lines: string[] = [];
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    try {
+      const worker = workerDepsFromEnv(all, { clock });
+      worker.logger?.info('clock check');
+      worker.metrics?.put('SlackPostsFailed', 1, {});
+    } finally {
+      write.mockRestore();
+    }
+    const [log, metric] = lines.map((line) => JSON.parse(line));
+    expect(log).toMatchObject({ message: 'clock check', time: '2031-05-06T07:08:09.000Z' });
+    expect(metric._aws.Timestamp).toBe(at);
+    expect(webhookDepsFromEnv(all, { clock }).now).toBe(clock);
+    expect(sweeperDepsFromEnv(all, { clock }).clock).toBe(clock);
   });
 });

@@ -5,7 +5,7 @@ import { NO_FAULTS, type RunningSandbox, startSandbox } from '../../src/sandbox/
 import { writePause } from '../../src/state/pause.js';
 import type { StateTable } from '../../src/state/table.js';
 import type { SlackBlock } from '../../src/webhook/blocks.js';
-import { sqsQueueDepth } from '../../src/wiring/from-env.js';
+import { sqsQueueDepth } from '../../src/wiring/aws-clients.js';
 import { commandBody, signedRequest } from '../helpers/slack-requests.js';
 import { buildApp } from './harness.js';
 
