@@ -18,6 +18,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { PurgeQueueCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { Hono } from 'hono';
 import { createRequesterSigner, PROOF_ATTRIBUTE, requesterProof } from '../src/actions/proof.js';
 import { createConsoleClient } from '../src/console/index.js';
 import { createLogger } from '../src/observability/logger.js';
@@ -211,9 +212,8 @@ export async function run(): Promise<BenchSection> {
     // The deployed queue takes Slack requests only with the webhook's proof: the bare sender
     // carries one too (made once, outside the timing: making it is the webhook's work).
     const sampleProof = requesterProof('webhook', REQUESTER_KEY, sampleBody);
-    const bare = async () => {
-      const start = performance.now();
-      await emu.sqs.send(
+    const sendBare = () =>
+      emu.sqs.send(
         new SendMessageCommand({
           QueueUrl: emu.queueUrl,
           MessageBody: sampleBody,
@@ -225,7 +225,25 @@ export async function run(): Promise<BenchSection> {
           },
         }),
       );
+    const bare = async () => {
+      const start = performance.now();
+      await sendBare();
       return performance.now() - start;
+    };
+    // The framework's floor: a bare Hono app on the same app.request path, whose one route reads
+    // the body, sends the same message and answers a small JSON reply. What it costs over the
+    // bare send is Hono's and undici's Request/Response work, which the webhook pays too.
+    const floorApp = new Hono();
+    floorApp.post('/slack/commands', async (c) => {
+      await c.req.text();
+      await sendBare();
+      return c.json({ response_type: 'ephemeral', text: 'Queued' });
+    });
+    const floor: number[] = [];
+    const viaFloor = async (p: Prepared) => {
+      const { elapsed, text } = await call(p, 200, floorApp as unknown as typeof app);
+      if (!text.includes('Queued')) throw new Error(`floor not queued: ${text}`);
+      return elapsed;
     };
     const around: number[] = [];
     const mutate = async (p: Prepared) => {
@@ -237,23 +255,26 @@ export async function run(): Promise<BenchSection> {
     for (let i = 0; i < WARMUP; i++) {
       await bare();
       await mutate(prepare('approve trg_1 ph_1 warm-up'));
+      await viaFloor(prepare('approve trg_1 ph_1 warm-up'));
     }
     const blocks = Math.ceil(MUTATIONS / BLOCK);
     for (let b = 0; b < blocks; b++) {
       await emu.sqs.send(new PurgeQueueCommand({ QueueUrl: emu.queueUrl }));
       // Signed just before the block: timestamps stay fresh however long the run takes.
-      const block = Array.from({ length: BLOCK }, () => prepare('approve trg_1 ph_1 benchmark'));
+      const block = Array.from({ length: BLOCK }, () => ({
+        webhook: prepare('approve trg_1 ph_1 benchmark'),
+        floor: prepare('approve trg_1 ph_1 benchmark'),
+      }));
       for (const [i, p] of block.entries()) {
-        // Alternate which goes first, pair by pair: whichever call follows the other pays for
-        // the leftover work of the call before it (the SDK's, and the emulator's on the other of
-        // the machine's two cores), so both must share it.
-        if ((i + b) % 2 === 0) {
-          mutations.push(await mutate(p));
-          baseline.push(await bare());
-        } else {
-          baseline.push(await bare());
-          mutations.push(await mutate(p));
-        }
+        // Rotate which goes first, round by round: whichever call follows another pays for the
+        // leftover work of the call before it (the SDK's, and the emulator's on the other of the
+        // machine's two cores), so all must share it.
+        const calls = [
+          async () => mutations.push(await mutate(p.webhook)),
+          async () => baseline.push(await bare()),
+          async () => floor.push(await viaFloor(p.floor)),
+        ];
+        for (let k = 0; k < calls.length; k++) await calls[(i + b + k) % calls.length]?.();
       }
     }
 
@@ -272,6 +293,7 @@ export async function run(): Promise<BenchSection> {
     const rd = stats(reads);
     const m = stats(mutations);
     const base = stats(baseline);
+    const fl = stats(floor);
     return {
       title: 'Webhook (in-process app.request, SQS emulator in its own process)',
       rows: [
@@ -305,6 +327,13 @@ export async function run(): Promise<BenchSection> {
           pass: m.p50 <= 1.35 * base.p50,
         },
         {
+          name: 'floor: a bare Hono app sending the same message, p50 (vs bare SendMessage p50)',
+          value: round(fl.p50),
+          unit: 'ms',
+          baseline: round(base.p50),
+          ratio: round(fl.p50 / base.p50),
+        },
+        {
           name: 'queued mutation: the webhook’s own time around its send, p50 (in the same run)',
           value: round(aroundSend.p50),
           unit: 'ms',
@@ -320,7 +349,8 @@ export async function run(): Promise<BenchSection> {
         },
       ],
       notes: [
-        `${REJECTED} rejected, ${READS} reads, ${MUTATIONS} mutation/baseline pairs (enough for a p99 that does not rest on a handful of samples) (blocks of ${BLOCK}, order alternating pair by pair), ${WARMUP} warm-ups each.`,
+        `${REJECTED} rejected, ${READS} reads, ${MUTATIONS} rounds of a mutation, a bare send and a floor call (enough for a p99 that does not rest on a handful of samples) (blocks of ${BLOCK}, order rotating round by round), ${WARMUP} warm-ups each.`,
+        `The floor is a Hono app with one route that reads the body, sends the same message and answers a small JSON reply, called the same way (app.request, as hono/aws-lambda builds a Request and reads the Response): of the webhook's ${round(m.p50 - base.p50)} ms over the bare send at p50, ${round(fl.p50 - base.p50)} ms is that floor (Hono's and undici's Request/Response on Node ${process.versions.node}) and ${round(m.p50 - fl.p50)} ms the webhook's own work.`,
         'The baseline is one SendMessage of an equivalent action request (same attributes, the webhook’s requester proof among them) to the same fauxqs queue, which runs in a child process of its own (its CPU does not share the webhook’s event loop).',
         'A mutation adds: body read with a 64 KiB cap, HMAC verification, form parsing, grammar, policy lookup, zod validation of the request, its requester proof (an HMAC of the body, as deployed), a deadline timer, and one JSON log line; the in-memory rows measure exactly that CPU time. The state table (the pause switch, the queued marks) is an in-memory stand-in in every row: deployed, a mutation also writes its queued mark to DynamoDB after the send, one more round trip than the baseline.',
         'The machine is shared (2 cores): the webhook’s CPU time can cost more wall time than it takes when the process loses its time slice while waiting for the emulator.',
