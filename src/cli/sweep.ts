@@ -28,8 +28,8 @@ export const SWEEP_USAGE = `Usage:
       state is written (the cursor stays). Prints the plan: requests the event rules would
       enqueue, notifications, stale configs it would archive, and what it skips and why.
       --local: against the running local stack (.local/endpoints.json); otherwise the
-      environment (CONSOLE_API_BASE_URL, CONSOLE_API_KEY or AUTOPILOT_SECRET_ID,
-      STATE_TABLE_NAME, ACTIONS_QUEUE_URL, AWS_ENDPOINT_URL_DYNAMODB...).
+      environment (CONSOLE_API_BASE_URL, CONSOLE_READ_ONLY_API_KEY or CONSOLE_API_KEY or
+      AUTOPILOT_SECRET_ID, STATE_TABLE_NAME, ACTIONS_QUEUE_URL, AWS_ENDPOINT_URL_DYNAMODB...).
       Progress goes to stderr on long runs.`;
 
 /** The environment a dry run reads: the process's, or the running local stack's (`--local`). */
