@@ -12,11 +12,14 @@ import type { RequesterSigner } from '../actions/proof.js';
 import { effectKey } from '../actions/request.js';
 import type { Logger } from '../observability/logger.js';
 import { sendActionRequest } from '../queue/actions-queue.js';
+import { postToSlack } from '../slack/post.js';
 import { writeAudit } from '../state/audit.js';
 import { type HeldRecord, isStuck, listHeld, markReleased } from '../state/held.js';
 import { readPause } from '../state/pause.js';
 import type { StateTable } from '../state/table.js';
 import { forEachBounded } from '../util/pool.js';
+import { cancelReason } from './cancel.js';
+import { endCancelledNow } from './cancel-now.js';
 
 /** A released copy that never came back (lost, or its worker crashed) is sent again after this long. */
 export const RELEASE_RETRY_MS = 15 * 60_000;
@@ -28,11 +31,16 @@ export interface ReleaseDeps {
   /** Vouches for the copy as the original was vouched for (the worker holds every signer's key). */
   signer?: RequesterSigner;
   logger: Logger;
+  /** Where a cancelled request the tick ends itself is told (the requester's reply URL, the channel). */
+  slack?: { allowedOrigins: string[] };
+  channelUrl?: () => Promise<string | undefined>;
 }
 
 export interface ReleaseSummary {
   held: number;
   released: string[];
+  /** Cancelled requests whose wait was stuck: ended here, as no copy of them comes back. */
+  ended: string[];
   paused: boolean;
 }
 
@@ -56,8 +64,29 @@ function releaseReason(held: HeldRecord): string {
     : `its next look (${held.nextLook}) has come: the request is looked at again`;
 }
 
+/**
+ * A stuck wait is never sent back (its copies did not come back), so the worker cannot end it
+ * when it is cancelled: the tick ends it here, as `autopilot held cancel` does, and tells the
+ * requester and the channel. The cancel mark proves nothing was sent for it since.
+ */
+async function endStuckCancelled(deps: ReleaseDeps, held: HeldRecord[], now: Date): Promise<string[]> {
+  const stuck = held.filter((record) => record.cancel && isStuck(record));
+  const allowedOrigins = deps.slack?.allowedOrigins ?? [];
+  for (const record of stuck) {
+    await endCancelledNow(deps.table, record, cancelReason(record.cancel!), now, {
+      tell: async (urls, message) => {
+        for (const url of urls) await postToSlack(url, message, { allowedOrigins });
+      },
+      ...(deps.channelUrl ? { channelUrl: deps.channelUrl } : {}),
+    });
+    deps.logger.info('stuck held request ended as cancelled', { requestId: record.requestId });
+  }
+  return stuck.map((record) => record.requestId);
+}
+
 export async function releaseHeld(deps: ReleaseDeps, now: Date): Promise<ReleaseSummary> {
   const [pause, held] = await Promise.all([readPause(deps.table), listHeld(deps.table)]);
+  const ended = await endStuckCancelled(deps, held, now);
   const due = held.filter((record) => isDue(record, pause.paused, now));
   const released: string[] = [];
   await forEachBounded(due, 5, async (record) => {
@@ -89,5 +118,5 @@ export async function releaseHeld(deps: ReleaseDeps, now: Date): Promise<Release
     });
     deps.logger.info('held request released', { requestId: record.requestId, why: record.why, messageId });
   });
-  return { held: held.length, released, paused: pause.paused };
+  return { held: held.length, released, ended, paused: pause.paused };
 }
