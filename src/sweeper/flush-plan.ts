@@ -85,10 +85,16 @@ function observeExposures(plan: FlushPlan, input: FlushInput, { event, id, ts }:
     if (!globMatch(spec.name, event.name)) continue;
     const configId = eventField(event, spec.configIdFrom);
     if (configId === undefined || configId === '' || Number.isNaN(ts)) continue;
+    // A client wrote it: an id no config can have (over-long, control characters) is neither
+    // recorded (a key past DynamoDB's 1 KB would stop every flush) nor watched, unless the
+    // policy names it.
+    const watched = input.watch.has(configId);
+    if (!watched && !actionRequestSchemas().identifier.safeParse(configId).success) {
+      if (stale?.discover) plan.unwatchable.push(id);
+      continue;
+    }
     plan.observed.set(configId, Math.max(plan.observed.get(configId) ?? ts, ts));
-    if (!stale?.discover || input.watch.has(configId) || plan.discovered.has(configId)) continue;
-    if (actionRequestSchemas().identifier.safeParse(configId).success)
-      plan.discovered.set(configId, { configId, watchedSince: input.now.getTime(), origin: 'discovered' });
-    else plan.unwatchable.push(id);
+    if (!stale?.discover || watched || plan.discovered.has(configId)) continue;
+    plan.discovered.set(configId, { configId, watchedSince: input.now.getTime(), origin: 'discovered' });
   }
 }

@@ -45,7 +45,18 @@ export function slug(text: string, max = 32): string {
   return out.slice(0, max) || 'x';
 }
 
-/** The epoch-millisecond timestamp of an event, or NaN when it is not a number. */
+/** Epoch ms a Date can hold (±100,000,000 days); beyond it no clock ever was. */
+const MAX_DATE_MS = 8.64e15;
+
+/**
+ * The epoch-millisecond timestamp of an event, or NaN when it is not one. A client SDK writes
+ * it: only a plain integer a Date can hold counts ("1e200", "Infinity", "0x10", "" do not; a
+ * number DynamoDB refuses would stop every run at the flush that stores it).
+ */
 export function eventTime(event: EventLike): number {
-  return Number(event.timestamp);
+  const raw = event.timestamp as unknown;
+  const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
+  if (!/^-?\d{1,16}$/.test(text)) return Number.NaN;
+  const ms = Number(text);
+  return Math.abs(ms) <= MAX_DATE_MS ? ms : Number.NaN;
 }

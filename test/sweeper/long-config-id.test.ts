@@ -1,0 +1,78 @@
+/**
+ * An exposure event (written by any client SDK) whose config id is longer than a DynamoDB
+ * sort key may be (1024 bytes). It used to be recorded in the last-seen index anyway: the
+ * batch write was refused, the flush threw, and every later run failed at the same event.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parsePolicy } from '../../src/policy/parse.js';
+import type { PolicyInput } from '../../src/policy/schema.js';
+import type { EventLike, EventsSource } from '../../src/sweeper/types.js';
+import { drainQueue, freshState, makeSweeper, NOW, type Rig, startRig } from './harness.js';
+
+const MIN = 60_000;
+
+function source(log: () => EventLike[]): EventsSource {
+  return {
+    async list({ page, limit }) {
+      const sorted = [...log()].sort((a, b) => Number(a.timestamp) - Number(b.timestamp));
+      const data = sorted.slice((page - 1) * limit, page * limit);
+      return { data, pagination: { itemsPerPage: limit, pageNumber: page, totalItems: sorted.length } };
+    },
+  };
+}
+
+describe('an exposure naming an over-long config id', () => {
+  let rig: Rig;
+  beforeAll(async () => {
+    rig = await startRig({ eventCount: 10 });
+  });
+  afterAll(async () => {
+    await rig.close();
+  });
+
+  it('does not stop the sweeper from processing the events after it', async () => {
+    const state = await freshState(rig);
+    const policy = parsePolicy({
+      version: 1,
+      actions: { archive_config: { requesters: ['schedule:*'] } },
+      sweeper: {
+        eventRules: [
+          {
+            name: 'approve canary',
+            match: { name: 'release_checks_passed' },
+            enqueue: {
+              action: 'approve_phase',
+              triggerId: '{metadata.triggerID}',
+              phaseId: '{metadata.phaseID}',
+            },
+          },
+        ],
+        staleConfigs: { discover: true, dryRun: true },
+      },
+    } satisfies PolicyInput);
+    const log: EventLike[] = [
+      { timestamp: String(NOW - 10 * MIN), name: 'config_exposure', metadata: { config: 'x'.repeat(2000) } },
+      {
+        timestamp: String(NOW - 5 * MIN),
+        name: 'release_checks_passed',
+        metadata: { triggerID: 't1', phaseID: 'p1' },
+      },
+    ];
+    const run = (at: number) =>
+      makeSweeper(rig, state, { policy, events: source(() => log), clock: () => at, pageSize: 1000 }).run({
+        now: new Date(at),
+        remainingMs: 60_000,
+      });
+    const outcomes: string[] = [];
+    for (const at of [NOW, NOW + 15 * MIN, NOW + 30 * MIN]) {
+      outcomes.push(
+        await run(at).then(
+          (s) => `ok ${s.events.newEvents}`,
+          (e: Error) => `failed: ${e.message.slice(0, 120)}`,
+        ),
+      );
+    }
+    const queued = (await drainQueue(rig, state.queueUrl)).map((b) => b.action);
+    expect({ outcomes, queued }).toEqual({ outcomes: ['ok 2', 'ok 0', 'ok 0'], queued: ['approve_phase'] });
+  });
+});

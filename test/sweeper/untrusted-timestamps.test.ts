@@ -1,0 +1,84 @@
+/**
+ * A client SDK's timestamp "1e200" or "Infinity" is no time. It used to be taken as one
+ * (`Number()` accepts both): the exposure was recorded in the last-seen index with a number
+ * DynamoDB refuses, the flush threw, and every later run failed at the same event.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parsePolicy } from '../../src/policy/parse.js';
+import type { EventLike, EventsSource } from '../../src/sweeper/types.js';
+import { drainQueue, freshState, makeSweeper, NOW, type Rig, startRig } from './harness.js';
+
+const MIN = 60_000;
+
+function source(log: () => EventLike[]): EventsSource {
+  return {
+    async list({ page, limit }) {
+      const sorted = [...log()].sort((a, b) => Number(a.timestamp) - Number(b.timestamp));
+      const data = sorted.slice((page - 1) * limit, page * limit);
+      return { data, pagination: { itemsPerPage: limit, pageNumber: page, totalItems: sorted.length } };
+    },
+  };
+}
+
+describe('an exposure event whose timestamp is a number out of any range', () => {
+  let rig: Rig;
+  beforeAll(async () => {
+    rig = await startRig({ eventCount: 10 });
+  });
+  afterAll(async () => {
+    await rig.close();
+  });
+
+  for (const stamp of ['1e200', 'Infinity']) {
+    it(`(timestamp "${stamp}") does not stop the sweeper`, async () => {
+      const state = await freshState(rig);
+      const policy = parsePolicy({
+        version: 1,
+        actions: { archive_config: { requesters: ['schedule:*'] } },
+        sweeper: {
+          eventRules: [
+            {
+              name: 'approve canary',
+              match: { name: 'release_checks_passed' },
+              enqueue: {
+                action: 'approve_phase',
+                triggerId: '{metadata.triggerID}',
+                phaseId: '{metadata.phaseID}',
+              },
+            },
+          ],
+          staleConfigs: { discover: true, dryRun: true },
+        },
+      });
+      const log: EventLike[] = [
+        { timestamp: String(NOW - 10 * MIN), name: 'page_view' },
+        { timestamp: stamp, name: 'config_exposure', metadata: { config: 'cfg_a' } },
+      ];
+      const run = (at: number) =>
+        makeSweeper(rig, state, { policy, events: source(() => log), clock: () => at, pageSize: 1000 }).run({
+          now: new Date(at),
+          remainingMs: 60_000,
+        });
+      const outcomes: string[] = [];
+      outcomes.push(
+        await run(NOW).then(
+          () => 'ok',
+          (e: Error) => `failed: ${e.message.slice(0, 100)}`,
+        ),
+      );
+      log.push({
+        timestamp: String(NOW + 5 * MIN),
+        name: 'release_checks_passed',
+        metadata: { triggerID: 't1', phaseID: 'p1' },
+      });
+      outcomes.push(
+        await run(NOW + 15 * MIN).then(
+          () => 'ok',
+          (e: Error) => `failed: ${e.message.slice(0, 100)}`,
+        ),
+      );
+      const queued = (await drainQueue(rig, state.queueUrl)).map((b) => b.action);
+      expect({ outcomes, queued }).toEqual({ outcomes: ['ok', 'ok'], queued: ['approve_phase'] });
+    });
+  }
+});
