@@ -8,19 +8,18 @@
  * which a sliding-window server answers with 429s. Stamping at response time (the server saw
  * the request no later than that) keeps every `perMs` span of server arrivals within `max`.
  *
- * Waiters are served first in, first out, so a backlog waits its turn instead of earning
- * 429s. A waiter with a deadline is refused as soon as its turn provably comes too late;
- * an aborted waiter leaves the queue at once.
+ * Waiters are served first in, first out (a backlog waits its turn instead of earning 429s);
+ * one with a deadline is refused as soon as its turn provably comes too late; an aborted one leaves.
  *
  * Adaptive: another client on the same key can spend part of its limits. A 429 (a release with
  * `rateLimited`) cuts the fullest window's allowance to 90% of its use, once per window (one
  * burst answers many requests), and remembers that use as the ceiling the key allowed. Each
  * quiet window then halves the gap to it, and past it probes 1, 2, 4, … more, up to the max
  * (CUBIC's shape): against a steady neighbour the allowance stays near what it leaves, and when
- * the neighbour stops the max is back a few windows after the ceiling. The cut is shallower
- * than CUBIC's 70%: with the ceiling remembered a deep cut only wastes what the neighbour
- * leaves (shared-key drain: 0.86 of it at 70%, 0.87 at 80%, 0.96 at 90%), while a neighbour
- * that takes more still meets a cut every window until the answers are quiet.
+ * the neighbour stops the max is back a few windows after the ceiling. The cut is shallower than
+ * CUBIC's 70%: with the ceiling remembered a deep cut only wastes what the neighbour leaves
+ * (shared-key drain: 0.86 of it at 70%, 0.87 at 80%, 0.96 at 90%); a neighbour that takes more
+ * still meets a cut every window until the answers are quiet.
  */
 import { cutTo, recovered } from './adapt.js';
 import { ApiAbortError, ApiTimeoutError } from './errors.js';
@@ -177,13 +176,17 @@ export class MutationLimiter implements MutationBudget {
     this.pump();
   }
 
-  private pump(): void {
-    const now = this.clock.now();
+  private expire(now: number): void {
     for (const bucket of this.buckets) {
       let expired = 0;
       while (expired < bucket.returns.length && (bucket.returns[expired] as number) <= now) expired++;
       if (expired > 0) bucket.returns.splice(0, expired);
     }
+  }
+
+  private pump(): void {
+    const now = this.clock.now();
+    this.expire(now);
 
     while (this.queue.length > 0 && this.buckets.every((b) => this.free(b, now) > 0)) {
       const waiter = this.queue.shift() as Waiter;
@@ -219,6 +222,7 @@ export class MutationLimiter implements MutationBudget {
 
   /** A 429: shrink the window closest to its allowance, unless it was cut less than a window ago. */
   private cut(now: number): void {
+    this.expire(now); // the use a 429 answered: tokens back before it did not count (an idle queue is not pumped)
     let fullest: Bucket | undefined;
     let fullestUse = -1;
     for (const bucket of this.buckets) {

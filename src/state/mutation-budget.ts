@@ -74,8 +74,8 @@ type Use = { endedAt: number } | { inFlightUntil: number } | { free: true };
 const FREE: Use = { free: true };
 /** `doneAt` of a ticket that never sent: its slot is still its predecessor's. */
 const SKIPPED = -1;
-/** Skipped tickets followed in one slot before counting the slot as used just now. */
-const MAX_CHAIN = 10;
+/** Tickets of one slot's chain read in one batch. */
+const CHAIN_BATCH = 25;
 
 export function createSharedMutationBudget(table: StateTable, options: SharedBudgetOptions): MutationBudget {
   const clock = options.clock ?? systemClock;
@@ -158,19 +158,24 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
   /**
    * When the slot ticket `n` takes over in one window was last used: a skipped ticket (never
    * sent, or voided because its holder had not written it) hands on its own predecessor's, so
-   * the chain n, n − step, n − 2·step ... is followed to the last ticket that was sent. Below
-   * `old` the slot is free; a chain longer than MAX_CHAIN counts as used just now (safe, and
-   * never seen but after a storm of refusals).
+   * the chain n, n − step, n − 2·step ... is followed, a batch at a time, to the last ticket that
+   * was sent. Below `old` the slot is free. The whole chain is followed however long a storm of
+   * refusals made it: the ticket at its far end may still wait or be in flight.
    */
   async function lastUse(n: number, step: number, old: number, first: Item | undefined): Promise<Use> {
-    let item = first;
-    for (let p = n, depth = 0; p > old; p -= step, depth++) {
-      if (depth > MAX_CHAIN) return { endedAt: clock.now() };
-      const found = await ticket(p, item);
-      item = undefined;
-      if (found === 'missing' || found.doneAt === SKIPPED) continue;
-      if (found.doneAt !== undefined) return { endedAt: found.doneAt };
-      return found.doneBy <= clock.now() ? { endedAt: found.doneBy } : { inFlightUntil: found.doneBy };
+    for (let p = n; p > old; p -= CHAIN_BATCH * step) {
+      const chain: number[] = [];
+      for (let q = p; q > old && chain.length < CHAIN_BATCH; q -= step) chain.push(q);
+      const read = p === n && first ? [first] : [];
+      if (chain.length > read.length)
+        read.push(...(await batchGet(table, chain.slice(read.length).map(ticketKey))));
+      const items = new Map(read.map((item) => [item.sk?.S, item]));
+      for (const q of chain) {
+        const found = await ticket(q, items.get(ticketSk(q)));
+        if (found === 'missing' || found.doneAt === SKIPPED) continue;
+        if (found.doneAt !== undefined) return { endedAt: found.doneAt };
+        return found.doneBy <= clock.now() ? { endedAt: found.doneBy } : { inFlightUntil: found.doneBy };
+      }
     }
     return FREE;
   }
@@ -231,6 +236,8 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
       const allowance = paceAllowance(counter, pace, clock.now());
       const ready = await readiness(n, allowance, oldThrough(counter));
       const now = clock.now();
+      // Never granted after its deadline, even when its turn came while it slept past it.
+      if (now > startBy) throw budgetTimeout();
       if (ready.at <= now) return fullAt;
       fullAt = ready.byPace ? allowance : undefined;
       if (ready.soonest > startBy) throw budgetTimeout();
@@ -244,7 +251,8 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
       await sleepUntil(clock, wakeAt, signal);
       // A cut another container made since this ticket read the counter slows it as well.
       counter = (await getItem(table, COUNTER)) ?? counter;
-      if (final && paceAllowance(counter, pace, clock.now()) >= allowance) return fullAt;
+      if (final && clock.now() <= startBy && paceAllowance(counter, pace, clock.now()) >= allowance)
+        return fullAt;
     }
   }
 
