@@ -7,6 +7,7 @@ import { actionTarget, requesterKey } from '../actions/request.js';
 import { postToSlack, type SlackMessage } from '../slack/post.js';
 import { markNotified, recordFinal, writeAudit } from '../state/audit.js';
 import { type CancelMark, endHold } from '../state/held.js';
+import { endAnsweredQuestion } from './answered.js';
 import { cancelReason } from './cancel.js';
 import { answeredQuestion } from './hold.js';
 import {
@@ -106,8 +107,9 @@ export async function finish(
     writes.push(endHold(deps.table, request.requestId));
     ctx.held = false;
   }
+  // The answer to a question (an Approve click's copy) ends the asked request with it.
   const asked = FINAL_RESULTS.has(done.result) && !done.replayOf ? answeredQuestion(request) : undefined;
-  if (asked) writes.push(endHold(deps.table, asked));
+  if (asked) writes.push(endAnsweredQuestion(deps, asked, request, done));
   await Promise.all(writes);
 
   // Told once per request and rule (a deferral may be looked at again many times).

@@ -20,6 +20,7 @@ import { rateLimitBackoffSeconds, setVisibility } from './defer.js';
 import { RetryLater } from './errors.js';
 import { executeAction } from './execute.js';
 import { endCancelled, finish } from './finish.js';
+import { answeredQuestion } from './hold.js';
 import {
   currentDate,
   lockExpiry,
@@ -125,8 +126,10 @@ async function mutate(deps: RecordDeps, ctx: RecordContext, decision: Decision):
   const owner = `${request.requestId}/${record.messageId}/${randomUUID()}`;
   const claimed = await claim(deps, ctx, owner);
   if (claimed) return { kind: 'ended', result: claimed };
-  // A held request: say on its held item that it is executing, unless it was cancelled first.
-  const stopped = ctx.held ? await stoppedSinceRead(deps, ctx, owner) : undefined;
+  // A held request, or the answer to a held question (an Approve click's copy): say on the held
+  // item that it is executing, unless it was cancelled first (a cancel then is refused).
+  const heldId = ctx.held ? request.requestId : answeredQuestion(request);
+  const stopped = heldId ? await stoppedSinceRead(deps, ctx, owner, heldId) : undefined;
   if (stopped) {
     await releaseEffect(deps.table, key, owner);
     return { kind: 'ended', result: await stopped() };
@@ -135,7 +138,7 @@ async function mutate(deps: RecordDeps, ctx: RecordContext, decision: Decision):
   // Nothing reached the platform: the claim goes back, and a held request can be cancelled again.
   const letGo = async () => {
     await releaseEffect(deps.table, key, owner);
-    if (ctx.held) await stopExecutingHeld(deps.table, request.requestId, owner);
+    if (heldId) await stopExecutingHeld(deps.table, heldId, owner);
   };
   if (decision.counter) {
     const taken = await consumeCounter(deps.table, decision.counter).catch(async (error: unknown) => {
@@ -156,7 +159,7 @@ async function mutate(deps: RecordDeps, ctx: RecordContext, decision: Decision):
     // not promise that nothing changed, so it is refused until the retry ends the request.
     if (outcome.mayHaveReached) {
       await releaseEffect(deps.table, key, owner);
-      if (ctx.held) await markReached(deps.table, request.requestId, currentDate(deps));
+      if (heldId) await markReached(deps.table, heldId, currentDate(deps));
     } else await letGo();
     if (decision.counter) await refundCounter(deps.table, decision.counter);
     await backOffIfRateLimited(deps, ctx, outcome);
@@ -224,11 +227,15 @@ async function stoppedSinceRead(
   deps: RecordDeps,
   ctx: RecordContext,
   owner: string,
+  heldId: string,
 ): Promise<(() => Promise<RecordResult>) | undefined> {
-  const gate = await startExecutingHeld(deps.table, ctx.request.requestId, owner);
+  const gate = await startExecutingHeld(deps.table, heldId, owner);
   if (gate.state === 'cancelled') return () => endCancelled(deps, ctx, gate.cancel);
   if (gate.state === 'go') return undefined;
-  const final = await readFinal(deps.table, ctx.request.requestId);
+  // No longer held: it ended meanwhile (a copy of it, or the question this answers).
+  const final =
+    (await readFinal(deps.table, ctx.request.requestId)) ??
+    (heldId === ctx.request.requestId ? undefined : await readFinal(deps.table, heldId));
   return final ? () => replay(deps, ctx, final) : undefined;
 }
 
