@@ -157,12 +157,13 @@ export function createPoller(options: PollerOptions) {
 
   function commit(walk: Walk): void {
     const trimmed = settle(walk, layout.size);
-    if (!warnedTrim && (trimmed.windowCut || trimmed.aheadDropped > 0)) {
+    if (!warnedTrim && (trimmed.windowCut || trimmed.aheadDropped > 0 || trimmed.boundaryDropped > 0)) {
       warnedTrim = true;
       options.logger.warn('the cursor keeps fewer recent events than its lookback asks (bounded item)', {
         floorTs: walk.floorTs,
         boundaryTs: walk.boundaryTs,
         futureEventsForgotten: trimmed.aheadDropped,
+        boundaryEventsReadAgain: trimmed.boundaryDropped,
       });
     }
     Object.assign(state, storedWindow(walk));

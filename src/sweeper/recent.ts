@@ -26,6 +26,8 @@ export const MAX_AHEAD = 200;
  * of the cursor item, which DynamoDB refuses past 400 KB (a refused cursor would stop every run).
  */
 export const MAX_WINDOW = 1000;
+/** Identities of the boundary's one millisecond kept at most (about 70 bytes each in the item). */
+export const MAX_BOUNDARY_GROUP = 3000;
 
 /** An identity processed: its timestamp and how many events of it are processed. */
 export interface Seen {
@@ -44,6 +46,8 @@ export interface Trimmed {
   /** The floor rose above `boundaryTs - LOOKBACK_MS`: the log is busier than the window holds. */
   windowCut: boolean;
   aheadDropped: number;
+  /** Events of the boundary's own millisecond beyond what the item holds: read again as new. */
+  boundaryDropped: number;
 }
 
 /** The window a stored cursor describes (a cursor stored before the lookback included). */
@@ -82,7 +86,7 @@ export function storedWindow(
  * busier than a page per lookback, the window is shorter than `LOOKBACK_MS` (logged).
  */
 export function settle(window: RecentWindow, pageSize: number): Trimmed {
-  const trimmed: Trimmed = { windowCut: false, aheadDropped: 0 };
+  const trimmed: Trimmed = { windowCut: false, aheadDropped: 0, boundaryDropped: 0 };
   if (window.boundaryTs === null) return trimmed;
   const boundary = window.boundaryTs;
   window.floorTs = Math.max(window.floorTs ?? Number.NEGATIVE_INFINITY, boundary - LOOKBACK_MS);
@@ -97,12 +101,20 @@ export function settle(window: RecentWindow, pageSize: number): Trimmed {
     inWindow.sort((a, b) => b[1].ts - a[1].ts);
     // Keep whole milliseconds, newest first, while they fit.
     let keep = 0;
+    let end = 0;
     while (keep < inWindow.length) {
       const ts = (inWindow[keep] as [string, Seen])[1].ts;
-      let end = keep;
       while (end < inWindow.length && (inWindow[end] as [string, Seen])[1].ts === ts) end++;
-      if (ts !== boundary && end > limit) break;
+      // The boundary's own millisecond is kept whole (or equal timestamps could double)...
+      if (end > (keep === 0 ? MAX_BOUNDARY_GROUP : limit)) break;
       keep = end;
+    }
+    if (keep === 0) {
+      // ... unless a client stamped thousands of events alike: a cursor item past DynamoDB's
+      // 400 KB would stop every run. The rest are read again as new, under the same ids (their
+      // requests and notices are deduplicated).
+      keep = MAX_BOUNDARY_GROUP;
+      trimmed.boundaryDropped = end - keep;
     }
     const oldestKept = (inWindow[keep - 1] as [string, Seen])[1].ts;
     for (const [hash] of inWindow.slice(keep)) window.kept.delete(hash);
