@@ -11,7 +11,8 @@
  *
  * Positions are only a guide. Which events are new is decided by the cursor's timestamp
  * boundary and identity counts, so a shifted page (events arriving mid-run, old events
- * expiring) costs a re-read, never a lost or doubled event. The order is detected from the
+ * expiring: the walk follows a shrinking `totalItems`) costs a re-read, never a lost or doubled
+ * event. The order is detected from the
  * timestamps of the first page (or the policy's override) and verified on every page.
  */
 import type { Logger } from '../observability/logger.js';
@@ -195,7 +196,17 @@ export function createPoller(options: PollerOptions) {
       commit(walk);
       yield { newEvents, cursor: structuredClone(state), page: read.page };
       if (walk.next >= layout.total) return CAUGHT_UP;
+      const total = layout.total;
       read = await nextPage(walk.next, o);
+      // Old events expired while this run read: every position moved down by as many, and the
+      // unread events just past the walk with them (events arriving at the same moment would
+      // hide a shrink; then they are read again next run only if within the lookback).
+      const expired = total - layout.total;
+      if (expired > 0) {
+        walk.next = Math.max(0, walk.next - expired);
+        const low = read.items[0]?.pos;
+        if (low === undefined || low > walk.next) read = await nextPage(walk.next, o);
+      }
     }
   }
 
