@@ -59,6 +59,20 @@ export interface Walk extends RecentWindow {
   observedSince: number | null;
 }
 
+/**
+ * When a page's events typically happened: the median of its timestamps, not the oldest. A
+ * client SDK writes them, and one device with a reset clock (stamped in 2000, or 0) must not
+ * make the sweeper believe it observed exposures for decades (it would judge configs stale
+ * whose last use lies before the log's real start). The median errs late: observation shorter.
+ */
+function typicalStart(events: ReadonlyArray<{ ts: number }>): number | undefined {
+  const stamps = events
+    .map((e) => e.ts)
+    .filter((ts) => !Number.isNaN(ts))
+    .sort((a, b) => a - b);
+  return stamps[Math.floor((stamps.length - 1) / 2)];
+}
+
 /** Events of one response laid out by position (ascending), for the order `o` (possibly a guess). */
 export function layOut(
   served: readonly EventLike[],
@@ -96,7 +110,8 @@ export function orderOf(first: number | undefined, later: number | undefined): E
 /**
  * A walk from `read`, which begins before the cursor's floor (or at the log's oldest event).
  * `gap`: the log's oldest event is newer than the newest one processed, so events may have
- * expired unread; our observation of exposures then starts again at the oldest event served.
+ * expired unread; our observation of exposures then starts again at the oldest page served
+ * (when its events typically happened: `typicalStart`).
  */
 export function startWalk(cursor: Cursor, read: ReadPage, horizon: number, gap = false): Walk {
   const window = windowOf(cursor);
@@ -107,7 +122,7 @@ export function startWalk(cursor: Cursor, read: ReadPage, horizon: number, gap =
     window.floorTs = null;
     window.boundaryTs = null;
   }
-  const oldest = read.items.find((i) => !Number.isNaN(i.ts))?.ts;
+  const oldest = typicalStart(read.items);
   return {
     ...window,
     next: read.items[0]?.pos ?? 0,
@@ -148,6 +163,7 @@ function stampOfUnparsable(walk: Walk): number {
 
 export function takeNewEvents(read: ReadPage, walk: Walk): NewEvent[] {
   const newEvents: NewEvent[] = [];
+  const fresh: Array<{ ts: number }> = [];
   for (const item of read.items) {
     if (item.pos < walk.next) continue;
     const ts = placeInTime(item, walk);
@@ -159,9 +175,11 @@ export function takeNewEvents(read: ReadPage, walk: Walk): NewEvent[] {
     walk.kept.set(hash, { ts, count: occurrence + 1 });
     // A client clock far ahead must not move the boundary: later events would land behind it.
     if (ts <= walk.horizon && (walk.boundaryTs === null || ts > walk.boundaryTs)) walk.boundaryTs = ts;
-    if (!Number.isNaN(item.ts)) walk.observedSince = Math.min(walk.observedSince ?? item.ts, item.ts);
     newEvents.push({ event: item.event, id: `${hash}.${occurrence}`, ts, position: item.pos });
+    fresh.push(item);
   }
+  // Observation starts once, at the first page of new events (the log's old end on a first run).
+  if (walk.observedSince === null) walk.observedSince = typicalStart(fresh) ?? null;
   const highest = read.items.at(-1)?.pos;
   if (highest !== undefined && highest >= walk.next) walk.next = highest + 1;
   return newEvents;

@@ -31,7 +31,7 @@ export function withRecording(cursor: Cursor | undefined, stale: StaleConfigsPol
   };
 }
 
-/** Where our observation of exposures begins: the oldest event read, but not before recording started. */
+/** Where our observation of exposures begins: the oldest page read (its median time), not before recording started. */
 export function observationStart(cursor: Cursor | undefined): number | null {
   if (!cursor || cursor.observedSince === null) return null;
   return Math.max(cursor.observedSince, cursor.recordingSince ?? Number.NEGATIVE_INFINITY);

@@ -145,8 +145,9 @@ describe('what the sweeper observes', () => {
     const summary = await run(NOW);
     expect(summary.events.caughtUp).toBe(true);
     expect(summary.stale.stale).toEqual([]);
+    // Observation starts again at the events after the gap: when they typically happened (their median).
     expect(summary.stale.skipped).toEqual([
-      { configId: 'cfg_x', reason: 'observation too short', detail: 'exposures observed for 20 of 30 days' },
+      { configId: 'cfg_x', reason: 'observation too short', detail: 'exposures observed for 10 of 30 days' },
     ]);
   });
 });
