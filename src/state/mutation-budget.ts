@@ -14,7 +14,6 @@
  * - release: the holder stamps `doneAt` when its response arrived, or marks the ticket skipped
  *   when it never sent (its deadline came first): its successors then look past it to its own
  *   predecessor, whose use of the slot still counts.
- *
  * - adapt: a 429 means another client spends part of the key. The holder that met it cuts the
  *   key's pace (src/state/mutation-pace.ts) for every container at once; while its allowance A
  *   is below the max, ticket n also waits for ticket n − A. Each container cutting its own pace
@@ -41,7 +40,19 @@ import { sleepUntil, throwIfAborted } from './budget-sleep.js';
 import { getItem, type Item, putIfAbsent } from './dynamo.js';
 import { batchGet } from './dynamo-batch.js';
 import { updateIf, updateItem } from './dynamo-update.js';
-import { COUNTER, oldThrough, takeNumber, ticketKey, ticketSk } from './mutation-numbers.js';
+import {
+  COUNTER,
+  FREE,
+  oldThrough,
+  SKIPPED,
+  type Ticket,
+  takeNumber,
+  ticketKey,
+  ticketOf,
+  ticketSk,
+  type Use,
+  useOf,
+} from './mutation-numbers.js';
 import { cutRecently, paceAllowance, paceCut, paceOf, paceRegrowsAt } from './mutation-pace.js';
 import type { StateTable } from './table.js';
 
@@ -63,17 +74,6 @@ export interface SharedBudgetOptions {
   pollMs?: number;
 }
 
-/** A ticket as its successors see it: ended at `doneAt` (SKIPPED: never sent), or in flight until `doneBy` at the latest. */
-interface Ticket {
-  doneAt: number | undefined;
-  doneBy: number;
-}
-
-/** A slot's last use: ended then, still in flight (until `doneBy` at the latest), or free. */
-type Use = { endedAt: number } | { inFlightUntil: number } | { free: true };
-const FREE: Use = { free: true };
-/** `doneAt` of a ticket that never sent: its slot is still its predecessor's. */
-const SKIPPED = -1;
 /** Tickets of one slot's chain read in one batch. */
 const CHAIN_BATCH = 25;
 
@@ -114,12 +114,10 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
   }
 
   /**
-   * A 429 met by ticket `n`: the pace drops to 90% of its use (what the key allowed us in the
-   * last window), which becomes the ceiling it regains; not when a container cut it less than a
-   * window ago. A holder that had to wait for the pace's window found it full: the use was the
-   * allowance it waited at (`full`). Otherwise the use is the tickets around `n` (itself too)
-   * that ended within the window: counting the latest numbers instead counted tickets still
-   * waiting behind it, which have no `doneAt`, and cut the pace to 1.
+   * A 429 met by ticket `n`: the pace drops to 90% of its use in the last window (the ceiling it
+   * regains), unless a container cut it less than a window ago. The use is the allowance a holder
+   * waited at for the pace's full window (`full`), else the tickets around `n` that ended within
+   * the window (the latest numbers would count tickets still waiting, with no `doneAt`: a cut to 1).
    * After a 429 only: a read, then a batch get unless `full` is known, and a conditional write.
    */
   async function cut(n: number, full: number | undefined): Promise<void> {
@@ -159,25 +157,27 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
    * When the slot ticket `n` takes over in one window was last used: a skipped ticket (never
    * sent, or voided because its holder had not written it) hands on its own predecessor's, so
    * the chain n, n − step, n − 2·step ... is followed, a batch at a time, to the last ticket that
-   * was sent. Below `old` the slot is free. The whole chain is followed however long a storm of
-   * refusals made it: the ticket at its far end may still wait or be in flight.
+   * was sent, however long a storm of refusals made it (its far end may still be in flight).
+   * Below `old` the slot is free.
    */
   async function lastUse(n: number, step: number, old: number, first: Item | undefined): Promise<Use> {
     for (let p = n; p > old; p -= CHAIN_BATCH * step) {
       const chain: number[] = [];
       for (let q = p; q > old && chain.length < CHAIN_BATCH; q -= step) chain.push(q);
-      const read = p === n && first ? [first] : [];
-      if (chain.length > read.length)
-        read.push(...(await batchGet(table, chain.slice(read.length).map(ticketKey))));
-      const items = new Map(read.map((item) => [item.sk?.S, item]));
+      const items = await readTickets(chain, p === n ? first : undefined);
       for (const q of chain) {
-        const found = await ticket(q, items.get(ticketSk(q)));
-        if (found === 'missing' || found.doneAt === SKIPPED) continue;
-        if (found.doneAt !== undefined) return { endedAt: found.doneAt };
-        return found.doneBy <= clock.now() ? { endedAt: found.doneBy } : { inFlightUntil: found.doneBy };
+        const use = useOf(await ticket(q, items.get(ticketSk(q))), clock.now());
+        if (use) return use;
       }
     }
     return FREE;
+  }
+
+  /** Tickets `ns` at once (`first`, the first one's item, already read): sort key → item. */
+  async function readTickets(ns: number[], first: Item | undefined): Promise<Map<string | undefined, Item>> {
+    const read = first ? [first] : [];
+    if (ns.length > read.length) read.push(...(await batchGet(table, ns.slice(read.length).map(ticketKey))));
+    return new Map(read.map((item) => [item.sk?.S, item]));
   }
 
   /**
@@ -223,6 +223,23 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
     });
   }
 
+  /** Final: every predecessor ended, the allowance holds till its turn; else look again sooner. */
+  function nextLook(
+    ready: { at: number; inFlight: boolean },
+    counter: Item | undefined,
+    now: number,
+    startBy: number,
+  ) {
+    const regrowsAt = paceRegrowsAt(counter, pace, now);
+    const final = !ready.inFlight && ready.at <= regrowsAt;
+    const poll = ready.inFlight ? now + pollMs : Infinity;
+    return { final, wakeAt: final ? ready.at : Math.min(ready.at, regrowsAt, poll, startBy + 1) };
+  }
+
+  /** In time, and the pace's allowance has not shrunk since the ticket waited at it. */
+  const grantable = (counter: Item | undefined, allowance: number, startBy: number) =>
+    clock.now() <= startBy && paceAllowance(counter, pace, clock.now()) >= allowance;
+
   /**
    * Waits until ticket `n` may start; the allowance it last waited at for the pace's window (that
    * window was full at it), undefined when it never did.
@@ -241,18 +258,11 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
       if (ready.at <= now) return fullAt;
       fullAt = ready.byPace ? allowance : undefined;
       if (ready.soonest > startBy) throw budgetTimeout();
-      const regrowsAt = paceRegrowsAt(counter, pace, now);
-      const final = !ready.inFlight && ready.at <= regrowsAt;
-      // Final: every predecessor has ended and the allowance holds until then. Otherwise look again
-      // when it grows or the predecessor in flight may have ended, by the latest start at the latest.
-      const wakeAt = final
-        ? ready.at
-        : Math.min(ready.at, regrowsAt, ready.inFlight ? now + pollMs : Infinity, startBy + 1);
+      const { final, wakeAt } = nextLook(ready, counter, now, startBy);
       await sleepUntil(clock, wakeAt, signal);
       // A cut another container made since this ticket read the counter slows it as well.
       counter = (await getItem(table, COUNTER)) ?? counter;
-      if (final && clock.now() <= startBy && paceAllowance(counter, pace, clock.now()) >= allowance)
-        return fullAt;
+      if (final && grantable(counter, allowance, startBy)) return fullAt;
     }
   }
 
@@ -286,9 +296,4 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
       };
     },
   };
-}
-
-function ticketOf(item: Item): Ticket {
-  const doneAt = item.doneAt?.N === undefined ? undefined : Number(item.doneAt.N);
-  return { doneAt, doneBy: Number(item.doneBy?.N ?? 0) };
 }

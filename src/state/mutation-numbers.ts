@@ -92,3 +92,27 @@ export function oldThrough(counter: Item | undefined): number {
   const old = Number(counter?.oldThrough?.N);
   return Number.isSafeInteger(old) ? old : 0;
 }
+
+/** A ticket as its successors see it: ended at `doneAt` (SKIPPED: never sent), or in flight until `doneBy` at the latest. */
+export interface Ticket {
+  doneAt: number | undefined;
+  doneBy: number;
+}
+
+/** A slot's last use: ended then, still in flight (until `doneBy` at the latest), or free. */
+export type Use = { endedAt: number } | { inFlightUntil: number } | { free: true };
+export const FREE: Use = { free: true };
+/** `doneAt` of a ticket that never sent: its slot is still its predecessor's. */
+export const SKIPPED = -1;
+
+/** A ticket's use of its slot: ended, or in flight until its `doneBy`; undefined when it never sent. */
+export function useOf(found: Ticket | 'missing', now: number): Use | undefined {
+  if (found === 'missing' || found.doneAt === SKIPPED) return undefined;
+  if (found.doneAt !== undefined) return { endedAt: found.doneAt };
+  return found.doneBy <= now ? { endedAt: found.doneBy } : { inFlightUntil: found.doneBy };
+}
+
+export function ticketOf(item: Item): Ticket {
+  const doneAt = item.doneAt?.N === undefined ? undefined : Number(item.doneAt.N);
+  return { doneAt, doneBy: Number(item.doneBy?.N ?? 0) };
+}

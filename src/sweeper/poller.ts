@@ -196,18 +196,23 @@ export function createPoller(options: PollerOptions) {
       commit(walk);
       yield { newEvents, cursor: structuredClone(state), page: read.page };
       if (walk.next >= layout.total) return CAUGHT_UP;
-      const total = layout.total;
-      read = await nextPage(walk.next, o);
-      // Old events expired while this run read: every position moved down by as many, and the
-      // unread events just past the walk with them (events arriving at the same moment would
-      // hide a shrink; then they are read again next run only if within the lookback).
-      const expired = total - layout.total;
-      if (expired > 0) {
-        walk.next = Math.max(0, walk.next - expired);
-        const low = read.items[0]?.pos;
-        if (low === undefined || low > walk.next) read = await nextPage(walk.next, o);
-      }
+      read = await pageAfter(walk, o);
     }
+  }
+
+  /**
+   * The page after the walk. Old events that expired while this run read moved every position
+   * down by as many, the unread ones just past the walk too: the walk follows a shrinking
+   * `totalItems` (events arriving at the same moment hide a shrink; then only the lookback helps).
+   */
+  async function pageAfter(walk: Walk, o: EventOrder): Promise<ReadPage> {
+    const total = layout.total;
+    const read = await nextPage(walk.next, o);
+    const expired = total - layout.total;
+    if (expired <= 0) return read;
+    walk.next = Math.max(0, walk.next - expired);
+    const low = read.items[0]?.pos;
+    return low === undefined || low > walk.next ? nextPage(walk.next, o) : read;
   }
 
   /** A scan; when an order detected earlier turns out wrong (auto only), one more from scratch. */

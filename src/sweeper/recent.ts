@@ -85,6 +85,26 @@ export function storedWindow(
  * page budget or deadline still moves on; and 1000 identities keep the item near 50 KB. On a log
  * busier than a page per lookback, the window is shorter than `LOOKBACK_MS` (logged).
  */
+/**
+ * How many of `inWindow` (newest first) to keep: whole milliseconds while they fit in `limit`,
+ * the boundary's own millisecond whole (or equal timestamps could double), unless a client
+ * stamped thousands of events alike: a cursor item past DynamoDB's 400 KB would stop every run,
+ * so the rest of that millisecond is read again as new, under the same ids (deduplicated).
+ */
+function newestThatFit(inWindow: Array<[string, Seen]>, limit: number) {
+  let keep = 0;
+  let end = 0;
+  while (keep < inWindow.length) {
+    const ts = (inWindow[keep] as [string, Seen])[1].ts;
+    while (end < inWindow.length && (inWindow[end] as [string, Seen])[1].ts === ts) end++;
+    if (end > (keep === 0 ? MAX_BOUNDARY_GROUP : limit)) break;
+    keep = end;
+  }
+  return keep > 0
+    ? { keep, boundaryDropped: 0 }
+    : { keep: MAX_BOUNDARY_GROUP, boundaryDropped: end - MAX_BOUNDARY_GROUP };
+}
+
 export function settle(window: RecentWindow, pageSize: number): Trimmed {
   const trimmed: Trimmed = { windowCut: false, aheadDropped: 0, boundaryDropped: 0 };
   if (window.boundaryTs === null) return trimmed;
@@ -99,23 +119,8 @@ export function settle(window: RecentWindow, pageSize: number): Trimmed {
   const limit = Math.min(Math.max(pageSize, 1), MAX_WINDOW);
   if (inWindow.length > limit) {
     inWindow.sort((a, b) => b[1].ts - a[1].ts);
-    // Keep whole milliseconds, newest first, while they fit.
-    let keep = 0;
-    let end = 0;
-    while (keep < inWindow.length) {
-      const ts = (inWindow[keep] as [string, Seen])[1].ts;
-      while (end < inWindow.length && (inWindow[end] as [string, Seen])[1].ts === ts) end++;
-      // The boundary's own millisecond is kept whole (or equal timestamps could double)...
-      if (end > (keep === 0 ? MAX_BOUNDARY_GROUP : limit)) break;
-      keep = end;
-    }
-    if (keep === 0) {
-      // ... unless a client stamped thousands of events alike: a cursor item past DynamoDB's
-      // 400 KB would stop every run. The rest are read again as new, under the same ids (their
-      // requests and notices are deduplicated).
-      keep = MAX_BOUNDARY_GROUP;
-      trimmed.boundaryDropped = end - keep;
-    }
+    const { keep, boundaryDropped } = newestThatFit(inWindow, limit);
+    trimmed.boundaryDropped = boundaryDropped;
     const oldestKept = (inWindow[keep - 1] as [string, Seen])[1].ts;
     for (const [hash] of inWindow.slice(keep)) window.kept.delete(hash);
     window.floorTs = oldestKept;
