@@ -1,4 +1,5 @@
 /** Durations and instants as the CLI takes them: `90s`, `15m`, `24h`, `30d`, or an ISO instant with offset. */
+import * as z from 'zod/mini';
 import { UsageError } from './errors.js';
 
 const DURATION = /^(\d+)([smhd])$/;
@@ -10,15 +11,25 @@ export function durationMs(text: string): number | undefined {
   return match ? Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS] : undefined;
 }
 
+/**
+ * An ISO 8601 instant with an offset, seconds optional (2026-11-23T10:00+01:00, as a person types
+ * it); undefined for anything else, an impossible date too (2026-02-30 is not read as 2 March).
+ */
+export function isoInstant(text: string): Date | undefined {
+  const instant = (precision?: -1) => z.iso.datetime({ offset: true, ...(precision ? { precision } : {}) });
+  const valid = instant().safeParse(text).success || instant(-1).safeParse(text).success;
+  return valid ? new Date(text) : undefined;
+}
+
 /** `--since`: that long before `now`, or an ISO instant with an offset; a usage error otherwise. */
 export function sinceInstant(text: string, now: Date, usage = ''): Date {
   const back = durationMs(text);
   if (back !== undefined) return new Date(now.getTime() - back);
-  const ms = Date.parse(text);
-  if (!/T.*(Z|[+-]\d{2}:\d{2})$/.test(text) || Number.isNaN(ms))
+  const at = isoInstant(text);
+  if (!at)
     throw new UsageError(
       `--since must be like 30d, 24h, 90m or an ISO instant with offset; got "${text}"`,
       usage,
     );
-  return new Date(ms);
+  return at;
 }

@@ -5,13 +5,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { z } from 'zod';
 import { type ActionRequest, actionRequestSchemas, actionTarget, requesterKey } from '../actions/request.js';
 import { decide, describeDecision } from '../policy/decide.js';
 import { type Policy, policySchemas } from '../policy/schema.js';
 import { policyWarnings } from '../policy/warnings.js';
 import { formatPath } from '../util/zod-issues.js';
 import { parse } from './args.js';
+import { isoInstant } from './durations.js';
 import { CommandError, UsageError } from './errors.js';
 import { type CliIo, EXIT, printHelp } from './io.js';
 
@@ -156,14 +156,13 @@ function policyExplain(rest: string[], io: CliIo): number {
   if (help) return printHelp(io, POLICY_USAGE);
   let at = io.now();
   if (typeof values.at === 'string') {
-    // With or without seconds: a person types 2026-11-23T10:00+01:00.
-    const withSeconds = z.iso.datetime({ offset: true }).safeParse(values.at).success;
-    if (!withSeconds && !z.iso.datetime({ offset: true, precision: -1 }).safeParse(values.at).success)
+    const instant = isoInstant(values.at);
+    if (!instant)
       throw new UsageError(
         `--at must be an ISO 8601 instant with an offset, e.g. 2026-11-23T10:00:00+01:00; got "${values.at}"`,
         POLICY_USAGE,
       );
-    at = new Date(values.at);
+    at = instant;
   }
   const file = policyFile(io, values.policy as string | undefined);
   const policy = loadPolicy(io, file);

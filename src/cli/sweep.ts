@@ -53,7 +53,7 @@ function sweepEnvironment(io: CliIo, local: boolean) {
 }
 
 /** The sweeper's dependencies as deployed; a bad policy or a missing variable is the user's to fix (exit 1). */
-function sweeperDeps(env: Record<string, string | undefined>, policyFile: string | undefined) {
+function sweeperDeps(env: Record<string, string | undefined>, policyFile: string | undefined, io: CliIo) {
   let policy: ReturnType<typeof loadPolicyFile>;
   try {
     policy = loadPolicyFile(policyFile ?? env.AUTOPILOT_POLICY ?? 'policy.json');
@@ -62,7 +62,7 @@ function sweeperDeps(env: Record<string, string | undefined>, policyFile: string
     throw error;
   }
   try {
-    return sweeperDepsFromEnv(env, { policy });
+    return sweeperDepsFromEnv(env, { policy, clock: () => io.now().getTime() });
   } catch (error) {
     throw new CommandError(`${(error as Error).message} (or use --local with a running \`npm start\`)`);
   }
@@ -123,7 +123,7 @@ export async function sweepCommand(args: string[], io: CliIo): Promise<number> {
     throw new UsageError('only --dry-run is supported: real runs belong to the schedule', SWEEP_USAGE);
 
   const { env, dynamoEndpoint } = sweepEnvironment(io, values.local === true);
-  const deps = sweeperDeps(env, values.policy as string | undefined);
+  const deps = sweeperDeps(env, values.policy as string | undefined, io);
 
   const dynamo = createDynamoClient(dynamoEndpoint ? { endpoint: dynamoEndpoint } : {});
   const dryTable = dryRunClient(dynamo);
