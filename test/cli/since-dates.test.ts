@@ -6,7 +6,7 @@ import { policyReplayCommand } from '../../src/cli/policy-replay.js';
 import type { StateTable } from '../../src/state/table.js';
 import { captureIo } from '../helpers/cli-io.js';
 
-const REPO = resolve(import.meta.dirname, '..');
+const REPO = resolve(import.meta.dirname, '../..');
 
 describe('policy replay / audit --since', () => {
   it('refuses 2026-02-30 instead of reading it as 2 March', async () => {
@@ -25,7 +25,7 @@ describe('policy replay / audit --since', () => {
       table,
     });
     await expect(run).rejects.toBeInstanceOf(UsageError);
-    // What happens today: the scan runs from 2026-03-02T10:00:00Z, a day the user never typed.
+    // It used to scan from 2026-03-02T10:00:00Z, a day the user never typed.
     expect(scans).toEqual([]);
   });
 });
