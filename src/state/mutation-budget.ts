@@ -19,13 +19,11 @@
  *   is below the max, ticket n also waits for ticket n − A. Each container cutting its own pace
  *   instead made ten containers probe ten times as fast, and meet five times as many 429s.
  *
- * A predecessor whose item is missing (its holder stopped or is slow between the counter and its
- * write) is voided by the waiter with a conditional put, as skipped; a holder that finds its own
- * number voided takes another. So a crash never stalls the budget and no number is counted
- * twice. Numbers so old that their windows have passed are never read (src/state/mutation-numbers.ts
- * tells which). Cost per mutation: a counter update, a put, a batch get, an update; a read of the
- * counter each time a waiting ticket wakes (a cut made meanwhile slows it too); two reads and a
- * write more after a 429.
+ * A missing predecessor (its holder stopped, or is slow to write it) is voided by the waiter with
+ * a conditional put, as skipped; a holder finding its number voided takes another: a crash never
+ * stalls the budget, no number counts twice. Numbers whose windows have passed are never read
+ * (src/state/mutation-numbers.ts). Per mutation: a counter update, a put, a batch get, an update;
+ * a counter read per wake of a waiting ticket; two reads and a write more after a 429.
  */
 import {
   type AcquireOptions,
@@ -74,8 +72,9 @@ export interface SharedBudgetOptions {
   pollMs?: number;
 }
 
-/** Tickets of one slot's chain read in one batch. */
+/** Tickets of one slot's chain read in one batch, and batches followed at most (100 tickets). */
 const CHAIN_BATCH = 25;
+const MAX_CHAIN_BATCHES = 4;
 
 export function createSharedMutationBudget(table: StateTable, options: SharedBudgetOptions): MutationBudget {
   const clock = options.clock ?? systemClock;
@@ -154,14 +153,16 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
   }
 
   /**
-   * When the slot ticket `n` takes over in one window was last used: a skipped ticket (never
-   * sent, or voided because its holder had not written it) hands on its own predecessor's, so
-   * the chain n, n − step, n − 2·step ... is followed, a batch at a time, to the last ticket that
-   * was sent, however long a storm of refusals made it (its far end may still be in flight).
-   * Below `old` the slot is free.
+   * When the slot ticket `n` takes over in one window was last used: a skipped ticket (never sent,
+   * or voided) hands on its predecessor's, so the chain n, n − step, ... is followed, a batch at a
+   * time, to the last ticket sent (its far end may be in flight). Below `old` the slot is free.
    */
-  async function lastUse(n: number, step: number, old: number, first: Item | undefined): Promise<Use> {
-    for (let p = n; p > old; p -= CHAIN_BATCH * step) {
+  async function lastUse(n: number, step: number, old: number, first: Item | undefined, startBy: number) {
+    for (let p = n, batch = 0; p > old; p -= CHAIN_BATCH * step, batch++) {
+      // Longer: a storm of refusals, or a counter from before `oldThrough` (all its long-expired
+      // tickets missing): used just now. The waiter gives up at its latest start, not walk on.
+      if (batch === MAX_CHAIN_BATCHES) return { endedAt: clock.now() };
+      if (clock.now() > startBy) throw budgetTimeout();
       const chain: number[] = [];
       for (let q = p; q > old && chain.length < CHAIN_BATCH; q -= step) chain.push(q);
       const items = await readTickets(chain, p === n ? first : undefined);
@@ -184,7 +185,7 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
    * When ticket `n` may start (`at`), the soonest it could if its predecessors in flight ended
    * now, and whether the pace's window set `at` (then that window is full at the allowance).
    */
-  async function readiness(n: number, allowance: number, old: number) {
+  async function readiness(n: number, allowance: number, old: number, startBy: number) {
     // One predecessor per window at its max (the key's limits), and one at the pace's allowance while it is cut.
     const steps = limits.map((limit) => ({ step: limit.max, perMs: limit.perMs }));
     if (allowance < pace.max) steps.push({ step: allowance, perMs: pace.perMs });
@@ -202,7 +203,7 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
     let soonest = Number.NEGATIVE_INFINITY;
     let inFlight = false;
     for (const p of before) {
-      const use = await lastUse(p.n, p.step, old, found.get(ticketSk(p.n)));
+      const use: Use = await lastUse(p.n, p.step, old, found.get(ticketSk(p.n)), startBy);
       if ('free' in use) continue;
       const startAt = ('endedAt' in use ? use.endedAt : use.inFlightUntil) + p.perMs;
       at = Math.max(at, startAt);
@@ -251,7 +252,7 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
       throwIfAborted(signal);
       // The allowance grows as windows pass after a cut: a ticket that waits sees it grow.
       const allowance = paceAllowance(counter, pace, clock.now());
-      const ready = await readiness(n, allowance, oldThrough(counter));
+      const ready = await readiness(n, allowance, oldThrough(counter), startBy);
       const now = clock.now();
       // Never granted after its deadline, even when its turn came while it slept past it.
       if (now > startBy) throw budgetTimeout();
