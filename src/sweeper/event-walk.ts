@@ -63,14 +63,14 @@ export interface Walk extends RecentWindow {
  * When a page's events typically happened: the median of its timestamps, not the oldest. A
  * client SDK writes them, and one device with a reset clock (stamped in 2000, or 0) must not
  * make the sweeper believe it observed exposures for decades (it would judge configs stale
- * whose last use lies before the log's real start). The median errs late: observation shorter.
+ * whose last use lies before the log's real start). The (upper) median errs late: observation shorter.
  */
 function typicalStart(events: ReadonlyArray<{ ts: number }>): number | undefined {
   const stamps = events
     .map((e) => e.ts)
     .filter((ts) => !Number.isNaN(ts))
     .sort((a, b) => a - b);
-  return stamps[Math.floor((stamps.length - 1) / 2)];
+  return stamps[Math.floor(stamps.length / 2)];
 }
 
 /** Events of one response laid out by position (ascending), for the order `o` (possibly a guess). */

@@ -71,7 +71,9 @@ export interface RecordContext {
 }
 
 /** The channel's URL: from the secret; the policy's deprecated `notifications.slackWebhookUrl` otherwise. */
-export async function notificationsUrl(deps: RecordDeps): Promise<string | undefined> {
+export async function notificationsUrl(
+  deps: Pick<RecordDeps, 'channelUrl'> & { policy: Pick<RecordDeps['policy'], 'notifications'> },
+): Promise<string | undefined> {
   return (await deps.channelUrl?.()) || deps.policy.notifications.slackWebhookUrl;
 }
 

@@ -11,6 +11,7 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { RequesterSigner } from '../actions/proof.js';
 import { effectKey } from '../actions/request.js';
 import type { Logger } from '../observability/logger.js';
+import type { Policy } from '../policy/schema.js';
 import { sendActionRequest } from '../queue/actions-queue.js';
 import { postToSlack } from '../slack/post.js';
 import { writeAudit } from '../state/audit.js';
@@ -20,6 +21,7 @@ import type { StateTable } from '../state/table.js';
 import { forEachBounded } from '../util/pool.js';
 import { cancelReason } from './cancel.js';
 import { endCancelledNow } from './cancel-now.js';
+import { notificationsUrl } from './record.js';
 
 /** A released copy that never came back (lost, or its worker crashed) is sent again after this long. */
 export const RELEASE_RETRY_MS = 15 * 60_000;
@@ -34,6 +36,8 @@ export interface ReleaseDeps {
   /** Where a cancelled request the tick ends itself is told (the requester's reply URL, the channel). */
   slack?: { allowedOrigins: string[] };
   channelUrl?: () => Promise<string | undefined>;
+  /** For the channel's URL still in the policy (deprecated, still honoured: src/worker/record.ts). */
+  policy?: Pick<Policy, 'notifications'>;
 }
 
 export interface ReleaseSummary {
@@ -77,7 +81,8 @@ async function endStuckCancelled(deps: ReleaseDeps, held: HeldRecord[], now: Dat
       tell: async (urls, message) => {
         for (const url of urls) await postToSlack(url, message, { allowedOrigins });
       },
-      ...(deps.channelUrl ? { channelUrl: deps.channelUrl } : {}),
+      channelUrl: async () =>
+        deps.policy ? notificationsUrl({ ...deps, policy: deps.policy }) : deps.channelUrl?.(),
     });
     deps.logger.info('stuck held request ended as cancelled', { requestId: record.requestId });
   }

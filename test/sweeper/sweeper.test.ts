@@ -112,7 +112,7 @@ describe.each(['newest-first', 'oldest-first'] as const)('a sweeper run, events 
       .slice(0, 100)
       .map((e) => Number(e.timestamp))
       .sort((a, b) => a - b);
-    expect(cursor?.observedSince).toBe(oldestPage[49]);
+    expect(cursor?.observedSince).toBe(oldestPage[50]);
 
     // new_checkout_copy has had no exposure for 60 days: queued; checkout_legacy was never exposed but is protected.
     const archives = bodies.filter((b) => b.action === 'archive_config');
