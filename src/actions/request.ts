@@ -14,6 +14,15 @@ import { formatIssues } from '../util/zod-issues.js';
 
 export const REQUESTER_SOURCES = ['slack', 'ci', 'events', 'schedule'] as const;
 
+const requestIdSchema = () =>
+  z
+    .string()
+    .check(
+      z.minLength(1),
+      z.maxLength(128),
+      z.regex(/^[A-Za-z0-9._:@/-]+$/, 'letters, digits and . _ : @ / - only'),
+    );
+
 function buildSchemas() {
   /** Identifiers we pass to the Console API: bounded, printable, no whitespace or control characters. */
   const identifier = z
@@ -35,15 +44,9 @@ function buildSchemas() {
     requestedAt: z.iso.datetime({ offset: true }),
     reason: z.optional(z.string().check(z.maxLength(2000))),
     /** A stable id chosen by the producer; the worker makes one from the message id when absent. */
-    requestId: z.optional(
-      z
-        .string()
-        .check(
-          z.minLength(1),
-          z.maxLength(128),
-          z.regex(/^[A-Za-z0-9._:@/-]+$/, 'letters, digits and . _ : @ / - only'),
-        ),
-    ),
+    requestId: z.optional(requestIdSchema()),
+    /** Set by the webhook on an Approve click's copy: the id of the held question it answers. */
+    answers: z.optional(requestIdSchema()),
     reply: z.optional(z.object({ slackResponseUrl: z.optional(z.url()) })),
     dryRun: z.optional(z.boolean()),
   };

@@ -243,6 +243,8 @@ async function approve(click: Click): Promise<InteractionResult> {
     ...original,
     requestedBy: { source: 'slack', id: userId },
     requestId,
+    // The question it answers, by id: the worker ends it with this copy, and a cancel of it stops this copy.
+    ...(original.requestId ? { answers: original.requestId } : {}),
     ...(responseUrl ? { reply: { slackResponseUrl: responseUrl } } : {}),
   };
   const sent = await enqueue(deps, request, deadline, now);

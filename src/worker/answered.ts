@@ -22,7 +22,8 @@ export async function endAnsweredQuestion(
 ): Promise<void> {
   const held = await readHeld(deps.table, asked);
   // Not held: it ended already (an earlier answer, a cancel the tick carried out, its expiry).
-  if (!held) return;
+  // A question about another effect is not this one's to end.
+  if (!held || effectKey(held.request) !== effectKey(answer)) return;
   const now = currentDate(deps);
   const reason = `answered by ${requesterKey(answer.requestedBy)} (request ${answer.requestId}): ${done.reason}`;
   const first = await recordFinal(

@@ -60,6 +60,8 @@ export async function holdFor(
  */
 export function answeredQuestion(request: ActionRequest & { requestId: string }): string | undefined {
   if (request.requestedBy.source !== 'slack') return undefined;
+  if (request.answers) return request.answers;
+  // A copy queued before `answers` existed says it in its id (unless the id was hashed down).
   const suffix = `:approved-by:${request.requestedBy.id}`;
   if (!request.requestId.endsWith(suffix)) return undefined;
   const asked = request.requestId.slice(0, -suffix.length);

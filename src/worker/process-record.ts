@@ -126,10 +126,11 @@ async function mutate(deps: RecordDeps, ctx: RecordContext, decision: Decision):
   const owner = `${request.requestId}/${record.messageId}/${randomUUID()}`;
   const claimed = await claim(deps, ctx, owner);
   if (claimed) return { kind: 'ended', result: claimed };
-  // A held request, or the answer to a held question (an Approve click's copy): say on the held
-  // item that it is executing, unless it was cancelled first (a cancel then is refused).
-  const heldId = ctx.held ? request.requestId : answeredQuestion(request);
-  const stopped = heldId ? await stoppedSinceRead(deps, ctx, owner, heldId) : undefined;
+  // A held request, and the held question an Approve click's copy answers: say on their held
+  // items that it is executing, unless one was cancelled first (a cancel then is refused).
+  const question = answeredQuestion(request);
+  const heldIds = [...(ctx.held ? [request.requestId] : []), ...(question ? [question] : [])];
+  const stopped = await stoppedSinceRead(deps, ctx, owner, heldIds);
   if (stopped) {
     await releaseEffect(deps.table, key, owner);
     return { kind: 'ended', result: await stopped() };
@@ -138,7 +139,7 @@ async function mutate(deps: RecordDeps, ctx: RecordContext, decision: Decision):
   // Nothing reached the platform: the claim goes back, and a held request can be cancelled again.
   const letGo = async () => {
     await releaseEffect(deps.table, key, owner);
-    if (heldId) await stopExecutingHeld(deps.table, heldId, owner);
+    for (const heldId of heldIds) await stopExecutingHeld(deps.table, heldId, owner);
   };
   if (decision.counter) {
     const taken = await consumeCounter(deps.table, decision.counter).catch(async (error: unknown) => {
@@ -159,7 +160,7 @@ async function mutate(deps: RecordDeps, ctx: RecordContext, decision: Decision):
     // not promise that nothing changed, so it is refused until the retry ends the request.
     if (outcome.mayHaveReached) {
       await releaseEffect(deps.table, key, owner);
-      if (heldId) await markReached(deps.table, heldId, currentDate(deps));
+      for (const heldId of heldIds) await markReached(deps.table, heldId, currentDate(deps));
     } else await letGo();
     if (decision.counter) await refundCounter(deps.table, decision.counter);
     await backOffIfRateLimited(deps, ctx, outcome);
@@ -227,12 +228,24 @@ async function stoppedSinceRead(
   deps: RecordDeps,
   ctx: RecordContext,
   owner: string,
-  heldId: string,
+  heldIds: string[],
 ): Promise<(() => Promise<RecordResult>) | undefined> {
+  for (const [i, heldId] of heldIds.entries()) {
+    const stop = await stoppedOn(deps, ctx, owner, heldId);
+    if (!stop) continue;
+    // Nothing executes: the marks already made are taken back.
+    for (const marked of heldIds.slice(0, i)) await stopExecutingHeld(deps.table, marked, owner);
+    return stop;
+  }
+  return undefined;
+}
+
+/** One held item's gate: go on (marked executing), or how the request ends instead. */
+async function stoppedOn(deps: RecordDeps, ctx: RecordContext, owner: string, heldId: string) {
   const gate = await startExecutingHeld(deps.table, heldId, owner);
   if (gate.state === 'cancelled') return () => endCancelled(deps, ctx, gate.cancel);
   if (gate.state === 'go') return undefined;
-  // No longer held: it ended meanwhile (a copy of it, or the question this answers).
+  // No longer held: it ended meanwhile (a copy of this request, or the question this answers).
   const final =
     (await readFinal(deps.table, ctx.request.requestId)) ??
     (heldId === ctx.request.requestId ? undefined : await readFinal(deps.table, heldId));

@@ -116,6 +116,8 @@ describe('"ask a human" buttons', () => {
       ...asked,
       requestedBy: { source: 'slack', id: 'U0RELEASE' },
       requestId: 'sweeper-abc123:approved-by:U0RELEASE',
+      // The question it answers, by id (the worker ends it with this copy).
+      answers: 'sweeper-abc123',
       reply: { slackResponseUrl: `${slackOrigin}/actions/T0001/5678/efgh` },
     });
     expect(posted).toHaveLength(1);
