@@ -224,10 +224,12 @@ function timeOut(exchange: Exchange, timeoutMs: number): void {
  * compressed body may expand enormously). zlib is loaded only when a body is encoded.
  */
 function decode(body: Buffer, encoding: string | undefined, maxBytes: number): string {
-  if (!encoding || encoding === 'identity' || body.length === 0) return body.toString('utf8');
+  // Content codings are case-insensitive (RFC 9110 §8.4.1): `Identity` is no coding either.
+  const coding = encoding?.trim().toLowerCase();
+  if (!coding || coding === 'identity' || body.length === 0) return body.toString('utf8');
   const zlib = process.getBuiltinModule('node:zlib');
   const limit = { maxOutputLength: maxBytes };
-  switch (encoding.trim().toLowerCase()) {
+  switch (coding) {
     case 'gzip':
     case 'x-gzip':
       return zlib.gunzipSync(body, limit).toString('utf8');

@@ -95,9 +95,10 @@ function asString(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** A client SDK wrote it: a time a Date cannot hold (a nanosecond stamp, say) is shown as given. */
 function timeOf(epochMs: unknown): string {
   const ms = Number(epochMs);
-  return Number.isFinite(ms) && ms > 0
+  return Number.isFinite(ms) && ms > 0 && ms <= 8.64e15
     ? new Date(ms).toISOString().replace('T', ' ').slice(0, 19)
     : asString(epochMs);
 }

@@ -3,12 +3,19 @@ import * as z from 'zod/mini';
 import { once } from '../../util/once.js';
 import { metricRefSchema } from './common.js';
 
+/**
+ * An e-mail address, checked loosely (`local@domain`, no spaces): the platform judges the rest.
+ * zod's `email()` refuses valid ones (a punycode top-level domain such as `xn--p1ai`, `&`).
+ */
+const emailAddress = () =>
+  z.string().check(z.regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an e-mail address'));
+
 export const createTeamSchema = once(() => {
   const metricRefs = z.array(z.strictObject({ name: z.string(), type: z.string() }));
   return z.strictObject({
     name: z.string().check(z.minLength(1)),
-    members: z.array(z.email()),
-    admins: z.array(z.email()),
+    members: z.array(emailAddress()),
+    admins: z.array(emailAddress()),
     defaultGateMetrics: metricRefs,
     defaultExperimentPrimaryMetrics: metricRefs,
     defaultExperimentSecondaryMetrics: metricRefs,
