@@ -42,10 +42,21 @@ export class Transport {
   constructor(private readonly config: TransportConfig) {
     this.baseUrl = config.baseUrl.replace(/\/+$/, '');
     if (!/^https?:\/\//i.test(this.baseUrl)) throw new TypeError('baseUrl must be an http(s) URL');
-    if (typeof config.apiKey === 'string') {
-      this.knownKeys.add(config.apiKey);
-      rememberSecret(config.apiKey);
+    if (typeof config.apiKey === 'string') this.remember(config.apiKey);
+  }
+
+  /** The key as sent: trimmed (as undici or the server's parser would), both forms scrubbed from echoes. */
+  private remember(raw: string): string {
+    const key = raw.trim();
+    for (const form of new Set([raw, key])) {
+      this.knownKeys.add(form);
+      rememberSecret(form);
     }
+    // The last few only (enough for echoes of a key just rotated out); printable ASCII is sent.
+    while (this.knownKeys.size > 8) this.knownKeys.delete(this.knownKeys.values().next().value as string);
+    if (!/^[ -~]+$/.test(key))
+      throw new ConsoleError('the API key is empty or holds characters other than printable ASCII');
+    return key;
   }
 
   /** Absolute URL of a call. */
@@ -64,7 +75,8 @@ export class Transport {
   async request<T>(call: Call<T>, options: RequestOptions = {}): Promise<T> {
     const url = this.url(call.path, call.query);
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
-    let key = typeof this.config.apiKey === 'string' ? this.config.apiKey : await this.key(false);
+    let key =
+      typeof this.config.apiKey === 'string' ? this.remember(this.config.apiKey) : await this.key(false);
     let keyRefreshed = false;
     // Sends the sender made again on a fresh connection: attempts too (see src/http/send.ts).
     const tally: Tally = { resent: 0 };
@@ -167,11 +179,7 @@ export class Transport {
     const provider = this.config.apiKey;
     const key = typeof provider === 'string' ? provider : await provider({ afterUnauthorized });
     if (typeof key !== 'string' || key === '') throw new ConsoleError('the API key provider returned no key');
-    this.knownKeys.add(key);
-    rememberSecret(key);
-    // Remember the last few keys only (enough to scrub echoes of a key just rotated out).
-    if (this.knownKeys.size > 4) this.knownKeys.delete(this.knownKeys.values().next().value as string);
-    return key;
+    return this.remember(key);
   }
 
   private async sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
