@@ -43,10 +43,17 @@ function describeListChanges(path: string, before: Json[], after: Json[], out: s
 
 const plainList = (v: Json): v is Json[] => Array.isArray(v) && v.every((x) => typeof x !== 'object');
 
+/** Fields that hold a credential: a diff says that they changed, never their values (CI logs, reviews). */
+const CREDENTIALS = new Set(['notifications.slackWebhookUrl']);
+
 /** Field-by-field differences under `path`, one line each. */
 function describeChanges(path: string, before: Json, after: Json, out: string[]): void {
   if (JSON.stringify(before) === JSON.stringify(after)) return;
-  if (before === undefined) out.push(`${path}: set to ${show(after)}`);
+  if (CREDENTIALS.has(path))
+    out.push(
+      `${path}: ${before === undefined ? 'set' : after === undefined ? 'removed' : 'changed'} (a credential: not shown)`,
+    );
+  else if (before === undefined) out.push(`${path}: set to ${show(after)}`);
   else if (after === undefined) out.push(`${path}: removed (was ${show(before)})`);
   else if (named(before) && named(after)) describeNamedChanges(path, before, after, out);
   else if (plainList(before) && plainList(after)) describeListChanges(path, before, after, out);
