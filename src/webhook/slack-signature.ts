@@ -134,15 +134,22 @@ export async function verifySlackRequest(
     verifySlackSignature({ headers, body, signingSecret: secret, now });
   } catch (error) {
     if (!(error instanceof SlackSignatureError) || error.outcome !== 'signature_mismatch') throw error;
-    let refreshed = false;
-    try {
-      refreshed = await secrets.refresh();
-    } catch {
-      // The old secret stays in use; the request is still unproven.
-    }
-    if (!refreshed) throw error;
-    const rotated = (await secrets.get()).slackSigningSecret;
-    if (rotated === secret) throw error;
+    // Re-read by the same deadline as the first read: a slow Secrets Manager answers 503 in time.
+    const again = secrets
+      .refresh()
+      .then(async (refreshed) => (refreshed ? (await secrets.get()).slackSigningSecret : undefined));
+    // A re-read refused as too soon (a forged request, mostly) answers at once: no deadline timer.
+    const soon = await Promise.race([
+      settled(again),
+      new Promise<undefined>((go) => setImmediate(() => go(undefined))),
+    ]);
+    const reread =
+      soon ?? (readBy ? await settleBy(again, readBy.deadline, readBy.clock) : await settled(again));
+    if (!reread.settled)
+      throw new DependencyUnavailableError('the signing secret could not be read again in time');
+    // A failed re-read keeps the old secret in use: the request is still unproven.
+    const rotated = 'value' in reread ? reread.value : undefined;
+    if (rotated === undefined || rotated === secret) throw error;
     verifySlackSignature({ headers, body, signingSecret: rotated, now });
   }
 }
