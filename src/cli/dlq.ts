@@ -5,7 +5,7 @@
  * environment: DLQ_URL, ACTIONS_QUEUE_URL, as the functions name them).
  */
 import { createSqsClient } from '../queue/actions-queue.js';
-import { type DeadLetter, receiveAll, redrive, release } from '../queue/dead-letters.js';
+import { type DeadLetter, DLQ_READ_MAX, receiveAll, redrive, release } from '../queue/dead-letters.js';
 import { parse } from './args.js';
 import { CommandError, UsageError } from './errors.js';
 import { type CliIo, EXIT, printHelp, renderTable } from './io.js';
@@ -73,7 +73,11 @@ function redriveReport(result: Awaited<ReturnType<typeof redrive>>, unknown: str
   return [
     `Moved ${result.moved.length} message(s) back to the actions queue.`,
     ...result.moved.map(
-      (m) => `  ${m.messageId} → ${m.newMessageId}${m.requestId ? ` (request ${m.requestId})` : ''}`,
+      (m) =>
+        `  ${m.messageId} → ${m.newMessageId}${m.requestId ? ` (request ${m.requestId})` : ''}` +
+        (m.notDeleted
+          ? ` — but NOT deleted from the DLQ (${m.notDeleted}): it shows there again; do not redrive it twice`
+          : ''),
     ),
     ...result.failed.map((f) => `  NOT moved ${f.messageId}: ${f.error} (still in the DLQ)`),
     ...unknown.map((id) => `  not in the DLQ: ${id}`),
@@ -128,7 +132,8 @@ async function redriveLetters(
   io.stdout(
     options.json ? JSON.stringify({ ...result, notFound: unknown }, null, 2) : redriveReport(result, unknown),
   );
-  return result.failed.length > 0 || unknown.length > 0 ? EXIT.failure : EXIT.ok;
+  const notDeleted = result.moved.some((m) => m.notDeleted !== undefined);
+  return result.failed.length > 0 || unknown.length > 0 || notDeleted ? EXIT.failure : EXIT.ok;
 }
 
 export async function dlqCommand(args: string[], io: CliIo): Promise<number> {
@@ -166,6 +171,9 @@ export async function dlqCommand(args: string[], io: CliIo): Promise<number> {
   let letters: DeadLetter[] = [];
   try {
     letters = await receiveAll(sqs, where.dlqUrl, { holdSeconds: 120 });
+    // A bounded read: say so rather than show or move part of the DLQ as if it were all of it.
+    const partial = letters.length >= DLQ_READ_MAX;
+    if (partial) io.stderr(`note: only the first ${DLQ_READ_MAX} messages were read; the DLQ holds more`);
     const held = { sqs, dlqUrl: where.dlqUrl, letters };
     if (sub === 'list') return await listLetters(held, values.json === true, io);
     const options = {
@@ -174,7 +182,8 @@ export async function dlqCommand(args: string[], io: CliIo): Promise<number> {
       dryRun: values['dry-run'] === true,
       json: values.json === true,
     };
-    return await redriveLetters(held, where.queueUrl as string, options, io);
+    const code = await redriveLetters(held, where.queueUrl as string, options, io);
+    return partial && (options.all || code !== EXIT.ok) ? EXIT.failure : code;
   } catch (error) {
     if (error instanceof UsageError || error instanceof CommandError) throw error;
     // Whatever we held goes back to the queue as it was.

@@ -76,12 +76,15 @@ function describe(message: Message): DeadLetter {
  * Every message in the DLQ (at most `max`), held invisible for `holdSeconds` while the caller
  * works on them; `release` makes the ones it did not delete visible again.
  */
+/** Messages one command reads at most (each is held while it works). */
+export const DLQ_READ_MAX = 1000;
+
 export async function receiveAll(
   sqs: Sqs,
   dlqUrl: string,
   options: { max?: number; holdSeconds?: number } = {},
 ): Promise<DeadLetter[]> {
-  const max = options.max ?? 1000;
+  const max = options.max ?? DLQ_READ_MAX;
   const seen = new Map<string, DeadLetter>();
   // An empty receive can be a miss on a distributed queue: stop after two in a row.
   for (let empty = 0; empty < 2 && seen.size < max; ) {
@@ -120,7 +123,8 @@ export async function release(sqs: Sqs, dlqUrl: string, letters: DeadLetter[]): 
 }
 
 export interface RedriveResult {
-  moved: Array<{ messageId: string; newMessageId: string; requestId?: string }>;
+  /** Sent back; `notDeleted` when its delete from the DLQ then failed (it comes back there). */
+  moved: Array<{ messageId: string; newMessageId: string; requestId?: string; notDeleted?: string }>;
   failed: Array<{ messageId: string; error: string }>;
 }
 
@@ -150,11 +154,18 @@ export async function redrive(
       result.failed.push({ messageId: letter.messageId, error: (error as Error).message });
       continue;
     }
-    await sqs.send(new DeleteMessageCommand({ QueueUrl: urls.dlqUrl, ReceiptHandle: letter.receiptHandle }));
+    // Sent: whatever the delete does, it is told as moved (never made visible again here), and the others go on.
+    const notDeleted = await sqs
+      .send(new DeleteMessageCommand({ QueueUrl: urls.dlqUrl, ReceiptHandle: letter.receiptHandle }))
+      .then(
+        () => undefined,
+        (error: unknown) => (error as Error).message,
+      );
     result.moved.push({
       messageId: letter.messageId,
       newMessageId,
       ...(letter.requestId ? { requestId: letter.requestId } : {}),
+      ...(notDeleted !== undefined ? { notDeleted } : {}),
     });
   }
   return result;
