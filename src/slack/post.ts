@@ -7,7 +7,7 @@
  */
 
 import { createNodeSend, type HttpSend } from '../http/send.js';
-import { scrubSecrets } from '../util/secret-scrub.js';
+import { scrubDeep } from '../util/secret-scrub.js';
 
 export const SLACK_ORIGIN = 'https://hooks.slack.com';
 
@@ -94,7 +94,7 @@ export async function postToSlack(
       url,
       headers: { 'content-type': 'application/json' },
       // Nothing we post may carry a secret, in any encoding (a platform message quoted in a reply).
-      body: scrubSecrets(JSON.stringify(message)),
+      body: JSON.stringify(scrubDeep(message)),
       timeoutMs: options.timeoutMs ?? 5_000,
     });
     if (response.status < 200 || response.status >= 300) {

@@ -67,27 +67,55 @@ export function rememberSecret(value: string | undefined): void {
   if (secrets.size > MAX_SECRETS) secrets.delete(secrets.keys().next().value as string);
 }
 
-/** Removes every known secret, in every form, from `text`. */
-export function scrubSecrets(text: string): string {
+/** Removes every known secret, in every form, from `text` (`depth`: decodings already looked through). */
+export function scrubSecrets(text: string, depth = 0): string {
   if (secrets.size === 0 || text.length < MIN_LENGTH) return text;
   let out = text;
   for (const forms of secrets.values()) {
     for (const form of forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
   }
-  // A mix of escaped and plain characters: decode `\uXXXX` and `%XX` once and look again.
-  if (/\\u[0-9a-fA-F]{4}|%[0-9a-fA-F]{2}/.test(out)) {
-    const decoded = decodeOnce(out);
-    if (decoded !== out) {
-      for (const secret of secrets.keys()) if (decoded.includes(secret)) return scrubSecrets(decoded);
-    }
+  // A mix of escaped and plain characters: decode `\uXXXX` and `%XX` once and look again. Only the
+  // secret's own run is redacted: the rest stays as it was (decoding it all would undo escapes
+  // made on purpose, e.g. a `%3C` that must not become a live `<!channel>`).
+  if (depth > 2 || !ESCAPE.test(out)) return out;
+  const { decoded, starts } = decodeOnce(out);
+  const runs: Array<[number, number]> = [];
+  for (const secret of secrets.keys()) {
+    for (let at = decoded.indexOf(secret); at !== -1; at = decoded.indexOf(secret, at + 1))
+      runs.push([starts[at] as number, starts[at + secret.length] as number]);
   }
-  return out;
+  if (runs.length === 0) return out;
+  runs.sort((a, b) => b[0] - a[0]);
+  let end = Number.POSITIVE_INFINITY;
+  for (const [from, to] of runs) {
+    out = out.slice(0, from) + REDACTED + out.slice(Math.min(to, end));
+    end = from;
+  }
+  return scrubSecrets(out, depth + 1);
 }
 
-function decodeOnce(text: string): string {
-  return text
-    .replace(/\\u([0-9a-fA-F]{4})/g, (_, code: string) => String.fromCharCode(Number.parseInt(code, 16)))
-    .replace(/%([0-9a-fA-F]{2})/g, (_, code: string) => String.fromCharCode(Number.parseInt(code, 16)));
+const ESCAPE = /\\u[0-9a-fA-F]{4}|%[0-9a-fA-F]{2}/;
+
+/** `text` with each `\uXXXX` and `%XX` decoded once, and where each decoded character began in `text`. */
+function decodeOnce(text: string): { decoded: string; starts: number[] } {
+  let decoded = '';
+  const starts: number[] = [];
+  let last = 0;
+  const copy = (to: number) => {
+    for (; last < to; last++) {
+      decoded += text[last];
+      starts.push(last);
+    }
+  };
+  for (const match of text.matchAll(/\\u([0-9a-fA-F]{4})|%([0-9a-fA-F]{2})/g)) {
+    copy(match.index);
+    decoded += String.fromCharCode(Number.parseInt((match[1] ?? match[2]) as string, 16));
+    starts.push(match.index);
+    last = match.index + match[0].length;
+  }
+  copy(text.length);
+  starts.push(text.length);
+  return { decoded, starts };
 }
 
 /** `scrubSecrets` on every string inside a JSON-like value (a parsed body, log fields). */

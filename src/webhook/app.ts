@@ -6,7 +6,7 @@
  * latency and the request id that travels in the queued message.
  */
 import { type Context, Hono } from 'hono';
-import { scrubSecrets } from '../util/secret-scrub.js';
+import { scrubDeep } from '../util/secret-scrub.js';
 import type { WebhookDeps } from './deps.js';
 import { MalformedSlackRequestError, WebhookError } from './errors.js';
 import { handleInteraction } from './interactions.js';
@@ -39,7 +39,8 @@ const SLACK_ID = /^[A-Za-z0-9_-]{1,64}$/;
  * Posts go through the same scrubber (src/slack/post.ts).
  */
 function json(c: Context, value: unknown, status: 200 | 400 | 401 | 404 | 413 | 500 | 503 = 200): Response {
-  return c.body(scrubSecrets(JSON.stringify(value)), status, { 'content-type': 'application/json' });
+  // Each string scrubbed before it is serialized: a redaction never breaks the JSON around it.
+  return c.body(JSON.stringify(scrubDeep(value)), status, { 'content-type': 'application/json' });
 }
 const SLASH = /^\/[\p{L}\p{N}_-]{1,32}$/u;
 
