@@ -6,8 +6,19 @@
 import { activeFreeze } from '../policy/rules.js';
 import { grantsFor } from './authorize.js';
 import { code, ephemeral, escapeMrkdwn, fields, header, section } from './blocks.js';
+import { settleBy } from './deadline.js';
 import type { ReadOutcome } from './read-failures.js';
 import type { ReadContext } from './reads.js';
+
+/** The queue depth gives up this long before the answer is due: a slow SQS shows as "unknown". */
+const DEPTH_MARGIN_MS = 100;
+
+/** The queue's depth by `by`, or undefined (it failed, or was late): only the pause item is essential. */
+async function depthBy(ctx: ReadContext, by: number): Promise<number | undefined> {
+  if (!ctx.status.queueDepth) return undefined;
+  const read = await settleBy(ctx.status.queueDepth(), by, ctx.now ?? Date.now);
+  return read.settled && 'value' in read ? read.value : undefined;
+}
 
 export async function status(ctx: ReadContext, signal: AbortSignal): Promise<ReadOutcome> {
   const now = (ctx.now ?? Date.now)();
@@ -17,9 +28,7 @@ export async function status(ctx: ReadContext, signal: AbortSignal): Promise<Rea
   never.catch(() => undefined);
   const [pause, depth] = await Promise.all([
     Promise.race([ctx.status.readPause(), never]),
-    ctx.status.queueDepth
-      ? Promise.race([ctx.status.queueDepth(), never]).catch(() => undefined)
-      : Promise.resolve(undefined),
+    depthBy(ctx, ctx.deadline - DEPTH_MARGIN_MS),
   ]);
   const policy = ctx.policy;
   const freeze = activeFreeze(policy, now)?.name;
