@@ -49,9 +49,13 @@ const { captureIo } = await import('../helpers/cli-io.js');
 
 describe('dlq redrive when a delete fails after its send', () => {
   it('does not put the sent message back in the DLQ, and still redrives and reports the rest', async () => {
-    const t = captureIo({ env: { DLQ_URL: 'http://sqs.local/dlq', ACTIONS_QUEUE_URL: 'http://sqs.local/q' } });
+    const t = captureIo({
+      env: { DLQ_URL: 'http://sqs.local/dlq', ACTIONS_QUEUE_URL: 'http://sqs.local/q' },
+    });
     const code = await runCli(['dlq', 'redrive', '--all'], t.io);
-    const sent = calls.filter((c) => c.name === 'SendMessageCommand').map((c) => c.input.MessageBody as string);
+    const sent = calls
+      .filter((c) => c.name === 'SendMessageCommand')
+      .map((c) => c.input.MessageBody as string);
     const madeVisible = calls
       .filter((c) => c.name === 'ChangeMessageVisibilityCommand' && c.input.VisibilityTimeout === 0)
       .map((c) => c.input.ReceiptHandle);
