@@ -39,8 +39,11 @@ import { getItem, type Item, putIfAbsent } from './dynamo.js';
 import { batchGet } from './dynamo-batch.js';
 import { updateIf, updateItem } from './dynamo-update.js';
 import {
+  CHAIN_BATCH,
   COUNTER,
+  chainFrom,
   FREE,
+  MAX_MISSING_IN_A_ROW,
   oldThrough,
   SKIPPED,
   type Ticket,
@@ -71,10 +74,6 @@ export interface SharedBudgetOptions {
   /** How often a waiter looks again at a predecessor still in flight. Default a 20th of the shortest window, 10–250 ms. */
   pollMs?: number;
 }
-
-/** Tickets of one slot's chain read in one batch, and batches followed at most (100 tickets). */
-const CHAIN_BATCH = 25;
-const MAX_CHAIN_BATCHES = 4;
 
 export function createSharedMutationBudget(table: StateTable, options: SharedBudgetOptions): MutationBudget {
   const clock = options.clock ?? systemClock;
@@ -155,19 +154,22 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
   /**
    * When the slot ticket `n` takes over in one window was last used: a skipped ticket (never sent,
    * or voided) hands on its predecessor's, so the chain n, n − step, ... is followed, a batch at a
-   * time, to the last ticket sent (its far end may be in flight). Below `old` the slot is free.
+   * time, to the last ticket sent, however long (its far end may be in flight), by the waiter's
+   * latest start. Below `old` the slot is free.
    */
   async function lastUse(n: number, step: number, old: number, first: Item | undefined, startBy: number) {
-    for (let p = n, batch = 0; p > old; p -= CHAIN_BATCH * step, batch++) {
-      // Longer: a storm of refusals, or a counter from before `oldThrough` (all its long-expired
-      // tickets missing): used just now. The waiter gives up at its latest start, not walk on.
-      if (batch === MAX_CHAIN_BATCHES) return { endedAt: clock.now() };
+    let missing = 0;
+    for (let p = n; p > old; p -= CHAIN_BATCH * step) {
       if (clock.now() > startBy) throw budgetTimeout();
-      const chain: number[] = [];
-      for (let q = p; q > old && chain.length < CHAIN_BATCH; q -= step) chain.push(q);
+      const chain = chainFrom(p, step, old);
       const items = await readTickets(chain, p === n ? first : undefined);
       for (const q of chain) {
-        const use = useOf(await ticket(q, items.get(ticketSk(q))), clock.now());
+        // So many missing in a row are no holders yet to write (one writes right after its take):
+        // they expired, on a counter older than its `oldThrough` says (the previous version's).
+        if (missing === MAX_MISSING_IN_A_ROW) return FREE;
+        const found = await ticket(q, items.get(ticketSk(q)));
+        missing = found === 'missing' ? missing + 1 : 0;
+        const use = useOf(found, clock.now());
         if (use) return use;
       }
     }

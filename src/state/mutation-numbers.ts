@@ -116,3 +116,14 @@ export function ticketOf(item: Item): Ticket {
   const doneAt = item.doneAt?.N === undefined ? undefined : Number(item.doneAt.N);
   return { doneAt, doneBy: Number(item.doneBy?.N ?? 0) };
 }
+
+/** Tickets of one slot's chain read in one batch; missing tickets in a row that mean "expired". */
+export const CHAIN_BATCH = 25;
+export const MAX_MISSING_IN_A_ROW = 25;
+
+/** Up to CHAIN_BATCH numbers of one slot's chain from `p` down, above `old`. */
+export function chainFrom(p: number, step: number, old: number): number[] {
+  const chain: number[] = [];
+  for (let q = p; q > old && chain.length < CHAIN_BATCH; q -= step) chain.push(q);
+  return chain;
+}

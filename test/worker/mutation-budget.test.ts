@@ -19,7 +19,8 @@ import { COUNTER, ticketKey } from '../../src/state/mutation-numbers.js';
 import { paceAllowance } from '../../src/state/mutation-pace.js';
 import type { StateTable } from '../../src/state/table.js';
 import { workerMutationBudget } from '../../src/wiring/mutation-budget.js';
-import { budgetTables } from './budget-tables.js';
+import { createManualClock } from '../console/helpers/manual-clock.js';
+import { budgetTables, track, untilAsleep } from './budget-tables.js';
 
 const tables = budgetTables('budget');
 const freshTable = tables.fresh;
@@ -166,10 +167,16 @@ describe('the key’s pace, adapted by every container together', () => {
 
   it('takes the allowance a holder had to wait at as the window’s use, however many tickets wait behind it', async () => {
     const table = await freshTable('pace-full');
-    const a = createSharedMutationBudget(table, { limits: [{ max: 3, perMs: 300 }] });
+    // The manual clock keeps ticket 4's wait a wait however slowly a loaded machine runs the first 3.
+    const clock = createManualClock();
+    const a = createSharedMutationBudget(table, { limits: [{ max: 3, perMs: 300 }], clock });
     for (let i = 0; i < 3; i++) await (await a.acquire())();
     // Ticket 4 waits for ticket 1's window: the budget was full at 3.
-    const fourth = await a.acquire({ deadline: Date.now() + 5_000 });
+    const waiting = track(a.acquire({ deadline: clock.now() + 5_000 }));
+    await untilAsleep(clock, () => waiting.done);
+    await clock.advance(300);
+    await untilAsleep(clock, () => waiting.done);
+    const fourth = waiting.value as Awaited<ReturnType<typeof a.acquire>>;
     await fourth({ rateLimited: true });
     const counter = await getItem(table, COUNTER);
     expect([counter?.allowed?.N, counter?.ceiling?.N]).toEqual(['2', '3']);
