@@ -3,6 +3,7 @@
  * Console API. It is the public interface for CI producers (see README, "Action request"),
  * so the schema is strict about what it needs and says exactly what is wrong.
  */
+import { createHash } from 'node:crypto';
 import '../util/zod-locale.js';
 import * as z from 'zod/mini';
 import { once } from '../util/once.js';
@@ -141,8 +142,14 @@ export function effectKey(request: ActionRequest): string {
   switch (request.action) {
     case 'approve_phase':
       return `approve_phase#${request.triggerId}#${request.phaseId}`;
-    case 'disable_groups':
-      return `disable_groups#${request.experimentId}#${[...request.groupNames].sort().join(',')}`;
+    case 'disable_groups': {
+      const groups = [...request.groupNames].sort().join(',');
+      const key = `disable_groups#${request.experimentId}#${groups}`;
+      // It keys DynamoDB items (effect claim, veto): past 1 KB the groups go by their digest, so a
+      // long valid list (50 names of 200 characters) never exceeds the 2 KB partition key.
+      if (Buffer.byteLength(key) <= 1024) return key;
+      return `disable_groups#${request.experimentId}#sha256:${createHash('sha256').update(groups).digest('hex')}`;
+    }
     case 'archive_config':
       return `archive_config#${request.configId}`;
   }

@@ -121,7 +121,9 @@ function decodeOnce(text: string): { decoded: string; starts: number[] } {
 /** `scrubSecrets` on every string inside a JSON-like value (a parsed body, log fields). */
 export function scrubDeep<T>(value: T, depth = 0): T {
   if (typeof value === 'string') return scrubSecrets(value) as T;
-  if (value === null || typeof value !== 'object' || depth > 8 || secrets.size === 0) return value;
+  if (value === null || typeof value !== 'object' || secrets.size === 0) return value;
+  // Nothing deeper leaves unscrubbed: no message of ours nests this far (Slack blocks: about 6).
+  if (depth > 32) return '[nested too deep]' as T;
   if (Array.isArray(value)) return value.map((item) => scrubDeep(item, depth + 1)) as T;
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) out[scrubSecrets(key)] = scrubDeep(item, depth + 1);
