@@ -20,8 +20,8 @@ export const CHANGE_MADE: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * How a request ended, or undefined while it waits. A completed mutation is stored with its
- * effect, not as the request's final, so the records tell it; a copy of an ended request is
+ * How a request ended, or undefined while it waits. Its final says it (a completed mutation's
+ * too, since this version; an older one's is told by the records); a copy of an ended request is
  * recorded as "replayed" after the ending it repeats, and a request whose change another request
  * already made has only the replay.
  */

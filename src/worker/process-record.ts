@@ -179,8 +179,11 @@ async function mutate(deps: RecordDeps, ctx: RecordContext, decision: Decision):
     at: currentDate(deps).toISOString(),
   };
   if (outcome.kind === 'done') {
-    // The mutation happened: every later request for this effect is told so.
+    // The mutation happened: every later request for this effect is told so, and this request's
+    // own end is its final (which no later record under its id can rewrite: an unproven message
+    // claiming the id is dead-lettered with an audit record, never a final).
     await completeEffect(deps.table, key, owner, stored, currentDate(deps));
+    await recordFinal(deps.table, stored, currentDate(deps));
   } else {
     // Stale or refused: nothing changed, so the claim goes back (the phase may become current
     // later and another request deserves a call); copies of this request replay the final.
