@@ -225,7 +225,8 @@ export function decideCase(policy: Policy, testCase: PolicyCase): Decision {
     veto: state.veto ? { by: state.veto.by, at: at.toISOString(), reason: state.veto.reason } : undefined,
   });
   const counter = decision.counter;
-  if (!counter) return decision;
+  // A dry run takes no counter unit in the worker (it ends as would-mutate first): none here either.
+  if (!counter || decision.dryRun) return decision;
   const used = Object.entries(state.counters ?? {}).find(
     ([name]) => counter.key.startsWith(`rule#${name}#`) || counter.key.startsWith(`action#${name}#`),
   )?.[1];
