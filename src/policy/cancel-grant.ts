@@ -23,8 +23,11 @@ export function mayCancel(policy: Policy, canceller: string, held: ActionRequest
       requestedBy: { source: 'ci', id: canceller },
       requestedAt: now.toISOString(),
     } as ActionRequest;
-    const decision = decide(policy, { request: probe, now, pause: { paused: false } });
-    if (decision.outcome !== 'deny' || decision.rule.startsWith('freeze:')) return true;
+    // Decided as if no freeze were in force: a freeze neither stops a cancel nor lets in a user
+    // the policy would refuse (its step comes before every rule, so its deny says nothing of them).
+    const unfrozen = { ...policy, approvals: { ...policy.approvals, freezes: [] } };
+    const decision = decide(unfrozen, { request: probe, now, pause: { paused: false } });
+    if (decision.outcome !== 'deny') return true;
     return `the policy denies ${held.action} to ci:${canceller} (rule ${decision.rule}: ${decision.reason}), so it may not cancel it`;
   }
   return `${canceller} may not cancel requests`;
