@@ -152,10 +152,8 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
   }
 
   /**
-   * When the slot ticket `n` takes over in one window was last used: a skipped ticket (never sent,
-   * or voided) hands on its predecessor's, so the chain n, n − step, ... is followed, a batch at a
-   * time, to the last ticket sent, however long (its far end may be in flight), by the waiter's
-   * latest start. Below `old` the slot is free.
+   * When the slot ticket `n` takes over was last used: a skipped ticket hands on its predecessor's,
+   * so the chain n, n − step, ... is followed in batches to the last one sent (by `startBy`).
    */
   async function lastUse(n: number, step: number, old: number, first: Item | undefined, startBy: number) {
     let missing = 0;
