@@ -160,7 +160,13 @@ export class Operations extends Construct {
       'SweeperLagging',
       `The sweeper ended a run more than ${thresholds.sweeperLagPeriods} schedule periods (${lagSeconds / 60} minutes) behind the event log: event rules act late and stale configs are not judged. Check its summary log line (stop reason: time, max-pages, error) and its duration; raise its timeout or the page size.`,
       appMetric('SweeperLag', 'sweeper', 'Maximum'),
-      { threshold: lagSeconds, comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD },
+      // One figure per run, so most 5-minute periods have none: they keep the state (IGNORE) rather
+      // than flip it to OK between two runs of a sweeper still behind. SweeperNotRunning sees no runs.
+      {
+        threshold: lagSeconds,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        treatMissingData: TreatMissingData.IGNORE,
+      },
     );
     alarm(
       'SweeperNotRunning',

@@ -11,6 +11,7 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { RequesterSigner } from '../actions/proof.js';
 import { effectKey } from '../actions/request.js';
 import type { Logger } from '../observability/logger.js';
+import type { Metrics } from '../observability/metrics.js';
 import type { Policy } from '../policy/schema.js';
 import { sendActionRequest } from '../queue/actions-queue.js';
 import { postToSlack } from '../slack/post.js';
@@ -38,6 +39,8 @@ export interface ReleaseDeps {
   channelUrl?: () => Promise<string | undefined>;
   /** For the channel's URL still in the policy (deprecated, still honoured: src/worker/record.ts). */
   policy?: Pick<Policy, 'notifications'>;
+  /** A notice not delivered is counted (`SlackPostsFailed`), as the worker's replies are. */
+  metrics?: Metrics;
 }
 
 export interface ReleaseSummary {
@@ -79,7 +82,12 @@ async function endStuckCancelled(deps: ReleaseDeps, held: HeldRecord[], now: Dat
   for (const record of stuck) {
     await endCancelledNow(deps.table, record, cancelReason(record.cancel!), now, {
       tell: async (urls, message) => {
-        for (const url of urls) await postToSlack(url, message, { allowedOrigins });
+        for (const url of urls) {
+          const posted = await postToSlack(url, message, { allowedOrigins });
+          if (posted.ok) continue;
+          deps.metrics?.put('SlackPostsFailed', 1, {}, { requestId: record.requestId });
+          deps.logger.warn('reply not delivered', { requestId: record.requestId, error: posted.error });
+        }
       },
       channelUrl: async () =>
         deps.policy ? notificationsUrl({ ...deps, policy: deps.policy }) : deps.channelUrl?.(),

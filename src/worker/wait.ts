@@ -60,7 +60,6 @@ export async function ask(deps: RecordDeps, ctx: RecordContext, decision: Decisi
     const reason = `${decision.reason}; but the request is too large to carry in Slack buttons, so it is denied`;
     return finish(deps, ctx, { ...base, result: 'denied', reason }, 'decided');
   }
-  deps.metrics.put('HeldRequests', 1, { Why: 'ask' }, { requestId: ctx.request.requestId });
   // Held before it is asked: a click is only taken for a question held open (src/webhook/open-question.ts).
   const reason = `${decision.reason}; waiting for Approve or Deny in the notifications channel`;
   const now = currentDate(deps);
@@ -78,6 +77,8 @@ export async function ask(deps: RecordDeps, ctx: RecordContext, decision: Decisi
       await clearNotified(deps.table, ctx.request.requestId, 'ask');
       throw new RetryLater(`cannot post the question to Slack: ${posted.error}`);
     }
+    // Counted once, when asked: not again for each retry of a failed post or redelivered copy.
+    deps.metrics.put('HeldRequests', 1, { Why: 'ask' }, { requestId: ctx.request.requestId });
   }
   return finish(deps, ctx, { ...base, result: 'asked', reason }, 'asked');
 }
