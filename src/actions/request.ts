@@ -148,7 +148,8 @@ export function effectKey(request: ActionRequest): string {
       // It keys DynamoDB items (effect claim, veto): past 1 KB the groups go by their digest, so a
       // long valid list (50 names of 200 characters) never exceeds the 2 KB partition key.
       if (Buffer.byteLength(key) <= 1024) return key;
-      return `disable_groups#${request.experimentId}#sha256:${createHash('sha256').update(groups).digest('hex')}`;
+      // Its own prefix: no plain key (`disable_groups#...`) can be the same string.
+      return `disable_groups~sha256#${request.experimentId}#${createHash('sha256').update(groups).digest('hex')}`;
     }
     case 'archive_config':
       return `archive_config#${request.configId}`;

@@ -1,29 +1,18 @@
 /**
- * The mutation budget the worker's containers share. The platform's limits are per API key
- * (100 per 10 s and 900 per 15 min) and the event source runs up to `maxConcurrency`
- * containers at once. Splitting the limits per container leaves budget unused whenever the
- * queue hands one container more than its share: a 900-approval drain at maxConcurrency 10
- * waited out the whole 15-min window instead of taking 90 s (bench/REPORT.md, worker). So the
- * containers share one budget through the state table, as numbered tickets:
- *
- * - take: an atomic counter hands out the next number n, and the holder writes ticket n
- *   (`doneBy`: the latest its request can end) before it sends anything;
- * - wait: for each window (max, perMs), ticket n starts once ticket n − max has ended, plus
- *   perMs: the in-process limiter's rule (a token comes back perMs after its response), across
- *   processes. A predecessor still in flight is looked at again until it ends (or its `doneBy`);
- * - release: the holder stamps `doneAt` when its response arrived, or marks the ticket skipped
- *   when it never sent (its deadline came first): its successors then look past it to its own
- *   predecessor, whose use of the slot still counts.
- * - adapt: a 429 means another client spends part of the key. The holder that met it cuts the
- *   key's pace (src/state/mutation-pace.ts) for every container at once; while its allowance A
- *   is below the max, ticket n also waits for ticket n − A. Each container cutting its own pace
- *   instead made ten containers probe ten times as fast, and meet five times as many 429s.
- *
- * A missing predecessor (its holder stopped, or is slow to write it) is voided by the waiter with
- * a conditional put, as skipped; a holder finding its number voided takes another: a crash never
- * stalls the budget, no number counts twice. Numbers whose windows have passed are never read
- * (src/state/mutation-numbers.ts). Per mutation: a counter update, a put, a batch get, an update;
- * a counter read per wake of a waiting ticket; two reads and a write more after a 429.
+ * The mutation budget the worker's containers share: the platform's limits are per API key, and
+ * split per container they leave budget unused whenever the queue hands one container more than
+ * its share (a 900-approval drain at maxConcurrency 10 waited out the 15-min window instead of
+ * taking 90 s). So the containers share one budget in the state table, as numbered tickets:
+ * - take: an atomic counter hands out n; the holder writes ticket n (`doneBy`) before it sends;
+ * - wait: per window (max, perMs) ticket n starts perMs after ticket n − max ended (the in-process
+ *   limiter's rule across processes); one in flight is looked at again until it ends or `doneBy`;
+ * - release: `doneAt` when its response came, or skipped when it never sent: successors then look
+ *   past it to its own predecessor;
+ * - adapt: a 429 cuts the key's pace for every container (src/state/mutation-pace.ts); while its
+ *   allowance A is below the max, ticket n also waits for n − A (per-container cuts probed 10×).
+ * A missing predecessor is voided by the waiter (a conditional put, as skipped); a holder finding
+ * its number voided takes another: a crash never stalls the budget, no number counts twice.
+ * Per mutation: a counter update, a put, a batch get, an update; a counter read per wake.
  */
 import {
   type AcquireOptions,
@@ -42,6 +31,7 @@ import {
   CHAIN_BATCH,
   COUNTER,
   chainFrom,
+  expiredBelow,
   FREE,
   MAX_MISSING_IN_A_ROW,
   oldThrough,
@@ -74,6 +64,9 @@ export interface SharedBudgetOptions {
   /** How often a waiter looks again at a predecessor still in flight. Default a 20th of the shortest window, 10–250 ms. */
   pollMs?: number;
 }
+
+/** What a waiter reads its predecessors by: `old` (free below), its latest start, `expiredBelow`. */
+type Reading = { old: number; startBy: number; expired: number };
 
 export function createSharedMutationBudget(table: StateTable, options: SharedBudgetOptions): MutationBudget {
   const clock = options.clock ?? systemClock;
@@ -155,7 +148,8 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
    * When the slot ticket `n` takes over was last used: a skipped ticket hands on its predecessor's,
    * so the chain n, n − step, ... is followed in batches to the last one sent (by `startBy`).
    */
-  async function lastUse(n: number, step: number, old: number, first: Item | undefined, startBy: number) {
+  async function lastUse(n: number, step: number, from: Reading, first: Item | undefined) {
+    const { old, startBy, expired } = from;
     let missing = 0;
     for (let p = n; p > old; p -= CHAIN_BATCH * step) {
       if (clock.now() > startBy) throw budgetTimeout();
@@ -164,7 +158,7 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
       for (const q of chain) {
         // So many missing in a row are no holders yet to write (one writes right after its take):
         // they expired, on a counter older than its `oldThrough` says (the previous version's).
-        if (missing === MAX_MISSING_IN_A_ROW) return FREE;
+        if (missing === MAX_MISSING_IN_A_ROW && q < expired) return FREE;
         const found = await ticket(q, items.get(ticketSk(q)));
         missing = found === 'missing' ? missing + 1 : 0;
         const use = useOf(found, clock.now());
@@ -185,7 +179,8 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
    * When ticket `n` may start (`at`), the soonest it could if its predecessors in flight ended
    * now, and whether the pace's window set `at` (then that window is full at the allowance).
    */
-  async function readiness(n: number, allowance: number, old: number, startBy: number) {
+  async function readiness(n: number, allowance: number, from: Reading) {
+    const { old } = from;
     // One predecessor per window at its max (the key's limits), and one at the pace's allowance while it is cut.
     const steps = limits.map((limit) => ({ step: limit.max, perMs: limit.perMs }));
     if (allowance < pace.max) steps.push({ step: allowance, perMs: pace.perMs });
@@ -203,7 +198,7 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
     let soonest = Number.NEGATIVE_INFINITY;
     let inFlight = false;
     for (const p of before) {
-      const use: Use = await lastUse(p.n, p.step, old, found.get(ticketSk(p.n)), startBy);
+      const use: Use = await lastUse(p.n, p.step, from, found.get(ticketSk(p.n)));
       if ('free' in use) continue;
       const startAt = ('endedAt' in use ? use.endedAt : use.inFlightUntil) + p.perMs;
       at = Math.max(at, startAt);
@@ -252,7 +247,11 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
       throwIfAborted(signal);
       // The allowance grows as windows pass after a cut: a ticket that waits sees it grow.
       const allowance = paceAllowance(counter, pace, clock.now());
-      const ready = await readiness(n, allowance, oldThrough(counter), startBy);
+      const ready = await readiness(n, allowance, {
+        old: oldThrough(counter),
+        startBy,
+        expired: expiredBelow(counter),
+      });
       const now = clock.now();
       // Never granted after its deadline, even when its turn came while it slept past it.
       if (now > startBy) throw budgetTimeout();

@@ -120,6 +120,19 @@ export function ticketOf(item: Item): Ticket {
 /** Tickets of one slot's chain read in one batch; missing tickets in a row that mean "expired". */
 export const CHAIN_BATCH = 25;
 export const MAX_MISSING_IN_A_ROW = 25;
+/** Numbers the previous version took this close to the upgrade may still have a holder writing. */
+const LEGACY_MARGIN = 500;
+
+/**
+ * Below this number, a run of MAX_MISSING_IN_A_ROW missing tickets expired: numbers the previous
+ * version took (a counter with a mark but no `oldThrough` yet, for its first `staleAfterMs`), well
+ * before the upgrade. Anywhere else a missing ticket is a holder still to write it: never free.
+ */
+export function expiredBelow(counter: Item | undefined): number {
+  if (counter?.oldThrough?.N !== undefined) return 0;
+  const mark = Number(counter?.markN?.N);
+  return Number.isSafeInteger(mark) ? mark - LEGACY_MARGIN : 0;
+}
 
 /** Up to CHAIN_BATCH numbers of one slot's chain from `p` down, above `old`. */
 export function chainFrom(p: number, step: number, old: number): number[] {
