@@ -158,7 +158,7 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
       for (const q of chain) {
         // So many missing in a row are no holders yet to write (one writes right after its take):
         // they expired, on a counter older than its `oldThrough` says (the previous version's).
-        if (missing === MAX_MISSING_IN_A_ROW && q < expired) return FREE;
+        if (missing >= MAX_MISSING_IN_A_ROW && q < expired) return FREE;
         const found = await ticket(q, items.get(ticketSk(q)));
         missing = found === 'missing' ? missing + 1 : 0;
         const use = useOf(found, clock.now());
