@@ -98,10 +98,20 @@ describe('tickets of the shared budget', () => {
 
   it('waits for a predecessor in flight, and no longer than its holder’s deadline', async () => {
     const table = await freshTable('in-flight');
-    const budget = createSharedMutationBudget(table, { limits: [{ max: 1, perMs: 20 }], pollMs: 10 });
+    // A manual clock: on a loaded machine the emulator's round trips must not eat ticket 1's 100 ms.
+    const clock = createManualClock();
+    const t0 = clock.now();
+    const budget = createSharedMutationBudget(table, { limits: [{ max: 1, perMs: 20 }], pollMs: 10, clock });
     // Ticket 1's holder never releases (it crashed mid-request); its deadline bounds the wait.
-    await budget.acquire({ deadline: Date.now() + 100 });
-    const second = await budget.acquire({ deadline: Date.now() + 10_000 });
+    await budget.acquire({ deadline: clock.now() + 100 });
+    const waiting = track(budget.acquire({ deadline: clock.now() + 10_000 }));
+    for (let step = 0; step < 50 && !waiting.done; step++) {
+      await untilAsleep(clock, () => waiting.done);
+      await clock.advance(10);
+    }
+    // Not before ticket 1's deadline (its holder may send until then) and its window after it.
+    expect(clock.now()).toBeGreaterThanOrEqual(t0 + 100 + 20);
+    const second = waiting.value as Awaited<ReturnType<typeof budget.acquire>>;
     await second();
     expect((await getItem(table, ticketKey(2)))?.doneAt?.N).toMatch(/^\d+$/);
   });
