@@ -12,7 +12,7 @@ import { escapeMrkdwn, inlineCode } from '../slack/mrkdwn.js';
 import { globMatch } from '../util/glob.js';
 import { formatIssues } from '../util/zod-issues.js';
 import { eventField } from './event-fields.js';
-import { shortHash, slug } from './identity.js';
+import { canonicalJson, shortHash, slug } from './identity.js';
 import { fillTemplate } from './templates.js';
 import type { EventLike } from './types.js';
 
@@ -79,7 +79,7 @@ export function ruleNotification(rule: EventRule, event: EventLike): string {
     .slice(0, 6)
     .map(
       ([key, value]) =>
-        `${key.slice(0, 40)}=${String(typeof value === 'object' ? JSON.stringify(value) : value).slice(0, 60)}`,
+        `${key.slice(0, 40)}=${String(typeof value === 'object' ? canonicalJson(value) : value).slice(0, 60)}`,
     )
     .join(', ');
   return `${parts.join(' ')} at ${escapeMrkdwn(when)}${metadata ? ` (${escapeMrkdwn(metadata)})` : ''} — rule "${escapeMrkdwn(rule.name)}"`;

@@ -7,14 +7,20 @@
 import { createHash } from 'node:crypto';
 import type { EventLike } from './types.js';
 
+/** Levels of nesting read; deeper is one marker (a client wrote it: 5,000 levels overflowed the stack). */
+const MAX_DEPTH = 64;
+
 /** JSON with object keys sorted at every level, so equal content always hashes the same. */
-export function canonicalJson(value: unknown): string {
+export function canonicalJson(value: unknown, depth = 0): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (depth >= MAX_DEPTH) return '"…"';
+  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item, depth + 1)).join(',')}]`;
   const entries = Object.keys(value as Record<string, unknown>)
     .sort()
     .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
-    .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
+    .map(
+      (key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key], depth + 1)}`,
+    );
   return `{${entries.join(',')}}`;
 }
 

@@ -1,0 +1,79 @@
+/**
+ * An event whose metadata nests 5,000 levels (18 KB a client can log): its identity's canonical
+ * JSON recursed per level and overflowed the stack, the run failed at that page, and every run
+ * after it: no later event was ever handed out. Nesting past 64 levels is one marker now.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parsePolicy } from '../../src/policy/parse.js';
+import type { PolicyInput } from '../../src/policy/schema.js';
+import type { EventLike, EventsSource } from '../../src/sweeper/types.js';
+import { drainQueue, freshState, makeSweeper, NOW, type Rig, startRig } from './harness.js';
+
+const MIN = 60_000;
+
+function source(log: () => EventLike[]): EventsSource {
+  return {
+    async list({ page, limit }) {
+      const sorted = [...log()].sort((a, b) => Number(a.timestamp) - Number(b.timestamp));
+      const data = sorted.slice((page - 1) * limit, page * limit);
+      return { data, pagination: { itemsPerPage: limit, pageNumber: page, totalItems: sorted.length } };
+    },
+  };
+}
+
+describe('an event with deeply nested metadata', () => {
+  let rig: Rig;
+  beforeAll(async () => {
+    rig = await startRig({ eventCount: 10 });
+  });
+  afterAll(async () => {
+    await rig.close();
+  });
+
+  it('does not stop the sweeper from processing the events after it', async () => {
+    const state = await freshState(rig);
+    const policy = parsePolicy({
+      version: 1,
+      actions: { archive_config: { requesters: ['schedule:*'] } },
+      sweeper: {
+        eventRules: [
+          {
+            name: 'approve canary',
+            match: { name: 'release_checks_passed' },
+            enqueue: {
+              action: 'approve_phase',
+              triggerId: '{metadata.triggerID}',
+              phaseId: '{metadata.phaseID}',
+            },
+          },
+        ],
+      },
+    } satisfies PolicyInput);
+    const depth = 5000; // about 30 KB of JSON, as the API would serve it
+    const deep = JSON.parse(`{"x":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`) as Record<string, unknown>;
+    const log: EventLike[] = [
+      { timestamp: String(NOW - 10 * MIN), name: 'anything', metadata: deep },
+      {
+        timestamp: String(NOW - 5 * MIN),
+        name: 'release_checks_passed',
+        metadata: { triggerID: 't1', phaseID: 'p1' },
+      },
+    ];
+    const run = (at: number) =>
+      makeSweeper(rig, state, { policy, events: source(() => log), clock: () => at, pageSize: 1000 }).run({
+        now: new Date(at),
+        remainingMs: 60_000,
+      });
+    const outcomes: string[] = [];
+    for (const at of [NOW, NOW + 15 * MIN]) {
+      const s = await run(at);
+      outcomes.push(
+        s.stop === 'error' ? `error: ${String(s.error).slice(0, 80)}` : `ok ${s.events.newEvents}`,
+      );
+    }
+    const queued = (await drainQueue(rig, state.queueUrl)).map(
+      (b) => `${b.action} ${b.triggerId}/${b.phaseId}`,
+    );
+    expect({ outcomes, queued }).toEqual({ outcomes: ['ok 2', 'ok 0'], queued: ['approve_phase t1/p1'] });
+  });
+});
