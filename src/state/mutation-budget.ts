@@ -185,14 +185,9 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
     const steps = limits.map((limit) => ({ step: limit.max, perMs: limit.perMs }));
     if (allowance < pace.max) steps.push({ step: allowance, perMs: pace.perMs });
     const before = steps.map((w) => ({ ...w, n: n - w.step })).filter((p) => p.n > old);
-    const found = new Map(
-      (
-        await batchGet(
-          table,
-          before.map((p) => ticketKey(p.n)),
-        )
-      ).map((i) => [i.sk?.S, i]),
-    );
+    // Two windows with one max name one ticket: DynamoDB refuses a batch with a key twice.
+    const keys = [...new Set(before.map((p) => p.n))].map(ticketKey);
+    const found = new Map((await batchGet(table, keys)).map((i) => [i.sk?.S, i]));
     let at = Number.NEGATIVE_INFINITY;
     let paceAt = Number.NEGATIVE_INFINITY;
     let soonest = Number.NEGATIVE_INFINITY;
