@@ -43,6 +43,7 @@ import {
   ticketSk,
   type Use,
   useOf,
+  wasMissing,
 } from './mutation-numbers.js';
 import { cutRecently, paceAllowance, paceCut, paceOf, paceRegrowsAt } from './mutation-pace.js';
 import type { StateTable } from './table.js';
@@ -160,7 +161,7 @@ export function createSharedMutationBudget(table: StateTable, options: SharedBud
         // they expired, on a counter older than its `oldThrough` says (the previous version's).
         if (missing >= MAX_MISSING_IN_A_ROW && q < expired) return FREE;
         const found = await ticket(q, items.get(ticketSk(q)));
-        missing = found === 'missing' ? missing + 1 : 0;
+        missing = wasMissing(found) ? missing + 1 : 0;
         const use = useOf(found, clock.now());
         if (use) return use;
       }

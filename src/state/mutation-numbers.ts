@@ -140,3 +140,8 @@ export function chainFrom(p: number, step: number, old: number): number[] {
   for (let q = p; q > old && chain.length < CHAIN_BATCH; q -= step) chain.push(q);
   return chain;
 }
+
+/** Missing, or voided by a waiter before (a skipped ticket with no `doneBy`): the missing one it was. */
+export function wasMissing(found: Ticket | 'missing'): boolean {
+  return found === 'missing' || (found.doneAt === SKIPPED && found.doneBy === 0);
+}
