@@ -5,37 +5,19 @@
  * after the click was answered "it will not be done" while the copy went on to make the change.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createRequesterSigner } from '../../src/actions/proof.js';
 import { outcomeNow } from '../../src/cli/wait.js';
 import { ApiTimeoutError } from '../../src/console/index.js';
-import { createLogger } from '../../src/observability/logger.js';
-import { parsePolicy } from '../../src/policy/parse.js';
-import { postToSlack } from '../../src/slack/post.js';
 import { listHeld } from '../../src/state/held.js';
-import { heldAccess } from '../../src/webhook/held.js';
-import { APPROVE_ACTION_ID } from '../../src/webhook/interactions.js';
 import { type ReleaseDeps, releaseHeld } from '../../src/worker/release.js';
-import {
-  blockActionsPayload,
-  commandBody,
-  interactionBody,
-  signedRequest,
-} from '../helpers/slack-requests.js';
-import { buildApp } from '../webhook/harness.js';
-import { type Bench, basePolicy, startBench } from './fixture.js';
+import { type Bench, startBench } from './fixture.js';
+import { askQuestion, chatCommand, clickApprove, releaseDeps } from './questions.js';
 
 let bench: Bench;
 let tick: ReleaseDeps;
 
 beforeAll(async () => {
   bench = await startBench();
-  tick = {
-    table: bench.table,
-    sqs: bench.queue.sqs,
-    queueUrl: bench.queue.queueUrl,
-    logger: createLogger({ service: 'release', sink: () => {} }),
-    signer: createRequesterSigner(async () => bench.requesterKeys),
-  };
+  tick = releaseDeps(bench);
 });
 afterAll(async () => {
   await bench?.close();
@@ -44,59 +26,6 @@ beforeEach(async () => {
   bench.clock.now = new Date('2026-11-23T10:00:00Z');
   await bench.purge();
 });
-
-/** The worker asks about `requestId` (a `schedule:` requester: the bench policy asks a human). */
-async function ask(triggerId: string, requestId: string): Promise<string> {
-  const template = bench.api.sandbox.state.triggers.get('trg_1');
-  bench.api.sandbox.state.triggers.set(triggerId, {
-    ...structuredClone(template!),
-    id: triggerId,
-    actions: [],
-  });
-  await bench.send({
-    triggerId,
-    phaseId: 'ph_1',
-    requestId,
-    requestedBy: { source: 'schedule', id: 'nightly' },
-  });
-  await bench.run(bench.worker(), await bench.receive());
-  expect((await listHeld(bench.table)).find((h) => h.requestId === requestId)?.why).toBe('ask');
-  const question = bench.slack.posts.findLast((p) => JSON.stringify(p.body).includes(requestId));
-  const blocks = (question?.body.blocks ?? []) as Array<{
-    elements?: Array<{ action_id?: string; value?: string }>;
-  }>;
-  const value = blocks
-    .flatMap((b) => b.elements ?? [])
-    .find((e) => e.action_id === 'autopilot_approve')?.value;
-  expect(value).toBeDefined();
-  return value as string;
-}
-
-/** U0ADMIN clicks Approve through the real webhook; the approved copy lands on the bench queue. */
-function webhook() {
-  return buildApp({
-    policy: parsePolicy(basePolicy(bench.slack.origin)),
-    sqs: bench.queue.sqs,
-    queueUrl: bench.queue.queueUrl,
-    table: bench.table,
-    held: heldAccess(bench.table),
-    signer: createRequesterSigner(async () => bench.requesterKeys),
-    postReply: (url, message) => postToSlack(url, message, { allowedOrigins: [bench.slack.origin] }),
-  });
-}
-
-async function clickApprove(value: string) {
-  const { app, requestLines } = webhook();
-  const payload = blockActionsPayload({
-    actionId: APPROVE_ACTION_ID,
-    value,
-    userId: 'U0ADMIN',
-    responseUrl: bench.slack.url('/actions/T0001/1/click'),
-  });
-  const res = await app.request(signedRequest('/slack/interactions', interactionBody(payload)));
-  expect(res.status).toBe(200);
-  expect(requestLines().at(-1)?.outcome).toBe('queued');
-}
 
 /** Approving times out after the request left: it may have reached the platform. */
 const timingOutClient = () => ({
@@ -111,8 +40,8 @@ const timingOutClient = () => ({
 
 describe('an asked request answered with Approve', () => {
   it('gets an ending of its own, so `enqueue --wait` / `why` on the asked id see it approved', async () => {
-    const value = await ask('trg_rv1', 'rv-asked-1');
-    await clickApprove(value);
+    const value = await askQuestion(bench, 'trg_rv1', 'rv-asked-1');
+    await clickApprove(bench, value);
     // The approved copy runs: the phase is approved once.
     await bench.run(bench.worker(), await bench.receive());
     expect(bench.approvals('trg_rv1')).toBe(1);
@@ -131,35 +60,22 @@ describe('an asked request answered with Approve', () => {
   });
 
   it('refuses a cancel once the approved copy executes', async () => {
-    const value = await ask('trg_rv3', 'rv-asked-3');
-    await clickApprove(value);
+    const value = await askQuestion(bench, 'trg_rv3', 'rv-asked-3');
+    await clickApprove(bench, value);
     // The copy's worker takes the executing mark on the asked request's held item (its API call
     // then fails as if it might have reached the platform, so the mark stays for a retry).
     const worker = bench.worker({ client: timingOutClient() });
     await bench.run(worker, await bench.receive()).catch(() => undefined);
-    const { app } = webhook();
-    const res = await app.request(
-      signedRequest(
-        '/slack/commands',
-        commandBody({ text: 'cancel rv-asked-3 too late', userId: 'U0ADMIN' }),
-      ),
-    );
-    expect(JSON.stringify(await res.json())).toContain('can no longer be cancelled');
+    expect(await chatCommand(bench, 'cancel rv-asked-3 too late')).toContain('can no longer be cancelled');
   });
 
   it('is never executed after `/autopilot cancel` told the canceller it will not be done', async () => {
-    const value = await ask('trg_rv2', 'rv-asked-2');
-    await clickApprove(value);
+    const value = await askQuestion(bench, 'trg_rv2', 'rv-asked-2');
+    await clickApprove(bench, value);
     // Before the worker picks up the approved copy, a person cancels the held question.
-    const { app } = webhook();
-    const res = await app.request(
-      signedRequest(
-        '/slack/commands',
-        commandBody({ text: 'cancel rv-asked-2 wrong build', userId: 'U0ADMIN' }),
-      ),
+    expect(await chatCommand(bench, 'cancel rv-asked-2 wrong build')).toContain(
+      '*cancelled*: it will not be done',
     );
-    const reply = JSON.stringify(await res.json());
-    expect(reply).toContain('*cancelled*: it will not be done');
     await bench.run(bench.worker(), await bench.receive());
     expect(bench.approvals('trg_rv2')).toBe(0);
     // Both end as cancelled: the approved copy, and the question it answered.

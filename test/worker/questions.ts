@@ -1,0 +1,93 @@
+/**
+ * Questions the worker asks and people answer, for the tests of held questions: the worker asks
+ * about a request (a `schedule:` requester: the bench policy asks a human), U0ADMIN clicks
+ * Approve or types `/autopilot cancel` through the real webhook, and the release tick runs.
+ */
+import { expect } from 'vitest';
+import { createRequesterSigner } from '../../src/actions/proof.js';
+import { createLogger } from '../../src/observability/logger.js';
+import { parsePolicy } from '../../src/policy/parse.js';
+import { postToSlack } from '../../src/slack/post.js';
+import { listHeld } from '../../src/state/held.js';
+import { heldAccess } from '../../src/webhook/held.js';
+import { APPROVE_ACTION_ID } from '../../src/webhook/interactions.js';
+import type { ReleaseDeps } from '../../src/worker/release.js';
+import {
+  blockActionsPayload,
+  commandBody,
+  interactionBody,
+  signedRequest,
+} from '../helpers/slack-requests.js';
+import { buildApp } from '../webhook/harness.js';
+import { type Bench, basePolicy } from './fixture.js';
+
+/** The release tick's dependencies on the bench. */
+export function releaseDeps(bench: Bench): ReleaseDeps {
+  return {
+    table: bench.table,
+    sqs: bench.queue.sqs,
+    queueUrl: bench.queue.queueUrl,
+    logger: createLogger({ service: 'release', sink: () => {} }),
+    signer: createRequesterSigner(async () => bench.requesterKeys),
+  };
+}
+
+/** The worker asks about `requestId` on a fresh copy of trg_1; the Approve button's value. */
+export async function askQuestion(bench: Bench, triggerId: string, requestId: string): Promise<string> {
+  const template = bench.api.sandbox.state.triggers.get('trg_1');
+  bench.api.sandbox.state.triggers.set(triggerId, {
+    ...structuredClone(template!),
+    id: triggerId,
+    actions: [],
+  });
+  await bench.send({
+    triggerId,
+    phaseId: 'ph_1',
+    requestId,
+    requestedBy: { source: 'schedule', id: 'nightly' },
+  });
+  await bench.run(bench.worker(), await bench.receive());
+  expect((await listHeld(bench.table)).find((h) => h.requestId === requestId)?.why).toBe('ask');
+  const question = bench.slack.posts.findLast((p) => JSON.stringify(p.body).includes(requestId));
+  const blocks = (question?.body.blocks ?? []) as Array<{
+    elements?: Array<{ action_id?: string; value?: string }>;
+  }>;
+  const value = blocks.flatMap((b) => b.elements ?? []).find((e) => e.action_id === APPROVE_ACTION_ID)?.value;
+  expect(value).toBeDefined();
+  return value as string;
+}
+
+/** The real webhook on the bench's queue and table. */
+export function questionWebhook(bench: Bench) {
+  return buildApp({
+    policy: parsePolicy(basePolicy(bench.slack.origin)),
+    sqs: bench.queue.sqs,
+    queueUrl: bench.queue.queueUrl,
+    table: bench.table,
+    held: heldAccess(bench.table),
+    signer: createRequesterSigner(async () => bench.requesterKeys),
+    postReply: (url, message) => postToSlack(url, message, { allowedOrigins: [bench.slack.origin] }),
+  });
+}
+
+/** U0ADMIN clicks Approve; the approved copy lands on the bench queue. Its request id. */
+export async function clickApprove(bench: Bench, value: string): Promise<string> {
+  const { app, requestLines } = questionWebhook(bench);
+  const payload = blockActionsPayload({
+    actionId: APPROVE_ACTION_ID,
+    value,
+    userId: 'U0ADMIN',
+    responseUrl: bench.slack.url('/actions/T0001/1/click'),
+  });
+  const res = await app.request(signedRequest('/slack/interactions', interactionBody(payload)));
+  expect(res.status).toBe(200);
+  expect(requestLines().at(-1)?.outcome).toBe('queued');
+  return requestLines().at(-1)?.requestId as string;
+}
+
+/** U0ADMIN types `/autopilot <text>`; the reply as JSON text. */
+export async function chatCommand(bench: Bench, text: string): Promise<string> {
+  const { app } = questionWebhook(bench);
+  const res = await app.request(signedRequest('/slack/commands', commandBody({ text, userId: 'U0ADMIN' })));
+  return JSON.stringify(await res.json());
+}
