@@ -15,7 +15,7 @@ import { readCursor } from '../../src/state/sweep-cursor.js';
 import { createStateTable, type StateTable } from '../../src/state/table.js';
 import { loadWatchSet } from '../../src/state/watch.js';
 import { createSweeper } from '../../src/sweeper/sweeper.js';
-import type { EventOrder, EventsSource, SweeperDeps } from '../../src/sweeper/types.js';
+import type { EventLike, EventOrder, EventsSource, SweeperDeps } from '../../src/sweeper/types.js';
 import { type SlackCapture, startSlackCapture } from '../helpers/slack-capture.js';
 
 export const NOW = Date.parse('2026-11-22T03:00:00.000Z');
@@ -161,4 +161,15 @@ export async function stateOf(table: StateTable) {
 /** GET /events requests the sandbox served since `from` (an index into its log). */
 export function eventRequests(rig: Rig, from = 0) {
   return rig.sandbox.sandbox.requests.slice(from).filter((r) => r.path === '/console/v1/events');
+}
+
+/** A log served oldest first from `log()` (read at every page, so a test can change it between runs). */
+export function sortedLog(log: () => EventLike[]): EventsSource {
+  return {
+    async list({ page, limit }) {
+      const sorted = [...log()].sort((a, b) => Number(a.timestamp) - Number(b.timestamp));
+      const data = sorted.slice((page - 1) * limit, page * limit);
+      return { data, pagination: { itemsPerPage: limit, pageNumber: page, totalItems: sorted.length } };
+    },
+  };
 }

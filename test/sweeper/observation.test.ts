@@ -8,22 +8,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../src/policy/parse.js';
 import type { PolicyInput } from '../../src/policy/schema.js';
-import type { EventLike, EventsSource } from '../../src/sweeper/types.js';
-import { DAY, drainQueue, freshState, makeSweeper, NOW, type Rig, startRig, stateOf } from './harness.js';
+import type { EventLike } from '../../src/sweeper/types.js';
+import {
+  DAY,
+  drainQueue,
+  freshState,
+  makeSweeper,
+  NOW,
+  type Rig,
+  sortedLog,
+  startRig,
+  stateOf,
+} from './harness.js';
 
 const MIN = 60_000;
 const BASE: PolicyInput = { version: 1, actions: { archive_config: { requesters: ['schedule:*'] } } };
 
 /** Serves `log()` as it is now, sorted by timestamp, oldest first. */
-function source(log: () => EventLike[]): EventsSource {
-  return {
-    async list({ page, limit }) {
-      const sorted = [...log()].sort((a, b) => Number(a.timestamp) - Number(b.timestamp));
-      const data = sorted.slice((page - 1) * limit, page * limit);
-      return { data, pagination: { itemsPerPage: limit, pageNumber: page, totalItems: sorted.length } };
-    },
-  };
-}
 
 const event = (ts: number, name = 'page_view', metadata?: Record<string, unknown>): EventLike => ({
   timestamp: String(ts),
@@ -44,7 +45,7 @@ describe('what the sweeper observes', () => {
     const state = await freshState(rig);
     const policy = parsePolicy({ ...BASE, sweeper });
     const run = (at: number, p = policy) =>
-      makeSweeper(rig, state, { policy: p, events: source(log), clock: () => at, pageSize: 1000 }).run({
+      makeSweeper(rig, state, { policy: p, events: sortedLog(log), clock: () => at, pageSize: 1000 }).run({
         now: new Date(at),
         remainingMs: 60_000,
       });

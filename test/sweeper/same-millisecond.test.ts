@@ -5,20 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../src/policy/parse.js';
-import type { EventLike, EventsSource } from '../../src/sweeper/types.js';
-import { freshState, makeSweeper, NOW, type Rig, startRig, stateOf } from './harness.js';
+import type { EventLike } from '../../src/sweeper/types.js';
+import { freshState, makeSweeper, NOW, type Rig, sortedLog, startRig, stateOf } from './harness.js';
 
 const MIN = 60_000;
-
-function source(log: () => EventLike[]): EventsSource {
-  return {
-    async list({ page, limit }) {
-      const sorted = [...log()].sort((a, b) => Number(a.timestamp) - Number(b.timestamp));
-      const data = sorted.slice((page - 1) * limit, page * limit);
-      return { data, pagination: { itemsPerPage: limit, pageNumber: page, totalItems: sorted.length } };
-    },
-  };
-}
 
 describe('thousands of distinct events stamped with one millisecond', () => {
   let rig: Rig;
@@ -37,7 +27,7 @@ describe('thousands of distinct events stamped with one millisecond', () => {
       log.push({ timestamp: String(NOW - 10 * MIN), name: 'page_view', userID: `u${i}` });
     log.push({ timestamp: String(NOW - 5 * MIN), name: 'purchase' });
     const run = (at: number) =>
-      makeSweeper(rig, state, { policy, events: source(() => log), clock: () => at, pageSize: 1000 }).run({
+      makeSweeper(rig, state, { policy, events: sortedLog(() => log), clock: () => at, pageSize: 1000 }).run({
         now: new Date(at),
         remainingMs: 120_000,
       });

@@ -5,20 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../src/policy/parse.js';
-import type { EventLike, EventsSource } from '../../src/sweeper/types.js';
-import { drainQueue, freshState, makeSweeper, NOW, type Rig, startRig } from './harness.js';
+import type { EventLike } from '../../src/sweeper/types.js';
+import { drainQueue, freshState, makeSweeper, NOW, type Rig, sortedLog, startRig } from './harness.js';
 
 const MIN = 60_000;
-
-function source(log: () => EventLike[]): EventsSource {
-  return {
-    async list({ page, limit }) {
-      const sorted = [...log()].sort((a, b) => Number(a.timestamp) - Number(b.timestamp));
-      const data = sorted.slice((page - 1) * limit, page * limit);
-      return { data, pagination: { itemsPerPage: limit, pageNumber: page, totalItems: sorted.length } };
-    },
-  };
-}
 
 describe('an exposure event whose timestamp is a number out of any range', () => {
   let rig: Rig;
@@ -55,7 +45,12 @@ describe('an exposure event whose timestamp is a number out of any range', () =>
         { timestamp: stamp, name: 'config_exposure', metadata: { config: 'cfg_a' } },
       ];
       const run = (at: number) =>
-        makeSweeper(rig, state, { policy, events: source(() => log), clock: () => at, pageSize: 1000 }).run({
+        makeSweeper(rig, state, {
+          policy,
+          events: sortedLog(() => log),
+          clock: () => at,
+          pageSize: 1000,
+        }).run({
           now: new Date(at),
           remainingMs: 60_000,
         });
