@@ -1,9 +1,8 @@
 /**
- * The transport every resource goes through: builds the URL, asks the key provider, applies
- * the mutation budget, runs each attempt under its timeout (bounded by the caller's
- * deadline), maps failures onto the error tree, retries what may be retried and validates
- * the response envelope. The API key lives only in the outgoing headers of an attempt: it
- * is scrubbed from anything the server echoes and never stored on an error.
+ * The transport every resource goes through: the URL, the key, the mutation budget, each attempt
+ * under its timeout (bounded by the caller's deadline), failures mapped onto the error tree,
+ * retries, and the response envelope validated. The API key lives only in an attempt's headers:
+ * it is scrubbed from anything the server echoes and never stored on an error.
  */
 
 import type { HttpRequest, HttpResponse } from '../http/send.js';
@@ -38,11 +37,11 @@ export class Transport {
   readonly baseUrl: string;
   private readonly knownKeys = new Set<string>();
   private plainHeaders: { key: string; headers: Readonly<Record<string, string>> } | undefined;
+  private fixedKey: string | undefined; // a string key, checked and remembered once
 
   constructor(private readonly config: TransportConfig) {
     this.baseUrl = config.baseUrl.replace(/\/+$/, '');
     if (!/^https?:\/\//i.test(this.baseUrl)) throw new TypeError('baseUrl must be an http(s) URL');
-    if (typeof config.apiKey === 'string') this.remember(config.apiKey);
   }
 
   /** The key as sent: trimmed (as undici or the server's parser would), both forms scrubbed from echoes. */
@@ -52,7 +51,7 @@ export class Transport {
       this.knownKeys.add(form);
       rememberSecret(form);
     }
-    // The last few only (enough for echoes of a key just rotated out); printable ASCII is sent.
+    // The last few (enough for echoes of a key just rotated out); only printable ASCII is sent.
     while (this.knownKeys.size > 8) this.knownKeys.delete(this.knownKeys.values().next().value as string);
     if (!/^[ -~]+$/.test(key))
       throw new ConsoleError('the API key is empty or holds characters other than printable ASCII');
@@ -76,7 +75,9 @@ export class Transport {
     const url = this.url(call.path, call.query);
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
     let key =
-      typeof this.config.apiKey === 'string' ? this.remember(this.config.apiKey) : await this.key(false);
+      typeof this.config.apiKey === 'string'
+        ? (this.fixedKey ??= this.remember(this.config.apiKey))
+        : await this.key(false);
     let keyRefreshed = false;
     // Sends the sender made again on a fresh connection: attempts too (see src/http/send.ts).
     const tally: Tally = { resent: 0 };

@@ -5,12 +5,12 @@
  * `enqueue --wait`, `why` and any later copy of it see the end), an audit record saying who
  * answered, and a reply to its requester. The channel has heard the copy's outcome already.
  */
-import { actionTarget, effectKey, requesterKey } from '../actions/request.js';
-import { postToSlack } from '../slack/post.js';
-import { recordFinal, writeAudit } from '../state/audit.js';
-import { endHold, readHeld } from '../state/held.js';
+import { effectKey, requesterKey } from '../actions/request.js';
+import { postToSlack, type SlackMessage } from '../slack/post.js';
+import { readHeld } from '../state/held.js';
+import { endHeldNow } from './cancel-now.js';
 import { currentDate, type RecordDeps, type Request } from './record.js';
-import { type OutcomeReport, outcomeMessage } from './replies.js';
+import type { OutcomeReport } from './replies.js';
 
 type Ended = Pick<OutcomeReport, 'result' | 'rule' | 'reason' | 'dryRun'>;
 
@@ -24,31 +24,13 @@ export async function endAnsweredQuestion(
   // Not held: it ended already (an earlier answer, a cancel the tick carried out, its expiry).
   // A question about another effect is not this one's to end.
   if (!held || effectKey(held.request) !== effectKey(answer)) return;
-  const now = currentDate(deps);
   const reason = `answered by ${requesterKey(answer.requestedBy)} (request ${answer.requestId}): ${done.reason}`;
-  const first = await recordFinal(
-    deps.table,
-    { result: done.result, rule: done.rule, reason, requestId: asked, at: now.toISOString() },
-    now,
-  );
-  await endHold(deps.table, asked);
-  if (!first) return;
-  const { request } = held;
-  await writeAudit(deps.table, {
-    requestId: asked,
-    at: now,
-    action: request.action,
-    target: actionTarget(request),
-    effectKey: effectKey(request),
-    requester: requesterKey(request.requestedBy),
-    rule: done.rule,
-    reason,
-    result: done.result,
-    dryRun: done.dryRun,
-  });
-  const url = request.reply?.slackResponseUrl;
-  if (!url || url === answer.reply?.slackResponseUrl) return;
-  const message = outcomeMessage({ request, requestId: asked, ...done, reason });
-  const posted = await postToSlack(url, message, deps.slack);
-  if (!posted.ok) deps.metrics.put('SlackPostsFailed', 1, {}, { requestId: asked });
+  // Its requester only, when not the one the copy's own reply reached.
+  const tell = async (urls: string[], message: SlackMessage) => {
+    for (const url of urls.filter((u) => u !== answer.reply?.slackResponseUrl)) {
+      const posted = await postToSlack(url, message, deps.slack);
+      if (!posted.ok) deps.metrics.put('SlackPostsFailed', 1, {}, { requestId: asked });
+    }
+  };
+  await endHeldNow(deps.table, held, { ...done, reason }, currentDate(deps), { tell });
 }

@@ -9,50 +9,75 @@ import type { SlackMessage } from '../slack/post.js';
 import { recordFinal, writeAudit } from '../state/audit.js';
 import { endHold, type HeldRecord } from '../state/held.js';
 import type { StateTable } from '../state/table.js';
-import { outcomeMessage } from './replies.js';
+import { type OutcomeResult, outcomeMessage } from './replies.js';
 
-/** The ending the worker would write, written at once (a copy in flight then replays it). */
-export async function endCancelledNow(
+/** How a held request ends when it is ended at once, outside the worker's own pass over it. */
+export interface HeldEnding {
+  result: OutcomeResult;
+  rule: string;
+  reason: string;
+  dryRun: boolean;
+}
+
+/** Who is told: the request's reply URL, and the channel when `channelUrl` names one. */
+export interface Telling {
+  tell?: (urls: string[], message: SlackMessage) => Promise<void>;
+  channelUrl?: () => Promise<string | undefined>;
+}
+
+/**
+ * The ending the worker would write, written at once (a copy in flight then replays it): the
+ * final, the held record gone, the audit record, and the people told (once: a final already
+ * there means another did all this).
+ */
+export async function endHeldNow(
   table: StateTable,
   held: HeldRecord,
-  reason: string,
+  ending: HeldEnding,
   now: Date,
-  tell: {
-    tell?: (urls: string[], message: SlackMessage) => Promise<void>;
-    channelUrl?: () => Promise<string | undefined>;
-  } = {},
+  tell: Telling = {},
 ): Promise<void> {
-  const at = now.toISOString();
+  const { result, rule, reason, dryRun } = ending;
   const first = await recordFinal(
     table,
-    { result: 'cancelled', reason, rule: 'cancel', requestId: held.requestId, at },
+    { result, reason, rule, requestId: held.requestId, at: now.toISOString() },
     now,
   );
   await endHold(table, held.requestId);
   if (!first) return;
+  const { request } = held;
   await writeAudit(table, {
     requestId: held.requestId,
     at: now,
-    action: held.request.action,
-    target: actionTarget(held.request),
-    effectKey: effectKey(held.request),
-    requester: requesterKey(held.request.requestedBy),
-    rule: 'cancel',
+    action: request.action,
+    target: actionTarget(request),
+    effectKey: effectKey(request),
+    requester: requesterKey(request.requestedBy),
+    rule,
     reason,
-    result: 'cancelled',
-    dryRun: false,
+    result,
+    dryRun,
   });
   if (!tell.tell) return;
-  const urls = [held.request.reply?.slackResponseUrl, await tell.channelUrl?.()].filter(
+  const urls = [request.reply?.slackResponseUrl, await tell.channelUrl?.()].filter(
     (url): url is string => typeof url === 'string' && url !== '',
   );
-  const message = outcomeMessage({
-    request: held.request,
-    requestId: held.requestId,
-    result: 'cancelled',
+  await tell.tell(urls, outcomeMessage({ request, requestId: held.requestId, ...ending }));
+}
+
+/** A cancelled request's ending, written at once. */
+export function endCancelledNow(
+  table: StateTable,
+  held: HeldRecord,
+  reason: string,
+  now: Date,
+  tell: Telling = {},
+): Promise<void> {
+  const ending = {
+    result: 'cancelled' as const,
     rule: 'cancel',
     reason,
     dryRun: held.request.dryRun === true,
-  });
-  await tell.tell(urls, message);
+  };
+  return endHeldNow(table, held, ending, now, tell);
 }
