@@ -74,10 +74,8 @@ export class Transport {
   async request<T>(call: Call<T>, options: RequestOptions = {}): Promise<T> {
     const url = this.url(call.path, call.query);
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
-    let key =
-      typeof this.config.apiKey === 'string'
-        ? (this.fixedKey ??= this.remember(this.config.apiKey))
-        : await this.key(false);
+    if (typeof this.config.apiKey === 'string') this.fixedKey ??= this.remember(this.config.apiKey);
+    let key = this.fixedKey ?? (await this.key(false));
     let keyRefreshed = false;
     // Sends the sender made again on a fresh connection: attempts too (see src/http/send.ts).
     const tally: Tally = { resent: 0 };
