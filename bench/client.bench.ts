@@ -15,10 +15,9 @@
  * bundle holds (the client and zod/mini), not the sandbox's server, its event loop or its
  * classic zod schemas (whose global cycle memoizer would wrap every parse of the client).
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -27,12 +26,13 @@ import { build } from 'esbuild';
 import { ESM_REQUIRE_BANNER, MAIN_FIELDS, NODE_TARGET, OUTPUT } from '../infra/bundling.js';
 import type * as ClientIndex from '../src/console/index.js';
 import { createRng } from '../src/sandbox/prng.js';
+import { REPO_ROOT as ROOT, SANDBOX_KEY, startSandboxProcess } from './processes.js';
 import { median, percentile, shuffled } from './stats.js';
 import type { BenchSection } from './types.js';
 
 type ClientModule = Pick<typeof ClientIndex, 'createConsoleClient'>;
 
-const KEY = 'sandbox-key';
+const KEY = SANDBOX_KEY;
 const REQUESTS = Number(process.env.BENCH_CLIENT_REQUESTS ?? 2000);
 const WARMUP = 500;
 const ITEMS = 10_000;
@@ -46,45 +46,8 @@ const COLD_RUNS = Number(process.env.BENCH_CLIENT_COLD_RUNS ?? 9);
 
 const round = (n: number, digits = 3) => Number(n.toFixed(digits));
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-/** The sandbox as its own process (`npm run sandbox`), seeded with ITEMS events, no rate limits. */
-async function startSandboxProcess(): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/main.ts'], {
-    cwd: ROOT,
-    stdio: 'ignore',
-    env: {
-      ...process.env,
-      SANDBOX_PORT: String(port),
-      SANDBOX_EVENT_COUNT: String(ITEMS),
-      SANDBOX_RATE_LIMITS: 'off',
-    },
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
-    try {
-      const res = await fetch(`${url}/console/v1/segments?limit=1`, { headers: { 'SERVICE-API-KEY': KEY } });
-      if (res.ok) return { url, child };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  child.kill();
-  throw new Error('the sandbox process did not start within 20 s');
-}
-
 export async function run(): Promise<BenchSection> {
-  const sandbox = await startSandboxProcess();
+  const sandbox = await startSandboxProcess(ITEMS);
   const dir = mkdtempSync(join(tmpdir(), 'autopilot-client-bench-'));
   try {
     const bundle = await buildClientBundle(dir);
