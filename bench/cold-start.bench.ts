@@ -118,8 +118,11 @@ const EVENTS: Record<string, unknown> = {
       time: '23/Nov/2026:09:00:00 +0000',
       timeEpoch: 1795000000000,
     },
-    body: 'command=%2Fautopilot&text=status&user_id=U1&team_id=T1&channel_id=C1',
-    isBase64Encoded: false,
+    // API Gateway's HTTP API hands a form body over base64-encoded (not a text type to it).
+    body: Buffer.from('command=%2Fautopilot&text=status&user_id=U1&team_id=T1&channel_id=C1').toString(
+      'base64',
+    ),
+    isBase64Encoded: true,
   },
   worker: {
     Records: [
