@@ -39,6 +39,9 @@ import { SWEEPER_TABLE_GRANTS, WEBHOOK_TABLE_GRANTS, WORKER_TABLE_GRANTS } from 
 
 export { PLATFORM_MUTATION_LIMITS };
 
+/** The oldest an asynchronous invocation's event may be (Lambda's ceiling, 6 hours). */
+const MAX_ASYNC_EVENT_AGE_SECONDS = 21_600;
+
 export interface AutopilotStackProps extends StackProps {
   /** Console API base URL; `/console/v1/...` is appended. */
   consoleApiBaseUrl: string;
@@ -247,6 +250,10 @@ export class AutopilotStack extends Stack {
       // A missed tick is made good by the next one a minute later.
       targets: [new LambdaFunction(worker.function, { retryAttempts: 0 })],
     });
+    // `retryAttempts: 0` above stops EventBridge's retries only; Lambda's own async queue would run
+    // a failed tick twice more (for up to 6 hours, each with its old schedule time as "now").
+    // The SQS event source is polled, not invoked asynchronously: this touches ticks alone.
+    worker.function.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: Duration.seconds(60) });
 
     // --- Sweeper: one run at a time, on a schedule.
     const sweeper = new AutopilotFunction(this, 'Sweeper', {
@@ -292,7 +299,8 @@ export class AutopilotStack extends Stack {
     // does the same work, and stale ticks must not pile up behind reserved concurrency 1.
     sweeper.function.configureAsyncInvoke({
       retryAttempts: 0,
-      maxEventAge: Duration.seconds(Math.max(60, sweepMinutes * 60)),
+      // Lambda takes 60 s to 6 hours; a schedule of up to 12 hours keeps the 6-hour ceiling.
+      maxEventAge: Duration.seconds(Math.min(MAX_ASYNC_EVENT_AGE_SECONDS, Math.max(60, sweepMinutes * 60))),
     });
     new Rule(this, 'SweepSchedule', {
       description: `console-autopilot: run the sweeper every ${sweepMinutes} minutes`,

@@ -145,7 +145,7 @@ export class Operations extends Construct {
     );
     alarm(
       'ConsoleApiThrottled',
-      `The Console API answered 429 at least ${thresholds.throttledPer5Min} times per 5 minutes for 15 minutes: another client shares the key's budget, or the worker's budget split is too large. Nothing is lost (requests wait in the queue); check who else uses the key, or lower workerMaxConcurrency.`,
+      `The Console API answered 429 at least ${thresholds.throttledPer5Min} times per 5 minutes for 15 minutes: another client spends the key's limits too. The worker's containers share one budget of the platform's limits and slow down on each 429, so nothing is lost (requests wait in the queue); check who else uses the key, and give console-autopilot a key of its own.`,
       acrossServices('ConsoleApiThrottled', all, '429s'),
       { threshold: thresholds.throttledPer5Min, evaluationPeriods: 3 },
     );
@@ -360,9 +360,11 @@ export const SAVED_QUERIES: Record<string, QueryString> = {
     statsStatements: ['count(*) as denials by rule'],
     sort: 'denials desc',
   }),
+  // Our JSON lines at level error, and the runtime's own lines for what fails a whole invocation
+  // (a timeout, an uncaught error, an init failure), which are plain text: grouped by log group.
   'errors by function': new QueryString({
-    filterStatements: ['level = "error"'],
-    statsStatements: ['count(*) as errors, latest(message) as last_message by service'],
+    filterStatements: ['level = "error" or @message like /Task timed out|Invoke Error|Runtime\\.[A-Za-z]+/'],
+    statsStatements: ['count(*) as errors, latest(@message) as last_line by @log'],
     sort: 'errors desc',
   }),
   'slowest Console API calls': new QueryString({

@@ -111,7 +111,14 @@ export function releaseHandler(deps: ReleaseDeps & { clock?: () => number }) {
     const scheduled = event?.time ? new Date(event.time) : undefined;
     const now =
       scheduled && !Number.isNaN(scheduled.getTime()) ? scheduled : new Date((deps.clock ?? Date.now)());
-    const summary = await releaseHeld(deps, now);
+    let summary: ReleaseSummary;
+    try {
+      summary = await releaseHeld(deps, now);
+    } catch (error) {
+      // The invocation fails (WorkerErrors counts it); this line is what the runbook's query finds.
+      deps.logger.error('release tick failed', { error });
+      throw error;
+    }
     deps.logger.info('release tick', {
       held: summary.held,
       released: summary.released.length,
