@@ -4,8 +4,10 @@
  * the policy (src/policy/cancel-grant.ts). Both read the state table: --local (the running
  * local stack), --table NAME or STATE_TABLE_NAME.
  */
+
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { optionalEnv } from '../config/env.js';
 import { mayCancel } from '../policy/cancel-grant.js';
 import { postToSlack } from '../slack/post.js';
 import { type HeldRecord, listHeld, nextLookText } from '../state/held.js';
@@ -14,16 +16,16 @@ import { endCancelledNow } from '../worker/cancel-now.js';
 import { parse } from './args.js';
 import { CommandError, UsageError } from './errors.js';
 import { type CliIo, EXIT, printHelp, renderTable } from './io.js';
-import { readPolicyArg } from './policy-input.js';
+import { policyFileOf, readPolicyArg } from './policy-input.js';
 import { stateTableFor } from './state-table.js';
 
 export const HELD_USAGE = `Usage: autopilot held [--json] [--local | --table NAME]
   What is held: request id, action, target, requester, why it waits, when it is looked at again.`;
 
-export const CANCEL_USAGE = `Usage: autopilot cancel <requestId> --reason <text> [--policy policy.json] [--as USER] [--local | --table NAME]
+export const CANCEL_USAGE = `Usage: autopilot cancel <requestId> --reason <text> [--policy FILE] [--as USER] [--local | --table NAME]
   Ends a held request as cancelled (audited; the requester and, with SLACK_WEBHOOK_URL, the channel
   are told); it is never executed later. You cancel as cli:<user> (--as, else $USER), which the
-  policy must let ask for the same action.`;
+  policy (--policy, else AUTOPILOT_POLICY, else policy.json) must let ask for the same action.`;
 
 export function heldRows(list: HeldRecord[]): string[][] {
   return list.map((h) => [h.requestId, h.action, h.target, h.requester, h.why, nextLookText(h)]);
@@ -59,6 +61,27 @@ export async function heldCommand(args: string[], io: CliIo): Promise<number> {
   return EXIT.ok;
 }
 
+/**
+ * The channel's incoming webhook (`SLACK_WEBHOOK_URL`, optional), checked before anything is
+ * cancelled: a bad value must not turn a done cancel into a failed command. Never printed: the
+ * URL is a credential.
+ */
+function channelOf(
+  env: Readonly<Record<string, string | undefined>>,
+): { url: string; origin: string } | undefined {
+  const url = optionalEnv('SLACK_WEBHOOK_URL', env);
+  if (url === undefined) return undefined;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:'))
+    throw new CommandError('SLACK_WEBHOOK_URL is not an http(s) URL; nothing was cancelled');
+  return { url, origin: parsed.origin };
+}
+
 export async function cancelCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals, help } = parse(
     args,
@@ -79,13 +102,13 @@ export async function cancelCommand(args: string[], io: CliIo): Promise<number> 
   const user = (values.as as string | undefined) ?? io.env.USER;
   if (!user || !/^[A-Za-z0-9_.@-]{1,64}$/.test(user))
     throw new UsageError('who cancels? give --as USER (letters, digits, _ . @ -)', CANCEL_USAGE);
-  const policy = readPolicyArg((values.policy as string | undefined) ?? 'policy.json', (file) =>
+  const policy = readPolicyArg(policyFileOf(io.env, values.policy as string | undefined), (file) =>
     readFileSync(resolve(io.cwd, file), 'utf8'),
   );
   const table = stateTableFor(io, values, CANCEL_USAGE);
   const by = `cli:${user}`;
   const now = io.now();
-  const channel = io.env.SLACK_WEBHOOK_URL;
+  const channel = channelOf(io.env);
   const outcome = await cancelHeldRequest(
     { table, mayCancel: (held) => mayCancel(policy, by, held.request, now) },
     { requestId, by, reason, now },
@@ -95,12 +118,12 @@ export async function cancelCommand(args: string[], io: CliIo): Promise<number> 
     tell: async (urls, message) => {
       for (const url of urls) {
         // The channel URL is the operator's own setting; a reply URL must be Slack's.
-        const allowedOrigins = channel ? [new URL(channel).origin] : [];
+        const allowedOrigins = channel ? [channel.origin] : [];
         const posted = await postToSlack(url, message, { allowedOrigins });
         if (!posted.ok) io.stderr(`warning: could not tell ${new URL(url).origin}: ${posted.error}`);
       }
     },
-    ...(channel ? { channelUrl: async () => channel } : {}),
+    ...(channel ? { channelUrl: async () => channel.url } : {}),
   });
   io.stdout(`Cancelled ${requestId} (${outcome.held.action} ${outcome.held.target}): ${outcome.reason}`);
   return EXIT.ok;

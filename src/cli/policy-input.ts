@@ -4,10 +4,19 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { optionalEnv } from '../config/env.js';
 import { type Policy, policySchemas } from '../policy/schema.js';
 import { formatPath } from '../util/zod-issues.js';
 import { CommandError } from './errors.js';
 import type { CliIo } from './io.js';
+
+/**
+ * The policy file a command reads: the one named on its command line, else `AUTOPILOT_POLICY`
+ * (empty counts as unset, as in the functions and `npm start`), else `policy.json`.
+ */
+export function policyFileOf(env: Readonly<Record<string, string | undefined>>, given?: string): string {
+  return given ?? optionalEnv('AUTOPILOT_POLICY', env) ?? 'policy.json';
+}
 
 /** Reads `file` relative to the command's working directory. */
 export const readFromCwd = (io: CliIo) => (file: string) => readFileSync(resolve(io.cwd, file), 'utf8');

@@ -11,6 +11,7 @@ import { formatPath } from '../util/zod-issues.js';
 import { parse } from './args.js';
 import { CommandError } from './errors.js';
 import { type CliIo, EXIT, printHelp, renderTable } from './io.js';
+import { policyFileOf } from './policy-input.js';
 
 export const POLICY_TEST_USAGE = `Usage:
   autopilot policy test [policy.json] [cases.json] [--json]
@@ -70,7 +71,7 @@ export async function policyTestCommand(args: string[], io: CliIo): Promise<numb
     max: 2,
   });
   if (help) return printHelp(io, POLICY_TEST_USAGE);
-  const policyFile = positionals[0] ?? io.env.AUTOPILOT_POLICY ?? 'policy.json';
+  const policyFile = policyFileOf(io.env, positionals[0]);
   const casesFile = positionals[1] ?? 'policy.cases.json';
   const results = policyTestResults(io, policyFile, casesFile);
   const failed = results.filter((r) => !r.pass);

@@ -14,6 +14,7 @@ import { parse } from './args.js';
 import { isoInstant } from './durations.js';
 import { CommandError, UsageError } from './errors.js';
 import { type CliIo, EXIT, printHelp } from './io.js';
+import { policyFileOf } from './policy-input.js';
 
 export const POLICY_USAGE = `Usage:
   autopilot policy check [file] [--strict]
@@ -48,7 +49,7 @@ function readJson(file: string, io: CliIo, what: string): unknown {
 }
 
 function policyFile(io: CliIo, given?: string): string {
-  return given ?? io.env.AUTOPILOT_POLICY ?? 'policy.json';
+  return policyFileOf(io.env, given);
 }
 
 /** Validates; on failure every issue, one per line, with its zod path. */

@@ -10,6 +10,7 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { type ActionRequest, actionTarget, requesterKey } from '../actions/request.js';
 import { createLogger } from '../observability/logger.js';
+import { createMetrics } from '../observability/metrics.js';
 import { PolicyError } from '../policy/errors.js';
 import { dryRunClient } from '../state/dry-run-table.js';
 import { createDynamoClient } from '../state/table.js';
@@ -21,6 +22,7 @@ import { parse } from './args.js';
 import { CommandError, UsageError } from './errors.js';
 import { type CliIo, EXIT, printHelp, renderTable } from './io.js';
 import { localEndpoints } from './local-endpoints.js';
+import { policyFileOf } from './policy-input.js';
 
 export const SWEEP_USAGE = `Usage:
   autopilot sweep --dry-run [--local] [--policy <file>] [--json]
@@ -56,13 +58,25 @@ function sweepEnvironment(io: CliIo, local: boolean) {
 function sweeperDeps(env: Record<string, string | undefined>, policyFile: string | undefined, io: CliIo) {
   let policy: ReturnType<typeof loadPolicyFile>;
   try {
-    policy = loadPolicyFile(policyFile ?? env.AUTOPILOT_POLICY ?? 'policy.json');
+    policy = loadPolicyFile(policyFileOf(env, policyFile));
   } catch (error) {
     if (error instanceof PolicyError) throw new CommandError(error.message);
     throw error;
   }
   try {
-    return sweeperDepsFromEnv(env, { policy, clock: () => io.now().getTime() });
+    const clock = () => io.now().getTime();
+    // stdout is the plan's alone: a dry run's metrics are for nobody, its log lines go to stderr.
+    return sweeperDepsFromEnv(env, {
+      policy,
+      clock,
+      metrics: createMetrics({ service: 'sweeper', now: clock, sink: () => undefined }),
+      logger: createLogger({
+        service: 'sweeper',
+        level: 'warn',
+        now: clock,
+        sink: (line) => io.stderr(line),
+      }),
+    });
   } catch (error) {
     throw new CommandError(`${(error as Error).message} (or use --local with a running \`npm start\`)`);
   }

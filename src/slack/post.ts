@@ -6,6 +6,7 @@
  * that is being reported, so nothing here throws: the caller gets a result.
  */
 
+import { ConfigError } from '../config/env.js';
 import { createNodeSend, type HttpSend } from '../http/send.js';
 import { scrubDeep } from '../util/secret-scrub.js';
 
@@ -31,18 +32,29 @@ export interface PostOptions {
   timeoutMs?: number;
 }
 
-/** The extra reply origins from `SLACK_REPLY_ORIGINS` (comma-separated), normalised to origins. */
+/**
+ * The extra reply origins from `SLACK_REPLY_ORIGINS` (comma-separated), normalised to origins. An
+ * entry that is not an http(s) URL stops the function at start, naming the variable: dropped, it
+ * would refuse every reply to the origin meant, and it must never widen the allow-list either.
+ */
 export function replyOriginsFromEnv(value: string | undefined): string[] {
   if (!value) return [];
   const out: string[] = [];
-  for (const part of value.split(',')) {
+  for (const [index, part] of value.split(',').entries()) {
     const trimmed = part.trim();
     if (!trimmed) continue;
+    let url: URL | undefined;
     try {
-      out.push(new URL(trimmed).origin);
+      url = new URL(trimmed);
     } catch {
-      // An unparsable entry allows nothing; it must never widen the allow-list.
+      url = undefined;
     }
+    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:'))
+      // The entry is not echoed: a mistyped one may be a webhook URL, a credential.
+      throw new ConfigError(
+        `environment variable SLACK_REPLY_ORIGINS must list http(s) origins: entry ${index + 1} is not one`,
+      );
+    out.push(url.origin);
   }
   return out;
 }

@@ -20,7 +20,18 @@ describe('postToSlack', () => {
     expect(isAllowedSlackUrl('https://user:pw@hooks.slack.com/x')).toBe(false);
     expect(isAllowedSlackUrl('http://169.254.169.254/latest/meta-data')).toBe(false);
     expect(isAllowedSlackUrl('http://127.0.0.1:9/x', ['http://127.0.0.1:9'])).toBe(true);
-    expect(replyOriginsFromEnv(' http://127.0.0.1:9/any , not a url,')).toEqual(['http://127.0.0.1:9']);
+    expect(replyOriginsFromEnv(' http://127.0.0.1:9/any , https://example.test,')).toEqual([
+      'http://127.0.0.1:9',
+      'https://example.test',
+    ]);
+    // An entry that is not an http(s) URL is refused, naming the variable but not the entry.
+    for (const bad of ['http://127.0.0.1:9, not a url', 'http//localhost:3000', 'file:///etc/passwd'])
+      expect(() => replyOriginsFromEnv(bad)).toThrow(
+        /^environment variable SLACK_REPLY_ORIGINS .*entry \d is not one$/,
+      );
+    expect(() => replyOriginsFromEnv('hooks.slack.com/services/T0/B0/secret')).toThrow(
+      expect.objectContaining({ message: expect.not.stringContaining('secret') }),
+    );
   });
 
   it('refuses a URL outside the allow-list without sending anything', async () => {
