@@ -123,10 +123,23 @@ describe('a misspelt policy key', () => {
 
 describe('the JSON Schema', () => {
   /** Every object schema, wherever it sits. */
+  /**
+   * A rule's subschema (src/policy/schema/primitives.ts, withJsonSchema) defines no field: it only
+   * asserts about fields its object defines, each with `{}` (present) or a `const`.
+   */
+  function assertsOnly(properties: Record<string, Record<string, unknown>>): boolean {
+    return Object.values(properties).every(
+      (p) => Object.keys(p).length === 0 || (Object.keys(p).length === 1 && 'const' in p),
+    );
+  }
+
   function objects(node: unknown, at = '#'): [string, Record<string, unknown>][] {
     if (node === null || typeof node !== 'object') return [];
     const here = node as Record<string, unknown>;
-    const own: [string, Record<string, unknown>][] = here.properties ? [[at, here]] : [];
+    const own: [string, Record<string, unknown>][] =
+      here.properties && !assertsOnly(here.properties as Record<string, Record<string, unknown>>)
+        ? [[at, here]]
+        : [];
     return [
       ...own,
       ...Object.entries(here).flatMap(([key, child]) =>

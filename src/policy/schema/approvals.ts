@@ -5,7 +5,7 @@
  */
 import '../../util/zod-locale.js';
 import * as z from 'zod/mini';
-import { described, type Primitives } from './primitives.js';
+import { described, type Primitives, withJsonSchema } from './primitives.js';
 
 function buildWindow() {
   const Day = z.enum(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun']);
@@ -78,7 +78,7 @@ function buildApprovalRule({ GlobList }: Primitives, WindowSchema: ReturnType<ty
       'approvals by this rule per clock hour; more wait for the next hour',
     ),
   });
-  return rule.check(
+  const checked = rule.check(
     z.superRefine((value, ctx) => {
       if (value.decision === 'approve') return;
       // Strict objects refuse a misspelt key; this refuses a key the rule would silently ignore
@@ -95,6 +95,21 @@ function buildApprovalRule({ GlobList }: Primitives, WindowSchema: ReturnType<ty
       }
     }),
   );
+  // The same rule for editors: only an approve rule has windows, outsideWindows or maxPerHour.
+  return withJsonSchema(checked, {
+    anyOf: [
+      { type: 'object', properties: { decision: { const: 'approve' } } },
+      {
+        not: {
+          anyOf: APPROVE_ONLY.map((field) => ({
+            type: 'object',
+            properties: { [field]: {} },
+            required: [field],
+          })),
+        },
+      },
+    ],
+  });
 }
 
 function buildFreeze() {

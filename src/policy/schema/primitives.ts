@@ -16,6 +16,18 @@ export function described<T extends z.ZodMiniType>(schema: T, description: strin
 }
 
 /**
+ * JSON Schema keywords for a rule a zod refinement checks (toJSONSchema cannot read a refinement),
+ * so that editors refuse what the loader refuses; merged with the schema's description.
+ */
+export function withJsonSchema<T extends z.ZodMiniType>(schema: T, keywords: Record<string, unknown>): T {
+  z.globalRegistry.add(schema as z.ZodMiniType, {
+    ...z.globalRegistry.get(schema as z.ZodMiniType),
+    ...keywords,
+  });
+  return schema;
+}
+
+/**
  * Whether `zone` is an IANA time zone this runtime knows. The canonical names come from
  * `Intl.supportedValuesOf` (a few ms); building a `DateTimeFormat` with a zone loads ICU's
  * zone data (35–60 ms at a cold start), so it is only the fallback for what the list leaves

@@ -4,7 +4,7 @@
  */
 import '../../util/zod-locale.js';
 import * as z from 'zod/mini';
-import { described, type Primitives } from './primitives.js';
+import { described, type Primitives, withJsonSchema } from './primitives.js';
 
 function buildEventRule() {
   const EventMatchSchema = described(
@@ -54,6 +54,13 @@ function buildEventRule() {
         message: 'an event rule must enqueue an action or notify',
       }),
     );
+  // The same rule for editors.
+  withJsonSchema(eventRule, {
+    anyOf: [
+      { type: 'object', properties: { enqueue: {} }, required: ['enqueue'] },
+      { type: 'object', required: ['notify'], properties: { notify: { const: true } } },
+    ],
+  });
   return { eventMatch: EventMatchSchema, eventRule };
 }
 
