@@ -19,6 +19,19 @@ export const CHANGE_MADE: ReadonlySet<string> = new Set([
   'replayed',
 ]);
 
+/** The requester an audit record of a refused message names: what it claimed, never trusted. */
+const REFUSED_CLAIM = 'unproven ';
+
+/**
+ * The steps of the request the id belongs to: a message refused for claiming the id (an unproven
+ * requester, another requester's id: src/worker/dead-letter.ts) is no step of it, nor its end,
+ * when the id has steps of its own. A refused message alone under its id is its own story.
+ */
+export function ownSteps(steps: StoredAuditRecord[]): StoredAuditRecord[] {
+  const own = steps.filter((step) => !step.requester.startsWith(REFUSED_CLAIM));
+  return own.length > 0 ? own : steps;
+}
+
 /**
  * How a request ended, or undefined while it waits. Its final says it (a completed mutation's
  * too, since this version; an older one's is told by the records); a copy of an ended request is
@@ -31,7 +44,7 @@ export function endingOf(
   final?: FinalOutcome,
 ): FinalOutcome | undefined {
   if (final) return final;
-  const steps = [...records].sort((a, b) => a.at.localeCompare(b.at));
+  const steps = ownSteps([...records].sort((a, b) => a.at.localeCompare(b.at)));
   const own = steps.filter((step) => step.result !== 'replayed').at(-1);
   const last = steps.at(-1);
   const ended = own && ENDINGS.has(own.result) ? own : last?.result === 'replayed' ? last : undefined;
@@ -50,7 +63,7 @@ export interface RequestStory {
 
 export function storyOf(requestId: string, records: StoredAuditRecord[], final?: FinalOutcome): RequestStory {
   const steps = [...records].sort((a, b) => a.at.localeCompare(b.at));
-  const first = steps[0];
+  const first = ownSteps(steps)[0];
   const ending = endingOf(requestId, steps, final);
   return {
     requestId,

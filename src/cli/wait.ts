@@ -4,7 +4,7 @@
  * request has ended or the timeout passes. Exit codes: 0 approved (or already done), 3 denied,
  * cancelled, stale, refused or dead-lettered, 4 still held (deferred, asked, paused) at the timeout.
  */
-import { CHANGE_MADE, endingOf } from '../audit/story.js';
+import { CHANGE_MADE, endingOf, ownSteps } from '../audit/story.js';
 import { readRequestAudit } from '../state/audit.js';
 import type { StateTable } from '../state/table.js';
 
@@ -29,7 +29,8 @@ export async function outcomeNow(
     const exitCode = CHANGE_MADE.has(ending.result) ? WAIT_EXIT.done : WAIT_EXIT.refused;
     return { exitCode, result: ending.result, rule: ending.rule, reason: ending.reason };
   }
-  const latest = records.at(-1);
+  // Where it stands: its own latest step (a message refused for claiming its id is not one).
+  const latest = ownSteps([...records].sort((a, b) => a.at.localeCompare(b.at))).at(-1);
   if (!latest) return { result: 'queued', reason: 'not yet picked up by the worker' };
   return { result: latest.result, rule: latest.rule, reason: latest.reason };
 }

@@ -116,6 +116,15 @@ export interface FinalOutcome {
   rule: string;
   requestId: string;
   at: string;
+  /** Whose request ended under the id (finals written before owners were kept have none). */
+  owner?: RequestOwner;
+}
+
+/** Who asked for what under a request id: a copy of the request has the same. */
+export interface RequestOwner {
+  /** `source:id`. */
+  requester: string;
+  effectKey: string;
 }
 
 /**
@@ -123,10 +132,17 @@ export interface FinalOutcome {
  * same request (SQS redeliveries, producer retries) replay it instead of deciding or calling
  * again. Deferrals and questions are not final. Returns false when a final was already there.
  */
-export function recordFinal(table: StateTable, final: FinalOutcome, now: Date): Promise<boolean> {
+export function recordFinal(
+  table: StateTable,
+  final: FinalOutcome,
+  now: Date,
+  owner: RequestOwner | undefined,
+): Promise<boolean> {
+  const { owner: _stored, ...outcome } = final;
   return putIfAbsent(table, {
     ...finalItemKey(final.requestId),
-    outcome: { S: JSON.stringify(final) },
+    outcome: { S: JSON.stringify(outcome) },
+    ...(owner ? { requester: { S: owner.requester }, effectKey: { S: owner.effectKey } } : {}),
     expiresAt: { N: String(expiresAfterDays(now, AUDIT_KEEP_DAYS)) },
   });
 }
@@ -141,7 +157,11 @@ export async function readFinal(table: StateTable, requestId: string): Promise<F
 }
 
 export function finalFromItem(Item: Record<string, AttributeValue> | undefined): FinalOutcome | undefined {
-  return Item?.outcome?.S ? (JSON.parse(Item.outcome.S) as FinalOutcome) : undefined;
+  if (!Item?.outcome?.S) return undefined;
+  const final = JSON.parse(Item.outcome.S) as FinalOutcome;
+  const requester = Item.requester?.S;
+  const effectKey = Item.effectKey?.S;
+  return requester && effectKey ? { ...final, owner: { requester, effectKey } } : final;
 }
 
 /**

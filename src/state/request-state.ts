@@ -4,12 +4,14 @@
  * the effect's claim, the pause flag, a veto and whether it is held. On the emulator and on DynamoDB alike, one round
  * trip per record matters: it is on the path of every message.
  */
+
+import { effectKey, requesterKey } from '../actions/request.js';
 import type { Veto } from '../policy/decide.js';
-import { type FinalOutcome, finalFromItem, finalItemKey } from './audit.js';
+import { type FinalOutcome, finalFromItem, finalItemKey, type RequestOwner } from './audit.js';
 import { keyId } from './dynamo.js';
 import { batchGet } from './dynamo-batch.js';
 import { type EffectState, effectFromItem, effectItemKey } from './effects.js';
-import { type CancelMark, cancelFromItem, heldItemKey } from './held.js';
+import { type CancelMark, cancelFromItem, heldFromItem, heldItemKey } from './held.js';
 import { PAUSE_KEY, type PauseState, pauseFromItem } from './pause.js';
 import type { StateTable } from './table.js';
 import { vetoFromItem, vetoItemKey } from './veto.js';
@@ -21,6 +23,8 @@ export interface RequestState {
   veto: Veto | undefined;
   /** A held record of this request exists (src/state/held.ts). */
   held: boolean;
+  /** Whose request is held under the id. */
+  heldOwner: RequestOwner | undefined;
   /** Its cancel mark (`/autopilot cancel`), when one was set. */
   cancel: CancelMark | undefined;
 }
@@ -39,12 +43,18 @@ export async function readRequestState(
     held: heldItemKey(subject.requestId),
   };
   const found = new Map((await batchGet(table, Object.values(keys))).map((item) => [keyId(item), item]));
+  const heldItem = found.get(keyId(keys.held));
+  const heldRecord = heldItem ? heldFromItem(heldItem) : undefined;
   return {
     final: finalFromItem(found.get(keyId(keys.final))),
     effect: effectFromItem(found.get(keyId(keys.effect)), nowMs),
     pause: pauseFromItem(found.get(keyId(keys.pause))),
     veto: vetoFromItem(found.get(keyId(keys.veto))),
-    held: found.has(keyId(keys.held)),
-    cancel: cancelFromItem(found.get(keyId(keys.held))),
+    held: heldItem !== undefined,
+    heldOwner: heldRecord && {
+      requester: requesterKey(heldRecord.request.requestedBy),
+      effectKey: effectKey(heldRecord.request),
+    },
+    cancel: cancelFromItem(heldItem),
   };
 }

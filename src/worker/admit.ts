@@ -21,8 +21,31 @@ export interface RequesterKeySource {
 }
 
 export interface Refusal {
-  rule: 'requester-not-proven' | 'requested-in-future';
+  rule: 'requester-not-proven' | 'requested-in-future' | 'request-id-reserved' | 'request-id-taken';
   reason: string;
+}
+
+/**
+ * Request ids our own producers derive, each for its source alone: any sender the queue lets in
+ * may speak as `ci` without a proof, and must not take an id it can foresee (an Approve click's
+ * copy is `<asked id>:approved-by:<user>`) and end it first.
+ */
+const RESERVED_IDS: ReadonlyArray<{ owns: (id: string) => boolean; source: string; what: string }> = [
+  { owns: (id) => id.includes(':approved-by:'), source: 'slack', what: "an Approve click's copy" },
+  { owns: (id) => id.startsWith('slack-'), source: 'slack', what: "the webhook's" },
+  { owns: (id) => id.startsWith('ev:'), source: 'events', what: "an event rule's" },
+  { owns: (id) => id.startsWith('stale:'), source: 'schedule', what: "the sweeper's" },
+];
+
+/** A refusal when the request's id is one another source's producer derives. */
+export function reservedIdRefusal(request: ActionRequest): Refusal | undefined {
+  const id = request.requestId;
+  const reserved = id === undefined ? undefined : RESERVED_IDS.find((r) => r.owns(id));
+  if (!reserved || reserved.source === request.requestedBy.source) return undefined;
+  return {
+    rule: 'request-id-reserved',
+    reason: `request id ${id} is ${reserved.what} form: only ${reserved.source} requests may use it`,
+  };
 }
 
 export async function admit(
@@ -47,6 +70,8 @@ export async function admit(
       );
   }
   if (!check.ok) return { rule: 'requester-not-proven', reason: check.reason };
+  const reserved = reservedIdRefusal(request);
+  if (reserved) return reserved;
   // Who asked comes first: an unproven message is refused as that, whatever its date.
   const at = Date.parse(request.requestedAt);
   if (at - now.getTime() > MAX_FUTURE_SKEW_MS) {

@@ -38,10 +38,12 @@ export async function endHeldNow(
   tell: Telling = {},
 ): Promise<void> {
   const { result, rule, reason, dryRun } = ending;
+  const owner = { requester: requesterKey(held.request.requestedBy), effectKey: effectKey(held.request) };
   const first = await recordFinal(
     table,
     { result, reason, rule, requestId: held.requestId, at: now.toISOString() },
     now,
+    owner,
   );
   await endHold(table, held.requestId);
   if (!first) return;

@@ -104,7 +104,9 @@ export async function sendToDeadLetter(
 
 /** The DLQ metric's reason for a refusal's rule (an invalid body has none). */
 function dlqReasonOf(rule: string): 'not-proven' | 'future-dated' | 'invalid' {
-  if (rule === 'requester-not-proven') return 'not-proven';
+  // An id another requester holds (or derives) is a claim the sender cannot prove either.
+  if (rule === 'requester-not-proven' || rule === 'request-id-reserved' || rule === 'request-id-taken')
+    return 'not-proven';
   return rule === 'requested-in-future' ? 'future-dated' : 'invalid';
 }
 
@@ -165,7 +167,8 @@ export async function deadLetterRecord(
       action: request?.action ?? 'unknown',
       target: request ? actionTarget(request) : 'unknown',
       effectKey: effect,
-      // What the message claimed: refused, so never trusted, but worth seeing in the trail.
+      // What the message claimed: refused, so never trusted, but worth seeing in the trail (the
+      // prefix keeps it out of the id's own story: src/audit/story.ts).
       requester: request ? `unproven ${requesterKey(request.requestedBy)}` : 'unknown',
       rule,
       reason,

@@ -13,6 +13,7 @@ import { answeredQuestion } from './hold.js';
 import {
   currentDate,
   notificationsUrl,
+  ownerOf,
   type RecordContext,
   type RecordDeps,
   type RecordResult,
@@ -99,7 +100,7 @@ export async function finish(
   if (telling.storeFinal && FINAL_RESULTS.has(done.result)) {
     const at = currentDate(deps);
     const final = { ...pick(done), requestId: request.requestId, at: at.toISOString() };
-    writes.push(recordFinal(deps.table, final, at));
+    writes.push(recordFinal(deps.table, final, at, ownerOf(ctx)));
   }
   if (telling.audit) writes.push(writeAuditFor(deps, ctx, done, telling.auditAs));
   // The request ended (or a copy told its end again): it is no longer held.

@@ -9,12 +9,12 @@ import { randomUUID } from 'node:crypto';
 import type { SQSRecord } from 'aws-lambda';
 import { effectKey, parseActionRequest, requesterKey } from '../actions/request.js';
 import type { Decision } from '../policy/decide.js';
-import { readFinal, recordFinal } from '../state/audit.js';
+import { type RequestOwner, readFinal, recordFinal } from '../state/audit.js';
 import { consumeCounter, refundCounter } from '../state/counters.js';
 import { claimEffect, completeEffect, releaseEffect, type StoredOutcome } from '../state/effects.js';
 import { markReached, startExecutingHeld, stopExecutingHeld } from '../state/held.js';
 import { readRequestState } from '../state/request-state.js';
-import { admit } from './admit.js';
+import { admit, type Refusal } from './admit.js';
 import { deadLetterRecord } from './dead-letter.js';
 import { rateLimitBackoffSeconds, setVisibility } from './defer.js';
 import { RetryLater } from './errors.js';
@@ -24,6 +24,7 @@ import { answeredQuestion } from './hold.js';
 import {
   currentDate,
   lockExpiry,
+  ownerOf,
   type RecordContext,
   type RecordDeps,
   type RecordResult,
@@ -66,11 +67,16 @@ export async function processRecord(
   };
 
   const now = currentDate(deps);
-  const { final, effect, pause, veto, held, cancel } = await readRequestState(
+  const { final, effect, pause, veto, held, heldOwner, cancel } = await readRequestState(
     deps.table,
     { requestId: request.requestId, effectKey: key },
     now.getTime(),
   );
+  // The id belongs to another requester's request (held, or ended): this message is not a copy of
+  // it and must not end, replay or replace it. Nothing under the id is touched.
+  const taken = idTakenRefusal(ownerOf(ctx), heldOwner ?? final?.owner, request.requestId);
+  if (taken)
+    return deadLetterRecord(deps, record, taken.reason, timing, { ...taken, request: parsed.request });
   ctx.held = held;
   // A copy of a request that already ended (SQS redelivery, producer retry): tell it again.
   if (final) return replay(deps, ctx, final);
@@ -84,6 +90,19 @@ export async function processRecord(
   const { reply: _reply, ...kept } = request;
   ctx.inputs = { request: kept, now: now.toISOString(), pause, ...(veto ? { veto } : {}) };
   return apply(deps, ctx, decision);
+}
+
+/** A refusal when `other` (the request held or ended under the id) is not this request. */
+function idTakenRefusal(
+  mine: RequestOwner,
+  other: RequestOwner | undefined,
+  requestId: string,
+): Refusal | undefined {
+  if (!other || (other.requester === mine.requester && other.effectKey === mine.effectKey)) return undefined;
+  return {
+    rule: 'request-id-taken',
+    reason: `request id ${requestId} belongs to another request (by ${other.requester}); send this one under an id of its own`,
+  };
 }
 
 /**
@@ -183,11 +202,11 @@ async function mutate(deps: RecordDeps, ctx: RecordContext, decision: Decision):
     // own end is its final (which no later record under its id can rewrite: an unproven message
     // claiming the id is dead-lettered with an audit record, never a final).
     await completeEffect(deps.table, key, owner, stored, currentDate(deps));
-    await recordFinal(deps.table, stored, currentDate(deps));
+    await recordFinal(deps.table, stored, currentDate(deps), ownerOf(ctx));
   } else {
     // Stale or refused: nothing changed, so the claim goes back (the phase may become current
     // later and another request deserves a call); copies of this request replay the final.
-    const first = await recordFinal(deps.table, stored, currentDate(deps));
+    const first = await recordFinal(deps.table, stored, currentDate(deps), ownerOf(ctx));
     await releaseEffect(deps.table, key, owner);
     // A copy of this request ended between our first read and our claim; its call changed
     // nothing and neither did ours (a guard failure is not a mutation): tell its outcome.
@@ -259,7 +278,7 @@ async function replay(deps: RecordDeps, ctx: RecordContext, stored: StoredOutcom
   const sameRequest = stored.requestId === ctx.request.requestId;
   // Its own completed effect, whose final was not written (a failed put, a crash between the two):
   // written now (put-if-absent), so no later record under its id can rewrite its end.
-  if (sameRequest) await recordFinal(deps.table, stored, currentDate(deps));
+  if (sameRequest) await recordFinal(deps.table, stored, currentDate(deps), ownerOf(ctx));
   const reason = sameRequest ? stored.reason : `${stored.reason} (request ${stored.requestId}, ${stored.at})`;
   const done = {
     result: stored.result as OutcomeResult,

@@ -5,13 +5,13 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
 import type { RequesterSigner } from '../actions/proof.js';
-import type { ActionRequest } from '../actions/request.js';
+import { type ActionRequest, requesterKey } from '../actions/request.js';
 import type { HttpSend } from '../http/send.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Decision, DecisionInput } from '../policy/decide.js';
 import type { Policy } from '../policy/schema.js';
-import type { DecisionInputs } from '../state/audit.js';
+import type { DecisionInputs, RequestOwner } from '../state/audit.js';
 import type { StateTable } from '../state/table.js';
 import type { RequesterKeySource } from './admit.js';
 import type { MutationClient } from './execute.js';
@@ -68,6 +68,11 @@ export interface RecordContext {
   inputs?: DecisionInputs;
   /** A held record of this request exists (read with its state, or written since): it goes when the request ends. */
   held?: boolean;
+}
+
+/** Whose request this is, as its final keeps it (a message claiming the id for another is refused). */
+export function ownerOf(ctx: Pick<RecordContext, 'request' | 'key'>): RequestOwner {
+  return { requester: requesterKey(ctx.request.requestedBy), effectKey: ctx.key };
 }
 
 /** The channel's URL: from the secret; the policy's deprecated `notifications.slackWebhookUrl` otherwise. */

@@ -245,7 +245,7 @@ describe("the worker's table items", () => {
       at: '',
     };
     once(writes('dynamodb:PutItem', 'audit#items-race-final', 'final'), () =>
-      recordFinal(unrecorded, { ...final, at: bench.clock.now.toISOString() }, bench.clock.now),
+      recordFinal(unrecorded, { ...final, at: bench.clock.now.toISOString() }, bench.clock.now, undefined),
     );
     await bench.send({ triggerId: 'trg_12', phaseId: 'ph_1', requestId: 'items-race-final' });
     await process();

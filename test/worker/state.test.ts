@@ -127,8 +127,12 @@ describe('vetoes and audit records', () => {
   it('keeps the first final outcome of a request', async () => {
     const final = { result: 'stale', reason: 'r', rule: 'x', requestId: 'req-f', at: now.toISOString() };
     expect(await readFinal(table, 'req-f')).toBeUndefined();
-    expect(await recordFinal(table, final, now)).toBe(true);
-    expect(await recordFinal(table, { ...final, result: 'approved' }, now)).toBe(false);
+    expect(await recordFinal(table, final, now, undefined)).toBe(true);
+    expect(await recordFinal(table, { ...final, result: 'approved' }, now, undefined)).toBe(false);
     expect(await readFinal(table, 'req-f')).toEqual(final);
+    // Whose request ended is kept beside the outcome.
+    const owner = { requester: 'ci:deploy', effectKey: 'approve_phase~t~p' };
+    expect(await recordFinal(table, { ...final, requestId: 'req-g' }, now, owner)).toBe(true);
+    expect(await readFinal(table, 'req-g')).toEqual({ ...final, requestId: 'req-g', owner });
   });
 });
