@@ -51,7 +51,10 @@ export interface ConsoleClientOptions {
    * one shared by several processes) is used as given. Reads are never limited.
    */
   mutationBudget?: false | { limits: WindowLimit[] } | MutationBudget;
-  /** Cap on any single wait between attempts, Retry-After included. Default 30 000 ms. */
+  /**
+   * Cap on any single wait between attempts. A Retry-After longer than this ends the call at once
+   * (a retry sent sooner would only be refused again). Default 30 000 ms.
+   */
   maxRetryDelayMs?: number;
   /** Bound on pages followed by auto-pagination. Default 1000. */
   maxPages?: number;

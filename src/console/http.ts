@@ -162,6 +162,7 @@ export class Transport {
     if (retry >= maxRetries || !shouldRetry(error, call.retry)) return undefined;
     const now = this.config.now();
     const delay = retryDelay(error, retry, this.config.random, this.config.maxRetryDelayMs, now);
+    if (delay === undefined) return undefined;
     if (options.deadline !== undefined && now + delay >= options.deadline) return undefined;
     this.config.logger?.warn('console api retry', {
       method: call.method,

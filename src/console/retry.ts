@@ -57,7 +57,9 @@ export function parseRetryAfter(headers: Record<string, string>, now: number): n
 
 /**
  * How long to wait before retry number `attempt + 1`: the server's Retry-After (on a 429, or
- * a 503 that sends one) capped by `maxRetryDelayMs`, else full-jitter backoff.
+ * a 503 that sends one), else full-jitter backoff capped by `maxRetryDelayMs`. A Retry-After
+ * longer than `maxRetryDelayMs` means no retry (undefined): sent sooner, it could only be
+ * refused again (a 15-minute window's 429 asks for minutes), so the caller learns it at once.
  */
 export function retryDelay(
   error: unknown,
@@ -65,13 +67,13 @@ export function retryDelay(
   random: () => number,
   maxRetryDelayMs: number,
   now: number,
-): number {
+): number | undefined {
   const retryAfterMs =
     error instanceof RateLimitError
       ? error.retryAfterMs
       : error instanceof ApiError
         ? parseRetryAfter(error.headers, now)
         : undefined;
-  if (retryAfterMs !== undefined) return Math.min(retryAfterMs, maxRetryDelayMs);
+  if (retryAfterMs !== undefined) return retryAfterMs <= maxRetryDelayMs ? retryAfterMs : undefined;
   return backoffDelay(attempt, random, BACKOFF_BASE_MS, Math.min(BACKOFF_CAP_MS, maxRetryDelayMs));
 }

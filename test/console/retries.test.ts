@@ -203,8 +203,15 @@ describe('waits between attempts', () => {
     expect(sleeps[0]).toBeLessThanOrEqual(20_000);
   });
 
-  it('caps Retry-After at maxRetryDelayMs', async () => {
+  it('gives up at once when Retry-After is longer than maxRetryDelayMs (a sooner retry is refused again)', async () => {
     failThenOk(1, 429, SEGMENT, { 'retry-after': '3600' });
+    await expect(client({ maxRetryDelayMs: 5_000 }).segments.get('seg_1')).rejects.toMatchObject({
+      name: 'RateLimitError',
+      attempts: 1,
+    });
+    expect(sleeps).toEqual([]);
+    // Within the cap, it waits exactly as long as asked.
+    failThenOk(1, 429, SEGMENT, { 'retry-after': '5' });
     await client({ maxRetryDelayMs: 5_000 }).segments.get('seg_1');
     expect(sleeps).toEqual([5_000]);
   });

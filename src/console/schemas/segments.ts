@@ -6,7 +6,7 @@ export const segmentConditionSchema = once(() =>
   z.looseObject({
     type: z.optional(z.string()),
     operator: z.optional(z.string()),
-    targetValue: z.unknown(),
+    targetValue: z.optional(z.unknown()),
     field: z.optional(z.string()),
     customID: z.optional(z.string()),
   }),
