@@ -79,7 +79,9 @@ export function endCancelledNow(
     result: 'cancelled' as const,
     rule: 'cancel',
     reason,
-    dryRun: held.request.dryRun === true,
+    // As the worker's own ending of a cancelled request (src/worker/finish.ts): a cancel changes
+    // nothing, dry run or not, and its record says the same whoever ends it.
+    dryRun: false,
   };
   return endHeldNow(table, held, ending, now, tell);
 }
