@@ -37,19 +37,23 @@ export class Transport {
   readonly baseUrl: string;
   private readonly knownKeys = new Set<string>();
   private plainHeaders: { key: string; headers: Readonly<Record<string, string>> } | undefined;
-  private fixedKey: string | undefined; // a string key, checked and remembered once
+  /** A configured string key: checked once (a bad one fails here); its forms as given and as sent. */
+  private readonly fixedKey: string | undefined;
+  private readonly fixedForms: string[] = [];
 
   constructor(private readonly config: TransportConfig) {
     this.baseUrl = config.baseUrl.replace(/\/+$/, '');
     if (!/^https?:\/\//i.test(this.baseUrl)) throw new TypeError('baseUrl must be an http(s) URL');
+    if (typeof config.apiKey === 'string') this.fixedKey = this.remember(config.apiKey, this.fixedForms);
   }
 
   /** The key as sent: trimmed (as undici or the server's parser would), both forms scrubbed from echoes. */
-  private remember(raw: string): string {
+  private remember(raw: string, forms: string[] = []): string {
     const key = raw.trim();
     for (const form of new Set([raw, key])) {
       this.knownKeys.add(form);
       rememberSecret(form);
+      forms.push(form);
     }
     // The last few (enough for echoes of a key just rotated out); only printable ASCII is sent.
     while (this.knownKeys.size > 8) this.knownKeys.delete(this.knownKeys.values().next().value as string);
@@ -74,7 +78,8 @@ export class Transport {
   async request<T>(call: Call<T>, options: RequestOptions = {}): Promise<T> {
     const url = this.url(call.path, call.query);
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
-    if (typeof this.config.apiKey === 'string') this.fixedKey ??= this.remember(this.config.apiKey);
+    // Told again (a lookup): the process scrubber keeps only its newest secrets.
+    for (const form of this.fixedForms) rememberSecret(form);
     let key = this.fixedKey ?? (await this.key(false));
     let keyRefreshed = false;
     // Sends the sender made again on a fresh connection: attempts too (see src/http/send.ts).
@@ -268,18 +273,14 @@ export class Transport {
     return parseResponse(call, url, status, text);
   }
 
-  /**
-   * Request headers. The common case (no body, no review header) reuses one object per key:
-   * the sender only reads it, and building it per request showed up in the profile.
-   */
+  /** Request headers; without a body or review header, one frozen object per key (the sender only reads it). */
   private headers(key: string, hasBody: boolean, review: boolean): Record<string, string> {
     if (!hasBody && !review) {
-      if (this.plainHeaders?.key !== key) {
+      if (this.plainHeaders?.key !== key)
         this.plainHeaders = {
           key,
           headers: Object.freeze({ accept: 'application/json', 'SERVICE-API-KEY': key }),
         };
-      }
       return this.plainHeaders.headers;
     }
     const headers: Record<string, string> = { accept: 'application/json', 'SERVICE-API-KEY': key };
