@@ -134,6 +134,17 @@ export function actionTarget(request: ActionRequest): string {
 }
 
 /**
+ * Whose request is under an id: the requester and the change. A dry run of a change is another
+ * request than the change itself (a copy of one must never replace or end the other).
+ */
+export function requestOwner(
+  request: ActionRequest,
+  key = effectKey(request),
+): { requester: string; effectKey: string } {
+  return { requester: requesterKey(request.requestedBy), effectKey: request.dryRun ? `${key}~dry-run` : key };
+}
+
+/**
  * The identity of the mutation a request would cause: action + target (+ phase). Two requests
  * with the same effect key must never mutate twice (the worker claims it before calling the
  * API), and a human's veto is recorded against it.

@@ -4,7 +4,7 @@
  * `sendActionRequest` every producer uses); the SQS message id goes to stdout, alone, for
  * scripts. The requester is always `ci:<id>`: this command cannot speak for a person.
  */
-import { type ApprovePhaseRequest, actionRequestSchemas } from '../actions/request.js';
+import { type ApprovePhaseRequest, actionRequestSchemas, requestOwner } from '../actions/request.js';
 import { createSqsClient, sendActionRequest } from '../queue/actions-queue.js';
 import type { StateTable } from '../state/table.js';
 import { formatPath } from '../util/zod-issues.js';
@@ -14,7 +14,7 @@ import { CommandError, UsageError } from './errors.js';
 import { type CliIo, EXIT, printHelp } from './io.js';
 import { localEndpoints } from './local-endpoints.js';
 import { stateTableFor } from './state-table.js';
-import { waitForOutcome } from './wait.js';
+import { type SentRequest, waitForOutcome } from './wait.js';
 
 export const ENQUEUE_USAGE = `Usage:
   autopilot enqueue approve <triggerId> <phaseId> [options]
@@ -95,7 +95,8 @@ export async function enqueueCommand(args: string[], io: CliIo): Promise<number>
   io.stderr(`queued approve_phase ${request.triggerId} ${request.phaseId} as ci:${request.requestedBy.id}`);
   io.stdout(messageId);
   if (!table) return EXIT.ok;
-  return waitAndTell(io, table, request.requestId ?? `sqs:${messageId}`, timeoutMs);
+  const mine = { messageId, owner: requestOwner(request) };
+  return waitAndTell(io, table, request.requestId ?? `sqs:${messageId}`, timeoutMs, mine);
 }
 
 /** Waits for the request's outcome and says it; the exit code is the gate (see wait.ts). */
@@ -104,10 +105,12 @@ async function waitAndTell(
   table: StateTable,
   requestId: string,
   timeoutMs: number,
+  mine: SentRequest,
 ): Promise<number> {
   io.stderr(`waiting up to ${Math.round(timeoutMs / 1000)} s for the outcome of ${requestId}…`);
   try {
     const outcome = await waitForOutcome(table, requestId, {
+      mine,
       timeoutMs,
       now: () => io.now().getTime(),
       sleep: io.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),

@@ -5,7 +5,7 @@
  * cancelled, stale, refused or dead-lettered, 4 still held (deferred, asked, paused) at the timeout.
  */
 import { CHANGE_MADE, endingOf, ownSteps } from '../audit/story.js';
-import { readRequestAudit } from '../state/audit.js';
+import { type RequestOwner, readRequestAudit } from '../state/audit.js';
 import type { StateTable } from '../state/table.js';
 
 export const WAIT_EXIT = { done: 0, refused: 3, held: 4 } as const;
@@ -22,8 +22,27 @@ export interface WaitOutcome {
 export async function outcomeNow(
   table: StateTable,
   requestId: string,
+  /** The request the caller sent: when the id is another's, or its message was refused, the gate is shut. */
+  mine?: SentRequest,
 ): Promise<Omit<WaitOutcome, 'exitCode'> & { exitCode?: WaitOutcome['exitCode'] }> {
   const { records, final } = await readRequestAudit(table, requestId);
+  const refused = mine && records.find((r) => r.result === 'dead-lettered' && r.messageId === mine.messageId);
+  if (refused)
+    return {
+      exitCode: WAIT_EXIT.refused,
+      result: refused.result,
+      rule: refused.rule,
+      reason: refused.reason,
+    };
+  const owner = final?.owner;
+  if (
+    mine &&
+    owner &&
+    (owner.requester !== mine.owner.requester || owner.effectKey !== mine.owner.effectKey)
+  ) {
+    const reason = `request id ${requestId} belongs to another request (by ${owner.requester}); this one is refused`;
+    return { exitCode: WAIT_EXIT.refused, result: 'dead-lettered', rule: 'request-id-taken', reason };
+  }
   const ending = endingOf(requestId, records, final);
   if (ending) {
     const exitCode = CHANGE_MADE.has(ending.result) ? WAIT_EXIT.done : WAIT_EXIT.refused;
@@ -35,8 +54,16 @@ export async function outcomeNow(
   return { result: latest.result, rule: latest.rule, reason: latest.reason };
 }
 
+/** A request the caller sent: its SQS message id and whose request it is (`requestOwner`). */
+export interface SentRequest {
+  messageId: string;
+  owner: RequestOwner;
+}
+
 export interface WaitOptions {
   timeoutMs: number;
+  /** The request the caller sent (see `outcomeNow`). */
+  mine?: SentRequest;
   pollMs?: number;
   now: () => number;
   sleep: (ms: number) => Promise<void>;
@@ -50,7 +77,7 @@ export async function waitForOutcome(
 ): Promise<WaitOutcome> {
   const deadline = options.now() + options.timeoutMs;
   for (;;) {
-    const state = await outcomeNow(table, requestId);
+    const state = await outcomeNow(table, requestId, options.mine);
     if (state.exitCode !== undefined) return state as WaitOutcome;
     const left = deadline - options.now();
     if (left <= 0) return { ...state, exitCode: WAIT_EXIT.held };

@@ -5,7 +5,7 @@
  * trip per record matters: it is on the path of every message.
  */
 
-import { effectKey, requesterKey } from '../actions/request.js';
+import { requestOwner } from '../actions/request.js';
 import type { Veto } from '../policy/decide.js';
 import { type FinalOutcome, finalFromItem, finalItemKey, type RequestOwner } from './audit.js';
 import { keyId } from './dynamo.js';
@@ -51,10 +51,7 @@ export async function readRequestState(
     pause: pauseFromItem(found.get(keyId(keys.pause))),
     veto: vetoFromItem(found.get(keyId(keys.veto))),
     held: heldItem !== undefined,
-    heldOwner: heldRecord && {
-      requester: requesterKey(heldRecord.request.requestedBy),
-      effectKey: effectKey(heldRecord.request),
-    },
+    heldOwner: heldRecord && requestOwner(heldRecord.request),
     cancel: cancelFromItem(heldItem),
   };
 }

@@ -4,7 +4,7 @@
  * the requester and the channel told. The CLI does this right after marking the cancel; the
  * webhook leaves it to the worker (it may not write the audit trail).
  */
-import { actionTarget, effectKey, requesterKey } from '../actions/request.js';
+import { actionTarget, effectKey, requesterKey, requestOwner } from '../actions/request.js';
 import type { SlackMessage } from '../slack/post.js';
 import { recordFinal, writeAudit } from '../state/audit.js';
 import { endHold, type HeldRecord } from '../state/held.js';
@@ -38,12 +38,11 @@ export async function endHeldNow(
   tell: Telling = {},
 ): Promise<void> {
   const { result, rule, reason, dryRun } = ending;
-  const owner = { requester: requesterKey(held.request.requestedBy), effectKey: effectKey(held.request) };
   const first = await recordFinal(
     table,
     { result, reason, rule, requestId: held.requestId, at: now.toISOString() },
     now,
-    owner,
+    requestOwner(held.request),
   );
   await endHold(table, held.requestId);
   if (!first) return;

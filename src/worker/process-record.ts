@@ -276,10 +276,11 @@ async function stoppedOn(deps: RecordDeps, ctx: RecordContext, owner: string, he
 
 async function replay(deps: RecordDeps, ctx: RecordContext, stored: StoredOutcome): Promise<RecordResult> {
   const sameRequest = stored.requestId === ctx.request.requestId;
-  // Its own completed effect, whose final was not written (a failed put, a crash between the two):
-  // written now (put-if-absent), so no later record under its id can rewrite its end.
-  if (sameRequest) await recordFinal(deps.table, stored, currentDate(deps), ownerOf(ctx));
   const reason = sameRequest ? stored.reason : `${stored.reason} (request ${stored.requestId}, ${stored.at})`;
+  // Its own completed effect whose final was not written (a failed put, a crash between the two),
+  // or another request's end told as its own: written now (put-if-absent), so its id stays its own.
+  const own = sameRequest ? stored : { ...stored, reason, requestId: ctx.request.requestId };
+  await recordFinal(deps.table, own, currentDate(deps), ownerOf(ctx));
   const done = {
     result: stored.result as OutcomeResult,
     rule: stored.rule,

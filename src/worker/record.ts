@@ -5,7 +5,7 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
 import type { RequesterSigner } from '../actions/proof.js';
-import { type ActionRequest, requesterKey } from '../actions/request.js';
+import { type ActionRequest, requestOwner } from '../actions/request.js';
 import type { HttpSend } from '../http/send.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
@@ -72,7 +72,7 @@ export interface RecordContext {
 
 /** Whose request this is, as its final keeps it (a message claiming the id for another is refused). */
 export function ownerOf(ctx: Pick<RecordContext, 'request' | 'key'>): RequestOwner {
-  return { requester: requesterKey(ctx.request.requestedBy), effectKey: ctx.key };
+  return requestOwner(ctx.request, ctx.key);
 }
 
 /** The channel's URL: from the secret; the policy's deprecated `notifications.slackWebhookUrl` otherwise. */

@@ -76,8 +76,9 @@ describe('enqueue --wait', () => {
   it('exits 0 when the change was already made by an earlier request (never twice)', async () => {
     const { code, err } = await enqueueAndWait(approvedTrigger, 'ph_1', 'ci:release', 'wait-again');
     expect(code, err).toBe(0);
-    expect(err).toContain('replayed');
-    expect(err).toContain('request wait-ok');
+    // Its end is the change's outcome, naming the request that made it.
+    expect(err).toContain('approved');
+    expect(err).toContain('(request wait-ok, ');
   });
 
   it('exits 3 when the policy denies it, with the reason', async () => {
