@@ -241,7 +241,8 @@ const enqueueArb = fc.oneof(
 const extrasArb = fc.record(
   {
     $schema: fc.constant('./policy.schema.json'),
-    eventRules: fc.array(
+    // Unique names, as the schema requires (an array of them shrank to two rules named "H").
+    eventRules: fc.uniqueArray(
       fc.record(
         {
           name: fc.string({ minLength: 1, maxLength: 20 }),
@@ -251,7 +252,7 @@ const extrasArb = fc.record(
         },
         { requiredKeys: ['name', 'match', 'notify'] },
       ),
-      { maxLength: 3 },
+      { maxLength: 3, selector: (rule) => rule.name },
     ),
     eventOrder: fc.constantFrom('auto', 'newest-first', 'oldest-first'),
     slackWebhookUrl: fc.webUrl(),
