@@ -5,7 +5,7 @@
  * cancelled, stale, refused or dead-lettered, 4 still held (deferred, asked, paused) at the timeout.
  */
 import { CHANGE_MADE, endingOf, ownSteps } from '../audit/story.js';
-import { type RequestOwner, readRequestAudit } from '../state/audit.js';
+import { type RequestOwner, readRequestAudit, sameOwner } from '../state/audit.js';
 import type { StateTable } from '../state/table.js';
 
 export const WAIT_EXIT = { done: 0, refused: 3, held: 4 } as const;
@@ -35,11 +35,7 @@ export async function outcomeNow(
       reason: refused.reason,
     };
   const owner = final?.owner;
-  if (
-    mine &&
-    owner &&
-    (owner.requester !== mine.owner.requester || owner.effectKey !== mine.owner.effectKey)
-  ) {
+  if (mine && owner && !sameOwner(owner, mine.owner)) {
     const reason = `request id ${requestId} belongs to another request (by ${owner.requester}); this one is refused`;
     return { exitCode: WAIT_EXIT.refused, result: 'dead-lettered', rule: 'request-id-taken', reason };
   }

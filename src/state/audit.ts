@@ -127,6 +127,11 @@ export interface RequestOwner {
   effectKey: string;
 }
 
+/** Whether two owners are one request's (its copies have the same). */
+export function sameOwner(a: RequestOwner, b: RequestOwner): boolean {
+  return a.requester === b.requester && a.effectKey === b.effectKey;
+}
+
 /**
  * Records how a request ended (approved, denied, stale, ...), the first time only: copies of the
  * same request (SQS redeliveries, producer retries) replay it instead of deciding or calling

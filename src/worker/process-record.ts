@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { SQSRecord } from 'aws-lambda';
 import { effectKey, parseActionRequest, requesterKey } from '../actions/request.js';
 import type { Decision } from '../policy/decide.js';
-import { type RequestOwner, readFinal, recordFinal } from '../state/audit.js';
+import { type RequestOwner, readFinal, recordFinal, sameOwner } from '../state/audit.js';
 import { consumeCounter, refundCounter } from '../state/counters.js';
 import { claimEffect, completeEffect, releaseEffect, type StoredOutcome } from '../state/effects.js';
 import { markReached, startExecutingHeld, stopExecutingHeld } from '../state/held.js';
@@ -98,7 +98,7 @@ function idTakenRefusal(
   other: RequestOwner | undefined,
   requestId: string,
 ): Refusal | undefined {
-  if (!other || (other.requester === mine.requester && other.effectKey === mine.effectKey)) return undefined;
+  if (!other || sameOwner(other, mine)) return undefined;
   return {
     rule: 'request-id-taken',
     reason: `request id ${requestId} belongs to another request (by ${other.requester}); send this one under an id of its own`,

@@ -367,3 +367,23 @@ describe('a reused connection that drops after the server read the request', () 
     expect(error).toMatchObject({ attempts: 2 });
   });
 });
+
+describe('a 429 whose Retry-After exceeds maxRetryDelayMs (a 15-minute window asks for minutes)', () => {
+  it.each([
+    ['segments.get (GET)', () => client().segments.get('seg_1')],
+    [
+      'releasePipelineTriggers.approve (PUT)',
+      () => client().releasePipelineTriggers.approve('trg_1', { phaseID: 'ph_1' }),
+    ],
+  ])('%s: no request is sent again before Retry-After has passed', async (_name, call) => {
+    server.setScript(() => ({
+      status: 429,
+      headers: { 'retry-after': '120' },
+      body: { status: 429, message: 'Too many requests.' },
+    }));
+    await expect(call()).rejects.toBeInstanceOf(RateLimitError);
+    // Waits (ms) after which a request was sent again although Retry-After had not passed.
+    const earlyRetryWaits = server.requests.length > 1 ? sleeps.filter((ms) => ms < 120_000) : [];
+    expect(earlyRetryWaits).toEqual([]);
+  });
+});
