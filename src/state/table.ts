@@ -5,7 +5,7 @@
  * (epoch seconds) is the table's TTL attribute. Each concern owns a module in this folder
  * and a `pk` prefix, listed here so that no two of them collide.
  */
-import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DynamoDBClient, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
 import { localAwsConfig } from '../config/aws.js';
 
 export const TABLE_KEYS = { partitionKey: 'pk', sortKey: 'sk', ttlAttribute: 'expiresAt' } as const;
@@ -103,7 +103,12 @@ export function createDynamoClient(options: { endpoint?: string; region?: string
   return new DynamoDBClient(localAwsConfig(options));
 }
 
-/** Creates the state table as the stack defines it (for the local stack and tests; the stack owns it on AWS). */
+/**
+ * Creates the state table as the stack defines it (for the local stack and tests; the stack owns it
+ * on AWS) and returns once it is ACTIVE. CreateTable answers while the table is still CREATING
+ * (dynalite too, even with createTableMs 0: it flips the status on a timer), and a read in that
+ * gap is refused with ResourceNotFoundException: under load a test's first write landed there.
+ */
 export async function createStateTable(client: DynamoDBClient, tableName: string): Promise<void> {
   await client.send(
     new CreateTableCommand({
@@ -118,6 +123,11 @@ export async function createStateTable(client: DynamoDBClient, tableName: string
         { AttributeName: TABLE_KEYS.sortKey, KeyType: 'RANGE' },
       ],
     }),
+  );
+  // The waiter asks at once and then every 10–100 ms; an emulator is ACTIVE within one timer tick.
+  await waitUntilTableExists(
+    { client, minDelay: 0.01, maxDelay: 0.1, maxWaitTime: 30 },
+    { TableName: tableName },
   );
 }
 
