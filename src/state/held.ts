@@ -34,6 +34,8 @@ export interface HeldRecord {
   releasedAt?: string;
   /** How often the tick sent this wait back without the worker holding it anew or ending it. */
   releases?: number;
+  /** The Slack user whose Approve click answered this question (src/state/held-answer.ts). */
+  answeredBy?: string;
   /** Set by `/autopilot cancel`: the worker ends the request as cancelled when it next sees it. */
   cancel?: CancelMark;
 }
@@ -122,6 +124,7 @@ export function heldFromItem(item: Item): HeldRecord | undefined {
   if (item.nextLook?.S) held.nextLook = item.nextLook.S;
   if (item.releasedAt?.S) held.releasedAt = item.releasedAt.S;
   if (item.releases?.N) held.releases = Number(item.releases.N);
+  if (item.answeredBy?.S) held.answeredBy = item.answeredBy.S;
   const cancel = cancelFromItem(item);
   if (cancel) held.cancel = cancel;
   return held;
@@ -270,14 +273,18 @@ export async function stopExecutingHeld(table: StateTable, requestId: string, ow
 
 /**
  * A question was answered with Deny: its held request is looked at at once (the next tick
- * sends it back and the worker ends it by the veto) rather than at its hourly look.
+ * sends it back and the worker ends it by the veto) rather than at its hourly look. False, and
+ * nothing written, when it is no open question: gone, cancelled, or already approved by a click.
  */
 export async function lookNow(table: StateTable, requestId: string, at: Date): Promise<boolean> {
   const out = await updateIf(
     table,
     key(requestId),
     { expression: 'SET nextLook = :at', values: { ':at': { S: at.toISOString() }, ':ask': { S: 'ask' } } },
-    { expression: 'attribute_exists(pk) AND why = :ask' },
+    {
+      expression:
+        'attribute_exists(pk) AND why = :ask AND attribute_not_exists(cancelledBy) AND attribute_not_exists(answeredBy)',
+    },
   );
   return out !== undefined;
 }

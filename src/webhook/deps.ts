@@ -54,8 +54,15 @@ export interface WebhookDeps {
     /** One held request (a click is checked against the question it answers). */
     read(requestId: string): Promise<HeldRecord | undefined>;
     cancel(request: CancelRequest, mayCancel: (held: HeldRecord) => true | string): Promise<CancelOutcome>;
-    /** A Deny click: the asked request is looked at by the next tick (ended by the veto). */
-    lookNow?(requestId: string, at: Date): Promise<unknown>;
+    /**
+     * A Deny click: the asked request is looked at by the next tick (ended by the veto); false
+     * when it is no open question (gone, cancelled, or already approved by a click).
+     */
+    lookNow?(requestId: string, at: Date): Promise<boolean>;
+    /** An Approve click marks the question answered (`src/state/held-answer.ts`); false when it is not open. */
+    answer?(requestId: string, userId: string, at: Date): Promise<boolean>;
+    /** The approved copy never reached the queue: the question is open again. */
+    unanswer?(requestId: string, userId: string): Promise<void>;
   };
   /** Approximate number of queued actions, for `status` (optional). */
   queueDepth?: () => Promise<number | undefined>;

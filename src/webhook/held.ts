@@ -6,6 +6,7 @@
  */
 import { mayCancel } from '../policy/cancel-grant.js';
 import { type HeldRecord, listHeld, lookNow, nextLookText, readHeld } from '../state/held.js';
+import { markAnswered, unmarkAnswered } from '../state/held-answer.js';
 import type { StateTable } from '../state/table.js';
 import { cancelHeldRequest } from '../worker/cancel.js';
 import { code, contextLine, ephemeral, escapeMrkdwn, problem, section, table } from './blocks.js';
@@ -22,6 +23,8 @@ export function heldAccess(table: StateTable): NonNullable<WebhookDeps['held']> 
     read: (requestId) => readHeld(table, requestId),
     cancel: (request, mayCancel) => cancelHeldRequest({ table, mayCancel }, request),
     lookNow: (requestId, at) => lookNow(table, requestId, at),
+    answer: (requestId, userId, at) => markAnswered(table, requestId, userId, at),
+    unanswer: (requestId, userId) => unmarkAnswered(table, requestId, userId),
   };
 }
 

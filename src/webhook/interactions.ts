@@ -16,7 +16,7 @@ import { settleBy } from './deadline.js';
 import type { WebhookDeps } from './deps.js';
 import { MalformedSlackRequestError } from './errors.js';
 import { enqueue, responseUrlOf } from './mutations.js';
-import { openQuestion } from './open-question.js';
+import { answerQuestion, lookAgainNow, openQuestion } from './open-question.js';
 
 export const APPROVE_ACTION_ID = 'autopilot_approve';
 export const DENY_ACTION_ID = 'autopilot_deny';
@@ -128,7 +128,8 @@ function replier(deps: WebhookDeps, responseUrl: string | undefined, replyBy: nu
 interface Click {
   deps: WebhookDeps;
   ctx: InteractionContext;
-  original: ActionRequest;
+  /** The held copy of the asked request (open-question.ts). */
+  original: ActionRequest & { requestId: string };
   userId: string;
   responseUrl: string | undefined;
   /** Reads and writes give up here; the reply to Slack a little later. */
@@ -163,7 +164,8 @@ export async function handleInteraction(
     await reply.send(refusal(allowed.message));
     return { outcome: allowed.outcome, userId, ...reply.warned() };
   }
-  const question = await openQuestion(deps, original, deadline, now);
+  const approving = action.action_id === APPROVE_ACTION_ID;
+  const question = await openQuestion(deps, original, deadline, now, { userId, approve: approving });
   if (!question.ok) {
     await reply.send(refusal(question.message));
     const { outcome, error } = question;
@@ -180,7 +182,7 @@ export async function handleInteraction(
     reply,
     what: `${question.request.action} for ${actionTarget(question.request)}`,
   };
-  return action.action_id === DENY_ACTION_ID ? deny(click) : approve(click);
+  return approving ? approve(click) : deny(click);
 }
 
 /** Deny: a veto on the effect, so automation will not do it (a person with the grant still can). */
@@ -194,15 +196,17 @@ async function deny({
   what,
 }: Click): Promise<InteractionResult> {
   const at = new Date(now()).toISOString();
+  // First the held question: a Deny after an Approve click answered it is refused (open-question.ts).
+  const looked = await lookAgainNow(deps, original.requestId, deadline, now);
+  if (!looked.ok) {
+    await reply.send(refusal(looked.message));
+    return { outcome: looked.outcome, userId, ...reply.warned() };
+  }
   const written = await settleBy(
     deps.writeVeto(effectKey(original), { by: `slack:${userId}`, at }),
     deadline,
     now,
   );
-  // The asked request is held: the next tick sends it back and the veto ends it (best effort:
-  // otherwise its hourly look does).
-  if (written.settled && !('error' in written) && original.requestId && deps.held?.lookNow)
-    await settleBy(deps.held.lookNow(original.requestId, new Date(now())), deadline, now);
   if (!written.settled || 'error' in written) {
     await reply.send(
       refusal(
@@ -225,7 +229,7 @@ async function deny({
   return {
     outcome: 'denied',
     userId,
-    ...(original.requestId ? { requestId: original.requestId } : {}),
+    requestId: original.requestId,
     ...reply.warned(),
   };
 }
@@ -239,16 +243,26 @@ async function approve(click: Click): Promise<InteractionResult> {
     if (earlier.settled && 'value' in earlier && earlier.value !== undefined)
       return { outcome: 'retry_ignored', userId, requestId };
   }
+  // The first Approve answers the question for good (a retry of the same click passes again).
+  const answered = await answerQuestion(deps, original.requestId, userId, deadline, now);
+  if (!answered.ok) {
+    await reply.send(refusal(answered.message));
+    const { outcome, error } = answered;
+    return { outcome, userId, ...(error !== undefined ? { error } : {}), ...reply.warned() };
+  }
   const request: ActionRequest = {
     ...original,
     requestedBy: { source: 'slack', id: userId },
     requestId,
     // The question it answers, by id: the worker ends it with this copy, and a cancel of it stops this copy.
-    ...(original.requestId ? { answers: original.requestId } : {}),
+    answers: original.requestId,
     ...(responseUrl ? { reply: { slackResponseUrl: responseUrl } } : {}),
   };
   const sent = await enqueue(deps, request, deadline, now);
   if (!sent.ok) {
+    // Not queued for sure: the question is open again (unconfirmed: it may be queued, so it stays answered).
+    if (sent.outcome === 'queue_unreachable' && deps.held?.unanswer)
+      await settleBy(deps.held.unanswer(original.requestId, userId), deadline + 400, now);
     await reply.send(
       refusal(
         sent.outcome === 'queue_unreachable'

@@ -17,11 +17,16 @@ export type OpenQuestion =
 const CLOSED =
   'This question is no longer open (it was answered, cancelled or has expired), or the button does not match it; nothing was done.';
 
+/** Approved already by a click (src/state/held-answer.ts): only that person's retry still counts. */
+const answered = (by: string) =>
+  `This question was already answered: ${by} approved it, and the approved request is on its way; nothing was done.`;
+
 export async function openQuestion(
   deps: WebhookDeps,
   button: ActionRequest,
   deadline: number,
   now: () => number,
+  clicker?: { userId: string; approve: boolean },
 ): Promise<OpenQuestion> {
   if (!deps.held || !button.requestId)
     return {
@@ -42,5 +47,57 @@ export async function openQuestion(
   const held = read.value;
   const open = held?.why === 'ask' && !held.cancel && effectKey(held.request) === effectKey(button);
   if (!open) return { ok: false, outcome: 'question_closed', message: CLOSED };
+  const repeat = clicker?.approve === true && held.answeredBy === clicker.userId;
+  if (held.answeredBy && !repeat)
+    return { ok: false, outcome: 'question_answered', message: answered(held.answeredBy) };
   return { ok: true, request: { ...held.request, requestId: held.requestId } };
+}
+
+const ANSWERED_MEANWHILE =
+  'This question is no longer open: it was answered (approved) or cancelled meanwhile; nothing was done.';
+
+type Gate = { ok: true } | { ok: false; outcome: string; message: string; error?: unknown };
+
+/**
+ * An Approve click marks the question answered, on the held item's conditional write: the first
+ * of two racing clicks wins, and a Slack retry of the same click passes again.
+ */
+export async function answerQuestion(
+  deps: WebhookDeps,
+  requestId: string,
+  userId: string,
+  deadline: number,
+  now: () => number,
+): Promise<Gate> {
+  if (!deps.held?.answer) return { ok: true };
+  const marked = await settleBy(deps.held.answer(requestId, userId, new Date(now())), deadline, now);
+  if (marked.settled && 'value' in marked)
+    return marked.value
+      ? { ok: true }
+      : { ok: false, outcome: 'question_closed', message: ANSWERED_MEANWHILE };
+  return {
+    ok: false,
+    outcome: marked.settled ? 'state_unreachable' : 'state_unconfirmed',
+    message:
+      'The state table did not answer, so this click could not be taken; nothing was done. Please try again.',
+    ...(marked.settled ? { error: marked.error } : {}),
+  };
+}
+
+/**
+ * A Deny click: the question is looked at by the next tick (and ended by the veto), unless an
+ * Approve click answered it or a cancel closed it since it was read. A slow or failed write is
+ * no refusal: the veto still ends the question at its next hourly look.
+ */
+export async function lookAgainNow(
+  deps: WebhookDeps,
+  requestId: string,
+  deadline: number,
+  now: () => number,
+): Promise<Gate> {
+  if (!deps.held?.lookNow) return { ok: true };
+  const looked = await settleBy(deps.held.lookNow(requestId, new Date(now())), deadline, now);
+  if (looked.settled && 'value' in looked && !looked.value)
+    return { ok: false, outcome: 'question_closed', message: ANSWERED_MEANWHILE };
+  return { ok: true };
 }

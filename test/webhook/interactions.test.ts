@@ -43,6 +43,8 @@ afterAll(async () => {
 beforeEach(async () => {
   posted.length = 0;
   await drainQueue(emu.sqs, emu.queueUrl);
+  // A fresh question each time: an earlier test's Approve click answered the last one.
+  await endHold(table, 'sweeper-abc123');
   await askedAbout(asked as ActionRequest & { requestId: string });
 });
 

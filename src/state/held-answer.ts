@@ -1,0 +1,47 @@
+/**
+ * An Approve click answers a held question (src/state/held.ts, `why = ask`) for good: the
+ * first click to mark it wins, on the held item's own conditional write, so a second click
+ * (Approve by someone else, or Deny, which `lookNow` refuses once answered) racing it or coming
+ * while the approved copy waits for the worker is told the question is answered, instead of
+ * being shown as a denial or a second approval of a change that is going ahead. The mark goes
+ * with the held item when the question ends (the approved copy ends it); a cancel still wins.
+ */
+
+import { updateIf } from './dynamo-update.js';
+import { heldItemKey } from './held.js';
+import type { StateTable } from './table.js';
+
+/**
+ * Marks the question `requestId` answered by Slack user `by`; true when it is (also when `by`
+ * marked it before: a Slack retry of the same click). False when it is no open question.
+ */
+export async function markAnswered(
+  table: StateTable,
+  requestId: string,
+  by: string,
+  at: Date,
+): Promise<boolean> {
+  const out = await updateIf(
+    table,
+    heldItemKey(requestId),
+    {
+      expression: 'SET answeredBy = :by, answeredAt = :at',
+      values: { ':by': { S: by }, ':at': { S: at.toISOString() }, ':ask': { S: 'ask' } },
+    },
+    {
+      expression:
+        'attribute_exists(pk) AND why = :ask AND attribute_not_exists(cancelledBy) AND (attribute_not_exists(answeredBy) OR answeredBy = :by)',
+    },
+  );
+  return out !== undefined;
+}
+
+/** The click's approved copy never reached the queue: the question is open again. */
+export async function unmarkAnswered(table: StateTable, requestId: string, by: string): Promise<void> {
+  await updateIf(
+    table,
+    heldItemKey(requestId),
+    { expression: 'REMOVE answeredBy, answeredAt', values: { ':by': { S: by } } },
+    { expression: 'answeredBy = :by' },
+  );
+}
