@@ -6,12 +6,12 @@
  * copy's replay told the requester its outcome again. The release tick and the worker, on the emulators.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { readAudit } from '../src/state/audit.js';
-import { listHeld } from '../src/state/held.js';
-import { writePause } from '../src/state/pause.js';
-import { releaseHeld } from '../src/worker/release.js';
-import { type Bench, startBench } from './worker/fixture.js';
-import { releaseDeps } from './worker/questions.js';
+import { readAudit } from '../../src/state/audit.js';
+import { listHeld } from '../../src/state/held.js';
+import { writePause } from '../../src/state/pause.js';
+import { releaseHeld } from '../../src/worker/release.js';
+import { type Bench, startBench } from './fixture.js';
+import { releaseDeps } from './questions.js';
 
 let bench: Bench;
 beforeAll(async () => {
