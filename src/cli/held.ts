@@ -11,6 +11,7 @@ import { optionalEnv } from '../config/env.js';
 import { mayCancel } from '../policy/cancel-grant.js';
 import { postToSlack } from '../slack/post.js';
 import { type HeldRecord, listHeld, nextLookText } from '../state/held.js';
+import { whyText } from '../state/held-answer.js';
 import { cancelHeldRequest } from '../worker/cancel.js';
 import { endCancelledNow } from '../worker/cancel-now.js';
 import { parse } from './args.js';
@@ -28,7 +29,7 @@ export const CANCEL_USAGE = `Usage: autopilot cancel <requestId> --reason <text>
   policy (--policy, else AUTOPILOT_POLICY, else policy.json) must let ask for the same action.`;
 
 export function heldRows(list: HeldRecord[]): string[][] {
-  return list.map((h) => [h.requestId, h.action, h.target, h.requester, h.why, nextLookText(h)]);
+  return list.map((h) => [h.requestId, h.action, h.target, h.requester, whyText(h), nextLookText(h)]);
 }
 
 export async function heldCommand(args: string[], io: CliIo): Promise<number> {

@@ -8,7 +8,7 @@
  */
 
 import { updateIf } from './dynamo-update.js';
-import { heldItemKey } from './held.js';
+import { type HeldRecord, heldItemKey } from './held.js';
 import type { StateTable } from './table.js';
 
 /**
@@ -44,4 +44,9 @@ export async function unmarkAnswered(table: StateTable, requestId: string, by: s
     { expression: 'REMOVE answeredBy, answeredAt', values: { ':by': { S: by } } },
     { expression: 'answeredBy = :by' },
   );
+}
+
+/** How `held` (chat and CLI) shows why a request waits: a question a click answered says so. */
+export function whyText(held: HeldRecord): string {
+  return held.answeredBy ? `${held.why}: approved by ${held.answeredBy}, on its way` : held.why;
 }

@@ -6,7 +6,7 @@
  */
 import { mayCancel } from '../policy/cancel-grant.js';
 import { type HeldRecord, listHeld, lookNow, nextLookText, readHeld } from '../state/held.js';
-import { markAnswered, unmarkAnswered } from '../state/held-answer.js';
+import { markAnswered, unmarkAnswered, whyText } from '../state/held-answer.js';
 import type { StateTable } from '../state/table.js';
 import { cancelHeldRequest } from '../worker/cancel.js';
 import { code, contextLine, ephemeral, escapeMrkdwn, problem, section, table } from './blocks.js';
@@ -66,7 +66,7 @@ export async function answerHeld(
     };
   const body = table(
     ['id', 'action', 'target', 'requester', 'why', 'next look'],
-    rows.map((h) => [h.requestId, h.action, h.target, h.requester, h.why, nextLook(h)]),
+    rows.map((h) => [h.requestId, h.action, h.target, h.requester, whyText(h), nextLook(h)]),
   );
   return {
     reply: ephemeral(`Held requests, page ${page}`, [section('*Held requests*'), body, contextLine(hint)]),

@@ -8,12 +8,14 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createRequesterSigner } from '../../src/actions/proof.js';
+import { heldRows } from '../../src/cli/held.js';
 import { parsePolicy } from '../../src/policy/parse.js';
 import { postToSlack } from '../../src/slack/post.js';
 import { readFinal } from '../../src/state/audit.js';
 import { listHeld } from '../../src/state/held.js';
 import { readVeto } from '../../src/state/veto.js';
-import { heldAccess } from '../../src/webhook/held.js';
+import type { WebhookDeps } from '../../src/webhook/deps.js';
+import { answerHeld, heldAccess } from '../../src/webhook/held.js';
 import { APPROVE_ACTION_ID, DENY_ACTION_ID } from '../../src/webhook/interactions.js';
 import { blockActionsPayload, interactionBody, signedRequest } from '../helpers/slack-requests.js';
 import { type Bench, basePolicy, startBench } from '../worker/fixture.js';
@@ -69,6 +71,18 @@ describe('a question answered with Approve', () => {
   it('takes no second answer while the approved copy waits: neither a Deny nor another Approve', async () => {
     const value = await askQuestion(bench, 'trg_rc1', 'rc-asked-1');
     expect((await click(APPROVE_ACTION_ID, value, 'U0ADMIN')).outcome).toBe('queued');
+    // `held`, in the CLI and in chat, says the question is answered and its copy on its way.
+    const answered = 'ask: approved by U0ADMIN, on its way';
+    expect(heldRows(await listHeld(bench.table)).find((row) => row[0] === 'rc-asked-1')?.[4]).toBe(answered);
+    const now = () => bench.clock.now.getTime();
+    const chat = await answerHeld(
+      { held: heldAccess(bench.table) } as WebhookDeps,
+      1,
+      '/autopilot',
+      now() + 2_000,
+      now,
+    );
+    expect(JSON.stringify(chat.reply)).toContain(answered);
 
     const deny = await click(DENY_ACTION_ID, value, 'U0REL');
     expect(deny.outcome).toBe('question_answered');
