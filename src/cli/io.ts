@@ -16,9 +16,28 @@ export interface CliIo {
 
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 
-/** Left-aligned columns, a header and a rule; cells are cut at 60 characters. */
+const NAMED_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+/** Control characters (C0, DEL, C1) and the bidirectional overrides and isolates that reorder a line. */
+const UNPRINTABLE = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu;
+
+/**
+ * A cell's text as it may reach a terminal: cells show fields from outside (a requester id any
+ * queue sender chooses, group names an event fills in), where an escape sequence would drive the
+ * terminal and a newline would forge a row. Each such character is shown as its escape (`\u001b`, `\n`).
+ */
+export function printable(text: string): string {
+  return text.replace(
+    UNPRINTABLE,
+    (c) => NAMED_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/** Left-aligned columns, a header and a rule; cells are shown printable and cut at 60 characters. */
 export function renderTable(headers: string[], rows: string[][]): string {
-  const cut = (s: string) => (s.length > 60 ? `${s.slice(0, 59)}…` : s);
+  const cut = (raw: string) => {
+    const s = printable(raw);
+    return s.length > 60 ? `${s.slice(0, 59)}…` : s;
+  };
   const cells = [headers, ...rows].map((row) => row.map((cell) => cut(cell ?? '')));
   const widths = headers.map((_, i) => Math.max(...cells.map((row) => row[i]?.length ?? 0)));
   const line = (row: string[]) =>
