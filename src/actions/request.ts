@@ -15,6 +15,19 @@ import { formatIssues } from '../util/zod-issues.js';
 
 export const REQUESTER_SOURCES = ['slack', 'ci', 'events', 'schedule'] as const;
 
+/** How far ahead of the worker's clock a `requestedAt` may be (clock skew between producers). */
+export const MAX_FUTURE_SKEW_MS = 5 * 60_000;
+
+/**
+ * Why the worker refuses `request` at `now` before the policy sees it (`requested-in-future`), or
+ * undefined: a request dated ahead would never reach `maxDeferHours`. Shared with the CLI's
+ * `policy test` and `policy explain`, which decide as the worker would.
+ */
+export function futureDated(request: Pick<ActionRequest, 'requestedAt'>, now: Date): string | undefined {
+  if (Date.parse(request.requestedAt) - now.getTime() <= MAX_FUTURE_SKEW_MS) return undefined;
+  return `requestedAt ${request.requestedAt} is more than 5 minutes ahead of the worker's clock (${now.toISOString()})`;
+}
+
 const requestIdSchema = () =>
   z
     .string()

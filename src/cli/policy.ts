@@ -5,7 +5,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type ActionRequest, actionRequestSchemas, actionTarget, requesterKey } from '../actions/request.js';
+import {
+  type ActionRequest,
+  actionRequestSchemas,
+  actionTarget,
+  futureDated,
+  requesterKey,
+} from '../actions/request.js';
 import { decide, describeDecision } from '../policy/decide.js';
 import { type Policy, policySchemas } from '../policy/schema.js';
 import { policyWarnings } from '../policy/warnings.js';
@@ -174,6 +180,9 @@ function policyExplain(rest: string[], io: CliIo): number {
     throw new CommandError(`${positionals[0]} is not a valid action request:\n${lines.join('\n')}`);
   }
   const request: ActionRequest = parsed.data;
+  // The worker dead-letters such a request before the policy sees it: said, so that the decision below is not taken for its fate.
+  const future = futureDated(request, at);
+  const refused = future ? { rule: 'requested-in-future', reason: future } : undefined;
   const paused = values.paused === true;
   const decision = decide(policy, {
     request,
@@ -183,7 +192,9 @@ function policyExplain(rest: string[], io: CliIo): number {
       : { paused: false },
   });
   if (values.json) {
-    io.stdout(JSON.stringify({ at: at.toISOString(), paused, decision }, null, 2));
+    io.stdout(
+      JSON.stringify({ at: at.toISOString(), paused, ...(refused ? { refused } : {}), decision }, null, 2),
+    );
     return EXIT.ok;
   }
   const local = new Intl.DateTimeFormat('en-GB', {
@@ -197,6 +208,9 @@ function policyExplain(rest: string[], io: CliIo): number {
       `request   ${request.action} ${actionTarget(request)}, asked by ${requesterKey(request.requestedBy)} at ${request.requestedAt}`,
       `at        ${at.toISOString()} (${local} ${policy.timezone})${paused ? ', paused' : ''}`,
       `policy    ${file}`,
+      ...(refused
+        ? [`REFUSED   the worker would dead-letter it before deciding (${refused.rule}): ${refused.reason}`]
+        : []),
       `outcome   ${decision.outcome}`,
       `rule      ${decision.rule}`,
       `reason    ${decision.reason}`,

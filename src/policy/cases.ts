@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import type { ActionRequest } from '../actions/request.js';
-import { actionRequestSchemas, REQUESTER_SOURCES } from '../actions/request.js';
+import { actionRequestSchemas, futureDated, REQUESTER_SOURCES } from '../actions/request.js';
 import { type Decision, decide } from './decide.js';
 import { CaseError } from './errors.js';
 import type { Policy } from './schema.js';
@@ -217,6 +217,9 @@ export function caseRequest(testCase: PolicyCase, zone: string, at: Date): Actio
 export function decideCase(policy: Policy, testCase: PolicyCase): Decision {
   const at = caseInstant(testCase.at, policy.timezone);
   const request = caseRequest(testCase, policy.timezone, at);
+  // The worker dead-letters such a request before the policy sees it: no outcome would be true.
+  const future = futureDated(request, at);
+  if (future) throw new CaseError(`the worker refuses this request (requested-in-future): ${future}`);
   const state = testCase.state ?? {};
   const decision = decide(policy, {
     request,

@@ -6,11 +6,8 @@
  */
 import type { SQSRecord } from 'aws-lambda';
 import { checkRequesterProof, PROOF_ATTRIBUTE, type RequesterKeys } from '../actions/proof.js';
-import type { ActionRequest } from '../actions/request.js';
+import { type ActionRequest, futureDated } from '../actions/request.js';
 import { RetryLater } from './errors.js';
-
-/** How far ahead of the worker's clock a `requestedAt` may be (clock skew between producers). */
-export const MAX_FUTURE_SKEW_MS = 5 * 60_000;
 
 /** The requester keys the worker checks proofs with; `refresh` re-reads them (rotation, rate-limited). */
 export interface RequesterKeySource {
@@ -73,12 +70,6 @@ export async function admit(
   const reserved = reservedIdRefusal(request);
   if (reserved) return reserved;
   // Who asked comes first: an unproven message is refused as that, whatever its date.
-  const at = Date.parse(request.requestedAt);
-  if (at - now.getTime() > MAX_FUTURE_SKEW_MS) {
-    return {
-      rule: 'requested-in-future',
-      reason: `requestedAt ${request.requestedAt} is more than 5 minutes ahead of the worker's clock (${now.toISOString()})`,
-    };
-  }
-  return undefined;
+  const future = futureDated(request, now);
+  return future ? { rule: 'requested-in-future', reason: future } : undefined;
 }
