@@ -113,12 +113,18 @@ function buildApprovalRule({ GlobList }: Primitives, WindowSchema: ReturnType<ty
 }
 
 function buildFreeze() {
+  // zod's own message ("Invalid ISO datetime") does not say what is missing; `--at` and test cases take minutes alone.
+  const instant = () =>
+    z.iso.datetime({
+      offset: true,
+      error: 'expected an ISO 8601 instant with seconds and an offset, e.g. 2026-12-20T00:00:00+01:00',
+    });
   return described(
     z
       .strictObject({
         name: described(z.string().check(z.minLength(1)), 'shown as the rule of every denial it causes'),
-        start: described(z.iso.datetime({ offset: true }), 'ISO 8601 instant with an offset (inclusive)'),
-        end: described(z.iso.datetime({ offset: true }), 'ISO 8601 instant with an offset (exclusive)'),
+        start: described(instant(), 'ISO 8601 instant with an offset (inclusive)'),
+        end: described(instant(), 'ISO 8601 instant with an offset (exclusive)'),
       })
       .check(
         z.refine((f) => Date.parse(f.start) < Date.parse(f.end), {
