@@ -8,15 +8,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CliIo } from '../src/cli/io.js';
-import { runCli } from '../src/cli/run.js';
-import { decideCase } from '../src/policy/cases.js';
-import { CaseError } from '../src/policy/errors.js';
-import { parsePolicy } from '../src/policy/parse.js';
-import { admit } from '../src/worker/admit.js';
+import type { CliIo } from '../../src/cli/io.js';
+import { runCli } from '../../src/cli/run.js';
+import { decideCase } from '../../src/policy/cases.js';
+import { CaseError } from '../../src/policy/errors.js';
+import { parsePolicy } from '../../src/policy/parse.js';
+import { admit } from '../../src/worker/admit.js';
 
-const REPO = resolve(import.meta.dirname, '..');
-const dir = mkdtempSync(join(tmpdir(), 'review-policy-future-'));
+const REPO = resolve(import.meta.dirname, '../..');
+const dir = mkdtempSync(join(tmpdir(), 'policy-future-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const policy = parsePolicy({

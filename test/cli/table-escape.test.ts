@@ -7,9 +7,9 @@
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { type CliIo, renderTable } from '../src/cli/io.js';
-import { policyReplayCommand } from '../src/cli/policy-replay.js';
-import type { StateTable } from '../src/state/table.js';
+import { type CliIo, renderTable } from '../../src/cli/io.js';
+import { policyReplayCommand } from '../../src/cli/policy-replay.js';
+import type { StateTable } from '../../src/state/table.js';
 
 const ESC = '\u001b';
 /** A character a terminal acts on or reorders by (a newline between rows is the table's own). */

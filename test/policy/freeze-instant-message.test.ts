@@ -4,8 +4,8 @@
  * was refused with zod's bare "Invalid ISO datetime", which does not say what is missing.
  */
 import { describe, expect, it } from 'vitest';
-import { PolicyError } from '../src/policy/errors.js';
-import { parsePolicy } from '../src/policy/parse.js';
+import { PolicyError } from '../../src/policy/errors.js';
+import { parsePolicy } from '../../src/policy/parse.js';
 
 const withFreeze = (start: string, end = '2027-01-04T00:00:00Z') => ({
   version: 1,
