@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type { ActionRequest } from '../actions/request.js';
 import { actionRequestSchemas, futureDated, REQUESTER_SOURCES } from '../actions/request.js';
+import { checkCounterNames, countedFor } from './case-counters.js';
 import { type Decision, decide } from './decide.js';
 import { CaseError } from './errors.js';
 import type { Policy } from './schema.js';
@@ -221,6 +222,7 @@ export function decideCase(policy: Policy, testCase: PolicyCase): Decision {
   const future = futureDated(request, at);
   if (future) throw new CaseError(`the worker refuses this request (requested-in-future): ${future}`);
   const state = testCase.state ?? {};
+  checkCounterNames(policy, state.counters);
   const decision = decide(policy, {
     request,
     now: at,
@@ -230,10 +232,7 @@ export function decideCase(policy: Policy, testCase: PolicyCase): Decision {
   const counter = decision.counter;
   // A dry run takes no counter unit in the worker (it ends as would-mutate first): none here either.
   if (!counter || decision.dryRun) return decision;
-  const used = Object.entries(state.counters ?? {}).find(
-    ([name]) => counter.key.startsWith(`rule#${name}#`) || counter.key.startsWith(`action#${name}#`),
-  )?.[1];
-  return (used ?? 0) + 1 > counter.limit ? counter.exceeded : decision;
+  return countedFor(state.counters, counter.key) + 1 > counter.limit ? counter.exceeded : decision;
 }
 
 export interface CaseResult {
