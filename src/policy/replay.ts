@@ -5,8 +5,7 @@
  * A request the new policy ends at one record is not decided again at its later records, and a
  * dry-run approval is told apart from a real one. Pure: records in, rows and counts out.
  */
-import type { ActionRequest } from '../actions/request.js';
-import { actionTarget, requesterKey } from '../actions/request.js';
+import { type ActionRequest, actionRequestSchemas, actionTarget, requesterKey } from '../actions/request.js';
 import { decide, type Outcome, type PauseInput, type Veto } from './decide.js';
 import type { Policy } from './schema.js';
 
@@ -37,7 +36,7 @@ export interface ReplayRow {
 export interface ReplayReport {
   replayed: number;
   unchanged: number;
-  /** Records without the inputs a replay needs (written before they were kept). */
+  /** Records without readable inputs (written before they were kept, or damaged): not decided again. */
   notReplayable: number;
   /** Later records of a request the new policy had already approved or denied at an earlier one: they would not exist. */
   alreadyEnded: number;
@@ -82,7 +81,7 @@ export function replayDecisions(policy: Policy, records: readonly RecordedDecisi
       report.alreadyEnded += 1;
       continue;
     }
-    if (!record.inputs) {
+    if (!replayable(record.inputs)) {
       report.notReplayable += 1;
       continue;
     }
@@ -122,4 +121,14 @@ export function replayDecisions(policy: Policy, records: readonly RecordedDecisi
     });
   }
   return report;
+}
+
+/**
+ * Inputs `decide` can take: a valid action request and a time. A damaged audit item (edited by
+ * hand, cut short) is counted as not replayable rather than ending the whole replay in a TypeError.
+ */
+function replayable(inputs: RecordedDecision['inputs']): inputs is NonNullable<RecordedDecision['inputs']> {
+  if (!inputs || typeof inputs !== 'object' || Number.isNaN(Date.parse(inputs.now))) return false;
+  if (typeof inputs.pause?.paused !== 'boolean') return false;
+  return actionRequestSchemas().actionRequest.safeParse(inputs.request).success;
 }
