@@ -27,6 +27,7 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { METRIC_CATALOGUE, METRICS_NAMESPACE, type MetricName } from '../src/observability/metrics.js';
 import type { AutopilotFunction } from './autopilot-function.js';
+import { sumOverOperations } from './table-metrics.js';
 
 /** Alarm thresholds; each is a context value (README "Operations" lists them with their defaults). */
 export interface AlarmThresholds {
@@ -319,8 +320,9 @@ export class Operations extends Construct {
       new GraphWidget({
         title: 'State table: throttled requests, capacity used',
         left: [
-          table.metric('ThrottledRequests', { period: FIVE_MINUTES, statistic: 'Sum', label: 'throttled' }),
-          table.metric('SystemErrors', { period: FIVE_MINUTES, statistic: 'Sum', label: 'system errors' }),
+          // Per operation: DynamoDB publishes these two with TableName and Operation only.
+          sumOverOperations(table, 'ThrottledRequests', { period: FIVE_MINUTES, label: 'throttled' }),
+          sumOverOperations(table, 'SystemErrors', { period: FIVE_MINUTES, label: 'system errors' }),
         ],
         right: [
           table.metricConsumedReadCapacityUnits({ period: FIVE_MINUTES, label: 'read units' }),
