@@ -92,11 +92,16 @@ export async function enqueueCommand(args: string[], io: CliIo): Promise<number>
   } finally {
     sqs.destroy();
   }
-  io.stderr(`queued approve_phase ${request.triggerId} ${request.phaseId} as ci:${request.requestedBy.id}`);
+  // The id every log line, metric and audit record of this request carries (the saved query
+  // "one request by id" and `audit --request` take it): without --request-id, the worker's own.
+  const requestId = request.requestId ?? `sqs:${messageId}`;
+  io.stderr(
+    `queued approve_phase ${request.triggerId} ${request.phaseId} as ci:${request.requestedBy.id}, request id ${requestId}`,
+  );
   io.stdout(messageId);
   if (!table) return EXIT.ok;
   const mine = { messageId, owner: requestOwner(request) };
-  return waitAndTell(io, table, request.requestId ?? `sqs:${messageId}`, timeoutMs, mine);
+  return waitAndTell(io, table, requestId, timeoutMs, mine);
 }
 
 /** Waits for the request's outcome and says it; the exit code is the gate (see wait.ts). */
