@@ -9,8 +9,8 @@
  * them is missing, and usually only one operation throttles).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SWEEPER_TABLE_GRANTS, WEBHOOK_TABLE_GRANTS, WORKER_TABLE_GRANTS } from '../infra/table-grants.js';
-import { type Synthesized, synthesize } from './infra/synth.js';
+import { SWEEPER_TABLE_GRANTS, WEBHOOK_TABLE_GRANTS, WORKER_TABLE_GRANTS } from '../../infra/table-grants.js';
+import { type Synthesized, synthesize } from './synth.js';
 
 let s: Synthesized;
 beforeAll(() => {

@@ -6,9 +6,9 @@
  * nothing. The command must name the request id the logs use.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../src/cli/run.js';
-import { type Emulators, startEmulators } from '../src/local/emulators.js';
-import { captureIo } from './helpers/cli-io.js';
+import { runCli } from '../../src/cli/run.js';
+import { type Emulators, startEmulators } from '../../src/local/emulators.js';
+import { captureIo } from '../helpers/cli-io.js';
 
 let emulators: Emulators;
 beforeAll(async () => {
