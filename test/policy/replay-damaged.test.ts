@@ -24,7 +24,7 @@ const good: RecordedDecision = {
       requestedBy: { source: 'ci', id: 'deploy.yml' },
       requestedAt: '2026-11-23T08:30:00.000Z',
       requestId: 'good',
-    },
+    } as NonNullable<RecordedDecision['inputs']>['request'],
     now: '2026-11-23T08:30:00.000Z',
     pause: { paused: false },
   },
