@@ -24,12 +24,24 @@ function traceRoot(header: string | undefined): string | undefined {
   return header?.match(/Root=([^;]+)/)?.[1];
 }
 
+type InvokeStoreHolder = { awslambda?: { InvokeStore?: { getXRayTraceId?: () => string | undefined } } };
+
+/**
+ * The invocation's X-Ray header: from the runtime's invoke store where it keeps one per
+ * invocation (set when a container runs several at once), else `_X_AMZN_TRACE_ID`; Powertools
+ * reads it in the same order (@aws-lambda-powertools/commons, getXrayTraceDataFromEnv).
+ */
+function traceHeader(): string | undefined {
+  const store = (globalThis as InvokeStoreHolder).awslambda?.InvokeStore;
+  return store?.getXRayTraceId?.() ?? process.env._X_AMZN_TRACE_ID;
+}
+
 /** Wraps a Lambda handler so its log lines carry the invocation's fields. */
 export function withInvocation<E, C, R>(
   handler: (event: E, context: C) => Promise<R>,
 ): (event: E, context: C) => Promise<R> {
   return async (event, context) => {
-    const traceId = traceRoot(process.env._X_AMZN_TRACE_ID);
+    const traceId = traceRoot(traceHeader());
     const awsRequestId = (context as { awsRequestId?: unknown } | undefined)?.awsRequestId;
     current = {
       ...(typeof awsRequestId === 'string' ? { awsRequestId } : {}),
