@@ -159,7 +159,7 @@ export class Operations extends Construct {
     const lagSeconds = thresholds.sweeperLagPeriods * props.sweepMinutes * 60;
     alarm(
       'SweeperLagging',
-      `The sweeper ended a run more than ${thresholds.sweeperLagPeriods} schedule periods (${lagSeconds / 60} minutes) behind the event log: event rules act late and stale configs are not judged. Check its summary log line (stop reason: time, max-pages, error) and its duration; raise its timeout or the page size.`,
+      `The sweeper ended a run more than ${thresholds.sweeperLagPeriods} schedule periods (${lagSeconds / 60} minutes) behind the event log: event rules act late and stale configs are not judged. Check its summary log line (stop reason: time, max-pages, error) and SweeperErrors. Stopped for time: each run reads for at most 5 minutes, so a shorter sweepSchedule (5 minutes reads all the time) gives it more reading per hour.`,
       appMetric('SweeperLag', 'sweeper', 'Maximum'),
       // One figure per run, so most 5-minute periods have none: they keep the state (IGNORE) rather
       // than flip it to OK between two runs of a sweeper still behind. SweeperNotRunning sees no runs.
