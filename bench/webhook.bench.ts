@@ -273,7 +273,10 @@ async function measure(
       requestedBy: { source: 'slack', id: 'U0ADMIN' },
       requestedAt: new Date().toISOString(),
       requestId: 'slack-0123456789abcdef0123456789abcdef',
-      reply: { slackResponseUrl: 'https://hooks.slack.com/commands/T0001/1/bench' },
+      reply: {
+        slackResponseUrl: 'https://hooks.slack.com/commands/T0001/1/bench',
+        issuedAt: new Date().toISOString(),
+      },
     });
     // The deployed queue takes Slack requests only with the webhook's proof: the bare sender
     // carries one too (made once, outside the timing: making it is the webhook's work).

@@ -28,6 +28,20 @@ export function futureDated(request: Pick<ActionRequest, 'requestedAt'>, now: Da
   return `requestedAt ${request.requestedAt} is more than 5 minutes ahead of the worker's clock (${now.toISOString()})`;
 }
 
+/** How long Slack takes posts to a `response_url` (FACTS.md: up to 5 replies within 30 minutes). */
+export const SLACK_RESPONSE_URL_LIFETIME_MS = 30 * 60_000;
+
+/**
+ * The request's Slack reply URL while Slack still takes posts to it, else undefined: a request
+ * held past 30 minutes (a window, a pause, a question) would only fail there. Without `issuedAt`
+ * (a producer that does not say) the URL is tried as before.
+ */
+export function liveReplyUrl(request: Pick<ActionRequest, 'reply'>, now: Date): string | undefined {
+  const url = request.reply?.slackResponseUrl;
+  const issuedAt = Date.parse(request.reply?.issuedAt ?? '');
+  return url && !(now.getTime() - issuedAt > SLACK_RESPONSE_URL_LIFETIME_MS) ? url : undefined;
+}
+
 const requestIdSchema = () =>
   z
     .string()
@@ -61,7 +75,13 @@ function buildSchemas() {
     requestId: z.optional(requestIdSchema()),
     /** Set by the webhook on an Approve click's copy: the id of the held question it answers. */
     answers: z.optional(requestIdSchema()),
-    reply: z.optional(z.object({ slackResponseUrl: z.optional(z.url()) })),
+    /** `issuedAt`: when Slack issued the URL (the webhook's receipt); it takes posts for 30 minutes. */
+    reply: z.optional(
+      z.object({
+        slackResponseUrl: z.optional(z.url()),
+        issuedAt: z.optional(z.iso.datetime({ offset: true })),
+      }),
+    ),
     dryRun: z.optional(z.boolean()),
   };
 

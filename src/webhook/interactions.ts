@@ -256,7 +256,9 @@ async function approve(click: Click): Promise<InteractionResult> {
     requestId,
     // The question it answers, by id: the worker ends it with this copy, and a cancel of it stops this copy.
     answers: original.requestId,
-    ...(responseUrl ? { reply: { slackResponseUrl: responseUrl } } : {}),
+    ...(responseUrl
+      ? { reply: { slackResponseUrl: responseUrl, issuedAt: new Date(now()).toISOString() } }
+      : {}),
   };
   const sent = await enqueue(deps, request, deadline, now);
   if (!sent.ok) {

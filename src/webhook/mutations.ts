@@ -52,7 +52,9 @@ export function buildActionRequest(
     requestedBy: { source: 'slack' as const, id: input.userId },
     requestedAt: input.requestedAt.toISOString(),
     requestId: input.requestId,
-    ...(input.responseUrl ? { reply: { slackResponseUrl: input.responseUrl } } : {}),
+    ...(input.responseUrl
+      ? { reply: { slackResponseUrl: input.responseUrl, issuedAt: input.requestedAt.toISOString() } }
+      : {}),
   };
   switch (command.name) {
     case 'approve':

@@ -4,7 +4,7 @@
  * the requester and the channel told. The CLI does this right after marking the cancel; the
  * webhook leaves it to the worker (it may not write the audit trail).
  */
-import { actionTarget, effectKey, requesterKey, requestOwner } from '../actions/request.js';
+import { actionTarget, effectKey, liveReplyUrl, requesterKey, requestOwner } from '../actions/request.js';
 import type { SlackMessage } from '../slack/post.js';
 import { recordFinal, writeAudit } from '../state/audit.js';
 import { endHold, type HeldRecord } from '../state/held.js';
@@ -60,7 +60,7 @@ export async function endHeldNow(
     dryRun,
   });
   if (!tell.tell) return;
-  const urls = [request.reply?.slackResponseUrl, await tell.channelUrl?.()].filter(
+  const urls = [liveReplyUrl(request, now), await tell.channelUrl?.()].filter(
     (url): url is string => typeof url === 'string' && url !== '',
   );
   await tell.tell(urls, outcomeMessage({ request, requestId: held.requestId, ...ending }));

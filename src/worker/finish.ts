@@ -3,7 +3,7 @@
  * outcome (for results that end a request, so its copies replay it) and the replies to the
  * requester and the notifications channel. What each kind of ending gets is one table.
  */
-import { actionTarget, requesterKey } from '../actions/request.js';
+import { actionTarget, liveReplyUrl, requesterKey } from '../actions/request.js';
 import { postToSlack, type SlackMessage } from '../slack/post.js';
 import { markNotified, recordFinal, writeAudit } from '../state/audit.js';
 import { type CancelMark, endHold } from '../state/held.js';
@@ -121,7 +121,10 @@ export async function finish(
     return done.result;
   const message = outcomeMessage(report);
   const targets: string[] = [];
-  if (request.reply?.slackResponseUrl) targets.push(request.reply.slackResponseUrl);
+  const replyUrl = liveReplyUrl(request, currentDate(deps));
+  if (replyUrl) targets.push(replyUrl);
+  else if (request.reply?.slackResponseUrl)
+    ctx.log.info('reply URL expired (Slack keeps one 30 minutes): not posted');
   const channel = await notificationsUrl(deps);
   if (channel && telling.channel) targets.push(channel);
   await Promise.all(targets.map((url) => reply(deps, ctx, url, message)));

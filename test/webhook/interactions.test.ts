@@ -120,7 +120,11 @@ describe('"ask a human" buttons', () => {
       requestId: 'sweeper-abc123:approved-by:U0RELEASE',
       // The question it answers, by id (the worker ends it with this copy).
       answers: 'sweeper-abc123',
-      reply: { slackResponseUrl: `${slackOrigin}/actions/T0001/5678/efgh` },
+      // Issued with the click (not with the asked request): the worker posts there for 30 minutes.
+      reply: {
+        slackResponseUrl: `${slackOrigin}/actions/T0001/5678/efgh`,
+        issuedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      },
     });
     expect(posted).toHaveLength(1);
     expect(posted[0]!.body).toMatchObject({ replace_original: true, text: 'Approved by U0RELEASE' });

@@ -56,9 +56,14 @@ describe('mutations from Slack', () => {
       requestedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       reason: 'smoke tests green',
       requestId: expect.stringMatching(/^slack-[0-9a-f]{32}$/),
-      reply: { slackResponseUrl: 'https://hooks.slack.com/commands/T0001/1234/abcd' },
+      reply: {
+        slackResponseUrl: 'https://hooks.slack.com/commands/T0001/1234/abcd',
+        issuedAt: expect.any(String),
+      },
     });
     expect(Date.parse(message!.body.requestedAt as string)).toBeGreaterThanOrEqual(before - 1000);
+    // Slack issued the URL with the command: the worker stops posting there after 30 minutes.
+    expect((message!.body.reply as { issuedAt: string }).issuedAt).toBe(message!.body.requestedAt);
     const requestId = message!.body.requestId as string;
     expect(message!.attributes).toMatchObject({
       action: 'approve_phase',
