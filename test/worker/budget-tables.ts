@@ -26,9 +26,28 @@ export function budgetTables(prefix: string) {
   };
 }
 
-/** Lets the emulator answer until `sleepers` waits are asleep on the clock, or `settled`. */
-export async function untilAsleep(clock: ManualClock, settled: () => boolean = () => false, sleepers = 1) {
-  for (let i = 0; i < 2_000 && clock.pendingTimers() < sleepers && !settled(); i++) {
+/** Far longer than any wait for the emulator takes, even on a loaded machine: only to name a stuck wait. */
+const STUCK_MS = 20_000;
+
+/**
+ * Lets the emulator answer until `sleepers` waits are asleep on the clock, or `settled`; both are
+ * read again at every look (a count taken at the call goes stale as waits are granted). It waits
+ * for that condition, not for a number of looks: it used to give up silently after 2,000 looks
+ * (4 s when idle, much less work done under load) and the test then moved the clock before the
+ * waits it meant to wake were asleep. A condition that never comes fails here, saying so.
+ */
+export async function untilAsleep(
+  clock: ManualClock,
+  settled: () => boolean = () => false,
+  sleepers: number | (() => number) = 1,
+) {
+  const wanted = typeof sleepers === 'function' ? sleepers : () => sleepers;
+  const started = performance.now();
+  while (clock.pendingTimers() < wanted() && !settled()) {
+    if (performance.now() - started > STUCK_MS)
+      throw new Error(
+        `untilAsleep: ${clock.pendingTimers()} of ${wanted()} waits asleep after ${STUCK_MS} ms`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
 }

@@ -75,10 +75,18 @@ describe('the pace after a 429', () => {
     for (const release of held) await release();
     const t = clock.now();
     for (let i = 0; i < 19; i++) {
-      await untilAsleep(clock, () => granted.length >= 4, 4 - granted.length);
+      await untilAsleep(
+        clock,
+        () => granted.length >= 4,
+        () => 4 - granted.length,
+      );
       await clock.advance(100);
     }
-    await untilAsleep(clock, () => granted.length >= 4, 4 - granted.length);
+    await untilAsleep(
+      clock,
+      () => granted.length >= 4,
+      () => 4 - granted.length,
+    );
     // Allowed 1 for the window after the cut, 2 in the next (its probe past the ceiling of 1).
     expect({ cut, grantedMsAfterCut: granted.map((at) => at - t) }).toEqual({
       cut: ['1', '1'],
