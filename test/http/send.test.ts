@@ -315,7 +315,8 @@ describe('node:http sender limits', () => {
     });
     // The server keeps idle connections for 60 s: exiting sooner means the socket did not hold the process.
     const killer = setTimeout(() => child.kill(), 20_000);
-    const [code] = (await once(child, 'exit')) as [number | null];
+    // 'close', not 'exit': stdout (read below) may still be open at 'exit'.
+    const [code] = (await once(child, 'close')) as [number | null];
     clearTimeout(killer);
     expect(out).toBe('200');
     expect(code).toBe(0);

@@ -49,7 +49,8 @@ describe('npm start', () => {
     const health = await fetch(`${endpoints.webhookUrl}/health`);
     expect(health.status).toBe(200);
 
-    const exited = new Promise<number | null>((done) => proc.on('exit', (code) => done(code)));
+    // 'close', not 'exit': the child's stdio may still hold its last lines at 'exit' ("stopped.").
+    const exited = new Promise<number | null>((done) => proc.on('close', (code) => done(code)));
     proc.kill('SIGINT');
     expect(await exited).toBe(0);
     expect(stderr).toContain('stopped.');
@@ -72,7 +73,8 @@ describe('npm start', () => {
     });
     // A stack that starts after all is stopped, so the test fails rather than leaves it running.
     const started = setTimeout(() => proc.kill('SIGKILL'), 20_000);
-    const code = await new Promise<number | null>((done) => proc.on('exit', (exit) => done(exit)));
+    // 'close', not 'exit': stderr (read below) may still be open at 'exit'.
+    const code = await new Promise<number | null>((done) => proc.on('close', (exit) => done(exit)));
     clearTimeout(started);
     expect(code, stderr).toBe(1);
     expect(stderr).toContain(`npm start failed: environment variable ${name} ${why}, got "${value}"`);
