@@ -141,7 +141,8 @@ describe('retries of creating POSTs (qualifying event, team)', () => {
     await expect(client().teams.create(TEAM)).rejects.toBeInstanceOf(ApiConnectionError);
     server.setScript(() => 'hang');
     await expect(
-      client({ timeoutMs: 100 }).experiments.createQualifyingEvent({
+      // A timeout after the request left: 1 s lets it reach the server first on a loaded machine.
+      client({ timeoutMs: 1_000 }).experiments.createQualifyingEvent({
         name: 'q',
         sql: 'select 1',
         timestampColumn: 'ts',

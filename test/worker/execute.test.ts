@@ -37,7 +37,9 @@ function client(options: { baseUrl?: string; maxRetries?: number } = {}) {
     ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
     apiKey: 'test-key',
     mutationBudget: false,
-    timeoutMs: 200,
+    // Long enough for a request to reach the scripted server on a loaded machine before its timer
+    // fires: the hang cases check what a timeout *in flight* means (200 ms could fire before sending).
+    timeoutMs: 1_000,
     maxRetryDelayMs: 10,
   });
 }
