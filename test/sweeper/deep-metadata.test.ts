@@ -4,10 +4,17 @@
  * after it: no later event was ever handed out. Nesting past 64 levels is one marker now.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parsePolicy } from '../../src/policy/parse.js';
-import type { PolicyInput } from '../../src/policy/schema.js';
 import type { EventLike } from '../../src/sweeper/types.js';
-import { drainQueue, freshState, makeSweeper, NOW, type Rig, sortedLog, startRig } from './harness.js';
+import {
+  canaryRulePolicy,
+  drainQueue,
+  freshState,
+  makeSweeper,
+  NOW,
+  type Rig,
+  sortedLog,
+  startRig,
+} from './harness.js';
 
 const MIN = 60_000;
 
@@ -22,23 +29,7 @@ describe('an event with deeply nested metadata', () => {
 
   it('does not stop the sweeper from processing the events after it', async () => {
     const state = await freshState(rig);
-    const policy = parsePolicy({
-      version: 1,
-      actions: { archive_config: { requesters: ['schedule:*'] } },
-      sweeper: {
-        eventRules: [
-          {
-            name: 'approve canary',
-            match: { name: 'release_checks_passed' },
-            enqueue: {
-              action: 'approve_phase',
-              triggerId: '{metadata.triggerID}',
-              phaseId: '{metadata.phaseID}',
-            },
-          },
-        ],
-      },
-    } satisfies PolicyInput);
+    const policy = canaryRulePolicy({ staleConfigs: false });
     const depth = 5000; // about 30 KB of JSON, as the API would serve it
     const deep = JSON.parse(`{"x":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`) as Record<string, unknown>;
     const log: EventLike[] = [

@@ -92,6 +92,28 @@ export const BASE_POLICY: PolicyInput = {
   },
 };
 
+/**
+ * The event rule the robustness tests (deep metadata, long config ids, untrusted timestamps,
+ * observation order) drive: approve the phase a `release_checks_passed` event names.
+ */
+export const APPROVE_CANARY_RULE = {
+  name: 'approve canary',
+  match: { name: 'release_checks_passed' },
+  enqueue: { action: 'approve_phase', triggerId: '{metadata.triggerID}', phaseId: '{metadata.phaseID}' },
+} as const;
+
+/** A policy with only that rule, the schedule allowed to archive, and stale configs discovered in a dry run (or none). */
+export function canaryRulePolicy(options: { staleConfigs?: boolean } = {}) {
+  return parsePolicy({
+    version: 1,
+    actions: { archive_config: { requesters: ['schedule:*'] } },
+    sweeper: {
+      eventRules: [APPROVE_CANARY_RULE],
+      ...(options.staleConfigs === false ? {} : { staleConfigs: { discover: true, dryRun: true } }),
+    },
+  });
+}
+
 export function policyWith(rig: Rig, patch: (p: PolicyInput) => void = () => {}) {
   const input = structuredClone(BASE_POLICY);
   input.notifications = { slackWebhookUrl: rig.slack.url('/channel') };

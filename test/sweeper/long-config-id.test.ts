@@ -4,10 +4,17 @@
  * batch write was refused, the flush threw, and every later run failed at the same event.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parsePolicy } from '../../src/policy/parse.js';
-import type { PolicyInput } from '../../src/policy/schema.js';
 import type { EventLike } from '../../src/sweeper/types.js';
-import { drainQueue, freshState, makeSweeper, NOW, type Rig, sortedLog, startRig } from './harness.js';
+import {
+  canaryRulePolicy,
+  drainQueue,
+  freshState,
+  makeSweeper,
+  NOW,
+  type Rig,
+  sortedLog,
+  startRig,
+} from './harness.js';
 
 const MIN = 60_000;
 
@@ -22,24 +29,7 @@ describe('an exposure naming an over-long config id', () => {
 
   it('does not stop the sweeper from processing the events after it', async () => {
     const state = await freshState(rig);
-    const policy = parsePolicy({
-      version: 1,
-      actions: { archive_config: { requesters: ['schedule:*'] } },
-      sweeper: {
-        eventRules: [
-          {
-            name: 'approve canary',
-            match: { name: 'release_checks_passed' },
-            enqueue: {
-              action: 'approve_phase',
-              triggerId: '{metadata.triggerID}',
-              phaseId: '{metadata.phaseID}',
-            },
-          },
-        ],
-        staleConfigs: { discover: true, dryRun: true },
-      },
-    } satisfies PolicyInput);
+    const policy = canaryRulePolicy();
     const log: EventLike[] = [
       { timestamp: String(NOW - 10 * MIN), name: 'config_exposure', metadata: { config: 'x'.repeat(2000) } },
       {

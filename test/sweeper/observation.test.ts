@@ -10,6 +10,7 @@ import { parsePolicy } from '../../src/policy/parse.js';
 import type { PolicyInput } from '../../src/policy/schema.js';
 import type { EventLike } from '../../src/sweeper/types.js';
 import {
+  APPROVE_CANARY_RULE,
   DAY,
   drainQueue,
   freshState,
@@ -56,17 +57,7 @@ describe('what the sweeper observes', () => {
     const log = [event(NOW - 10 * MIN), event(NOW - MIN)];
     const { state, run } = await runner(
       {
-        eventRules: [
-          {
-            name: 'approve canary',
-            match: { name: 'release_checks_passed' },
-            enqueue: {
-              action: 'approve_phase',
-              triggerId: '{metadata.triggerID}',
-              phaseId: '{metadata.phaseID}',
-            },
-          },
-        ],
+        eventRules: [APPROVE_CANARY_RULE],
         staleConfigs: { discover: true, dryRun: true },
       },
       () => log,

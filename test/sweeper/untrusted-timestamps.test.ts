@@ -4,9 +4,17 @@
  * DynamoDB refuses, the flush threw, and every later run failed at the same event.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parsePolicy } from '../../src/policy/parse.js';
 import type { EventLike } from '../../src/sweeper/types.js';
-import { drainQueue, freshState, makeSweeper, NOW, type Rig, sortedLog, startRig } from './harness.js';
+import {
+  canaryRulePolicy,
+  drainQueue,
+  freshState,
+  makeSweeper,
+  NOW,
+  type Rig,
+  sortedLog,
+  startRig,
+} from './harness.js';
 
 const MIN = 60_000;
 
@@ -22,24 +30,7 @@ describe('an exposure event whose timestamp is a number out of any range', () =>
   for (const stamp of ['1e200', 'Infinity']) {
     it(`(timestamp "${stamp}") does not stop the sweeper`, async () => {
       const state = await freshState(rig);
-      const policy = parsePolicy({
-        version: 1,
-        actions: { archive_config: { requesters: ['schedule:*'] } },
-        sweeper: {
-          eventRules: [
-            {
-              name: 'approve canary',
-              match: { name: 'release_checks_passed' },
-              enqueue: {
-                action: 'approve_phase',
-                triggerId: '{metadata.triggerID}',
-                phaseId: '{metadata.phaseID}',
-              },
-            },
-          ],
-          staleConfigs: { discover: true, dryRun: true },
-        },
-      });
+      const policy = canaryRulePolicy();
       const log: EventLike[] = [
         { timestamp: String(NOW - 10 * MIN), name: 'page_view' },
         { timestamp: stamp, name: 'config_exposure', metadata: { config: 'cfg_a' } },
