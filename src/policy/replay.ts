@@ -1,7 +1,7 @@
 /**
  * Replaying the audit trail under another policy: each recorded decision is decided again at
  * its original time with the state it had then (pause, veto), and the new policy's own counters
- * are rebuilt from the replayed approvals in time order (dry runs take no unit, as in the worker).
+ * are rebuilt from the replayed approvals in decision order (dry runs take no unit, as in the worker).
  * A request the new policy ends at one record is not decided again at its later records, and a
  * dry-run approval is told apart from a real one. Pure: records in, rows and counts out.
  */
@@ -73,7 +73,10 @@ export function replayDecisions(policy: Policy, records: readonly RecordedDecisi
   // A deferred request leaves one record per decision; once the new policy ends it (approve or
   // deny), its later records would never have been made, and must not take a counter unit again.
   const ended = new Set<string>();
-  const ordered = [...records].sort((a, b) => a.at.localeCompare(b.at));
+  // In the order the worker took counter units: by decision time. The record's own `at` is when the
+  // request finished (after its Console API call), so a slow approval is written after a quick
+  // one decided later; records without readable inputs fall back to it.
+  const ordered = [...records].sort((a, b) => decidedAt(a) - decidedAt(b) || a.at.localeCompare(b.at));
   for (const record of ordered) {
     const oldOutcome = outcomeOfResult(record.result);
     if (!oldOutcome) continue;
@@ -121,6 +124,12 @@ export function replayDecisions(policy: Policy, records: readonly RecordedDecisi
     });
   }
   return report;
+}
+
+/** When the worker decided the record (its inputs' `now`), else when the record was written. */
+function decidedAt(record: RecordedDecision): number {
+  const now = Date.parse(record.inputs?.now ?? '');
+  return Number.isNaN(now) ? Date.parse(record.at) || 0 : now;
 }
 
 /**
