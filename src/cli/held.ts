@@ -29,7 +29,7 @@ export const CANCEL_USAGE = `Usage: autopilot cancel <requestId> --reason <text>
   policy (--policy, else AUTOPILOT_POLICY, else policy.json) must let ask for the same action.`;
 
 export function heldRows(list: HeldRecord[]): string[][] {
-  return list.map((h) => [h.requestId, h.action, h.target, h.requester, whyText(h), nextLookText(h)]);
+  return list.map((h) => [h.requestId, h.action, h.target, h.requester, whyText(h, true), nextLookText(h)]);
 }
 
 export async function heldCommand(args: string[], io: CliIo): Promise<number> {

@@ -46,7 +46,14 @@ export async function unmarkAnswered(table: StateTable, requestId: string, by: s
   );
 }
 
-/** How `held` (chat and CLI) shows why a request waits: a question a click answered says so. */
-export function whyText(held: HeldRecord): string {
-  return held.answeredBy ? `${held.why}: approved by ${held.answeredBy}, on its way` : held.why;
+/**
+ * How `held` shows why a request waits: a question a click answered says by whom, and in the
+ * CLI when (to the minute), so an answer whose copy never ran (dead-lettered) shows its age.
+ * Chat leaves the time out: its table cells are cut at 40 characters.
+ */
+export function whyText(held: HeldRecord, withTime = false): string {
+  if (!held.answeredBy) return held.why;
+  const minute = held.answeredAt?.replace(/:\d\d(\.\d+)?Z$/, 'Z');
+  const at = withTime && minute ? ` at ${minute}` : '';
+  return `${held.why}: approved by ${held.answeredBy}${at}, on its way`;
 }

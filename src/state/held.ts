@@ -36,6 +36,8 @@ export interface HeldRecord {
   releases?: number;
   /** The Slack user whose Approve click answered this question (src/state/held-answer.ts). */
   answeredBy?: string;
+  /** When that click answered it (ISO). */
+  answeredAt?: string;
   /** Set by `/autopilot cancel`: the worker ends the request as cancelled when it next sees it. */
   cancel?: CancelMark;
 }
@@ -125,6 +127,7 @@ export function heldFromItem(item: Item): HeldRecord | undefined {
   if (item.releasedAt?.S) held.releasedAt = item.releasedAt.S;
   if (item.releases?.N) held.releases = Number(item.releases.N);
   if (item.answeredBy?.S) held.answeredBy = item.answeredBy.S;
+  if (item.answeredAt?.S) held.answeredAt = item.answeredAt.S;
   const cancel = cancelFromItem(item);
   if (cancel) held.cancel = cancel;
   return held;

@@ -70,10 +70,14 @@ async function click(actionId: string, value: string, userId: string, retry = fa
 describe('a question answered with Approve', () => {
   it('takes no second answer while the approved copy waits: neither a Deny nor another Approve', async () => {
     const value = await askQuestion(bench, 'trg_rc1', 'rc-asked-1');
+    const clickedAt = bench.clock.now.toISOString().replace(/:\d\d\.\d{3}Z$/, 'Z');
     expect((await click(APPROVE_ACTION_ID, value, 'U0ADMIN')).outcome).toBe('queued');
-    // `held`, in the CLI and in chat, says the question is answered and its copy on its way.
+    // `held`, in the CLI and in chat, says the question is answered and its copy on its way; the
+    // CLI says when, too (a chat cell is too narrow).
     const answered = 'ask: approved by U0ADMIN, on its way';
-    expect(heldRows(await listHeld(bench.table)).find((row) => row[0] === 'rc-asked-1')?.[4]).toBe(answered);
+    expect(heldRows(await listHeld(bench.table)).find((row) => row[0] === 'rc-asked-1')?.[4]).toBe(
+      `ask: approved by U0ADMIN at ${clickedAt}, on its way`,
+    );
     const now = () => bench.clock.now.getTime();
     const chat = await answerHeld(
       { held: heldAccess(bench.table) } as WebhookDeps,
