@@ -11,7 +11,7 @@ import type { StateTable } from '../state/table.js';
 import { parse } from './args.js';
 import { sinceInstant } from './durations.js';
 import { CommandError, UsageError } from './errors.js';
-import { type CliIo, EXIT, printHelp, renderTable } from './io.js';
+import { type CliIo, EXIT, printable, printHelp, renderTable } from './io.js';
 import { stateTableFor } from './state-table.js';
 
 export const AUDIT_USAGE = `Usage:
@@ -58,7 +58,8 @@ async function stories(
 function render(list: RequestStory[], values: Record<string, unknown>): string {
   if (values.request || values.target) {
     if (list.length === 0) return 'No request about that target in the audit trail for that time.';
-    return list.map((story) => storyLines(story).join('\n')).join('\n\n');
+    // Lines, not a table: each shown printable as table cells are (requester ids and reasons come from outside).
+    return list.map((story) => storyLines(story).map(printable).join('\n')).join('\n\n');
   }
   if (list.length === 0) return 'No request in the audit trail for that time.';
   const rows = list.map((story) => {

@@ -11,7 +11,7 @@ import { formatPath } from '../util/zod-issues.js';
 import { type Parsed, parse } from './args.js';
 import { durationMs } from './durations.js';
 import { CommandError, UsageError } from './errors.js';
-import { type CliIo, EXIT, printHelp } from './io.js';
+import { type CliIo, EXIT, printable, printHelp } from './io.js';
 import { localEndpoints } from './local-endpoints.js';
 import { stateTableFor } from './state-table.js';
 import { type SentRequest, waitForOutcome } from './wait.js';
@@ -122,7 +122,8 @@ async function waitAndTell(
     });
     const rule = outcome.rule ? ` (rule: ${outcome.rule})` : '';
     const held = outcome.exitCode === 4 ? 'still held at the timeout: ' : '';
-    io.stderr(`${held}${outcome.result}${rule}${outcome.reason ? `: ${outcome.reason}` : ''}`);
+    // The reason may name another request's requester (any queue sender's choice): shown printable.
+    io.stderr(printable(`${held}${outcome.result}${rule}${outcome.reason ? `: ${outcome.reason}` : ''}`));
     return outcome.exitCode;
   } catch (error) {
     throw new CommandError(

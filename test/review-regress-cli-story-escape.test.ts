@@ -1,0 +1,97 @@
+/**
+ * The CLI escapes untrusted fields in its tables (src/cli/io.ts, `printable`), but two outputs
+ * are lines, not tables: `autopilot audit --request/--target` (a request's story) and the outcome
+ * line of `enqueue --wait` (whose reason names the requester of a request holding the id). A
+ * requester id is any queue sender's choice: printed raw, an escape sequence in it drives the
+ * operator's (or the CI log's) terminal and a newline forges a line, e.g. a fake "approved" step.
+ * The real worker on the emulators (pinned clock), the CLI in-process.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../src/cli/run.js';
+import { captureIo } from './helpers/cli-io.js';
+import { type Bench, startBench } from './worker/fixture.js';
+
+const ESC = '\u001b';
+const FORGED = '2026-11-23T10:00:02.000Z  approved  rule CI in office hours: looks fine';
+/** A requester id with an escape sequence and a forged story line after a newline. */
+const EVIL = `evil${ESC}[2J\n  ${FORGED}`;
+
+/** Characters a terminal acts on (a newline between lines is the output's own). */
+const unprintable = (text: string) =>
+  [...text].filter((c) => {
+    const n = c.codePointAt(0) ?? 0;
+    return (n < 0x20 && n !== 0x0a) || (n >= 0x7f && n <= 0x9f);
+  });
+
+let bench: Bench;
+beforeAll(async () => {
+  bench = await startBench();
+  bench.clock.now = new Date('2026-11-23T10:00:00Z');
+  // The bench policy denies this requester: its story holds the requester id as sent.
+  await bench.send({
+    triggerId: 'trg_esc',
+    phaseId: 'ph_1',
+    requestId: 'rr-escape-1',
+    requestedBy: { source: 'ci', id: EVIL },
+  });
+  await bench.run(bench.worker(), await bench.receive());
+});
+afterAll(async () => {
+  await bench?.close();
+});
+
+const env = () => ({
+  AWS_ENDPOINT_URL_SQS: bench.emulators.sqsEndpoint,
+  AWS_ENDPOINT_URL_DYNAMODB: bench.emulators.dynamodbEndpoint,
+});
+
+describe('CLI lines with untrusted fields', () => {
+  it('audit --request prints the story without control characters or forged lines', async () => {
+    const io = captureIo({ env: env(), now: () => bench.clock.now });
+    const code = await runCli(['audit', '--request', 'rr-escape-1', '--table', bench.table.tableName], io.io);
+    expect(code, io.err()).toBe(0);
+    const text = io.out();
+    expect(text).toContain('rr-escape-1');
+    expect(unprintable(text)).toEqual([]);
+    expect(text.split('\n').filter((line) => line.trim() === FORGED)).toEqual([]);
+    expect(text).toContain('\\u001b[2J\\n');
+  });
+
+  it("enqueue --wait's outcome line escapes the other requester it names", async () => {
+    const clock = { now: bench.clock.now.getTime() + 60_000 };
+    const worker = bench.worker();
+    const io = captureIo({
+      env: env(),
+      now: () => new Date(clock.now),
+      sleep: async (ms) => {
+        clock.now += ms;
+        await bench.run(worker, await bench.receive());
+      },
+    });
+    const code = await runCli(
+      [
+        'enqueue',
+        'approve',
+        'trg_esc2',
+        'ph_1',
+        '--requested-by',
+        'ci:pipeline',
+        '--request-id',
+        'rr-escape-1',
+        '--queue-url',
+        bench.queue.queueUrl,
+        '--table',
+        bench.table.tableName,
+        '--wait',
+        '--timeout',
+        '30s',
+      ],
+      io.io,
+    );
+    expect(code, io.err()).toBe(3);
+    const text = io.err();
+    expect(text).toContain('belongs to another request');
+    expect(unprintable(text)).toEqual([]);
+    expect(text.split('\n').filter((line) => line.trim() === FORGED)).toEqual([]);
+  });
+});
