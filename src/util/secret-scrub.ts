@@ -60,10 +60,16 @@ function formsOf(secret: string): string[] {
   return [...forms].filter((f) => f.length >= MIN_LENGTH).sort((a, b) => b.length - a.length);
 }
 
-/** Tells the scrubber about a secret this process holds (a key, a signing secret, a webhook URL). */
+/**
+ * Tells the scrubber about a secret this process holds (a key, a signing secret, a webhook URL).
+ * Told again, a known secret becomes the newest (its forms are kept): a secret in use stays in
+ * the window however many others are learned after it was first told.
+ */
 export function rememberSecret(value: string | undefined): void {
-  if (!value || value.length < MIN_LENGTH || secrets.has(value)) return;
-  secrets.set(value, formsOf(value));
+  if (!value || value.length < MIN_LENGTH) return;
+  const forms = secrets.get(value);
+  secrets.delete(value);
+  secrets.set(value, forms ?? formsOf(value));
   if (secrets.size > MAX_SECRETS) secrets.delete(secrets.keys().next().value as string);
 }
 
