@@ -7,9 +7,9 @@
  */
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ConsoleError, createConsoleClient } from '../src/console/index.js';
-import { rememberSecret } from '../src/util/secret-scrub.js';
-import { ok, type ScriptedServer, SEGMENT, startScriptedServer } from './console/helpers/scripted-server.js';
+import { ConsoleError, createConsoleClient } from '../../src/console/index.js';
+import { rememberSecret } from '../../src/util/secret-scrub.js';
+import { ok, type ScriptedServer, SEGMENT, startScriptedServer } from '../console/helpers/scripted-server.js';
 
 const KEY = 'sk-live-NUMBAT-9d0c33e1-unmistakable';
 

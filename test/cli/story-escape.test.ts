@@ -7,9 +7,9 @@
  * The real worker on the emulators (pinned clock), the CLI in-process.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../src/cli/run.js';
-import { captureIo } from './helpers/cli-io.js';
-import { type Bench, startBench } from './worker/fixture.js';
+import { runCli } from '../../src/cli/run.js';
+import { captureIo } from '../helpers/cli-io.js';
+import { type Bench, startBench } from '../worker/fixture.js';
 
 const ESC = '\u001b';
 const FORGED = '2026-11-23T10:00:02.000Z  approved  rule CI in office hours: looks fine';
