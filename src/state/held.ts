@@ -34,9 +34,8 @@ export interface HeldRecord {
   releasedAt?: string;
   /** How often the tick sent this wait back without the worker holding it anew or ending it. */
   releases?: number;
-  /** The Slack user whose Approve click answered this question (src/state/held-answer.ts). */
+  /** The Slack user whose Approve click answered this question, and when (src/state/held-answer.ts). */
   answeredBy?: string;
-  /** When that click answered it (ISO). */
   answeredAt?: string;
   /** Set by `/autopilot cancel`: the worker ends the request as cancelled when it next sees it. */
   cancel?: CancelMark;
@@ -85,12 +84,13 @@ export async function holdRequest(table: StateTable, held: HeldRecord, now: Date
     expiresAt: { N: String(expiresAfterDays(now, KEEP_DAYS)) },
     ...(held.nextLook ? { nextLook: { S: held.nextLook } } : {}),
   };
-  // An update, not a put: the wait's own fields are written anew (and the last wait's releases
-  // and executing mark taken off), while a cancel mark and a `reachedAt` stay where they are.
+  // An update, not a put: the wait's own fields are written anew, the last wait's releases taken
+  // off; a cancel mark, `reachedAt` and `executingBy` stay (the copy that set it may be calling the
+  // API now, e.g. an Approve click's copy while the question is held again at its hourly look).
   const names = Object.fromEntries(Object.keys(fields).map((name, i) => [`#f${i}`, name]));
   const values = Object.fromEntries(Object.values(fields).map((value, i) => [`:f${i}`, value]));
   const set = Object.keys(names).map((name, i) => `${name} = :f${i}`);
-  const gone = ['releasedAt', 'releases', 'executingBy', ...(held.nextLook ? [] : ['nextLook'])];
+  const gone = ['releasedAt', 'releases', ...(held.nextLook ? [] : ['nextLook'])];
   const written = await updateIf(
     table,
     key(held.requestId),
@@ -268,9 +268,9 @@ export async function markReached(table: StateTable, requestId: string, at: Date
 }
 
 /**
- * The worker's attempt for a held request stopped before it could reach the platform (a 429,
- * a failure before sending, a full counter): it no longer says it executes, so the request can
- * still be cancelled before its next try. Only the attempt that said so takes it back.
+ * The worker's attempt for a held request stopped before it could reach the platform (a 429, a
+ * failure before sending, a full counter): the request can be cancelled again. Only that attempt
+ * takes its mark back (a crashed one's stays until the next attempt: it may have reached it).
  */
 export async function stopExecutingHeld(table: StateTable, requestId: string, owner: string): Promise<void> {
   await updateIf(

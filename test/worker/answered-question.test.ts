@@ -69,6 +69,38 @@ describe('an asked request answered with Approve', () => {
     expect(await chatCommand(bench, 'cancel rv-asked-3 too late')).toContain('can no longer be cancelled');
   });
 
+  it('refuses a cancel while the approved copy executes, even when the hourly look holds the question again meanwhile', async () => {
+    const value = await askQuestion(bench, 'trg_rv4', 'rv-asked-4');
+    await clickApprove(bench, value);
+    // The approved copy's API call is in flight (held open here) when the hourly look comes.
+    let answer: () => void = () => undefined;
+    const inFlight = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    let calls = 0;
+    const slowClient = {
+      ...timingOutClient(),
+      releasePipelineTriggers: {
+        approve: async () => {
+          calls += 1;
+          await inFlight;
+          return {};
+        },
+      },
+    };
+    const copy = bench.run(bench.worker({ client: slowClient }), await bench.receive());
+    for (let i = 0; i < 200 && calls === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(calls).toBe(1);
+    // The tick sends the asked request back at its hourly look; the worker asks again and holds it.
+    bench.clock.now = new Date('2026-11-23T11:00:30Z');
+    expect((await releaseHeld(tick, bench.clock.now)).released).toContain('rv-asked-4');
+    await bench.run(bench.worker(), await bench.receive());
+    // The change may be happening right now: nobody can be told it will not be done.
+    expect(await chatCommand(bench, 'cancel rv-asked-4 too late')).toContain('can no longer be cancelled');
+    answer();
+    await copy;
+  });
+
   it('is never executed after `/autopilot cancel` told the canceller it will not be done', async () => {
     const value = await askQuestion(bench, 'trg_rv2', 'rv-asked-2');
     await clickApprove(bench, value);

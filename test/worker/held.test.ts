@@ -13,6 +13,7 @@ import {
   markCancelled,
   nextLookText,
   startExecutingHeld,
+  stopExecutingHeld,
 } from '../../src/state/held.js';
 import { writePause } from '../../src/state/pause.js';
 import { writeVeto } from '../../src/state/veto.js';
@@ -208,7 +209,11 @@ describe('held requests', () => {
     expect(await startExecutingHeld(bench.table, 'race-1', 'worker-a')).toEqual({ state: 'go' });
     expect(await markCancelled(bench.table, 'race-1', mark)).toBe('executing');
 
+    // Held again by another copy meanwhile: worker-a may still be calling the API, so its mark
+    // stays until worker-a itself takes it off (it did not execute after all).
     await holdRequest(bench.table, { ...record, since: '2026-11-23T10:00:01.000Z' }, bench.clock.now);
+    expect(await markCancelled(bench.table, 'race-1', mark)).toBe('executing');
+    await stopExecutingHeld(bench.table, 'race-1', 'worker-a');
     expect(await markCancelled(bench.table, 'race-1', mark)).toBe('marked');
     // A copy held again after the cancel leaves the mark where it is, and is told of it.
     expect(
