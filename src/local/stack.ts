@@ -52,6 +52,7 @@ export interface LocalStackOptions {
   receiverPort?: number;
   /** Use this Console API instead of the embedded sandbox. */
   consoleApiBaseUrl?: string;
+  /** The key for `consoleApiBaseUrl` (required with it); the embedded sandbox uses its own. */
   consoleApiKey?: string;
   /** Options for the embedded sandbox (`createSandbox`'s: seed, now, faults, rateLimits...). */
   sandbox?: SandboxOptions;
@@ -357,9 +358,11 @@ async function startConsoleApi(
     ...options.sandbox,
   });
   closers.push(() => started.close());
+  // The embedded sandbox takes its own key: a CONSOLE_API_KEY meant for CONSOLE_API_BASE_URL
+  // (still exported in the shell, say) would be answered 401 on every call.
   return {
     baseUrl: started.url,
-    apiKey: options.consoleApiKey ?? SANDBOX_API_KEY,
+    apiKey: SANDBOX_API_KEY,
     readOnlyApiKey: SANDBOX_READ_ONLY_API_KEY,
     sandbox: started.sandbox,
   };
