@@ -138,10 +138,8 @@ async function redriveLetters(
 
 export async function dlqCommand(args: string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = args;
-  if (sub === undefined || sub === 'help' || sub === '--help' || sub === '-h') {
-    io.stdout(DLQ_USAGE);
-    return sub === undefined ? EXIT.usage : EXIT.ok;
-  }
+  if (sub === undefined) throw new UsageError('missing dlq command: list or redrive', DLQ_USAGE);
+  if (sub === 'help' || sub === '--help' || sub === '-h') return printHelp(io, DLQ_USAGE);
   if (sub !== 'list' && sub !== 'redrive') throw new UsageError(`unknown dlq command: ${sub}`, DLQ_USAGE);
   const { values, help } = parse(
     rest,

@@ -42,10 +42,8 @@ function defaultRequester(env: CliIo['env']): string {
 
 export async function enqueueCommand(args: string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = args;
-  if (sub === undefined || sub === 'help' || sub === '--help' || sub === '-h') {
-    io.stdout(ENQUEUE_USAGE);
-    return sub === undefined ? EXIT.usage : EXIT.ok;
-  }
+  if (sub === undefined) throw new UsageError('missing enqueue command: approve', ENQUEUE_USAGE);
+  if (sub === 'help' || sub === '--help' || sub === '-h') return printHelp(io, ENQUEUE_USAGE);
   if (sub !== 'approve')
     throw new UsageError(`unknown enqueue command: ${sub} (only "approve")`, ENQUEUE_USAGE);
   const { values, positionals, help } = parse(

@@ -230,9 +230,8 @@ export async function policyCommand(args: string[], io: CliIo): Promise<number> 
   if (sub === 'diff') return (await import('./policy-diff.js')).policyDiffCommand(rest, io);
   if (sub === 'replay') return (await import('./policy-replay.js')).policyReplayCommand(rest, io);
   if (sub === 'explain') return policyExplain(rest, io);
-  if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
-    io.stdout(POLICY_USAGE);
-    return sub === undefined ? EXIT.usage : EXIT.ok;
-  }
+  if (sub === undefined)
+    throw new UsageError('missing policy command: check, explain, test, diff or replay', POLICY_USAGE);
+  if (sub === '--help' || sub === '-h' || sub === 'help') return printHelp(io, POLICY_USAGE);
   throw new UsageError(`unknown policy command: ${sub}`, POLICY_USAGE);
 }

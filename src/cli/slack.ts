@@ -19,10 +19,8 @@ export const SLACK_USAGE = `Usage:
 
 export async function slackCommand(args: string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = args;
-  if (sub === undefined || sub === 'help' || sub === '--help' || sub === '-h') {
-    io.stdout(SLACK_USAGE);
-    return sub === undefined ? EXIT.usage : EXIT.ok;
-  }
+  if (sub === undefined) throw new UsageError('missing slack command: manifest or curl', SLACK_USAGE);
+  if (sub === 'help' || sub === '--help' || sub === '-h') return printHelp(io, SLACK_USAGE);
   if (sub === 'curl') return slackCurl(rest, io);
   if (sub !== 'manifest') throw new UsageError(`unknown slack command: ${sub}`, SLACK_USAGE);
   const { values, help } = parse(
