@@ -237,6 +237,20 @@ const enqueueArb = fc.oneof(
   ),
 );
 
+/** An event field path: a top-level field, or a path into the metadata. */
+const eventPathArb = fc.oneof(
+  fc.constantFrom('name', 'source', 'userID', 'value', 'timestamp'),
+  fc
+    .array(
+      fc.string({ minLength: 1, maxLength: 6 }).filter((key) => !key.includes('.')),
+      {
+        minLength: 1,
+        maxLength: 2,
+      },
+    )
+    .map((keys) => `metadata.${keys.join('.')}`),
+);
+
 /** What the generated policies leave out: event rules with templates to enqueue, notifications, a `$schema`. */
 const extrasArb = fc.record(
   {
@@ -246,7 +260,8 @@ const extrasArb = fc.record(
       fc.record(
         {
           name: fc.string({ minLength: 1, maxLength: 20 }),
-          match: fc.dictionary(fc.string({ minLength: 1, maxLength: 10 }), fc.string(), { maxKeys: 3 }),
+          // Keys are event field paths the sweeper reads (the schema refuses any other).
+          match: fc.dictionary(eventPathArb, fc.string(), { maxKeys: 3 }),
           enqueue: enqueueArb,
           notify: fc.constant(true),
         },

@@ -6,10 +6,27 @@ import '../../util/zod-locale.js';
 import * as z from 'zod/mini';
 import { described, type Primitives, withJsonSchema } from './primitives.js';
 
+/**
+ * The event field paths the sweeper reads (src/sweeper/event-fields.ts): a misspelt one would
+ * never match (or never record an exposure), silently, so it is refused like a misspelt key.
+ */
+const EVENT_PATH = /^(?:name|source|userID|value|timestamp|metadata(?:\.[^.]+)+)$/;
+
+function eventPath() {
+  return z
+    .string()
+    .check(
+      z.regex(
+        EVENT_PATH,
+        'expected an event field: name, source, userID, value, timestamp or metadata.<key>[.<key>…]',
+      ),
+    );
+}
+
 function buildEventRule() {
   const EventMatchSchema = described(
-    z.record(z.string().check(z.minLength(1)), z.string()),
-    'event field path (name, value, source, userID, metadata.x) → glob; every one must match',
+    z.record(eventPath(), z.string()),
+    'event field path (name, value, source, userID, timestamp, metadata.x) → glob; every one must match',
   );
 
   // Templates: any string may hold `{metadata.x}`-style placeholders filled from the event.
@@ -76,7 +93,7 @@ function buildStaleConfigs({ Glob }: Primitives) {
         z.array(
           z.strictObject({
             name: described(Glob, 'event name glob'),
-            configIdFrom: described(z.string().check(z.minLength(1)), 'event field holding the config id'),
+            configIdFrom: described(eventPath(), 'event field holding the config id'),
           }),
         ),
         [{ name: 'config_exposure', configIdFrom: 'metadata.config' }],
