@@ -10,10 +10,10 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formatsPlugin from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { policyJsonSchemaText } from '../src/policy/json-schema.js';
-import { policySchemas } from '../src/policy/schema.js';
-import { eventField } from '../src/sweeper/event-fields.js';
-import { formatPath } from '../src/util/zod-issues.js';
+import { policyJsonSchemaText } from '../../src/policy/json-schema.js';
+import { policySchemas } from '../../src/policy/schema.js';
+import { eventField } from '../../src/sweeper/event-fields.js';
+import { formatPath } from '../../src/util/zod-issues.js';
 
 const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
 const addFormats = ((formatsPlugin as { default?: unknown }).default ??

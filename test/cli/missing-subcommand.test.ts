@@ -6,8 +6,8 @@
  * output, and nothing said what was missing.
  */
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../src/cli/run.js';
-import { captureIo } from './helpers/cli-io.js';
+import { runCli } from '../../src/cli/run.js';
+import { captureIo } from '../helpers/cli-io.js';
 
 describe('a command group without its sub-command', () => {
   it.each([

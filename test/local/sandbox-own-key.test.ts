@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootLocalStack, type LocalStack } from '../src/local/stack.js';
+import { bootLocalStack, type LocalStack } from '../../src/local/stack.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'autopilot-review-key-'));
 let stack: LocalStack;
