@@ -29,3 +29,34 @@ it('writes a line for fields JSON cannot write, instead of throwing', () => {
     },
   ]);
 });
+
+it('merges head, invocation, child and call fields (later ones win, first places kept) and redacts by key at every level', () => {
+  const lines: string[] = [];
+  const logger = createLogger({
+    service: 'webhook',
+    now: () => Date.parse('2026-11-23T10:00:00Z'),
+    sink: (line) => lines.push(line),
+    fields: { component: 'base', route: 'from base' },
+  }).child({ route: 'from child' });
+  const fromJson = JSON.parse('{"__proto__":{"polluted":true},"ok":1}') as Record<string, unknown>;
+  logger.info('request', {
+    route: 'POST /slack/commands',
+    apiKey: 'k',
+    nested: { authorization: 'Bearer x', list: [{ token: 't', keep: 'v' }] },
+    ...fromJson,
+  });
+  expect(lines[0]).toBe(
+    JSON.stringify({
+      level: 'info',
+      time: '2026-11-23T10:00:00.000Z',
+      service: 'webhook',
+      message: 'request',
+      component: 'base',
+      route: 'POST /slack/commands',
+      apiKey: '[redacted]',
+      nested: { authorization: '[redacted]', list: [{ token: '[redacted]', keep: 'v' }] },
+      ok: 1,
+    }).replace('"ok":1', '"__proto__":{"polluted":true},"ok":1'),
+  );
+  expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+});
