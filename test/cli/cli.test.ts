@@ -231,6 +231,8 @@ describe('autopilot slack curl', () => {
     const t = io({ AUTOPILOT_ENDPOINTS_FILE: join(dir, 'nope.json') });
     expect(await runCli(['slack', 'curl', 'status'], t.io)).toBe(1);
     expect(t.err()).toContain('npm start');
+    // An answer for the operator, not a crash: no error class name before it.
+    expect(t.err()).toMatch(/^autopilot: the local stack is not running/);
   });
 });
 
