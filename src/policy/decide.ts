@@ -10,9 +10,10 @@
  *  2. a protected config (archive) → deny    (rule `protect`; even with force, even for people)
  *  3. the pause flag               → defer ≤ 15 min (rule `pause`)
  *  4. older than maxDeferHours     → deny    (rule `maxDeferHours`, from `requestedAt`)
- *  5. a Slack user's chat grant    → approve (rule `chat grant`; people beat automation and vetoes)
- *  6. a veto on the effect key     → deny    (rule `veto`)
- *  7. the action's rules: approvals first-match with windows and maxPerHour; archive and
+ *  5. a stale sweep's archive of a config exposed since its judgment → deny (rule `sweeper.staleConfigs`)
+ *  6. a Slack user's chat grant    → approve (rule `chat grant`; people beat automation and vetoes)
+ *  7. a veto on the effect key     → deny    (rule `veto`)
+ *  8. the action's rules: approvals first-match with windows and maxPerHour; archive and
  *     disable-groups requesters and maxPerDay; nothing matched → deny (rule `otherwise`).
  */
 import type { ActionRequest } from '../actions/request.js';
@@ -45,6 +46,8 @@ export interface DecisionInput {
   now: Date;
   pause: PauseInput;
   veto?: Veto | undefined;
+  /** For an archive the stale sweep asked for: the config's newest exposure recorded (epoch ms). */
+  lastExposure?: number | undefined;
 }
 
 /**
@@ -61,7 +64,7 @@ export interface DecisionCounter {
 
 export interface Decision {
   outcome: Outcome;
-  /** The rule's name, or a built-in: `freeze:<name>`, `protect`, `pause`, `maxDeferHours`, `chat grant`, `veto`, `actions.<action>`, `otherwise`. */
+  /** The rule's name, or a built-in: `freeze:<name>`, `protect`, `pause`, `maxDeferHours`, `sweeper.staleConfigs`, `chat grant`, `veto`, `actions.<action>`, `otherwise`. */
   rule: string;
   /** Why, in words; for a deferral or denial also when it could change. */
   reason: string;
@@ -159,7 +162,24 @@ const expiry: Step = ({ policy, now, requestedAt, expiresAt, when, result }) => 
   );
 };
 
-/** 5. A person with the grant decides; automation yields to people (also over a veto). */
+/**
+ * 5. The stale sweep judged at `requestedAt` that the config had no exposure in `staleAfterDays`;
+ * a request executed later (held over `maxPerDay`, a pause, a backlog) must not archive a config
+ * that an exposure recorded since shows in use. The sweeper judges it again on its own.
+ */
+const exposedSince: Step = ({ policy, requestedAt, when, result }, { request, lastExposure }) => {
+  if (request.action !== 'archive_config' || request.requestedBy.source !== 'schedule') return undefined;
+  const window = (policy.sweeper.staleConfigs?.staleAfterDays ?? 0) * 24 * HOUR;
+  if (lastExposure === undefined || lastExposure <= requestedAt - window) return undefined;
+  return result(
+    'deny',
+    'sweeper.staleConfigs',
+    `config ${request.configId} was exposed at ${when(lastExposure)}, after the stale sweep of ${when(requestedAt)} ` +
+      'judged it unused; it is in use and not archived (the sweeper judges it again)',
+  );
+};
+
+/** 6. A person with the grant decides; automation yields to people (also over a veto). */
 const chatGrant: Step = ({ policy, result }, { request, veto }) => {
   if (request.requestedBy.source !== 'slack') return undefined;
   const userId = request.requestedBy.id;
@@ -172,7 +192,7 @@ const chatGrant: Step = ({ policy, result }, { request, veto }) => {
   );
 };
 
-/** 6. A person's Deny stops automation for this effect. */
+/** 7. A person's Deny stops automation for this effect. */
 const vetoed: Step = ({ when, result }, { request, veto }) => {
   if (!veto) return undefined;
   const at = Date.parse(veto.at);
@@ -186,8 +206,8 @@ const vetoed: Step = ({ when, result }, { request, veto }) => {
   );
 };
 
-/** Steps 1–6 in precedence order; the first that applies decides. */
-const PRECEDENCE: readonly Step[] = [freeze, protect, pause, expiry, chatGrant, vetoed];
+/** Steps 1–7 in precedence order; the first that applies decides. */
+const PRECEDENCE: readonly Step[] = [freeze, protect, pause, expiry, exposedSince, chatGrant, vetoed];
 
 /** Decides what happens to `input.request` under `policy` at `input.now`. Never throws for a valid policy and request. */
 export function decide(policy: Policy, input: DecisionInput): Decision {
@@ -223,7 +243,7 @@ export function decide(policy: Policy, input: DecisionInput): Decision {
     const decision = step(context, input);
     if (decision) return decision;
   }
-  // 7. The action's own rules.
+  // 8. The action's own rules.
   switch (request.action) {
     case 'approve_phase':
       return decideApproval(context, request);

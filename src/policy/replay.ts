@@ -20,7 +20,13 @@ export interface RecordedDecision {
   result: string;
   /** Whether the decision was a dry run; records without it count `would-mutate` as one. */
   dryRun?: boolean;
-  inputs?: { request: Omit<ActionRequest, 'reply'>; now: string; pause: PauseInput; veto?: Veto };
+  inputs?: {
+    request: Omit<ActionRequest, 'reply'>;
+    now: string;
+    pause: PauseInput;
+    veto?: Veto;
+    lastExposure?: number;
+  };
 }
 
 export interface ReplayRow {
@@ -88,8 +94,14 @@ export function replayDecisions(policy: Policy, records: readonly RecordedDecisi
       report.notReplayable += 1;
       continue;
     }
-    const { request, now, pause, veto } = record.inputs;
-    let decision = decide(policy, { request: request as ActionRequest, now: new Date(now), pause, veto });
+    const { request, now, pause, veto, lastExposure } = record.inputs;
+    let decision = decide(policy, {
+      request: request as ActionRequest,
+      now: new Date(now),
+      pause,
+      veto,
+      lastExposure,
+    });
     const counter = decision.counter;
     // A dry run mutates nothing, and the worker takes no counter unit for it: neither does the replay.
     if (counter && decision.outcome === 'approve' && !decision.dryRun) {

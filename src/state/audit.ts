@@ -24,6 +24,8 @@ export interface DecisionInputs {
   now: string;
   pause: PauseInput;
   veto?: Veto;
+  /** A stale sweep's archive: the config's newest exposure recorded when it was decided (epoch ms). */
+  lastExposure?: number;
 }
 
 export interface AuditRecord {

@@ -7,6 +7,7 @@
  * alternative, one conditional UpdateItem per config, costs a request per config per flush.)
  */
 
+import { type Item, itemKey } from './dynamo.js';
 import { batchPut } from './dynamo-batch.js';
 import { queryPartition } from './dynamo-query.js';
 import { ITEM_FAMILIES, type StateTable } from './table.js';
@@ -21,6 +22,15 @@ export async function loadLastSeen(table: StateTable): Promise<Map<string, numbe
     if (id && Number.isFinite(at)) index.set(id, at);
   }
   return index;
+}
+
+/** The key of one config's last-seen item (the worker reads it with a request's state). */
+export const lastSeenItemKey = (configId: string) => itemKey(PK, configId);
+
+/** The last exposure an item records (epoch ms), if any. */
+export function lastSeenFromItem(item: Item | undefined): number | undefined {
+  const at = Number(item?.lastSeen?.N);
+  return item && Number.isFinite(at) ? at : undefined;
 }
 
 /** Merges `observed` into `index` (keeping the maximum) and returns the entries that grew. */

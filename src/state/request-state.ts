@@ -1,7 +1,8 @@
 /**
  * Everything the worker needs to know before deciding on one request, in one consistent
  * BatchGetItem instead of four reads: the request's final outcome (a copy that already ended),
- * the effect's claim, the pause flag, a veto and whether it is held. On the emulator and on DynamoDB alike, one round
+ * the effect's claim, the pause flag, a veto and whether it is held (and, for a stale sweep's
+ * archive, the config's last exposure). On the emulator and on DynamoDB alike, one round
  * trip per record matters: it is on the path of every message.
  */
 
@@ -12,6 +13,7 @@ import { keyId } from './dynamo.js';
 import { batchGet } from './dynamo-batch.js';
 import { type EffectState, effectFromItem, effectItemKey } from './effects.js';
 import { type CancelMark, cancelFromItem, heldFromItem, heldItemKey } from './held.js';
+import { lastSeenFromItem, lastSeenItemKey } from './last-seen.js';
 import { PAUSE_KEY, type PauseState, pauseFromItem } from './pause.js';
 import type { StateTable } from './table.js';
 import { vetoFromItem, vetoItemKey } from './veto.js';
@@ -27,11 +29,14 @@ export interface RequestState {
   heldOwner: RequestOwner | undefined;
   /** Its cancel mark (`/autopilot cancel`), when one was set. */
   cancel: CancelMark | undefined;
+  /** The newest exposure the sweeper recorded for `subject.exposureOf` (epoch ms). */
+  lastExposure: number | undefined;
 }
 
 export async function readRequestState(
   table: StateTable,
-  subject: { requestId: string; effectKey: string },
+  /** `exposureOf`: a config whose last exposure is read too. */
+  subject: { requestId: string; effectKey: string; exposureOf?: string | undefined },
   /** The process clock (epoch ms) an effect's lock is judged by. */
   nowMs = Date.now(),
 ): Promise<RequestState> {
@@ -41,6 +46,7 @@ export async function readRequestState(
     pause: PAUSE_KEY,
     veto: vetoItemKey(subject.effectKey),
     held: heldItemKey(subject.requestId),
+    ...(subject.exposureOf === undefined ? {} : { lastSeen: lastSeenItemKey(subject.exposureOf) }),
   };
   const found = new Map((await batchGet(table, Object.values(keys))).map((item) => [keyId(item), item]));
   const heldItem = found.get(keyId(keys.held));
@@ -53,5 +59,7 @@ export async function readRequestState(
     held: heldItem !== undefined,
     heldOwner: heldRecord && requestOwner(heldRecord.request),
     cancel: cancelFromItem(heldItem),
+    lastExposure:
+      subject.exposureOf === undefined ? undefined : lastSeenFromItem(found.get(keyId(keys.lastSeen))),
   };
 }

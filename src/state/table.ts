@@ -66,7 +66,8 @@ export const SWEEPER_PARTITION_KEYS = {
 /**
  * The items the worker may touch (IAM `dynamodb:LeadingKeys`, set by the stack), grouped by
  * what it does there: everything a request's decision and execution need, nothing of the
- * webhook's queued marks or the sweeper's own items (last-seen, watch set, `sweeper#*`).
+ * webhook's queued marks or the sweeper's own items (watch set, `sweeper#*`); the last-seen index
+ * only read, with a stale sweep's archive (a config exposed since it was judged is not archived).
  */
 export const WORKER_PARTITION_KEYS = {
   /** The request's state, read in one batch: its ending, the effect's claim, the pause, a veto, its hold. */
@@ -76,6 +77,7 @@ export const WORKER_PARTITION_KEYS = {
     `${ITEM_FAMILIES.control}#pause`,
     `${ITEM_FAMILIES.veto}#*`,
     `${ITEM_FAMILIES.held}#all`,
+    ITEM_FAMILIES.lastSeen,
   ],
   /** Read alone by the release tick (a person writes it: the worker never does). */
   pause: [`${ITEM_FAMILIES.control}#pause`],

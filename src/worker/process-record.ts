@@ -67,9 +67,10 @@ export async function processRecord(
   };
 
   const now = currentDate(deps);
-  const { final, effect, pause, veto, held, heldOwner, cancel } = await readRequestState(
+  const stale = request.action === 'archive_config' && request.requestedBy.source === 'schedule';
+  const { final, effect, pause, veto, held, heldOwner, cancel, lastExposure } = await readRequestState(
     deps.table,
-    { requestId: request.requestId, effectKey: key },
+    { requestId: request.requestId, effectKey: key, exposureOf: stale ? request.configId : undefined },
     now.getTime(),
   );
   // The id belongs to another requester's request (held, or ended): this message is not a copy of
@@ -85,10 +86,16 @@ export async function processRecord(
   // Cancelled while held (`/autopilot cancel`): it ends here, told to the requester and the channel.
   if (cancel) return endCancelled(deps, ctx, cancel);
 
-  const decision = deps.decide(deps.policy, { request, now, pause, veto });
+  const decision = deps.decide(deps.policy, { request, now, pause, veto, lastExposure });
   // The Slack response_url is a short-lived capability: kept out of the audit trail.
   const { reply: _reply, ...kept } = request;
-  ctx.inputs = { request: kept, now: now.toISOString(), pause, ...(veto ? { veto } : {}) };
+  ctx.inputs = {
+    request: kept,
+    now: now.toISOString(),
+    pause,
+    ...(veto ? { veto } : {}),
+    ...(lastExposure === undefined ? {} : { lastExposure }),
+  };
   return apply(deps, ctx, decision);
 }
 

@@ -157,7 +157,7 @@ describe('the state table', () => {
     expect(
       WORKER_TABLE_GRANTS.map((g) => [[...g.actions].sort().join(','), g.partitionKeys.join(',')]),
     ).toEqual([
-      ['dynamodb:BatchGetItem', 'audit#*,effect#*,control#pause,veto#*,held#all'],
+      ['dynamodb:BatchGetItem', 'audit#*,effect#*,control#pause,veto#*,held#all,lastseen'],
       ['dynamodb:GetItem', 'control#pause'],
       ['dynamodb:DeleteItem,dynamodb:GetItem,dynamodb:PutItem', 'audit#*,effect#*'],
       ['dynamodb:UpdateItem', 'counter#*'],
@@ -182,9 +182,12 @@ describe('the state table', () => {
     for (const pk of ['control#pause', 'veto#*']) {
       expect(FUNCTIONS.filter((f) => writes(f, pk))).toEqual(['Webhook']);
     }
-    for (const pk of ['lastseen', 'watch', 'sweeper#']) {
+    for (const pk of ['watch', 'sweeper#']) {
       expect(FUNCTIONS.filter((f) => reaches(f, pk))).toEqual(['Sweeper']);
     }
+    // The worker reads a config's last exposure before a stale sweep's archive; only the sweeper writes it.
+    expect(FUNCTIONS.filter((f) => reaches(f, 'lastseen'))).toEqual(['Worker', 'Sweeper']);
+    expect(FUNCTIONS.filter((f) => writes(f, 'lastseen'))).toEqual(['Sweeper']);
     for (const pk of ['effect#*', 'counter#*', 'budget#mutations']) {
       expect(FUNCTIONS.filter((f) => reaches(f, pk))).toEqual(['Worker']);
     }

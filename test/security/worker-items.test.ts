@@ -132,6 +132,15 @@ describe("the worker's table items", () => {
     });
     expect((await process(failing)).batchItemFailures).toHaveLength(1);
     await bench.purge();
+    // The stale sweep's archive: the config's last exposure is read with the request's state.
+    await bench.send({
+      action: 'archive_config',
+      configId: 'old_banner',
+      reason: 'No exposures for 40 days',
+      requestId: 'items-stale',
+      requestedBy: { source: 'schedule', id: 'stale-config-sweep' },
+    });
+    await process();
     // Asked: held, a person told once; with Slack down the "told" mark is taken back.
     await bench.send({
       triggerId: 'trg_6',

@@ -1,0 +1,112 @@
+/**
+ * Review: the stale sweep's archive request is a judgment made at `requestedAt` ("no exposure in
+ * the last staleAfterDays"), but the worker may execute it much later: a request over
+ * `maxPerDay` (or sent while the worker is paused) is held until the next day, up to
+ * `maxDeferHours` (72 h by default). A config that was exposed again meanwhile — the sweeper
+ * read and recorded the exposure — was still archived when the request was released: the
+ * worker acted on a judgment its own state already contradicted.
+ *
+ * End to end: the sweeper reads the sandbox's events over HTTP and queues two archives; the
+ * worker archives one and holds the other (maxPerDay 1); the held config is exposed again and
+ * the sweeper records it; next day the release tick sends the request back to the worker.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRequesterSigner } from '../src/actions/proof.js';
+import { clockOf, createConsoleClient } from '../src/console/index.js';
+import { createLogger } from '../src/observability/logger.js';
+import { parsePolicy } from '../src/policy/parse.js';
+import type { PolicyInput } from '../src/policy/schema.js';
+import { readFinal } from '../src/state/audit.js';
+import { listHeld } from '../src/state/held.js';
+import { loadLastSeen } from '../src/state/last-seen.js';
+import { createSweeper } from '../src/sweeper/sweeper.js';
+import { releaseHeld } from '../src/worker/release.js';
+import { memoryLogger } from './sweeper/harness.js';
+import { type Bench, basePolicy, startBench } from './worker/fixture.js';
+
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+
+let bench: Bench;
+beforeAll(async () => {
+  bench = await startBench({ sandbox: { eventCount: 0 } });
+});
+afterAll(async () => {
+  await bench?.close();
+});
+
+describe('a stale-config archive held by the worker', () => {
+  it('is not executed once the config has been exposed again', async () => {
+    const t0 = bench.clock.now.getTime(); // 2026-11-23T10:00:00Z
+    const policyInput: PolicyInput = {
+      ...basePolicy(bench.slack.origin),
+      actions: { archive_config: { requesters: ['schedule:*'], maxPerDay: 1 } },
+      sweeper: {
+        staleConfigs: { discover: true, staleAfterDays: 30, graceDays: 0, maxPerRun: 5, dryRun: false },
+      },
+    };
+    const policy = parsePolicy(policyInput);
+    bench.api.sandbox.addEvents([
+      { timestamp: t0 - 40 * DAY, name: 'config_exposure', metadata: { config: 'feature_tour' } },
+      { timestamp: t0 - 40 * DAY + 1, name: 'config_exposure', metadata: { config: 'api_timeout_ms' } },
+      { timestamp: t0 - 39 * DAY, name: 'page_view' },
+      { timestamp: t0 - 38 * DAY, name: 'page_view' },
+      { timestamp: t0 - HOUR, name: 'page_view' },
+    ]);
+    const sweeper = createSweeper({
+      policy,
+      events: createConsoleClient({
+        baseUrl: bench.api.url,
+        apiKey: 'sandbox-key',
+        maxRetries: 0,
+        clock: clockOf(() => bench.clock.now.getTime()),
+      }).events,
+      table: bench.table,
+      sqs: bench.queue.sqs,
+      queueUrl: bench.queue.queueUrl,
+      signer: createRequesterSigner(async () => bench.requesterKeys),
+      logger: memoryLogger().logger,
+      clock: () => bench.clock.now.getTime(),
+      pageSize: 100,
+    });
+    const worker = bench.worker({ policy: policyInput });
+    const tick = {
+      table: bench.table,
+      sqs: bench.queue.sqs,
+      queueUrl: bench.queue.queueUrl,
+      logger: createLogger({ service: 'release', sink: () => {} }),
+      signer: createRequesterSigner(async () => bench.requesterKeys),
+    };
+
+    // The sweep at t0 finds both stale and queues both; the worker archives one, holds the other.
+    const first = await sweeper.run({ now: new Date(t0), remainingMs: 60_000 });
+    expect(first.stale.queued.sort()).toEqual(['api_timeout_ms', 'feature_tour']);
+    const received = await bench.receive();
+    for (const record of received.Records) await bench.run(worker, { Records: [record] });
+    const [held] = await listHeld(bench.table);
+    expect(held?.why).toBe('limit');
+    const heldConfig = String((held?.request as { configId?: string } | undefined)?.configId);
+
+    // Two hours later the held config is in use again, and the sweeper records the exposure.
+    bench.clock.now = new Date(t0 + 2 * HOUR);
+    bench.api.sandbox.addEvents([
+      { timestamp: t0 + 2 * HOUR, name: 'config_exposure', metadata: { config: heldConfig } },
+    ]);
+    await sweeper.run({ now: new Date(t0 + 2 * HOUR), remainingMs: 60_000 });
+    expect((await loadLastSeen(bench.table)).get(heldConfig)).toBe(t0 + 2 * HOUR);
+
+    // The next day's first tick releases the held request; the worker must not archive it.
+    const nextDay = new Date('2026-11-24T00:00:30Z');
+    bench.clock.now = nextDay;
+    expect((await releaseHeld(tick, nextDay)).released).toEqual([held?.requestId]);
+    bench.clock.now = new Date(nextDay.getTime() + 5_000);
+    await bench.run(worker, await bench.receive());
+
+    const final = await readFinal(bench.table, held?.requestId as string);
+    expect({
+      archived: bench.api.sandbox.state.configs.get(heldConfig)?.archived ?? false,
+      result: final?.result,
+    }).toEqual({ archived: false, result: 'denied' });
+    expect(final?.reason).toContain('exposed');
+  });
+});
