@@ -7,11 +7,11 @@
  * judgment. Read over HTTP from the sandbox with the real client.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createConsoleClient } from '../src/console/index.js';
-import { parsePolicy } from '../src/policy/parse.js';
-import type { NewEvent as SandboxEvent } from '../src/sandbox/index.js';
-import { createManualClock } from './console/helpers/manual-clock.js';
-import { drainQueue, freshState, makeSweeper, NOW, type Rig, startRig, stateOf } from './sweeper/harness.js';
+import { createConsoleClient } from '../../src/console/index.js';
+import { parsePolicy } from '../../src/policy/parse.js';
+import type { NewEvent as SandboxEvent } from '../../src/sandbox/index.js';
+import { createManualClock } from '../console/helpers/manual-clock.js';
+import { drainQueue, freshState, makeSweeper, NOW, type Rig, startRig, stateOf } from './harness.js';
 
 const MIN = 60_000;
 

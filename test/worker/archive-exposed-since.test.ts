@@ -11,18 +11,18 @@
  * the sweeper records it; next day the release tick sends the request back to the worker.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRequesterSigner } from '../src/actions/proof.js';
-import { clockOf, createConsoleClient } from '../src/console/index.js';
-import { createLogger } from '../src/observability/logger.js';
-import { parsePolicy } from '../src/policy/parse.js';
-import type { PolicyInput } from '../src/policy/schema.js';
-import { readFinal } from '../src/state/audit.js';
-import { listHeld } from '../src/state/held.js';
-import { loadLastSeen } from '../src/state/last-seen.js';
-import { createSweeper } from '../src/sweeper/sweeper.js';
-import { releaseHeld } from '../src/worker/release.js';
-import { memoryLogger } from './sweeper/harness.js';
-import { type Bench, basePolicy, startBench } from './worker/fixture.js';
+import { createRequesterSigner } from '../../src/actions/proof.js';
+import { clockOf, createConsoleClient } from '../../src/console/index.js';
+import { createLogger } from '../../src/observability/logger.js';
+import { parsePolicy } from '../../src/policy/parse.js';
+import type { PolicyInput } from '../../src/policy/schema.js';
+import { readFinal } from '../../src/state/audit.js';
+import { listHeld } from '../../src/state/held.js';
+import { loadLastSeen } from '../../src/state/last-seen.js';
+import { createSweeper } from '../../src/sweeper/sweeper.js';
+import { releaseHeld } from '../../src/worker/release.js';
+import { memoryLogger } from '../sweeper/harness.js';
+import { type Bench, basePolicy, startBench } from './fixture.js';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
