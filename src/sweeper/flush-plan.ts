@@ -32,6 +32,8 @@ export interface FlushPlan {
   skipped: SkippedEvent[];
   /** Exposure events naming a config id no request could carry (not watched). */
   unwatchable: string[];
+  /** Exposure events (by name) with nothing at `configIdFrom`: their exposure is not recorded. */
+  withoutConfigId: Array<{ event: string; path: string }>;
 }
 
 export interface FlushInput {
@@ -53,6 +55,7 @@ export function planFlush(input: FlushInput): FlushPlan {
     tooOld: 0,
     skipped: [],
     unwatchable: [],
+    withoutConfigId: [],
   };
   const oldest = input.now.getTime() - input.ruleMaxAgeMs;
   for (const item of input.events) {
@@ -84,7 +87,12 @@ function observeExposures(plan: FlushPlan, input: FlushInput, { event, id, ts }:
   for (const spec of stale?.exposureEvents ?? []) {
     if (!globMatch(spec.name, event.name)) continue;
     const configId = eventField(event, spec.configIdFrom);
-    if (configId === undefined || configId === '' || Number.isNaN(ts)) continue;
+    if (configId === undefined || configId === '') {
+      // Counted, not ignored: a path that misses the SDKs' field would make used configs look stale.
+      plan.withoutConfigId.push({ event: id, path: spec.configIdFrom });
+      continue;
+    }
+    if (Number.isNaN(ts)) continue;
     // A client wrote it: an id no config can have (over-long, control characters) is neither
     // recorded (a key past DynamoDB's 1 KB would stop every flush) nor watched, unless the
     // policy names it.

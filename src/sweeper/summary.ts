@@ -34,7 +34,8 @@ export interface RunSummary {
     /** The first few skips with their reasons (all are logged). */
     skippedExamples: Array<{ rule: string; event: string; reason: string }>;
   };
-  lastSeen: { updated: number; tracked: number };
+  /** `withoutConfigId`: exposure events with nothing at their `configIdFrom` (`missingAt`: those paths). */
+  lastSeen: { updated: number; tracked: number; withoutConfigId: number; missingAt: string[] };
   watch: { added: number; size: number };
   stale: {
     judged: boolean;
@@ -73,7 +74,7 @@ export function emptySummary(now: Date): RunSummary {
       skipped: 0,
       skippedExamples: [],
     },
-    lastSeen: { updated: 0, tracked: 0 },
+    lastSeen: { updated: 0, tracked: 0, withoutConfigId: 0, missingAt: [] },
     watch: { added: 0, size: 0 },
     stale: staleSection(undefined),
     durationMs: 0,
@@ -128,6 +129,13 @@ export function staleNotification(summary: RunSummary): string {
       byReason.set(skip.reason, [...(byReason.get(skip.reason) ?? []), skip.configId]);
   }
   for (const [reason, ids] of byReason) lines.push(`skipped (${reason}): ${list(ids)}`);
+  const missing = summary.lastSeen;
+  if (missing.withoutConfigId > 0)
+    lines.push(
+      `:warning: ${missing.withoutConfigId} exposure event(s) read this run had no config id at ` +
+        `${list(missing.missingAt)} (\`staleConfigs.exposureEvents[].configIdFrom\`): their exposures were not ` +
+        'recorded, so a config in use may look stale. Check that path before archiving.',
+    );
   return lines.join('\n');
 }
 

@@ -230,6 +230,17 @@ export function createSweeper(deps: SweeperDeps) {
     }
     for (const event of plan.unwatchable)
       logger.warn('exposure names a config id we cannot archive; not watching it', { event });
+    if (plan.withoutConfigId.length > 0) {
+      const paths = [...new Set(plan.withoutConfigId.map((m) => m.path))];
+      summary.lastSeen.withoutConfigId += plan.withoutConfigId.length;
+      summary.lastSeen.missingAt = [...new Set([...summary.lastSeen.missingAt, ...paths])];
+      const count = plan.withoutConfigId.length;
+      logger.warn('exposure events without a config id: not recorded', {
+        count,
+        paths,
+        event: plan.withoutConfigId[0]?.event,
+      });
+    }
 
     await send(plan.toSend);
     summary.rules.enqueued += plan.toSend.length;
