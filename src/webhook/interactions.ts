@@ -220,6 +220,8 @@ async function deny({
       ...reply.warned(),
     };
   }
+  // Again, now that the veto is there: a tick between the first look and the veto re-held it for an hour.
+  await lookAgainNow(deps, original.requestId, deadline, now);
   await reply.send(
     replaced(
       `Denied by ${userId}`,

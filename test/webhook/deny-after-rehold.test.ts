@@ -1,0 +1,73 @@
+/**
+ * A Deny click looks at the held question at once (so the next tick ends it by the veto), then
+ * writes the veto: the look is also its gate (refused once an Approve answered the question). A
+ * release tick landing between the two sent the question back before the veto existed; the
+ * worker asked again and held it for another hour, so the Deny took an hour to end it. The click
+ * now looks again once the veto is written.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createRequesterSigner } from '../../src/actions/proof.js';
+import { parsePolicy } from '../../src/policy/parse.js';
+import { postToSlack } from '../../src/slack/post.js';
+import { readFinal } from '../../src/state/audit.js';
+import { writeVeto } from '../../src/state/veto.js';
+import { heldAccess } from '../../src/webhook/held.js';
+import { DENY_ACTION_ID } from '../../src/webhook/interactions.js';
+import { releaseHeld } from '../../src/worker/release.js';
+import { blockActionsPayload, interactionBody, signedRequest } from '../helpers/slack-requests.js';
+import { type Bench, basePolicy, startBench } from '../worker/fixture.js';
+import { askQuestion, releaseDeps } from '../worker/questions.js';
+import { buildApp } from './harness.js';
+
+let bench: Bench;
+beforeAll(async () => {
+  bench = await startBench();
+});
+afterAll(async () => {
+  await bench?.close();
+});
+beforeEach(async () => {
+  bench.clock.now = new Date('2026-11-23T10:00:00Z');
+  await bench.purge();
+});
+
+describe('a Deny click', () => {
+  it('ends the question by the next tick even when a tick held it again between its look and its veto', async () => {
+    const value = await askQuestion(bench, 'trg_dn1', 'dn-asked-1');
+    const tick = releaseDeps(bench);
+    const { app, requestLines } = buildApp({
+      policy: parsePolicy(basePolicy(bench.slack.origin)),
+      sqs: bench.queue.sqs,
+      queueUrl: bench.queue.queueUrl,
+      table: bench.table,
+      held: heldAccess(bench.table),
+      now: () => bench.clock.now.getTime(),
+      signer: createRequesterSigner(async () => bench.requesterKeys),
+      postReply: (url, message) => postToSlack(url, message, { allowedOrigins: [bench.slack.origin] }),
+      // The tick and the worker run between the click's look and its veto.
+      writeVeto: async (key, veto) => {
+        expect((await releaseHeld(tick, bench.clock.now)).released).toContain('dn-asked-1');
+        await bench.run(bench.worker(), await bench.receive());
+        await writeVeto(bench.table, key, veto);
+      },
+    });
+    const payload = blockActionsPayload({
+      actionId: DENY_ACTION_ID,
+      value,
+      userId: 'U0ADMIN',
+      responseUrl: bench.slack.url('/actions/T0001/1/click'),
+    });
+    const res = await app.request(
+      signedRequest('/slack/interactions', interactionBody(payload), {
+        timestamp: Math.floor(bench.clock.now.getTime() / 1000),
+      }),
+    );
+    expect(res.status).toBe(200);
+    expect(requestLines().at(-1)?.outcome).toBe('denied');
+    // The next tick, a minute later, sends it back and the worker ends it by the veto.
+    bench.clock.now = new Date('2026-11-23T10:01:30Z');
+    expect((await releaseHeld(tick, bench.clock.now)).released).toContain('dn-asked-1');
+    await bench.run(bench.worker(), await bench.receive());
+    expect(await readFinal(bench.table, 'dn-asked-1')).toMatchObject({ result: 'denied', rule: 'veto' });
+  });
+});
