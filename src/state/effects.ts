@@ -7,8 +7,8 @@
  * refused, transient) gives the claim back: a phase that was not yet current may be later. Works on DynamoDB and on dynalite alike: no transactions and no
  * `ReturnValuesOnConditionCheckFailure`; after a failed condition we read the item consistently.
  */
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { getItem, putIf } from './dynamo.js';
+import { type AttributeValue, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { conditionInput, getItem, putIf, unlessConditionFails } from './dynamo.js';
 import { deleteIf } from './dynamo-delete.js';
 import { expiresAfterDays, ITEM_FAMILIES, type StateTable } from './table.js';
 
@@ -27,7 +27,15 @@ export type EffectState =
   | { status: 'completed'; outcome: StoredOutcome };
 
 export type ClaimResult =
-  | { claimed: true }
+  | {
+      claimed: true;
+      /**
+       * An earlier claim of this effect ended without saying that nothing reached the platform: a
+       * copy crashed mid-call (its lock expired) or its call may have reached it (`releaseReached`).
+       * That call may have made the change this one is about to make.
+       */
+      earlierMayHaveReached: boolean;
+    }
   | { claimed: false; state: Exclude<EffectState, { status: 'free' }> };
 
 const SK = 'claim';
@@ -81,23 +89,29 @@ export async function claimEffect(
   const now = new Date(nowMs);
   // A condition failure followed by a vanished item (released meanwhile) is retried; bounded.
   for (let attempt = 0; attempt < 3; attempt++) {
-    const claimed = await putIf(
-      table,
-      {
-        ...key(effect),
-        status: { S: 'in-progress' },
-        owner: { S: claim.owner },
-        lockExpiresAt: { N: String(claim.lockExpiresAt) },
-        claimedAt: { S: now.toISOString() },
-        expiresAt: { N: String(expiresAfterDays(now, KEEP_DAYS)) },
-      },
-      {
-        expression: 'attribute_not_exists(pk) OR (#status = :inProgress AND lockExpiresAt < :now)',
-        names: { '#status': 'status' },
-        values: { ':inProgress': { S: 'in-progress' }, ':now': { N: String(nowMs) } },
-      },
-    );
-    if (claimed) return { claimed: true };
+    const item = {
+      ...key(effect),
+      status: { S: 'in-progress' },
+      owner: { S: claim.owner },
+      lockExpiresAt: { N: String(claim.lockExpiresAt) },
+      claimedAt: { S: now.toISOString() },
+      expiresAt: { N: String(expiresAfterDays(now, KEEP_DAYS)) },
+    };
+    const condition = {
+      expression: 'attribute_not_exists(pk) OR (#status = :inProgress AND lockExpiresAt < :now)',
+      names: { '#status': 'status' },
+      values: { ':inProgress': { S: 'in-progress' }, ':now': { N: String(nowMs) } },
+    };
+    // The replaced item (ALL_OLD) tells whether an earlier claim ended without letting go.
+    const put = new PutItemCommand({
+      TableName: table.tableName,
+      Item: item,
+      ...conditionInput(condition),
+      ReturnValues: 'ALL_OLD',
+    });
+    const claimed = await unlessConditionFails(() => table.client.send(put));
+    if (claimed)
+      return { claimed: true, earlierMayHaveReached: claimed.Attributes?.status?.S === 'in-progress' };
     const state = await readEffect(table, effect, nowMs);
     if (state.status !== 'free') return { claimed: false, state };
   }
@@ -134,11 +148,40 @@ export async function completeEffect(
   );
 }
 
-/** Gives a claim back after a transient failure, so a retry may claim it again. Only the owner can. */
+/** Gives a claim back when nothing reached the platform, so a retry may claim it again. Only the owner can. */
 export async function releaseEffect(table: StateTable, effect: string, owner: string): Promise<void> {
   await deleteIf(table, key(effect), {
     expression: '#owner = :owner AND #status = :inProgress',
     names: { '#owner': 'owner', '#status': 'status' },
     values: { ':owner': { S: owner }, ':inProgress': { S: 'in-progress' } },
   });
+}
+
+/**
+ * Gives a claim back after a call that may have reached the platform (a timeout in flight, a
+ * 5xx, a lost answer): the lock ends now, but the item stays, so the next claim learns that an
+ * earlier call may already have made the change (`earlierMayHaveReached`). Only the owner can.
+ */
+export async function releaseReached(
+  table: StateTable,
+  effect: string,
+  owner: string,
+  now: Date,
+): Promise<void> {
+  await putIf(
+    table,
+    {
+      ...key(effect),
+      status: { S: 'in-progress' },
+      owner: { S: owner },
+      lockExpiresAt: { N: '0' },
+      reachedAt: { S: now.toISOString() },
+      expiresAt: { N: String(expiresAfterDays(now, KEEP_DAYS)) },
+    },
+    {
+      expression: '#owner = :owner AND #status = :inProgress',
+      names: { '#owner': 'owner', '#status': 'status' },
+      values: { ':owner': { S: owner }, ':inProgress': { S: 'in-progress' } },
+    },
+  );
 }

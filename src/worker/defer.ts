@@ -4,6 +4,7 @@
  * table and released by the tick: hold.ts, release.ts.)
  */
 import { ChangeMessageVisibilityCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { RecordContext, RecordDeps } from './record.js';
 
 /** The longest back-off: SQS's longest message delay, a fair bound for a visibility wait too. */
 export const MAX_DELAY_SECONDS = 900;
@@ -41,4 +42,17 @@ export async function setVisibility(
       VisibilityTimeout: Math.max(0, Math.min(MAX_VISIBILITY_SECONDS, Math.round(seconds))),
     }),
   );
+}
+
+/** A 429 moves the message's visibility (backing off with the receive count), never spins. */
+export async function backOffIfRateLimited(
+  deps: RecordDeps,
+  ctx: RecordContext,
+  outcome: { rateLimited?: boolean; retryAfterMs?: number | undefined },
+): Promise<void> {
+  if (!outcome.rateLimited) return;
+  const receives = Number(ctx.record.attributes?.ApproximateReceiveCount ?? '1');
+  const seconds = rateLimitBackoffSeconds(outcome.retryAfterMs, receives);
+  await setVisibility(deps.sqs, deps.queueUrl, ctx.record.receiptHandle, seconds);
+  ctx.log.warn('rate limited; backing off through the message visibility', { backoffSeconds: seconds });
 }

@@ -97,6 +97,20 @@ export function mayHaveReached(error: unknown): boolean {
   return true;
 }
 
+/**
+ * After a retry the phase may have moved on because of our own earlier attempt whose answer was
+ * lost (the approve is a PUT, so it is retried), or because of an earlier delivery's call (a
+ * timeout in flight, a 5xx, a crash). Still terminal and never a second approval; the reason says
+ * so instead of claiming someone else did it.
+ */
+function earlierAttemptNote(error: ApiError, earlierMayHaveReached: boolean): string {
+  if ((error.attempts ?? 1) > 1)
+    return ' (an earlier attempt of this call got no answer, so it may have been this request that approved it)';
+  if (earlierMayHaveReached)
+    return ' (an earlier attempt to approve this phase got no answer, so it may have been that attempt that approved it)';
+  return '';
+}
+
 async function call(client: MutationClient, request: ActionRequest, options: MutationOptions) {
   switch (request.action) {
     case 'approve_phase':
@@ -120,6 +134,8 @@ export async function executeAction(
   client: MutationClient,
   request: ActionRequest,
   options: MutationOptions,
+  /** An earlier call for this effect (a crashed or unanswered copy) may have reached the platform. */
+  earlierMayHaveReached = false,
 ): Promise<ExecutionResult> {
   try {
     await call(client, request, options);
@@ -147,13 +163,7 @@ export async function executeAction(
     }
     // The phaseID guard: approving a phase that is no longer (or not yet) current.
     if (request.action === 'approve_phase' && error instanceof BadRequestError) {
-      // After a retry the phase may have moved on because of our own earlier attempt whose
-      // answer was lost (the approve is a PUT, so it is retried). Still terminal and never a
-      // second approval; the reason says so instead of claiming someone else did it.
-      const ownEarlierAttempt =
-        (error.attempts ?? 1) > 1
-          ? ' (an earlier attempt of this call got no answer, so it may have been this request that approved it)'
-          : '';
+      const ownEarlierAttempt = earlierAttemptNote(error, earlierMayHaveReached);
       return {
         kind: 'stale',
         status: 400,

@@ -11,12 +11,18 @@ import { effectKey, parseActionRequest, requesterKey } from '../actions/request.
 import type { Decision } from '../policy/decide.js';
 import { type RequestOwner, readFinal, recordFinal, sameOwner } from '../state/audit.js';
 import { consumeCounter, refundCounter } from '../state/counters.js';
-import { claimEffect, completeEffect, releaseEffect, type StoredOutcome } from '../state/effects.js';
+import {
+  claimEffect,
+  completeEffect,
+  releaseEffect,
+  releaseReached,
+  type StoredOutcome,
+} from '../state/effects.js';
 import { markReached, startExecutingHeld, stopExecutingHeld } from '../state/held.js';
 import { readRequestState } from '../state/request-state.js';
 import { admit, type Refusal } from './admit.js';
 import { deadLetterRecord } from './dead-letter.js';
-import { rateLimitBackoffSeconds, setVisibility } from './defer.js';
+import { backOffIfRateLimited, setVisibility } from './defer.js';
 import { RetryLater } from './errors.js';
 import { executeAction } from './execute.js';
 import { endCancelled, finish } from './finish.js';
@@ -151,20 +157,26 @@ async function mutate(deps: RecordDeps, ctx: RecordContext, decision: Decision):
   const { request, key, record } = ctx;
   const owner = `${request.requestId}/${record.messageId}/${randomUUID()}`;
   const claimed = await claim(deps, ctx, owner);
-  if (claimed) return { kind: 'ended', result: claimed };
+  if (typeof claimed === 'string') return { kind: 'ended', result: claimed };
+  // The claim goes back; a mark that a call (this one or an earlier one) may have reached the
+  // platform stays on the effect for the next claim.
+  const giveBack = (reached: boolean) =>
+    reached || claimed.earlierMayHaveReached
+      ? releaseReached(deps.table, key, owner, currentDate(deps))
+      : releaseEffect(deps.table, key, owner);
   // A held request, and the held question an Approve click's copy answers: say on their held
   // items that it is executing, unless one was cancelled first (a cancel then is refused).
   const question = answeredQuestion(request);
   const heldIds = [...(ctx.held ? [request.requestId] : []), ...(question ? [question] : [])];
   const stopped = await stoppedSinceRead(deps, ctx, owner, heldIds);
   if (stopped) {
-    await releaseEffect(deps.table, key, owner);
+    await giveBack(false);
     return { kind: 'ended', result: await stopped() };
   }
 
   // Nothing reached the platform: the claim goes back, and a held request can be cancelled again.
   const letGo = async () => {
-    await releaseEffect(deps.table, key, owner);
+    await giveBack(false);
     for (const heldId of heldIds) await stopExecutingHeld(deps.table, heldId, owner);
   };
   if (decision.counter) {
@@ -180,12 +192,12 @@ async function mutate(deps: RecordDeps, ctx: RecordContext, decision: Decision):
   }
 
   const deadline = deps.clock() + ctx.timing.remainingMs() - deps.safetyMarginMs;
-  const outcome = await executeAction(deps.client, request, { deadline });
+  const outcome = await executeAction(deps.client, request, { deadline }, claimed.earlierMayHaveReached);
   if (outcome.kind === 'transient') {
     // A call that may have reached the platform keeps saying it executes: a cancel now could
     // not promise that nothing changed, so it is refused until the retry ends the request.
     if (outcome.mayHaveReached) {
-      await releaseEffect(deps.table, key, owner);
+      await giveBack(true);
       for (const heldId of heldIds) await markReached(deps.table, heldId, currentDate(deps));
     } else await letGo();
     if (decision.counter) await refundCounter(deps.table, decision.counter);
@@ -214,7 +226,7 @@ async function mutate(deps: RecordDeps, ctx: RecordContext, decision: Decision):
     // Stale or refused: nothing changed, so the claim goes back (the phase may become current
     // later and another request deserves a call); copies of this request replay the final.
     const first = await recordFinal(deps.table, stored, currentDate(deps), ownerOf(ctx));
-    await releaseEffect(deps.table, key, owner);
+    await giveBack(false);
     // A copy of this request ended between our first read and our claim; its call changed
     // nothing and neither did ours (a guard failure is not a mutation): tell its outcome.
     const earlier = first ? undefined : await readFinal(deps.table, request.requestId);
@@ -225,31 +237,18 @@ async function mutate(deps: RecordDeps, ctx: RecordContext, decision: Decision):
 }
 
 /**
- * Claims the effect for `owner`; undefined when claimed. An effect completed meanwhile is
+ * Claims the effect for `owner` (the claim, saying whether an earlier call may have reached the platform). An effect completed meanwhile is
  * replayed; one another copy is executing now is retried once that copy's lock would have
  * expired at the latest (by then it has completed, and we replay, or crashed, and we claim).
  */
-async function claim(deps: RecordDeps, ctx: RecordContext, owner: string): Promise<RecordResult | undefined> {
+async function claim(deps: RecordDeps, ctx: RecordContext, owner: string) {
   const lockExpiresAt = lockExpiry(deps, ctx.timing);
   const claimed = await claimEffect(deps.table, ctx.key, { owner, lockExpiresAt, nowMs: deps.clock() });
-  if (claimed.claimed) return undefined;
+  if (claimed.claimed) return claimed;
   if (claimed.state.status === 'completed') return replay(deps, ctx, claimed.state.outcome);
   const waitSeconds = Math.ceil((claimed.state.lockExpiresAt - deps.clock()) / 1000) + 1;
   await setVisibility(deps.sqs, deps.queueUrl, ctx.record.receiptHandle, Math.max(1, waitSeconds));
   throw new RetryLater(`effect ${ctx.key} is being executed by another copy`);
-}
-
-/** A 429 moves the message's visibility (backing off with the receive count), never spins. */
-async function backOffIfRateLimited(
-  deps: RecordDeps,
-  ctx: RecordContext,
-  outcome: { rateLimited?: boolean; retryAfterMs?: number | undefined },
-): Promise<void> {
-  if (!outcome.rateLimited) return;
-  const receives = Number(ctx.record.attributes?.ApproximateReceiveCount ?? '1');
-  const seconds = rateLimitBackoffSeconds(outcome.retryAfterMs, receives);
-  await setVisibility(deps.sqs, deps.queueUrl, ctx.record.receiptHandle, seconds);
-  ctx.log.warn('rate limited; backing off through the message visibility', { backoffSeconds: seconds });
 }
 
 /** A held request stopped since our first read: cancelled first (the race is won on its held item), or ended by another copy. */

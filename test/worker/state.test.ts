@@ -45,6 +45,7 @@ describe('effect claims', () => {
       await claimEffect(table, 'effect-done', { owner: 'a', lockExpiresAt: Date.now() + 60_000 }),
     ).toEqual({
       claimed: true,
+      earlierMayHaveReached: false,
     });
     await completeEffect(table, 'effect-done', 'a', outcome, new Date('2026-11-23T10:00:00Z'));
     const again = await claimEffect(table, 'effect-done', { owner: 'b', lockExpiresAt: Date.now() + 60_000 });
