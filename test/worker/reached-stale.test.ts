@@ -5,11 +5,11 @@
  * as a plain "stale" (nothing happened): the reason says an earlier attempt may have approved it.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { effectKey } from '../src/actions/request.js';
-import { readAudit } from '../src/state/audit.js';
-import { claimEffect } from '../src/state/effects.js';
-import type { WorkerHandler } from '../src/worker/worker.js';
-import { type Bench, startBench } from './worker/fixture.js';
+import { effectKey } from '../../src/actions/request.js';
+import { readAudit } from '../../src/state/audit.js';
+import { claimEffect } from '../../src/state/effects.js';
+import type { WorkerHandler } from '../../src/worker/worker.js';
+import { type Bench, startBench } from './fixture.js';
 
 let bench: Bench;
 let worker: WorkerHandler;
