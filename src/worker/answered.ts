@@ -6,7 +6,7 @@
  * answered, and a reply to its requester. The channel has heard the copy's outcome already.
  */
 import { effectKey, requesterKey } from '../actions/request.js';
-import { postToSlack, type SlackMessage } from '../slack/post.js';
+import { type PostOptions, postToSlack, type SlackMessage } from '../slack/post.js';
 import { readHeld } from '../state/held.js';
 import { endHeldNow } from './cancel-now.js';
 import { currentDate, type RecordDeps, type Request } from './record.js';
@@ -19,6 +19,7 @@ export async function endAnsweredQuestion(
   asked: string,
   answer: Request,
   done: Ended,
+  slack: PostOptions = deps.slack,
 ): Promise<void> {
   const held = await readHeld(deps.table, asked);
   // Not held: it ended already (an earlier answer, a cancel the tick carried out, its expiry).
@@ -28,7 +29,7 @@ export async function endAnsweredQuestion(
   // Its requester only, when not the one the copy's own reply reached.
   const tell = async (urls: string[], message: SlackMessage) => {
     for (const url of urls.filter((u) => u !== answer.reply?.slackResponseUrl)) {
-      const posted = await postToSlack(url, message, deps.slack);
+      const posted = await postToSlack(url, message, slack);
       if (!posted.ok) deps.metrics.put('SlackPostsFailed', 1, {}, { requestId: asked });
     }
   };

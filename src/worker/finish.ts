@@ -110,7 +110,7 @@ export async function finish(
   }
   // The answer to a question (an Approve click's copy) ends the asked request with it.
   const asked = FINAL_RESULTS.has(done.result) && !done.replayOf ? answeredQuestion(request) : undefined;
-  if (asked) writes.push(endAnsweredQuestion(deps, asked, request, done));
+  if (asked) writes.push(endAnsweredQuestion(deps, asked, request, done, postOptions(deps, ctx)));
   await Promise.all(writes);
 
   // Told once per request and rule (a deferral may be looked at again many times).
@@ -139,12 +139,26 @@ async function reply(
   url: string,
   message: SlackMessage,
 ): Promise<void> {
-  const posted = await postToSlack(url, message, deps.slack);
+  const posted = await postToSlack(url, message, postOptions(deps, ctx));
   // A reply that cannot be delivered does not undo or retry the work; it is logged (without the URL's path).
   if (!posted.ok) {
     deps.metrics.put('SlackPostsFailed', 1, {}, { requestId: ctx.request.requestId });
     ctx.log.warn('reply not delivered', { error: posted.error, status: posted.status });
   }
+}
+
+/** The invocation's last second is not spent waiting for Slack (see `postOptions`). */
+const POST_MARGIN_MS = 1_000;
+const SLACK_TIMEOUT_MS = 5_000;
+
+/**
+ * A post never outlives the invocation: Lambda would end it as timed out, the batch would come
+ * back, and its finished records would be told again. A post cut short is counted as failed.
+ */
+export function postOptions(deps: Pick<RecordDeps, 'slack'>, ctx: Pick<RecordContext, 'timing'>) {
+  const left = ctx.timing.remainingMs() - POST_MARGIN_MS;
+  const timeoutMs = Math.max(100, Math.min(deps.slack.timeoutMs ?? SLACK_TIMEOUT_MS, left));
+  return { ...deps.slack, timeoutMs };
 }
 
 /** A held request cancelled (`/autopilot cancel`): it ends here, told to the requester and the channel. */

@@ -1,0 +1,70 @@
+/**
+ * The outcome's Slack posts run after the API call, near the end of the invocation, and each
+ * waited up to 5 s: a slow Slack then outlived the invocation, Lambda ended it as timed out, the
+ * batch came back, and the finished records were told again ("Already done", a second post). A
+ * post now never waits past the invocation's last second.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { HttpRequest } from '../../src/http/send.js';
+import { type Bench, startBench } from './fixture.js';
+
+let bench: Bench;
+beforeAll(async () => {
+  bench = await startBench();
+});
+afterAll(async () => {
+  await bench?.close();
+});
+beforeEach(async () => {
+  bench.clock.now = new Date('2026-11-23T10:00:00Z');
+  await bench.purge();
+});
+
+describe("the worker's Slack posts", () => {
+  it('wait no longer than the invocation has left, less a second', async () => {
+    const posts: HttpRequest[] = [];
+    const worker = bench.worker({
+      slack: {
+        allowedOrigins: [bench.slack.origin],
+        send: async (request) => {
+          posts.push(request);
+          return { status: 200, headers: {}, text: 'ok' };
+        },
+      },
+    });
+    await bench.send({
+      triggerId: 'trg_1',
+      phaseId: 'ph_1',
+      requestId: 'post-1',
+      reply: { slackResponseUrl: bench.slack.url('/r/1') },
+    });
+    // A 4.5 s function: the API call may take until 3 s before its end; the posts come after it.
+    await bench.run(worker, await bench.receive(), 4_500);
+    expect(posts.length).toBeGreaterThan(0);
+    for (const post of posts) {
+      expect(post.timeoutMs).toBeGreaterThan(0);
+      expect(post.timeoutMs).toBeLessThanOrEqual(3_500);
+    }
+  });
+
+  it('keep their own 5 s limit when the invocation has time to spare', async () => {
+    const posts: HttpRequest[] = [];
+    const worker = bench.worker({
+      slack: {
+        allowedOrigins: [bench.slack.origin],
+        send: async (request) => {
+          posts.push(request);
+          return { status: 200, headers: {}, text: 'ok' };
+        },
+      },
+    });
+    await bench.send({
+      triggerId: 'trg_2',
+      phaseId: 'ph_1',
+      requestId: 'post-2',
+      reply: { slackResponseUrl: bench.slack.url('/r/2') },
+    });
+    await bench.run(worker, await bench.receive(), 60_000);
+    expect(posts.map((p) => p.timeoutMs)).toEqual(posts.map(() => 5_000));
+  });
+});
