@@ -69,9 +69,10 @@ export function buildRuleRequest(
 /** The channel message for a `notify` rule: short, one line of facts and the rule's name. */
 export function ruleNotification(rule: EventRule, event: EventLike): string {
   const at = new Date(Number(event.timestamp));
-  const when = Number.isNaN(at.getTime()) ? event.timestamp : at.toISOString();
-  // Every field of a logged event is untrusted (client SDKs write them): escaped, and cut.
-  const parts = [`*${escapeMrkdwn(event.name.replace(/\*/g, ''))}*`];
+  const when = Number.isNaN(at.getTime()) ? event.timestamp.slice(0, 40) : at.toISOString();
+  // Every field of a logged event is untrusted (client SDKs write them): escaped, and cut (a post
+  // past Slack's size is refused whole).
+  const parts = [`*${escapeMrkdwn(event.name.replace(/\*/g, '').slice(0, 120))}*`];
   if (event.value) parts.push(`value ${inlineCode(event.value.slice(0, 80))}`);
   if (event.source) parts.push(`from ${escapeMrkdwn(event.source.slice(0, 80))}`);
   if (event.userID) parts.push(`user ${escapeMrkdwn(event.userID.slice(0, 80))}`);

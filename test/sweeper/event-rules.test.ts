@@ -118,6 +118,13 @@ describe('event rules', () => {
     expect(text).toContain('rule "tell"');
     expect(text.length).toBeLessThan(500);
   });
+
+  it('stays short whatever a client logged: a huge event name or timestamp is cut, not posted whole', () => {
+    const huge = { ...event, name: `release_${'x'.repeat(50_000)}`, timestamp: `t${'9'.repeat(50_000)}` };
+    const text = ruleNotification(rule({ name: 'tell', match: {}, notify: true }), huge);
+    expect(text.length).toBeLessThan(600);
+    expect(text).toContain('rule "tell"');
+  });
 });
 
 describe('event rule names', () => {
