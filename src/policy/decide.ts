@@ -19,7 +19,7 @@
 import type { ActionRequest } from '../actions/request.js';
 import { actionTarget } from '../actions/request.js';
 import { type Context, decideAction, decideApproval, HOUR } from './action-rules.js';
-import { activeFreeze, protectingGlob } from './rules.js';
+import { activeFreeze, frozenUntil, protectingGlob } from './rules.js';
 import type { ChatGrant, Policy } from './schema.js';
 import { formatInstant } from './time-words.js';
 
@@ -109,11 +109,17 @@ const freeze: Step = ({ policy, now, when, result }) => {
   const active = activeFreeze(policy, now);
   if (!active) return undefined;
   const end = Date.parse(active.end);
+  // Freezes that overlap or follow this one keep everything frozen past its own end.
+  const until = frozenUntil(policy, now);
+  const rest =
+    until > end
+      ? `freezes overlapping or following it last until ${when(until)}, and nothing is changed before`
+      : 'nothing is changed until it ends';
   return result(
     'deny',
     `freeze:${active.name}`,
     `the freeze "${active.name}" is in force (${when(Date.parse(active.start))} – ${when(end)}); ` +
-      `nothing is changed until it ends; ask again after ${when(end)}`,
+      `${rest}; ask again after ${when(until)}`,
   );
 };
 

@@ -13,6 +13,19 @@ export function activeFreeze(policy: Policy, now: number): Freeze | undefined {
   return policy.approvals.freezes.find((f) => Date.parse(f.start) <= now && now < Date.parse(f.end));
 }
 
+/**
+ * The first instant from `at` on that no freeze covers: past the freeze in force and every
+ * freeze that overlaps or adjoins it (a denial's "ask again after" must not name a frozen time).
+ */
+export function frozenUntil(policy: Policy, at: number): number {
+  let until = at;
+  // Each step ends a freeze for good (`until` moves past its end): at most one per freeze.
+  for (let active = activeFreeze(policy, until); active; active = activeFreeze(policy, until)) {
+    until = Date.parse(active.end);
+  }
+  return until;
+}
+
 /** The first approval rule whose requesters, triggers and phases all match, with its position. */
 export function firstMatchingRule(
   policy: Policy,
