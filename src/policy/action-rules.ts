@@ -8,7 +8,7 @@ import type { ActionName, ActionRequest, ApprovePhaseRequest } from '../actions/
 import { actionTarget, requesterKey } from '../actions/request.js';
 import { matchesAny } from '../util/glob.js';
 import type { Decision, DecisionCounter, Outcome } from './decide.js';
-import { firstMatchingRule } from './rules.js';
+import { activeFreeze, firstMatchingRule, frozenUntil } from './rules.js';
 import type { ApprovalRule, Policy } from './schema.js';
 import { describeWindows } from './time-words.js';
 import { isWithinWindows, nextWindowOpening, pad, wallDay, wallHour, wallTime } from './windows.js';
@@ -33,18 +33,56 @@ export interface Context {
   result: (outcome: Outcome, rule: string, reason: string, extra?: Partial<Decision>) => Decision;
 }
 
-/** A deferral to `until`, or a denial when `until` is past the request's expiry. */
-export function deferOrExpire(context: Context, rule: string, why: string, until: number): Decision {
+type Windows = NonNullable<ApprovalRule['windows']>;
+
+/**
+ * Where a wait meant to end at `until` can end: never inside a freeze (the request would be
+ * denied there, not decided again), and for a rule with windows when one is open. Past every
+ * freeze in force then, to the next opening after it, as long as they follow each other.
+ * Undefined when no window opens. Each turn leaves a freeze behind for good, so it ends.
+ */
+export function firstOpen(context: Context, until: number, windows?: Windows): number | undefined {
+  let at = until;
+  for (;;) {
+    at = frozenUntil(context.policy, at);
+    if (!windows || isWithinWindows(windows, at, context.zone)) return at;
+    const opening = nextWindowOpening(windows, at, context.zone);
+    if (opening === undefined) return undefined;
+    at = opening;
+  }
+}
+
+/** `; at … the freeze "x" is in force` when `until` is frozen and the wait was moved past it. */
+function frozenNote(context: Context, until: number, at: number): string {
+  const freeze = at > until ? activeFreeze(context.policy, until) : undefined;
+  return freeze ? `; at ${context.when(until)} the freeze "${freeze.name}" is in force` : '';
+}
+
+/**
+ * A deferral to `until` (or, when a freeze is in force then, to the first time after it that the
+ * rule's `windows` are open), or a denial when that is past the request's expiry.
+ */
+export function deferOrExpire(
+  context: Context,
+  rule: string,
+  why: string,
+  until: number,
+  windows?: Windows,
+): Decision {
   const { when, result, expiresAt, policy } = context;
-  if (until > expiresAt) {
+  const at = firstOpen(context, until, windows);
+  if (at === undefined)
+    return result('deny', rule, `${why}; after the freezes no window opens in a week; denied`);
+  const frozen = frozenNote(context, until, at);
+  if (at > expiresAt) {
     return result(
       'deny',
       'maxDeferHours',
-      `${why}; rule "${rule}" would wait until ${when(until)}, but the request expires ${when(expiresAt)} ` +
+      `${why}${frozen}; rule "${rule}" would wait until ${when(at)}, but the request expires ${when(expiresAt)} ` +
         `(approvals.maxDeferHours = ${policy.approvals.maxDeferHours}); denied`,
     );
   }
-  return result('defer', rule, `${why}; deferred until ${when(until)}`, { deferUntil: new Date(until) });
+  return result('defer', rule, `${why}${frozen}; deferred until ${when(at)}`, { deferUntil: new Date(at) });
 }
 
 export function decideApproval(context: Context, request: ApprovePhaseRequest): Decision {
@@ -134,7 +172,7 @@ function hourCounter(context: Context, rule: ApprovalRule, limit: number): Decis
 function hourExceeded(context: Context, rule: ApprovalRule, why: string, end: number): Decision {
   const { zone, when } = context;
   if (!rule.windows || isWithinWindows(rule.windows, end, zone))
-    return deferOrExpire(context, rule.name, why, end);
+    return deferOrExpire(context, rule.name, why, end, rule.windows);
   const closed = `${why}, and at ${when(end)} the rule's windows (${describeWindows(rule.windows, zone)}) are closed`;
   return whileClosed(context, rule, rule.windows, closed, end, `${closed}; denied`);
 }
@@ -146,7 +184,7 @@ function hourExceeded(context: Context, rule: ApprovalRule, why: string, end: nu
 function whileClosed(
   context: Context,
   rule: ApprovalRule,
-  windows: NonNullable<ApprovalRule['windows']>,
+  windows: Windows,
   why: string,
   at: number,
   noOpening: string,
@@ -154,13 +192,13 @@ function whileClosed(
   const { zone, when, result } = context;
   const opening = nextWindowOpening(windows, at, zone);
   if (opening === undefined) return result('deny', rule.name, noOpening);
-  if (rule.outsideWindows === 'deny')
-    return result(
-      'deny',
-      rule.name,
-      `${why}; the rule denies outside its windows; ask again after ${when(opening)}`,
-    );
-  return deferOrExpire(context, rule.name, why, opening);
+  if (rule.outsideWindows === 'deny') {
+    const open = firstOpen(context, opening, windows);
+    const again =
+      open === undefined ? '' : `; ask again after ${when(open)}${frozenNote(context, opening, open)}`;
+    return result('deny', rule.name, `${why}; the rule denies outside its windows${again}`);
+  }
+  return deferOrExpire(context, rule.name, why, opening, windows);
 }
 
 export function decideAction(
