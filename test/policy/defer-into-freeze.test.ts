@@ -7,9 +7,9 @@
  * that is past the request's expiry.
  */
 import { describe, expect, it } from 'vitest';
-import type { ActionRequest } from '../src/actions/request.js';
-import { decide } from '../src/policy/decide.js';
-import { parsePolicy } from '../src/policy/parse.js';
+import type { ActionRequest } from '../../src/actions/request.js';
+import { decide } from '../../src/policy/decide.js';
+import { parsePolicy } from '../../src/policy/parse.js';
 
 type Freeze = { name: string; start: string; end: string };
 const WEEKDAYS_9_TO_17 = [{ days: ['mon', 'tue', 'wed', 'thu', 'fri'], start: '09:00', end: '17:00' }];

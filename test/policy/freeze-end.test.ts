@@ -4,8 +4,8 @@
  * named a time at which a freeze is still in force: asked again then, it is denied again.
  */
 import { describe, expect, it } from 'vitest';
-import { decide } from '../src/policy/decide.js';
-import { parsePolicy } from '../src/policy/parse.js';
+import { decide } from '../../src/policy/decide.js';
+import { parsePolicy } from '../../src/policy/parse.js';
 
 const request = (requestedAt: string) =>
   ({
