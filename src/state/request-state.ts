@@ -35,8 +35,16 @@ export interface RequestState {
 
 export async function readRequestState(
   table: StateTable,
-  /** `exposureOf`: a config whose last exposure is read too. */
-  subject: { requestId: string; effectKey: string; exposureOf?: string | undefined },
+  /**
+   * `exposureOf`: a config whose last exposure is read too. `dryRunVeto`: a dry run's own veto key
+   * (src/policy/veto-key.ts), read besides the effect's: the real veto wins.
+   */
+  subject: {
+    requestId: string;
+    effectKey: string;
+    exposureOf?: string | undefined;
+    dryRunVeto?: string | undefined;
+  },
   /** The process clock (epoch ms) an effect's lock is judged by. */
   nowMs = Date.now(),
 ): Promise<RequestState> {
@@ -47,6 +55,7 @@ export async function readRequestState(
     veto: vetoItemKey(subject.effectKey),
     held: heldItemKey(subject.requestId),
     ...(subject.exposureOf === undefined ? {} : { lastSeen: lastSeenItemKey(subject.exposureOf) }),
+    ...(subject.dryRunVeto === undefined ? {} : { dryRunVeto: vetoItemKey(subject.dryRunVeto) }),
   };
   const found = new Map((await batchGet(table, Object.values(keys))).map((item) => [keyId(item), item]));
   const heldItem = found.get(keyId(keys.held));
@@ -55,7 +64,9 @@ export async function readRequestState(
     final: finalFromItem(found.get(keyId(keys.final))),
     effect: effectFromItem(found.get(keyId(keys.effect)), nowMs),
     pause: pauseFromItem(found.get(keyId(keys.pause))),
-    veto: vetoFromItem(found.get(keyId(keys.veto))),
+    veto:
+      vetoFromItem(found.get(keyId(keys.veto))) ??
+      (keys.dryRunVeto ? vetoFromItem(found.get(keyId(keys.dryRunVeto))) : undefined),
     held: heldItem !== undefined,
     heldOwner: heldRecord && requestOwner(heldRecord.request),
     cancel: cancelFromItem(heldItem),

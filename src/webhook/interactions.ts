@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
 import { type ActionRequest, actionRequestSchemas, actionTarget, effectKey } from '../actions/request.js';
+import { vetoKeyFor } from '../policy/veto-key.js';
 import { once } from '../util/once.js';
 import { authorize } from './authorize.js';
 import { code, escapeMrkdwn, problem, type SlackReply, section } from './blocks.js';
@@ -203,7 +204,7 @@ async function deny({
     return { outcome: looked.outcome, userId, ...reply.warned() };
   }
   const written = await settleBy(
-    deps.writeVeto(effectKey(original), { by: `slack:${userId}`, at }),
+    deps.writeVeto(vetoKeyFor(deps.policy, original), { by: `slack:${userId}`, at }),
     deadline,
     now,
   );

@@ -36,6 +36,7 @@ import {
   type RecordResult,
   type RecordTiming,
   type Request,
+  stateSubject,
 } from './record.js';
 import type { OutcomeResult } from './replies.js';
 import { ask, defer } from './wait.js';
@@ -73,10 +74,9 @@ export async function processRecord(
   };
 
   const now = currentDate(deps);
-  const stale = request.action === 'archive_config' && request.requestedBy.source === 'schedule';
   const { final, effect, pause, veto, held, heldOwner, cancel, lastExposure } = await readRequestState(
     deps.table,
-    { requestId: request.requestId, effectKey: key, exposureOf: stale ? request.configId : undefined },
+    stateSubject(deps.policy, request, key),
     now.getTime(),
   );
   // The id belongs to another requester's request (held, or ended): this message is not a copy of

@@ -9,8 +9,9 @@ import { type ActionRequest, requestOwner } from '../actions/request.js';
 import type { HttpSend } from '../http/send.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
-import type { Decision, DecisionInput } from '../policy/decide.js';
+import { type Decision, type DecisionInput, isDryRun } from '../policy/decide.js';
 import type { Policy } from '../policy/schema.js';
+import { dryRunVetoKey } from '../policy/veto-key.js';
 import type { DecisionInputs, RequestOwner } from '../state/audit.js';
 import type { StateTable } from '../state/table.js';
 import type { RequesterKeySource } from './admit.js';
@@ -90,4 +91,18 @@ export function currentDate(deps: Pick<RecordDeps, 'clock'>): Date {
 /** When an effect lock taken now expires: past the invocation's end by the lock margin. */
 export function lockExpiry(deps: RecordDeps, timing: RecordTiming): number {
   return deps.clock() + timing.remainingMs() + deps.lockMarginMs;
+}
+
+/**
+ * What the worker reads with a request's state besides its own items: for a stale sweep's
+ * archive the config's last exposure, for a dry run its own veto (src/policy/veto-key.ts).
+ */
+export function stateSubject(policy: Policy, request: Request, key: string) {
+  const stale = request.action === 'archive_config' && request.requestedBy.source === 'schedule';
+  return {
+    requestId: request.requestId,
+    effectKey: key,
+    exposureOf: stale ? request.configId : undefined,
+    dryRunVeto: isDryRun(policy, request) ? dryRunVetoKey(key) : undefined,
+  };
 }

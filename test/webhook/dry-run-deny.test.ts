@@ -1,0 +1,145 @@
+/**
+ * A dry run that meets an "ask" rule posts a real question. Its Deny used to write the veto under
+ * the real change's effect key, so every later real request for that phase was denied by `veto`:
+ * a rehearsal blocked the release. A dry run's Deny is kept apart now, and a dry run still meets
+ * the real change's veto (it predicts what the real request would meet).
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createRequesterSigner } from '../../src/actions/proof.js';
+import { effectKey } from '../../src/actions/request.js';
+import { parsePolicy } from '../../src/policy/parse.js';
+import { dryRunVetoKey } from '../../src/policy/veto-key.js';
+import { postToSlack } from '../../src/slack/post.js';
+import { readFinal } from '../../src/state/audit.js';
+import { listHeld } from '../../src/state/held.js';
+import { readVeto, writeVeto } from '../../src/state/veto.js';
+import { heldAccess } from '../../src/webhook/held.js';
+import { APPROVE_ACTION_ID, DENY_ACTION_ID } from '../../src/webhook/interactions.js';
+import { releaseHeld } from '../../src/worker/release.js';
+import { blockActionsPayload, interactionBody, signedRequest } from '../helpers/slack-requests.js';
+import { type Bench, basePolicy, startBench } from '../worker/fixture.js';
+import { releaseDeps } from '../worker/questions.js';
+import { buildApp } from './harness.js';
+
+let bench: Bench;
+beforeAll(async () => {
+  bench = await startBench();
+});
+afterAll(async () => {
+  await bench?.close();
+});
+beforeEach(async () => {
+  bench.clock.now = new Date('2026-11-23T10:00:00Z');
+  await bench.purge();
+});
+
+const nightly = { source: 'schedule', id: 'nightly' } as const;
+
+/** A copy of trg_1 under `triggerId`, so each test has its own phase to ask about. */
+function trigger(triggerId: string) {
+  const template = bench.api.sandbox.state.triggers.get('trg_1');
+  bench.api.sandbox.state.triggers.set(triggerId, {
+    ...structuredClone(template!),
+    id: triggerId,
+    actions: [],
+  });
+}
+
+/** The worker runs what is on the queue. */
+async function work() {
+  await bench.run(bench.worker(), await bench.receive());
+}
+
+/** The Approve button's value of the question posted about `requestId`. */
+function questionValue(requestId: string): string {
+  const question = bench.slack.posts.findLast((p) => JSON.stringify(p.body).includes(requestId));
+  const blocks = (question?.body.blocks ?? []) as Array<{
+    elements?: Array<{ action_id?: string; value?: string }>;
+  }>;
+  const value = blocks.flatMap((b) => b.elements ?? []).find((e) => e.action_id === APPROVE_ACTION_ID)?.value;
+  expect(value).toBeDefined();
+  return value as string;
+}
+
+async function deny(value: string) {
+  const { app, requestLines } = buildApp({
+    policy: parsePolicy(basePolicy(bench.slack.origin)),
+    sqs: bench.queue.sqs,
+    queueUrl: bench.queue.queueUrl,
+    table: bench.table,
+    held: heldAccess(bench.table),
+    now: () => bench.clock.now.getTime(),
+    signer: createRequesterSigner(async () => bench.requesterKeys),
+    postReply: (url, message) => postToSlack(url, message, { allowedOrigins: [bench.slack.origin] }),
+  });
+  const payload = blockActionsPayload({
+    actionId: DENY_ACTION_ID,
+    value,
+    userId: 'U0ADMIN',
+    responseUrl: bench.slack.url('/actions/T0001/1/click'),
+  });
+  const res = await app.request(
+    signedRequest('/slack/interactions', interactionBody(payload), {
+      timestamp: Math.floor(bench.clock.now.getTime() / 1000),
+    }),
+  );
+  expect(res.status).toBe(200);
+  expect(requestLines().at(-1)?.outcome).toBe('denied');
+}
+
+describe("a dry run's question", () => {
+  it('denied by a person, ends the dry run and leaves the real change free to be decided', async () => {
+    trigger('trg_dr1');
+    await bench.send({
+      triggerId: 'trg_dr1',
+      phaseId: 'ph_1',
+      requestId: 'dr-asked-1',
+      requestedBy: nightly,
+      dryRun: true,
+    });
+    await work();
+    await deny(questionValue('dr-asked-1'));
+    const real = effectKey({
+      version: 1,
+      action: 'approve_phase',
+      triggerId: 'trg_dr1',
+      phaseId: 'ph_1',
+      requestedBy: nightly,
+      requestedAt: bench.clock.now.toISOString(),
+    });
+    expect(await readVeto(bench.table, real)).toBeUndefined();
+    expect(await readVeto(bench.table, dryRunVetoKey(real))).toMatchObject({ by: 'slack:U0ADMIN' });
+    // The next tick ends the dry run by its veto.
+    bench.clock.now = new Date('2026-11-23T10:01:30Z');
+    expect((await releaseHeld(releaseDeps(bench), bench.clock.now)).released).toContain('dr-asked-1');
+    await work();
+    expect(await readFinal(bench.table, 'dr-asked-1')).toMatchObject({ result: 'denied', rule: 'veto' });
+    // The real request for the same phase is asked about, not denied by the rehearsal's Deny.
+    await bench.send({ triggerId: 'trg_dr1', phaseId: 'ph_1', requestId: 'dr-real-1', requestedBy: nightly });
+    await work();
+    expect(await readFinal(bench.table, 'dr-real-1')).toBeUndefined();
+    expect((await listHeld(bench.table)).find((h) => h.requestId === 'dr-real-1')?.why).toBe('ask');
+  });
+
+  it("meets the real change's veto, as the real request would", async () => {
+    trigger('trg_dr2');
+    const real = effectKey({
+      version: 1,
+      action: 'approve_phase',
+      triggerId: 'trg_dr2',
+      phaseId: 'ph_1',
+      requestedBy: nightly,
+      requestedAt: bench.clock.now.toISOString(),
+    });
+    await writeVeto(bench.table, real, { by: 'slack:U0ADMIN', at: bench.clock.now });
+    await bench.send({
+      triggerId: 'trg_dr2',
+      phaseId: 'ph_1',
+      requestId: 'dr-asked-2',
+      requestedBy: nightly,
+      dryRun: true,
+    });
+    await work();
+    expect(await readFinal(bench.table, 'dr-asked-2')).toMatchObject({ result: 'denied', rule: 'veto' });
+  });
+});
