@@ -146,14 +146,16 @@ export function buttonRequest(request: ActionRequest): ActionRequest | undefined
 /** The "Ask a human" message: the question, the rule that asks, and Approve/Deny buttons. */
 export function askMessage(
   request: ActionRequest & { requestId: string },
-  decision: { rule: string; reason: string },
+  decision: { rule: string; reason: string; dryRun?: boolean },
 ): SlackMessage | undefined {
   const carried = buttonRequest(request);
   if (!carried) return undefined;
   const value = encodeButtonValue(carried);
   const requester = requesterKey(request.requestedBy);
   const why = request.reason ? `\n> ${escapeSlack(request.reason).replace(/\n/g, '\n> ')}` : '';
-  const text = `Approval needed: ${actionWords(request)}, requested by \`${escapeSlack(requester)}\`.`;
+  // A dry run's question says so: answering it changes nothing, and its Deny vetoes dry runs only.
+  const rehearsal = decision.dryRun ? 'Dry run (nothing will be changed): ' : '';
+  const text = `${rehearsal}Approval needed: ${actionWords(request)}, requested by \`${escapeSlack(requester)}\`.`;
   return {
     text: `${text} Rule: ${escapeSlack(decision.rule)}.`,
     blocks: [

@@ -98,6 +98,8 @@ describe("a dry run's question", () => {
       dryRun: true,
     });
     await work();
+    const question = bench.slack.posts.findLast((p) => JSON.stringify(p.body).includes('dr-asked-1'));
+    expect(JSON.stringify(question?.body)).toContain('Dry run (nothing will be changed): Approval needed');
     await deny(questionValue('dr-asked-1'));
     const real = effectKey({
       version: 1,
