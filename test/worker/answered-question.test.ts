@@ -89,7 +89,7 @@ describe('an asked request answered with Approve', () => {
       },
     };
     const copy = bench.run(bench.worker({ client: slowClient }), await bench.receive());
-    for (let i = 0; i < 200 && calls === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let i = 0; i < 2_000 && calls === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(calls).toBe(1);
     // The tick sends the asked request back at its hourly look; the worker asks again and holds it.
     bench.clock.now = new Date('2026-11-23T11:00:30Z');

@@ -16,7 +16,8 @@ let worker: WorkerHandler;
 
 beforeAll(async () => {
   // One attempt per call, so the in-call retry (which already says so) is not what is tested.
-  bench = await startBench({ client: { timeoutMs: 300, maxRetries: 0 } });
+  // 1 s: a timeout in flight is the fault injected; a loaded machine must not turn a plain call into one.
+  bench = await startBench({ client: { timeoutMs: 1_000, maxRetries: 0 } });
   worker = bench.worker();
 });
 afterAll(async () => {
