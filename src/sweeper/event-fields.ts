@@ -4,13 +4,12 @@
  * turned into strings (numbers and booleans as written, objects as canonical JSON) so that
  * globs and templates work on every field alike; a missing field is `undefined`.
  */
+import { EVENT_TOP_LEVEL_FIELDS } from '../policy/event-paths.js';
 import { canonicalJson } from './identity.js';
 import type { EventLike } from './types.js';
 
-const TOP_LEVEL = new Set(['name', 'source', 'userID', 'value', 'timestamp']);
-
 export function eventField(event: EventLike, path: string): string | undefined {
-  if (TOP_LEVEL.has(path)) return stringify((event as unknown as Record<string, unknown>)[path]);
+  if (EVENT_TOP_LEVEL_FIELDS.has(path)) return stringify((event as unknown as Record<string, unknown>)[path]);
   if (!path.startsWith('metadata.')) return undefined;
   let current: unknown = event.metadata;
   for (const key of path.slice('metadata.'.length).split('.')) {

@@ -4,14 +4,13 @@
  */
 import '../../util/zod-locale.js';
 import * as z from 'zod/mini';
+import { EVENT_PATH } from '../event-paths.js';
 import { described, type Primitives, withJsonSchema } from './primitives.js';
 
 /**
- * The event field paths the sweeper reads (src/sweeper/event-fields.ts): a misspelt one would
- * never match (or never record an exposure), silently, so it is refused like a misspelt key.
+ * An event field path the sweeper reads (src/policy/event-paths.ts): a misspelt one would never
+ * match (or never record an exposure), silently, so it is refused like a misspelt key.
  */
-const EVENT_PATH = /^(?:name|source|userID|value|timestamp|metadata(?:\.[^.]+)+)$/;
-
 function eventPath() {
   return z
     .string()
