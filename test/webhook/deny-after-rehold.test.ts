@@ -6,18 +6,11 @@
  * now looks again once the veto is written.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createRequesterSigner } from '../../src/actions/proof.js';
-import { parsePolicy } from '../../src/policy/parse.js';
-import { postToSlack } from '../../src/slack/post.js';
 import { readFinal } from '../../src/state/audit.js';
 import { writeVeto } from '../../src/state/veto.js';
-import { heldAccess } from '../../src/webhook/held.js';
-import { DENY_ACTION_ID } from '../../src/webhook/interactions.js';
 import { releaseHeld } from '../../src/worker/release.js';
-import { blockActionsPayload, interactionBody, signedRequest } from '../helpers/slack-requests.js';
-import { type Bench, basePolicy, startBench } from '../worker/fixture.js';
-import { askQuestion, releaseDeps } from '../worker/questions.js';
-import { buildApp } from './harness.js';
+import { type Bench, startBench } from '../worker/fixture.js';
+import { askQuestion, clickDeny, releaseDeps } from '../worker/questions.js';
 
 let bench: Bench;
 beforeAll(async () => {
@@ -35,15 +28,7 @@ describe('a Deny click', () => {
   it('ends the question by the next tick even when a tick held it again between its look and its veto', async () => {
     const value = await askQuestion(bench, 'trg_dn1', 'dn-asked-1');
     const tick = releaseDeps(bench);
-    const { app, requestLines } = buildApp({
-      policy: parsePolicy(basePolicy(bench.slack.origin)),
-      sqs: bench.queue.sqs,
-      queueUrl: bench.queue.queueUrl,
-      table: bench.table,
-      held: heldAccess(bench.table),
-      now: () => bench.clock.now.getTime(),
-      signer: createRequesterSigner(async () => bench.requesterKeys),
-      postReply: (url, message) => postToSlack(url, message, { allowedOrigins: [bench.slack.origin] }),
+    await clickDeny(bench, value, {
       // The tick and the worker run between the click's look and its veto.
       writeVeto: async (key, veto) => {
         expect((await releaseHeld(tick, bench.clock.now)).released).toContain('dn-asked-1');
@@ -51,19 +36,6 @@ describe('a Deny click', () => {
         await writeVeto(bench.table, key, veto);
       },
     });
-    const payload = blockActionsPayload({
-      actionId: DENY_ACTION_ID,
-      value,
-      userId: 'U0ADMIN',
-      responseUrl: bench.slack.url('/actions/T0001/1/click'),
-    });
-    const res = await app.request(
-      signedRequest('/slack/interactions', interactionBody(payload), {
-        timestamp: Math.floor(bench.clock.now.getTime() / 1000),
-      }),
-    );
-    expect(res.status).toBe(200);
-    expect(requestLines().at(-1)?.outcome).toBe('denied');
     // The next tick, a minute later, sends it back and the worker ends it by the veto.
     bench.clock.now = new Date('2026-11-23T10:01:30Z');
     expect((await releaseHeld(tick, bench.clock.now)).released).toContain('dn-asked-1');

@@ -5,21 +5,14 @@
  * the real change's veto (it predicts what the real request would meet).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createRequesterSigner } from '../../src/actions/proof.js';
 import { effectKey } from '../../src/actions/request.js';
-import { parsePolicy } from '../../src/policy/parse.js';
 import { dryRunVetoKey } from '../../src/policy/veto-key.js';
-import { postToSlack } from '../../src/slack/post.js';
 import { readFinal } from '../../src/state/audit.js';
 import { listHeld } from '../../src/state/held.js';
 import { readVeto, writeVeto } from '../../src/state/veto.js';
-import { heldAccess } from '../../src/webhook/held.js';
-import { APPROVE_ACTION_ID, DENY_ACTION_ID } from '../../src/webhook/interactions.js';
 import { releaseHeld } from '../../src/worker/release.js';
-import { blockActionsPayload, interactionBody, signedRequest } from '../helpers/slack-requests.js';
-import { type Bench, basePolicy, startBench } from '../worker/fixture.js';
-import { releaseDeps } from '../worker/questions.js';
-import { buildApp } from './harness.js';
+import { type Bench, startBench } from '../worker/fixture.js';
+import { clickDeny, questionValue, releaseDeps } from '../worker/questions.js';
 
 let bench: Bench;
 beforeAll(async () => {
@@ -50,43 +43,6 @@ async function work() {
   await bench.run(bench.worker(), await bench.receive());
 }
 
-/** The Approve button's value of the question posted about `requestId`. */
-function questionValue(requestId: string): string {
-  const question = bench.slack.posts.findLast((p) => JSON.stringify(p.body).includes(requestId));
-  const blocks = (question?.body.blocks ?? []) as Array<{
-    elements?: Array<{ action_id?: string; value?: string }>;
-  }>;
-  const value = blocks.flatMap((b) => b.elements ?? []).find((e) => e.action_id === APPROVE_ACTION_ID)?.value;
-  expect(value).toBeDefined();
-  return value as string;
-}
-
-async function deny(value: string) {
-  const { app, requestLines } = buildApp({
-    policy: parsePolicy(basePolicy(bench.slack.origin)),
-    sqs: bench.queue.sqs,
-    queueUrl: bench.queue.queueUrl,
-    table: bench.table,
-    held: heldAccess(bench.table),
-    now: () => bench.clock.now.getTime(),
-    signer: createRequesterSigner(async () => bench.requesterKeys),
-    postReply: (url, message) => postToSlack(url, message, { allowedOrigins: [bench.slack.origin] }),
-  });
-  const payload = blockActionsPayload({
-    actionId: DENY_ACTION_ID,
-    value,
-    userId: 'U0ADMIN',
-    responseUrl: bench.slack.url('/actions/T0001/1/click'),
-  });
-  const res = await app.request(
-    signedRequest('/slack/interactions', interactionBody(payload), {
-      timestamp: Math.floor(bench.clock.now.getTime() / 1000),
-    }),
-  );
-  expect(res.status).toBe(200);
-  expect(requestLines().at(-1)?.outcome).toBe('denied');
-}
-
 describe("a dry run's question", () => {
   it('denied by a person, ends the dry run and leaves the real change free to be decided', async () => {
     trigger('trg_dr1');
@@ -100,7 +56,7 @@ describe("a dry run's question", () => {
     await work();
     const question = bench.slack.posts.findLast((p) => JSON.stringify(p.body).includes('dr-asked-1'));
     expect(JSON.stringify(question?.body)).toContain('Dry run (nothing will be changed): Approval needed');
-    await deny(questionValue('dr-asked-1'));
+    await clickDeny(bench, questionValue(bench, 'dr-asked-1'));
     const real = effectKey({
       version: 1,
       action: 'approve_phase',

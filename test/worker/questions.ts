@@ -10,7 +10,7 @@ import { parsePolicy } from '../../src/policy/parse.js';
 import { postToSlack } from '../../src/slack/post.js';
 import { listHeld } from '../../src/state/held.js';
 import { heldAccess } from '../../src/webhook/held.js';
-import { APPROVE_ACTION_ID } from '../../src/webhook/interactions.js';
+import { APPROVE_ACTION_ID, DENY_ACTION_ID } from '../../src/webhook/interactions.js';
 import type { ReleaseDeps } from '../../src/worker/release.js';
 import {
   blockActionsPayload,
@@ -18,7 +18,7 @@ import {
   interactionBody,
   signedRequest,
 } from '../helpers/slack-requests.js';
-import { buildApp } from '../webhook/harness.js';
+import { buildApp, type HarnessOptions } from '../webhook/harness.js';
 import { type Bench, basePolicy } from './fixture.js';
 
 /** The release tick's dependencies on the bench. */
@@ -48,6 +48,11 @@ export async function askQuestion(bench: Bench, triggerId: string, requestId: st
   });
   await bench.run(bench.worker(), await bench.receive());
   expect((await listHeld(bench.table)).find((h) => h.requestId === requestId)?.why).toBe('ask');
+  return questionValue(bench, requestId);
+}
+
+/** The Approve button's value (the asked request) of the last question posted about `requestId`. */
+export function questionValue(bench: Bench, requestId: string): string {
   const question = bench.slack.posts.findLast((p) => JSON.stringify(p.body).includes(requestId));
   const blocks = (question?.body.blocks ?? []) as Array<{
     elements?: Array<{ action_id?: string; value?: string }>;
@@ -57,8 +62,8 @@ export async function askQuestion(bench: Bench, triggerId: string, requestId: st
   return value as string;
 }
 
-/** The real webhook on the bench's queue and table. */
-export function questionWebhook(bench: Bench) {
+/** The real webhook on the bench's queue and table (`overrides`: its clock, a dependency to wrap). */
+export function questionWebhook(bench: Bench, overrides: HarnessOptions = {}) {
   return buildApp({
     policy: parsePolicy(basePolicy(bench.slack.origin)),
     sqs: bench.queue.sqs,
@@ -67,7 +72,29 @@ export function questionWebhook(bench: Bench) {
     held: heldAccess(bench.table),
     signer: createRequesterSigner(async () => bench.requesterKeys),
     postReply: (url, message) => postToSlack(url, message, { allowedOrigins: [bench.slack.origin] }),
+    ...overrides,
   });
+}
+
+/** U0ADMIN clicks Deny on the bench's clock (`overrides` wrap the webhook's dependencies); it must be taken. */
+export async function clickDeny(bench: Bench, value: string, overrides: HarnessOptions = {}): Promise<void> {
+  const { app, requestLines } = questionWebhook(bench, {
+    now: () => bench.clock.now.getTime(),
+    ...overrides,
+  });
+  const payload = blockActionsPayload({
+    actionId: DENY_ACTION_ID,
+    value,
+    userId: 'U0ADMIN',
+    responseUrl: bench.slack.url('/actions/T0001/1/click'),
+  });
+  const res = await app.request(
+    signedRequest('/slack/interactions', interactionBody(payload), {
+      timestamp: Math.floor(bench.clock.now.getTime() / 1000),
+    }),
+  );
+  expect(res.status).toBe(200);
+  expect(requestLines().at(-1)?.outcome).toBe('denied');
 }
 
 /** U0ADMIN clicks Approve; the approved copy lands on the bench queue. Its request id. */
