@@ -45,6 +45,36 @@ describe('a string API key, after the process learned newer secrets', () => {
     const texts = [error.message, JSON.stringify(error), inspect(error, { depth: 10 }), error.stack ?? ''];
     for (const text of texts) expect(text).not.toContain('WOMBAT');
   });
+
+  // Telling the scrubber a secret it knows used to leave it where it was first told: a key that was
+  // the oldest of the 16 fell out when one more secret was learned during the call.
+  it('stays scrubbed when a secret is learned during the call that echoes it', async () => {
+    const key = 'sk-live-NUMBAT-9d0c33e1-unmistakable';
+    const client = createConsoleClient({
+      baseUrl: server.url,
+      apiKey: key,
+      mutationBudget: false,
+      maxRetries: 0,
+      sleep: async () => undefined,
+    });
+    server.setScript(() => ok(SEGMENT));
+    await client.segments.get('seg_1');
+    // Fifteen newer secrets: the key (two forms at most, raw and trimmed: the same here) is the oldest of 16.
+    for (let n = 0; n < 15; n++) rememberSecret(`requester-key-${n}-bbbbbbbbbbbbbbbb`);
+    server.setScript((req) => {
+      // A secrets refresh while the call runs: one more secret.
+      rememberSecret('requester-key-refreshed-cccccccccccccccc');
+      return {
+        status: 401,
+        headers: { 'content-type': 'application/json' },
+        body: `{"status":401,"message":"key ${escaped(String(req.headers['service-api-key']))} is not valid","errors":[]}`,
+      };
+    });
+    const error = (await client.segments.get('seg_1').catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(ConsoleError);
+    const texts = [error.message, JSON.stringify(error), inspect(error, { depth: 10 }), error.stack ?? ''];
+    for (const text of texts) expect(text).not.toContain('NUMBAT');
+  });
 });
 
 describe('a string API key that is not printable ASCII', () => {
