@@ -17,7 +17,7 @@ import { settleBy } from './deadline.js';
 import type { WebhookDeps } from './deps.js';
 import { MalformedSlackRequestError } from './errors.js';
 import { enqueue, responseUrlOf } from './mutations.js';
-import { answerQuestion, lookAgainNow, openQuestion } from './open-question.js';
+import { answerQuestion, lookAfterVeto, lookAgainNow, openQuestion } from './open-question.js';
 
 export const APPROVE_ACTION_ID = 'autopilot_approve';
 export const DENY_ACTION_ID = 'autopilot_deny';
@@ -221,8 +221,13 @@ async function deny({
       ...reply.warned(),
     };
   }
-  // Again, now that the veto is there: a tick between the first look and the veto re-held it for an hour.
-  await lookAgainNow(deps, original.requestId, deadline, now);
+  // Again, now that the veto is there: a tick between the first look and the veto re-held it for
+  // an hour; an Approve click between them answered it, and the Deny is no denial then.
+  const again = await lookAfterVeto(deps, original.requestId, deadline, now);
+  if (!again.ok) {
+    await reply.send(refusal(again.message));
+    return { outcome: again.outcome, userId, requestId: original.requestId, ...reply.warned() };
+  }
   await reply.send(
     replaced(
       `Denied by ${userId}`,

@@ -101,3 +101,34 @@ export async function lookAgainNow(
     return { ok: false, outcome: 'question_closed', message: ANSWERED_MEANWHILE };
   return { ok: true };
 }
+
+/**
+ * A Deny's second look, once its veto is written. An Approve click (or a cancel) that took the
+ * question between the Deny's first look and its veto has answered it: the Deny must not be shown
+ * as the answer, its veto only stops automation. A question no longer held ended meanwhile (by
+ * the veto, most likely): the Deny stands.
+ */
+export async function lookAfterVeto(
+  deps: WebhookDeps,
+  requestId: string,
+  deadline: number,
+  now: () => number,
+): Promise<Gate> {
+  const looked = await lookAgainNow(deps, requestId, deadline, now);
+  if (looked.ok || !deps.held) return looked;
+  const read = await settleBy(deps.held.read(requestId), deadline, now);
+  const held = read.settled && 'value' in read ? read.value : undefined;
+  if (read.settled && 'value' in read && !held) return { ok: true };
+  const vetoed = 'Your Deny still stops automated requests for this change, not a person’s approval.';
+  if (held?.answeredBy)
+    return {
+      ok: false,
+      outcome: 'question_answered',
+      message: `This question was answered meanwhile: ${held.answeredBy} approved it, and the approved request is on its way. ${vetoed}`,
+    };
+  return {
+    ok: false,
+    outcome: 'question_closed',
+    message: `This question was answered (approved) or cancelled meanwhile. ${vetoed}`,
+  };
+}

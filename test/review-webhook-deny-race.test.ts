@@ -1,0 +1,89 @@
+/**
+ * A Deny click racing an Approve click. The Deny looks at the question (open), writes its veto,
+ * then looks again. When the Approve marks the question answered between the two looks, the
+ * second look says so, but its answer was ignored: the Deny replaced the question with "*denied*
+ * by U0REL. Automation will not do it." while U0ADMIN's approved copy was queued and approved
+ * the phase anyway (a person's request is not stopped by a veto). The module header of
+ * src/state/held-answer.ts promises the opposite: a Deny racing an Approve is told the question
+ * is answered. The real webhook (signed requests), the real worker, on the emulators.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createRequesterSigner } from '../src/actions/proof.js';
+import { parsePolicy } from '../src/policy/parse.js';
+import { postToSlack } from '../src/slack/post.js';
+import { writeVeto } from '../src/state/veto.js';
+import type { WebhookDeps } from '../src/webhook/deps.js';
+import { heldAccess } from '../src/webhook/held.js';
+import { APPROVE_ACTION_ID, DENY_ACTION_ID } from '../src/webhook/interactions.js';
+import { blockActionsPayload, interactionBody, signedRequest } from './helpers/slack-requests.js';
+import { buildApp } from './webhook/harness.js';
+import { type Bench, basePolicy, startBench } from './worker/fixture.js';
+import { askQuestion } from './worker/questions.js';
+
+let bench: Bench;
+beforeAll(async () => {
+  bench = await startBench();
+});
+afterAll(async () => {
+  await bench?.close();
+});
+beforeEach(async () => {
+  bench.clock.now = new Date('2026-11-23T10:00:00Z');
+  await bench.purge();
+});
+
+function policy() {
+  const input = basePolicy(bench.slack.origin);
+  input.chat = { teams: ['T0001'], grants: { U0ADMIN: ['approve_phase'], U0REL: ['approve_phase'] } };
+  return input;
+}
+
+let clicks = 0;
+async function click(actionId: string, value: string, userId: string, overrides: Partial<WebhookDeps> = {}) {
+  const { app, requestLines } = buildApp({
+    policy: parsePolicy(policy()),
+    sqs: bench.queue.sqs,
+    queueUrl: bench.queue.queueUrl,
+    table: bench.table,
+    held: heldAccess(bench.table),
+    now: () => bench.clock.now.getTime(),
+    signer: createRequesterSigner(async () => bench.requesterKeys),
+    postReply: (url, message) => postToSlack(url, message, { allowedOrigins: [bench.slack.origin] }),
+    ...overrides,
+  });
+  const path = `/actions/T0001/${++clicks}/click`;
+  const payload = blockActionsPayload({ actionId, value, userId, responseUrl: bench.slack.url(path) });
+  const res = await app.request(
+    signedRequest('/slack/interactions', interactionBody(payload), {
+      timestamp: Math.floor(bench.clock.now.getTime() / 1000),
+    }),
+  );
+  expect(res.status).toBe(200);
+  const replies = bench.slack.posts.filter((p) => p.path === path).map((p) => JSON.stringify(p.body));
+  return { outcome: requestLines().at(-1)?.outcome, replies };
+}
+
+describe('a Deny click racing an Approve click', () => {
+  it('is not shown as a denial when the Approve answered the question between its look and its veto', async () => {
+    const value = await askQuestion(bench, 'trg_dr1', 'dr-asked-1');
+    let approve: Awaited<ReturnType<typeof click>> | undefined;
+    const deny = await click(DENY_ACTION_ID, value, 'U0REL', {
+      // U0ADMIN's Approve lands after the Deny's first look, before its veto is written.
+      writeVeto: async (key, veto) => {
+        approve = await click(APPROVE_ACTION_ID, value, 'U0ADMIN');
+        await writeVeto(bench.table, key, veto);
+      },
+    });
+    expect(approve?.outcome).toBe('queued');
+
+    // The approved copy goes ahead: the phase is approved.
+    await bench.run(bench.worker({ policy: policy() }), await bench.receive());
+    expect(bench.approvals('trg_dr1')).toBe(1);
+
+    // So the Deny must not claim the change was denied, nor replace the question with a denial.
+    expect(deny.outcome).not.toBe('denied');
+    const said = deny.replies.join('');
+    expect(said).not.toContain('*denied*');
+    expect(said).not.toContain('"replace_original":true');
+  });
+});
