@@ -52,6 +52,9 @@ function formsOf(secret: string): string[] {
     chars.map((c) => `%${hex(c.charCodeAt(0), 2, false)}`).join(''),
     chars.map((c) => `\\u${hex(c.charCodeAt(0), 4, false)}`).join(''),
     chars.map((c) => `\\u${hex(c.charCodeAt(0), 4, true)}`).join(''),
+    // Mrkdwn-escaped, as every Slack post and reply spells untrusted text before its last scrub
+    // (Slack shows `&amp;` as `&`): src/slack/mrkdwn.ts.
+    secret.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;'),
     Buffer.from(secret, 'utf8').toString('base64').replace(/=+$/, ''),
     Buffer.from(secret, 'utf8').toString('base64url').replace(/=+$/, ''),
     ...base64Middles(secret),
