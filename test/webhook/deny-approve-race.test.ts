@@ -8,17 +8,17 @@
  * is answered. The real webhook (signed requests), the real worker, on the emulators.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createRequesterSigner } from '../src/actions/proof.js';
-import { parsePolicy } from '../src/policy/parse.js';
-import { postToSlack } from '../src/slack/post.js';
-import { writeVeto } from '../src/state/veto.js';
-import type { WebhookDeps } from '../src/webhook/deps.js';
-import { heldAccess } from '../src/webhook/held.js';
-import { APPROVE_ACTION_ID, DENY_ACTION_ID } from '../src/webhook/interactions.js';
-import { blockActionsPayload, interactionBody, signedRequest } from './helpers/slack-requests.js';
-import { buildApp } from './webhook/harness.js';
-import { type Bench, basePolicy, startBench } from './worker/fixture.js';
-import { askQuestion } from './worker/questions.js';
+import { createRequesterSigner } from '../../src/actions/proof.js';
+import { parsePolicy } from '../../src/policy/parse.js';
+import { postToSlack } from '../../src/slack/post.js';
+import { writeVeto } from '../../src/state/veto.js';
+import type { WebhookDeps } from '../../src/webhook/deps.js';
+import { heldAccess } from '../../src/webhook/held.js';
+import { APPROVE_ACTION_ID, DENY_ACTION_ID } from '../../src/webhook/interactions.js';
+import { blockActionsPayload, interactionBody, signedRequest } from '../helpers/slack-requests.js';
+import { type Bench, basePolicy, startBench } from '../worker/fixture.js';
+import { askQuestion } from '../worker/questions.js';
+import { buildApp } from './harness.js';
 
 let bench: Bench;
 beforeAll(async () => {

@@ -7,11 +7,11 @@
  * question is posted to the channel.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ActionRequest } from '../src/actions/request.js';
-import { postToSlack } from '../src/slack/post.js';
-import { rememberSecret } from '../src/util/secret-scrub.js';
-import { askMessage, outcomeMessage } from '../src/worker/replies.js';
-import { type SlackCapture, startSlackCapture } from './helpers/slack-capture.js';
+import type { ActionRequest } from '../../src/actions/request.js';
+import { postToSlack } from '../../src/slack/post.js';
+import { rememberSecret } from '../../src/util/secret-scrub.js';
+import { askMessage, outcomeMessage } from '../../src/worker/replies.js';
+import { type SlackCapture, startSlackCapture } from '../helpers/slack-capture.js';
 
 // A key the process holds (the secrets provider and the Console client remember what they use).
 const KEY = 'ck_live<9f&3b>2a77d1';
