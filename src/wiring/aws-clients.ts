@@ -24,16 +24,28 @@ export function awsClientConfig(env: Env, service: 'SQS' | 'DYNAMODB') {
   };
 }
 
-/** `status`'s queue depth: one GetQueueAttributes call (SQS's approximate count). */
+/**
+ * `status`'s queue depth: one GetQueueAttributes call (SQS's approximate counts). Messages in
+ * flight (a worker on them, a retry waiting out the visibility timeout, a 429 backing off for up
+ * to 15 minutes) and delayed ones count too: they are not done, and people read 0 as "the queue
+ * is empty, safe to deploy" (README, Upgrading). The same sum as the local stack's depth.
+ */
+const DEPTH_ATTRIBUTES = [
+  'ApproximateNumberOfMessages',
+  'ApproximateNumberOfMessagesNotVisible',
+  'ApproximateNumberOfMessagesDelayed',
+] as const;
+
 export function sqsQueueDepth(
   sqs: Pick<SQSClient, 'send'>,
   queueUrl: string,
 ): () => Promise<number | undefined> {
   return async () => {
     const out = await sqs.send(
-      new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['ApproximateNumberOfMessages'] }),
+      new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: [...DEPTH_ATTRIBUTES] }),
     );
-    const depth = Number(out.Attributes?.ApproximateNumberOfMessages);
-    return Number.isFinite(depth) ? depth : undefined;
+    const counts = DEPTH_ATTRIBUTES.map((name) => Number(out.Attributes?.[name]));
+    // A missing or unreadable count makes the depth unknown, never a smaller number.
+    return counts.every(Number.isFinite) ? counts.reduce((a, b) => a + b, 0) : undefined;
   };
 }
