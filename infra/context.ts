@@ -87,8 +87,65 @@ export function consoleApiBaseUrlProblem(value: string): string | undefined {
   return `consoleApiBaseUrl must be an https:// URL (the API key would travel in clear text; http:// only for localhost), got "${value}"`;
 }
 
+/** Every context key the app reads (README "Deploy the stack"); `policyTests` is read by app.ts. */
+export const CONTEXT_KEYS = [
+  'consoleApiBaseUrl',
+  'sweepSchedule',
+  'workerMaxConcurrency',
+  'alarmEmail',
+  'existingSecretArn',
+  'existingWebhookSecretArn',
+  'existingSweeperSecretArn',
+  'alarmThrottledPer5Min',
+  'alarmUnreachablePer5Min',
+  'alarmQueueAgeMinutes',
+  'alarmSweeperLagPeriods',
+  'ciPrincipals',
+  'policyFile',
+  'nodeRuntime',
+  'policyTests',
+] as const;
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(
+        previous[j]! + 1,
+        row[j - 1]! + 1,
+        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    previous = row;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * A key that looks like one of ours but is not is a typo, and CDK would ignore it without a word:
+ * `alarmEmails` would leave nobody paged, `sweepScheduleMinutes` keep the default schedule. CDK's
+ * own keys (`@aws-cdk/...` flags, `aws:cdk:*`, lookups with `:`) and unrelated keys are left alone.
+ */
+function refuseMisspelledKeys(node: Node): void {
+  const known: readonly string[] = CONTEXT_KEYS;
+  for (const key of Object.keys(node.getAllContext() as Record<string, unknown>)) {
+    if (known.includes(key) || /[:@/]/.test(key)) continue;
+    const lower = key.toLowerCase();
+    const resembled = known.find((k) => {
+      const kl = k.toLowerCase();
+      return lower.includes(kl) || kl.includes(lower) || editDistance(lower, kl) <= 3;
+    });
+    if (resembled)
+      throw new Error(
+        `context value "${key}" is not one console-autopilot reads: did you mean "${resembled}"?`,
+      );
+  }
+}
+
 /** The stack's settings from context; unset keys keep the stack's defaults. */
 export function readSettings(node: Node): AutopilotStackProps {
+  refuseMisspelledKeys(node);
   const settings: AutopilotStackProps = {
     consoleApiBaseUrl: text(node, 'consoleApiBaseUrl') ?? PLACEHOLDER_CONSOLE_API_BASE_URL,
   };
