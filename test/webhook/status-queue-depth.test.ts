@@ -7,10 +7,10 @@
  */
 import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulators, startEmulators } from '../src/local/emulators.js';
-import { createWebhookApp } from '../src/webhook/app.js';
-import { webhookDepsFromEnv } from '../src/wiring/from-env.js';
-import { commandBody, SIGNING_SECRET, signedRequest } from './helpers/slack-requests.js';
+import { type Emulators, startEmulators } from '../../src/local/emulators.js';
+import { createWebhookApp } from '../../src/webhook/app.js';
+import { webhookDepsFromEnv } from '../../src/wiring/from-env.js';
+import { commandBody, SIGNING_SECRET, signedRequest } from '../helpers/slack-requests.js';
 
 const NOW = Date.UTC(2026, 10, 22, 10, 0, 0);
 

@@ -6,7 +6,7 @@
  * commonest bad value. CDK's own keys (feature flags, `aws:cdk:*`, lookups) stay allowed.
  */
 import { describe, expect, it } from 'vitest';
-import { synthesize } from './infra/synth.js';
+import { synthesize } from './synth.js';
 
 describe('context keys', () => {
   it.each([
