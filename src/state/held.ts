@@ -65,12 +65,11 @@ const KEEP_DAYS = 30;
 export type HoldOutcome = { state: 'held' } | { state: 'cancelled'; cancel: CancelMark } | { state: 'ended' };
 
 /**
- * Writes the wait, replacing the one a copy of this request wrote before (a redelivered or
- * released copy held again), but never over a cancel mark: a person told "cancelled" must
- * never see the request run, and a plain put here would erase the mark between the worker's
- * read and its write.
+ * Writes the wait, replacing the one a copy wrote before (a redelivered or released copy held
+ * again), but never over a cancel mark (a put would erase it between the worker's read and write)
+ * nor, when the copy read a held item (`existing`), after it is gone: the request ended meanwhile.
  */
-export async function holdRequest(table: StateTable, held: HeldRecord, now: Date): Promise<HoldOutcome> {
+export async function holdRequest(table: StateTable, held: HeldRecord, now: Date, existing = false) {
   const fields: Item = {
     requestId: { S: held.requestId },
     action: { S: held.action },
@@ -95,12 +94,12 @@ export async function holdRequest(table: StateTable, held: HeldRecord, now: Date
     table,
     key(held.requestId),
     { expression: `SET ${set.join(', ')} REMOVE ${gone.join(', ')}`, values },
-    { expression: 'attribute_not_exists(cancelledBy)', names },
+    { expression: `${existing ? 'attribute_exists(pk) AND ' : ''}attribute_not_exists(cancelledBy)`, names },
   );
-  if (written) return { state: 'held' };
+  if (written) return { state: 'held' } satisfies HoldOutcome;
   // Marks are never taken off an item; only ending the request deletes it.
   const cancel = cancelFromItem(await getItem(table, key(held.requestId)));
-  return cancel ? { state: 'cancelled', cancel } : { state: 'ended' };
+  return (cancel ? { state: 'cancelled', cancel } : { state: 'ended' }) satisfies HoldOutcome;
 }
 
 /** The request ended (done, denied, cancelled, ...): it is no longer held. */

@@ -32,7 +32,8 @@ export function nextLookFor(why: HeldWhy, until: Date, policy: Policy, request: 
 export async function holdFor(
   table: StateTable,
   request: ActionRequest & { requestId: string },
-  wait: { why: HeldWhy; decision: Decision; nextLook: Date | undefined },
+  /** `existing`: this copy read a held item of the request (src/state/held.ts, `holdRequest`). */
+  wait: { why: HeldWhy; decision: Decision; nextLook: Date | undefined; existing?: boolean },
   now: Date,
 ): Promise<HoldOutcome> {
   return holdRequest(
@@ -50,6 +51,7 @@ export async function holdFor(
       ...(wait.nextLook ? { nextLook: wait.nextLook.toISOString() } : {}),
     },
     now,
+    wait.existing,
   );
 }
 

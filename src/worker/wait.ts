@@ -43,7 +43,11 @@ export async function defer(
   await writeAuditFor(deps, ctx, done);
   // Held in the table, not re-sent with a delay: the release tick brings it back.
   const nextLook = nextLookFor(why, until, deps.policy, request, now);
-  const stopped = unlessHeld(deps, ctx, await holdFor(deps.table, request, { why, decision, nextLook }, now));
+  const stopped = unlessHeld(
+    deps,
+    ctx,
+    await holdFor(deps.table, request, { why, decision, nextLook, existing: ctx.held === true }, now),
+  );
   if (stopped) return stopped;
   return finish(deps, ctx, done, 'deferred');
 }
@@ -64,7 +68,12 @@ export async function ask(deps: RecordDeps, ctx: RecordContext, decision: Decisi
   const reason = `${decision.reason}; waiting for Approve or Deny in the notifications channel`;
   const now = currentDate(deps);
   const nextLook = nextLookFor('ask', now, deps.policy, ctx.request, now);
-  const wait = { why: 'ask' as const, decision: { ...decision, reason }, nextLook };
+  const wait = {
+    why: 'ask' as const,
+    decision: { ...decision, reason },
+    nextLook,
+    existing: ctx.held === true,
+  };
   const stopped = unlessHeld(deps, ctx, await holdFor(deps.table, ctx.request, wait, now));
   if (stopped) return stopped;
   // Claim the question so that copies of this message never ask twice.
