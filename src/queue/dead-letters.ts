@@ -58,8 +58,10 @@ function describe(message: Message): DeadLetter {
     attributes,
     receiptHandle: message.ReceiptHandle ?? '',
   };
-  const requestId =
-    request?.requestId ?? (text('sourceMessageId') ? `sqs:${text('sourceMessageId')}` : undefined);
+  // Without one in the body the worker named it after the message it received: the worker's
+  // copy says which (sourceMessageId); one SQS moved after its retries keeps its message id.
+  const received = text('sourceMessageId') ?? message.MessageId;
+  const requestId = request?.requestId ?? (received ? `sqs:${received}` : undefined);
   if (requestId) letter.requestId = requestId;
   if (request) {
     letter.action = request.action;
