@@ -16,7 +16,7 @@ import { cancelHeldRequest } from '../worker/cancel.js';
 import { endCancelledNow } from '../worker/cancel-now.js';
 import { parse } from './args.js';
 import { CommandError, UsageError } from './errors.js';
-import { type CliIo, EXIT, printHelp, renderTable } from './io.js';
+import { type CliIo, EXIT, printable, printHelp, renderTable } from './io.js';
 import { policyFileOf, readPolicyArg } from './policy-input.js';
 import { stateTableFor } from './state-table.js';
 
@@ -126,6 +126,9 @@ export async function cancelCommand(args: string[], io: CliIo): Promise<number> 
     },
     ...(channel ? { channelUrl: async () => channel.url } : {}),
   });
-  io.stdout(`Cancelled ${requestId} (${outcome.held.action} ${outcome.held.target}): ${outcome.reason}`);
+  // The target is the queue sender's text (group names are any string): shown printable, as `held` shows it.
+  io.stdout(
+    printable(`Cancelled ${requestId} (${outcome.held.action} ${outcome.held.target}): ${outcome.reason}`),
+  );
   return EXIT.ok;
 }
