@@ -35,20 +35,47 @@ type EmfLine = Record<string, unknown> & {
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number;
 
+/** One metric directive of an EMF line: its dimension names (less `Service`) and its metrics. */
+interface Directive {
+  names: string[];
+  metrics: Array<{ Name: string; Unit?: string }>;
+}
+
+/**
+ * A line's EMF object and directives, or undefined for a line that is not EMF: not JSON, JSON
+ * that is no object (`null`, a number: a line cut short) or whose `_aws` is not EMF's shape.
+ */
+function emfOf(line: string): { doc: EmfLine; directives: Directive[] } | undefined {
+  let doc: EmfLine;
+  try {
+    doc = JSON.parse(line) as EmfLine;
+  } catch {
+    return undefined;
+  }
+  const found: unknown = doc && typeof doc === 'object' ? doc._aws?.CloudWatchMetrics : undefined;
+  if (!Array.isArray(found)) return undefined;
+  const list = <T>(value: unknown): T[] => (Array.isArray(value) ? value : []);
+  const directives = found
+    .filter((d): d is Record<string, unknown> => d !== null && typeof d === 'object')
+    .map((d) => ({
+      names: list<unknown>(list<unknown>(d.Dimensions)[0]).filter(
+        (n): n is string => typeof n === 'string' && n !== 'Service',
+      ),
+      metrics: list<{ Name: string; Unit?: string }>(d.Metrics).filter((m) => typeof m?.Name === 'string'),
+    }));
+  return { doc, directives };
+}
+
 /** Adds up EMF lines per series (service, metric, dimension values). Lines that are not EMF are skipped. */
 export function summarizeEmf(lines: string[]): MetricSeries[] {
   const series = new Map<string, MetricSeries & { values: number[] }>();
   for (const line of lines) {
-    let doc: EmfLine;
-    try {
-      doc = JSON.parse(line) as EmfLine;
-    } catch {
-      continue;
-    }
-    for (const directive of doc._aws?.CloudWatchMetrics ?? []) {
-      const names = (directive.Dimensions?.[0] ?? []).filter((d) => d !== 'Service');
-      const dimensions = Object.fromEntries(names.map((d) => [d, String(doc[d])]));
-      for (const { Name, Unit = 'None' } of directive.Metrics ?? []) {
+    const emf = emfOf(line);
+    if (!emf) continue;
+    const { doc } = emf;
+    for (const directive of emf.directives) {
+      const dimensions = Object.fromEntries(directive.names.map((d) => [d, String(doc[d])]));
+      for (const { Name, Unit = 'None' } of directive.metrics) {
         const raw = doc[Name];
         const values = (Array.isArray(raw) ? raw : [raw]).filter((v): v is number => typeof v === 'number');
         const service = String(doc.Service ?? '-');
