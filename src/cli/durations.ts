@@ -24,9 +24,10 @@ export function isoInstant(text: string): Date | undefined {
 /** `--since`: that long before `now`, or an ISO instant with an offset; a usage error otherwise. */
 export function sinceInstant(text: string, now: Date, usage = ''): Date {
   const back = durationMs(text);
-  if (back !== undefined) return new Date(now.getTime() - back);
-  const at = isoInstant(text);
-  if (!at)
+  // A duration reaching before any date (99999999999d) is no time to read from: said here, not
+  // later as a failed read of the table.
+  const at = back !== undefined ? new Date(now.getTime() - back) : isoInstant(text);
+  if (!at || Number.isNaN(at.getTime()))
     throw new UsageError(
       `--since must be like 30d, 24h, 90m or an ISO instant with offset; got "${text}"`,
       usage,
