@@ -20,7 +20,7 @@ import { sweeperDepsFromEnv } from '../wiring/from-env.js';
 import { loadPolicyFile } from '../wiring/policy-file.js';
 import { parse } from './args.js';
 import { CommandError, UsageError } from './errors.js';
-import { type CliIo, EXIT, printHelp, renderTable } from './io.js';
+import { type CliIo, EXIT, printable, printHelp, renderTable } from './io.js';
 import { localEndpoints } from './local-endpoints.js';
 import { policyFileOf } from './policy-input.js';
 
@@ -202,7 +202,8 @@ export async function sweepCommand(args: string[], io: CliIo): Promise<number> {
       '',
       rows.length ? renderTable(['plan', 'target', 'by', 'why'], rows) : 'Nothing to do.',
       ...(summary.stop !== 'done'
-        ? ['', `stopped early: ${summary.stop}${summary.error ? ` (${summary.error})` : ''}`]
+        ? // The error may carry the platform's own message: shown printable, as the table's cells.
+          ['', printable(`stopped early: ${summary.stop}${summary.error ? ` (${summary.error})` : ''}`)]
         : []),
     ].join('\n'),
   );
