@@ -69,7 +69,12 @@ export type HoldOutcome = { state: 'held' } | { state: 'cancelled'; cancel: Canc
  * again), but never over a cancel mark (a put would erase it between the worker's read and write)
  * nor, when the copy read a held item (`existing`), after it is gone: the request ended meanwhile.
  */
-export async function holdRequest(table: StateTable, held: HeldRecord, now: Date, existing = false) {
+export async function holdRequest(
+  table: StateTable,
+  held: HeldRecord,
+  now: Date,
+  existing = false,
+): Promise<HoldOutcome> {
   const fields: Item = {
     requestId: { S: held.requestId },
     action: { S: held.action },
@@ -96,10 +101,10 @@ export async function holdRequest(table: StateTable, held: HeldRecord, now: Date
     { expression: `SET ${set.join(', ')} REMOVE ${gone.join(', ')}`, values },
     { expression: `${existing ? 'attribute_exists(pk) AND ' : ''}attribute_not_exists(cancelledBy)`, names },
   );
-  if (written) return { state: 'held' } satisfies HoldOutcome;
+  if (written) return { state: 'held' };
   // Marks are never taken off an item; only ending the request deletes it.
   const cancel = cancelFromItem(await getItem(table, key(held.requestId)));
-  return (cancel ? { state: 'cancelled', cancel } : { state: 'ended' }) satisfies HoldOutcome;
+  return cancel ? { state: 'cancelled', cancel } : { state: 'ended' };
 }
 
 /** The request ended (done, denied, cancelled, ...): it is no longer held. */

@@ -7,9 +7,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../src/cli/run.js';
-import { type Emulators, startEmulators } from '../src/local/emulators.js';
-import { captureIo } from './helpers/cli-io.js';
+import { runCli } from '../../src/cli/run.js';
+import { type Emulators, startEmulators } from '../../src/local/emulators.js';
+import { captureIo } from '../helpers/cli-io.js';
 
 const ESC = '\u001b';
 let emulators: Emulators;

@@ -8,11 +8,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../src/cli/run.js';
-import { listHeld } from '../src/state/held.js';
-import { writePause } from '../src/state/pause.js';
-import { captureIo } from './helpers/cli-io.js';
-import { type Bench, basePolicy, startBench } from './worker/fixture.js';
+import { runCli } from '../../src/cli/run.js';
+import { listHeld } from '../../src/state/held.js';
+import { writePause } from '../../src/state/pause.js';
+import { captureIo } from '../helpers/cli-io.js';
+import { type Bench, basePolicy, startBench } from '../worker/fixture.js';
 
 const ESC = '\u001b';
 const evilGroup = `g1${ESC}[2J${ESC}]0;owned${ESC}\\\nCancelled nothing`;

@@ -5,8 +5,8 @@
  * bad command line: exit 2, naming --since.
  */
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../src/cli/run.js';
-import { captureIo } from './helpers/cli-io.js';
+import { runCli } from '../../src/cli/run.js';
+import { captureIo } from '../helpers/cli-io.js';
 
 describe('--since beyond any date', () => {
   it.each([

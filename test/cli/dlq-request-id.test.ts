@@ -7,9 +7,9 @@
  */
 import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../src/cli/run.js';
-import { captureIo } from './helpers/cli-io.js';
-import { type Bench, startBench } from './worker/fixture.js';
+import { runCli } from '../../src/cli/run.js';
+import { captureIo } from '../helpers/cli-io.js';
+import { type Bench, startBench } from '../worker/fixture.js';
 
 let bench: Bench;
 beforeAll(async () => {
