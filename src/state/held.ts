@@ -1,10 +1,9 @@
 /**
  * Held requests: one record per request that waits (paused, outside its window, over a limit,
- * waiting for an answer to "ask"), in one partition so that `held` lists them with one query
- * and the release tick finds the due ones with the same query. A record says who asked for
- * what, why it waits and when it is looked at again; it carries the request itself, because
- * the release tick (not a delayed queue message) brings the request back. The worker writes it
- * when the request starts to wait and deletes it when the request ends.
+ * waiting for an answer to "ask"), in one partition: `held` lists them and the release tick finds
+ * the due ones with one query. A record says who asked for what, why it waits and when it is
+ * looked at again, and carries the request itself, which the release tick (not a delayed queue
+ * message) brings back. The worker writes it when the request starts to wait, deletes it at the end.
  */
 import type { ActionRequest } from '../actions/request.js';
 import { getItem, type Item, itemKey } from './dynamo.js';
@@ -51,16 +50,14 @@ export interface CancelMark {
 const PK = `${ITEM_FAMILIES.held}#all`;
 const key = (requestId: string) => itemKey(PK, requestId);
 
-/** A held record's key, for readers that batch it with other items (the worker). */
-export const heldItemKey = key;
+export const heldItemKey = key; // for readers that batch it with other items (the worker)
 
 /** A forgotten record (a worker that never came back) leaves by itself after this long. */
 const KEEP_DAYS = 30;
 
 /**
- * What became of writing a wait: `held`; or `cancelled`, when `/autopilot cancel` marked the
- * request since this copy read it (the mark stays: the caller ends the request as cancelled);
- * or `ended`, when another copy ended it meanwhile (its final is there to replay).
+ * What became of writing a wait: `held`; `cancelled` when `/autopilot cancel` marked it since this
+ * copy read it (the caller ends it as cancelled); `ended` when it ended meanwhile (its final replays).
  */
 export type HoldOutcome = { state: 'held' } | { state: 'cancelled'; cancel: CancelMark } | { state: 'ended' };
 
@@ -88,9 +85,8 @@ export async function holdRequest(
     expiresAt: { N: String(expiresAfterDays(now, KEEP_DAYS)) },
     ...(held.nextLook ? { nextLook: { S: held.nextLook } } : {}),
   };
-  // An update, not a put: the wait's own fields are written anew, the last wait's releases taken
-  // off; a cancel mark, `reachedAt` and `executingBy` stay (the copy that set it may be calling the
-  // API now, e.g. an Approve click's copy while the question is held again at its hourly look).
+  // An update, not a put: the wait's fields anew, the last wait's releases off. A cancel mark,
+  // `reachedAt` and `executingBy` stay (their copy may be calling the API now: an Approve's copy).
   const names = Object.fromEntries(Object.keys(fields).map((name, i) => [`#f${i}`, name]));
   const values = Object.fromEntries(Object.values(fields).map((value, i) => [`:f${i}`, value]));
   const set = Object.keys(names).map((name, i) => `${name} = :f${i}`);
