@@ -14,7 +14,11 @@ const MAX_VISIBILITY_SECONDS = 43_200;
 /**
  * How long a rate-limited message should stay invisible: the server's Retry-After when given
  * (plus a little jitter so a herd does not return together), else exponential in the number of
- * receives (10 s, 20 s, 40 s ... up to 900 s) with ±20 % jitter.
+ * receives (15 s, 1 min, 4 min, then 15 min) with ±20 % jitter. Without Retry-After the 429 may
+ * be the 15-min window's, spent by another client on the key: the waits before the queue's last
+ * receive (`maxReceiveCount` 5, infra/autopilot-stack.ts) add up to more than that window (at
+ * least 16 min with the jitter), so a request outlasts it instead of reaching the DLQ. (They were
+ * 10, 20, 40 and 80 s: two and a half minutes.)
  */
 export function rateLimitBackoffSeconds(
   retryAfterMs: number | undefined,
@@ -24,7 +28,7 @@ export function rateLimitBackoffSeconds(
   if (retryAfterMs !== undefined && retryAfterMs >= 0) {
     return Math.min(MAX_DELAY_SECONDS, Math.ceil(retryAfterMs / 1000) + Math.floor(random() * 3));
   }
-  const base = 10 * 2 ** Math.max(0, Math.min(10, receiveCount - 1));
+  const base = 15 * 4 ** Math.max(0, Math.min(5, receiveCount - 1));
   const jittered = base * (0.8 + 0.4 * random());
   return Math.max(1, Math.min(MAX_DELAY_SECONDS, Math.round(jittered)));
 }

@@ -70,9 +70,15 @@ describe('postToSlack', () => {
 describe('delays and back-off', () => {
   it('backs off from Retry-After when given, else exponentially in the receive count, never past 900 s', () => {
     expect(rateLimitBackoffSeconds(5_000, 1, () => 0)).toBe(5);
-    expect(rateLimitBackoffSeconds(undefined, 1, () => 0.5)).toBe(10);
-    expect(rateLimitBackoffSeconds(undefined, 3, () => 0.5)).toBe(40);
+    expect(rateLimitBackoffSeconds(undefined, 1, () => 0.5)).toBe(15);
+    expect(rateLimitBackoffSeconds(undefined, 3, () => 0.5)).toBe(240);
     expect(rateLimitBackoffSeconds(undefined, 30, () => 1)).toBe(900);
+  });
+
+  it('without Retry-After, waits out the 15-min window before the queue gives the request up', () => {
+    // The stack dead-letters on the 5th receive that fails: the 4 waits before it, at their shortest.
+    const waits = [1, 2, 3, 4].map((receives) => rateLimitBackoffSeconds(undefined, receives, () => 0));
+    expect(waits.reduce((a, b) => a + b, 0)).toBeGreaterThan(15 * 60);
   });
 });
 
