@@ -125,15 +125,16 @@ function common(role: FunctionRole, env: Env, options: WiringOptions): Common {
   if (policy.notifications.slackWebhookUrl) {
     logger.warn(POLICY_WEBHOOK_URL_DEPRECATED);
   }
-  // The webhook's AWS calls give up on their own, not run on after its 2.5 s answer to Slack
-  // (without throwOnRequestTimeout the SDK's requestTimeout only logs a warning).
+  // Every AWS call gives up on its own (without throwOnRequestTimeout the SDK's requestTimeout
+  // only logs a warning): the webhook's before its 2.5 s answer to Slack; the worker's and the
+  // sweeper's so that one hung call fails its record or run, not the whole invocation by timeout.
   const bounded =
     role === 'webhook'
       ? {
           maxAttempts: 2,
           requestHandler: { connectionTimeout: 500, requestTimeout: 1_000, throwOnRequestTimeout: true },
         }
-      : {};
+      : { requestHandler: { connectionTimeout: 1_000, requestTimeout: 3_000, throwOnRequestTimeout: true } };
   const secrets = secretsFromEnvironment(env, role, REQUIRED_SECRETS[role], clock, bounded);
   // Built on the first call rather than at init (cold start; util/lazy-client). Endpoints come
   // from AWS_ENDPOINT_URL_SQS / _DYNAMODB in `env` when set (local stack, tests).
