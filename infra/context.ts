@@ -22,8 +22,10 @@ function text(node: Node, key: string): string | undefined {
 function integer(node: Node, key: string, range?: { min: number; max: number }): number | undefined {
   const raw = text(node, key);
   if (raw === undefined) return undefined;
-  const value = Number(raw);
-  if (!Number.isInteger(value)) throw new Error(`context value "${key}" must be an integer, got "${raw}"`);
+  // Digits only: Number() would also take "0x1E", "1e1" or "4.0" for a count of minutes.
+  const value = /^-?\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(value))
+    throw new Error(`context value "${key}" must be an integer, got "${raw}"`);
   if (range && (value < range.min || value > range.max))
     throw new Error(`context value "${key}" must be from ${range.min} to ${range.max}, got ${value}`);
   return value;
@@ -82,9 +84,19 @@ export function consoleApiBaseUrlProblem(value: string): string | undefined {
   } catch {
     return `consoleApiBaseUrl must be an https:// URL, got "${value}"`;
   }
+  // Credentials in the URL would sit in the template, the functions' environment and any line
+  // that shows the URL: refused, and never echoed.
+  if (url.username || url.password)
+    return 'consoleApiBaseUrl must not carry a user name or password (the API key comes from the secret)';
   const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
-  if (url.protocol === 'https:' || (url.protocol === 'http:' && loopback)) return undefined;
-  return `consoleApiBaseUrl must be an https:// URL (the API key would travel in clear text; http:// only for localhost), got "${value}"`;
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback))
+    return `consoleApiBaseUrl must be an https:// URL (the API key would travel in clear text; http:// only for localhost), got "${value}"`;
+  // The client appends `/console/v1/...` to it: a query or fragment would end up inside every path.
+  if (url.search || url.hash || value.includes('?') || value.includes('#'))
+    return `consoleApiBaseUrl must have no query or fragment (/console/v1/… is appended to it), got "${value}"`;
+  if (/\/console\/v1\/*$/i.test(url.pathname))
+    return `consoleApiBaseUrl is the base the API is under, without /console/v1 (the client appends it), got "${value}"`;
+  return undefined;
 }
 
 /** Every context key the app reads (README "Deploy the stack"); `policyTests` is read by app.ts. */

@@ -246,6 +246,25 @@ describe('the Console API base URL', () => {
     expect(consoleApiBaseUrlProblem('ftp://console.example.com')).toMatch(/must be an https:\/\/ URL/);
   });
 
+  it('carries no credentials, and the refusal never repeats them', () => {
+    for (const url of ['https://ops:hunter2@console.example.com', 'https://hunter2@console.example.com']) {
+      const problem = consoleApiBaseUrlProblem(url);
+      expect(problem).toMatch(/must not carry a user name or password/);
+      expect(problem).not.toContain('hunter2');
+    }
+  });
+
+  it('is a base the client can append /console/v1/… to: no query, no fragment, not /console/v1 itself', () => {
+    expect(consoleApiBaseUrlProblem('https://gw.example.com/platform')).toBeUndefined();
+    expect(consoleApiBaseUrlProblem('https://console.example.com/?region=eu')).toMatch(
+      /no query or fragment/,
+    );
+    expect(consoleApiBaseUrlProblem('https://console.example.com/#x')).toMatch(/no query or fragment/);
+    expect(consoleApiBaseUrlProblem('https://console.example.com/console/v1/')).toMatch(
+      /without \/console\/v1/,
+    );
+  });
+
   it('stops `cdk synth` with one line, not a stack trace', () => {
     const outdir = mkdtempSync(join(tmpdir(), 'autopilot-synth-'));
     try {
