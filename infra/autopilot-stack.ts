@@ -66,6 +66,12 @@ export interface AutopilotStackProps extends StackProps {
   ciPrincipals?: readonly string[];
   /** Most worker invocations at once (SQS event source maxConcurrency, 2–1000). @default 2 */
   workerMaxConcurrency?: number;
+  /**
+   * Reserve one concurrent execution for the sweeper (context `reserveSweeperConcurrency`). Its
+   * DynamoDB lease already keeps runs apart; the reservation also caps it at one, but Lambda
+   * refuses any reservation in an account whose concurrency limit is 10 (new accounts). @default true
+   */
+  reserveSweeperConcurrency?: boolean;
   /** The policy file bundled with every function (relative to the repository root). @default 'policy.json' */
   policyFile?: string;
   /** The Lambda runtime (context `nodeRuntime`). @default the newest aws-cdk-lib offers */
@@ -264,7 +270,7 @@ export class AutopilotStack extends Stack {
       ...(props.nodeRuntime ? { runtime: props.nodeRuntime } : {}),
       // Never longer than the period, so one run ends before the next is due.
       timeout: Duration.seconds(Math.min(300, sweepMinutes * 60)),
-      reservedConcurrentExecutions: 1,
+      ...(props.reserveSweeperConcurrency === false ? {} : { reservedConcurrentExecutions: 1 }),
       environment: common,
     })
       .bindSecret(sweeperSecret)

@@ -31,6 +31,15 @@ function integer(node: Node, key: string, range?: { min: number; max: number }):
   return value;
 }
 
+/** true or false: a JSON boolean in cdk.json, or the text of `-c key=true`. */
+function flag(node: Node, key: string): boolean | undefined {
+  const value: unknown = node.tryGetContext(key);
+  if (value === undefined || value === null || value === '') return undefined;
+  if (value === true || value === 'true') return true;
+  if (value === false || value === 'false') return false;
+  throw new Error(`context value "${key}" must be true or false, got ${JSON.stringify(value)}`);
+}
+
 /** Enough to catch a typo (no full RFC 5322): one @, a dot in the domain, no spaces. */
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -116,6 +125,7 @@ export const CONTEXT_KEYS = [
   'policyFile',
   'nodeRuntime',
   'policyTests',
+  'reserveSweeperConcurrency',
 ] as const;
 
 function editDistance(a: string, b: string): number {
@@ -177,6 +187,8 @@ export function readSettings(node: Node): AutopilotStackProps {
   if (Object.keys(alarmThresholds).length > 0) settings.alarmThresholds = alarmThresholds;
   const ciPrincipals = principals(node, 'ciPrincipals');
   const policyFile = text(node, 'policyFile');
+  const reserveSweeperConcurrency = flag(node, 'reserveSweeperConcurrency');
+  if (reserveSweeperConcurrency !== undefined) settings.reserveSweeperConcurrency = reserveSweeperConcurrency;
   const nodeRuntime = text(node, 'nodeRuntime');
   if (nodeRuntime !== undefined) {
     if (!(NODE_RUNTIMES as readonly string[]).includes(nodeRuntime))
