@@ -28,6 +28,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { PLATFORM_MUTATION_LIMITS } from '../src/console/platform-limits.js';
+import { MAX_RECEIVE_COUNT, MAX_RECEIVE_COUNT_VARIABLE } from '../src/queue/redrive.js';
 import { POLICY_WEBHOOK_URL_DEPRECATED } from '../src/secrets/secrets.js';
 import { TABLE_KEYS } from '../src/state/table.js';
 import { AutopilotFunction, type NodeRuntime } from './autopilot-function.js';
@@ -181,7 +182,8 @@ export class AutopilotStack extends Stack {
       enforceSSL: true,
       visibilityTimeout: QUEUE_VISIBILITY,
       retentionPeriod: Duration.days(4),
-      deadLetterQueue: { queue: dlq, maxReceiveCount: 5 },
+      // The worker reads the same number (MAX_RECEIVE_COUNT below) to tell a request given up.
+      deadLetterQueue: { queue: dlq, maxReceiveCount: MAX_RECEIVE_COUNT },
     });
 
     // --- State table.
@@ -231,6 +233,7 @@ export class AutopilotStack extends Stack {
         ...common,
         MUTATION_LIMIT_10S: String(limits.per10s),
         MUTATION_LIMIT_15MIN: String(limits.per15min),
+        [MAX_RECEIVE_COUNT_VARIABLE]: String(MAX_RECEIVE_COUNT),
       },
     })
       .bindSecret(secret)

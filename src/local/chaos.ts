@@ -17,6 +17,7 @@ import { ReceiveMessageCommand, SendMessageBatchCommand, type SQSClient } from '
 import { effectKey, parseActionRequest } from '../actions/request.js';
 import { clockOf, createConsoleClient } from '../console/index.js';
 import { createLogger } from '../observability/logger.js';
+import { MAX_RECEIVE_COUNT } from '../queue/redrive.js';
 import type { FaultConfig, LoggedRequest, Sandbox } from '../sandbox/index.js';
 import { readAudit } from '../state/audit.js';
 import { forEachBounded } from '../util/pool.js';
@@ -305,7 +306,10 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     // Only the injected 429s: the real limits would just make the run long.
     sandbox: { rateLimits: false, faults: { ...CHAOS_FAULTS, ...options.faults } },
     sweepIntervalSeconds: false,
-    queue: { visibilityTimeoutSeconds: options.visibilityTimeoutSeconds ?? 5, maxReceiveCount: 5 },
+    queue: {
+      visibilityTimeoutSeconds: options.visibilityTimeoutSeconds ?? 5,
+      maxReceiveCount: MAX_RECEIVE_COUNT,
+    },
     worker: {
       batchSize: 10,
       waitTimeSeconds: 1,

@@ -8,6 +8,7 @@ import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@
 import dynalite from 'dynalite';
 import { buildApp as buildFauxqs, interceptLocalhostDns } from 'fauxqs';
 import { createSqsClient } from '../queue/actions-queue.js';
+import { MAX_RECEIVE_COUNT } from '../queue/redrive.js';
 import { createDynamoClient, createStateTable, type DynamoClient } from '../state/table.js';
 
 export interface Emulators {
@@ -89,7 +90,7 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Emu
         VisibilityTimeout: String(options.visibilityTimeoutSeconds ?? 30),
         RedrivePolicy: JSON.stringify({
           deadLetterTargetArn: dlqArn,
-          maxReceiveCount: options.maxReceiveCount ?? 5,
+          maxReceiveCount: options.maxReceiveCount ?? MAX_RECEIVE_COUNT,
         }),
       },
     }),

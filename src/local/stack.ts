@@ -15,6 +15,7 @@ import type { Context, ScheduledEvent } from 'aws-lambda';
 import { PLATFORM_MUTATION_LIMITS } from '../console/platform-limits.js';
 import type { Logger } from '../observability/logger.js';
 import type { Policy } from '../policy/schema.js';
+import { MAX_RECEIVE_COUNT, MAX_RECEIVE_COUNT_VARIABLE } from '../queue/redrive.js';
 import { DEFAULT_API_KEY, type Sandbox, type SandboxOptions, startSandbox } from '../sandbox/index.js';
 import { sweeperHandler } from '../sweeper/handler.js';
 import { createSweeper } from '../sweeper/sweeper.js';
@@ -436,6 +437,8 @@ function functionEnvironment(
     // The key's limits, shared by the pollers through the state table as in the CDK stack.
     MUTATION_LIMIT_10S: String(limits.per10s),
     MUTATION_LIMIT_15MIN: String(limits.per15min),
+    // The emulated queue's redrive policy, which the worker must know as on Lambda.
+    [MAX_RECEIVE_COUNT_VARIABLE]: String(options.queue?.maxReceiveCount ?? MAX_RECEIVE_COUNT),
     // Random per boot: only the functions in this process can vouch for requesters.
     ...localRequesterKeys(),
     ...(parts.metricsFile ? { AUTOPILOT_METRICS_FILE: parts.metricsFile } : {}),

@@ -8,6 +8,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 import { resolve } from 'node:path';
 import { integerEnv, logLevelEnv, optionalEnv } from '../config/env.js';
 import { createLogger } from '../observability/logger.js';
+import { MAX_RECEIVE_COUNT } from '../queue/redrive.js';
 import { faultsFromEnv } from '../sandbox/index.js';
 import { renderBanner } from './banner.js';
 import { REPO_ROOT } from './endpoints.js';
@@ -57,7 +58,7 @@ async function main(): Promise<void> {
     // SANDBOX_ERROR_RATE, SANDBOX_HANG_RATE... (see src/sandbox/faults.ts) make the sandbox misbehave.
     sandbox: { faults: faultsFromEnv() },
     sweepIntervalSeconds: sweepIntervalSeconds === 0 ? false : sweepIntervalSeconds,
-    queue: { visibilityTimeoutSeconds, maxReceiveCount: 5 },
+    queue: { visibilityTimeoutSeconds, maxReceiveCount: MAX_RECEIVE_COUNT },
     stateDir,
     writeEndpointsFile: true,
     logger: log,

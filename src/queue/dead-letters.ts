@@ -19,6 +19,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import { actionTarget, parseActionRequest } from '../actions/request.js';
+import { MAX_RECEIVE_COUNT } from './redrive.js';
 
 type Sqs = Pick<SQSClient, 'send'>;
 
@@ -52,7 +53,8 @@ function describe(message: Message): DeadLetter {
   const letter: DeadLetter = {
     messageId: message.MessageId ?? '',
     reason:
-      text('error') ?? 'retries exhausted: the worker failed it 5 times (see its logs for the request id)',
+      text('error') ??
+      `retries exhausted: the worker failed it ${MAX_RECEIVE_COUNT} times (see its logs for the request id)`,
     receiveCount: receives,
     body,
     attributes,

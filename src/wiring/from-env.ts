@@ -19,6 +19,7 @@ import { clockOf } from '../console/rate-limiter.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { consoleApiMetrics, createMetrics, type Metrics } from '../observability/metrics.js';
 import type { Policy } from '../policy/schema.js';
+import { MAX_RECEIVE_COUNT, MAX_RECEIVE_COUNT_RANGE, MAX_RECEIVE_COUNT_VARIABLE } from '../queue/redrive.js';
 import {
   type FunctionRole,
   POLICY_WEBHOOK_URL_DEPRECATED,
@@ -249,6 +250,8 @@ export function workerDepsFromEnv(env: Env = process.env, options: WiringOptions
     table: c.table,
     queueUrl: c.queueUrl,
     dlqUrl: requireEnv('DLQ_URL', env),
+    // The queue's redrive policy, as the stack set it: a failure on that receive is told as given up.
+    maxReceiveCount: integerEnv(MAX_RECEIVE_COUNT_VARIABLE, MAX_RECEIVE_COUNT, env, MAX_RECEIVE_COUNT_RANGE),
     logger: c.logger,
     metrics: c.metrics,
     slack: { allowedOrigins: c.allowedOrigins },

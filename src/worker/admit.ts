@@ -7,6 +7,7 @@
 import type { SQSRecord } from 'aws-lambda';
 import { checkRequesterProof, PROOF_ATTRIBUTE, type RequesterKeys } from '../actions/proof.js';
 import { type ActionRequest, futureDated } from '../actions/request.js';
+import { type RequestOwner, sameOwner } from '../state/audit.js';
 import { RetryLater } from './errors.js';
 
 /** The requester keys the worker checks proofs with; `refresh` re-reads them (rotation, rate-limited). */
@@ -72,4 +73,17 @@ export async function admit(
   // Who asked comes first: an unproven message is refused as that, whatever its date.
   const future = futureDated(request, now);
   return future ? { rule: 'requested-in-future', reason: future } : undefined;
+}
+
+/** A refusal when `other` (the request held or ended under the id) is not this request. */
+export function idTakenRefusal(
+  mine: RequestOwner,
+  other: RequestOwner | undefined,
+  requestId: string,
+): Refusal | undefined {
+  if (!other || sameOwner(other, mine)) return undefined;
+  return {
+    rule: 'request-id-taken',
+    reason: `request id ${requestId} belongs to another request (by ${other.requester}); send this one under an id of its own`,
+  };
 }

@@ -132,7 +132,9 @@ export async function deadLetterRecord(
   });
   if (!claim.claimed) {
     if (claim.state.status === 'completed') return 'dead-lettered';
-    throw new RetryLater(`message ${record.messageId} is being dead-lettered by another copy`);
+    throw new RetryLater(`message ${record.messageId} is being dead-lettered by another copy`, {
+      otherCopy: true,
+    });
   }
   const now = currentDate(deps);
   let dlqMessageId: string | undefined;

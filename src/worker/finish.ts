@@ -119,16 +119,29 @@ export async function finish(
     !(await markNotified(deps.table, request.requestId, `deferred#${done.rule}`, currentDate(deps)))
   )
     return done.result;
-  const message = outcomeMessage(report);
+  await tell(deps, ctx, outcomeMessage(report), telling.channel);
+  return done.result;
+}
+
+/**
+ * Posts `message` where a request's outcomes are told: the requester's Slack reply URL while it
+ * lives and, with `channel`, the notifications channel. A post that fails is counted and logged.
+ */
+export async function tell(
+  deps: RecordDeps,
+  ctx: RecordContext,
+  message: SlackMessage,
+  channel: boolean,
+): Promise<void> {
+  const { request } = ctx;
   const targets: string[] = [];
   const replyUrl = liveReplyUrl(request, currentDate(deps));
   if (replyUrl) targets.push(replyUrl);
   else if (request.reply?.slackResponseUrl)
     ctx.log.info('reply URL expired (Slack keeps one 30 minutes): not posted');
-  const channel = await notificationsUrl(deps);
-  if (channel && telling.channel) targets.push(channel);
+  const channelUrl = await notificationsUrl(deps);
+  if (channelUrl && channel) targets.push(channelUrl);
   await Promise.all(targets.map((url) => reply(deps, ctx, url, message)));
-  return done.result;
 }
 
 const pick = ({ result, reason, rule }: Finished) => ({ result, reason, rule });

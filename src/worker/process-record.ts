@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { SQSRecord } from 'aws-lambda';
 import { effectKey, parseActionRequest, requesterKey } from '../actions/request.js';
 import type { Decision } from '../policy/decide.js';
-import { type RequestOwner, readFinal, recordFinal, sameOwner } from '../state/audit.js';
+import { readFinal, recordFinal } from '../state/audit.js';
 import { consumeCounter, refundCounter } from '../state/counters.js';
 import {
   claimEffect,
@@ -20,12 +20,13 @@ import {
 } from '../state/effects.js';
 import { markReached, startExecutingHeld, stopExecutingHeld } from '../state/held.js';
 import { readRequestState } from '../state/request-state.js';
-import { admit, type Refusal } from './admit.js';
+import { admit, idTakenRefusal } from './admit.js';
 import { deadLetterRecord } from './dead-letter.js';
 import { backOffIfRateLimited, setVisibility } from './defer.js';
 import { RetryLater } from './errors.js';
 import { executeAction } from './execute.js';
 import { endCancelled, finish } from './finish.js';
+import { tellingIfGivenUp } from './give-up.js';
 import { answeredQuestion } from './hold.js';
 import {
   currentDate,
@@ -92,30 +93,20 @@ export async function processRecord(
   // Cancelled while held (`/autopilot cancel`): it ends here, told to the requester and the channel.
   if (cancel) return endCancelled(deps, ctx, cancel);
 
-  const decision = deps.decide(deps.policy, { request, now, pause, veto, lastExposure });
-  // The Slack response_url is a short-lived capability: kept out of the audit trail.
-  const { reply: _reply, ...kept } = request;
-  ctx.inputs = {
-    request: kept,
-    now: now.toISOString(),
-    pause,
-    ...(veto ? { veto } : {}),
-    ...(lastExposure === undefined ? {} : { lastExposure }),
-  };
-  return apply(deps, ctx, decision);
-}
-
-/** A refusal when `other` (the request held or ended under the id) is not this request. */
-function idTakenRefusal(
-  mine: RequestOwner,
-  other: RequestOwner | undefined,
-  requestId: string,
-): Refusal | undefined {
-  if (!other || sameOwner(other, mine)) return undefined;
-  return {
-    rule: 'request-id-taken',
-    reason: `request id ${requestId} belongs to another request (by ${other.requester}); send this one under an id of its own`,
-  };
+  // From here a failure is the request's own: on the record's last receive its people are told.
+  return tellingIfGivenUp(deps, ctx, () => {
+    const decision = deps.decide(deps.policy, { request, now, pause, veto, lastExposure });
+    // The Slack response_url is a short-lived capability: kept out of the audit trail.
+    const { reply: _reply, ...kept } = request;
+    ctx.inputs = {
+      request: kept,
+      now: now.toISOString(),
+      pause,
+      ...(veto ? { veto } : {}),
+      ...(lastExposure === undefined ? {} : { lastExposure }),
+    };
+    return apply(deps, ctx, decision);
+  });
 }
 
 /**
@@ -202,7 +193,8 @@ async function mutate(deps: RecordDeps, ctx: RecordContext, decision: Decision):
     } else await letGo();
     if (decision.counter) await refundCounter(deps.table, decision.counter);
     await backOffIfRateLimited(deps, ctx, outcome);
-    throw new RetryLater(`transient failure: ${outcome.reason}`, { cause: outcome.error });
+    const mayHaveReached = outcome.mayHaveReached || claimed.earlierMayHaveReached;
+    throw new RetryLater(`transient failure: ${outcome.reason}`, { cause: outcome.error, mayHaveReached });
   }
   // Sent and answered (done, stale or refused); a transient failure is retried and counted then.
   deps.metrics.put('MutationsSent', 1, { Action: request.action }, { requestId: request.requestId });
@@ -248,7 +240,7 @@ async function claim(deps: RecordDeps, ctx: RecordContext, owner: string) {
   if (claimed.state.status === 'completed') return replay(deps, ctx, claimed.state.outcome);
   const waitSeconds = Math.ceil((claimed.state.lockExpiresAt - deps.clock()) / 1000) + 1;
   await setVisibility(deps.sqs, deps.queueUrl, ctx.record.receiptHandle, Math.max(1, waitSeconds));
-  throw new RetryLater(`effect ${ctx.key} is being executed by another copy`);
+  throw new RetryLater(`effect ${ctx.key} is being executed by another copy`, { otherCopy: true });
 }
 
 /** A held request stopped since our first read: cancelled first (the race is won on its held item), or ended by another copy. */

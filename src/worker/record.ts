@@ -41,6 +41,11 @@ export interface RecordDeps {
   safetyMarginMs: number;
   /** How far an effect lock reaches beyond the invocation's end (a crashed worker's claim frees itself). */
   lockMarginMs: number;
+  /**
+   * The actions queue's `maxReceiveCount` (src/queue/redrive.ts): a record failing on that receive
+   * is moved to the DLQ by SQS, so its people are told it was given up (give-up.ts).
+   */
+  maxReceiveCount: number;
   /** Keys that check who vouched for a requester; without them only `ci` requests are proven. */
   requesterKeys?: RequesterKeySource;
   /** Re-signs the copies the worker sends (deferrals) for the signer that vouched for the original. */

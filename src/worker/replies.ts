@@ -192,3 +192,53 @@ export function askMessage(
     ],
   };
 }
+
+/** A request whose record failed on every receive: SQS moves it to the DLQ (src/worker/give-up.ts). */
+export interface GivenUpReport {
+  request: ActionRequest;
+  requestId: string;
+  /** Receives of the record, each a failed attempt. */
+  attempts: number;
+  /** The last failure, scrubbed of secrets. */
+  lastFailure: string;
+  /** A Console API call may have reached the platform: the change may have been made after all. */
+  mayHaveReached: boolean;
+}
+
+/** Where a given-up request waits, and the command an operator starts from. */
+const GIVEN_UP_WHERE = 'it waits in the dead-letter queue for an operator (`autopilot dlq list`)';
+const MAY_HAVE_REACHED =
+  'an attempt may have reached the Console API: check whether the change was made before asking again';
+
+function givenUpHeadline(report: GivenUpReport): string {
+  // "Could not" only when no call may have made the change: never tell someone it was not done when it may have been.
+  const verb = report.mayHaveReached ? 'Gave up trying to' : 'Could not';
+  return `:rotating_light: ${verb} ${actionWords(report.request)} after ${report.attempts} attempts`;
+}
+
+/** Why, as the audit record keeps it (plain text, the trail's own style). */
+export function givenUpReason(report: Omit<GivenUpReport, 'request' | 'requestId'>): string {
+  const maybe = report.mayHaveReached ? `; ${MAY_HAVE_REACHED}` : '';
+  return `gave up after ${report.attempts} attempts (last: ${report.lastFailure}); kept in the dead-letter queue for an operator (autopilot dlq list)${maybe}`;
+}
+
+/** The reply: what could not be done, the last failure, and that it waits in the DLQ for an operator. */
+export function givenUpMessage(report: GivenUpReport): SlackMessage {
+  const maybe = report.mayHaveReached ? ` ${MAY_HAVE_REACHED.replace(/^a/, 'A')}.` : '';
+  const last = `(last: ${escapeSlack(report.lastFailure)})`;
+  const text = `${givenUpHeadline(report)} ${last}; ${GIVEN_UP_WHERE}.${maybe}`;
+  const context = [
+    'rule *retries-exhausted*',
+    `requested by \`${escapeSlack(requesterKey(report.request.requestedBy))}\``,
+    `request \`${escapeSlack(report.requestId)}\``,
+  ];
+  return {
+    text,
+    response_type: 'in_channel',
+    replace_original: false,
+    blocks: [
+      { type: 'section', text: { type: 'mrkdwn', text } },
+      { type: 'context', elements: [{ type: 'mrkdwn', text: context.join(' · ') }] },
+    ],
+  };
+}

@@ -105,5 +105,7 @@ function unlessHeld(
   ctx.held = outcome.state !== 'ended';
   if (outcome.state === 'held') return undefined;
   if (outcome.state === 'cancelled') return endCancelled(deps, ctx, outcome.cancel);
-  throw new RetryLater(`request ${ctx.request.requestId} ended while this copy held it again`);
+  throw new RetryLater(`request ${ctx.request.requestId} ended while this copy held it again`, {
+    otherCopy: true,
+  });
 }

@@ -13,6 +13,7 @@ import type { Context, ScheduledEvent, SQSBatchResponse, SQSEvent, SQSRecord } f
 import { createLogger, type Logger } from '../observability/logger.js';
 import { noMetrics } from '../observability/metrics.js';
 import { decide as policyDecide } from '../policy/decide.js';
+import { isLastReceive, MAX_RECEIVE_COUNT } from '../queue/redrive.js';
 import { forEachBounded } from '../util/pool.js';
 import { RetryLater } from './errors.js';
 import { processRecord, type RecordDeps, type RecordResult } from './process-record.js';
@@ -20,7 +21,7 @@ import { type ReleaseDeps, type ReleaseSummary, releaseHeld } from './release.js
 
 export type WorkerDeps = Omit<
   RecordDeps,
-  'logger' | 'metrics' | 'clock' | 'decide' | 'slack' | 'safetyMarginMs' | 'lockMarginMs'
+  'logger' | 'metrics' | 'clock' | 'decide' | 'slack' | 'safetyMarginMs' | 'lockMarginMs' | 'maxReceiveCount'
 > &
   Partial<RecordDeps> & {
     /** Records processed at the same time within one invocation (default 5). */
@@ -55,6 +56,7 @@ export function createWorker(deps: WorkerDeps): WorkerHandler {
     slack: deps.slack ?? { allowedOrigins: [] },
     safetyMarginMs: deps.safetyMarginMs ?? 3_000,
     lockMarginMs: deps.lockMarginMs ?? 15_000,
+    maxReceiveCount: deps.maxReceiveCount ?? MAX_RECEIVE_COUNT,
   };
   const concurrency = deps.concurrency ?? 5;
   const defaultTimeoutMs = deps.defaultTimeoutMs ?? 60_000;
@@ -75,7 +77,10 @@ export function createWorker(deps: WorkerDeps): WorkerHandler {
         result = 'retry';
         batchItemFailures.push({ itemIdentifier: record.messageId });
         const fields = { requestId: requestIdOf(record), messageId: record.messageId, error };
-        if (error instanceof RetryLater) logger.info('record will be retried', fields);
+        // On its last receive SQS moves it to the DLQ rather than deliver it again.
+        if (isLastReceive(record, recordDeps.maxReceiveCount))
+          logger.error('record failed on its last receive; SQS moves it to the DLQ', fields);
+        else if (error instanceof RetryLater) logger.info('record will be retried', fields);
         else logger.error('record failed; it will be retried', fields);
       }
       results[result] = (results[result] ?? 0) + 1;

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HANDLER_ENTRIES, REPO_ROOT } from '../../infra/bundling.js';
 import { SWEEPER_TABLE_GRANTS, WORKER_TABLE_GRANTS } from '../../infra/table-grants.js';
 import { normalizedPolicyText, parsePolicy } from '../../src/policy/parse.js';
+import { MAX_RECEIVE_COUNT } from '../../src/queue/redrive.js';
 import { policySha256 } from '../../src/wiring/policy-file.js';
 import { type CfnResourceJson, type Synthesized, synthesize } from './synth.js';
 
@@ -169,6 +170,8 @@ describe('the stack', () => {
       deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] },
       maxReceiveCount: 5,
     });
+    // One number: the worker is told the same count (MAX_RECEIVE_COUNT, below).
+    expect(MAX_RECEIVE_COUNT).toBe(5);
     expect(s.json.Resources[dlqId]?.Properties?.SqsManagedSseEnabled).toBe(true);
     // visibility >= 6x the worker's timeout
     expect(queue.VisibilityTimeout).toBeGreaterThanOrEqual(6 * (functionProps('Worker').Timeout as number));
@@ -280,6 +283,8 @@ describe('the stack', () => {
       DLQ_URL: { Ref: s.logicalId('DeadLetterQueue') },
       MUTATION_LIMIT_10S: '100',
       MUTATION_LIMIT_15MIN: '900',
+      // The queue's redrive count below: a failure on that receive is told as given up.
+      MAX_RECEIVE_COUNT: String(MAX_RECEIVE_COUNT),
     });
   });
 });

@@ -4,11 +4,13 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import { renderBanner } from '../../src/local/banner.js';
 import { sendSigned, signedSlashCommand } from '../../src/local/sign.js';
 import { bootLocalStack, type LocalStack } from '../../src/local/stack.js';
+import { MAX_RECEIVE_COUNT } from '../../src/queue/redrive.js';
 import { readCursor } from '../../src/state/sweep-cursor.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'autopilot-stack-'));
@@ -68,6 +70,18 @@ describe('the local stack', () => {
     expect(stack.env.SLACK_WEBHOOK_URL).toBe(stack.receiver.channelUrl);
     expect(JSON.parse(readFileSync(stack.policyPath, 'utf8')).notifications.slackWebhookUrl).toBeUndefined();
     expect(stack.env.SLACK_REPLY_ORIGINS).toBe(stack.receiver.origin);
+  });
+
+  it("tells its worker the emulated queue's redrive count, as the CDK stack does", async () => {
+    const out = await stack.emulators.sqs.send(
+      new GetQueueAttributesCommand({
+        QueueUrl: stack.emulators.queueUrl,
+        AttributeNames: ['RedrivePolicy'],
+      }),
+    );
+    const redrive = JSON.parse(out.Attributes?.RedrivePolicy ?? '{}') as { maxReceiveCount?: unknown };
+    expect(Number(redrive.maxReceiveCount)).toBe(MAX_RECEIVE_COUNT);
+    expect(stack.env.MAX_RECEIVE_COUNT).toBe(String(MAX_RECEIVE_COUNT));
   });
 
   it('answers a signed status command and refuses an unsigned one', async () => {

@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import { MAX_RECEIVE_COUNT } from '../../src/queue/redrive.js';
 import { sweeperDepsFromEnv, webhookDepsFromEnv, workerDepsFromEnv } from '../../src/wiring/from-env.js';
 import { mutationLimitsFromEnv } from '../../src/wiring/mutation-budget.js';
 
@@ -90,6 +91,17 @@ describe('values refused at start, naming the variable (never a silent default)'
     expect(() => sweeperDepsFromEnv({ ...all, SWEEPER_PAGE_SIZE: value })).toThrow(
       `environment variable SWEEPER_PAGE_SIZE must be a whole number at least 1, got "${value}"`,
     );
+  });
+
+  it.each(['0', '1001', '5.0'])('MAX_RECEIVE_COUNT=%s', (value) => {
+    expect(() => workerDepsFromEnv({ ...all, MAX_RECEIVE_COUNT: value })).toThrow(
+      `environment variable MAX_RECEIVE_COUNT must be a whole number from 1 to 1000, got "${value}"`,
+    );
+  });
+
+  it("takes MAX_RECEIVE_COUNT as set, and the stack's redrive count when unset", () => {
+    expect(workerDepsFromEnv({ ...all, MAX_RECEIVE_COUNT: '3' }).maxReceiveCount).toBe(3);
+    expect(workerDepsFromEnv(all).maxReceiveCount).toBe(MAX_RECEIVE_COUNT);
   });
 
   it('takes SWEEPER_PAGE_SIZE as set, and 1000 when unset', () => {
