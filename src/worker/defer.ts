@@ -16,7 +16,7 @@ const MAX_VISIBILITY_SECONDS = 43_200;
  * (plus a little jitter so a herd does not return together), else exponential in the number of
  * receives (15 s, 1 min, 4 min, then 15 min) with ±20 % jitter. Without Retry-After the 429 may
  * be the 15-min window's, spent by another client on the key: the waits before the queue's last
- * receive (`maxReceiveCount` 5, infra/autopilot-stack.ts) add up to more than that window (at
+ * receive (`maxReceiveCount` 5, src/queue/redrive.ts) add up to more than that window (at
  * least 16 min with the jitter), so a request outlasts it instead of reaching the DLQ. (They were
  * 10, 20, 40 and 80 s: two and a half minutes.)
  */

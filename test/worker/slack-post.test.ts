@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_RECEIVE_COUNT } from '../../src/queue/redrive.js';
 import { isAllowedSlackUrl, postToSlack, replyOriginsFromEnv } from '../../src/slack/post.js';
 import { rateLimitBackoffSeconds } from '../../src/worker/defer.js';
 import { askMessage, buttonRequest, encodeButtonValue } from '../../src/worker/replies.js';
@@ -76,8 +77,9 @@ describe('delays and back-off', () => {
   });
 
   it('without Retry-After, waits out the 15-min window before the queue gives the request up', () => {
-    // The stack dead-letters on the 5th receive that fails: the 4 waits before it, at their shortest.
-    const waits = [1, 2, 3, 4].map((receives) => rateLimitBackoffSeconds(undefined, receives, () => 0));
+    // The queue dead-letters on its last receive that fails: the waits before it, at their shortest.
+    const receives = Array.from({ length: MAX_RECEIVE_COUNT - 1 }, (_, i) => i + 1);
+    const waits = receives.map((receive) => rateLimitBackoffSeconds(undefined, receive, () => 0));
     expect(waits.reduce((a, b) => a + b, 0)).toBeGreaterThan(15 * 60);
   });
 });
