@@ -39,7 +39,16 @@ export interface RequestOptions {
  * each wait for the mutation budget. Called synchronously; it must not throw.
  */
 export type ApiObservation =
-  | { kind: 'response'; method: HttpMethod; path: string; mutation: boolean; status: number; ms: number }
+  | {
+      kind: 'response';
+      method: HttpMethod;
+      path: string;
+      mutation: boolean;
+      status: number;
+      ms: number;
+      /** A 401 the client answers by re-reading the key and trying again (a rotation): not yet a refused key. */
+      keyReread?: boolean;
+    }
   | {
       kind: 'failure';
       method: HttpMethod;

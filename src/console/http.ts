@@ -25,9 +25,10 @@ import { parseRetryAfter, retryDelay, shouldRetry } from './retry.js';
 /** setTimeout's ceiling (about 24.8 days); longer timeouts are clamped to it. */
 const MAX_TIMER_MS = 2_147_483_647;
 
-/** Across the attempts of one call: how often the sender sent one again on a fresh connection. */
+/** Across the attempts of one call: resends on a fresh connection (attempts too: src/http/send.ts); whether a 401 still gets the key re-read. */
 interface Tally {
   resent: number;
+  rereadKey: boolean;
 }
 
 /** Shorter than this, a token was free: the time is scheduling, not a wait for the budget. */
@@ -81,9 +82,7 @@ export class Transport {
     // Told again (a lookup): the process scrubber keeps only its newest secrets.
     for (const form of this.fixedForms) rememberSecret(form);
     let key = this.fixedKey ?? (await this.key(false));
-    let keyRefreshed = false;
-    // Sends the sender made again on a fresh connection: attempts too (see src/http/send.ts).
-    const tally: Tally = { resent: 0 };
+    const tally: Tally = { resent: 0, rereadKey: typeof this.config.apiKey === 'function' };
 
     for (let retry = 0; ; ) {
       if (options.signal?.aborted) throw new ApiAbortError('request aborted');
@@ -94,9 +93,9 @@ export class Transport {
         if (!(caught instanceof ConsoleError)) throw caught;
         error = caught;
       }
-      if (error instanceof AuthenticationError && !keyRefreshed && typeof this.config.apiKey === 'function') {
+      if (error instanceof AuthenticationError && tally.rereadKey) {
         // A rotated key: ask the provider once more and try again once (not counted as a retry).
-        keyRefreshed = true;
+        tally.rereadKey = false;
         key = await this.key(true);
         continue;
       }
@@ -241,6 +240,7 @@ export class Transport {
         path: pathOf(url),
         mutation: call.mutation,
         status: response.status,
+        ...(response.status === 401 && tally.rereadKey ? { keyReread: true } : {}),
         ms: this.config.now() - sent,
       });
     } catch (error) {

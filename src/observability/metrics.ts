@@ -33,7 +33,7 @@ export const METRIC_CATALOGUE = {
   ConsoleApiLatency: { unit: 'Milliseconds', dimensions: [] },
   /** 429s from the Console API (each attempt that got one). */
   ConsoleApiThrottled: { unit: 'Count', dimensions: [] },
-  /** 401s from the Console API: the key is revoked, or rotated wrongly. */
+  /** 401s from the Console API with the key re-read from the secret: the key is revoked, or rotated wrongly. */
   ConsoleApiUnauthorized: { unit: 'Count', dimensions: [] },
   /** Console API attempts with no answer: timed out, or the connection failed (not our own aborts). */
   ConsoleApiUnreachable: { unit: 'Count', dimensions: [] },
@@ -120,6 +120,8 @@ export function consoleApiMetrics(metrics: Metrics) {
     const { method, path, status } = observation;
     metrics.put('ConsoleApiLatency', Math.round(observation.ms * 10) / 10, {}, { method, path, status });
     if (observation.status === 429) metrics.put('ConsoleApiThrottled', 1, {});
-    if (observation.status === 401) metrics.put('ConsoleApiUnauthorized', 1, {});
+    // A 401 the re-read key cures is a rotation done right (README: new key in, then the old
+    // revoked), not a key to fix: the alarm would page for it. The re-read key's 401 counts.
+    if (observation.status === 401 && !observation.keyReread) metrics.put('ConsoleApiUnauthorized', 1, {});
   };
 }
