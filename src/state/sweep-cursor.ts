@@ -41,6 +41,8 @@ export interface Cursor {
   totalItems: number;
   /** The oldest event timestamp ever read: where our observation of exposures begins. */
   observedSince: number | null;
+  /** When a run last read the log up to its own time (epoch ms): the sweeper is no further behind. */
+  caughtUpAt?: number | null | undefined;
   updatedAt?: string | undefined;
 }
 

@@ -172,9 +172,13 @@ export function reportRun(
   const { metrics } = out;
   metrics.put('EventsRead', summary.events.eventsRead, {}, properties);
   if (newestAge !== undefined) metrics.put('NewestEventAge', newestAge, {}, properties);
-  // Read up to now: not behind, however old the newest event is (a quiet log is not lag).
+  // Read up to now: not behind, however old the newest event is (a quiet log is not lag). Short of
+  // it, behind by the newest event's age, but never by more than since a run last read up to now.
+  const sinceCaughtUp =
+    cursor?.caughtUpAt == null ? undefined : Math.max(0, (now.getTime() - cursor.caughtUpAt) / 1000);
   if (summary.events.caughtUp) metrics.put('SweeperLag', 0, {}, properties);
-  else if (newestAge !== undefined) metrics.put('SweeperLag', newestAge, {}, properties);
+  else if (newestAge !== undefined)
+    metrics.put('SweeperLag', Math.min(newestAge, sinceCaughtUp ?? newestAge), {}, properties);
   if (summary.stale.judged) {
     metrics.put('StaleConfigsFound', summary.stale.stale.length, {}, properties);
     metrics.put('StaleConfigsQueued', summary.stale.queued.length, {}, properties);

@@ -154,8 +154,13 @@ export function createSweeper(deps: SweeperDeps) {
       await step('page', { page: page.page, newEvents: page.newEvents.length });
       if (pending.length >= (deps.flushEvery ?? 1000)) await flush();
     }
-    await flush();
     const { end } = read;
+    // Read up to now: remembered, so that a later run that fails early knows how far behind it is.
+    if (end.caughtUp && latestCursor) {
+      latestCursor = { ...latestCursor, caughtUpAt: now.getTime() };
+      pendingCursor = latestCursor;
+    }
+    await flush();
     const { order, requests, pagesRead, eventsRead } = poller.stats;
     Object.assign(summary.events, { order, requests, pagesRead, eventsRead, caughtUp: end.caughtUp });
     summary.lastSeen.tracked = input.lastSeen.size;

@@ -9,17 +9,9 @@
  * behind than the time since it last read up to now.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMetrics } from '../src/observability/metrics.js';
-import type { EventLike, EventsSource } from '../src/sweeper/types.js';
-import {
-  canaryRulePolicy,
-  freshState,
-  makeSweeper,
-  NOW,
-  type Rig,
-  sortedLog,
-  startRig,
-} from './sweeper/harness.js';
+import { createMetrics } from '../../src/observability/metrics.js';
+import type { EventLike, EventsSource } from '../../src/sweeper/types.js';
+import { canaryRulePolicy, freshState, makeSweeper, NOW, type Rig, sortedLog, startRig } from './harness.js';
 
 const MIN = 60_000;
 const SCHEDULE_MIN = 15;

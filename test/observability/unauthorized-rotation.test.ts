@@ -8,11 +8,11 @@
  * re-read key gets too (or with no key to re-read) is, and must still be counted.
  */
 import { describe, expect, it } from 'vitest';
-import { createConsoleClient } from '../src/console/index.js';
-import { consoleApiMetrics, createMetrics } from '../src/observability/metrics.js';
-import { startSandbox } from '../src/sandbox/index.js';
-import type { AutopilotSecretValues, SecretsProvider } from '../src/secrets/secrets.js';
-import { consoleClientFor } from '../src/wiring/from-env.js';
+import { createConsoleClient } from '../../src/console/index.js';
+import { consoleApiMetrics, createMetrics } from '../../src/observability/metrics.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import type { AutopilotSecretValues, SecretsProvider } from '../../src/secrets/secrets.js';
+import { consoleClientFor } from '../../src/wiring/from-env.js';
 
 const T0 = Date.parse('2026-11-23T10:00:00Z');
 
