@@ -183,12 +183,12 @@ export class Operations extends Construct {
     );
     alarm(
       'WebhookServerErrors',
-      'The Slack webhook answered 5xx: people in Slack see failures. Run the saved query "errors by function" for the webhook.',
+      'The Slack webhook answered 5xx: people in Slack see failures. Run the saved query "errors by function" for the webhook; if it finds nothing, the function was throttled or failed to start (its Throttles metric, its init errors in the log group).',
       api.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum' }),
     );
     alarm(
       'WorkerErrors',
-      'The worker failed invocations (not single records): records are retried and reach the DLQ after 5 receives. Run the saved query "errors by function".',
+      'Worker invocations failed as a whole: a release tick, a timeout or a failed start (a single failing record is retried and reaches the DLQ alarm instead). Run the saved query "errors by function".',
       worker.function.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' }),
     );
     alarm(
