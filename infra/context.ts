@@ -119,6 +119,7 @@ export const CONTEXT_KEYS = [
   'existingSweeperSecretArn',
   'alarmThrottledPer5Min',
   'alarmUnreachablePer5Min',
+  'alarmServerErrorsPer5Min',
   'alarmQueueAgeMinutes',
   'alarmSweeperLagPeriods',
   'ciPrincipals',
@@ -180,6 +181,7 @@ export function readSettings(node: Node): AutopilotStackProps {
   const thresholds = {
     throttledPer5Min: integer(node, 'alarmThrottledPer5Min', { min: 1, max: 10_000 }),
     unreachablePer5Min: integer(node, 'alarmUnreachablePer5Min', { min: 1, max: 10_000 }),
+    serverErrorsPer5Min: integer(node, 'alarmServerErrorsPer5Min', { min: 1, max: 10_000 }),
     queueAgeMinutes: integer(node, 'alarmQueueAgeMinutes', { min: 1, max: 5_760 }),
     sweeperLagPeriods: integer(node, 'alarmSweeperLagPeriods', { min: 1, max: 100 }),
   };

@@ -35,6 +35,8 @@ export interface AlarmThresholds {
   throttledPer5Min: number;
   /** Console API attempts with no answer (timeouts, failed connections) per 5 minutes, two periods in a row. @default 5 */
   unreachablePer5Min: number;
+  /** Console API attempts answered 5xx per 5 minutes, two periods in a row. @default 5 */
+  serverErrorsPer5Min: number;
   /** Minutes the oldest message may wait in the actions queue. @default 30 */
   queueAgeMinutes: number;
   /** Sweeper periods it may fall behind the event log. @default 2 */
@@ -44,6 +46,7 @@ export interface AlarmThresholds {
 export const DEFAULT_ALARM_THRESHOLDS: AlarmThresholds = {
   throttledPer5Min: 10,
   unreachablePer5Min: 5,
+  serverErrorsPer5Min: 5,
   queueAgeMinutes: 30,
   sweeperLagPeriods: 2,
 };
@@ -156,6 +159,12 @@ export class Operations extends Construct {
       acrossServices('ConsoleApiUnreachable', all, 'no answer'),
       { threshold: thresholds.unreachablePer5Min, evaluationPeriods: 2 },
     );
+    alarm(
+      'ConsoleApiServerErrors',
+      `The Console API answered 5xx at least ${thresholds.serverErrorsPer5Min} times per 5 minutes for 10 minutes: the platform is failing. Nothing is lost: calls are retried, mutations through the queue, and a request that fails on every receive ends in the DLQ with its requester told. Check the platform's status; the saved query "slowest Console API calls" shows the failing method and path (status 5xx).`,
+      acrossServices('ConsoleApiServerErrors', all, '5xx'),
+      { threshold: thresholds.serverErrorsPer5Min, evaluationPeriods: 2 },
+    );
     const lagSeconds = thresholds.sweeperLagPeriods * props.sweepMinutes * 60;
     alarm(
       'SweeperLagging',
@@ -238,10 +247,11 @@ export class Operations extends Construct {
     );
     this.dashboard.addWidgets(
       new GraphWidget({
-        title: 'Console API 429s, 401s, no answer, budget waits',
+        title: 'Console API 429s, 401s, 5xx, no answer, budget waits',
         left: [
           acrossServices('ConsoleApiThrottled', all, '429s'),
           acrossServices('ConsoleApiUnauthorized', all, '401s'),
+          acrossServices('ConsoleApiServerErrors', all, '5xx'),
           acrossServices('ConsoleApiUnreachable', all, 'no answer'),
         ],
         right: [appMetric('BudgetWaits', 'worker', 'SampleCount', 'budget waits')],

@@ -37,6 +37,8 @@ export const METRIC_CATALOGUE = {
   ConsoleApiUnauthorized: { unit: 'Count', dimensions: [] },
   /** Console API attempts with no answer: timed out, or the connection failed (not our own aborts). */
   ConsoleApiUnreachable: { unit: 'Count', dimensions: [] },
+  /** Console API attempts answered 5xx: the platform failing (retried, and through the queue). */
+  ConsoleApiServerErrors: { unit: 'Count', dimensions: [] },
   /** Mutations that had to wait for the budget, and how long (ms). */
   BudgetWaits: { unit: 'Milliseconds', dimensions: [] },
   /** Slack posts (replies, channel notices, questions) that could not be delivered. */
@@ -103,7 +105,7 @@ export function createMetrics(options: MetricsOptions): Metrics {
 /** For callers that do not measure (tests that do not look, tools). */
 export const noMetrics: Metrics = { put: () => {} };
 
-/** The Console API client's observations as metrics: latency, 429s, 401s, no answer, budget waits. */
+/** The Console API client's observations as metrics: latency, 429s, 401s, 5xx, no answer, budget waits. */
 export function consoleApiMetrics(metrics: Metrics) {
   return (observation: ApiObservation): void => {
     if (observation.kind === 'budget-wait') {
@@ -120,6 +122,7 @@ export function consoleApiMetrics(metrics: Metrics) {
     const { method, path, status } = observation;
     metrics.put('ConsoleApiLatency', Math.round(observation.ms * 10) / 10, {}, { method, path, status });
     if (observation.status === 429) metrics.put('ConsoleApiThrottled', 1, {});
+    if (observation.status >= 500) metrics.put('ConsoleApiServerErrors', 1, {}, { method, path, status });
     // A 401 the re-read key cures is a rotation done right (README: new key in, then the old
     // revoked), not a key to fix: the alarm would page for it. The re-read key's 401 counts.
     if (observation.status === 401 && !observation.keyReread) metrics.put('ConsoleApiUnauthorized', 1, {});

@@ -18,6 +18,7 @@ beforeAll(() => {
       sweepSchedule: '10',
       alarmThrottledPer5Min: '25',
       alarmUnreachablePer5Min: '7',
+      alarmServerErrorsPer5Min: '9',
       alarmQueueAgeMinutes: '45',
       alarmSweeperLagPeriods: '3',
     },
@@ -121,6 +122,7 @@ describe('the alarms', () => {
         'ActionsQueueBacklog',
         'ConsoleApiThrottled',
         'ConsoleApiUnauthorized',
+        'ConsoleApiServerErrors',
         'ConsoleApiUnreachable',
         'DeadLetterQueueNotEmpty',
         'SweeperErrors',
@@ -141,6 +143,7 @@ describe('the alarms', () => {
   it('take their thresholds from context', () => {
     expect(named('ConsoleApiThrottled')).toMatchObject({ Threshold: 25, EvaluationPeriods: 3 });
     expect(named('ConsoleApiUnreachable')).toMatchObject({ Threshold: 7, EvaluationPeriods: 2 });
+    expect(named('ConsoleApiServerErrors')).toMatchObject({ Threshold: 9, EvaluationPeriods: 2 });
     expect(named('ActionsQueueBacklog').Threshold).toBe(45 * 60);
     // Three periods of a 10-minute schedule.
     expect(named('SweeperLagging').Threshold).toBe(3 * 10 * 60);

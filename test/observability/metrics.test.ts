@@ -208,6 +208,34 @@ describe('the Console API client', () => {
     }
   });
 
+  it('reports each attempt answered 5xx, with its method, path and status', async () => {
+    const sandbox = await startSandbox({ faults: { errorRate: 1 } });
+    try {
+      const { metrics, raw, named } = capture();
+      const observe = consoleApiMetrics(metrics);
+      const client = createConsoleClient({
+        baseUrl: sandbox.url,
+        apiKey: 'sandbox-key',
+        maxRetries: 1,
+        observe,
+      });
+      await client.segments.get('seg_1').catch(() => undefined);
+      for (const line of raw) expect(emfProblems(line), line).toEqual([]);
+      const errors = named('ConsoleApiServerErrors');
+      expect(errors).toHaveLength(2);
+      for (const line of errors) {
+        expect(line).toMatchObject({
+          ConsoleApiServerErrors: 1,
+          method: 'GET',
+          path: '/console/v1/segments/seg_1',
+        });
+        expect(line.status).toBeGreaterThanOrEqual(500);
+      }
+    } finally {
+      await sandbox.close();
+    }
+  });
+
   it('reports an attempt that got no answer, but not one the caller aborted', async () => {
     const { metrics, raw, named } = capture();
     const observe = consoleApiMetrics(metrics);
