@@ -184,7 +184,12 @@ export class AutopilotFunction extends Construct {
           effect: Effect.ALLOW,
           actions: [...only.actions],
           resources: [table.tableArn],
-          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...only.partitionKeys] } },
+          conditions: {
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...only.partitionKeys] },
+            ...(only.attributes
+              ? { 'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...only.attributes] } }
+              : {}),
+          },
         }),
       );
     }

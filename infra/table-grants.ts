@@ -19,17 +19,44 @@ import {
 export interface TableGrant {
   actions: readonly string[];
   partitionKeys: readonly string[];
+  /**
+   * When set, every attribute a request names (its key, update and condition expressions) must
+   * be one of these (IAM `dynamodb:Attributes`): a write limited to marks cannot set others.
+   */
+  attributes?: readonly string[];
 }
+
+/**
+ * What the webhook may write on a held item: its marks (an Approve click's answer, a cancel, a
+ * Deny's look-again) and what their conditions read. Never the held request itself: the
+ * worker's release tick re-signs a held item's request for its requester, so a held item the
+ * webhook could write whole would let it speak as the sweeper (test/security/held-forgery.test.ts).
+ */
+export const WEBHOOK_HELD_ATTRIBUTES = [
+  'pk',
+  'sk',
+  'why',
+  'nextLook',
+  'answeredBy',
+  'answeredAt',
+  'cancelledBy',
+  'cancelledAt',
+  'cancelReason',
+  'executingBy',
+  'reachedAt',
+] as const;
 
 export const WEBHOOK_TABLE_GRANTS: readonly TableGrant[] = [
   // Only its own items: the pause switch, vetoes and its queued marks.
   { actions: ['dynamodb:GetItem', 'dynamodb:PutItem'], partitionKeys: WEBHOOK_PARTITION_KEYS },
   // Read-only, for `/autopilot why`: the audit trail.
   { actions: ['dynamodb:GetItem', 'dynamodb:Query'], partitionKeys: WEBHOOK_READ_PARTITION_KEYS },
-  // `/autopilot held` and `cancel` (a cancel mark; the worker ends the request): held requests only.
+  // `/autopilot held`, and a click's or a cancel's marks (the worker ends the request): held requests only.
+  { actions: ['dynamodb:GetItem', 'dynamodb:Query'], partitionKeys: WEBHOOK_HELD_PARTITION_KEYS },
   {
-    actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
+    actions: ['dynamodb:UpdateItem'],
     partitionKeys: WEBHOOK_HELD_PARTITION_KEYS,
+    attributes: WEBHOOK_HELD_ATTRIBUTES,
   },
 ];
 

@@ -309,10 +309,10 @@ describe('least privilege', () => {
         readSecret('WebhookSecret'),
         readSecret('WebhookRequesterKey'),
         grant(['dynamodb:GetItem', 'dynamodb:PutItem'], s.logicalId('StateTable')),
-        // Read-only, for /autopilot why (the audit trail's partitions only: see least-privilege).
+        // Read-only, for /autopilot why and held (the audit trail's and the held partitions: see least-privilege).
         grant(['dynamodb:GetItem', 'dynamodb:Query'], s.logicalId('StateTable')),
-        // For /autopilot held and cancel (the held partition only: see least-privilege).
-        grant(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'], s.logicalId('StateTable')),
+        // Marks on held requests (a click's answer, a cancel), and no other attribute: see least-privilege.
+        grant(['dynamodb:UpdateItem'], s.logicalId('StateTable')),
         send('ActionsQueue'),
       ].sort(),
     );
@@ -526,7 +526,7 @@ describe('alarms', () => {
       Endpoint: 'oncall@example.com',
       TopicArn: { Ref: s.logicalId('AlarmTopic') },
     });
-    expect(resourcesOfType('AWS::CloudWatch::Alarm')).toHaveLength(10);
+    expect(resourcesOfType('AWS::CloudWatch::Alarm')).toHaveLength(11);
     for (const [, alarm] of resourcesOfType('AWS::CloudWatch::Alarm')) {
       expect(alarm.Properties?.AlarmActions).toEqual(topicRef());
     }

@@ -14,7 +14,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../infra/bundling.js';
 import { consoleApiBaseUrlProblem } from '../../infra/context.js';
-import { SWEEPER_TABLE_GRANTS, type TableGrant, WORKER_TABLE_GRANTS } from '../../infra/table-grants.js';
+import {
+  SWEEPER_TABLE_GRANTS,
+  type TableGrant,
+  WEBHOOK_HELD_ATTRIBUTES,
+  WORKER_TABLE_GRANTS,
+} from '../../infra/table-grants.js';
 import {
   WEBHOOK_HELD_PARTITION_KEYS,
   WEBHOOK_PARTITION_KEYS,
@@ -114,15 +119,26 @@ describe('the state table', () => {
         },
         {
           Effect: 'Allow',
-          Action: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
+          Action: ['dynamodb:GetItem', 'dynamodb:Query'],
           Resource: resource,
           Condition: {
             'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...WEBHOOK_HELD_PARTITION_KEYS] },
           },
         },
+        {
+          Effect: 'Allow',
+          Action: 'dynamodb:UpdateItem',
+          Resource: resource,
+          Condition: {
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...WEBHOOK_HELD_PARTITION_KEYS] },
+            // Its marks only: never the held request, which the release tick would re-sign.
+            'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...WEBHOOK_HELD_ATTRIBUTES] },
+          },
+        },
       ]),
     );
-    expect(onTable('Webhook')).toHaveLength(3);
+    expect(onTable('Webhook')).toHaveLength(4);
+    expect(WEBHOOK_HELD_ATTRIBUTES).not.toContain('request');
     expect(WEBHOOK_HELD_PARTITION_KEYS).toEqual(['held#all']);
     expect(WEBHOOK_PARTITION_KEYS).toEqual(['control#pause', 'veto#*', 'queued#*']);
     expect(WEBHOOK_READ_PARTITION_KEYS).toEqual(['audit#*']);

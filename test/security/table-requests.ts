@@ -12,6 +12,8 @@ export interface TableRequest {
   action: string;
   /** Every partition key the request names (a batch names many). */
   pks: string[];
+  /** The attributes a single-item write names (key, update and condition expressions), for `dynamodb:Attributes`. */
+  attributes?: string[];
 }
 
 type Keyed = { pk?: { S?: string }; sk?: { S?: string } };
@@ -26,6 +28,27 @@ export interface Input {
   >;
   TransactItems?: Array<Record<string, { Key?: Keyed; Item?: Keyed }>>;
   UpdateExpression?: string;
+  ConditionExpression?: string;
+  ExpressionAttributeNames?: Record<string, string>;
+}
+
+/** Words of the expression grammar that are not attribute names. */
+const EXPRESSION_WORDS = new Set(
+  'set remove add delete and or not in between attribute_exists attribute_not_exists attribute_type begins_with contains size if_not_exists list_append'.split(
+    ' ',
+  ),
+);
+
+/** The top-level attribute names a request's key and expressions name (`#n` placeholders resolved). */
+function attributeNames(input: Input): string[] | undefined {
+  if (input.UpdateExpression === undefined && input.ConditionExpression === undefined) return undefined;
+  const names = new Set(Object.keys(input.Key ?? input.Item ?? {}));
+  const text = `${input.UpdateExpression ?? ''} ${input.ConditionExpression ?? ''}`;
+  for (const [token] of text.matchAll(/[#:]?[A-Za-z_][A-Za-z0-9_]*/g)) {
+    if (token.startsWith(':') || EXPRESSION_WORDS.has(token.toLowerCase())) continue;
+    names.add(token.startsWith('#') ? (input.ExpressionAttributeNames?.[token] ?? token) : token);
+  }
+  return [...names];
 }
 
 function partitionKeys(input: Input): string[] {
@@ -59,7 +82,12 @@ export function recordingClient(
   return {
     async send(command: { input: Input; constructor: { name: string } }) {
       const action = `dynamodb:${command.constructor.name.replace(/Command$/, '')}`;
-      const request = { action, pks: partitionKeys(command.input) };
+      const attributes = attributeNames(command.input);
+      const request: TableRequest = {
+        action,
+        pks: partitionKeys(command.input),
+        ...(attributes ? { attributes } : {}),
+      };
       requests.push(request);
       await before?.(request, command.input);
       return real.send(command as never);
@@ -75,13 +103,19 @@ export function likePattern(pattern: string): RegExp {
 
 const covers = (grant: TableGrant, request: TableRequest) =>
   grant.actions.includes(request.action) &&
-  request.pks.every((pk) => grant.partitionKeys.some((p) => likePattern(p).test(pk)));
+  request.pks.every((pk) => grant.partitionKeys.some((p) => likePattern(p).test(pk))) &&
+  // IAM's ForAllValues:StringEquals on dynamodb:Attributes: every attribute named is listed.
+  (grant.attributes === undefined ||
+    (request.attributes ?? []).every((name) => grant.attributes?.includes(name)));
 
 /** The requests no single grant allows, each once, as `action pk,pk`. */
 export function refused(requests: TableRequest[], grants: readonly TableGrant[]): string[] {
   const out = requests
     .filter((r) => !grants.some((g) => covers(g, r)))
-    .map((r) => `${r.action} ${[...new Set(r.pks)].sort().join(',')}`);
+    .map(
+      (r) =>
+        `${r.action} ${[...new Set(r.pks)].sort().join(',')}${r.attributes ? ` [${[...r.attributes].sort().join(',')}]` : ''}`,
+    );
   return [...new Set(out)].sort();
 }
 

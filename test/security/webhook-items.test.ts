@@ -5,8 +5,8 @@
  * them, so a new webhook feature that needs more fails here rather than with AccessDenied
  * after a deploy.
  */
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WEBHOOK_TABLE_GRANTS } from '../../infra/table-grants.js';
 import type { ActionRequest } from '../../src/actions/request.js';
 import { type Emulators, startEmulators } from '../../src/local/emulators.js';
 import { holdRequest } from '../../src/state/held.js';
@@ -24,32 +24,19 @@ import {
   signedRequest,
 } from '../helpers/slack-requests.js';
 import { buildApp } from '../webhook/harness.js';
+import { recordingClient, refused, type TableRequest } from './table-requests.js';
 
 let emu: Emulators;
 const touched: string[] = [];
 let table: StateTable;
 
+const requests: TableRequest[] = [];
+
 beforeAll(async () => {
   emu = await startEmulators();
-  const client = {
-    send(command: {
-      input: {
-        Key?: { pk?: { S?: string } };
-        Item?: { pk?: { S?: string } };
-        // A Query names its partition in the key condition (`pk = :pk`).
-        ExpressionAttributeValues?: { ':pk'?: { S?: string } };
-      };
-    }) {
-      const { Key, Item, ExpressionAttributeValues } = command.input;
-      touched.push(
-        Key?.pk?.S ??
-          Item?.pk?.S ??
-          ExpressionAttributeValues?.[':pk']?.S ??
-          `(no key: ${JSON.stringify(command.input)})`,
-      );
-      return emu.dynamo.send(command as never);
-    },
-  } as unknown as Pick<DynamoDBClient, 'send'>;
+  const client = recordingClient(emu.dynamo, requests, async (request) => {
+    touched.push(...request.pks);
+  });
   table = { client, tableName: emu.tableName };
 });
 afterAll(async () => {
@@ -114,5 +101,7 @@ describe("the webhook's table items", () => {
     // Every kind of item the webhook owns was exercised, or this test would prove little.
     expect([...families].sort()).toEqual(['control', 'held', 'queued', 'veto']);
     expect(touched.filter((pk) => !allowed.some((re) => re.test(pk)))).toEqual([]);
+    // And each request as IAM weighs it against the webhook's statements (held marks: only their attributes).
+    expect(refused(requests, WEBHOOK_TABLE_GRANTS)).toEqual([]);
   });
 });
