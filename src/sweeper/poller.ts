@@ -140,20 +140,26 @@ export function createPoller(options: PollerOptions) {
    * The page meant to hold `walk.next` ended before it: the API served fewer events than the
    * page size it reports. Reading it again serves the same, so the walk moves on to the next
    * page's first position (what the page lacks cannot be read); when the layout moved instead,
-   * the scan fails rather than guess (the next run starts again from the cursor).
+   * the scan fails rather than guess (the next run starts again from the cursor). The events
+   * passed unread may hold exposures (an API that caps `limit` but reports the one asked for
+   * serves every page short): like a gap of expired events, observation starts again after them.
    */
   function passShortPage(read: ReadPage, walk: Walk, o: EventOrder): void {
     const following =
       o === 'oldest-first' ? read.page * layout.size : layout.total - (read.page - 1) * layout.size;
     if (read.page !== pageOf(walk.next, o) || read.total !== layout.total || following <= walk.next)
       throw new Error(`the event log reader made no progress at position ${walk.next} of ${layout.total}`);
-    options.logger.warn('GET /events served a short page; moving past it', {
-      page: read.page,
-      served: read.items.length,
-      itemsPerPage: layout.size,
-      skipped: following - walk.next,
-    });
+    options.logger.warn(
+      'GET /events served a short page; moving past it: observation of exposures starts again',
+      {
+        page: read.page,
+        served: read.items.length,
+        itemsPerPage: layout.size,
+        skipped: following - walk.next,
+      },
+    );
     walk.next = following;
+    walk.observedSince = null; // set again by the next page of new events (takeNewEvents)
   }
 
   function commit(walk: Walk): void {
