@@ -10,7 +10,8 @@
  *  2. a protected config (archive) → deny    (rule `protect`; even with force, even for people)
  *  3. the pause flag               → defer ≤ 15 min (rule `pause`)
  *  4. older than maxDeferHours     → deny    (rule `maxDeferHours`, from `requestedAt`)
- *  5. a stale sweep's archive of a config exposed since its judgment → deny (rule `sweeper.staleConfigs`)
+ *  5. a stale sweep's archive of a config exposed since its judgment, or that the policy no longer
+ *     asks the sweep for → deny (rule `sweeper.staleConfigs`; src/policy/stale-sweep.ts)
  *  6. a Slack user's chat grant    → approve (rule `chat grant`; people beat automation and vetoes)
  *  7. a veto on the effect key     → deny    (rule `veto`)
  *  8. the action's rules: approvals first-match with windows and maxPerHour; archive and
@@ -21,6 +22,7 @@ import { actionTarget } from '../actions/request.js';
 import { type Context, decideAction, decideApproval, HOUR } from './action-rules.js';
 import { activeFreeze, frozenUntil, protectingGlob } from './rules.js';
 import type { ChatGrant, Policy } from './schema.js';
+import { exposedSince } from './stale-sweep.js';
 import { formatInstant } from './time-words.js';
 
 export type Outcome = 'approve' | 'deny' | 'ask' | 'defer';
@@ -102,7 +104,7 @@ export function isDryRun(policy: Policy, request: ActionRequest): boolean {
   );
 }
 
-type Step = (context: Context, input: DecisionInput) => Decision | undefined;
+export type Step = (context: Context, input: DecisionInput) => Decision | undefined;
 
 /** 1. Freezes beat every rule and every person. */
 const freeze: Step = ({ policy, now, when, result }) => {
@@ -165,23 +167,6 @@ const expiry: Step = ({ policy, now, requestedAt, expiresAt, when, result }) => 
     'maxDeferHours',
     `the request was made ${when(requestedAt)}, more than ${policy.approvals.maxDeferHours} hours ago ` +
       `(approvals.maxDeferHours); it expired ${when(expiresAt)}; send a new request if it is still wanted`,
-  );
-};
-
-/**
- * 5. The stale sweep judged at `requestedAt` that the config had no exposure in `staleAfterDays`;
- * a request executed later (held over `maxPerDay`, a pause, a backlog) must not archive a config
- * that an exposure recorded since shows in use. The sweeper judges it again on its own.
- */
-const exposedSince: Step = ({ policy, requestedAt, when, result }, { request, lastExposure }) => {
-  if (request.action !== 'archive_config' || request.requestedBy.source !== 'schedule') return undefined;
-  const window = (policy.sweeper.staleConfigs?.staleAfterDays ?? 0) * 24 * HOUR;
-  if (lastExposure === undefined || lastExposure <= requestedAt - window) return undefined;
-  return result(
-    'deny',
-    'sweeper.staleConfigs',
-    `config ${request.configId} was exposed at ${when(lastExposure)}, after the stale sweep of ${when(requestedAt)} ` +
-      'judged it unused; it is in use and not archived (the sweeper judges it again)',
   );
 };
 

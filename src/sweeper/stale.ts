@@ -8,6 +8,7 @@
  */
 import { type ArchiveConfigRequest, actionRequestSchemas } from '../actions/request.js';
 import type { StaleConfigsPolicy } from '../policy/schema.js';
+import { STALE_SWEEP_ID } from '../policy/stale-sweep.js';
 import type { WatchEntry } from '../state/watch.js';
 import { matchesAny } from '../util/glob.js';
 import { shortHash, slug } from './identity.js';
@@ -136,7 +137,7 @@ export function planStaleSweep(input: StaleInput): StalePlan {
       configId: config.configId,
       reason: policy.reason.replaceAll('{days}', String(config.days)),
       force: policy.forceArchive,
-      requestedBy: { source: 'schedule', id: 'stale-config-sweep' },
+      requestedBy: { source: 'schedule', id: STALE_SWEEP_ID },
       requestedAt: input.now.toISOString(),
       requestId,
     });

@@ -1,0 +1,47 @@
+/**
+ * Step 5 of a decision (src/policy/decide.ts): the stale sweep's archives, decided again when the
+ * worker executes them, maybe long after the sweep judged (held over `maxPerDay`, a pause).
+ * Pure, like decide.ts.
+ */
+import type { ArchiveConfigRequest } from '../actions/request.js';
+import { type Context, HOUR } from './action-rules.js';
+import type { Decision, Step } from './decide.js';
+
+/**
+ * 5. The stale sweep judged at `requestedAt` that the config had no exposure in `staleAfterDays`;
+ * a request executed later (held over `maxPerDay`, a pause, a backlog) must not archive a config
+ * that an exposure recorded since shows in use. The sweeper judges it again on its own.
+ */
+export const exposedSince: Step = (context, input) => {
+  const { policy, requestedAt, when, result } = context;
+  const { request, lastExposure } = input;
+  if (request.action !== 'archive_config' || request.requestedBy.source !== 'schedule') return undefined;
+  const unasked = sweepNoLongerAsks(context, request);
+  if (unasked) return unasked;
+  const window = (policy.sweeper.staleConfigs?.staleAfterDays ?? 0) * 24 * HOUR;
+  if (lastExposure === undefined || lastExposure <= requestedAt - window) return undefined;
+  return result(
+    'deny',
+    'sweeper.staleConfigs',
+    `config ${request.configId} was exposed at ${when(lastExposure)}, after the stale sweep of ${when(requestedAt)} ` +
+      'judged it unused; it is in use and not archived (the sweeper judges it again)',
+  );
+};
+
+/** The requester id of the stale sweep's archives (`schedule:stale-config-sweep`; only the sweeper may send `schedule`). */
+export const STALE_SWEEP_ID = 'stale-config-sweep';
+
+/**
+ * A stale sweep's archive executed later (held) is the sweep's, under the policy deployed now: a
+ * sweep turned off, or a config taken out of `configs` with `discover` off (the sweeper no
+ * longer judges it), does not archive it.
+ */
+function sweepNoLongerAsks({ policy, result }: Context, request: ArchiveConfigRequest): Decision | undefined {
+  if (request.requestedBy.id !== STALE_SWEEP_ID) return undefined;
+  const stale = policy.sweeper.staleConfigs;
+  if (stale && (stale.discover || stale.configs.includes(request.configId))) return undefined;
+  const why = stale
+    ? `config ${request.configId} is no longer in sweeper.staleConfigs.configs (and discover is off)`
+    : 'the stale-config sweep is off (no sweeper.staleConfigs in the policy)';
+  return result('deny', 'sweeper.staleConfigs', `${why}: the sweep's archive of it is not executed`);
+}
