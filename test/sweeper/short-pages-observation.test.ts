@@ -8,9 +8,9 @@
  * judged from it (observation starts again after the events passed unread, as after expired ones).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parsePolicy } from '../src/policy/parse.js';
-import type { EventLike, EventsSource } from '../src/sweeper/types.js';
-import { DAY, drainQueue, freshState, makeSweeper, NOW, type Rig, startRig } from './sweeper/harness.js';
+import { parsePolicy } from '../../src/policy/parse.js';
+import type { EventLike, EventsSource } from '../../src/sweeper/types.js';
+import { DAY, drainQueue, freshState, makeSweeper, NOW, type Rig, startRig } from './harness.js';
 
 const HOUR = 3_600_000;
 

@@ -8,17 +8,17 @@
  * events, the release tick.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createRequesterSigner } from '../src/actions/proof.js';
-import { clockOf, createConsoleClient } from '../src/console/index.js';
-import { createLogger } from '../src/observability/logger.js';
-import { parsePolicy } from '../src/policy/parse.js';
-import type { PolicyInput } from '../src/policy/schema.js';
-import { readFinal } from '../src/state/audit.js';
-import { listHeld } from '../src/state/held.js';
-import { createSweeper } from '../src/sweeper/sweeper.js';
-import { releaseHeld } from '../src/worker/release.js';
-import { memoryLogger } from './sweeper/harness.js';
-import { type Bench, basePolicy, startBench } from './worker/fixture.js';
+import { createRequesterSigner } from '../../src/actions/proof.js';
+import { clockOf, createConsoleClient } from '../../src/console/index.js';
+import { createLogger } from '../../src/observability/logger.js';
+import { parsePolicy } from '../../src/policy/parse.js';
+import type { PolicyInput } from '../../src/policy/schema.js';
+import { readFinal } from '../../src/state/audit.js';
+import { listHeld } from '../../src/state/held.js';
+import { createSweeper } from '../../src/sweeper/sweeper.js';
+import { releaseHeld } from '../../src/worker/release.js';
+import { memoryLogger } from '../sweeper/harness.js';
+import { type Bench, basePolicy, startBench } from './fixture.js';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
