@@ -68,6 +68,7 @@ export const WEBHOOK_TABLE_GRANTS: readonly TableGrant[] = [
 export const SWEEPER_TABLE_GRANTS: readonly TableGrant[] = [
   { actions: ['dynamodb:GetItem'], partitionKeys: SWEEPER_PARTITION_KEYS.pause },
   { actions: ['dynamodb:GetItem', 'dynamodb:PutItem'], partitionKeys: SWEEPER_PARTITION_KEYS.cursor },
+  { actions: ['dynamodb:PutItem'], partitionKeys: SWEEPER_PARTITION_KEYS.eventsRead },
   { actions: ['dynamodb:PutItem', 'dynamodb:DeleteItem'], partitionKeys: SWEEPER_PARTITION_KEYS.lease },
   {
     actions: ['dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem'],

@@ -11,7 +11,8 @@
  *  3. the pause flag               → defer ≤ 15 min (rule `pause`)
  *  4. older than maxDeferHours     → deny    (rule `maxDeferHours`, from `requestedAt`)
  *  5. a stale sweep's archive of a config exposed since its judgment, or that the policy no longer
- *     asks the sweep for → deny (rule `sweeper.staleConfigs`; src/policy/stale-sweep.ts)
+ *     asks the sweep for → deny; while the sweeper's reading is over an hour old → defer 15 min
+ *     (rule `sweeper.staleConfigs`; src/policy/stale-sweep.ts)
  *  6. a Slack user's chat grant    → approve (rule `chat grant`; people beat automation and vetoes)
  *  7. a veto on the effect key     → deny    (rule `veto`)
  *  8. the action's rules: approvals first-match with windows and maxPerHour; archive and
@@ -50,6 +51,8 @@ export interface DecisionInput {
   veto?: Veto | undefined;
   /** For an archive the stale sweep asked for: the config's newest exposure recorded (epoch ms). */
   lastExposure?: number | undefined;
+  /** With it: how far the sweeper had read the event log (epoch ms; null: never; undefined: not known). */
+  eventsReadUpTo?: number | null | undefined;
 }
 
 /**

@@ -26,6 +26,7 @@ export interface RecordedDecision {
     pause: PauseInput;
     veto?: Veto;
     lastExposure?: number;
+    eventsReadUpTo?: number | null;
   };
 }
 
@@ -94,13 +95,14 @@ export function replayDecisions(policy: Policy, records: readonly RecordedDecisi
       report.notReplayable += 1;
       continue;
     }
-    const { request, now, pause, veto, lastExposure } = record.inputs;
+    const { request, now, pause, veto, lastExposure, eventsReadUpTo } = record.inputs;
     let decision = decide(policy, {
       request: request as ActionRequest,
       now: new Date(now),
       pause,
       veto,
       lastExposure,
+      eventsReadUpTo,
     });
     const counter = decision.counter;
     // A dry run mutates nothing, and the worker takes no counter unit for it: neither does the replay.

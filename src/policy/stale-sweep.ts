@@ -19,14 +19,44 @@ export const exposedSince: Step = (context, input) => {
   const unasked = sweepNoLongerAsks(context, request);
   if (unasked) return unasked;
   const window = (policy.sweeper.staleConfigs?.staleAfterDays ?? 0) * 24 * HOUR;
-  if (lastExposure === undefined || lastExposure <= requestedAt - window) return undefined;
-  return result(
-    'deny',
-    'sweeper.staleConfigs',
-    `config ${request.configId} was exposed at ${when(lastExposure)}, after the stale sweep of ${when(requestedAt)} ` +
-      'judged it unused; it is in use and not archived (the sweeper judges it again)',
-  );
+  if (lastExposure !== undefined && lastExposure > requestedAt - window)
+    return result(
+      'deny',
+      'sweeper.staleConfigs',
+      `config ${request.configId} was exposed at ${when(lastExposure)}, after the stale sweep of ${when(requestedAt)} ` +
+        'judged it unused; it is in use and not archived (the sweeper judges it again)',
+    );
+  return unreadSince(context, request, input.eventsReadUpTo);
 };
+
+/** How recently the sweeper must have read the event log for a sweep's archive to run. */
+export const EVENTS_READ_WITHIN_MS = HOUR;
+/** How often an archive waiting for the sweeper to read is looked at again. */
+const UNREAD_RECHECK_MS = 15 * 60_000;
+
+/**
+ * The exposure check knows only what the sweeper has read: a sweep's archive executed later
+ * (held, say, to the next day) while the sweeper could not read the log would archive a config
+ * exposed meanwhile. So it waits until the sweeper has read up to within the last hour
+ * (`undefined`: not known to this decision, e.g. an audit record from before it was kept).
+ */
+function unreadSince(
+  { now, when, result }: Context,
+  request: ArchiveConfigRequest,
+  readUpTo: number | null | undefined,
+): Decision | undefined {
+  if (request.requestedBy.id !== STALE_SWEEP_ID || readUpTo === undefined) return undefined;
+  if (readUpTo !== null && readUpTo >= now - EVENTS_READ_WITHIN_MS) return undefined;
+  const since =
+    readUpTo === null ? 'has not read the event log yet' : `last read the event log up to ${when(readUpTo)}`;
+  return result(
+    'defer',
+    'sweeper.staleConfigs',
+    `the sweeper ${since}: exposures of config ${request.configId} since then are unknown, so it is not ` +
+      'archived until the sweeper has read up to the last hour (see SweeperLagging and SweeperErrors)',
+    { deferUntil: new Date(now + UNREAD_RECHECK_MS) },
+  );
+}
 
 /** The requester id of the stale sweep's archives (`schedule:stale-config-sweep`; only the sweeper may send `schedule`). */
 export const STALE_SWEEP_ID = 'stale-config-sweep';

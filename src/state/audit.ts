@@ -26,6 +26,8 @@ export interface DecisionInputs {
   veto?: Veto;
   /** A stale sweep's archive: the config's newest exposure recorded when it was decided (epoch ms). */
   lastExposure?: number;
+  /** With it: how far the sweeper had read the event log (epoch ms; null: never). */
+  eventsReadUpTo?: number | null;
 }
 
 export interface AuditRecord {

@@ -2,7 +2,7 @@
  * Everything the worker needs to know before deciding on one request, in one consistent
  * BatchGetItem instead of four reads: the request's final outcome (a copy that already ended),
  * the effect's claim, the pause flag, a veto and whether it is held (and, for a stale sweep's
- * archive, the config's last exposure). On the emulator and on DynamoDB alike, one round
+ * archive, the config's last exposure and how far the sweeper has read the event log). On the emulator and on DynamoDB alike, one round
  * trip per record matters: it is on the path of every message.
  */
 
@@ -15,6 +15,7 @@ import { type EffectState, effectFromItem, effectItemKey } from './effects.js';
 import { type CancelMark, cancelFromItem, heldFromItem, heldItemKey } from './held.js';
 import { lastSeenFromItem, lastSeenItemKey } from './last-seen.js';
 import { PAUSE_KEY, type PauseState, pauseFromItem } from './pause.js';
+import { READ_UP_TO_KEY, readUpToFromItem } from './sweep-cursor.js';
 import type { StateTable } from './table.js';
 import { vetoFromItem, vetoItemKey } from './veto.js';
 
@@ -31,6 +32,8 @@ export interface RequestState {
   cancel: CancelMark | undefined;
   /** The newest exposure the sweeper recorded for `subject.exposureOf` (epoch ms). */
   lastExposure: number | undefined;
+  /** With `subject.exposureOf`: how far the sweeper has read the event log (epoch ms; null: never). */
+  eventsReadUpTo: number | null | undefined;
 }
 
 export async function readRequestState(
@@ -54,7 +57,9 @@ export async function readRequestState(
     pause: PAUSE_KEY,
     veto: vetoItemKey(subject.effectKey),
     held: heldItemKey(subject.requestId),
-    ...(subject.exposureOf === undefined ? {} : { lastSeen: lastSeenItemKey(subject.exposureOf) }),
+    ...(subject.exposureOf === undefined
+      ? {}
+      : { lastSeen: lastSeenItemKey(subject.exposureOf), readUpTo: READ_UP_TO_KEY }),
     ...(subject.dryRunVeto === undefined ? {} : { dryRunVeto: vetoItemKey(subject.dryRunVeto) }),
   };
   const found = new Map((await batchGet(table, Object.values(keys))).map((item) => [keyId(item), item]));
@@ -72,5 +77,7 @@ export async function readRequestState(
     cancel: cancelFromItem(heldItem),
     lastExposure:
       subject.exposureOf === undefined ? undefined : lastSeenFromItem(found.get(keyId(keys.lastSeen))),
+    eventsReadUpTo:
+      subject.exposureOf === undefined ? undefined : readUpToFromItem(found.get(keyId(keys.readUpTo))),
   };
 }

@@ -12,7 +12,7 @@
  * `boundaryCounts`, which is exactly what that version meant. `boundaryCounts` is still
  * written (the entries at `boundaryTs`) so that a rollback reads a cursor it understands.
  */
-import { getItem, itemKey, putItem } from './dynamo.js';
+import { getItem, type Item, itemKey, putItem } from './dynamo.js';
 import { ITEM_FAMILIES, type StateTable } from './table.js';
 
 /** The order of `GET /events` pages, which the spec leaves open: the poller detects it. */
@@ -61,6 +61,23 @@ export async function readCursor(table: StateTable): Promise<Cursor | undefined>
   const text = (await getItem(table, KEY))?.state?.S;
   if (!text) return undefined;
   return { ...EMPTY_CURSOR, ...(JSON.parse(text) as Partial<Cursor>) };
+}
+
+/**
+ * How far the sweeper has read the event log: the time of its last run that read up to then, in
+ * a small item of its own (the cursor can near 400 KB). The worker reads it with a stale sweep's
+ * archive: exposures logged after it are not in the last-seen index yet.
+ */
+export const READ_UP_TO_KEY = itemKey(ITEM_FAMILIES.eventsRead, 'events');
+
+export async function writeReadUpTo(table: StateTable, at: number, now: Date): Promise<void> {
+  await putItem(table, { ...READ_UP_TO_KEY, at: { N: String(at) }, updatedAt: { S: now.toISOString() } });
+}
+
+/** The time an item says the log was read up to (epoch ms); null without one. */
+export function readUpToFromItem(item: Item | undefined): number | null {
+  const at = Number(item?.at?.N);
+  return item && Number.isFinite(at) ? at : null;
 }
 
 export async function writeCursor(table: StateTable, cursor: Cursor, now: Date): Promise<void> {

@@ -19,6 +19,7 @@ export const ITEM_FAMILIES = {
   veto: 'veto', // a human's "deny" on an effect
   sweeper: 'sweeper', // cursor and run bookkeeping
   lastSeen: 'lastseen', // config id -> last exposure
+  eventsRead: 'eventsread', // how far the sweeper has read the event log (the worker reads it)
   watch: 'watch', // watched configs and since when
   queued: 'queued', // a Slack request the webhook queued (its retries are not queued again)
   held: 'held', // requests that wait (paused, window, limit, ask), listed and released by the tick
@@ -55,6 +56,8 @@ export const SWEEPER_PARTITION_KEYS = {
   pause: [`${ITEM_FAMILIES.control}#pause`],
   /** The event cursor: read at the start, saved after each flush. */
   cursor: [`${ITEM_FAMILIES.sweeper}#cursor`],
+  /** How far it has read the event log, put after a run that read up to its time (the worker reads it). */
+  eventsRead: [ITEM_FAMILIES.eventsRead],
   /** One run at a time: a conditional put, a conditional delete. */
   lease: [`${ITEM_FAMILIES.sweeper}#lease`],
   /** Notifications already posted: batch read, batch written. */
@@ -67,7 +70,8 @@ export const SWEEPER_PARTITION_KEYS = {
  * The items the worker may touch (IAM `dynamodb:LeadingKeys`, set by the stack), grouped by
  * what it does there: everything a request's decision and execution need, nothing of the
  * webhook's queued marks or the sweeper's own items (watch set, `sweeper#*`); the last-seen index
- * only read, with a stale sweep's archive (a config exposed since it was judged is not archived).
+ * and how far the sweeper has read only read, with a stale sweep's archive (a config exposed since
+ * it was judged is not archived, nor one whose exposures since were not read yet).
  */
 export const WORKER_PARTITION_KEYS = {
   /** The request's state, read in one batch: its ending, the effect's claim, the pause, a veto, its hold. */
@@ -78,6 +82,7 @@ export const WORKER_PARTITION_KEYS = {
     `${ITEM_FAMILIES.veto}#*`,
     `${ITEM_FAMILIES.held}#all`,
     ITEM_FAMILIES.lastSeen,
+    ITEM_FAMILIES.eventsRead,
   ],
   /** Read alone by the release tick (a person writes it: the worker never does). */
   pause: [`${ITEM_FAMILIES.control}#pause`],

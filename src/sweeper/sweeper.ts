@@ -20,7 +20,7 @@ import { postToSlack, type SlackMessage } from '../slack/post.js';
 import { loadLastSeen, mergeMax, writeLastSeen } from '../state/last-seen.js';
 import { markPosted } from '../state/notify-marks.js';
 import { type PauseState, readPause } from '../state/pause.js';
-import { type Cursor, readCursor, writeCursor } from '../state/sweep-cursor.js';
+import { type Cursor, readCursor, writeCursor, writeReadUpTo } from '../state/sweep-cursor.js';
 import { acquireLease, releaseLease } from '../state/sweep-lease.js';
 import { loadWatchSet, type WatchEntry, writeWatchEntries } from '../state/watch.js';
 import { forEachBounded } from '../util/pool.js';
@@ -161,6 +161,8 @@ export function createSweeper(deps: SweeperDeps) {
       pendingCursor = latestCursor;
     }
     await flush();
+    // After the exposures read are durable: the worker archives nothing whose exposures it lacks.
+    if (end.caughtUp) await writeReadUpTo(table, now.getTime(), now);
     const { order, requests, pagesRead, eventsRead } = poller.stats;
     Object.assign(summary.events, { order, requests, pagesRead, eventsRead, caughtUp: end.caughtUp });
     summary.lastSeen.tracked = input.lastSeen.size;

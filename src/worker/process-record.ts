@@ -75,11 +75,8 @@ export async function processRecord(
   };
 
   const now = currentDate(deps);
-  const { final, effect, pause, veto, held, heldOwner, cancel, lastExposure } = await readRequestState(
-    deps.table,
-    stateSubject(deps.policy, request, key),
-    now.getTime(),
-  );
+  const state = await readRequestState(deps.table, stateSubject(deps.policy, request, key), now.getTime());
+  const { final, effect, pause, veto, held, heldOwner, cancel, lastExposure, eventsReadUpTo } = state;
   // The id belongs to another requester's request (held, or ended): this message is not a copy of
   // it and must not end, replay or replace it. Nothing under the id is touched.
   const taken = idTakenRefusal(ownerOf(ctx), heldOwner ?? final?.owner, request.requestId);
@@ -95,7 +92,7 @@ export async function processRecord(
 
   // From here a failure is the request's own: on the record's last receive its people are told.
   return tellingIfGivenUp(deps, ctx, () => {
-    const decision = deps.decide(deps.policy, { request, now, pause, veto, lastExposure });
+    const decision = deps.decide(deps.policy, { request, now, pause, veto, lastExposure, eventsReadUpTo });
     // The Slack response_url is a short-lived capability: kept out of the audit trail.
     const { reply: _reply, ...kept } = request;
     ctx.inputs = {
@@ -104,6 +101,7 @@ export async function processRecord(
       pause,
       ...(veto ? { veto } : {}),
       ...(lastExposure === undefined ? {} : { lastExposure }),
+      ...(eventsReadUpTo === undefined ? {} : { eventsReadUpTo }),
     };
     return apply(deps, ctx, decision);
   });

@@ -162,6 +162,7 @@ describe('the state table', () => {
     ).toEqual([
       ['dynamodb:GetItem', 'control#pause'],
       ['dynamodb:GetItem,dynamodb:PutItem', 'sweeper#cursor'],
+      ['dynamodb:PutItem', 'eventsread'],
       ['dynamodb:DeleteItem,dynamodb:PutItem', 'sweeper#lease'],
       ['dynamodb:BatchGetItem,dynamodb:BatchWriteItem', 'sweeper#notified'],
       ['dynamodb:BatchWriteItem,dynamodb:Query', 'lastseen,watch'],
@@ -173,7 +174,7 @@ describe('the state table', () => {
     expect(
       WORKER_TABLE_GRANTS.map((g) => [[...g.actions].sort().join(','), g.partitionKeys.join(',')]),
     ).toEqual([
-      ['dynamodb:BatchGetItem', 'audit#*,effect#*,control#pause,veto#*,held#all,lastseen'],
+      ['dynamodb:BatchGetItem', 'audit#*,effect#*,control#pause,veto#*,held#all,lastseen,eventsread'],
       ['dynamodb:GetItem', 'control#pause'],
       ['dynamodb:DeleteItem,dynamodb:GetItem,dynamodb:PutItem', 'audit#*,effect#*'],
       ['dynamodb:UpdateItem', 'counter#*'],
@@ -204,6 +205,9 @@ describe('the state table', () => {
     // The worker reads a config's last exposure before a stale sweep's archive; only the sweeper writes it.
     expect(FUNCTIONS.filter((f) => reaches(f, 'lastseen'))).toEqual(['Worker', 'Sweeper']);
     expect(FUNCTIONS.filter((f) => writes(f, 'lastseen'))).toEqual(['Sweeper']);
+    // And how far the sweeper has read the event log, before such an archive runs.
+    expect(FUNCTIONS.filter((f) => reaches(f, 'eventsread'))).toEqual(['Worker', 'Sweeper']);
+    expect(FUNCTIONS.filter((f) => writes(f, 'eventsread'))).toEqual(['Sweeper']);
     for (const pk of ['effect#*', 'counter#*', 'budget#mutations']) {
       expect(FUNCTIONS.filter((f) => reaches(f, pk))).toEqual(['Worker']);
     }

@@ -1,23 +1,22 @@
 /**
  * The worker re-checks a held stale-sweep archive against the `lastseen` index, but that index
  * only knows what the sweeper has read. When the sweeper cannot read the event log (here every
- * run after the judgment fails), an exposure logged meanwhile is never recorded, and the worker
- * archives a config in use the next day: it decides from missing data. (Not fixed: the worker
- * would need to know how far the sweeper has read — the cursor's `caughtUpAt` — and hold the
- * archive until the sweeper has read past the time it runs.)
+ * run after the judgment fails), an exposure logged meanwhile is never recorded: the worker must
+ * not archive from missing data. It waits until the sweeper has read up to the last hour
+ * (src/policy/stale-sweep.ts), and then the exposure denies the archive.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRequesterSigner } from '../src/actions/proof.js';
-import { clockOf, createConsoleClient } from '../src/console/index.js';
-import { createLogger } from '../src/observability/logger.js';
-import { parsePolicy } from '../src/policy/parse.js';
-import type { PolicyInput } from '../src/policy/schema.js';
-import { listHeld } from '../src/state/held.js';
-import { createSweeper } from '../src/sweeper/sweeper.js';
-import type { EventsSource } from '../src/sweeper/types.js';
-import { releaseHeld } from '../src/worker/release.js';
-import { memoryLogger } from './sweeper/harness.js';
-import { type Bench, basePolicy, startBench } from './worker/fixture.js';
+import { createRequesterSigner } from '../../src/actions/proof.js';
+import { clockOf, createConsoleClient } from '../../src/console/index.js';
+import { createLogger } from '../../src/observability/logger.js';
+import { parsePolicy } from '../../src/policy/parse.js';
+import type { PolicyInput } from '../../src/policy/schema.js';
+import { listHeld } from '../../src/state/held.js';
+import { createSweeper } from '../../src/sweeper/sweeper.js';
+import type { EventsSource } from '../../src/sweeper/types.js';
+import { releaseHeld } from '../../src/worker/release.js';
+import { memoryLogger } from '../sweeper/harness.js';
+import { type Bench, basePolicy, startBench } from './fixture.js';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
