@@ -55,3 +55,23 @@ export async function assertStackAnswers(endpoints: Endpoints, timeoutMs = 2_000
     );
   }
 }
+
+/**
+ * Refuses to start a second stack over a running one's state directory: it would empty the
+ * running stack's metrics file, replace its endpoints file and remove it on exit, leaving the
+ * demo and `--local` saying "not running" while it runs. A stale file (stack killed) is no obstacle.
+ */
+export async function assertNoStackRunning(file: string | undefined): Promise<void> {
+  if (file === undefined) return;
+  let endpoints: Endpoints;
+  try {
+    endpoints = readEndpoints(file);
+    await assertStackAnswers(endpoints, 1_000);
+  } catch {
+    return;
+  }
+  throw new Error(
+    `a local stack is already running (webhook ${endpoints.webhookUrl}, see ${file}): ` +
+      'stop it (Ctrl-C in its terminal) before starting another',
+  );
+}

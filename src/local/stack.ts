@@ -24,7 +24,7 @@ import { sweeperDepsFromEnv, webhookDepsFromEnv, workerDepsFromEnv } from '../wi
 import { loadPolicyFile } from '../wiring/policy-file.js';
 import { createWorker, createWorkerEntry } from '../worker/worker.js';
 import { type EmulatorOptions, type Emulators, startEmulators } from './emulators.js';
-import { type Endpoints, REPO_ROOT } from './endpoints.js';
+import { assertNoStackRunning, type Endpoints, REPO_ROOT } from './endpoints.js';
 import {
   createEventSource,
   type EventSource,
@@ -156,6 +156,8 @@ export async function bootLocalStack(options: LocalStackOptions = {}): Promise<L
   const stateDir = options.stateDir ?? resolve(REPO_ROOT, '.local');
   const closers: Closers = [];
   const stopAll = () => closeInReverse(closers, log);
+  // Before anything starts or is written: the state directory may be a running stack's.
+  await assertNoStackRunning(endpointsFileOf(options, stateDir));
 
   try {
     // 1. Console API: the caller's, or the embedded sandbox.
@@ -444,6 +446,11 @@ function functionEnvironment(
     ...(parts.metricsFile ? { AUTOPILOT_METRICS_FILE: parts.metricsFile } : {}),
     ...options.env,
   };
+}
+
+/** The endpoints file this stack will write, if it writes one. */
+function endpointsFileOf(options: LocalStackOptions, stateDir: string): string | undefined {
+  return options.writeEndpointsFile ? resolve(stateDir, 'endpoints.json') : undefined;
 }
 
 /** Writes `endpoints.json`, removed last on stop: while it exists, the demo may assume the stack is up. */
