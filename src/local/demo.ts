@@ -3,7 +3,8 @@
  * terminal). A person asks for status and a read in Slack, approves a phase, and a CI job
  * asks for another approval on the queue; then the decisions and the replies are shown as
  * they reach the Slack receiver; last, a chat request forged on the queue is refused. Signs
- * with SLACK_SIGNING_SECRET or the local default.
+ * with SLACK_SIGNING_SECRET or the local default. A step whose outcome does not come stops the
+ * demo with exit 1: a story that silently skips its point would pass for one that showed it.
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
@@ -15,6 +16,10 @@ import { LOCAL_SIGNING_SECRET, sendSigned, signedInteraction, signedSlashCommand
 import { describeSlackMessage, type ReceivedPost } from './slack-receiver.js';
 
 const out = (text = '') => process.stdout.write(`${text}\n`);
+/** A step that did not happen: the demo stops, says which and exits 1. */
+const failed = (why: string): never => {
+  throw new Error(why);
+};
 const indent = (text: string) =>
   text
     .split('\n')
@@ -70,6 +75,10 @@ async function slash(endpoints: Endpoints, secret: string, text: string, respons
   }
   out(`  ← ${response.status}`);
   out(indent(shown.length > 1200 ? `${shown.slice(0, 1200)}…` : shown));
+  if (!response.ok) {
+    const hint = response.status === 401 ? " (sign with the stack's SLACK_SIGNING_SECRET)" : '';
+    failed(`the webhook answered /autopilot ${text} with ${response.status}${hint}`);
+  }
 }
 
 /** Step 6: a chat request forged by a plain SQS client is refused (the requester is not proven). */
@@ -102,19 +111,23 @@ async function forgedRequest(endpoints: Endpoints, run: string): Promise<void> {
       );
       const ours = Messages.find((m) => m.Body?.includes(requestId));
       if (ours) {
-        out(`  → DLQ: ${ours.MessageAttributes?.error?.StringValue ?? '(no reason)'}`);
+        const reason = ours.MessageAttributes?.error?.StringValue ?? '(no reason)';
+        out(`  → DLQ: ${reason}`);
+        if (!reason.startsWith('requester not proven'))
+          failed(`the forged request reached the DLQ for another reason: ${reason}`);
         out('    nothing was archived: only the webhook can vouch for slack: requesters');
         return;
       }
     }
-    out('  (the forged request did not reach the DLQ within 20 s: is the worker running?)');
+    failed('the forged request did not reach the DLQ within 20 s: is the worker running?');
   } finally {
     sqs.destroy();
   }
 }
 
 async function main(): Promise<void> {
-  const endpoints = readEndpoints();
+  // As the CLI's --local: AUTOPILOT_ENDPOINTS_FILE, else .local/endpoints.json.
+  const endpoints = readEndpoints(process.env.AUTOPILOT_ENDPOINTS_FILE || undefined);
   await assertStackAnswers(endpoints);
   if (!endpoints.webhookUrl) throw new Error('the running stack has no webhook (see its banner)');
   const secret = process.env.SLACK_SIGNING_SECRET ?? LOCAL_SIGNING_SECRET;
@@ -153,12 +166,12 @@ async function main(): Promise<void> {
   out('\n4. Decisions and replies, as they reach Slack (the local receiver):');
   const watch = watcher(endpoints, start);
   const approveReply = await watch((p) => p.path === `/response/demo-${run}`);
+  if (!approveReply)
+    failed("no reply to the approval within 20 s: is the worker running? see the stack's banner");
   const ciNotice = await watch(
     (p) => p.path === '/channel' && describeSlackMessage(p.body).includes('trg_8'),
   );
-  if (!approveReply)
-    out("\n  (no reply to the approval within 20 s: is the worker running? see the stack's banner)");
-  if (!ciNotice) out('\n  (no channel post about the CI request within 20 s)');
+  if (!ciNotice) failed('no channel post about the CI request within 20 s');
 
   out('\n5. Automation asks a person: a nightly CI job wants trg_5 ph_2; the policy says "ask"');
   const sqs2 = createSqsClient({ endpoint: endpoints.sqsEndpoint });
@@ -198,13 +211,17 @@ async function main(): Promise<void> {
       }),
     );
     out(`  ← ${response.status}`);
+    if (!response.ok) failed(`the webhook answered the Approve click with ${response.status}`);
     // The webhook first replaces the message ("approved by …, queued"); then the worker's outcome.
     const outcome = await watch(
       (p) => p.path === `/response/demo-${run}-click` && JSON.stringify(p.body).includes('Done'),
     );
-    if (!outcome) out('\n  (no outcome for the approved request within 20 s)');
+    if (!outcome) failed('no outcome for the approved request within 20 s');
   } else {
-    out('\n  (no question with buttons reached the channel within 20 s)');
+    failed(
+      'no question with buttons reached the channel within 20 s (an earlier demo run may have ' +
+        'approved trg_5 ph_2 already: restart `npm start` for a fresh sandbox)',
+    );
   }
   await forgedRequest(endpoints, run);
   out(
