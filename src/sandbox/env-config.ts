@@ -22,12 +22,18 @@ function optionalEnv(name: string, env: Env): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value;
 }
 
-function integerEnv(name: string, fallback: number, env: Env): number {
+/**
+ * Decimal digits only, as every variable of the project (README, "Environment"): `Number()` would
+ * read `0x10` or `1e3`. `max` keeps a port in range: past 65535 `listen` throws a RangeError.
+ */
+function integerEnv(name: string, fallback: number, env: Env, max = Number.MAX_SAFE_INTEGER): number {
   const raw = optionalEnv(name, env);
   if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) {
-    throw new SandboxConfigError(`environment variable ${name} must be a non-negative integer, got "${raw}"`);
+  const value = Number(raw.trim());
+  if (!/^\d+$/.test(raw.trim()) || value > max) {
+    const range =
+      max === Number.MAX_SAFE_INTEGER ? 'a non-negative integer' : `a whole number from 0 to ${max}`;
+    throw new SandboxConfigError(`environment variable ${name} must be ${range}, got "${raw}"`);
   }
   return value;
 }
@@ -42,7 +48,7 @@ function integerEnv(name: string, fallback: number, env: Env): number {
  */
 export function sandboxOptionsFromEnv(env: Env = process.env): StartSandboxOptions & { port: number } {
   const options: StartSandboxOptions & { port: number } = {
-    port: integerEnv('SANDBOX_PORT', 4010, env),
+    port: integerEnv('SANDBOX_PORT', 4010, env, 65_535),
     host: optionalEnv('SANDBOX_HOST', env) ?? '127.0.0.1',
     apiKeys: (optionalEnv('SANDBOX_API_KEY', env) ?? DEFAULT_API_KEY)
       .split(',')

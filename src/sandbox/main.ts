@@ -5,9 +5,27 @@
 import { sandboxOptionsFromEnv } from './env-config.js';
 import { PLATFORM_LIMITS, type RateLimitConfig } from './rate-limit.js';
 import { API_PREFIX } from './sandbox.js';
+import type { RunningSandbox, StartSandboxOptions } from './server.js';
 import { startSandbox } from './server.js';
 
-const options = sandboxOptionsFromEnv();
+/** A bad variable or a taken port ends `npm run sandbox` with one line naming it, not a stack trace. */
+function fail(error: unknown): never {
+  const inUse = (error as { code?: string }).code === 'EADDRINUSE';
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(
+    `npm run sandbox failed: ${message}${inUse ? ' (another process has the port: set SANDBOX_PORT=<free port>)' : ''}\n`,
+  );
+  process.exit(1);
+}
+
+let options: StartSandboxOptions & { port: number };
+let running: RunningSandbox;
+try {
+  options = sandboxOptionsFromEnv();
+  running = await startSandbox(options);
+} catch (error) {
+  fail(error);
+}
 
 function describeLimits(limits: false | RateLimitConfig | undefined): string {
   if (limits === false) return 'off';
@@ -15,7 +33,6 @@ function describeLimits(limits: false | RateLimitConfig | undefined): string {
   const text = windows.map((w) => `${w.max} mutations / ${w.perMs} ms`).join(' and ');
   return `${text} per key${retryAfter ? '' : ', 429 without Retry-After'}`;
 }
-const running = await startSandbox(options);
 const { state } = running.sandbox;
 const faults = Object.entries(options.faults ?? {})
   .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
