@@ -39,8 +39,25 @@ export function readEndpoints(file = DEFAULT_ENDPOINTS_FILE): Endpoints {
       `the local stack is not running (no ${file}). Start it in another terminal with \`npm start\`, then try again.`,
     );
   }
-  return JSON.parse(text) as Endpoints;
+  // Empty, half-written or from another tool: said so, not a SyntaxError or an SDK call to `undefined`.
+  let parsed: Partial<Record<keyof Endpoints, unknown>> | undefined;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  const missing = REQUIRED_ENDPOINTS.filter((key) => typeof parsed?.[key] !== 'string');
+  if (missing.length > 0) {
+    throw new StackNotRunningError(
+      `${file} is not a local stack's endpoints file (${parsed ? `no ${missing.join(', ')}` : 'not JSON'}). ` +
+        'Start the stack with `npm start` (it writes the file), then try again.',
+    );
+  }
+  return parsed as Endpoints;
 }
+
+/** A stack's file always has `webhookUrl`; `{}` or another tool's JSON has not. */
+const REQUIRED_ENDPOINTS = ['webhookUrl'] as const satisfies ReadonlyArray<keyof Endpoints>;
 
 /** Resolves when the stack answers; a clear error when the file is stale (stack killed hard). */
 export async function assertStackAnswers(endpoints: Endpoints, timeoutMs = 2_000): Promise<void> {
