@@ -9,7 +9,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootLocalStack, type LocalStack, type LocalStackOptions } from '../src/local/stack.js';
+import { bootLocalStack, type LocalStack, type LocalStackOptions } from '../../src/local/stack.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'autopilot-second-start-'));
 const quiet: LocalStackOptions = {

@@ -10,9 +10,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bootLocalStack, type LocalStack, type LocalStackOptions } from '../src/local/stack.js';
+import { bootLocalStack, type LocalStack, type LocalStackOptions } from '../../src/local/stack.js';
 
-const REPO = resolve(import.meta.dirname, '..');
+const REPO = resolve(import.meta.dirname, '../..');
 const dirs: string[] = [];
 const stacks: LocalStack[] = [];
 

@@ -8,9 +8,9 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SandboxConfigError, sandboxOptionsFromEnv } from '../src/sandbox/env-config.js';
+import { SandboxConfigError, sandboxOptionsFromEnv } from '../../src/sandbox/env-config.js';
 
-const REPO = resolve(import.meta.dirname, '..');
+const REPO = resolve(import.meta.dirname, '../..');
 
 /** `npm run sandbox` with these variables; a sandbox that starts anyway is killed (and fails the test). */
 function runSandbox(vars: Record<string, string>) {
