@@ -20,6 +20,7 @@ import { createLogger, type Logger } from '../observability/logger.js';
 import { consoleApiMetrics, createMetrics, type Metrics } from '../observability/metrics.js';
 import type { Policy } from '../policy/schema.js';
 import { MAX_RECEIVE_COUNT, MAX_RECEIVE_COUNT_RANGE, MAX_RECEIVE_COUNT_VARIABLE } from '../queue/redrive.js';
+import { previousKeysFromEnv } from '../secrets/previous-keys.js';
 import {
   type FunctionRole,
   POLICY_WEBHOOK_URL_DEPRECATED,
@@ -117,6 +118,11 @@ function channelUrlOf(secrets: SecretsProvider): () => Promise<string | undefine
   return async () => (await secrets.get()).slackWebhookUrl || undefined;
 }
 
+/** The worker's and the sweeper's AWS calls: 1 s to connect, 3 s a request, the SDK's retries. */
+const AWS_CALL_BOUNDS = {
+  requestHandler: { connectionTimeout: 1_000, requestTimeout: 3_000, throwOnRequestTimeout: true },
+};
+
 function common(role: FunctionRole, env: Env, options: WiringOptions): Common {
   const policy = options.policy ?? loadPolicyFile(optionalEnv('AUTOPILOT_POLICY', env) ?? 'policy.json');
   requireRequesterKeys(role, env);
@@ -135,7 +141,7 @@ function common(role: FunctionRole, env: Env, options: WiringOptions): Common {
           maxAttempts: 2,
           requestHandler: { connectionTimeout: 500, requestTimeout: 1_000, throwOnRequestTimeout: true },
         }
-      : { requestHandler: { connectionTimeout: 1_000, requestTimeout: 3_000, throwOnRequestTimeout: true } };
+      : AWS_CALL_BOUNDS;
   const secrets = secretsFromEnvironment(env, role, REQUIRED_SECRETS[role], clock, bounded);
   // Built on the first call rather than at init (cold start; util/lazy-client). Endpoints come
   // from AWS_ENDPOINT_URL_SQS / _DYNAMODB in `env` when set (local stack, tests).
@@ -259,6 +265,7 @@ export function workerDepsFromEnv(env: Env = process.env, options: WiringOptions
       get: async () => (await c.secrets.get()).requesterKeys ?? {},
       refresh: () => c.secrets.refresh(),
       rotates: c.secrets.rotates,
+      ...(c.secrets.rotates ? { previous: previousKeysFromEnv(env, c.clock, AWS_CALL_BOUNDS).previous } : {}),
     },
     signer: c.signer,
     channelUrl: channelUrlOf(c.secrets),

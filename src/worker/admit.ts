@@ -5,7 +5,14 @@
  * DLQ with its reason and is audited; nothing is mutated.
  */
 import type { SQSRecord } from 'aws-lambda';
-import { checkRequesterProof, PROOF_ATTRIBUTE, type RequesterKeys } from '../actions/proof.js';
+import {
+  checkRequesterProof,
+  PROOF_ATTRIBUTE,
+  type ProofCheck,
+  type RequesterKeys,
+  type Signer,
+  VOUCHED_BY,
+} from '../actions/proof.js';
 import { type ActionRequest, futureDated } from '../actions/request.js';
 import { type RequestOwner, sameOwner } from '../state/audit.js';
 import { RetryLater } from './errors.js';
@@ -16,6 +23,8 @@ export interface RequesterKeySource {
   refresh(): Promise<boolean>;
   /** The keys can be rotated and read again later (Secrets Manager); not when they are fixed. */
   rotates?: boolean | undefined;
+  /** A signer's key rotated out a moment ago, which warm signers may still use (src/secrets/previous-keys.ts). */
+  previous?: ((signer: Signer) => Promise<string | undefined>) | undefined;
 }
 
 export interface Refusal {
@@ -59,10 +68,16 @@ export async function admit(
     // A key rotated since our last read: read it again (at most once a minute) and check once more.
     const reread = await keys.refresh().catch(() => false);
     if (reread) check = checkRequesterProof(source, record.body, proof, await keys.get());
+    if (!check.ok) check = (await withPreviousKey(source, record.body, proof, keys)) ?? check;
     // Too soon to read again: on its first delivery the message comes back after the visibility
     // timeout, when the keys can be read, rather than be refused for a key rotated a moment ago.
     // Its next delivery is judged for good.
-    else if (keys.rotates && Number(record.attributes?.ApproximateReceiveCount ?? '1') <= 1)
+    if (
+      !check.ok &&
+      !reread &&
+      keys.rotates &&
+      Number(record.attributes?.ApproximateReceiveCount ?? '1') <= 1
+    )
       throw new RetryLater(
         'the proof matches no requester key read so far; the keys are read again before it comes back',
       );
@@ -73,6 +88,19 @@ export async function admit(
   // Who asked comes first: an unproven message is refused as that, whatever its date.
   const future = futureDated(request, now);
   return future ? { rule: 'requested-in-future', reason: future } : undefined;
+}
+
+/** The check with the signer's previous key, while its rotation is recent; undefined without one. */
+async function withPreviousKey(
+  source: ActionRequest['requestedBy']['source'],
+  body: string,
+  proof: string,
+  keys: RequesterKeySource,
+): Promise<ProofCheck | undefined> {
+  const signer = VOUCHED_BY[source];
+  if (!keys.previous || signer === undefined || signer === 'queue-policy') return undefined;
+  const previous = await keys.previous(signer).catch(() => undefined);
+  return previous ? checkRequesterProof(source, body, proof, { [signer]: previous }) : undefined;
 }
 
 /** A refusal when `other` (the request held or ended under the id) is not this request. */
