@@ -61,7 +61,9 @@ export function createNotices(deps: {
 
   /** Posts the stale summary when something is stale and the text differs from the last one posted. */
   async function postStaleSummary(url: string | undefined, summary: RunSummary, now: Date): Promise<void> {
-    if (summary.stale.stale.length === 0 || !url) return;
+    // Also when exposure events seem to match nothing: the sweep is stuck, and people should know why.
+    const stuck = summary.stale.skipped.some((skip) => skip.reason === 'no exposures recorded');
+    if ((summary.stale.stale.length === 0 && !stuck) || !url) return;
     const text = staleNotification(summary);
     const key = `summary:${shortHash(text, 24)}`;
     if ((await postedAlready(table, [key])).has(key)) return;

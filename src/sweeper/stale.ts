@@ -1,7 +1,9 @@
 /**
  * The stale-config judgment (README, "Sweeper"), pure: a watched
  * config is stale when it has no exposure in the last `staleAfterDays`, our observation of
- * exposures covers at least `staleAfterDays`, and it has been watched for `graceDays`. Stale
+ * exposures covers at least `staleAfterDays`, and it has been watched for `graceDays`; and only
+ * while some config's exposure was recorded in that window (none at all means the exposure events
+ * match nothing the SDKs log, not that everything is unused). Stale
  * configs are queued for archiving, longest-unexposed first, at most `maxPerRun` per run;
  * never a `protect`ed one; in dry run they are only reported. Every config that is not queued
  * carries the reason why.
@@ -23,7 +25,8 @@ export type StaleSkipReason =
   | 'paused'
   | 'queued earlier'
   | 'invalid config id'
-  | 'not in policy';
+  | 'not in policy'
+  | 'no exposures recorded';
 
 export interface StaleConfig {
   configId: string;
@@ -81,22 +84,41 @@ function unexposedConfigs(input: StaleInput, now: number, window: number): Stale
   );
 }
 
+/**
+ * Why this run can judge no config stale, or undefined: exposures observed for less than the
+ * window; or not one exposure of any config recorded in it, which means the exposure events
+ * most likely match nothing the SDKs log (a name or configIdFrom that differs), not that every
+ * config is unused.
+ */
+function notJudgeable(input: StaleInput, now: number, window: number) {
+  const { policy } = input;
+  const observed = input.observedSince === null ? 0 : now - input.observedSince;
+  if (observed < window)
+    return {
+      reason: 'observation too short' as const,
+      detail: `exposures observed for ${Math.floor(observed / DAY)} of ${policy.staleAfterDays} days`,
+    };
+  const newest = Math.max(Number.NEGATIVE_INFINITY, ...input.lastSeen.values());
+  if (now - newest >= window)
+    return {
+      reason: 'no exposures recorded' as const,
+      detail: `no event matched exposureEvents in ${policy.staleAfterDays} days: check their names and configIdFrom against what the SDKs log`,
+    };
+  return undefined;
+}
+
 export function planStaleSweep(input: StaleInput): StalePlan {
   const { policy } = input;
   const now = input.now.getTime();
   const window = policy.staleAfterDays * DAY;
-  const observed = input.observedSince === null ? 0 : now - input.observedSince;
   const plan: StalePlan = { stale: [], queue: [], wouldQueue: [], skipped: [], dryRun: policy.dryRun };
   for (const entry of input.watch.values())
     if (!judged(entry, input)) plan.skipped.push({ configId: entry.configId, reason: 'not in policy' });
 
+  const cannot = notJudgeable(input, now, window);
   for (const config of unexposedConfigs(input, now, window)) {
-    if (observed < window) {
-      plan.skipped.push({
-        configId: config.configId,
-        reason: 'observation too short',
-        detail: `exposures observed for ${Math.floor(observed / DAY)} of ${policy.staleAfterDays} days`,
-      });
+    if (cannot) {
+      plan.skipped.push({ configId: config.configId, ...cannot });
       continue;
     }
     plan.stale.push(config);

@@ -129,6 +129,11 @@ export function staleNotification(summary: RunSummary): string {
       byReason.set(skip.reason, [...(byReason.get(skip.reason) ?? []), skip.configId]);
   }
   for (const [reason, ids] of byReason) lines.push(`skipped (${reason}): ${list(ids)}`);
+  if (byReason.has('no exposures recorded'))
+    lines.push(
+      ':warning: no exposure of any config was recorded within `staleAfterDays`: `staleConfigs.exposureEvents` ' +
+        'most likely match nothing the SDKs log (event name, `configIdFrom`). Nothing is judged stale until they do.',
+    );
   const missing = summary.lastSeen;
   if (missing.withoutConfigId > 0)
     lines.push(

@@ -51,6 +51,35 @@ const reasons = (plan: ReturnType<typeof planStaleSweep>) =>
   Object.fromEntries(plan.skipped.map((s) => [s.configId, s.reason]));
 
 describe('the stale sweep plan', () => {
+  it('judges nothing stale while no exposure of any config was recorded in the window', () => {
+    // Every exposure is older than staleAfterDays: the exposure events likely match nothing logged.
+    const quiet = new Map([
+      ['old', T - 45 * DAY],
+      ['checkout_banner', T - 50 * DAY],
+    ]);
+    const plan = planStaleSweep(input({}, { lastSeen: quiet }));
+    expect(plan.stale).toEqual([]);
+    expect(plan.queue).toEqual([]);
+    const blocked = plan.skipped.filter((s) => s.reason === 'no exposures recorded');
+    expect(blocked.map((s) => s.configId).sort()).toEqual([
+      'checkout_banner',
+      'fresh',
+      'never',
+      'newcomer',
+      'old',
+    ]);
+    expect(blocked[0]?.detail).toBe(
+      'no event matched exposureEvents in 30 days: check their names and configIdFrom against what the SDKs log',
+    );
+    expect(planStaleSweep(input({}, { lastSeen: new Map() })).queue).toEqual([]);
+    // One config exposed within the window is enough to judge the rest.
+    const oneInUse = new Map([...quiet, ['fresh', T - 29 * DAY]]);
+    expect(planStaleSweep(input({}, { lastSeen: oneInUse })).queue.map((r) => r.configId)).toEqual([
+      'never',
+      'old',
+    ]);
+  });
+
   it('queues unexposed configs watched past their grace, longest-unexposed first, never protected ones', () => {
     const plan = planStaleSweep(input());
     expect(plan.stale.map((s) => s.configId)).toEqual(['never', 'checkout_banner', 'old', 'newcomer']);

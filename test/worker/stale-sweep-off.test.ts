@@ -54,6 +54,10 @@ describe.each([
     bench.api.sandbox.addEvents([
       { timestamp: t0 - 40 * DAY, name: 'config_exposure', metadata: { config: a } },
       { timestamp: t0 - 40 * DAY + 1, name: 'config_exposure', metadata: { config: b } },
+      // A config in use: exposures are recorded at all, so the sweep judges the others.
+      { timestamp: t0 - 2 * HOUR, name: 'config_exposure', metadata: { config: 'checkout_banner' } },
+      { timestamp: t0 - 39 * DAY, name: 'page_view' },
+      { timestamp: t0 - 38 * DAY, name: 'page_view' },
       { timestamp: t0 - HOUR, name: 'page_view' },
     ]);
     const signer = createRequesterSigner(async () => bench.requesterKeys);
