@@ -6,7 +6,7 @@
  */
 export function localAwsConfig(options: { endpoint?: string; region?: string }) {
   return {
-    region: options.region ?? process.env.AWS_REGION ?? 'us-east-1',
+    region: options.region ?? (process.env.AWS_REGION || 'us-east-1'),
     ...(options.endpoint
       ? { endpoint: options.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
       : {}),

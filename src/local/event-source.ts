@@ -126,7 +126,7 @@ export function createEventSource(options: EventSourceOptions): EventSource {
   const concurrency = Math.max(1, options.concurrency ?? 1);
   const functionName = options.functionName ?? 'autopilot-worker';
   const timeoutMs = options.timeoutMs ?? 30_000;
-  const region = options.region ?? process.env.AWS_REGION ?? 'us-east-1';
+  const region = options.region ?? (process.env.AWS_REGION || 'us-east-1');
   const log = options.logger;
   const stats = { batches: 0, records: 0, deleted: 0, left: 0, errors: 0 };
 

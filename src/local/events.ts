@@ -8,7 +8,7 @@ import type { ScheduledEvent } from 'aws-lambda';
 export function scheduledEvent(
   at: Date = new Date(),
   ruleName = 'autopilot-sweeper-schedule',
-  region = process.env.AWS_REGION ?? 'us-east-1',
+  region = process.env.AWS_REGION || 'us-east-1',
 ): ScheduledEvent {
   return {
     version: '0',

@@ -19,7 +19,7 @@ export interface LambdaContextOptions {
 export function createLambdaContext(options: LambdaContextOptions): Context {
   const now = options.now ?? Date.now;
   const deadline = now() + options.timeoutMs;
-  const region = options.region ?? process.env.AWS_REGION ?? 'us-east-1';
+  const region = options.region ?? (process.env.AWS_REGION || 'us-east-1');
   const awsRequestId = randomUUID();
   const unsupported = () => {
     throw new Error('the legacy done/succeed/fail callbacks are not supported; return a promise');

@@ -417,7 +417,7 @@ function functionEnvironment(
   const limits = PLATFORM_MUTATION_LIMITS;
   // No AUTOPILOT_SECRET_ID: locally the secrets are these variables.
   return {
-    AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
+    AWS_REGION: process.env.AWS_REGION || 'us-east-1',
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
