@@ -194,6 +194,9 @@ export function secretsManagerProvider(options: SecretsManagerProviderOptions): 
       }
     },
     async refresh() {
+      // A read under way (a batch's calls all got the 401 of a rotation): its value is the re-read
+      // one. "Too soon" sent them on with the old key: a second 401, failed and counted.
+      if (inflight) return inflight.then(() => true);
       // Limited by the last attempt, failed ones too: a flood of bad signatures or 401s while
       // Secrets Manager struggles must not become a flood of reads.
       if (triedRecently()) return false;
