@@ -34,7 +34,12 @@ export function previousRequesterKeys(options: {
   clientConfig?: SecretsManagerClientConfig;
 }): PreviousRequesterKeys {
   const client = lazyClient(() => new SecretsManagerClient(options.clientConfig ?? {}));
-  const read = new Map<Signer, { at: number; key?: string; rotatedAt?: number }>();
+  // Each signer's last read, kept as its promise: the records of a batch asking while it is under
+  // way wait for it (a read not yet answered is no "no previous key", which refused them for good).
+  const read = new Map<
+    Signer,
+    { at: number; found: Promise<{ key?: string | undefined; rotatedAt?: number | undefined }> }
+  >();
   const versions = async (secretId: string) => {
     // A secret never rotated has no AWSPREVIOUS: Secrets Manager answers ResourceNotFound.
     const [current, previous] = await Promise.all([
@@ -49,13 +54,17 @@ export function previousRequesterKeys(options: {
       if (!secretId) return undefined;
       let known = read.get(signer);
       if (!known || options.now() - known.at >= MIN_READ_INTERVAL_MS) {
-        known = { at: options.now() };
+        const found = versions(secretId).then(
+          (got) => {
+            if (got.key) rememberSecret(got.key);
+            return got;
+          },
+          () => ({}),
+        );
+        known = { at: options.now(), found };
         read.set(signer, known);
-        const found = await versions(secretId).catch(() => undefined);
-        if (found?.key) rememberSecret(found.key);
-        Object.assign(known, found ?? {});
       }
-      const { key, rotatedAt } = known;
+      const { key, rotatedAt } = await known.found;
       if (!key || rotatedAt === undefined) return undefined;
       return options.now() - rotatedAt < ROTATION_GRACE_MS ? key : undefined;
     },
