@@ -27,7 +27,7 @@ export const METRIC_CATALOGUE = {
   MutationsSent: { unit: 'Count', dimensions: ['Action'] },
   /** Requests that wait: Why = paused, window, limit or ask. */
   HeldRequests: { unit: 'Count', dimensions: ['Why'] },
-  /** Messages moved to the DLQ: Reason = invalid, not-proven or future-dated. */
+  /** Messages moved to the DLQ: Reason = invalid, not-proven, future-dated, or retries-exhausted (SQS moves it after its last receive). */
   DeadLettered: { unit: 'Count', dimensions: ['Reason'] },
   /** Console API answers: latency of each attempt, in ms (CloudWatch computes p50/p99 from the raw values). */
   ConsoleApiLatency: { unit: 'Milliseconds', dimensions: [] },

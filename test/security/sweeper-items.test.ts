@@ -94,6 +94,13 @@ describe("the sweeper's table items", () => {
     expect((await sweeperFor().run({ now: new Date(t + 2000) })).stop).toBe('leased');
     await releaseLease(unrecorded, 'another-run');
 
+    // A config in use weeks later (the sweep judges only while some exposure is recorded in its window).
+    rig.sandbox.sandbox.addEvents([
+      {
+        ...event(4, 'config_exposure', { config: 'in_use_items' }),
+        timestamp: String(NOW + 40 * DAY - 60_000),
+      },
+    ] as SandboxEvent[]);
     // Paused by a person: the stale sweep judges but queues nothing; a dry run would-queue.
     await writePause(unrecorded, { paused: true, by: 'slack:U0ADMIN', at: new Date(t) });
     const paused = await sweeperFor((p) => {

@@ -9,11 +9,11 @@
  */
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMetrics } from '../src/observability/metrics.js';
-import { startSandbox } from '../src/sandbox/index.js';
-import { type SecretsProvider, secretsManagerProvider } from '../src/secrets/secrets.js';
-import { consoleClientFor } from '../src/wiring/from-env.js';
-import { type FakeSecretsManager, startFakeSecretsManager } from './helpers/secrets-manager.js';
+import { createMetrics } from '../../src/observability/metrics.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import { type SecretsProvider, secretsManagerProvider } from '../../src/secrets/secrets.js';
+import { consoleClientFor } from '../../src/wiring/from-env.js';
+import { type FakeSecretsManager, startFakeSecretsManager } from '../helpers/secrets-manager.js';
 
 const SECRET = 'arn:aws:secretsmanager:eu-central-1:123456789012:secret:api-AbCdEf';
 const clock = { now: Date.parse('2026-11-23T10:00:00Z') };

@@ -6,7 +6,7 @@
  * long key is no typo of it; misspellings stay caught (test/infra/context-typos.test.ts).
  */
 import { describe, it } from 'vitest';
-import { synthesize } from './infra/synth.js';
+import { synthesize } from './synth.js';
 
 describe('context keys that are not ours', () => {
   it.each([[{ ci: 'true' }], [{ test: '1' }], [{ secret: 'shared' }], [{ url: 'https://example.com' }]])(

@@ -9,14 +9,14 @@
  * real Secrets Manager client reading a stand-in server.
  */
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { PROOF_ATTRIBUTE, requesterProof } from '../src/actions/proof.js';
-import { parseActionRequest } from '../src/actions/request.js';
-import { type Emulators, startEmulators } from '../src/local/emulators.js';
-import { parsePolicy } from '../src/policy/parse.js';
-import { workerDepsFromEnv } from '../src/wiring/from-env.js';
-import { admit } from '../src/worker/admit.js';
-import { type FakeSecretsManager, startFakeSecretsManager } from './helpers/secrets-manager.js';
-import { TEST_POLICY } from './webhook/harness.js';
+import { PROOF_ATTRIBUTE, requesterProof } from '../../src/actions/proof.js';
+import { parseActionRequest } from '../../src/actions/request.js';
+import { type Emulators, startEmulators } from '../../src/local/emulators.js';
+import { parsePolicy } from '../../src/policy/parse.js';
+import { workerDepsFromEnv } from '../../src/wiring/from-env.js';
+import { admit } from '../../src/worker/admit.js';
+import { type FakeSecretsManager, startFakeSecretsManager } from '../helpers/secrets-manager.js';
+import { TEST_POLICY } from '../webhook/harness.js';
 
 const IDS = {
   api: 'arn:aws:secretsmanager:eu-central-1:123456789012:secret:api-AbCdEf',
