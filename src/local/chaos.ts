@@ -369,6 +369,27 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
   }
 }
 
+/**
+ * Why a chaos run failed; empty when it passed. Besides no duplicated and no lost request, the
+ * run must have been a real test (faults injected, workers crashed) and every applied effect must
+ * belong to a request recorded as done: one that was not is a change made while someone was
+ * told otherwise.
+ */
+export function chaosFailures(report: ChaosReport): string[] {
+  const failures: string[] = [];
+  if (!report.drained) failures.push('the queue did not drain in time');
+  if (report.duplicatedEffects.length > 0)
+    failures.push(`${report.duplicatedEffects.length} duplicated effect(s)`);
+  if (report.lost.length > 0) failures.push(`${report.lost.length} lost request(s)`);
+  if (report.effectsWithoutOutcome.length > 0)
+    failures.push(
+      `${report.effectsWithoutOutcome.length} effect(s) applied without a request recorded as done`,
+    );
+  if (Object.keys(report.faultsInjected).length === 0) failures.push('no fault was injected at the sandbox');
+  if (report.crashes.midBatch + report.crashes.early === 0) failures.push('no worker crash was injected');
+  return failures;
+}
+
 export function renderChaosReport(report: ChaosReport): string {
   const lines = [
     '',
@@ -402,9 +423,13 @@ if (isMain) {
   runChaos({ progress: (line) => process.stderr.write(`${line}\n`) })
     .then((report) => {
       process.stdout.write(renderChaosReport(report));
-      const ok = report.drained && report.duplicatedEffects.length === 0 && report.lost.length === 0;
-      process.stdout.write(ok ? 'PASS: no duplicated effect, no lost request\n' : 'FAIL\n');
-      process.exit(ok ? 0 : 1);
+      const failures = chaosFailures(report);
+      process.stdout.write(
+        failures.length === 0
+          ? 'PASS: no duplicated effect, no lost request, every effect owned by a request recorded as done\n'
+          : `FAIL: ${failures.join('; ')}\n`,
+      );
+      process.exit(failures.length === 0 ? 0 : 1);
     })
     .catch((error: unknown) => {
       process.stderr.write(
