@@ -132,6 +132,9 @@ export interface RedriveResult {
   failed: Array<{ messageId: string; error: string }>;
 }
 
+/** How long one message is held while it is sent back and deleted. */
+const REDRIVE_HOLD_SECONDS = 60;
+
 /** Sends each letter back to the actions queue, then deletes it from the DLQ; never the other way round. */
 export async function redrive(
   sqs: Sqs,
@@ -143,6 +146,28 @@ export async function redrive(
     const attributes = Object.fromEntries(
       Object.entries(letter.attributes).filter(([name]) => !DLQ_ATTRIBUTES.has(name)),
     );
+    // Held again for this message's send and delete: a long redrive can outlast the first hold,
+    // and a message another reader received meanwhile must not be sent twice. SQS refuses the
+    // change once our hold is over (or our handle stale): the message is left for another run.
+    const held = await sqs
+      .send(
+        new ChangeMessageVisibilityCommand({
+          QueueUrl: urls.dlqUrl,
+          ReceiptHandle: letter.receiptHandle,
+          VisibilityTimeout: REDRIVE_HOLD_SECONDS,
+        }),
+      )
+      .then(
+        () => true,
+        () => false,
+      );
+    if (!held) {
+      result.failed.push({
+        messageId: letter.messageId,
+        error: 'no longer held (its hold ended, or another reader has it): not sent; run the redrive again',
+      });
+      continue;
+    }
     let newMessageId: string;
     try {
       const out = await sqs.send(
