@@ -102,11 +102,10 @@ export async function receiveAll(
         MessageSystemAttributeNames: ['ApproximateReceiveCount'],
       }),
     );
-    empty = Messages.length === 0 ? empty + 1 : 0;
-    for (const message of Messages) {
-      const letter = describe(message);
-      seen.set(letter.messageId, letter);
-    }
+    // Only messages not seen yet count: one whose hold ran out comes again, and would loop forever.
+    const fresh = Messages.map(describe).filter((letter) => !seen.has(letter.messageId));
+    empty = fresh.length === 0 ? empty + 1 : 0;
+    for (const letter of fresh) seen.set(letter.messageId, letter);
   }
   return [...seen.values()];
 }

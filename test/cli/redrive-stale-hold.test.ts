@@ -46,3 +46,11 @@ it('does not send back a message whose hold ended and that another reader receiv
   );
   expect(sentBack.Messages).toHaveLength(1);
 });
+
+it('reads the DLQ to its end even when the hold runs out during the read (the same messages come again)', async () => {
+  const { sqs, dlqUrl } = emulators;
+  await sqs.send(new PurgeQueueCommand({ QueueUrl: dlqUrl }));
+  await sqs.send(new SendMessageCommand({ QueueUrl: dlqUrl, MessageBody: '{"requestId":"r-3"}' }));
+  const letters = await receiveAll(sqs, dlqUrl, { holdSeconds: 0 });
+  expect(letters.map((l) => JSON.parse(l.body).requestId)).toEqual(['r-3']);
+});
