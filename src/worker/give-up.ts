@@ -10,11 +10,13 @@
 import { actionTarget, requesterKey } from '../actions/request.js';
 import { isLastReceive, receivesOf } from '../queue/redrive.js';
 import { writeAudit } from '../state/audit.js';
+import { unmarkAnswered } from '../state/held-answer.js';
 import type { RequestState } from '../state/request-state.js';
 import { readRequestState } from '../state/request-state.js';
 import { scrubSecrets } from '../util/secret-scrub.js';
 import { RetryLater } from './errors.js';
 import { tell } from './finish.js';
+import { answeredQuestion } from './hold.js';
 import {
   currentDate,
   type RecordContext,
@@ -74,6 +76,8 @@ async function tellGivenUp(deps: RecordDeps, ctx: RecordContext, error: unknown)
     // An unexpected error that left the effect claimed may have come during or after a call.
     mayHaveReached: error instanceof RetryLater ? error.mayHaveReached : state.effect.status !== 'free',
   };
+  const asked = report.mayHaveReached ? undefined : answeredQuestion(ctx.request);
+  if (asked) report.questionReopened = true;
   const reason = givenUpReason(report);
   deps.metrics.put(
     'DeadLettered',
@@ -93,7 +97,19 @@ async function tellGivenUp(deps: RecordDeps, ctx: RecordContext, error: unknown)
     tell(deps, ctx, givenUpMessage(report), true).catch((postError: unknown) =>
       ctx.log.error('could not tell that the request was given up', { error: postError }),
     ),
+    ...(asked ? [reopenQuestion(deps, ctx, asked)] : []),
   ]);
+}
+
+/**
+ * An Approve click's copy given up without reaching the platform: nothing is on its way, so the
+ * question it answered is open again (later clicks were told "approved, on its way", and nobody
+ * could answer it until it expired). One that may have reached it keeps the answer.
+ */
+async function reopenQuestion(deps: RecordDeps, ctx: RecordContext, asked: string): Promise<void> {
+  await unmarkAnswered(deps.table, asked, ctx.request.requestedBy.id).catch((error: unknown) =>
+    ctx.log.error('could not open the answered question again', { askedRequestId: asked, error }),
+  );
 }
 
 function audit(deps: RecordDeps, ctx: RecordContext, reason: string): Promise<void> {

@@ -203,6 +203,8 @@ export interface GivenUpReport {
   lastFailure: string;
   /** A Console API call may have reached the platform: the change may have been made after all. */
   mayHaveReached: boolean;
+  /** An Approve click's copy that reached nothing: its question is open again. */
+  questionReopened?: boolean;
 }
 
 /** Where a given-up request waits, and the command an operator starts from. */
@@ -226,7 +228,8 @@ export function givenUpReason(report: Omit<GivenUpReport, 'request' | 'requestId
 export function givenUpMessage(report: GivenUpReport): SlackMessage {
   const maybe = report.mayHaveReached ? ` ${MAY_HAVE_REACHED.replace(/^a/, 'A')}.` : '';
   const last = `(last: ${escapeSlack(report.lastFailure)})`;
-  const text = `${givenUpHeadline(report)} ${last}; ${GIVEN_UP_WHERE}.${maybe}`;
+  const reopened = report.questionReopened ? ' The question it answered is open again.' : '';
+  const text = `${givenUpHeadline(report)} ${last}; ${GIVEN_UP_WHERE}.${maybe}${reopened}`;
   const context = [
     'rule *retries-exhausted*',
     `requested by \`${escapeSlack(requesterKey(report.request.requestedBy))}\``,

@@ -8,10 +8,10 @@
  */
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { endHold, holdRequest, listHeld, nextLookText } from '../src/state/held.js';
-import { releaseHeld } from '../src/worker/release.js';
-import { type Bench, startBench } from './worker/fixture.js';
-import { releaseDeps } from './worker/questions.js';
+import { endHold, holdRequest, listHeld, nextLookText } from '../../src/state/held.js';
+import { releaseHeld } from '../../src/worker/release.js';
+import { type Bench, startBench } from './fixture.js';
+import { releaseDeps } from './questions.js';
 
 let bench: Bench;
 beforeAll(async () => {
