@@ -31,6 +31,23 @@ interface RequestLog {
 
 type AppEnv = { Variables: { log: RequestLog } };
 
+/** On Lambda, hono/aws-lambda binds the invocation's event: its request context says when it arrived. */
+type LambdaBindings = { requestContext?: { timeEpoch?: unknown; requestTimeEpoch?: unknown } } | undefined;
+
+/** How far back an arrival time may lie and still be believed (API Gateway's clock against ours). */
+const MAX_ARRIVAL_AGE_MS = 30_000;
+
+/**
+ * When the request reached API Gateway (`timeEpoch` for HTTP APIs, `requestTimeEpoch` for REST),
+ * else now: Slack's three seconds run from there, so a cold start's init counts against the
+ * deadline too. A time in the future or implausibly old is not believed.
+ */
+function arrivedAt(env: LambdaBindings, now: number): number {
+  const context = env?.requestContext;
+  const at = Number(context?.timeEpoch ?? context?.requestTimeEpoch);
+  return Number.isFinite(at) && at <= now && now - at <= MAX_ARRIVAL_AGE_MS ? at : now;
+}
+
 const SLACK_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
@@ -69,7 +86,10 @@ export function createWebhookApp(deps: WebhookDeps): Hono<AppEnv> {
 
   app.use(async (c, next) => {
     // The path is caller input: bounded before it is logged.
-    const log: RequestLog = { route: `${c.req.method} ${c.req.path.slice(0, 200)}`, startedAt: now() };
+    const log: RequestLog = {
+      route: `${c.req.method} ${c.req.path.slice(0, 200)}`,
+      startedAt: arrivedAt(c.env as LambdaBindings, now()),
+    };
     c.set('log', log);
     await next();
     const { startedAt, ...fields } = log;
