@@ -176,6 +176,8 @@ export class AutopilotStack extends Stack {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       retentionPeriod: Duration.days(14),
+      // Its messages are requests nobody has dealt with yet: `cdk destroy` must not drop them.
+      removalPolicy: RemovalPolicy.RETAIN,
     });
     const actionsQueue = new Queue(this, 'ActionsQueue', {
       encryption: QueueEncryption.SQS_MANAGED,

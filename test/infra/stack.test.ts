@@ -191,6 +191,14 @@ describe('the stack', () => {
     }
   });
 
+  it('keeps the DLQ when the stack is destroyed: its messages are requests nobody has dealt with', () => {
+    s.template.hasResource('AWS::SQS::Queue', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: Match.objectLike({ MessageRetentionPeriod: 14 * 24 * 3600 }),
+    });
+  });
+
   it('keeps state in an on-demand table with pk/sk, TTL on expiresAt, PITR, retained on delete', () => {
     s.template.resourceCountIs('AWS::DynamoDB::Table', 1);
     s.template.hasResource('AWS::DynamoDB::Table', {
