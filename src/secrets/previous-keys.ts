@@ -13,10 +13,9 @@ import {
   type SecretsManagerClientConfig,
 } from '@aws-sdk/client-secrets-manager';
 import type { Signer } from '../actions/proof.js';
-import { optionalEnv } from '../config/env.js';
 import { lazyClient } from '../util/lazy-client.js';
 import { rememberSecret } from '../util/secret-scrub.js';
-import { REQUESTER_KEYS_HELD, requesterKeyVariable } from './secrets.js';
+import { requesterKeyIdsFromEnv } from './secrets.js';
 
 /** How long after a rotation the previous requester key is still accepted. */
 export const ROTATION_GRACE_MS = 10 * 60_000;
@@ -77,10 +76,6 @@ export function previousKeysFromEnv(
   now: () => number,
   clientConfig?: SecretsManagerClientConfig,
 ): PreviousRequesterKeys {
-  const requesterKeyIds: Partial<Record<Signer, string>> = {};
-  for (const signer of REQUESTER_KEYS_HELD.worker) {
-    const id = optionalEnv(requesterKeyVariable(signer, true), env);
-    if (id) requesterKeyIds[signer] = id;
-  }
+  const requesterKeyIds = requesterKeyIdsFromEnv(env, 'worker');
   return previousRequesterKeys({ requesterKeyIds, now, ...(clientConfig ? { clientConfig } : {}) });
 }

@@ -8,16 +8,14 @@
  * | worker   | `consoleApiKey`, `slackWebhookUrl` (optional)     | webhook, sweeper (to check)    |
  * | sweeper  | `consoleReadOnlyApiKey`, `slackWebhookUrl` (opt.) | sweeper                        |
  *
- * Only the worker holds the key that may mutate. The sweeper reads events (written by client
- * SDKs: untrusted) with a read key; pointed at an older deployment's shared secret, it reads
- * with the full key there until an operator gives it its own.
+ * Only the worker holds the key that may mutate; the sweeper reads events (untrusted) with a read
+ * key (with an older deployment's shared secret, the full key, until it is given its own).
  *
- * On Lambda the values are read from Secrets Manager and cached per container with a TTL;
- * `refresh()` re-reads them at most once a minute, so a rotated value is picked up without a
- * redeploy (after a 401 from the Console API, a failed Slack signature or requester proof)
- * and a flood of bad requests cannot hammer Secrets Manager. Locally they come from the
- * environment (`CONSOLE_API_KEY`, `SLACK_SIGNING_SECRET`, ...). Secret values never appear in
- * errors: only a secret's id and a field's name do.
+ * On Lambda the values come from Secrets Manager, cached per container with a TTL; `refresh()`
+ * re-reads them at most once a minute (after a 401, a failed Slack signature or requester proof:
+ * a rotation needs no redeploy, and bad requests cannot hammer Secrets Manager). Locally they come
+ * from the environment (`CONSOLE_API_KEY`, ...). Secret values never appear in errors: only a
+ * secret's id and a field's name do.
  */
 
 import {
@@ -31,10 +29,9 @@ import { lazyClient } from '../util/lazy-client.js';
 import { rememberSecret } from '../util/secret-scrub.js';
 
 /**
- * The Slack incoming-webhook URL is a credential (anyone holding it can post to the channel):
- * it belongs in the secret, not in a policy file that is committed and bundled into every
- * function. The policy's field still works for now, so existing deployments keep their channel
- * through the upgrade; the secret's value wins when both are set.
+ * The Slack incoming-webhook URL is a credential: it belongs in the secret, not in a committed and
+ * bundled policy. The policy's field still works, so deployments keep their channel through the
+ * upgrade; the secret's value wins when both are set.
  */
 export const POLICY_WEBHOOK_URL_DEPRECATED =
   'notifications.slackWebhookUrl in the policy is deprecated: it is a credential committed to git and bundled into every function. Put it in the secret as "slackWebhookUrl" (SLACK_WEBHOOK_URL locally) and remove it from the policy; the secret wins when both are set.';
@@ -68,10 +65,9 @@ export interface SecretsProvider {
   get(): Promise<AutopilotSecretValues>;
   /** Asks the source again (rate-limited); returns true when it was actually re-read. */
   refresh(): Promise<boolean>;
-  /** True when the values can change and be re-read later (Secrets Manager), not when they are fixed (the environment). */
+  /** True when the values can change and be re-read later (Secrets Manager), not the environment's. */
   readonly rotates?: boolean;
-  /** The values at once when they need no read (fresh in the cache): the common case needs no wait at all. */
-  cached?(): AutopilotSecretValues | undefined;
+  cached?(): AutopilotSecretValues | undefined; // at once when fresh in the cache: no wait at all
 }
 
 /** Which function reads: it decides which requester keys and which fields it must have. */
@@ -194,8 +190,7 @@ export function secretsManagerProvider(options: SecretsManagerProviderOptions): 
       }
     },
     async refresh() {
-      // A read under way (a batch's calls all got the 401 of a rotation): its value is the re-read
-      // one. "Too soon" sent them on with the old key: a second 401, failed and counted.
+      // A read under way (a batch's calls all met a rotation's 401) is the re-read: wait for it.
       if (inflight) return inflight.then(() => true);
       // Limited by the last attempt, failed ones too: a flood of bad signatures or 401s while
       // Secrets Manager struggles must not become a flood of reads.
@@ -203,8 +198,7 @@ export function secretsManagerProvider(options: SecretsManagerProviderOptions): 
       await load();
       return true;
     },
-    // Values may change (rotation) and be read again later: a refusal for a key not yet seen
-    // can wait for the next read rather than be final.
+    // Values may change (rotation): a refusal for a key not yet seen can wait for the next read.
     rotates: true,
     cached: fresh,
   };
@@ -221,6 +215,16 @@ function rememberSecrets(value: AutopilotSecretValues): void {
 /** The variables that name each signer's key: `<SIGNER>_REQUESTER_KEY` locally, `..._SECRET_ID` on Lambda. */
 export const requesterKeyVariable = (signer: Signer, secretId = false): string =>
   `${signer.toUpperCase()}_REQUESTER_KEY${secretId ? '_SECRET_ID' : ''}`;
+
+/** The secrets the environment names for the requester keys `role` holds (Lambda). */
+export function requesterKeyIdsFromEnv(env: Env, role?: FunctionRole): Partial<Record<Signer, string>> {
+  const ids: Partial<Record<Signer, string>> = {};
+  for (const signer of role ? REQUESTER_KEYS_HELD[role] : []) {
+    const id = optionalEnv(requesterKeyVariable(signer, true), env);
+    if (id) ids[signer] = id;
+  }
+  return ids;
+}
 
 /** The variable each field is read from locally. */
 const LOCAL_VARIABLE: Readonly<Record<SecretField, string>> = {
@@ -284,11 +288,7 @@ export function secretsFromEnvironment(
   clientConfig?: SecretsManagerClientConfig,
 ): SecretsProvider {
   const secretId = optionalEnv('AUTOPILOT_SECRET_ID', env);
-  const requesterKeyIds: Partial<Record<Signer, string>> = {};
-  for (const signer of role ? REQUESTER_KEYS_HELD[role] : []) {
-    const id = optionalEnv(requesterKeyVariable(signer, true), env);
-    if (id) requesterKeyIds[signer] = id;
-  }
+  const requesterKeyIds = requesterKeyIdsFromEnv(env, role);
   if (!secretId && Object.keys(requesterKeyIds).length === 0) return environmentProvider(env, role, required);
   return secretsManagerProvider({
     ...(secretId ? { secretId } : {}),

@@ -174,31 +174,6 @@ export async function listHeld(table: StateTable): Promise<HeldRecord[]> {
     .sort((a, b) => a.since.localeCompare(b.since) || a.requestId.localeCompare(b.requestId));
 }
 
-/**
- * Marks a record as sent back by the release tick, only if it is still the wait the tick read
- * (same `since`: a worker that re-held the request meanwhile wrote a new wait, left alone) and
- * no other tick sent it back since that read (same `releasedAt`: two ticks at once send it once).
- * False when the record changed or is gone.
- */
-export async function markReleased(table: StateTable, held: HeldRecord, at: Date): Promise<boolean> {
-  const last = held.releasedAt;
-  const out = await updateIf(
-    table,
-    key(held.requestId),
-    {
-      expression: 'SET releasedAt = :at ADD releases :one',
-      values: {
-        ':at': { S: at.toISOString() },
-        ':since': { S: held.since },
-        ':one': { N: '1' },
-        ...(last ? { ':last': { S: last } } : {}),
-      },
-    },
-    { expression: `since = :since AND ${last ? 'releasedAt = :last' : 'attribute_not_exists(releasedAt)'}` },
-  );
-  return out !== undefined;
-}
-
 export type CancelMarked = 'marked' | 'not-held' | 'executing' | 'already-cancelled';
 
 /**

@@ -16,8 +16,8 @@ import type { Policy } from '../policy/schema.js';
 import { sendActionRequest } from '../queue/actions-queue.js';
 import { postToSlack } from '../slack/post.js';
 import { writeAudit } from '../state/audit.js';
-import { updateIf } from '../state/dynamo-update.js';
-import { type HeldRecord, heldItemKey, isStuck, listHeld, markReleased } from '../state/held.js';
+import { type HeldRecord, isStuck, listHeld } from '../state/held.js';
+import { markReleased, unmarkReleased } from '../state/held-release.js';
 import { readPause } from '../state/pause.js';
 import type { StateTable } from '../state/table.js';
 import { forEachBounded } from '../util/pool.js';
@@ -63,24 +63,6 @@ export function isDue(held: HeldRecord, paused: boolean, now: Date): boolean {
   if (paused) return false;
   if (held.why === 'paused') return true;
   return held.nextLook !== undefined && Date.parse(held.nextLook) <= now.getTime();
-}
-
-/** A send that failed takes back its count (only on the mark this tick made), not its time. */
-async function unmarkReleased(table: StateTable, held: HeldRecord, at: Date): Promise<void> {
-  await updateIf(
-    table,
-    heldItemKey(held.requestId),
-    {
-      expression: 'ADD releases :minus',
-      values: {
-        ':minus': { N: '-1' },
-        ':zero': { N: '0' },
-        ':at': { S: at.toISOString() },
-        ':since': { S: held.since },
-      },
-    },
-    { expression: 'since = :since AND releasedAt = :at AND releases > :zero' },
-  );
 }
 
 function releaseReason(held: HeldRecord): string {
@@ -131,7 +113,6 @@ export async function releaseHeld(deps: ReleaseDeps, now: Date): Promise<Release
       });
     } catch (error) {
       // Still held and marked: a later tick sends it again (RELEASE_RETRY_MS); the others go on.
-      // Not counted as sent: a queue down for half an hour would make the wait stuck for good.
       await unmarkReleased(deps.table, record, now).catch(() => {});
       deps.logger.error('held request not released', { requestId: record.requestId, error });
       return;
