@@ -11,20 +11,14 @@
  * the sweeper records it; next day the release tick sends the request back to the worker.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRequesterSigner } from '../../src/actions/proof.js';
-import { clockOf, createConsoleClient } from '../../src/console/index.js';
-import { createLogger } from '../../src/observability/logger.js';
-import { parsePolicy } from '../../src/policy/parse.js';
 import type { PolicyInput } from '../../src/policy/schema.js';
 import { readFinal } from '../../src/state/audit.js';
 import { listHeld } from '../../src/state/held.js';
 import { loadLastSeen } from '../../src/state/last-seen.js';
-import { createSweeper } from '../../src/sweeper/sweeper.js';
 import { releaseHeld } from '../../src/worker/release.js';
-import { memoryLogger } from '../sweeper/harness.js';
 import { type Bench, basePolicy, startBench } from './fixture.js';
+import { addStaleLog, benchSweeper, releaseTick } from './stale-archive.js';
 
-const DAY = 86_400_000;
 const HOUR = 3_600_000;
 
 let bench: Bench;
@@ -45,40 +39,10 @@ describe('a stale-config archive held by the worker', () => {
         staleConfigs: { discover: true, staleAfterDays: 30, graceDays: 0, maxPerRun: 5, dryRun: false },
       },
     };
-    const policy = parsePolicy(policyInput);
-    bench.api.sandbox.addEvents([
-      { timestamp: t0 - 40 * DAY, name: 'config_exposure', metadata: { config: 'feature_tour' } },
-      { timestamp: t0 - 40 * DAY + 1, name: 'config_exposure', metadata: { config: 'api_timeout_ms' } },
-      // A config in use: exposures are recorded at all, so the sweep judges the others.
-      { timestamp: t0 - 2 * HOUR, name: 'config_exposure', metadata: { config: 'checkout_banner' } },
-      { timestamp: t0 - 39 * DAY, name: 'page_view' },
-      { timestamp: t0 - 38 * DAY, name: 'page_view' },
-      { timestamp: t0 - HOUR, name: 'page_view' },
-    ]);
-    const sweeper = createSweeper({
-      policy,
-      events: createConsoleClient({
-        baseUrl: bench.api.url,
-        apiKey: 'sandbox-key',
-        maxRetries: 0,
-        clock: clockOf(() => bench.clock.now.getTime()),
-      }).events,
-      table: bench.table,
-      sqs: bench.queue.sqs,
-      queueUrl: bench.queue.queueUrl,
-      signer: createRequesterSigner(async () => bench.requesterKeys),
-      logger: memoryLogger().logger,
-      clock: () => bench.clock.now.getTime(),
-      pageSize: 100,
-    });
+    addStaleLog(bench, t0, ['feature_tour', 'api_timeout_ms']);
+    const sweeper = benchSweeper(bench, policyInput);
     const worker = bench.worker({ policy: policyInput });
-    const tick = {
-      table: bench.table,
-      sqs: bench.queue.sqs,
-      queueUrl: bench.queue.queueUrl,
-      logger: createLogger({ service: 'release', sink: () => {} }),
-      signer: createRequesterSigner(async () => bench.requesterKeys),
-    };
+    const tick = releaseTick(bench);
 
     // The sweep at t0 finds both stale and queues both; the worker archives one, holds the other.
     const first = await sweeper.run({ now: new Date(t0), remainingMs: 60_000 });

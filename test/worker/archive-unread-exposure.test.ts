@@ -6,19 +6,13 @@
  * (src/policy/stale-sweep.ts), and then the exposure denies the archive.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRequesterSigner } from '../../src/actions/proof.js';
-import { clockOf, createConsoleClient } from '../../src/console/index.js';
-import { createLogger } from '../../src/observability/logger.js';
-import { parsePolicy } from '../../src/policy/parse.js';
 import type { PolicyInput } from '../../src/policy/schema.js';
 import { listHeld } from '../../src/state/held.js';
-import { createSweeper } from '../../src/sweeper/sweeper.js';
 import type { EventsSource } from '../../src/sweeper/types.js';
 import { releaseHeld } from '../../src/worker/release.js';
-import { memoryLogger } from '../sweeper/harness.js';
 import { type Bench, basePolicy, startBench } from './fixture.js';
+import { addStaleLog, benchEvents, benchSweeper, releaseTick } from './stale-archive.js';
 
-const DAY = 86_400_000;
 const HOUR = 3_600_000;
 
 let bench: Bench;
@@ -39,21 +33,8 @@ describe('a held stale-config archive while the sweeper cannot read the event lo
         staleConfigs: { discover: true, staleAfterDays: 30, graceDays: 0, maxPerRun: 5, dryRun: false },
       },
     };
-    bench.api.sandbox.addEvents([
-      { timestamp: t0 - 40 * DAY, name: 'config_exposure', metadata: { config: 'feature_tour' } },
-      { timestamp: t0 - 40 * DAY + 1, name: 'config_exposure', metadata: { config: 'api_timeout_ms' } },
-      // A config in use: exposures are recorded at all, so the sweep judges the others.
-      { timestamp: t0 - 2 * HOUR, name: 'config_exposure', metadata: { config: 'checkout_banner' } },
-      { timestamp: t0 - 39 * DAY, name: 'page_view' },
-      { timestamp: t0 - 38 * DAY, name: 'page_view' },
-      { timestamp: t0 - HOUR, name: 'page_view' },
-    ]);
-    const api = createConsoleClient({
-      baseUrl: bench.api.url,
-      apiKey: 'sandbox-key',
-      maxRetries: 0,
-      clock: clockOf(() => bench.clock.now.getTime()),
-    }).events;
+    addStaleLog(bench, t0, ['feature_tour', 'api_timeout_ms']);
+    const api = benchEvents(bench);
     let readable = true;
     const events: EventsSource = {
       list(params, options) {
@@ -61,17 +42,7 @@ describe('a held stale-config archive while the sweeper cannot read the event lo
         return api.list(params, options);
       },
     };
-    const sweeper = createSweeper({
-      policy: parsePolicy(policyInput),
-      events,
-      table: bench.table,
-      sqs: bench.queue.sqs,
-      queueUrl: bench.queue.queueUrl,
-      signer: createRequesterSigner(async () => bench.requesterKeys),
-      logger: memoryLogger().logger,
-      clock: () => bench.clock.now.getTime(),
-      pageSize: 100,
-    });
+    const sweeper = benchSweeper(bench, policyInput, events);
     const worker = bench.worker({ policy: policyInput });
     const first = await sweeper.run({ now: new Date(t0), remainingMs: 60_000 });
     expect(first.stale.queued.sort()).toEqual(['api_timeout_ms', 'feature_tour']);
@@ -93,13 +64,7 @@ describe('a held stale-config archive while the sweeper cannot read the event lo
 
     const nextDay = new Date('2026-11-24T00:00:30Z');
     bench.clock.now = nextDay;
-    const tick = {
-      table: bench.table,
-      sqs: bench.queue.sqs,
-      queueUrl: bench.queue.queueUrl,
-      logger: createLogger({ service: 'release', sink: () => {} }),
-      signer: createRequesterSigner(async () => bench.requesterKeys),
-    };
+    const tick = releaseTick(bench);
     expect((await releaseHeld(tick, nextDay)).released).toEqual([held?.requestId]);
     bench.clock.now = new Date(nextDay.getTime() + 5_000);
     await bench.run(worker, await bench.receive());

@@ -8,20 +8,12 @@
  * events, the release tick.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createRequesterSigner } from '../../src/actions/proof.js';
-import { clockOf, createConsoleClient } from '../../src/console/index.js';
-import { createLogger } from '../../src/observability/logger.js';
-import { parsePolicy } from '../../src/policy/parse.js';
 import type { PolicyInput } from '../../src/policy/schema.js';
 import { readFinal } from '../../src/state/audit.js';
 import { listHeld } from '../../src/state/held.js';
-import { createSweeper } from '../../src/sweeper/sweeper.js';
 import { releaseHeld } from '../../src/worker/release.js';
-import { memoryLogger } from '../sweeper/harness.js';
 import { type Bench, basePolicy, startBench } from './fixture.js';
-
-const DAY = 86_400_000;
-const HOUR = 3_600_000;
+import { addStaleLog, benchSweeper, releaseTick } from './stale-archive.js';
 
 let bench: Bench;
 beforeEach(async () => {
@@ -51,32 +43,8 @@ describe.each([
         staleConfigs: { configs: [a, b], staleAfterDays: 30, graceDays: 0, maxPerRun: 5, dryRun: false },
       },
     };
-    bench.api.sandbox.addEvents([
-      { timestamp: t0 - 40 * DAY, name: 'config_exposure', metadata: { config: a } },
-      { timestamp: t0 - 40 * DAY + 1, name: 'config_exposure', metadata: { config: b } },
-      // A config in use: exposures are recorded at all, so the sweep judges the others.
-      { timestamp: t0 - 2 * HOUR, name: 'config_exposure', metadata: { config: 'checkout_banner' } },
-      { timestamp: t0 - 39 * DAY, name: 'page_view' },
-      { timestamp: t0 - 38 * DAY, name: 'page_view' },
-      { timestamp: t0 - HOUR, name: 'page_view' },
-    ]);
-    const signer = createRequesterSigner(async () => bench.requesterKeys);
-    const sweeper = createSweeper({
-      policy: parsePolicy(policyInput),
-      events: createConsoleClient({
-        baseUrl: bench.api.url,
-        apiKey: 'sandbox-key',
-        maxRetries: 0,
-        clock: clockOf(() => bench.clock.now.getTime()),
-      }).events,
-      table: bench.table,
-      sqs: bench.queue.sqs,
-      queueUrl: bench.queue.queueUrl,
-      signer,
-      logger: memoryLogger().logger,
-      clock: () => bench.clock.now.getTime(),
-      pageSize: 100,
-    });
+    addStaleLog(bench, t0, [a, b]);
+    const sweeper = benchSweeper(bench, policyInput);
     const first = await sweeper.run({ now: new Date(t0), remainingMs: 60_000 });
     expect(first.stale.queued.sort()).toEqual([a, b].sort());
     const before = bench.worker({ policy: policyInput });
@@ -90,13 +58,7 @@ describe.each([
     const worker = bench.worker({ policy: after });
     const nextDay = new Date('2026-11-24T00:00:30Z');
     bench.clock.now = nextDay;
-    const tick = {
-      table: bench.table,
-      sqs: bench.queue.sqs,
-      queueUrl: bench.queue.queueUrl,
-      logger: createLogger({ service: 'release', sink: () => {} }),
-      signer,
-    };
+    const tick = releaseTick(bench);
     expect((await releaseHeld(tick, nextDay)).released).toContain(held?.requestId);
     bench.clock.now = new Date(nextDay.getTime() + 5_000);
     await bench.run(worker, await bench.receive());

@@ -1,0 +1,67 @@
+/**
+ * What the stale-archive worker tests share: a log in which two configs went unused forty days
+ * ago while another is in use, and the sweeper and the release tick wired to the bench.
+ */
+import { createRequesterSigner } from '../../src/actions/proof.js';
+import { clockOf, createConsoleClient } from '../../src/console/index.js';
+import { createLogger } from '../../src/observability/logger.js';
+import { parsePolicy } from '../../src/policy/parse.js';
+import type { PolicyInput } from '../../src/policy/schema.js';
+import { createSweeper } from '../../src/sweeper/sweeper.js';
+import type { EventsSource } from '../../src/sweeper/types.js';
+import type { ReleaseDeps } from '../../src/worker/release.js';
+import { memoryLogger } from '../sweeper/harness.js';
+import type { Bench } from './fixture.js';
+
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+
+/** `unused` last exposed forty days before `t0`, a config in use two hours before, and page views. */
+export function addStaleLog(bench: Bench, t0: number, [a, b]: readonly [string, string]): void {
+  bench.api.sandbox.addEvents([
+    { timestamp: t0 - 40 * DAY, name: 'config_exposure', metadata: { config: a } },
+    { timestamp: t0 - 40 * DAY + 1, name: 'config_exposure', metadata: { config: b } },
+    // A config in use: exposures are recorded at all, so the sweep judges the others.
+    { timestamp: t0 - 2 * HOUR, name: 'config_exposure', metadata: { config: 'checkout_banner' } },
+    // Observation counts from the oldest page's events: most of them weeks old.
+    { timestamp: t0 - 39 * DAY, name: 'page_view' },
+    { timestamp: t0 - 38 * DAY, name: 'page_view' },
+    { timestamp: t0 - HOUR, name: 'page_view' },
+  ]);
+}
+
+/** The event log of the bench's sandbox, read on the bench's clock. */
+export function benchEvents(bench: Bench): EventsSource {
+  return createConsoleClient({
+    baseUrl: bench.api.url,
+    apiKey: 'sandbox-key',
+    maxRetries: 0,
+    clock: clockOf(() => bench.clock.now.getTime()),
+  }).events;
+}
+
+/** The sweeper under `policyInput`, queueing to the bench's queue, signed with its sweeper key. */
+export function benchSweeper(bench: Bench, policyInput: PolicyInput, events = benchEvents(bench)) {
+  return createSweeper({
+    policy: parsePolicy(policyInput),
+    events,
+    table: bench.table,
+    sqs: bench.queue.sqs,
+    queueUrl: bench.queue.queueUrl,
+    signer: createRequesterSigner(async () => bench.requesterKeys),
+    logger: memoryLogger().logger,
+    clock: () => bench.clock.now.getTime(),
+    pageSize: 100,
+  });
+}
+
+/** The worker's release tick on the bench. */
+export function releaseTick(bench: Bench): ReleaseDeps {
+  return {
+    table: bench.table,
+    sqs: bench.queue.sqs,
+    queueUrl: bench.queue.queueUrl,
+    logger: createLogger({ service: 'release', sink: () => {} }),
+    signer: createRequesterSigner(async () => bench.requesterKeys),
+  };
+}
