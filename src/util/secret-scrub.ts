@@ -4,8 +4,9 @@
  * character by character, with `\/`, percent-encoded, base64. `scrubSecrets` removes each of those
  * forms from a text; callers also scrub again after decoding (a parsed JSON string) and at the
  * last step before a line leaves the process, so that a key split across fields and joined by us
- * is caught as well. No dependencies: it is on every handler's path.
+ * is caught as well. No dependencies but Slack's pure mrkdwn escape: it is on every handler's path.
  */
+import { escapeMrkdwn } from '../slack/mrkdwn.js';
 
 const REDACTED = '[redacted]';
 /** Shorter values are not worth matching (and would match ordinary text). */
@@ -53,8 +54,8 @@ function formsOf(secret: string): string[] {
     chars.map((c) => `\\u${hex(c.charCodeAt(0), 4, false)}`).join(''),
     chars.map((c) => `\\u${hex(c.charCodeAt(0), 4, true)}`).join(''),
     // Mrkdwn-escaped, as every Slack post and reply spells untrusted text before its last scrub
-    // (Slack shows `&amp;` as `&`): src/slack/mrkdwn.ts.
-    secret.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;'),
+    // (Slack shows `&amp;` as `&`).
+    escapeMrkdwn(secret),
     Buffer.from(secret, 'utf8').toString('base64').replace(/=+$/, ''),
     Buffer.from(secret, 'utf8').toString('base64url').replace(/=+$/, ''),
     ...base64Middles(secret),
