@@ -9,6 +9,20 @@ import { type ActionRequest, actionRequestSchemas, actionTarget, requesterKey } 
 import { decide, type Outcome, type PauseInput, type Veto } from './decide.js';
 import type { Policy } from './schema.js';
 
+/** What a decision was made from, kept in its audit record so that it can be decided again under another policy. */
+export interface DecisionInputs {
+  /** The request as decided (its Slack reply URL, a short-lived capability, left out). */
+  request: Omit<ActionRequest, 'reply'>;
+  /** The decision time (ISO). */
+  now: string;
+  pause: PauseInput;
+  veto?: Veto;
+  /** A stale sweep's archive: the config's newest exposure recorded when it was decided (epoch ms). */
+  lastExposure?: number;
+  /** With it: how far the sweeper had read the event log (epoch ms; null: never). */
+  eventsReadUpTo?: number | null;
+}
+
 /** A recorded decision as the audit trail keeps it (structurally `StoredAuditRecord`). */
 export interface RecordedDecision {
   requestId: string;
@@ -20,14 +34,7 @@ export interface RecordedDecision {
   result: string;
   /** Whether the decision was a dry run; records without it count `would-mutate` as one. */
   dryRun?: boolean;
-  inputs?: {
-    request: Omit<ActionRequest, 'reply'>;
-    now: string;
-    pause: PauseInput;
-    veto?: Veto;
-    lastExposure?: number;
-    eventsReadUpTo?: number | null;
-  };
+  inputs?: DecisionInputs;
 }
 
 export interface ReplayRow {

@@ -7,8 +7,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import type { ActionRequest } from '../actions/request.js';
-import type { PauseInput, Veto } from '../policy/decide.js';
+import type { DecisionInputs } from '../policy/replay.js';
 import { scrubSecrets } from '../util/secret-scrub.js';
 import { getItem, putIfAbsent, putItem } from './dynamo.js';
 import { deleteItem } from './dynamo-delete.js';
@@ -16,19 +15,6 @@ import { queryPartition } from './dynamo-query.js';
 import { expiresAfterDays, ITEM_FAMILIES, type StateTable } from './table.js';
 
 export const AUDIT_KEEP_DAYS = 90;
-
-/** What a decision was made from, kept so `autopilot policy replay` can decide it again under another policy. */
-export interface DecisionInputs {
-  request: ActionRequest;
-  /** The decision time (ISO). */
-  now: string;
-  pause: PauseInput;
-  veto?: Veto;
-  /** A stale sweep's archive: the config's newest exposure recorded when it was decided (epoch ms). */
-  lastExposure?: number;
-  /** With it: how far the sweeper had read the event log (epoch ms; null: never). */
-  eventsReadUpTo?: number | null;
-}
 
 export interface AuditRecord {
   requestId: string;
