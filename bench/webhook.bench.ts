@@ -224,7 +224,7 @@ async function measure(
         },
         writeVeto: async () => undefined,
         queued: { mark: async () => undefined, find: async () => undefined },
-        postReply: async () => undefined,
+        postReply: async () => ({ ok: true as const, status: 200 }),
         // Real JSON log lines are built; only the write to stdout is skipped.
         logger: bundled.createLogger({ service: 'webhook-bench', sink: () => undefined }),
       });

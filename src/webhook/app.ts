@@ -27,6 +27,8 @@ interface RequestLog {
   reason?: string;
   warning?: string;
   error?: unknown;
+  /** Why a click's reply never reached Slack: the person was told nothing (reply.ts). */
+  replyError?: unknown;
 }
 
 type AppEnv = { Variables: { log: RequestLog } };
@@ -149,6 +151,7 @@ export function createWebhookApp(deps: WebhookDeps): Hono<AppEnv> {
     if (result.requestId) log.requestId = result.requestId;
     if (result.error !== undefined) log.error = result.error;
     if (result.warning) log.warning = result.warning;
+    if (result.replyError !== undefined) log.replyError = result.replyError;
     // Slack ignores the body of an interaction response; replies go to the response_url.
     return c.body(null, 200);
   });

@@ -9,6 +9,7 @@ import type { Logger } from '../observability/logger.js';
 import type { Veto } from '../policy/decide.js';
 import type { Policy } from '../policy/schema.js';
 import type { SecretsProvider } from '../secrets/secrets.js';
+import type { PostResult } from '../slack/post.js';
 import type { FinalOutcome, StoredAuditRecord } from '../state/audit.js';
 import type { HeldRecord } from '../state/held.js';
 import type { PauseState } from '../state/pause.js';
@@ -39,8 +40,11 @@ export interface WebhookDeps {
   };
   /** Records a human's "Deny" on an effect key (`src/state/veto.ts`). */
   writeVeto(effectKey: string, veto: Veto): Promise<void>;
-  /** Posts to a Slack `response_url` (`src/slack/post.ts`, which refuses foreign origins); never throws. */
-  postReply(url: string, message: SlackReply): Promise<unknown>;
+  /**
+   * Posts to a Slack `response_url` (`src/slack/post.ts`, which refuses foreign origins); never
+   * throws. A result that is not ok goes on the request's log line (reply.ts).
+   */
+  postReply(url: string, message: SlackReply): Promise<PostResult>;
   /** A request's audit trail and ending, for `why` (`src/state/audit.ts`; read-only). */
   audit?: {
     read(requestId: string): Promise<{ records: StoredAuditRecord[]; final?: FinalOutcome | undefined }>;

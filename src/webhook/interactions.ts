@@ -18,6 +18,7 @@ import type { WebhookDeps } from './deps.js';
 import { MalformedSlackRequestError } from './errors.js';
 import { enqueue, responseUrlOf } from './mutations.js';
 import { answerQuestion, lookAfterVeto, lookAgainNow, openQuestion } from './open-question.js';
+import { replier } from './reply.js';
 
 export const APPROVE_ACTION_ID = 'autopilot_approve';
 export const DENY_ACTION_ID = 'autopilot_deny';
@@ -55,7 +56,9 @@ export interface InteractionResult {
   requestId?: string;
   /** What went wrong underneath, for the request's log line. */
   error?: unknown;
+  /** The reply to Slack was late or not delivered (reply.ts). */
   warning?: string;
+  replyError?: unknown;
 }
 
 /** Decodes a button value back into the request it carries; undefined when it is not one. */
@@ -107,22 +110,6 @@ function parsePayload(raw: string | undefined) {
   const parsed = blockActionsSchema().safeParse(json);
   if (!parsed.success) throw new MalformedSlackRequestError('payload is not a block_actions payload');
   return parsed.data;
-}
-
-/**
- * Replies to the click's `response_url`. Slack wants the click acknowledged within three seconds:
- * a reply post still running at `replyBy` is left behind and noted in the request's log line.
- */
-function replier(deps: WebhookDeps, responseUrl: string | undefined, replyBy: number, now: () => number) {
-  let late = false;
-  return {
-    async send(message: SlackReply): Promise<void> {
-      if (!responseUrl) return;
-      const posted = await settleBy(deps.postReply(responseUrl, message), replyBy, now);
-      if (!posted.settled) late = true;
-    },
-    warned: () => (late ? { warning: 'reply to Slack not confirmed in time' } : {}),
-  };
 }
 
 /** What a click works with once it is parsed and allowed. */

@@ -118,6 +118,7 @@ export function buildApp(options: HarnessOptions = {}) {
         },
     postReply: async (url, message) => {
       posts.push({ url, message });
+      return { ok: true, status: 200 };
     },
     logger: createLogger({ service: 'webhook-test', sink: (line) => lines.push(JSON.parse(line)) }),
     ...rest,
