@@ -32,7 +32,10 @@ export function slackRequestId(body: Uint8Array): string {
   return `slack-${createHash('sha256').update(body).digest('hex').slice(0, 32)}`;
 }
 
-/** Keeps a response URL only when it is an https URL (the worker also checks its origin). */
+/**
+ * Keeps a response URL only when it is an http(s) URL (http for a local Slack stand-in; the worker
+ * also checks its origin); otherwise the request carries no reply address (see `whereOutcome`).
+ */
 export function responseUrlOf(value: string | undefined): string | undefined {
   if (!value || value.length > 2000) return undefined;
   try {
@@ -108,11 +111,28 @@ export async function enqueue(
   return { ok: true, messageId: sent.value };
 }
 
-export function queuedReply(request: ActionRequest): SlackReply {
-  const text = `Queued: ${actionTarget(request)} (${request.action}). Request id ${request.requestId}. The outcome will be posted here.`;
+/**
+ * Where the person will read the outcome. The worker posts it to the request's reply URL, which
+ * it carries only when the command came with a usable `response_url` (`responseUrlOf`); without
+ * one nothing can be posted to this conversation, so the reply must not promise it: the request's
+ * story (`why`) and the notifications channel (when the worker has one) are where it shows.
+ */
+function whereOutcome(request: ActionRequest, slash: string): { text: string; mrkdwn: string } {
+  if (request.reply?.slackResponseUrl)
+    return { text: 'The outcome will be posted here.', mrkdwn: 'the worker posts the outcome here.' };
+  const why = `${slash} why ${request.requestId ?? ''}`;
+  return {
+    text: `Slack sent no usable reply address with this command, so the outcome cannot be posted here: ${why} shows it, and so does the notifications channel if one is set up.`,
+    mrkdwn: `Slack sent no usable reply address with this command, so the outcome cannot be posted here: ${code(why)} shows it, and so does the notifications channel if one is set up.`,
+  };
+}
+
+export function queuedReply(request: ActionRequest, slash: string): SlackReply {
+  const where = whereOutcome(request, slash);
+  const text = `Queued: ${actionTarget(request)} (${request.action}). Request id ${request.requestId}. ${where.text}`;
   return ephemeral(text, [
     section(
-      `:inbox_tray: *Queued* ${escapeMrkdwn(request.action)} for ${escapeMrkdwn(actionTarget(request))}\nRequest id ${code(request.requestId ?? '')} · the worker posts the outcome here.`,
+      `:inbox_tray: *Queued* ${escapeMrkdwn(request.action)} for ${escapeMrkdwn(actionTarget(request))}\nRequest id ${code(request.requestId ?? '')} · ${where.mrkdwn}`,
     ),
   ]);
 }
@@ -137,11 +157,12 @@ export function retryReply(requestId: string): SlackReply {
 }
 
 /** A Slack retry whose first delivery never reached the queue: queued now, with the same id. */
-export function queuedOnRetryReply(request: ActionRequest): SlackReply {
-  const text = `Slack sent this request again (request id ${request.requestId}); its first delivery never reached the queue, so it is queued now: ${actionTarget(request)} (${request.action}). The outcome will be posted here.`;
+export function queuedOnRetryReply(request: ActionRequest, slash: string): SlackReply {
+  const where = whereOutcome(request, slash);
+  const text = `Slack sent this request again (request id ${request.requestId}); its first delivery never reached the queue, so it is queued now: ${actionTarget(request)} (${request.action}). ${where.text}`;
   return ephemeral(text, [
     section(
-      `:inbox_tray: *Queued on Slack's retry* ${escapeMrkdwn(request.action)} for ${escapeMrkdwn(actionTarget(request))}\nThe first delivery never reached the queue. Request id ${code(request.requestId ?? '')} · the worker posts the outcome here.`,
+      `:inbox_tray: *Queued on Slack's retry* ${escapeMrkdwn(request.action)} for ${escapeMrkdwn(actionTarget(request))}\nThe first delivery never reached the queue. Request id ${code(request.requestId ?? '')} · ${where.mrkdwn}`,
     ),
   ]);
 }

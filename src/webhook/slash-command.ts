@@ -158,7 +158,7 @@ async function queueMutation(
     now,
   );
   return {
-    reply: ctx.retry ? queuedOnRetryReply(request) : queuedReply(request),
+    reply: ctx.retry ? queuedOnRetryReply(request, ctx.slash) : queuedReply(request, ctx.slash),
     outcome: ctx.retry ? 'retry_queued' : 'queued',
     command: command.name,
     queuedRequestId: ctx.requestId,
