@@ -4,7 +4,7 @@
  * against the public contract before it leaves and carries the same attributes.
  */
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { PROOF_ATTRIBUTE, type RequesterSigner } from '../actions/proof.js';
+import { PROOF_ATTRIBUTE, type RequesterSigner, RequesterSignerError } from '../actions/proof.js';
 import { type ActionRequest, actionRequestSchemas } from '../actions/request.js';
 import { localAwsConfig } from '../config/aws.js';
 import { formatIssues } from '../util/zod-issues.js';
@@ -42,6 +42,30 @@ export function sqsSafeJson(value: unknown): string {
   );
 }
 
+/**
+ * The requester proof, or a `RequesterSignerError` when it cannot be made (the key's secret
+ * unreadable, no key held): nothing was sent then, and the fix is in the sender's secrets, not
+ * in SQS, so callers must be able to tell it from a failed send. The cause keeps what failed
+ * (a secret's id, never its value).
+ */
+async function proofOf(
+  signer: RequesterSigner | undefined,
+  source: ActionRequest['requestedBy']['source'],
+  body: string,
+): Promise<string | undefined> {
+  try {
+    return await signer?.proofFor(source, body);
+  } catch (error) {
+    if (error instanceof RequesterSignerError) throw error;
+    throw new RequesterSignerError(
+      `cannot vouch for ${source} requests: the requester key could not be read`,
+      {
+        cause: error,
+      },
+    );
+  }
+}
+
 /** Validates and sends one action request; resolves to the SQS message id. */
 export async function sendActionRequest(
   sqs: Pick<SQSClient, 'send'>,
@@ -57,7 +81,7 @@ export async function sendActionRequest(
       ? undefined
       : Math.max(0, Math.min(900, Math.round(options.delaySeconds)));
   const body = sqsSafeJson(checked.data);
-  const proof = await options.signer?.proofFor(checked.data.requestedBy.source, body);
+  const proof = await proofOf(options.signer, checked.data.requestedBy.source, body);
   const out = await sqs.send(
     new SendMessageCommand({
       QueueUrl: queueUrl,

@@ -10,7 +10,7 @@ import { scrubDeep } from '../util/secret-scrub.js';
 import type { WebhookDeps } from './deps.js';
 import { MalformedSlackRequestError, WebhookError } from './errors.js';
 import { handleInteraction } from './interactions.js';
-import { slackRequestId } from './mutations.js';
+import { type NotQueued, slackRequestId } from './mutations.js';
 import { readBodyLimited, verifySlackRequest } from './slack-signature.js';
 import { handleSlashCommand } from './slash-command.js';
 
@@ -51,6 +51,9 @@ function arrivedAt(env: LambdaBindings, now: number): number {
 }
 
 const SLACK_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Outcomes answered to the person that only an operator can cure: logged at error level. */
+const OPERATOR_FAULTS: ReadonlySet<string> = new Set(['signing_failed'] satisfies NotQueued[]);
 
 /**
  * A JSON answer, scrubbed of every secret the process holds: a reply can carry what a person
@@ -96,8 +99,11 @@ export function createWebhookApp(deps: WebhookDeps): Hono<AppEnv> {
     await next();
     const { startedAt, ...fields } = log;
     const status = c.res.status;
-    // Exactly one line per request; its level says whether anybody needs to look.
-    const level = status >= 500 ? 'error' : status >= 400 || log.error || log.warning ? 'warn' : 'info';
+    // Exactly one line per request; its level says whether anybody needs to look. A request
+    // that could not be signed was answered (200), but only an operator can fix its secrets.
+    const operatorFault = OPERATOR_FAULTS.has(log.outcome ?? '');
+    const level =
+      status >= 500 || operatorFault ? 'error' : status >= 400 || log.error || log.warning ? 'warn' : 'info';
     deps.logger[level]('request', {
       ...fields,
       outcome: log.outcome ?? (status < 400 ? 'ok' : `http_${status}`),

@@ -16,7 +16,7 @@ import { code, escapeMrkdwn, problem, type SlackReply, section } from './blocks.
 import { settleBy } from './deadline.js';
 import type { WebhookDeps } from './deps.js';
 import { MalformedSlackRequestError } from './errors.js';
-import { enqueue, responseUrlOf } from './mutations.js';
+import { enqueue, responseUrlOf, SIGNING_FAILED_TEXT } from './mutations.js';
 import { answerQuestion, lookAfterVeto, lookAgainNow, openQuestion } from './open-question.js';
 import { replier } from './reply.js';
 
@@ -258,15 +258,14 @@ async function approve(click: Click): Promise<InteractionResult> {
   const sent = await enqueue(deps, request, deadline, now);
   if (!sent.ok) {
     // Not queued for sure: the question is open again (unconfirmed: it may be queued, so it stays answered).
-    if (sent.outcome === 'queue_unreachable' && deps.held?.unanswer)
+    if (sent.outcome !== 'queue_unconfirmed' && deps.held?.unanswer)
       await settleBy(deps.held.unanswer(original.requestId, userId), deadline + 400, now);
-    await reply.send(
-      refusal(
-        sent.outcome === 'queue_unreachable'
-          ? `The actions queue could not be reached, so ${escapeMrkdwn(what)} was *not* queued. Please click again.`
-          : `The actions queue did not confirm ${escapeMrkdwn(what)} in time; clicking again is safe.`,
-      ),
-    );
+    const told = {
+      signing_failed: `${escapeMrkdwn(what)} was *not* queued: ${SIGNING_FAILED_TEXT}. The question stays open.`,
+      queue_unreachable: `The actions queue could not be reached, so ${escapeMrkdwn(what)} was *not* queued. Please click again.`,
+      queue_unconfirmed: `The actions queue did not confirm ${escapeMrkdwn(what)} in time; clicking again is safe.`,
+    };
+    await reply.send(refusal(told[sent.outcome]));
     return { outcome: sent.outcome, userId, requestId, error: sent.error, ...reply.warned() };
   }
   const marked = await settleBy(deps.queued.mark(requestId, sent.messageId, new Date(now())), deadline, now);

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import type { RequesterSigner } from '../actions/proof.js';
+import { type RequesterSigner, RequesterSignerError } from '../actions/proof.js';
 import { type ActionRequest, actionTarget } from '../actions/request.js';
 import { sendActionRequest } from '../queue/actions-queue.js';
 import { code, ephemeral, escapeMrkdwn, inChannel, problem, type SlackReply, section } from './blocks.js';
@@ -85,9 +85,16 @@ export function buildActionRequest(
   }
 }
 
+/**
+ * Why a request is not on the queue: SQS failed (`queue_unreachable`), did not answer in time
+ * (`queue_unconfirmed`: it may be queued), or the webhook could not sign it (`signing_failed`:
+ * its requester key unreadable, a secrets problem; nothing was sent).
+ */
+export type NotQueued = 'queue_unreachable' | 'queue_unconfirmed' | 'signing_failed';
+
 export type EnqueueResult =
   | { ok: true; messageId: string }
-  | { ok: false; outcome: 'queue_unreachable' | 'queue_unconfirmed'; error: unknown };
+  | { ok: false; outcome: NotQueued; error: unknown };
 
 /**
  * Sends the request, waiting no later than `deadline` (epoch ms) so Slack's three seconds are
@@ -107,7 +114,10 @@ export async function enqueue(
     now,
   );
   if (!sent.settled) return { ok: false, outcome: 'queue_unconfirmed', error: undefined };
-  if ('error' in sent) return { ok: false, outcome: 'queue_unreachable', error: sent.error };
+  if ('error' in sent) {
+    const signing = sent.error instanceof RequesterSignerError;
+    return { ok: false, outcome: signing ? 'signing_failed' : 'queue_unreachable', error: sent.error };
+  }
   return { ok: true, messageId: sent.value };
 }
 
@@ -137,10 +147,15 @@ export function queuedReply(request: ActionRequest, slash: string): SlackReply {
   ]);
 }
 
-export function notQueuedReply(
-  request: ActionRequest,
-  outcome: 'queue_unreachable' | 'queue_unconfirmed',
-): SlackReply {
+/** Why a request could not be signed, for the person: no detail (it would be about secrets), where to turn. */
+export const SIGNING_FAILED_TEXT =
+  'console-autopilot could not sign it (its requester key could not be read: a problem with its secrets, for an operator to fix; the queue was not tried)';
+
+export function notQueuedReply(request: ActionRequest, outcome: NotQueued): SlackReply {
+  if (outcome === 'signing_failed')
+    return problem(
+      `${request.action} for ${actionTarget(request)} was *not* queued: ${SIGNING_FAILED_TEXT}. Nothing was changed; trying again helps only once it is fixed.`,
+    );
   return outcome === 'queue_unreachable'
     ? problem(
         `The actions queue could not be reached, so ${request.action} for ${actionTarget(request)} was *not* queued. Nothing was changed; please try again.`,
