@@ -49,8 +49,6 @@ function sweepEnvironment(io: CliIo, local: boolean) {
   }
   // The dry run never sends, but the dependencies want a queue URL.
   env.ACTIONS_QUEUE_URL ??= 'dry-run://no-queue';
-  // ... and a requester key, which signs nothing when nothing is sent.
-  env.SWEEPER_REQUESTER_KEY ??= 'dry-run-never-signs';
   return { env, dynamoEndpoint };
 }
 
@@ -69,6 +67,9 @@ function sweeperDeps(env: Record<string, string | undefined>, policyFile: string
     return sweeperDepsFromEnv(env, {
       policy,
       clock,
+      // Nothing leaves a dry run (its queue records the requests), so no real proof is made and
+      // no requester key is needed or read.
+      signer: { proofFor: async () => 'dry-run-unsigned' },
       metrics: createMetrics({ service: 'sweeper', now: clock, sink: () => undefined }),
       logger: createLogger({
         service: 'sweeper',

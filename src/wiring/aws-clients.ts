@@ -12,7 +12,7 @@ type Env = Record<string, string | undefined>;
  * process: the local stack and tests hand each function its own environment. On Lambda `env` is
  * the process's, no endpoint is set, and the SDK's own credential chain stays in charge.
  */
-export function awsClientConfig(env: Env, service: 'SQS' | 'DYNAMODB') {
+export function awsClientConfig(env: Env, service: 'SQS' | 'DYNAMODB' | 'SECRETS_MANAGER') {
   const region = optionalEnv('AWS_REGION', env);
   const endpoint = optionalEnv(`AWS_ENDPOINT_URL_${service}`, env);
   const accessKeyId = optionalEnv('AWS_ACCESS_KEY_ID', env);

@@ -25,6 +25,7 @@ import {
   type FunctionRole,
   POLICY_WEBHOOK_URL_DEPRECATED,
   REQUESTER_KEYS_HELD,
+  requesterKeyIdsFromEnv,
   requesterKeyVariable,
   type SecretField,
   type SecretsProvider,
@@ -58,6 +59,8 @@ export interface WiringOptions {
    * deadlines, the budget, the sweeper's lease). Tests inject one.
    */
   clock?: () => number;
+  /** In place of the function's own signer, whose keys are then not required (`sweep --dry-run`, which sends nothing). */
+  signer?: RequesterSigner;
 }
 
 /** The credentials each function cannot work without (in its `AUTOPILOT_SECRET_ID` secret). */
@@ -103,13 +106,19 @@ interface Common {
   clock: () => number;
 }
 
-/** A function that vouches for or checks requesters cannot start without the keys to do it. */
+// No start without the requester keys a function holds. Once a secret is named (Lambda) they come
+// from Secrets Manager only: a local `<SIGNER>_REQUESTER_KEY` beside it would pass, then fail all.
 function requireRequesterKeys(role: FunctionRole, env: Env): void {
+  const ids = requesterKeyIdsFromEnv(env, role);
+  const onLambda = optionalEnv('AUTOPILOT_SECRET_ID', env) !== undefined || Object.keys(ids).length > 0;
   for (const signer of REQUESTER_KEYS_HELD[role]) {
     const [local, lambda] = [requesterKeyVariable(signer), requesterKeyVariable(signer, true)];
-    if (!optionalEnv(local, env) && !optionalEnv(lambda, env)) {
-      throw new ConfigError(`set ${lambda} (Lambda) or ${local} (local) to vouch for and check requesters`);
-    }
+    if (ids[signer] || (!onLambda && optionalEnv(local, env))) continue;
+    throw new ConfigError(
+      onLambda
+        ? `set ${lambda}: with AUTOPILOT_SECRET_ID or another *_SECRET_ID set, requester keys are read from Secrets Manager, never from ${local}`
+        : `set ${lambda} (Lambda) or ${local} (local) to vouch for and check requesters`,
+    );
   }
 }
 
@@ -125,13 +134,11 @@ const AWS_CALL_BOUNDS = {
 
 function common(role: FunctionRole, env: Env, options: WiringOptions): Common {
   const policy = options.policy ?? loadPolicyFile(optionalEnv('AUTOPILOT_POLICY', env) ?? 'policy.json');
-  requireRequesterKeys(role, env);
+  if (!options.signer) requireRequesterKeys(role, env);
   const level = logLevelEnv(env);
   const clock = options.clock ?? Date.now;
   const logger = options.logger ?? createLogger({ service: role, now: clock, ...(level ? { level } : {}) });
-  if (policy.notifications.slackWebhookUrl) {
-    logger.warn(POLICY_WEBHOOK_URL_DEPRECATED);
-  }
+  if (policy.notifications.slackWebhookUrl) logger.warn(POLICY_WEBHOOK_URL_DEPRECATED);
   // Every AWS call gives up on its own (without throwOnRequestTimeout the SDK's requestTimeout
   // only logs a warning): the webhook's before its 2.5 s answer to Slack; the worker's and the
   // sweeper's so that one hung call fails its record or run, not the whole invocation by timeout.
@@ -142,7 +149,8 @@ function common(role: FunctionRole, env: Env, options: WiringOptions): Common {
           requestHandler: { connectionTimeout: 500, requestTimeout: 1_000, throwOnRequestTimeout: true },
         }
       : AWS_CALL_BOUNDS;
-  const secrets = secretsFromEnvironment(env, role, REQUIRED_SECRETS[role], clock, bounded);
+  const secretsClient = { ...bounded, ...awsClientConfig(env, 'SECRETS_MANAGER') };
+  const secrets = secretsFromEnvironment(env, role, REQUIRED_SECRETS[role], clock, secretsClient);
   // Built on the first call rather than at init (cold start; util/lazy-client). Endpoints come
   // from AWS_ENDPOINT_URL_SQS / _DYNAMODB in `env` when set (local stack, tests).
   const sqs = lazyClient(() => new SQSClient({ ...bounded, ...awsClientConfig(env, 'SQS') }));
@@ -156,7 +164,7 @@ function common(role: FunctionRole, env: Env, options: WiringOptions): Common {
     },
     sqs,
     queueUrl: requireEnv('ACTIONS_QUEUE_URL', env),
-    signer: createRequesterSigner(async () => (await secrets.get()).requesterKeys ?? {}),
+    signer: options.signer ?? createRequesterSigner(async () => (await secrets.get()).requesterKeys ?? {}),
     allowedOrigins: replyOriginsFromEnv(optionalEnv('SLACK_REPLY_ORIGINS', env)),
     logger,
     metrics: options.metrics ?? createMetrics({ service: role, now: clock, ...metricsFileSink(env) }),

@@ -46,6 +46,33 @@ describe('building the webhook from the environment (cold start)', () => {
     );
   });
 
+  it('refuses a local requester key beside Secrets Manager, where it would never be read (every request would fail to sign)', () => {
+    const onLambda = {
+      ...base,
+      AUTOPILOT_SECRET_ID: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:autopilot-webhook-AbCdEf',
+    };
+    expect(() => webhookDepsFromEnv(onLambda)).toThrow(
+      'set WEBHOOK_REQUESTER_KEY_SECRET_ID: with AUTOPILOT_SECRET_ID or another *_SECRET_ID set, requester keys are read from Secrets Manager, never from WEBHOOK_REQUESTER_KEY',
+    );
+    // The worker checks both signers' keys: one named secret puts it on Lambda for the other too.
+    const worker = {
+      ...base,
+      SWEEPER_REQUESTER_KEY: 'local-sweeper-key',
+      WEBHOOK_REQUESTER_KEY_SECRET_ID:
+        'arn:aws:secretsmanager:us-east-1:123456789012:secret:webhook-key-AbCdEf',
+    };
+    expect(() => workerDepsFromEnv(worker)).toThrow(
+      /set SWEEPER_REQUESTER_KEY_SECRET_ID: .* never from SWEEPER_REQUESTER_KEY/,
+    );
+    expect(() =>
+      webhookDepsFromEnv({
+        ...onLambda,
+        WEBHOOK_REQUESTER_KEY_SECRET_ID:
+          'arn:aws:secretsmanager:us-east-1:123456789012:secret:webhook-key-AbCdEf',
+      }),
+    ).not.toThrow();
+  });
+
   it('names a missing variable', () => {
     const { ACTIONS_QUEUE_URL: _omitted, ...rest } = base;
     expect(() => webhookDepsFromEnv(rest)).toThrow(
