@@ -306,6 +306,22 @@ export class AutopilotStack extends Stack {
     );
     for (const arn of ciArns) actionsQueue.grantSendMessages(new ArnPrincipal(arn));
     for (const account of ciAccounts) actionsQueue.grantSendMessages(new AccountPrincipal(account));
+    // The DLQ is a way into the actions queue too (an operator's `dlq redrive` sends its messages
+    // there under the operator's name), so a `ci:` request put in the DLQ would pass as CI. Only
+    // the worker sends to it (its poison moves); SQS's own move after the last receive needs no
+    // SendMessage permission. Messages another queue's redrive moved here are refused by the
+    // redrive itself (src/queue/dead-letters.ts): a redrive-allow policy naming the actions
+    // queue would make the two queues refer to each other, which CloudFormation cannot create.
+    dlq.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'OnlyTheWorkerSends',
+        effect: Effect.DENY,
+        principals: [new AnyPrincipal()],
+        actions: ['sqs:SendMessage'],
+        resources: [dlq.queueArn],
+        conditions: { ArnNotEquals: { 'aws:PrincipalArn': worker.role.roleArn } },
+      }),
+    );
     // A throttled or failed run is not retried from Lambda's async queue either: the next tick
     // does the same work, and stale ticks must not pile up behind reserved concurrency 1.
     sweeper.function.configureAsyncInvoke({

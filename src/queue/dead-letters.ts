@@ -7,11 +7,15 @@
  * Listing receives every message with a short visibility timeout and makes each visible again
  * at once: nothing is deleted. Redriving sends a message back to the actions queue with its
  * original body and attributes (the requester proof included) and deletes it from the DLQ only
- * after that send succeeded; a failed send leaves it in the DLQ.
+ * after that send succeeded; a failed send leaves it in the DLQ. Only messages from the actions
+ * queue go back: any queue of the account may name this DLQ its dead-letter target (the default
+ * redrive-allow policy), so one SQS moved here from another queue was written by whoever can send
+ * there, and would reach the worker under the redriving operator's name (as `ci:`, unproven).
  */
 import {
   ChangeMessageVisibilityCommand,
   DeleteMessageCommand,
+  GetQueueAttributesCommand,
   type Message,
   type MessageAttributeValue,
   ReceiveMessageCommand,
@@ -36,6 +40,8 @@ export interface DeadLetter {
   reason: string;
   failedAt?: string;
   sourceMessageId?: string;
+  /** The queue SQS moved it from (`DeadLetterQueueSourceArn`); none on the worker's own copies. */
+  movedFrom?: string;
   receiveCount: number;
   body: string;
   attributes: Record<string, MessageAttributeValue>;
@@ -73,6 +79,8 @@ function describe(message: Message): DeadLetter {
   if (failedAt) letter.failedAt = failedAt;
   const source = text('sourceMessageId');
   if (source) letter.sourceMessageId = source;
+  const movedFrom = message.Attributes?.DeadLetterQueueSourceArn;
+  if (movedFrom) letter.movedFrom = movedFrom;
   return letter;
 }
 
@@ -99,7 +107,7 @@ export async function receiveAll(
         VisibilityTimeout: options.holdSeconds ?? 60,
         WaitTimeSeconds: 0,
         MessageAttributeNames: ['All'],
-        MessageSystemAttributeNames: ['ApproximateReceiveCount'],
+        MessageSystemAttributeNames: ['ApproximateReceiveCount', 'DeadLetterQueueSourceArn'],
       }),
     );
     // Only messages not seen yet count: one whose hold ran out comes again, and would loop forever.
@@ -134,6 +142,25 @@ export interface RedriveResult {
 /** How long one message is held while it is sent back and deleted. */
 const REDRIVE_HOLD_SECONDS = 60;
 
+/**
+ * Why `letter` must not go back to the actions queue (SQS moved it from another one), or
+ * undefined. The worker's own copies carry no source: only the worker may send to the DLQ.
+ */
+async function foreignSource(
+  letter: DeadLetter,
+  queueArn: () => Promise<string>,
+): Promise<string | undefined> {
+  if (letter.movedFrom === undefined) return undefined;
+  let ours: string;
+  try {
+    ours = await queueArn();
+  } catch (error) {
+    return `could not read the actions queue's ARN to check where it came from: ${(error as Error).message}`;
+  }
+  if (letter.movedFrom === ours) return undefined;
+  return `SQS moved it here from another queue (${letter.movedFrom}), not from the actions queue: not sent (whoever can send to that queue could have written it)`;
+}
+
 /** Sends each letter back to the actions queue, then deletes it from the DLQ; never the other way round. */
 export async function redrive(
   sqs: Sqs,
@@ -141,7 +168,20 @@ export async function redrive(
   letters: DeadLetter[],
 ): Promise<RedriveResult> {
   const result: RedriveResult = { moved: [], failed: [] };
+  // Read once, and only when some letter was moved here by SQS.
+  let arn: Promise<string> | undefined;
+  const queueArn = () => {
+    arn ??= sqs
+      .send(new GetQueueAttributesCommand({ QueueUrl: urls.queueUrl, AttributeNames: ['QueueArn'] }))
+      .then((out) => out.Attributes?.QueueArn ?? '');
+    return arn;
+  };
   for (const letter of letters) {
+    const foreign = await foreignSource(letter, queueArn);
+    if (foreign) {
+      result.failed.push({ messageId: letter.messageId, error: foreign });
+      continue;
+    }
     const attributes = Object.fromEntries(
       Object.entries(letter.attributes).filter(([name]) => !DLQ_ATTRIBUTES.has(name)),
     );
