@@ -9,7 +9,7 @@
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Duration, RemovalPolicy, Stage, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Stage, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, type IRole, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
@@ -161,6 +161,26 @@ export class AutopilotFunction extends Construct {
   bindSecret(secret: Pick<ISecret, 'grantRead' | 'secretArn'>): this {
     secret.grantRead(this.role);
     this.function.addEnvironment('AUTOPILOT_SECRET_ID', secret.secretArn);
+    return this;
+  }
+
+  /**
+   * Decrypts with the customer-managed key the secrets are encrypted with (context
+   * `secretsKmsKeyArn`), and only when Secrets Manager asks on the function's behalf
+   * (`kms:ViaService`): the role cannot use the key for anything else. Nothing when no key is named.
+   */
+  allowSecretsKey(keyArn: string | undefined): this {
+    if (keyArn === undefined) return this;
+    this.role.addToPrincipalPolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['kms:Decrypt'],
+        resources: [keyArn],
+        conditions: {
+          StringEquals: { 'kms:ViaService': `secretsmanager.${Stack.of(this).region}.amazonaws.com` },
+        },
+      }),
+    );
     return this;
   }
 

@@ -61,6 +61,11 @@ export interface AutopilotStackProps extends StackProps {
   /** Complete ARN of an existing secret holding `{slackSigningSecret, consoleReadOnlyApiKey}` (webhook); else one is created. */
   existingWebhookSecretArn?: string;
   /**
+   * ARN of the customer-managed KMS key the existing secrets are encrypted with: each function
+   * may decrypt with it, through Secrets Manager only. @default none (the AWS-managed key needs no grant)
+   */
+  secretsKmsKeyArn?: string;
+  /**
    * Who besides the functions may send to the actions queue (and so speak as `ci:`): IAM role
    * or user ARNs, or account ids. The queue's policy denies SendMessage to every other principal.
    */
@@ -211,6 +216,7 @@ export class AutopilotStack extends Stack {
       environment: common,
     })
       .bindSecret(webhookSecret)
+      .allowSecretsKey(props.secretsKmsKeyArn)
       .bindRequesterKey('webhook', webhookRequesterKey)
       .bindQueueSender(actionsQueue, 'ACTIONS_QUEUE_URL')
       // Only its own items, the audit trail (read) and held requests: infra/table-grants.ts.
@@ -239,6 +245,7 @@ export class AutopilotStack extends Stack {
       },
     })
       .bindSecret(secret)
+      .allowSecretsKey(props.secretsKmsKeyArn)
       .bindRequesterKey('webhook', webhookRequesterKey)
       .bindRequesterKey('sweeper', sweeperRequesterKey)
       .bindQueueSender(actionsQueue, 'ACTIONS_QUEUE_URL')
@@ -279,6 +286,7 @@ export class AutopilotStack extends Stack {
       environment: common,
     })
       .bindSecret(sweeperSecret)
+      .allowSecretsKey(props.secretsKmsKeyArn)
       .bindRequesterKey('sweeper', sweeperRequesterKey)
       .bindQueueSender(actionsQueue, 'ACTIONS_QUEUE_URL')
       // Its own bookkeeping and a read of the pause switch, nothing else: infra/table-grants.ts.

@@ -62,6 +62,22 @@ function secretArn(node: Node, key: string): string | undefined {
   return value;
 }
 
+/**
+ * A KMS key by its ARN: IAM matches a key's ARN, never an alias, so an alias (or a bare key id)
+ * would grant nothing and the functions would fail at their first read, far from the cause.
+ */
+const KMS_KEY_ARN =
+  /^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/(mrk-[0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+
+function kmsKeyArn(node: Node, key: string): string | undefined {
+  const value = text(node, key);
+  if (value !== undefined && !KMS_KEY_ARN.test(value))
+    throw new Error(
+      `context value "${key}" must be a KMS key ARN (arn:aws:kms:<region>:<account>:key/<key id>), got "${value}"`,
+    );
+  return value;
+}
+
 /** Principals that may send CI requests: IAM role or user ARNs, or 12-digit account ids. */
 const CI_PRINCIPAL = /^(\d{12}|arn:aws[a-z-]*:iam::\d{12}:(role|user)\/[\w+=,.@/-]+)$/;
 
@@ -117,6 +133,7 @@ export const CONTEXT_KEYS = [
   'existingSecretArn',
   'existingWebhookSecretArn',
   'existingSweeperSecretArn',
+  'secretsKmsKeyArn',
   'alarmThrottledPer5Min',
   'alarmUnreachablePer5Min',
   'alarmServerErrorsPer5Min',
@@ -180,6 +197,7 @@ export function readSettings(node: Node): AutopilotStackProps {
   const existingSecretArn = secretArn(node, 'existingSecretArn');
   const existingWebhookSecretArn = secretArn(node, 'existingWebhookSecretArn');
   const existingSweeperSecretArn = secretArn(node, 'existingSweeperSecretArn');
+  const secretsKmsKeyArn = kmsKeyArn(node, 'secretsKmsKeyArn');
   const thresholds = {
     throttledPer5Min: integer(node, 'alarmThrottledPer5Min', { min: 1, max: 10_000 }),
     unreachablePer5Min: integer(node, 'alarmUnreachablePer5Min', { min: 1, max: 10_000 }),
@@ -207,6 +225,7 @@ export function readSettings(node: Node): AutopilotStackProps {
   if (existingSecretArn !== undefined) settings.existingSecretArn = existingSecretArn;
   if (existingWebhookSecretArn !== undefined) settings.existingWebhookSecretArn = existingWebhookSecretArn;
   if (existingSweeperSecretArn !== undefined) settings.existingSweeperSecretArn = existingSweeperSecretArn;
+  if (secretsKmsKeyArn !== undefined) settings.secretsKmsKeyArn = secretsKmsKeyArn;
   if (ciPrincipals !== undefined) settings.ciPrincipals = ciPrincipals;
   if (policyFile !== undefined) settings.policyFile = policyFile;
   return settings;

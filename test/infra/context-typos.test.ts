@@ -15,6 +15,10 @@ describe('context keys', () => {
     [{ ciPrincipal: 'arn:aws:iam::123456789012:role/ci' }, 'ciPrincipals'],
     [{ alarmThrottledPer5min: '20' }, 'alarmThrottledPer5Min'],
     [{ workerConcurrency: '4' }, 'workerMaxConcurrency'],
+    [
+      { secretKmsKeyArn: 'arn:aws:kms:eu-west-1:123456789012:key/mrk-0123456789abcdef0123456789abcdef' },
+      'secretsKmsKeyArn',
+    ],
   ])('a misspelled key (%o) stops the synth, naming the key it resembles', (context, known) => {
     expect(() => synthesize(context, { bundle: false })).toThrow(
       new RegExp(`context value "${Object.keys(context)[0]}" is not one console-autopilot reads.*"${known}"`),
