@@ -5,7 +5,14 @@
  * environment: DLQ_URL, ACTIONS_QUEUE_URL, as the functions name them).
  */
 import { createSqsClient } from '../queue/actions-queue.js';
-import { type DeadLetter, DLQ_READ_MAX, receiveAll, redrive, release } from '../queue/dead-letters.js';
+import {
+  type DeadLetter,
+  DLQ_READ_MAX,
+  foreignLetters,
+  receiveAll,
+  redrive,
+  release,
+} from '../queue/dead-letters.js';
 import { parse } from './args.js';
 import { CommandError, UsageError } from './errors.js';
 import { type CliIo, EXIT, printHelp, renderTable } from './io.js';
@@ -112,14 +119,19 @@ async function redriveLetters(
 ): Promise<number> {
   const { chosen, unknown, others } = choose(letters, options.ids, options.all);
   if (options.dryRun) {
+    // What the redrive itself would refuse (moved here from another queue) is not told as moving.
+    const refused = await foreignLetters(sqs, queueUrl, chosen);
+    const moving = chosen.filter((l) => !refused.has(l.messageId));
+    const wouldRefuse = [...refused].map(([messageId, error]) => ({ messageId, error }));
     await release(sqs, dlqUrl, letters);
     io.stdout(
       options.json
-        ? JSON.stringify({ wouldMove: chosen.map(plain), notFound: unknown }, null, 2)
-        : `Would move ${chosen.length} message(s) back to the actions queue (dry run: nothing moved).` +
-            (chosen.length ? `\n${renderTable(HEADERS, chosen.map(row))}` : ''),
+        ? JSON.stringify({ wouldMove: moving.map(plain), wouldRefuse, notFound: unknown }, null, 2)
+        : `Would move ${moving.length} message(s) back to the actions queue (dry run: nothing moved).` +
+            (moving.length ? `\n${renderTable(HEADERS, moving.map(row))}` : '') +
+            wouldRefuse.map((r) => `\n  would NOT move ${r.messageId}: ${r.error}`).join(''),
     );
-    return unknown.length > 0 ? EXIT.failure : EXIT.ok;
+    return unknown.length > 0 || wouldRefuse.length > 0 ? EXIT.failure : EXIT.ok;
   }
   await release(sqs, dlqUrl, others);
   const result = await redrive(sqs, { dlqUrl, queueUrl }, chosen);

@@ -143,22 +143,37 @@ export interface RedriveResult {
 const REDRIVE_HOLD_SECONDS = 60;
 
 /**
- * Why `letter` must not go back to the actions queue (SQS moved it from another one), or
- * undefined. The worker's own copies carry no source: only the worker may send to the DLQ.
+ * The letters that must not go back to the actions queue, each with why: SQS moved them here
+ * from another queue. The worker's own copies carry no source (only the worker may send to the
+ * DLQ). The actions queue's ARN is read only when some letter was moved here by SQS.
  */
-async function foreignSource(
-  letter: DeadLetter,
-  queueArn: () => Promise<string>,
-): Promise<string | undefined> {
-  if (letter.movedFrom === undefined) return undefined;
+export async function foreignLetters(
+  sqs: Sqs,
+  queueUrl: string,
+  letters: DeadLetter[],
+): Promise<Map<string, string>> {
+  const refused = new Map<string, string>();
+  const moved = letters.filter((l) => l.movedFrom !== undefined);
+  if (moved.length === 0) return refused;
   let ours: string;
   try {
-    ours = await queueArn();
+    const out = await sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }),
+    );
+    ours = out.Attributes?.QueueArn ?? '';
   } catch (error) {
-    return `could not read the actions queue's ARN to check where it came from: ${(error as Error).message}`;
+    const why = `could not read the actions queue's ARN to check where it came from: ${(error as Error).message}`;
+    for (const l of moved) refused.set(l.messageId, why);
+    return refused;
   }
-  if (letter.movedFrom === ours) return undefined;
-  return `SQS moved it here from another queue (${letter.movedFrom}), not from the actions queue: not sent (whoever can send to that queue could have written it)`;
+  for (const l of moved) {
+    if (l.movedFrom !== ours)
+      refused.set(
+        l.messageId,
+        `SQS moved it here from another queue (${l.movedFrom}), not from the actions queue: not sent (whoever can send to that queue could have written it)`,
+      );
+  }
+  return refused;
 }
 
 /** Sends each letter back to the actions queue, then deletes it from the DLQ; never the other way round. */
@@ -168,16 +183,9 @@ export async function redrive(
   letters: DeadLetter[],
 ): Promise<RedriveResult> {
   const result: RedriveResult = { moved: [], failed: [] };
-  // Read once, and only when some letter was moved here by SQS.
-  let arn: Promise<string> | undefined;
-  const queueArn = () => {
-    arn ??= sqs
-      .send(new GetQueueAttributesCommand({ QueueUrl: urls.queueUrl, AttributeNames: ['QueueArn'] }))
-      .then((out) => out.Attributes?.QueueArn ?? '');
-    return arn;
-  };
+  const refused = await foreignLetters(sqs, urls.queueUrl, letters);
   for (const letter of letters) {
-    const foreign = await foreignSource(letter, queueArn);
+    const foreign = refused.get(letter.messageId);
     if (foreign) {
       result.failed.push({ messageId: letter.messageId, error: foreign });
       continue;

@@ -20,7 +20,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Emulators, startEmulators } from '../../src/local/emulators.js';
-import { receiveAll, redrive } from '../../src/queue/dead-letters.js';
+import { foreignLetters, receiveAll, redrive } from '../../src/queue/dead-letters.js';
 
 let emulators: Emulators;
 beforeAll(async () => {
@@ -113,15 +113,13 @@ it('sends back what SQS moved from the actions queue, and refuses what another q
   const letters = await receiveAll(client, dlqUrl, { holdSeconds: 60 });
   expect(letters.map((l) => l.requestId).sort()).toEqual(['r-forged', 'r-genuine']);
   const forged = letters.find((l) => l.requestId === 'r-forged');
+  const refusal = `SQS moved it here from another queue (${arns.get(foreignUrl)}), not from the actions queue: not sent (whoever can send to that queue could have written it)`;
+  // What `--dry-run` tells as not moving.
+  expect(await foreignLetters(client, queueUrl, letters)).toEqual(new Map([[forged?.messageId, refusal]]));
   const result = await redrive(client, { dlqUrl, queueUrl }, letters);
 
   expect(result.moved.map((m) => m.requestId)).toEqual(['r-genuine']);
-  expect(result.failed).toEqual([
-    {
-      messageId: forged?.messageId,
-      error: `SQS moved it here from another queue (${arns.get(foreignUrl)}), not from the actions queue: not sent (whoever can send to that queue could have written it)`,
-    },
-  ]);
+  expect(result.failed).toEqual([{ messageId: forged?.messageId, error: refusal }]);
   const sentBack = await sqs.send(
     new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }),
   );
