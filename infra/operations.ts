@@ -148,6 +148,11 @@ export class Operations extends Construct {
       acrossServices('ConsoleApiUnauthorized', all, '401s'),
     );
     alarm(
+      'ConsoleApiForbidden',
+      'The Console API answered 403: the key is valid but not allowed the call (a read-only key in consoleApiKey, or a role lacking a permission, e.g. approving a phase that requires review). Retrying does not cure it. The saved query "slowest Console API calls" shows the refused method and path (status 403) and the Service; grant the key that permission, or put the right key in the secret (consoleApiKey in SecretArn for the worker, consoleReadOnlyApiKey in WebhookSecretArn and SweeperSecretArn). Each refused request ended as rejected with its requester told: ask for it again once fixed.',
+      acrossServices('ConsoleApiForbidden', all, '403s'),
+    );
+    alarm(
       'ConsoleApiThrottled',
       `The Console API answered 429 at least ${thresholds.throttledPer5Min} times per 5 minutes for 15 minutes: another client spends the key's limits too. The worker's containers share one budget of the platform's limits and slow down on each 429, so nothing is lost (requests wait in the queue); check who else uses the key, and give console-autopilot a key of its own.`,
       acrossServices('ConsoleApiThrottled', all, '429s'),
@@ -247,10 +252,11 @@ export class Operations extends Construct {
     );
     this.dashboard.addWidgets(
       new GraphWidget({
-        title: 'Console API 429s, 401s, 5xx, no answer, budget waits',
+        title: 'Console API 429s, 401s, 403s, 5xx, no answer, budget waits',
         left: [
           acrossServices('ConsoleApiThrottled', all, '429s'),
           acrossServices('ConsoleApiUnauthorized', all, '401s'),
+          acrossServices('ConsoleApiForbidden', all, '403s'),
           acrossServices('ConsoleApiServerErrors', all, '5xx'),
           acrossServices('ConsoleApiUnreachable', all, 'no answer'),
         ],

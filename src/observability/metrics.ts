@@ -35,6 +35,8 @@ export const METRIC_CATALOGUE = {
   ConsoleApiThrottled: { unit: 'Count', dimensions: [] },
   /** 401s from the Console API with the key re-read from the secret: the key is revoked, or rotated wrongly. */
   ConsoleApiUnauthorized: { unit: 'Count', dimensions: [] },
+  /** 403s from the Console API: the key is known but not allowed this call (read-only, or its role lacks a permission). */
+  ConsoleApiForbidden: { unit: 'Count', dimensions: [] },
   /** Console API attempts with no answer: timed out, or the connection failed (not our own aborts). */
   ConsoleApiUnreachable: { unit: 'Count', dimensions: [] },
   /** Console API attempts answered 5xx: the platform failing (retried, and through the queue). */
@@ -105,7 +107,7 @@ export function createMetrics(options: MetricsOptions): Metrics {
 /** For callers that do not measure (tests that do not look, tools). */
 export const noMetrics: Metrics = { put: () => {} };
 
-/** The Console API client's observations as metrics: latency, 429s, 401s, 5xx, no answer, budget waits. */
+/** The Console API client's observations as metrics: latency, 429s, 401s, 403s, 5xx, no answer, budget waits. */
 export function consoleApiMetrics(metrics: Metrics) {
   return (observation: ApiObservation): void => {
     if (observation.kind === 'budget-wait') {
@@ -126,5 +128,8 @@ export function consoleApiMetrics(metrics: Metrics) {
     // A 401 the re-read key cures is a rotation done right (README: new key in, then the old
     // revoked), not a key to fix: the alarm would page for it. The re-read key's 401 counts.
     if (observation.status === 401 && !observation.keyReread) metrics.put('ConsoleApiUnauthorized', 1, {});
+    // A 403 is no more cured by retrying than a refused key: someone must grant the permission
+    // (or give the worker its read-write key). Counted apart from 401 so the alarm says which.
+    if (observation.status === 403) metrics.put('ConsoleApiForbidden', 1, {}, { method, path, status });
   };
 }

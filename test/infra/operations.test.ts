@@ -120,6 +120,7 @@ describe('the alarms', () => {
     expect(ids.sort()).toEqual(
       [
         'ActionsQueueBacklog',
+        'ConsoleApiForbidden',
         'ConsoleApiThrottled',
         'ConsoleApiUnauthorized',
         'ConsoleApiServerErrors',
@@ -138,6 +139,9 @@ describe('the alarms', () => {
     }
     expect(named('DeadLetterQueueNotEmpty').AlarmDescription).toContain('npx autopilot dlq list');
     expect(named('ConsoleApiUnauthorized').AlarmDescription).toContain('revoked');
+    // A key the platform answers 403 (read-only, or lacking a permission) pages at the first one.
+    expect(named('ConsoleApiForbidden')).toMatchObject({ Threshold: 1, EvaluationPeriods: 1 });
+    expect(named('ConsoleApiForbidden').AlarmDescription).toContain('403');
   });
 
   it('take their thresholds from context', () => {
