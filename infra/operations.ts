@@ -252,13 +252,14 @@ export class Operations extends Construct {
     );
     this.dashboard.addWidgets(
       new GraphWidget({
-        title: 'Console API 429s, 401s, 403s, 5xx, no answer, budget waits',
+        title: 'Console API 429s, 401s, 403s, 5xx, no answer, our deadline, budget waits',
         left: [
           acrossServices('ConsoleApiThrottled', all, '429s'),
           acrossServices('ConsoleApiUnauthorized', all, '401s'),
           acrossServices('ConsoleApiForbidden', all, '403s'),
           acrossServices('ConsoleApiServerErrors', all, '5xx'),
           acrossServices('ConsoleApiUnreachable', all, 'no answer'),
+          acrossServices('ConsoleApiDeadlineCuts', all, 'cut by our deadline'),
         ],
         right: [appMetric('BudgetWaits', 'worker', 'SampleCount', 'budget waits')],
         ...third,

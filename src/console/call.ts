@@ -53,7 +53,8 @@ export type ApiObservation =
       kind: 'failure';
       method: HttpMethod;
       mutation: boolean;
-      error: 'timeout' | 'connection' | 'abort';
+      /** `deadline`: the caller's deadline (e.g. the Lambda's remaining time) cut the attempt shorter than its timeout. */
+      error: 'timeout' | 'deadline' | 'connection' | 'abort';
       ms: number;
     }
   | { kind: 'budget-wait'; ms: number };

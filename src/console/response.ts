@@ -50,22 +50,23 @@ export function parseResponse<T>(call: Call<T>, url: string, status: number, tex
 }
 
 /**
- * What a send that got no response becomes: the caller's abort, the attempt's timeout (or the
- * caller's deadline, when that cut it shorter), or a connection error (a scrubbed copy of the
- * cause, and whether any byte of the request left). `label` is `METHOD /path`.
+ * What a send that got no response becomes: the caller's abort, the attempt's timeout, the
+ * caller's deadline (when that cut it shorter: our time ran out, not the platform's patience),
+ * or a connection error (a scrubbed copy of the cause, and whether any byte of the request left).
+ * `label` is `METHOD /path`.
  */
 export function sendFailure(
   error: unknown,
   label: string,
   limit: { timeoutMs: number; byDeadline: boolean },
   scrub: (text: string) => string,
-): { kind: 'abort' | 'timeout' | 'connection'; error: ConsoleError } {
+): { kind: 'abort' | 'timeout' | 'deadline' | 'connection'; error: ConsoleError } {
   if (error instanceof HttpAbortError)
     return { kind: 'abort', error: new ApiAbortError(`${label}: request aborted`) };
   if (error instanceof HttpTimeoutError) {
     const which = limit.byDeadline ? 'deadline' : 'timeout';
     const message = `${label}: no complete response within ${Math.round(limit.timeoutMs)} ms (${which})`;
-    return { kind: 'timeout', error: new ApiTimeoutError(message) };
+    return { kind: limit.byDeadline ? 'deadline' : 'timeout', error: new ApiTimeoutError(message) };
   }
   const cause = safeCause(error, scrub);
   const failure = new ApiConnectionError(`${label}: ${cause.message}`, requestSent(error), { cause });

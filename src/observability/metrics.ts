@@ -37,8 +37,10 @@ export const METRIC_CATALOGUE = {
   ConsoleApiUnauthorized: { unit: 'Count', dimensions: [] },
   /** 403s from the Console API: the key is known but not allowed this call (read-only, or its role lacks a permission). */
   ConsoleApiForbidden: { unit: 'Count', dimensions: [] },
-  /** Console API attempts with no answer: timed out, or the connection failed (not our own aborts). */
+  /** Console API attempts with no answer: timed out, or the connection failed (not our own aborts or deadlines). */
   ConsoleApiUnreachable: { unit: 'Count', dimensions: [] },
+  /** Console API attempts cut short by the caller's deadline (the invocation's remaining time): our time ran out. */
+  ConsoleApiDeadlineCuts: { unit: 'Count', dimensions: [] },
   /** Console API attempts answered 5xx: the platform failing (retried, and through the queue). */
   ConsoleApiServerErrors: { unit: 'Count', dimensions: [] },
   /** Mutations that had to wait for the budget, and how long (ms). */
@@ -107,7 +109,7 @@ export function createMetrics(options: MetricsOptions): Metrics {
 /** For callers that do not measure (tests that do not look, tools). */
 export const noMetrics: Metrics = { put: () => {} };
 
-/** The Console API client's observations as metrics: latency, 429s, 401s, 403s, 5xx, no answer, budget waits. */
+/** The Console API client's observations as metrics: latency, 429s, 401s, 403s, 5xx, no answer, deadline cuts, budget waits. */
 export function consoleApiMetrics(metrics: Metrics) {
   return (observation: ApiObservation): void => {
     if (observation.kind === 'budget-wait') {
@@ -115,9 +117,12 @@ export function consoleApiMetrics(metrics: Metrics) {
       return;
     }
     if (observation.kind === 'failure') {
-      // An abort is the caller's own choice; a timeout or a failed connection is the platform's silence.
-      if (observation.error !== 'abort')
-        metrics.put('ConsoleApiUnreachable', 1, {}, { method: observation.method, error: observation.error });
+      // An abort is the caller's own choice; a timeout or a failed connection is the platform's
+      // silence. A deadline cut is our Lambda running out of time: counted apart, or the
+      // ConsoleApiUnreachable alarm would send on-call to the platform's status page for it.
+      const { method, error } = observation;
+      if (error === 'deadline') metrics.put('ConsoleApiDeadlineCuts', 1, {}, { method });
+      else if (error !== 'abort') metrics.put('ConsoleApiUnreachable', 1, {}, { method, error });
       return;
     }
     // Method, path and status as properties: the saved query "slowest Console API calls" shows them.
