@@ -25,7 +25,10 @@ export const METRIC_CATALOGUE = {
   Decisions: { unit: 'Count', dimensions: ['Action', 'Outcome'] },
   /** Console API mutations the worker sent and the platform answered (done, stale or refused). */
   MutationsSent: { unit: 'Count', dimensions: ['Action'] },
-  /** Requests that wait: Why = paused, window, limit or ask. */
+  /**
+   * Requests that began to wait, once per holding (not again at each look the release tick sends
+   * it back for, nor per retried copy): Why = paused, window, limit or ask, why it began.
+   */
   HeldRequests: { unit: 'Count', dimensions: ['Why'] },
   /** Messages moved to the DLQ: Reason = invalid, not-proven, future-dated, or retries-exhausted (SQS moves it after its last receive). */
   DeadLettered: { unit: 'Count', dimensions: ['Reason'] },

@@ -3,11 +3,11 @@ import { UpdateItemCommand, type UpdateItemCommandOutput } from '@aws-sdk/client
 import { type Condition, type Item, type Key, unlessConditionFails } from './dynamo.js';
 import type { StateTable } from './table.js';
 
-/** Applies `update` to the item with `key` when `condition` holds; the new values, or undefined when it did not. */
+/** Applies `update` to the item with `key` when `condition` holds; the new (or old) values, or undefined when it did not. */
 export function updateIf(
   table: StateTable,
   key: Key,
-  update: { expression: string; values: Item; returnNew?: boolean },
+  update: { expression: string; values: Item; returnNew?: boolean; returnOld?: boolean },
   condition: Omit<Condition, 'values'>,
 ): Promise<UpdateItemCommandOutput | undefined> {
   return unlessConditionFails(() =>
@@ -20,6 +20,7 @@ export function updateIf(
         ...(condition.names ? { ExpressionAttributeNames: condition.names } : {}),
         ExpressionAttributeValues: update.values,
         ...(update.returnNew ? { ReturnValues: 'UPDATED_NEW' as const } : {}),
+        ...(update.returnOld ? { ReturnValues: 'UPDATED_OLD' as const } : {}),
       }),
     ),
   );

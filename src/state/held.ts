@@ -56,10 +56,15 @@ export const heldItemKey = key; // for readers that batch it with other items (t
 const KEEP_DAYS = 30;
 
 /**
- * What became of writing a wait: `held`; `cancelled` when `/autopilot cancel` marked it since this
- * copy read it (the caller ends it as cancelled); `ended` when it ended meanwhile (its final replays).
+ * What became of writing a wait: `held`, and whether this write `began` the holding (no held
+ * request was stored before it: not a released, retried or redelivered copy held again);
+ * `cancelled` when `/autopilot cancel` marked it since this copy read it (the caller ends it as
+ * cancelled); `ended` when it ended meanwhile (its final replays).
  */
-export type HoldOutcome = { state: 'held' } | { state: 'cancelled'; cancel: CancelMark } | { state: 'ended' };
+export type HoldOutcome =
+  | { state: 'held'; began: boolean }
+  | { state: 'cancelled'; cancel: CancelMark }
+  | { state: 'ended' };
 
 /**
  * Writes the wait, replacing the one a copy wrote before (a redelivered or released copy held
@@ -94,10 +99,11 @@ export async function holdRequest(
   const written = await updateIf(
     table,
     key(held.requestId),
-    { expression: `SET ${set.join(', ')} REMOVE ${gone.join(', ')}`, values },
+    { expression: `SET ${set.join(', ')} REMOVE ${gone.join(', ')}`, values, returnOld: true },
     { expression: `${existing ? 'attribute_exists(pk) AND ' : ''}attribute_not_exists(cancelledBy)`, names },
   );
-  if (written) return { state: 'held' };
+  // Began when no request was stored before: the item was absent, or held only a webhook's marks.
+  if (written) return { state: 'held', began: written.Attributes?.request === undefined };
   // Marks are never taken off an item; only ending the request deletes it.
   const cancel = cancelFromItem(await getItem(table, key(held.requestId)));
   return cancel ? { state: 'cancelled', cancel } : { state: 'ended' };

@@ -7,7 +7,7 @@
 import type { Decision } from '../policy/decide.js';
 import { postToSlack } from '../slack/post.js';
 import { clearNotified, markNotified } from '../state/audit.js';
-import type { HoldOutcome } from '../state/held.js';
+import type { HeldWhy, HoldOutcome } from '../state/held.js';
 import { RetryLater } from './errors.js';
 import { endCancelled, finish, writeAuditFor } from './finish.js';
 import { heldBecause, holdFor, nextLookFor } from './hold.js';
@@ -31,7 +31,6 @@ export async function defer(
   // A defer without a time would spin; the policy always sets one, but be safe: 15 min.
   const until = decision.deferUntil ?? new Date(now.getTime() + 15 * 60_000);
   const why = heldBecause(decision, overLimit);
-  deps.metrics.put('HeldRequests', 1, { Why: why }, { requestId: request.requestId });
   const done = {
     rule: decision.rule,
     reason: decision.reason,
@@ -47,6 +46,7 @@ export async function defer(
     deps,
     ctx,
     await holdFor(deps.table, request, { why, decision, nextLook, existing: ctx.held === true }, now),
+    why,
   );
   if (stopped) return stopped;
   return finish(deps, ctx, done, 'deferred');
@@ -74,7 +74,7 @@ export async function ask(deps: RecordDeps, ctx: RecordContext, decision: Decisi
     nextLook,
     existing: ctx.held === true,
   };
-  const stopped = unlessHeld(deps, ctx, await holdFor(deps.table, ctx.request, wait, now));
+  const stopped = unlessHeld(deps, ctx, await holdFor(deps.table, ctx.request, wait, now), 'ask');
   if (stopped) return stopped;
   // Claim the question so that copies of this message never ask twice.
   if (await markNotified(deps.table, ctx.request.requestId, 'ask', currentDate(deps))) {
@@ -86,8 +86,6 @@ export async function ask(deps: RecordDeps, ctx: RecordContext, decision: Decisi
       await clearNotified(deps.table, ctx.request.requestId, 'ask');
       throw new RetryLater(`cannot post the question to Slack: ${posted.error}`);
     }
-    // Counted once, when asked: not again for each retry of a failed post or redelivered copy.
-    deps.metrics.put('HeldRequests', 1, { Why: 'ask' }, { requestId: ctx.request.requestId });
   }
   return finish(deps, ctx, { ...base, result: 'asked', reason }, 'asked');
 }
@@ -101,9 +99,17 @@ function unlessHeld(
   deps: RecordDeps,
   ctx: RecordContext,
   outcome: HoldOutcome,
+  why: HeldWhy,
 ): Promise<RecordResult> | undefined {
   ctx.held = outcome.state !== 'ended';
-  if (outcome.state === 'held') return undefined;
+  if (outcome.state === 'held') {
+    // Once per holding, when it begins: a held request is deferred or asked again at each look
+    // the tick sends it back for (and by retried or redelivered copies); counting those would
+    // tell more requests waiting than there are.
+    if (outcome.began)
+      deps.metrics.put('HeldRequests', 1, { Why: why }, { requestId: ctx.request.requestId });
+    return undefined;
+  }
   if (outcome.state === 'cancelled') return endCancelled(deps, ctx, outcome.cancel);
   throw new RetryLater(`request ${ctx.request.requestId} ended while this copy held it again`, {
     otherCopy: true,
