@@ -7,6 +7,7 @@
  * queued or vetoed is the held copy of the request, never the button's.
  */
 import { type ActionRequest, effectKey } from '../actions/request.js';
+import { requestExpiresAt } from '../policy/decide.js';
 import { settleBy } from './deadline.js';
 import type { WebhookDeps } from './deps.js';
 
@@ -20,6 +21,10 @@ const CLOSED =
 /** Approved already by a click (src/state/held-answer.ts): only that person's retry still counts. */
 const answered = (by: string) =>
   `This question was already answered: ${by} approved it, and the approved request is on its way; nothing was done.`;
+
+/** The words the decision uses (src/policy/decide.ts, `expiry`): nothing changes after this instant. */
+const expired = (at: Date) =>
+  `This question expired at ${at.toISOString().replace(/\.\d{3}Z$/, 'Z')} (approvals.maxDeferHours), so it can no longer be answered; nothing was done. It is closed as expired within a minute; send a new request if it is still wanted.`;
 
 export async function openQuestion(
   deps: WebhookDeps,
@@ -50,6 +55,12 @@ export async function openQuestion(
   const repeat = clicker?.approve === true && held.answeredBy === clicker.userId;
   if (held.answeredBy && !repeat)
     return { ok: false, outcome: 'question_answered', message: answered(held.answeredBy) };
+  // Past its own expiry the worker denies the question at its next look (within a minute): a
+  // click now would be queued ("approved… the outcome follows") only to be denied as expired.
+  // A retry of a click taken before is left to `approve`, which knows whether it was queued.
+  const expiresAt = requestExpiresAt(deps.policy, held.request);
+  if (!repeat && now() > expiresAt.getTime())
+    return { ok: false, outcome: 'question_expired', message: expired(expiresAt) };
   return { ok: true, request: { ...held.request, requestId: held.requestId } };
 }
 

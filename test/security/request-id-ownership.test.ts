@@ -59,14 +59,18 @@ it("a CI message reusing a held question's request id does not end that question
   expect(now.result).toBe('asked');
 
   // And the admin's Approve click must still count.
-  const { app, requestLines } = questionWebhook(bench);
+  const { app, requestLines } = questionWebhook(bench, { now: () => bench.clock.now.getTime() });
   const payload = blockActionsPayload({
     actionId: APPROVE_ACTION_ID,
     value,
     userId: 'U0ADMIN',
     responseUrl: bench.slack.url('/actions/T0001/1/click'),
   });
-  await app.request(signedRequest('/slack/interactions', interactionBody(payload)));
+  await app.request(
+    signedRequest('/slack/interactions', interactionBody(payload), {
+      timestamp: Math.floor(bench.clock.now.getTime() / 1000),
+    }),
+  );
   expect(requestLines().at(-1)?.outcome).toBe('queued');
 });
 
@@ -88,14 +92,18 @@ it("a CI message cannot pre-empt an admin's Approve click by taking its copy's r
   );
 
   // U0ADMIN clicks Approve; the copy is queued and the worker runs it.
-  const { app } = questionWebhook(bench);
+  const { app } = questionWebhook(bench, { now: () => bench.clock.now.getTime() });
   const payload = blockActionsPayload({
     actionId: APPROVE_ACTION_ID,
     value,
     userId: 'U0ADMIN',
     responseUrl: bench.slack.url('/actions/T0001/2/click'),
   });
-  await app.request(signedRequest('/slack/interactions', interactionBody(payload)));
+  await app.request(
+    signedRequest('/slack/interactions', interactionBody(payload), {
+      timestamp: Math.floor(bench.clock.now.getTime() / 1000),
+    }),
+  );
   await bench.run(bench.worker(), await bench.receive());
 
   // The admin (who holds the approve_phase grant) approved it: the phase must be approved.

@@ -59,7 +59,16 @@ const allowed = [...WEBHOOK_PARTITION_KEYS, ...WEBHOOK_HELD_PARTITION_KEYS].map(
 
 describe("the webhook's table items", () => {
   it('are only those its IAM policy names, on every path that touches the table', async () => {
-    const { app } = buildApp({ sqs: emu.sqs, queueUrl: emu.queueUrl, table, held: heldAccess(table) });
+    // On a clock of its own, never the machine's: the question expires maxDeferHours after it was asked.
+    const at = Date.parse('2026-11-22T02:05:00.000Z');
+    const timestamp = Math.floor(at / 1000);
+    const { app } = buildApp({
+      sqs: emu.sqs,
+      queueUrl: emu.queueUrl,
+      table,
+      held: heldAccess(table),
+      now: () => at,
+    });
     // The worker asked about `asked` (held, waiting for an answer); written past the recording client.
     const unrecorded = { client: emu.dynamo, tableName: emu.tableName };
     const since = '2026-11-22T02:00:01.000Z';
@@ -74,7 +83,10 @@ describe("the webhook's table items", () => {
     const command = async (text: string, retry = false) => {
       const body = commandBody({ text, triggerId: `items.${text}` });
       const res = await app.request(
-        signedRequest('/slack/commands', body, retry ? { extraHeaders: { 'x-slack-retry-num': '1' } } : {}),
+        signedRequest('/slack/commands', body, {
+          timestamp,
+          ...(retry ? { extraHeaders: { 'x-slack-retry-num': '1' } } : {}),
+        }),
       );
       expect(res.status).toBe(200);
     };
@@ -84,7 +96,9 @@ describe("the webhook's table items", () => {
         value: encodeButtonValue(asked),
         responseUrl: 'https://hooks.slack.com/actions/T0001/1/x',
       });
-      const res = await app.request(signedRequest('/slack/interactions', interactionBody(payload)));
+      const res = await app.request(
+        signedRequest('/slack/interactions', interactionBody(payload), { timestamp }),
+      );
       expect(res.status).toBe(200);
     };
     await command('pause checking items');

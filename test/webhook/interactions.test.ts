@@ -78,8 +78,12 @@ async function askedAbout(request: ActionRequest & { requestId: string }) {
   );
 }
 
+/** When the clicks come: the webhook's clock, never the machine's (the question expires 72 hours after it was asked). */
+const CLICKED_AT = Date.parse('2026-11-22T02:05:00.000Z');
+
 function harness() {
   return buildApp({
+    now: () => CLICKED_AT,
     sqs: emu.sqs,
     queueUrl: emu.queueUrl,
     table,
@@ -102,6 +106,7 @@ async function click(
   });
   const res = await app.request(
     signedRequest('/slack/interactions', interactionBody(payload), {
+      timestamp: Math.floor(CLICKED_AT / 1000),
       ...(options.retry ? { extraHeaders: { 'x-slack-retry-num': '1' } } : {}),
     }),
   );
@@ -236,10 +241,11 @@ describe('"ask a human" buttons', () => {
 
   it('answers 400 for a verified interaction without a usable payload', async () => {
     const { app } = harness();
-    const res = await app.request(signedRequest('/slack/interactions', 'payload=%7Bnot-json'));
+    const timestamp = Math.floor(CLICKED_AT / 1000);
+    const res = await app.request(signedRequest('/slack/interactions', 'payload=%7Bnot-json', { timestamp }));
     expect(res.status).toBe(400);
     const other = await app.request(
-      signedRequest('/slack/interactions', interactionBody({ type: 'view_submission' })),
+      signedRequest('/slack/interactions', interactionBody({ type: 'view_submission' }), { timestamp }),
     );
     expect(other.status).toBe(200);
   });

@@ -99,14 +99,19 @@ export async function clickDeny(bench: Bench, value: string, overrides: HarnessO
 
 /** U0ADMIN clicks Approve; the approved copy lands on the bench queue. Its request id. */
 export async function clickApprove(bench: Bench, value: string): Promise<string> {
-  const { app, requestLines } = questionWebhook(bench);
+  // On the bench's clock, never the machine's: a question expires maxDeferHours after it was asked.
+  const { app, requestLines } = questionWebhook(bench, { now: () => bench.clock.now.getTime() });
   const payload = blockActionsPayload({
     actionId: APPROVE_ACTION_ID,
     value,
     userId: 'U0ADMIN',
     responseUrl: bench.slack.url('/actions/T0001/1/click'),
   });
-  const res = await app.request(signedRequest('/slack/interactions', interactionBody(payload)));
+  const res = await app.request(
+    signedRequest('/slack/interactions', interactionBody(payload), {
+      timestamp: Math.floor(bench.clock.now.getTime() / 1000),
+    }),
+  );
   expect(res.status).toBe(200);
   expect(requestLines().at(-1)?.outcome).toBe('queued');
   return requestLines().at(-1)?.requestId as string;
@@ -114,7 +119,11 @@ export async function clickApprove(bench: Bench, value: string): Promise<string>
 
 /** U0ADMIN types `/autopilot <text>`; the reply as JSON text. */
 export async function chatCommand(bench: Bench, text: string): Promise<string> {
-  const { app } = questionWebhook(bench);
-  const res = await app.request(signedRequest('/slack/commands', commandBody({ text, userId: 'U0ADMIN' })));
+  const { app } = questionWebhook(bench, { now: () => bench.clock.now.getTime() });
+  const res = await app.request(
+    signedRequest('/slack/commands', commandBody({ text, userId: 'U0ADMIN' }), {
+      timestamp: Math.floor(bench.clock.now.getTime() / 1000),
+    }),
+  );
   return JSON.stringify(await res.json());
 }

@@ -1,0 +1,85 @@
+/**
+ * An Approve click in the minute between a question's expiry (`requestedAt` + maxDeferHours) and
+ * the tick that announces it used to be taken: the message said "approved … queued, the outcome
+ * follows", the question was marked answered, and the worker then denied the copy as expired. A
+ * click on a question past its own expiry is refused at once, saying so, and nothing is queued.
+ * The real webhook (signed requests, the injected clock) on the emulators.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createRequesterSigner } from '../../src/actions/proof.js';
+import { parsePolicy } from '../../src/policy/parse.js';
+import { postToSlack } from '../../src/slack/post.js';
+import { readHeld } from '../../src/state/held.js';
+import { readVeto } from '../../src/state/veto.js';
+import { heldAccess } from '../../src/webhook/held.js';
+import { APPROVE_ACTION_ID, DENY_ACTION_ID } from '../../src/webhook/interactions.js';
+import { blockActionsPayload, interactionBody, signedRequest } from '../helpers/slack-requests.js';
+import { type Bench, basePolicy, startBench } from '../worker/fixture.js';
+import { askQuestion } from '../worker/questions.js';
+import { buildApp } from './harness.js';
+
+let bench: Bench;
+beforeAll(async () => {
+  bench = await startBench();
+});
+afterAll(async () => {
+  await bench?.close();
+});
+beforeEach(async () => {
+  bench.clock.now = new Date('2026-11-23T10:00:00Z');
+  await bench.purge();
+});
+
+let clicks = 0;
+async function click(actionId: string, value: string, at: string) {
+  const now = Date.parse(at);
+  const { app, requestLines } = buildApp({
+    policy: parsePolicy(basePolicy(bench.slack.origin)), // maxDeferHours 72
+    sqs: bench.queue.sqs,
+    queueUrl: bench.queue.queueUrl,
+    table: bench.table,
+    held: heldAccess(bench.table),
+    now: () => now,
+    signer: createRequesterSigner(async () => bench.requesterKeys),
+    postReply: (url, message) => postToSlack(url, message, { allowedOrigins: [bench.slack.origin] }),
+  });
+  const path = `/actions/T0001/expired-${++clicks}/click`;
+  const payload = blockActionsPayload({
+    actionId,
+    value,
+    userId: 'U0ADMIN',
+    responseUrl: bench.slack.url(path),
+  });
+  const res = await app.request(
+    signedRequest('/slack/interactions', interactionBody(payload), { timestamp: Math.floor(now / 1000) }),
+  );
+  expect(res.status).toBe(200);
+  const replies = bench.slack.posts.filter((p) => p.path === path).map((p) => JSON.stringify(p.body));
+  return { outcome: requestLines().at(-1)?.outcome, replies: replies.join('') };
+}
+
+describe('a click on a question past its expiry, before the tick announces it', () => {
+  it('refuses an Approve as expired and queues nothing', async () => {
+    // Asked at 10:00 on the 23rd: it expires 72 hours later, at 10:00 on the 26th.
+    const value = await askQuestion(bench, 'trg_ex1', 'ex-asked-1');
+    const approve = await click(APPROVE_ACTION_ID, value, '2026-11-26T10:00:30Z');
+    expect(approve.outcome).toBe('question_expired');
+    expect(approve.replies).toContain('expired');
+    expect(approve.replies).not.toContain('approved');
+    expect((await bench.receive()).Records).toEqual([]);
+    // Not marked answered: `held` does not say an approval is on its way.
+    expect((await readHeld(bench.table, 'ex-asked-1'))?.answeredBy).toBeUndefined();
+  });
+
+  it('refuses a Deny as expired too, writing no veto', async () => {
+    const value = await askQuestion(bench, 'trg_ex2', 'ex-asked-2');
+    const deny = await click(DENY_ACTION_ID, value, '2026-11-26T10:00:30Z');
+    expect(deny.outcome).toBe('question_expired');
+    expect(await readVeto(bench.table, 'approve_phase#trg_ex2#ph_1')).toBeUndefined();
+  });
+
+  it('still takes an Approve at the last instant before expiry', async () => {
+    const value = await askQuestion(bench, 'trg_ex3', 'ex-asked-3');
+    expect((await click(APPROVE_ACTION_ID, value, '2026-11-26T10:00:00Z')).outcome).toBe('queued');
+  });
+});
