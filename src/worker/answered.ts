@@ -12,7 +12,7 @@ import { endHeldNow } from './cancel-now.js';
 import { currentDate, type RecordDeps, type Request } from './record.js';
 import type { OutcomeReport } from './replies.js';
 
-type Ended = Pick<OutcomeReport, 'result' | 'rule' | 'reason' | 'dryRun'>;
+type Ended = Pick<OutcomeReport, 'result' | 'rule' | 'reason' | 'dryRun' | 'replayOf'>;
 
 export async function endAnsweredQuestion(
   deps: RecordDeps,

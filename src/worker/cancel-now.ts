@@ -17,6 +17,8 @@ export interface HeldEnding {
   rule: string;
   reason: string;
   dryRun: boolean;
+  /** The request whose end this repeats (its change made by another): told "Already done … by request X". */
+  replayOf?: string;
 }
 
 /** Who is told: the request's reply URL, and the channel when `channelUrl` names one. */

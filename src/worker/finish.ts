@@ -108,8 +108,10 @@ export async function finish(
     writes.push(endHold(deps.table, request.requestId));
     ctx.held = false;
   }
-  // The answer to a question (an Approve click's copy) ends the asked request with it.
-  const asked = FINAL_RESULTS.has(done.result) && !done.replayOf ? answeredQuestion(request) : undefined;
+  // The answer to a question (an Approve click's copy) ends the asked request with it; a copy
+  // that replays an end does too (another request's change: nothing is on its way, and the
+  // question would otherwise say so until its hourly look). An ended question is left alone.
+  const asked = FINAL_RESULTS.has(done.result) ? answeredQuestion(request) : undefined;
   if (asked) writes.push(endAnsweredQuestion(deps, asked, request, done, postOptions(deps, ctx)));
   await Promise.all(writes);
 
