@@ -38,6 +38,8 @@ export interface HeldRecord {
   answeredAt?: string;
   /** Set by `/autopilot cancel`: the worker ends the request as cancelled when it next sees it. */
   cancel?: CancelMark;
+  /** An attempt for it (or for the answer to it) may have reached the platform (`markReached`). */
+  reachedAt?: string;
 }
 
 /** Who cancelled a held request, when and why. */
@@ -134,6 +136,7 @@ export function heldFromItem(item: Item): HeldRecord | undefined {
   if (item.releases?.N) held.releases = Number(item.releases.N);
   if (item.answeredBy?.S) held.answeredBy = item.answeredBy.S;
   if (item.answeredAt?.S) held.answeredAt = item.answeredAt.S;
+  if (item.reachedAt?.S) held.reachedAt = item.reachedAt.S;
   const cancel = cancelFromItem(item);
   if (cancel) held.cancel = cancel;
   return held;

@@ -30,6 +30,8 @@ export interface RequestState {
   heldOwner: RequestOwner | undefined;
   /** Its cancel mark (`/autopilot cancel`), when one was set. */
   cancel: CancelMark | undefined;
+  /** When an attempt for it, or for an Approve click answering it, may have reached the platform. */
+  reachedAt: string | undefined;
   /** The newest exposure the sweeper recorded for `subject.exposureOf` (epoch ms). */
   lastExposure: number | undefined;
   /** With `subject.exposureOf`: how far the sweeper has read the event log (epoch ms; null: never). */
@@ -75,6 +77,7 @@ export async function readRequestState(
     held: heldItem !== undefined,
     heldOwner: heldRecord && requestOwner(heldRecord.request),
     cancel: cancelFromItem(heldItem),
+    reachedAt: heldRecord?.reachedAt,
     lastExposure:
       subject.exposureOf === undefined ? undefined : lastSeenFromItem(found.get(keyId(keys.lastSeen))),
     eventsReadUpTo:

@@ -10,7 +10,7 @@ import { type PostOptions, postToSlack, type SlackMessage } from '../slack/post.
 import { readHeld } from '../state/held.js';
 import { endHeldNow } from './cancel-now.js';
 import { currentDate, type RecordDeps, type Request } from './record.js';
-import type { OutcomeReport } from './replies.js';
+import { mayHaveBeenDone, type OutcomeReport } from './replies.js';
 
 type Ended = Pick<OutcomeReport, 'result' | 'rule' | 'reason' | 'dryRun' | 'replayOf'>;
 
@@ -33,5 +33,9 @@ export async function endAnsweredQuestion(
       if (!posted.ok) deps.metrics.put('SlackPostsFailed', 1, {}, { requestId: asked });
     }
   };
-  await endHeldNow(deps.table, held, { ...done, reason }, currentDate(deps), { tell });
+  // The question's own mark: an earlier copy answering it may have made the change.
+  const ending = { ...done, reason };
+  await endHeldNow(deps.table, held, held.reachedAt ? mayHaveBeenDone(ending) : ending, currentDate(deps), {
+    tell,
+  });
 }

@@ -19,6 +19,8 @@ export interface HeldEnding {
   dryRun: boolean;
   /** The request whose end this repeats (its change made by another): told "Already done … by request X". */
   replayOf?: string;
+  /** Denied, but an earlier attempt may have made the change (replies.ts, `mayHaveBeenDone`). */
+  mayHaveBeenDone?: boolean;
 }
 
 /** Who is told: the request's reply URL, and the channel when `channelUrl` names one. */

@@ -18,7 +18,13 @@ import {
   type RecordDeps,
   type RecordResult,
 } from './record.js';
-import { FINAL_RESULTS, type OutcomeReport, outcomeMessage, outcomeText } from './replies.js';
+import {
+  FINAL_RESULTS,
+  mayHaveBeenDone,
+  type OutcomeReport,
+  outcomeMessage,
+  outcomeText,
+} from './replies.js';
 
 /** An outcome as the record path knows it: the report a reply is built from, less the request. */
 export type Finished = Omit<OutcomeReport, 'request' | 'requestId'>;
@@ -72,9 +78,11 @@ export async function writeAuditFor(
 export async function finish(
   deps: RecordDeps,
   ctx: RecordContext,
-  done: Finished,
+  decided: Finished,
   ending: Ending,
 ): Promise<RecordResult> {
+  // A denial after an attempt that may have reached the platform is told as such, everywhere.
+  const done = ctx.reached ? mayHaveBeenDone(decided) : decided;
   const telling = TELLING[ending];
   const result = telling.auditAs ?? done.result;
   const { request } = ctx;

@@ -76,13 +76,15 @@ export async function processRecord(
 
   const now = currentDate(deps);
   const state = await readRequestState(deps.table, stateSubject(deps.policy, request, key), now.getTime());
-  const { final, effect, pause, veto, held, heldOwner, cancel, lastExposure, eventsReadUpTo } = state;
+  const { final, effect, pause, veto, held, heldOwner, cancel, reachedAt, lastExposure, eventsReadUpTo } =
+    state;
   // The id belongs to another requester's request (held, or ended): this message is not a copy of
   // it and must not end, replay or replace it. Nothing under the id is touched.
   const taken = idTakenRefusal(ownerOf(ctx), heldOwner ?? final?.owner, request.requestId);
   if (taken)
     return deadLetterRecord(deps, record, taken.reason, timing, { ...taken, request: parsed.request });
   ctx.held = held;
+  ctx.reached = reachedAt !== undefined;
   // A copy of a request that already ended (SQS redelivery, producer retry): tell it again.
   if (final) return replay(deps, ctx, final);
   // The effect already happened for another request: tell, never call again.

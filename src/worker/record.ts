@@ -75,6 +75,11 @@ export interface RecordContext {
   inputs?: DecisionInputs;
   /** A held record of this request exists (read with its state, or written since): it goes when the request ends. */
   held?: boolean;
+  /**
+   * Its held item says an attempt for it, or for the Approve click answering it, may have reached
+   * the platform: a denial now must not say the change was not made (replies.ts, `mayHaveBeenDone`).
+   */
+  reached?: boolean;
 }
 
 /** Whose request this is, as its final keeps it (a message claiming the id for another is refused). */

@@ -42,6 +42,8 @@ export interface OutcomeReport {
   deferUntil?: Date;
   /** Set when this is a replay of an earlier request's stored outcome (no new API call). */
   replayOf?: string;
+  /** A denial of a request an earlier attempt may have carried out already (`mayHaveBeenDone`). */
+  mayHaveBeenDone?: boolean;
 }
 
 /** A date Slack renders in the reader's own time zone, with a UTC fallback. */
@@ -75,7 +77,10 @@ function headline(report: OutcomeReport): string {
     case 'would-mutate':
       return `:test_tube: ${prefix}Would ${what}; nothing was changed`;
     case 'denied':
-      return `:no_entry: ${prefix}Denied: ${what}`;
+      // Never "Denied" for a change an earlier attempt may have made: it is only no longer tried.
+      return report.mayHaveBeenDone
+        ? `:warning: ${prefix}No longer tried, but it may have been done: ${what}`
+        : `:no_entry: ${prefix}Denied: ${what}`;
     case 'deferred':
       return `:hourglass_flowing_sand: ${prefix}Deferred: ${what}${report.deferUntil ? `; next look ${slackDate(report.deferUntil)}` : ''}`;
     case 'asked':
@@ -211,6 +216,17 @@ export interface GivenUpReport {
 const GIVEN_UP_WHERE = 'it waits in the dead-letter queue for an operator (`autopilot dlq list`)';
 const MAY_HAVE_REACHED =
   'an attempt may have reached the Console API: check whether the change was made before asking again';
+
+/**
+ * A denial (an expiry, a freeze, …) of a held request whose own attempt, or the attempt of the
+ * Approve click answering it, may have reached the platform (its held item's `reachedAt`, set
+ * when such an attempt was given up or is retried): it is no longer tried, but the change may have
+ * been made, so it says so and asks to check, as the give-up notice does.
+ */
+export function mayHaveBeenDone<T extends { result: OutcomeResult; reason: string }>(done: T): T {
+  if (done.result !== 'denied') return done;
+  return { ...done, reason: `${done.reason}; but ${MAY_HAVE_REACHED}`, mayHaveBeenDone: true };
+}
 
 function givenUpHeadline(report: GivenUpReport): string {
   // "Could not" only when no call may have made the change: never tell someone it was not done when it may have been.
