@@ -165,13 +165,17 @@ const pause: Step = ({ now, when, result }, { pause }) => {
 /** 4. A request that waited too long is stale: the release it was meant for has moved on. */
 const expiry: Step = ({ policy, now, requestedAt, expiresAt, when, result }) => {
   if (now <= expiresAt) return undefined;
-  return result(
-    'deny',
-    'maxDeferHours',
-    `the request was made ${when(requestedAt)}, more than ${policy.approvals.maxDeferHours} hours ago ` +
-      `(approvals.maxDeferHours); it expired ${when(expiresAt)}; send a new request if it is still wanted`,
-  );
+  return result('deny', 'maxDeferHours', expiryWords(policy, requestedAt, when));
 };
+
+/** Why an expired request is denied; also what the release tick says ending a stuck one (src/worker/release.ts). */
+export function expiryWords(policy: Policy, requestedAt: number, when: (instant: number) => string): string {
+  const expiresAt = requestedAt + policy.approvals.maxDeferHours * HOUR;
+  return (
+    `the request was made ${when(requestedAt)}, more than ${policy.approvals.maxDeferHours} hours ago ` +
+    `(approvals.maxDeferHours); it expired ${when(expiresAt)}; send a new request if it is still wanted`
+  );
+}
 
 /** 6. A person with the grant decides; automation yields to people (also over a veto). */
 const chatGrant: Step = ({ policy, result }, { request, veto }) => {

@@ -40,6 +40,8 @@ export interface HeldRecord {
   cancel?: CancelMark;
   /** An attempt for it (or for the answer to it) may have reached the platform (`markReached`). */
   reachedAt?: string;
+  /** A copy started to call the API for it and has not said it stopped (`startExecutingHeld`). */
+  executingBy?: string;
 }
 
 /** Who cancelled a held request, when and why. */
@@ -137,6 +139,7 @@ export function heldFromItem(item: Item): HeldRecord | undefined {
   if (item.answeredBy?.S) held.answeredBy = item.answeredBy.S;
   if (item.answeredAt?.S) held.answeredAt = item.answeredAt.S;
   if (item.reachedAt?.S) held.reachedAt = item.reachedAt.S;
+  if (item.executingBy?.S) held.executingBy = item.executingBy.S;
   const cancel = cancelFromItem(item);
   if (cancel) held.cancel = cancel;
   return held;

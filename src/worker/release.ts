@@ -14,16 +14,13 @@ import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Policy } from '../policy/schema.js';
 import { sendActionRequest } from '../queue/actions-queue.js';
-import { postToSlack } from '../slack/post.js';
 import { writeAudit } from '../state/audit.js';
 import { type HeldRecord, isStuck, listHeld } from '../state/held.js';
 import { markReleased, unmarkReleased } from '../state/held-release.js';
 import { readPause } from '../state/pause.js';
 import type { StateTable } from '../state/table.js';
 import { forEachBounded } from '../util/pool.js';
-import { cancelReason } from './cancel.js';
-import { endCancelledNow } from './cancel-now.js';
-import { notificationsUrl } from './record.js';
+import { endStuckCancelled, endStuckExpired } from './stuck.js';
 
 /** A released copy that never came back (lost, or its worker crashed) is sent again after this long. */
 export const RELEASE_RETRY_MS = 15 * 60_000;
@@ -35,11 +32,14 @@ export interface ReleaseDeps {
   /** Vouches for the copy as the original was vouched for (the worker holds every signer's key). */
   signer?: RequesterSigner;
   logger: Logger;
-  /** Where a cancelled request the tick ends itself is told (the requester's reply URL, the channel). */
+  /** Where a stuck request the tick ends itself is told (the requester's reply URL, the channel). */
   slack?: { allowedOrigins: string[] };
   channelUrl?: () => Promise<string | undefined>;
-  /** For the channel's URL still in the policy (deprecated, still honoured: src/worker/record.ts). */
-  policy?: Pick<Policy, 'notifications'>;
+  /**
+   * The worker's policy: `maxDeferHours`, by which the tick ends a stuck wait (stuck.ts), and the
+   * channel's URL still in it (deprecated, still honoured: src/worker/record.ts).
+   */
+  policy?: Policy;
   /** A notice not delivered is counted (`SlackPostsFailed`), as the worker's replies are. */
   metrics?: Metrics;
 }
@@ -47,7 +47,7 @@ export interface ReleaseDeps {
 export interface ReleaseSummary {
   held: number;
   released: string[];
-  /** Cancelled requests whose wait was stuck: ended here, as no copy of them comes back. */
+  /** Stuck waits ended here, as no copy of them comes back: cancelled, or past their expiry. */
   ended: string[];
   paused: boolean;
 }
@@ -72,35 +72,12 @@ function releaseReason(held: HeldRecord): string {
     : `its next look (${held.nextLook}) has come: the request is looked at again`;
 }
 
-/**
- * A stuck wait is never sent back (its copies did not come back), so the worker cannot end it
- * when it is cancelled: the tick ends it here, as `autopilot held cancel` does, and tells the
- * requester and the channel. The cancel mark proves nothing was sent for it since.
- */
-async function endStuckCancelled(deps: ReleaseDeps, held: HeldRecord[], now: Date): Promise<string[]> {
-  const stuck = held.filter((record) => record.cancel && isStuck(record));
-  const allowedOrigins = deps.slack?.allowedOrigins ?? [];
-  for (const record of stuck) {
-    await endCancelledNow(deps.table, record, cancelReason(record.cancel!), now, {
-      tell: async (urls, message) => {
-        for (const url of urls) {
-          const posted = await postToSlack(url, message, { allowedOrigins });
-          if (posted.ok) continue;
-          deps.metrics?.put('SlackPostsFailed', 1, {}, { requestId: record.requestId });
-          deps.logger.warn('reply not delivered', { requestId: record.requestId, error: posted.error });
-        }
-      },
-      channelUrl: async () =>
-        deps.policy ? notificationsUrl({ ...deps, policy: deps.policy }) : deps.channelUrl?.(),
-    });
-    deps.logger.info('stuck held request ended as cancelled', { requestId: record.requestId });
-  }
-  return stuck.map((record) => record.requestId);
-}
-
 export async function releaseHeld(deps: ReleaseDeps, now: Date): Promise<ReleaseSummary> {
   const [pause, held] = await Promise.all([readPause(deps.table), listHeld(deps.table)]);
-  const ended = await endStuckCancelled(deps, held, now);
+  const ended = [
+    ...(await endStuckCancelled(deps, held, now)),
+    ...(await endStuckExpired(deps, held, now, pause.paused)),
+  ];
   const due = held.filter((record) => isDue(record, pause.paused, now));
   const released: string[] = [];
   await forEachBounded(due, 5, async (record) => {

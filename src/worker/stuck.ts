@@ -1,0 +1,110 @@
+/**
+ * Stuck waits: a held request whose sends never came back (src/state/held.ts, `isStuck`) is no
+ * longer sent back by the release tick, so no worker ever sees it again. Whatever would end it in
+ * the worker must then be done by the tick itself, or it sits in `held` until its record's own
+ * clean-up with nobody told: a cancel (`/autopilot cancel` promised an ending within a minute), and
+ * its expiry (`approvals.maxDeferHours`, which the worker would deny it by when it next saw it).
+ */
+import { type ActionRequest, effectKey } from '../actions/request.js';
+import type { Logger } from '../observability/logger.js';
+import type { Metrics } from '../observability/metrics.js';
+import { expiryWords, isDryRun, requestExpiresAt } from '../policy/decide.js';
+import type { Policy } from '../policy/schema.js';
+import { formatInstant } from '../policy/time-words.js';
+import { postToSlack } from '../slack/post.js';
+import { type HeldRecord, isStuck } from '../state/held.js';
+import type { StateTable } from '../state/table.js';
+import { cancelReason } from './cancel.js';
+import { endCancelledNow, endHeldNow, type Telling } from './cancel-now.js';
+import { notificationsUrl } from './record.js';
+import { mayHaveBeenDone } from './replies.js';
+
+export interface StuckDeps {
+  table: StateTable;
+  logger: Logger;
+  slack?: { allowedOrigins: string[] };
+  channelUrl?: () => Promise<string | undefined>;
+  /** The worker's policy: the channel's URL still in it, and `maxDeferHours` (none: no expiry here). */
+  policy?: Policy;
+  metrics?: Metrics;
+}
+
+/** The requester and the channel, told as the worker tells them; a notice not delivered is counted. */
+function telling(deps: StuckDeps, requestId: string): Telling {
+  const allowedOrigins = deps.slack?.allowedOrigins ?? [];
+  return {
+    tell: async (urls, message) => {
+      for (const url of urls) {
+        const posted = await postToSlack(url, message, { allowedOrigins });
+        if (posted.ok) continue;
+        deps.metrics?.put('SlackPostsFailed', 1, {}, { requestId });
+        deps.logger.warn('reply not delivered', { requestId, error: posted.error });
+      }
+    },
+    channelUrl: async () =>
+      deps.policy ? notificationsUrl({ ...deps, policy: deps.policy }) : deps.channelUrl?.(),
+  };
+}
+
+/**
+ * A cancelled stuck wait, ended here as `autopilot held cancel` does. The cancel mark proves
+ * nothing was sent for it since.
+ */
+export async function endStuckCancelled(deps: StuckDeps, held: HeldRecord[], now: Date): Promise<string[]> {
+  const stuck = held.filter((record) => record.cancel && isStuck(record));
+  for (const record of stuck) {
+    await endCancelledNow(
+      deps.table,
+      record,
+      cancelReason(record.cancel!),
+      now,
+      telling(deps, record.requestId),
+    );
+    deps.logger.info('stuck held request ended as cancelled', { requestId: record.requestId });
+  }
+  return stuck.map((record) => record.requestId);
+}
+
+/**
+ * A stuck wait past its expiry, ended here as the worker would end it: denied by `maxDeferHours`
+ * (a copy still in the DLQ replays that end if redriven). When an attempt for it may have reached
+ * the platform (a copy crashed or timed out mid-call), it says the change may have been made.
+ * Not while paused: the worker holds even an expired request then (the pause comes first).
+ */
+export async function endStuckExpired(
+  deps: StuckDeps,
+  held: HeldRecord[],
+  now: Date,
+  paused: boolean,
+): Promise<string[]> {
+  const { policy } = deps;
+  if (!policy || paused) return [];
+  const expired = held.filter(
+    (record) => !record.cancel && isStuck(record) && now.getTime() > expiresAt(policy, record.request),
+  );
+  for (const record of expired) {
+    const when = (instant: number) => formatInstant(instant, policy.timezone, now.getTime());
+    const stuckFor = `it was stuck: sent back ${record.releases} times without coming back (see the DLQ)`;
+    const ending = {
+      result: 'denied' as const,
+      rule: 'maxDeferHours',
+      reason: `${expiryWords(policy, Date.parse(record.request.requestedAt), when)}; ${stuckFor}`,
+      dryRun: isDryRun(policy, record.request),
+    };
+    const mayHaveReached = record.reachedAt !== undefined || record.executingBy !== undefined;
+    await endHeldNow(
+      deps.table,
+      record,
+      mayHaveReached ? mayHaveBeenDone(ending) : ending,
+      now,
+      telling(deps, record.requestId),
+    );
+    deps.logger.info('stuck held request ended as expired', {
+      requestId: record.requestId,
+      effectKey: effectKey(record.request),
+    });
+  }
+  return expired.map((record) => record.requestId);
+}
+
+const expiresAt = (policy: Policy, request: ActionRequest) => requestExpiresAt(policy, request).getTime();
