@@ -9,7 +9,12 @@ import { canonicalJson } from './identity.js';
 import type { EventLike } from './types.js';
 
 export function eventField(event: EventLike, path: string): string | undefined {
-  if (EVENT_TOP_LEVEL_FIELDS.has(path)) return stringify((event as unknown as Record<string, unknown>)[path]);
+  return stringify(eventValue(event, path));
+}
+
+/** The value at `path` as the client wrote it (any JSON shape); `undefined` when missing. */
+export function eventValue(event: EventLike, path: string): unknown {
+  if (EVENT_TOP_LEVEL_FIELDS.has(path)) return (event as unknown as Record<string, unknown>)[path];
   if (!path.startsWith('metadata.')) return undefined;
   let current: unknown = event.metadata;
   for (const key of path.slice('metadata.'.length).split('.')) {
@@ -17,7 +22,7 @@ export function eventField(event: EventLike, path: string): string | undefined {
     if (!Object.hasOwn(current, key)) return undefined;
     current = (current as Record<string, unknown>)[key];
   }
-  return stringify(current);
+  return current;
 }
 
 function stringify(value: unknown): string | undefined {

@@ -8,7 +8,7 @@ import { type ActionRequest, actionRequestSchemas } from '../actions/request.js'
 import type { Policy } from '../policy/schema.js';
 import type { WatchEntry } from '../state/watch.js';
 import { globMatch } from '../util/glob.js';
-import { eventField } from './event-fields.js';
+import { eventValue } from './event-fields.js';
 import { buildRuleRequest, ruleMatches, ruleNotification, ruleRequestId } from './event-rules.js';
 import type { NewEvent } from './event-walk.js';
 
@@ -32,8 +32,11 @@ export interface FlushPlan {
   skipped: SkippedEvent[];
   /** Exposure events naming a config id no request could carry (not watched). */
   unwatchable: string[];
-  /** Exposure events (by name) with nothing at `configIdFrom`: their exposure is not recorded. */
-  withoutConfigId: Array<{ event: string; path: string }>;
+  /**
+   * Exposure events (by name) with no config id at `configIdFrom` (nothing, or a value that is
+   * no id: `found` names its shape): their exposure is not recorded.
+   */
+  withoutConfigId: Array<{ event: string; path: string; found?: string }>;
 }
 
 export interface FlushInput {
@@ -86,10 +89,12 @@ function observeExposures(plan: FlushPlan, input: FlushInput, { event, id, ts }:
   const stale = input.policy.sweeper.staleConfigs;
   for (const spec of stale?.exposureEvents ?? []) {
     if (!globMatch(spec.name, event.name)) continue;
-    const configId = eventField(event, spec.configIdFrom);
-    if (configId === undefined || configId === '') {
+    const value = eventValue(event, spec.configIdFrom);
+    const configId = configIdOf(value);
+    if (configId === undefined) {
       // Counted, not ignored: a path that misses the SDKs' field would make used configs look stale.
-      plan.withoutConfigId.push({ event: id, path: spec.configIdFrom });
+      const found = shapeOf(value);
+      plan.withoutConfigId.push({ event: id, path: spec.configIdFrom, ...(found ? { found } : {}) });
       continue;
     }
     if (Number.isNaN(ts)) continue;
@@ -105,4 +110,23 @@ function observeExposures(plan: FlushPlan, input: FlushInput, { event, id, ts }:
     if (!stale?.discover || watched || plan.discovered.has(configId)) continue;
     plan.discovered.set(configId, { configId, watchedSince: input.now.getTime(), origin: 'discovered' });
   }
+}
+
+/**
+ * A config id is a string (or a number, as written): the spec's event metadata is an object of
+ * client-written values, and configs are named by strings. An object or list (`{"name": "x"}`)
+ * is no id: its JSON text would make a bogus config on the watch set and in last-seen (and, with
+ * the sweep on, an archive request for it). `configIdFrom` can name the string inside it.
+ */
+function configIdOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return value === '' ? undefined : value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
+/** What was at the path instead of an id, for the log line (undefined: nothing there). */
+function shapeOf(value: unknown): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (Array.isArray(value)) return 'list';
+  return typeof value;
 }

@@ -242,9 +242,11 @@ export function createSweeper(deps: SweeperDeps) {
       summary.lastSeen.withoutConfigId += plan.withoutConfigId.length;
       summary.lastSeen.missingAt = [...new Set([...summary.lastSeen.missingAt, ...paths])];
       const count = plan.withoutConfigId.length;
+      const found = [...new Set(plan.withoutConfigId.flatMap((m) => (m.found ? [m.found] : [])))];
       logger.warn('exposure events without a config id: not recorded', {
         count,
         paths,
+        ...(found.length > 0 ? { found } : {}),
         event: plan.withoutConfigId[0]?.event,
       });
     }
