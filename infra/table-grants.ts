@@ -61,7 +61,8 @@ export const WEBHOOK_TABLE_GRANTS: readonly TableGrant[] = [
 ];
 
 /**
- * The sweeper: its own bookkeeping and a read of the pause switch. With more, a compromised or
+ * The sweeper: its own bookkeeping, a read of the pause switch and of how its own archives
+ * ended (`audit#stale:*`: a denied one is asked again). With more, a compromised or
  * buggy sweeper could lift a pause, delete effect claims or vetoes, forge audit records, or
  * write a held request that the worker's release tick would re-sign for any requester.
  */
@@ -75,6 +76,7 @@ export const SWEEPER_TABLE_GRANTS: readonly TableGrant[] = [
     partitionKeys: SWEEPER_PARTITION_KEYS.notified,
   },
   { actions: ['dynamodb:Query', 'dynamodb:BatchWriteItem'], partitionKeys: SWEEPER_PARTITION_KEYS.index },
+  { actions: ['dynamodb:BatchGetItem'], partitionKeys: SWEEPER_PARTITION_KEYS.outcomes },
 ];
 
 /**

@@ -10,6 +10,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DecisionInputs } from '../policy/replay.js';
 import { scrubSecrets } from '../util/secret-scrub.js';
 import { getItem, putIfAbsent, putItem } from './dynamo.js';
+import { batchGet } from './dynamo-batch.js';
 import { deleteItem } from './dynamo-delete.js';
 import { queryPartition } from './dynamo-query.js';
 import { expiresAfterDays, ITEM_FAMILIES, type StateTable } from './table.js';
@@ -149,6 +150,23 @@ export function finalItemKey(requestId: string) {
 
 export async function readFinal(table: StateTable, requestId: string): Promise<FinalOutcome | undefined> {
   return finalFromItem(await getItem(table, finalItemKey(requestId)));
+}
+
+/**
+ * How each of `requestIds` ended (absent: not ended, or its record expired), in batches: the
+ * sweeper reads its earlier archives' outcomes so that a denied one can be asked again.
+ */
+export async function readFinals(
+  table: StateTable,
+  requestIds: string[],
+): Promise<Map<string, FinalOutcome>> {
+  const finals = new Map<string, FinalOutcome>();
+  for (const item of await batchGet(table, requestIds.map(finalItemKey))) {
+    const final = finalFromItem(item);
+    const requestId = item.pk?.S?.slice(pk('').S.length);
+    if (final && requestId) finals.set(requestId, final);
+  }
+  return finals;
 }
 
 export function finalFromItem(Item: Record<string, AttributeValue> | undefined): FinalOutcome | undefined {

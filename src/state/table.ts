@@ -49,7 +49,8 @@ export const WEBHOOK_READ_PARTITION_KEYS = [`${ITEM_FAMILIES.audit}#*`] as const
  * The items the sweeper may touch (IAM `dynamodb:LeadingKeys`, set by the stack), grouped by
  * what it does there, so that each group gets only its own actions: it reads the pause switch
  * and keeps its own bookkeeping. Nothing a person or the worker writes: not vetoes, effect
- * claims, held requests (the release tick re-signs those) or the audit trail.
+ * claims, held requests (the release tick re-signs those) or the audit trail (it only reads how
+ * its own archive requests ended).
  */
 export const SWEEPER_PARTITION_KEYS = {
   /** Read only: a paused sweep queues no archiving. */
@@ -64,6 +65,8 @@ export const SWEEPER_PARTITION_KEYS = {
   notified: [`${ITEM_FAMILIES.sweeper}#notified`],
   /** The last-seen index and the watch set: queried whole, batch written. */
   index: [ITEM_FAMILIES.lastSeen, ITEM_FAMILIES.watch],
+  /** How its own archives ended (`stale:…` request ids), batch read only: a denied one is asked again. */
+  outcomes: [`${ITEM_FAMILIES.audit}#stale:*`],
 } as const;
 
 /**

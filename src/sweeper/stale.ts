@@ -11,6 +11,7 @@
 import { type ArchiveConfigRequest, actionRequestSchemas } from '../actions/request.js';
 import type { StaleConfigsPolicy } from '../policy/schema.js';
 import { STALE_SWEEP_ID } from '../policy/stale-sweep.js';
+import type { FinalOutcome } from '../state/audit.js';
 import type { WatchEntry } from '../state/watch.js';
 import { matchesAny } from '../util/glob.js';
 import { shortHash, slug } from './identity.js';
@@ -24,6 +25,7 @@ export type StaleSkipReason =
   | 'observation too short'
   | 'paused'
   | 'queued earlier'
+  | 'denied earlier'
   | 'invalid config id'
   | 'not in policy'
   | 'no exposures recorded';
@@ -53,11 +55,73 @@ export interface StaleInput {
   watch: ReadonlyMap<string, WatchEntry>;
   lastSeen: ReadonlyMap<string, number>;
   paused: boolean;
+  /** How the archives asked earlier ended (request id → final outcome; absent: not ended, or not read). */
+  outcomes?: ReadonlyMap<string, FinalOutcome> | undefined;
 }
 
-/** Same config, same last exposure → same id: the worker drops a request queued twice. */
-export function staleRequestId(configId: string, lastSeen: number | null): string {
-  return `stale:${slug(configId, 48)}-${shortHash(configId, 6)}:${lastSeen ?? 'never'}`;
+/**
+ * A denied archive is asked again this long after the denial: a daily limit has reset, and a
+ * freeze, a policy change or a config's protection is seen within a day, without a request (and
+ * its denial in the channel) on every run.
+ */
+export const ASK_AGAIN_AFTER_DENIAL_MS = DAY;
+
+/**
+ * Same config, same last exposure, same attempt → same id: the worker drops a request queued
+ * twice (a crash between sending and marking sends the same again). `attempt` counts the times
+ * it was asked again after a denial (0: the first ask, whose id has no suffix).
+ */
+export function staleRequestId(configId: string, lastSeen: number | null, attempt = 0): string {
+  const base = `stale:${slug(configId, 48)}-${shortHash(configId, 6)}:${lastSeen ?? 'never'}`;
+  return attempt === 0 ? base : `${base}:again-${attempt}`;
+}
+
+/**
+ * The attempt of the archive asked earlier for this config and last exposure (the watch entry's
+ * mark), or undefined: none asked yet in this staleness episode.
+ */
+function earlierAttempt(entry: WatchEntry, lastSeen: number | null): number | undefined {
+  const asked = entry.archiveRequestId;
+  const base = staleRequestId(entry.configId, lastSeen);
+  if (asked === base) return 0;
+  const attempt = asked?.startsWith(`${base}:again-`) ? Number(asked.slice(base.length + 7)) : Number.NaN;
+  return Number.isSafeInteger(attempt) && attempt > 0 ? attempt : undefined;
+}
+
+/** The ids of the archives asked earlier in the current episodes: the sweeper reads how they ended. */
+export function earlierAsks(
+  watch: ReadonlyMap<string, WatchEntry>,
+  lastSeen: ReadonlyMap<string, number>,
+): string[] {
+  return [...watch.values()].flatMap((entry) =>
+    earlierAttempt(entry, lastSeen.get(entry.configId) ?? null) === undefined
+      ? []
+      : [entry.archiveRequestId as string],
+  );
+}
+
+/**
+ * Whether to ask (and under which id), or why not: an archive asked earlier for the same last
+ * exposure is not asked again while it waits or once it ended otherwise (done, cancelled, ...);
+ * a denied one is, a day after the denial (the reason may be gone: a limit reset, a freeze over,
+ * the policy changed), except a person's veto (asking again would only repeat what they said no to).
+ */
+function nextAsk(
+  entry: WatchEntry,
+  config: StaleConfig,
+  input: StaleInput,
+): { requestId: string } | { reason: StaleSkipReason; detail?: string } {
+  const attempt = earlierAttempt(entry, config.lastSeen);
+  if (attempt === undefined) return { requestId: staleRequestId(config.configId, config.lastSeen) };
+  const final = input.outcomes?.get(entry.archiveRequestId as string);
+  if (final?.result !== 'denied' || final.rule === 'veto') return { reason: 'queued earlier' };
+  const again = Date.parse(final.at) + ASK_AGAIN_AFTER_DENIAL_MS;
+  if (!(input.now.getTime() >= again))
+    return {
+      reason: 'denied earlier',
+      detail: `denied (rule ${final.rule}) at ${final.at}; asked again from ${Number.isNaN(again) ? 'never' : new Date(again).toISOString()}`,
+    };
+  return { requestId: staleRequestId(config.configId, config.lastSeen, attempt + 1) };
 }
 
 /**
@@ -136,11 +200,12 @@ export function planStaleSweep(input: StaleInput): StalePlan {
       });
       continue;
     }
-    const requestId = staleRequestId(config.configId, config.lastSeen);
-    if (entry.archiveRequestId === requestId) {
-      plan.skipped.push({ configId: config.configId, reason: 'queued earlier' });
+    const ask = nextAsk(entry, config, input);
+    if ('reason' in ask) {
+      plan.skipped.push({ configId: config.configId, ...ask });
       continue;
     }
+    const { requestId } = ask;
     if (input.paused && !policy.dryRun) {
       plan.skipped.push({ configId: config.configId, reason: 'paused' });
       continue;

@@ -17,6 +17,7 @@ import { noMetrics } from '../observability/metrics.js';
 import type { Policy } from '../policy/schema.js';
 import { sendActionRequest } from '../queue/actions-queue.js';
 import { postToSlack, type SlackMessage } from '../slack/post.js';
+import { readFinals } from '../state/audit.js';
 import { loadLastSeen, mergeMax, writeLastSeen } from '../state/last-seen.js';
 import { markPosted } from '../state/notify-marks.js';
 import { type PauseState, readPause } from '../state/pause.js';
@@ -29,7 +30,7 @@ import { planFlush } from './flush-plan.js';
 import { createNotices } from './notices.js';
 import { observationStart, withRecording } from './observation.js';
 import { createPoller } from './poller.js';
-import { planStaleSweep, type StalePlan } from './stale.js';
+import { earlierAsks, planStaleSweep, type StalePlan } from './stale.js';
 import { emptySummary, type RunSummary, reportRun, staleSection } from './summary.js';
 import type { RunInput, SweeperDeps, SweeperStep } from './types.js';
 
@@ -197,6 +198,7 @@ export function createSweeper(deps: SweeperDeps) {
       watch: input.watch,
       lastSeen: input.lastSeen,
       paused: input.pause.paused,
+      outcomes: await readFinals(table, earlierAsks(input.watch, input.lastSeen)),
     });
     await queueStale(plan, input.now, input.watch);
     input.summary.stale = staleSection(plan);

@@ -155,7 +155,7 @@ describe('the state table', () => {
   const sorted = (statements: Statement[]) =>
     statements.map((st) => ({ ...st, Action: [st.Action].flat().sort() }));
 
-  it('is open to the sweeper only for its own bookkeeping and a read of the pause switch, each with the actions it uses there', () => {
+  it("is open to the sweeper only for its own bookkeeping, a read of the pause switch and of its own archives' outcomes, each with the actions it uses there", () => {
     expect(sorted(onTable('Sweeper'))).toEqual(statementsFor(SWEEPER_TABLE_GRANTS));
     expect(
       SWEEPER_TABLE_GRANTS.map((g) => [[...g.actions].sort().join(','), g.partitionKeys.join(',')]),
@@ -166,6 +166,7 @@ describe('the state table', () => {
       ['dynamodb:DeleteItem,dynamodb:PutItem', 'sweeper#lease'],
       ['dynamodb:BatchGetItem,dynamodb:BatchWriteItem', 'sweeper#notified'],
       ['dynamodb:BatchWriteItem,dynamodb:Query', 'lastseen,watch'],
+      ['dynamodb:BatchGetItem', 'audit#stale:*'],
     ]);
   });
 

@@ -22,7 +22,7 @@ import {
   type Rig,
   startRig,
 } from '../sweeper/harness.js';
-import { recordingClient, refused, type TableRequest, unused } from './table-requests.js';
+import { likePattern, recordingClient, refused, type TableRequest, unused } from './table-requests.js';
 
 let rig: Rig;
 beforeAll(async () => {
@@ -118,7 +118,11 @@ describe("the sweeper's table items", () => {
     // every partition in the list was touched, and nothing else (soft: a failure shows all three).
     expect.soft(refused(requests, SWEEPER_TABLE_GRANTS)).toEqual([]);
     expect.soft(unused(requests, SWEEPER_TABLE_GRANTS)).toEqual([]);
+    // (`audit#stale:*` is a pattern: the outcomes of its own archives, read to ask a denied one again.)
+    const patterns = Object.values(SWEEPER_PARTITION_KEYS).flat();
     const touched = [...new Set(requests.flatMap((r) => r.pks))].sort();
-    expect.soft(touched).toEqual(Object.values(SWEEPER_PARTITION_KEYS).flat().sort());
+    const listed = (pk: string) => patterns.some((p) => likePattern(p).test(pk));
+    expect.soft(touched.filter((pk) => !listed(pk))).toEqual([]);
+    expect.soft(patterns.filter((p) => !touched.some((pk) => likePattern(p).test(pk))).sort()).toEqual([]);
   });
 });
