@@ -140,6 +140,62 @@ describe('the stale sweep plan', () => {
     expect(reasons(again).old).toBe('queued earlier');
   });
 
+  it('asks again a denied archive a day after the denial, under the next id; not a vetoed, pending or done one', () => {
+    const base = input();
+    const asked = staleRequestId('old', T - 45 * DAY);
+    const watch = new Map(base.watch);
+    watch.set('old', { ...(watch.get('old') as WatchEntry), archiveRequestId: asked });
+    const ended = (result: string, rule: string, hoursAgo: number) =>
+      new Map([
+        [
+          asked,
+          {
+            result,
+            rule,
+            reason: 'r',
+            requestId: asked,
+            at: new Date(T - hoursAgo * 3_600_000).toISOString(),
+          },
+        ],
+      ]);
+    const plan = (outcomes?: ReturnType<typeof ended>) =>
+      planStaleSweep({ ...base, watch, ...(outcomes ? { outcomes } : {}) });
+
+    const again = plan(ended('denied', 'freeze:release', 25));
+    expect(again.queue.find((r) => r.configId === 'old')?.requestId).toBe(
+      staleRequestId('old', T - 45 * DAY, 1),
+    );
+    expect(reasons(plan(ended('denied', 'freeze:release', 23))).old).toBe('denied earlier');
+    expect(reasons(plan(ended('denied', 'veto', 48))).old).toBe('queued earlier');
+    expect(reasons(plan(ended('archived', 'actions.archive_config', 48))).old).toBe('queued earlier');
+    expect(reasons(plan()).old).toBe('queued earlier'); // still waiting: no outcome yet
+
+    // The second ask's denial counts from its own mark.
+    watch.set('old', {
+      ...(watch.get('old') as WatchEntry),
+      archiveRequestId: staleRequestId('old', T - 45 * DAY, 1),
+    });
+    const third = planStaleSweep({
+      ...base,
+      watch,
+      outcomes: new Map([
+        [
+          staleRequestId('old', T - 45 * DAY, 1),
+          {
+            result: 'denied',
+            rule: 'otherwise',
+            reason: 'r',
+            requestId: 'x',
+            at: new Date(T - 2 * DAY).toISOString(),
+          },
+        ],
+      ]),
+    });
+    expect(third.queue.find((r) => r.configId === 'old')?.requestId).toBe(
+      staleRequestId('old', T - 45 * DAY, 2),
+    );
+  });
+
   it('stops judging a config once it is taken out of `configs`, and discovered ones once discovery is off', () => {
     const base = input({ configs: ['fresh', 'never', 'checkout_banner', 'newcomer'] });
     const watch = new Map(base.watch);
