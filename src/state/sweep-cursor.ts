@@ -55,10 +55,15 @@ export const EMPTY_CURSOR: Cursor = {
   observedSince: null,
 };
 
-const KEY = itemKey(`${ITEM_FAMILIES.sweeper}#cursor`, 'events');
+/** `events`: the sweeper's walk; `late-exposures`: the walk behind it that reads exposures logged late. */
+export type CursorName = 'events' | 'late-exposures';
+const key = (name: CursorName) => itemKey(`${ITEM_FAMILIES.sweeper}#cursor`, name);
 
-export async function readCursor(table: StateTable): Promise<Cursor | undefined> {
-  const text = (await getItem(table, KEY))?.state?.S;
+export async function readCursor(
+  table: StateTable,
+  name: CursorName = 'events',
+): Promise<Cursor | undefined> {
+  const text = (await getItem(table, key(name)))?.state?.S;
   if (!text) return undefined;
   return { ...EMPTY_CURSOR, ...(JSON.parse(text) as Partial<Cursor>) };
 }
@@ -80,7 +85,12 @@ export function readUpToFromItem(item: Item | undefined): number | null {
   return item && Number.isFinite(at) ? at : null;
 }
 
-export async function writeCursor(table: StateTable, cursor: Cursor, now: Date): Promise<void> {
+export async function writeCursor(
+  table: StateTable,
+  cursor: Cursor,
+  now: Date,
+  name: CursorName = 'events',
+): Promise<void> {
   const state = JSON.stringify({ ...cursor, updatedAt: now.toISOString() });
-  await putItem(table, { ...KEY, state: { S: state } });
+  await putItem(table, { ...key(name), state: { S: state } });
 }

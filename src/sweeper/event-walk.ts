@@ -57,6 +57,10 @@ export interface Walk extends RecentWindow {
   /** Identity → events of it seen in this walk (from the floor on). */
   seen: Map<string, number>;
   observedSince: number | null;
+  /** Events stamped after this are left for a later walk (the late-exposure walk's edge). */
+  until: number;
+  /** A page held an event stamped after `until`: the walk has read as far as it goes. */
+  reachedUntil: boolean;
 }
 
 /**
@@ -113,7 +117,13 @@ export function orderOf(first: number | undefined, later: number | undefined): E
  * expired unread; our observation of exposures then starts again at the oldest page served
  * (when its events typically happened: `typicalStart`).
  */
-export function startWalk(cursor: Cursor, read: ReadPage, horizon: number, gap = false): Walk {
+export function startWalk(
+  cursor: Cursor,
+  read: ReadPage,
+  horizon: number,
+  gap = false,
+  until = Number.POSITIVE_INFINITY,
+): Walk {
   const window = windowOf(cursor);
   if (window.boundaryTs !== null && window.boundaryTs > horizon) {
     // Stored by a version that let a future-stamped event move the boundary: every event since
@@ -130,6 +140,8 @@ export function startWalk(cursor: Cursor, read: ReadPage, horizon: number, gap =
     horizon,
     seen: new Map(),
     observedSince: gap && oldest !== undefined ? oldest : cursor.observedSince,
+    until,
+    reachedUntil: false,
   };
 }
 
@@ -168,6 +180,11 @@ export function takeNewEvents(read: ReadPage, walk: Walk): NewEvent[] {
     if (item.pos < walk.next) continue;
     const ts = placeInTime(item, walk);
     if (ts === undefined) continue; // older than the window: processed
+    if (ts > walk.until) {
+      // Left unseen: the next walk starts before its floor, so reads it again as new.
+      walk.reachedUntil = true;
+      continue;
+    }
     const hash = eventHash(item.event);
     const occurrence = walk.seen.get(hash) ?? 0;
     walk.seen.set(hash, occurrence + 1);

@@ -130,3 +130,16 @@ function shapeOf(value: unknown): string | undefined {
   if (Array.isArray(value)) return 'list';
   return typeof value;
 }
+
+/** The exposures a flush could not record for want of a config id, for the summary and the log line. */
+export function withoutConfigIdReport(plan: FlushPlan) {
+  const missing = plan.withoutConfigId;
+  if (missing.length === 0) return undefined;
+  const found = [...new Set(missing.flatMap((m) => (m.found ? [m.found] : [])))];
+  return {
+    count: missing.length,
+    paths: [...new Set(missing.map((m) => m.path))],
+    ...(found.length > 0 ? { found } : {}),
+    event: missing[0]?.event,
+  };
+}

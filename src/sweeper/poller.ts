@@ -43,6 +43,8 @@ export interface PollerOptions {
   now?: number;
   clock?: () => number;
   maxPages?: number;
+  /** Epoch ms: events stamped after it are not handed out, and the scan ends at the first page past it. */
+  until?: number;
   logger: Logger;
 }
 
@@ -80,7 +82,8 @@ export function createPoller(options: PollerOptions) {
     state,
   );
   const { cache, pageOf, fetchPage, detect, pageContaining } = reader;
-  const horizon = (options.now ?? clock()) + MAX_CLOCK_SKEW_MS;
+  const until = options.until ?? Number.POSITIVE_INFINITY;
+  const horizon = Math.min((options.now ?? clock()) + MAX_CLOCK_SKEW_MS, until);
   let warnedTrim = false;
 
   /**
@@ -189,7 +192,7 @@ export function createPoller(options: PollerOptions) {
     const start = await startPage(o);
     let read = start.read;
     if (read.items.length === 0 && layout.total === 0) return CAUGHT_UP;
-    const walk = startWalk(state, read, horizon, start.gap);
+    const walk = startWalk(state, read, horizon, start.gap, until);
     for (;;) {
       const before = walk.next;
       const newEvents = takeNewEvents(read, walk);
@@ -201,7 +204,7 @@ export function createPoller(options: PollerOptions) {
       }
       commit(walk);
       yield { newEvents, cursor: structuredClone(state), page: read.page };
-      if (walk.next >= layout.total) return CAUGHT_UP;
+      if (walk.next >= layout.total || walk.reachedUntil) return CAUGHT_UP;
       read = await pageAfter(walk, o);
     }
   }

@@ -26,7 +26,8 @@ import { acquireLease, releaseLease } from '../state/sweep-lease.js';
 import { loadWatchSet, type WatchEntry, writeWatchEntries } from '../state/watch.js';
 import { forEachBounded } from '../util/pool.js';
 import { type NewEvent, reading } from './event-walk.js';
-import { planFlush } from './flush-plan.js';
+import { planFlush, withoutConfigIdReport } from './flush-plan.js';
+import { LATE_UNREAD, readLateExposures } from './late-exposures.js';
 import { createNotices } from './notices.js';
 import { observationStart, withRecording } from './observation.js';
 import { createPoller } from './poller.js';
@@ -89,7 +90,8 @@ export function createSweeper(deps: SweeperDeps) {
     const [watch, lastSeen] = await Promise.all([loadWatchSet(table), loadLastSeen(table)]);
     const latest = await readEvents({ now, deadline, summary, cursor, watch, lastSeen });
     const observedSince = observationStart(latest);
-    if (stalePolicy) await judgeStale(stalePolicy, { now, summary, watch, lastSeen, observedSince, pause });
+    const state = { now, summary, watch, lastSeen, observedSince, pause, deadline, latest };
+    if (stalePolicy) await judgeStale(stalePolicy, state);
     summary.durationMs = clock() - started;
     reportRun(summary, now, latest, { logger, metrics });
     await notices.postStaleSummary(slackUrl, summary, now);
@@ -98,6 +100,7 @@ export function createSweeper(deps: SweeperDeps) {
 
   interface EventState {
     now: Date;
+    deadline: number;
     summary: RunSummary;
     watch: Map<string, WatchEntry>;
     lastSeen: Map<string, number>;
@@ -108,9 +111,7 @@ export function createSweeper(deps: SweeperDeps) {
    * the last page read. Whatever was read before a failure is consistent, so it is made durable
    * before the failure is reported.
    */
-  async function readEvents(
-    input: EventState & { deadline: number; cursor: Cursor | undefined },
-  ): Promise<Cursor | undefined> {
+  async function readEvents(input: EventState & { cursor: Cursor | undefined }): Promise<Cursor | undefined> {
     const { now, summary } = input;
     const poller = createPoller({
       events: deps.events,
@@ -182,12 +183,16 @@ export function createSweeper(deps: SweeperDeps) {
 
   async function judgeStale(
     stale: NonNullable<Policy['sweeper']['staleConfigs']>,
-    input: EventState & { observedSince: number | null; pause: PauseState },
+    input: EventState & { observedSince: number | null; pause: PauseState; latest: Cursor | undefined },
   ): Promise<void> {
-    if (!input.summary.events.caughtUp) {
-      // Judging staleness from a half-read log would call configs stale that were exposed
-      // in the part not read yet.
-      input.summary.stale = staleSection(undefined, 'the event log is not read up to now yet');
+    // Judging staleness from a half-read log would call configs stale that were exposed in the
+    // part not read yet (or logged late, behind the cursor: src/sweeper/late-exposures.ts).
+    const late = { policy, events: deps.events, table, pageSize: deps.pageSize ?? 1000, clock, logger };
+    const unread = !input.summary.events.caughtUp
+      ? 'the event log is not read up to now yet'
+      : !(await readLateExposures(late, input)) && LATE_UNREAD;
+    if (unread) {
+      input.summary.stale = staleSection(undefined, unread);
       return;
     }
     const plan = planStaleSweep({
@@ -239,18 +244,11 @@ export function createSweeper(deps: SweeperDeps) {
     }
     for (const event of plan.unwatchable)
       logger.warn('exposure names a config id we cannot archive; not watching it', { event });
-    if (plan.withoutConfigId.length > 0) {
-      const paths = [...new Set(plan.withoutConfigId.map((m) => m.path))];
-      summary.lastSeen.withoutConfigId += plan.withoutConfigId.length;
-      summary.lastSeen.missingAt = [...new Set([...summary.lastSeen.missingAt, ...paths])];
-      const count = plan.withoutConfigId.length;
-      const found = [...new Set(plan.withoutConfigId.flatMap((m) => (m.found ? [m.found] : [])))];
-      logger.warn('exposure events without a config id: not recorded', {
-        count,
-        paths,
-        ...(found.length > 0 ? { found } : {}),
-        event: plan.withoutConfigId[0]?.event,
-      });
+    const missing = withoutConfigIdReport(plan);
+    if (missing) {
+      summary.lastSeen.withoutConfigId += missing.count;
+      summary.lastSeen.missingAt = [...new Set([...summary.lastSeen.missingAt, ...missing.paths])];
+      logger.warn('exposure events without a config id: not recorded', { ...missing });
     }
 
     await send(plan.toSend);

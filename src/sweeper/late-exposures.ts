@@ -1,0 +1,105 @@
+/**
+ * Exposures logged late. Client SDKs batch and retry, and the platform keeps an event at the time
+ * the client stamped it: one that reaches the log more than the lookback (15 minutes, at most a
+ * page of events: src/sweeper/recent.ts) behind the newest event read lands behind the cursor,
+ * and the sweeper's walk never reads it. `GET /events` offers no arrival order or time filter to
+ * find it by (spec 4.6: `limit` and `page` only), and the lookback's identities must fit one
+ * item, so the lookback cannot simply grow. Instead a second walk of the log, with its own
+ * cursor, reads `LATE_EXPOSURE_BOUND_MS` behind the run's time: by then an exposure logged up to
+ * that late is in the log, and it records it in the last-seen index (a maximum: reading an
+ * exposure twice changes nothing). It applies no event rules (those act on fresh events); it
+ * costs a second read of each event, O(new events) per run like the first.
+ */
+import type { Logger } from '../observability/logger.js';
+import type { Policy } from '../policy/schema.js';
+import { mergeMax, writeLastSeen } from '../state/last-seen.js';
+import { type Cursor, EMPTY_CURSOR, readCursor, writeCursor } from '../state/sweep-cursor.js';
+import type { StateTable } from '../state/table.js';
+import { type WatchEntry, writeWatchEntries } from '../state/watch.js';
+import { reading } from './event-walk.js';
+import { planFlush } from './flush-plan.js';
+import { createPoller } from './poller.js';
+import { LOOKBACK_MS } from './recent.js';
+import type { EventsSource } from './types.js';
+
+/** How late (behind the run's time) an exposure may be logged and still be recorded. */
+export const LATE_EXPOSURE_BOUND_MS = 6 * 3_600_000;
+/** Why nothing is judged stale while the late walk is behind (a first run reads the whole log). */
+export const LATE_UNREAD = 'exposures logged late are not read up to 6 hours ago yet';
+
+export interface LateExposureDeps {
+  policy: Policy;
+  events: EventsSource;
+  table: StateTable;
+  pageSize: number;
+  clock: () => number;
+  logger: Logger;
+}
+
+/**
+ * Reads the log from the late walk's cursor up to `LATE_EXPOSURE_BOUND_MS` before `now`, recording
+ * exposures (and configs discovery adds) page by page, then its cursor. True when it got there.
+ */
+export async function readLateExposures(
+  deps: LateExposureDeps,
+  state: {
+    now: Date;
+    deadline: number;
+    watch: Map<string, WatchEntry>;
+    lastSeen: Map<string, number>;
+    /** The sweeper's cursor after this run's read: where a first late walk starts from. */
+    latest: Cursor | undefined;
+  },
+): Promise<boolean> {
+  const { table } = deps;
+  const { now } = state;
+  const until = now.getTime() - LATE_EXPOSURE_BOUND_MS;
+  const poller = createPoller({
+    events: deps.events,
+    pageSize: deps.pageSize,
+    order: deps.policy.sweeper.eventOrder,
+    cursor: (await readCursor(table, 'late-exposures')) ?? firstLateCursor(state.latest, until),
+    deadline: state.deadline,
+    now: now.getTime(),
+    until,
+    clock: deps.clock,
+    logger: deps.logger,
+  });
+  // Exposures only: the event rules acted on these events when the sweeper's walk read them.
+  const policy = { ...deps.policy, sweeper: { ...deps.policy.sweeper, eventRules: [] } };
+  const read = reading(poller.pages());
+  for await (const page of read.pages) {
+    const plan = planFlush({ events: page.newEvents, policy, watch: state.watch, now, ruleMaxAgeMs: 0 });
+    const grown = mergeMax(state.lastSeen, plan.observed);
+    if (grown.size > 0) await writeLastSeen(table, grown, now);
+    const discovered = [...plan.discovered.values()];
+    if (discovered.length > 0) await writeWatchEntries(table, discovered);
+    for (const entry of discovered) state.watch.set(entry.configId, entry);
+    await writeCursor(table, page.cursor, now, 'late-exposures');
+  }
+  if (read.end.stop === 'error')
+    deps.logger.warn('reading late exposures failed; progress up to the last page read is saved', {
+      error: read.end.error,
+    });
+  return read.end.caughtUp;
+}
+
+/**
+ * The first late walk (the sweep just turned on, or an upgrade) starts at the bound, not at the
+ * log's start: the sweeper's walk has read everything before on time (a second read of months
+ * of history would double a first run). Its position is a guide: the walk steps back from there
+ * to the first page before the floor.
+ */
+function firstLateCursor(latest: Cursor | undefined, until: number): Cursor | undefined {
+  if (!latest || latest.boundaryTs === null) return undefined;
+  return {
+    ...EMPTY_CURSOR,
+    order: latest.order,
+    position: latest.position,
+    pageSize: latest.pageSize,
+    totalItems: latest.totalItems,
+    boundaryTs: until,
+    floorTs: until - LOOKBACK_MS,
+    recent: {},
+  };
+}
