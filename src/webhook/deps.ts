@@ -45,6 +45,12 @@ export interface WebhookDeps {
    * throws. A result that is not ok goes on the request's log line (reply.ts).
    */
   postReply(url: string, message: SlackReply): Promise<PostResult>;
+  /**
+   * Origins besides Slack's that a `response_url` may point at (`SLACK_REPLY_ORIGINS`, local
+   * only): the list the worker posts to as well, so a request carries only a reply address the
+   * worker will use (`responseUrlOf`). Default: none.
+   */
+  replyOrigins?: readonly string[];
   /** A request's audit trail and ending, for `why` (`src/state/audit.ts`; read-only). */
   audit?: {
     read(requestId: string): Promise<{ records: StoredAuditRecord[]; final?: FinalOutcome | undefined }>;

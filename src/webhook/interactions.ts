@@ -135,9 +135,11 @@ export async function handleInteraction(
   const payload = parsePayload(ctx.payload);
   if (!payload) return { outcome: 'ignored' }; // other interaction types are not ours
   const userId = payload.user.id;
-  const responseUrl = responseUrlOf(payload.response_url);
+  // The click is answered at its response_url through `postReply`, which refuses (and the log line
+  // notes) an origin the worker would not post to either; the queued copy keeps it only when usable.
+  const responseUrl = responseUrlOf(payload.response_url, deps.replyOrigins);
   const deadline = ctx.startedAt + (deps.deadlineMs ?? 2500);
-  const reply = replier(deps, responseUrl, deadline + 400, now);
+  const reply = replier(deps, payload.response_url || undefined, deadline + 400, now);
   const action = payload.actions[0]!;
   if (action.action_id !== APPROVE_ACTION_ID && action.action_id !== DENY_ACTION_ID) {
     return { outcome: 'ignored', userId };

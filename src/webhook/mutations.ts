@@ -10,6 +10,7 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 import { type RequesterSigner, RequesterSignerError } from '../actions/proof.js';
 import { type ActionRequest, actionTarget } from '../actions/request.js';
 import { sendActionRequest } from '../queue/actions-queue.js';
+import { isAllowedSlackUrl } from '../slack/post.js';
 import { code, ephemeral, escapeMrkdwn, inChannel, problem, type SlackReply, section } from './blocks.js';
 import type { Command } from './commands.js';
 import { settleBy } from './deadline.js';
@@ -33,17 +34,17 @@ export function slackRequestId(body: Uint8Array): string {
 }
 
 /**
- * Keeps a response URL only when it is an http(s) URL (http for a local Slack stand-in; the worker
- * also checks its origin); otherwise the request carries no reply address (see `whereOutcome`).
+ * Keeps a response URL only when the worker will post to it: the same rule (`isAllowedSlackUrl`:
+ * Slack's origin, or one of `replyOrigins`, the `SLACK_REPLY_ORIGINS` list the worker is given
+ * too). Any other URL would only be refused there, so the request carries no reply address and
+ * the person is told where the outcome shows instead (see `whereOutcome`).
  */
-export function responseUrlOf(value: string | undefined): string | undefined {
-  if (!value || value.length > 2000) return undefined;
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.toString() : undefined;
-  } catch {
-    return undefined;
-  }
+export function responseUrlOf(
+  value: string | undefined,
+  replyOrigins: readonly string[] = [],
+): string | undefined {
+  if (!value || value.length > 2000 || !isAllowedSlackUrl(value, replyOrigins)) return undefined;
+  return new URL(value).toString();
 }
 
 export function buildActionRequest(

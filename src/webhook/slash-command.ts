@@ -141,7 +141,7 @@ async function queueMutation(
     userId: ctx.userId,
     requestId: ctx.requestId,
     requestedAt: new Date(now()),
-    responseUrl: responseUrlOf(ctx.responseUrl),
+    responseUrl: responseUrlOf(ctx.responseUrl, deps.replyOrigins),
   });
   const sent = await enqueue(deps, request, deadline, now);
   if (!sent.ok) {

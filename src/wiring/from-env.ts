@@ -31,7 +31,7 @@ import {
   type SecretsProvider,
   secretsFromEnvironment,
 } from '../secrets/secrets.js';
-import { postToSlack, replyOriginsFromEnv } from '../slack/post.js';
+import { replyOriginsFromEnv } from '../slack/post.js';
 import { readRequestAudit } from '../state/audit.js';
 import { readPause, writePause } from '../state/pause.js';
 import { markQueued, queuedAs } from '../state/queued.js';
@@ -45,6 +45,7 @@ import type { WorkerDeps } from '../worker/worker.js';
 import { awsClientConfig, sqsQueueDepth } from './aws-clients.js';
 import { mutationLimitsFromEnv, workerMutationBudget } from './mutation-budget.js';
 import { loadPolicyFile } from './policy-file.js';
+import { webhookReplies } from './webhook-replies.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -73,7 +74,6 @@ const REQUIRED_SECRETS: Readonly<Record<FunctionRole, readonly (SecretField | re
 
 /** Reads and enqueues share one 2.5 s budget in the webhook; each attempt gets at most this much. */
 const WEBHOOK_ATTEMPT_TIMEOUT_MS = 2_000;
-const WEBHOOK_SLACK_POST_TIMEOUT_MS = 1_500;
 
 /**
  * The local stack's copy of the metric lines (`AUTOPILOT_METRICS_FILE`), read by
@@ -229,14 +229,7 @@ export function webhookDepsFromEnv(env: Env = process.env, options: WiringOption
       mark: (requestId, messageId, at) => markQueued(c.table, requestId, messageId, at),
       find: (requestId) => queuedAs(c.table, requestId),
     },
-    postReply: async (url, message) => {
-      const posted = await postToSlack(url, message, {
-        allowedOrigins: c.allowedOrigins,
-        timeoutMs: WEBHOOK_SLACK_POST_TIMEOUT_MS,
-      });
-      if (!posted.ok) c.metrics.put('SlackPostsFailed', 1, {});
-      return posted;
-    },
+    ...webhookReplies(c.allowedOrigins, c.metrics),
     queueDepth: sqsQueueDepth(c.sqs, c.queueUrl),
     audit: { read: (requestId) => readRequestAudit(c.table, requestId) },
     held: heldAccess(c.table),

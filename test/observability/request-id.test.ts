@@ -41,6 +41,8 @@ describe('a chat request', () => {
       sqs: bench.emulators.sqs,
       queueUrl: bench.emulators.queueUrl,
       signer: createRequesterSigner(async () => bench.requesterKeys),
+      // The worker's reply origins (the bench's Slack stand-in).
+      replyOrigins: [bench.slack.origin],
       now: () => now,
     });
     const body = commandBody({

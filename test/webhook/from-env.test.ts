@@ -187,3 +187,13 @@ describe('one clock for every part a test drives', () => {
     expect(sweeperDepsFromEnv(all, { clock }).clock).toBe(clock);
   });
 });
+
+describe('Slack reply origins', () => {
+  it('are the same list for the webhook (which keeps a response_url) and the worker (which posts to it)', () => {
+    const env = { ...all, SLACK_REPLY_ORIGINS: 'http://127.0.0.1:4000/x, http://localhost:5000' };
+    const origins = ['http://127.0.0.1:4000', 'http://localhost:5000'];
+    expect(webhookDepsFromEnv(env).replyOrigins).toEqual(origins);
+    expect(workerDepsFromEnv(env).slack?.allowedOrigins).toEqual(origins);
+    expect(webhookDepsFromEnv(all).replyOrigins).toEqual([]);
+  });
+});

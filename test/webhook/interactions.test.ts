@@ -89,6 +89,7 @@ function harness() {
     table,
     held: heldAccess(table),
     postReply: (url, message) => postToSlack(url, message, { allowedOrigins: [slackOrigin] }),
+    replyOrigins: [slackOrigin],
   });
 }
 

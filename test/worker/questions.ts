@@ -72,6 +72,8 @@ export function questionWebhook(bench: Bench, overrides: HarnessOptions = {}) {
     held: heldAccess(bench.table),
     signer: createRequesterSigner(async () => bench.requesterKeys),
     postReply: (url, message) => postToSlack(url, message, { allowedOrigins: [bench.slack.origin] }),
+    // The worker's list (fixture.ts): the replies it posts go to Slack's stand-in.
+    replyOrigins: [bench.slack.origin],
     ...overrides,
   });
 }
