@@ -27,6 +27,11 @@ export interface SendActionOptions {
    * request goes unsigned, which the worker accepts for `ci` only.
    */
   signer?: RequesterSigner;
+  /**
+   * Called once the request is signed, just before it is sent; a throw stops it unsent. The
+   * webhook gives up this way on a signer still running at its deadline (webhook/mutations.ts).
+   */
+  beforeSend?: () => void;
 }
 
 /**
@@ -82,6 +87,7 @@ export async function sendActionRequest(
       : Math.max(0, Math.min(900, Math.round(options.delaySeconds)));
   const body = sqsSafeJson(checked.data);
   const proof = await proofOf(options.signer, checked.data.requestedBy.source, body);
+  options.beforeSend?.();
   const out = await sqs.send(
     new SendMessageCommand({
       QueueUrl: queueUrl,

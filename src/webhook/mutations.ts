@@ -89,7 +89,7 @@ export function buildActionRequest(
 /**
  * Why a request is not on the queue: SQS failed (`queue_unreachable`), did not answer in time
  * (`queue_unconfirmed`: it may be queued), or the webhook could not sign it (`signing_failed`:
- * its requester key unreadable, a secrets problem; nothing was sent).
+ * its requester key unreadable, or not read by the deadline, a secrets problem; nothing was sent).
  */
 export type NotQueued = 'queue_unreachable' | 'queue_unconfirmed' | 'signing_failed';
 
@@ -102,6 +102,8 @@ export type EnqueueResult =
  * never missed. A failure means it is not queued; a send still running at the deadline cannot
  * be known either way, and says so (the worker's effect keys keep a second try from acting
  * twice). The send is not aborted: cancelling it would not make the outcome any more certain.
+ * A signer still running then (its key's secret read hanging) has sent nothing: the send is
+ * never started after it, so the person is told for sure that it is not queued.
  */
 export async function enqueue(
   target: QueueTarget,
@@ -109,12 +111,25 @@ export async function enqueue(
   deadline: number,
   now: () => number,
 ): Promise<EnqueueResult> {
+  let phase = 'signing' as 'signing' | 'sending' | 'given up';
+  const beforeSend = () => {
+    if (phase === 'given up') throw new RequesterSignerError('signed after the deadline: not sent');
+    phase = 'sending';
+  };
+  const signer = target.signer ? { signer: target.signer } : {};
   const sent = await settleBy(
-    sendActionRequest(target.sqs, target.queueUrl, request, target.signer ? { signer: target.signer } : {}),
+    sendActionRequest(target.sqs, target.queueUrl, request, { ...signer, beforeSend }),
     deadline,
     now,
   );
-  if (!sent.settled) return { ok: false, outcome: 'queue_unconfirmed', error: undefined };
+  if (!sent.settled) {
+    if (phase === 'sending') return { ok: false, outcome: 'queue_unconfirmed', error: undefined };
+    phase = 'given up';
+    const error = new RequesterSignerError(
+      `cannot vouch for ${request.requestedBy.source} requests: the requester key was not read by the deadline`,
+    );
+    return { ok: false, outcome: 'signing_failed', error };
+  }
   if ('error' in sent) {
     const signing = sent.error instanceof RequesterSignerError;
     return { ok: false, outcome: signing ? 'signing_failed' : 'queue_unreachable', error: sent.error };
