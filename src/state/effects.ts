@@ -77,6 +77,16 @@ export function effectFromItem(
 }
 
 /**
+ * Whether a call for the effect may have reached the platform with no outcome stored: its claim
+ * is neither completed nor given back clean (a copy calling now, one that crashed mid-call, one
+ * whose call may have reached it: `releaseReached`). The test a claim makes
+ * (`earlierMayHaveReached`), readable before any claim: a denial then must say so.
+ */
+export function claimMayHaveReached(Item: Record<string, AttributeValue> | undefined): boolean {
+  return Item?.status?.S === 'in-progress';
+}
+
+/**
  * Claims `effect` for `owner` until `lockExpiresAt` (epoch ms). Succeeds when there is no item
  * or when a previous claim's lock has expired; otherwise tells what holds it.
  */

@@ -11,7 +11,7 @@ import type { Veto } from '../policy/decide.js';
 import { type FinalOutcome, finalFromItem, finalItemKey, type RequestOwner } from './audit.js';
 import { keyId } from './dynamo.js';
 import { batchGet } from './dynamo-batch.js';
-import { type EffectState, effectFromItem, effectItemKey } from './effects.js';
+import { claimMayHaveReached, type EffectState, effectFromItem, effectItemKey } from './effects.js';
 import { type CancelMark, cancelFromItem, heldFromItem, heldItemKey } from './held.js';
 import { lastSeenFromItem, lastSeenItemKey } from './last-seen.js';
 import { PAUSE_KEY, type PauseState, pauseFromItem } from './pause.js';
@@ -30,8 +30,13 @@ export interface RequestState {
   heldOwner: RequestOwner | undefined;
   /** Its cancel mark (`/autopilot cancel`), when one was set. */
   cancel: CancelMark | undefined;
-  /** When an attempt for it, or for an Approve click answering it, may have reached the platform. */
-  reachedAt: string | undefined;
+  /**
+   * Its held item says an attempt for it, or for an Approve click answering it, may have reached
+   * the platform (`reachedAt`), or one is executing (`executingBy`: it may be calling now, or crashed).
+   */
+  reached: boolean;
+  /** Its effect's claim says a call may have reached the platform (effects.ts, `claimMayHaveReached`). */
+  effectReached: boolean;
   /** The newest exposure the sweeper recorded for `subject.exposureOf` (epoch ms). */
   lastExposure: number | undefined;
   /** With `subject.exposureOf`: how far the sweeper has read the event log (epoch ms; null: never). */
@@ -77,7 +82,8 @@ export async function readRequestState(
     held: heldItem !== undefined,
     heldOwner: heldRecord && requestOwner(heldRecord.request),
     cancel: cancelFromItem(heldItem),
-    reachedAt: heldRecord?.reachedAt,
+    reached: heldRecord?.reachedAt !== undefined || heldRecord?.executingBy !== undefined,
+    effectReached: claimMayHaveReached(found.get(keyId(keys.effect))),
     lastExposure:
       subject.exposureOf === undefined ? undefined : lastSeenFromItem(found.get(keyId(keys.lastSeen))),
     eventsReadUpTo:

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SQSRecord } from 'aws-lambda';
 import { effectKey, parseActionRequest, requesterKey } from '../actions/request.js';
-import type { Decision } from '../policy/decide.js';
+import { type Decision, isDryRun } from '../policy/decide.js';
 import { readFinal, recordFinal } from '../state/audit.js';
 import { consumeCounter, refundCounter } from '../state/counters.js';
 import {
@@ -76,15 +76,16 @@ export async function processRecord(
 
   const now = currentDate(deps);
   const state = await readRequestState(deps.table, stateSubject(deps.policy, request, key), now.getTime());
-  const { final, effect, pause, veto, held, heldOwner, cancel, reachedAt, lastExposure, eventsReadUpTo } =
-    state;
+  const { final, effect, pause, veto, held, heldOwner, cancel, lastExposure, eventsReadUpTo } = state;
   // The id belongs to another requester's request (held, or ended): this message is not a copy of
   // it and must not end, replay or replace it. Nothing under the id is touched.
   const taken = idTakenRefusal(ownerOf(ctx), heldOwner ?? final?.owner, request.requestId);
   if (taken)
     return deadLetterRecord(deps, record, taken.reason, timing, { ...taken, request: parsed.request });
   ctx.held = held;
-  ctx.reached = reachedAt !== undefined;
+  // An earlier attempt may have made the change: its held item's marks, or its effect's claim (a
+  // request that is not held: a retry, a copy redriven from the DLQ). A dry run calls nothing.
+  ctx.reached = state.reached || (state.effectReached && !isDryRun(deps.policy, request));
   // A copy of a request that already ended (SQS redelivery, producer retry): tell it again.
   if (final) return replay(deps, ctx, final);
   // The effect already happened for another request: tell, never call again.

@@ -77,7 +77,8 @@ export interface RecordContext {
   held?: boolean;
   /**
    * Its held item says an attempt for it, or for the Approve click answering it, may have reached
-   * the platform: a denial now must not say the change was not made (replies.ts, `mayHaveBeenDone`).
+   * the platform, or (not a dry run) its effect's claim does: a denial now must not say the change
+   * was not made (replies.ts, `mayHaveBeenDone`).
    */
   reached?: boolean;
 }

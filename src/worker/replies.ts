@@ -218,14 +218,19 @@ const MAY_HAVE_REACHED =
   'an attempt may have reached the Console API: check whether the change was made before asking again';
 
 /**
- * A denial (an expiry, a freeze, …) of a held request whose own attempt, or the attempt of the
- * Approve click answering it, may have reached the platform (its held item's `reachedAt`, set
- * when such an attempt was given up or is retried): it is no longer tried, but the change may have
- * been made, so it says so and asks to check, as the give-up notice does.
+ * A denial (an expiry, a freeze, …) of a request whose own attempt, or the attempt of the Approve
+ * click answering it, may have reached the platform (its held item's `reachedAt`, set when such
+ * an attempt was given up or is retried, or its effect's claim: a retry, a copy redriven from the
+ * DLQ): it is no longer tried, but the change may have been made, so it says so and asks to check,
+ * as the give-up notice does. Said once: a reason that says it already (a stored end told again,
+ * a question ended by such a copy) is not told twice.
  */
 export function mayHaveBeenDone<T extends { result: OutcomeResult; reason: string }>(done: T): T {
   if (done.result !== 'denied') return done;
-  return { ...done, reason: `${done.reason}; but ${MAY_HAVE_REACHED}`, mayHaveBeenDone: true };
+  const reason = done.reason.includes(MAY_HAVE_REACHED)
+    ? done.reason
+    : `${done.reason}; but ${MAY_HAVE_REACHED}`;
+  return { ...done, reason, mayHaveBeenDone: true };
 }
 
 function givenUpHeadline(report: GivenUpReport): string {
