@@ -11,7 +11,7 @@
 import { type ArchiveConfigRequest, actionRequestSchemas } from '../actions/request.js';
 import type { StaleConfigsPolicy } from '../policy/schema.js';
 import { STALE_SWEEP_ID } from '../policy/stale-sweep.js';
-import type { FinalOutcome } from '../state/audit.js';
+import { AUDIT_KEEP_DAYS, type FinalOutcome } from '../state/audit.js';
 import type { WatchEntry } from '../state/watch.js';
 import { matchesAny } from '../util/glob.js';
 import { shortHash, slug } from './identity.js';
@@ -57,6 +57,8 @@ export interface StaleInput {
   paused: boolean;
   /** How the archives asked earlier ended (request id → final outcome; absent: not ended, or not read). */
   outcomes?: ReadonlyMap<string, FinalOutcome> | undefined;
+  /** The policy's `approvals.maxDeferHours`: an ask older than it can no longer be carried out. */
+  maxDeferHours?: number | undefined;
 }
 
 /**
@@ -104,7 +106,8 @@ export function earlierAsks(
  * Whether to ask (and under which id), or why not: an archive asked earlier for the same last
  * exposure is not asked again while it waits or once it ended otherwise (done, cancelled, ...);
  * a denied one is, a day after the denial (the reason may be gone: a limit reset, a freeze over,
- * the policy changed), except a person's veto (asking again would only repeat what they said no to).
+ * the policy changed), except a person's veto (asking again would only repeat what they said no to);
+ * one that never ended (dead-lettered) is, once it can no longer be carried out (`unendedAskAgainAt`).
  */
 function nextAsk(
   entry: WatchEntry,
@@ -114,6 +117,16 @@ function nextAsk(
   const attempt = earlierAttempt(entry, config.lastSeen);
   if (attempt === undefined) return { requestId: staleRequestId(config.configId, config.lastSeen) };
   const final = input.outcomes?.get(entry.archiveRequestId as string);
+  if (!final && input.outcomes) {
+    const again = unendedAskAgainAt(entry, input);
+    if (again === undefined) return { reason: 'queued earlier' };
+    if (input.now.getTime() < again)
+      return {
+        reason: 'queued earlier',
+        detail: `no end recorded yet; asked again from ${new Date(again).toISOString()} if none is by then`,
+      };
+    return { requestId: staleRequestId(config.configId, config.lastSeen, attempt + 1) };
+  }
   if (final?.result !== 'denied' || final.rule === 'veto') return { reason: 'queued earlier' };
   const again = Date.parse(final.at) + ASK_AGAIN_AFTER_DENIAL_MS;
   if (!(input.now.getTime() >= again))
@@ -122,6 +135,22 @@ function nextAsk(
       detail: `denied (rule ${final.rule}) at ${final.at}; asked again from ${Number.isNaN(again) ? 'never' : new Date(again).toISOString()}`,
     };
   return { requestId: staleRequestId(config.configId, config.lastSeen, attempt + 1) };
+}
+
+/**
+ * When an ask with no end recorded is asked again, or undefined: never. The worker denies any
+ * request older than `maxDeferHours` (the expiry comes before every approval; a paused one is
+ * held, and the sweep does not ask while paused), so an ask with no end a day past that never
+ * ended and never will: it went to the DLQ (requester not proven after a key rotation, a
+ * validation error, retries exhausted) or was lost; a redrive of it now is denied as expired. Not
+ * before: while it may still be held or retried, asking again would ask twice at once. Past the
+ * audit's retention its end may have expired unread (done, vetoed): not asked again.
+ */
+function unendedAskAgainAt(entry: WatchEntry, input: StaleInput): number | undefined {
+  const queuedAt = entry.archiveQueuedAt;
+  if (queuedAt === undefined || input.maxDeferHours === undefined) return undefined;
+  if (input.now.getTime() - queuedAt >= AUDIT_KEEP_DAYS * DAY) return undefined;
+  return queuedAt + input.maxDeferHours * 3_600_000 + ASK_AGAIN_AFTER_DENIAL_MS;
 }
 
 /**

@@ -204,6 +204,7 @@ export function createSweeper(deps: SweeperDeps) {
       lastSeen: input.lastSeen,
       paused: input.pause.paused,
       outcomes: await readFinals(table, earlierAsks(input.watch, input.lastSeen)),
+      maxDeferHours: policy.approvals.maxDeferHours,
     });
     await queueStale(plan, input.now, input.watch);
     input.summary.stale = staleSection(plan);

@@ -196,6 +196,37 @@ describe('the stale sweep plan', () => {
     );
   });
 
+  it('asks again an archive with no end once it is past maxDeferHours and a day (dead-lettered), not before', () => {
+    const base = input();
+    const asked = staleRequestId('old', T - 45 * DAY);
+    const HOUR = 3_600_000;
+    const plan = (queuedHoursAgo: number | undefined, extra: Partial<StaleInput> = {}) => {
+      const watch = new Map(base.watch);
+      watch.set('old', {
+        ...(watch.get('old') as WatchEntry),
+        archiveRequestId: asked,
+        archiveQueuedAt: queuedHoursAgo === undefined ? undefined : T - queuedHoursAgo * HOUR,
+      });
+      return planStaleSweep({ ...base, watch, outcomes: new Map(), maxDeferHours: 72, ...extra });
+    };
+    // 72 hours + a day: no worker can carry the first ask out any more; the next id.
+    expect(plan(96).queue.find((r) => r.configId === 'old')?.requestId).toBe(
+      staleRequestId('old', T - 45 * DAY, 1),
+    );
+    // Before: it may still be held or retried; skipped with when it is asked again.
+    const waiting = plan(95).skipped.find((k) => k.configId === 'old');
+    expect(waiting).toEqual({
+      configId: 'old',
+      reason: 'queued earlier',
+      detail: `no end recorded yet; asked again from ${new Date(T + HOUR).toISOString()} if none is by then`,
+    });
+    // Outcomes not read, no queue time (an older version's mark), or past the audit's retention
+    // (its end may have expired): as before, not asked again.
+    expect(reasons(plan(96, { outcomes: undefined })).old).toBe('queued earlier');
+    expect(reasons(plan(undefined)).old).toBe('queued earlier');
+    expect(reasons(plan(90 * 24)).old).toBe('queued earlier');
+  });
+
   it('stops judging a config once it is taken out of `configs`, and discovered ones once discovery is off', () => {
     const base = input({ configs: ['fresh', 'never', 'checkout_banner', 'newcomer'] });
     const watch = new Map(base.watch);
