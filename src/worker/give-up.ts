@@ -73,8 +73,12 @@ async function tellGivenUp(deps: RecordDeps, ctx: RecordContext, error: unknown)
     requestId: ctx.request.requestId,
     attempts: receivesOf(ctx.record),
     lastFailure: failureText(error),
-    // An unexpected error that left the effect claimed may have come during or after a call.
-    mayHaveReached: error instanceof RetryLater ? error.mayHaveReached : state.effect.status !== 'free',
+    // An unexpected error that left the effect claimed may have come during or after a call; a
+    // claim never given back (a copy that crashed mid-call) may have reached it too.
+    mayHaveReached:
+      error instanceof RetryLater
+        ? error.mayHaveReached
+        : state.effect.status !== 'free' || state.effectReached,
   };
   const asked = report.mayHaveReached ? undefined : answeredQuestion(ctx.request);
   if (asked) report.questionReopened = true;

@@ -173,6 +173,33 @@ describe('a request given up after the last receive', () => {
     expect(bench.logs.some((l) => JSON.stringify(l).includes(secret))).toBe(false);
   });
 
+  it("says an earlier copy's call may have reached the platform when that copy crashed mid-call", async () => {
+    const worker = bench.worker({
+      decide: () => {
+        throw new Error('policy engine broke');
+      },
+    });
+    const phaseId = current('trg_8') ?? '';
+    // A copy that crashed while calling: its claim's lock ran out, so the effect reads as free,
+    // but the claim was never given back and its call may have reached the platform.
+    await claimEffect(bench.table, `approve_phase#trg_8#${phaseId}`, {
+      owner: 'crashed-copy',
+      lockExpiresAt: bench.clock.now.getTime() - 60_000,
+      nowMs: bench.clock.now.getTime() - 10 * 60_000,
+    });
+    await bench.send({
+      triggerId: 'trg_8',
+      phaseId,
+      requestId: 'ci-after-crash',
+      reply: { slackResponseUrl: bench.slack.url('/actions/after-crash') },
+    });
+    const event = onReceive(await bench.receive(), MAX_RECEIVE_COUNT);
+    expect((await bench.run(worker, event)).batchItemFailures).toHaveLength(1);
+    const [record] = await readAudit(bench.table, 'ci-after-crash');
+    expect(record).toMatchObject({ result: 'dead-lettered', rule: 'retries-exhausted' });
+    expect(record?.reason).toContain('may have reached');
+  });
+
   it('tells nobody when another copy is executing the effect', async () => {
     const worker = bench.worker();
     const phaseId = current('trg_9') ?? '';
