@@ -20,6 +20,7 @@ import { reading } from './event-walk.js';
 import { planFlush } from './flush-plan.js';
 import { createPoller } from './poller.js';
 import { LOOKBACK_MS } from './recent.js';
+import type { RunSummary } from './summary.js';
 import type { EventsSource } from './types.js';
 
 /** How late (behind the run's time) an exposure may be logged and still be recorded. */
@@ -39,11 +40,15 @@ export interface LateExposureDeps {
 /**
  * Reads the log from the late walk's cursor up to `LATE_EXPOSURE_BOUND_MS` before `now`, recording
  * exposures (and configs discovery adds) page by page, then its cursor. True when it got there.
+ * A walk that did not is a partial run, and one that failed fails the run as a failed read of the
+ * log does (the handler throws: SweeperErrors): SweeperLag reads 0 once the sweeper's own walk has
+ * caught up, so a late walk failing on every run would keep the stale sweep off with nobody told.
  */
 export async function readLateExposures(
   deps: LateExposureDeps,
   state: {
     now: Date;
+    summary: RunSummary;
     deadline: number;
     watch: Map<string, WatchEntry>;
     lastSeen: Map<string, number>;
@@ -77,11 +82,17 @@ export async function readLateExposures(
     for (const entry of discovered) state.watch.set(entry.configId, entry);
     await writeCursor(table, page.cursor, now, 'late-exposures');
   }
-  if (read.end.stop === 'error')
-    deps.logger.warn('reading late exposures failed; progress up to the last page read is saved', {
-      error: read.end.error,
+  const { end } = read;
+  const { summary } = state;
+  if (!end.caughtUp) summary.partial = true;
+  if (end.stop === 'error') {
+    summary.stop = 'error';
+    summary.error = `reading late exposures: ${(end.error as Error).message}`;
+    deps.logger.error('reading late exposures failed; progress up to the last page read is saved', {
+      error: end.error,
     });
-  return read.end.caughtUp;
+  } else if (!end.caughtUp) summary.stop = end.stop;
+  return end.caughtUp;
 }
 
 /**
