@@ -22,9 +22,13 @@ const CLOSED =
 const answered = (by: string) =>
   `This question was already answered: ${by} approved it, and the approved request is on its way; nothing was done.`;
 
-/** The words the decision uses (src/policy/decide.ts, `expiry`): nothing changes after this instant. */
+/**
+ * The words the decision uses (src/policy/decide.ts, `expiry`): nothing changes after this instant.
+ * While automation is paused the tick sends nothing back and the worker holds even an expired
+ * request (the pause comes first), so it is closed only once automation is resumed.
+ */
 const expired = (at: Date) =>
-  `This question expired at ${at.toISOString().replace(/\.\d{3}Z$/, 'Z')} (approvals.maxDeferHours), so it can no longer be answered; nothing was done. It is closed as expired within a minute; send a new request if it is still wanted.`;
+  `This question expired at ${at.toISOString().replace(/\.\d{3}Z$/, 'Z')} (approvals.maxDeferHours), so it can no longer be answered; nothing was done. It is closed as expired at its next look (while automation is paused: once it is resumed); send a new request if it is still wanted.`;
 
 export async function openQuestion(
   deps: WebhookDeps,
@@ -55,8 +59,9 @@ export async function openQuestion(
   const repeat = clicker?.approve === true && held.answeredBy === clicker.userId;
   if (held.answeredBy && !repeat)
     return { ok: false, outcome: 'question_answered', message: answered(held.answeredBy) };
-  // Past its own expiry the worker denies the question at its next look (within a minute): a
-  // click now would be queued ("approved… the outcome follows") only to be denied as expired.
+  // Past its own expiry the worker denies the question at its next look (within a minute; after
+  // resume while paused): a click now would be queued ("approved… the outcome follows") only to
+  // be denied as expired.
   // A retry of a click taken before is left to `approve`, which knows whether it was queued.
   const expiresAt = requestExpiresAt(deps.policy, held.request);
   if (!repeat && now() > expiresAt.getTime())
