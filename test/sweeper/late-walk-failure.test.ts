@@ -6,10 +6,10 @@
  * fails on every run turned the stale sweep off for good with nobody told.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parsePolicy } from '../src/policy/parse.js';
-import { sweeperHandler } from '../src/sweeper/handler.js';
-import type { EventLike, EventsSource } from '../src/sweeper/types.js';
-import { freshState, makeSweeper, NOW, type Rig, sortedLog, startRig } from './sweeper/harness.js';
+import { parsePolicy } from '../../src/policy/parse.js';
+import { sweeperHandler } from '../../src/sweeper/handler.js';
+import type { EventLike, EventsSource } from '../../src/sweeper/types.js';
+import { freshState, makeSweeper, NOW, type Rig, sortedLog, startRig } from './harness.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;

@@ -6,18 +6,18 @@
  * `held`, until `/autopilot resume`. The person must not be promised an ending that is not coming.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createRequesterSigner } from '../src/actions/proof.js';
-import { parsePolicy } from '../src/policy/parse.js';
-import { postToSlack } from '../src/slack/post.js';
-import { readHeld } from '../src/state/held.js';
-import { writePause } from '../src/state/pause.js';
-import { heldAccess } from '../src/webhook/held.js';
-import { APPROVE_ACTION_ID } from '../src/webhook/interactions.js';
-import { releaseHeld } from '../src/worker/release.js';
-import { blockActionsPayload, interactionBody, signedRequest } from './helpers/slack-requests.js';
-import { buildApp } from './webhook/harness.js';
-import { type Bench, basePolicy, startBench } from './worker/fixture.js';
-import { askQuestion, releaseDeps } from './worker/questions.js';
+import { createRequesterSigner } from '../../src/actions/proof.js';
+import { parsePolicy } from '../../src/policy/parse.js';
+import { postToSlack } from '../../src/slack/post.js';
+import { readHeld } from '../../src/state/held.js';
+import { writePause } from '../../src/state/pause.js';
+import { heldAccess } from '../../src/webhook/held.js';
+import { APPROVE_ACTION_ID } from '../../src/webhook/interactions.js';
+import { releaseHeld } from '../../src/worker/release.js';
+import { blockActionsPayload, interactionBody, signedRequest } from '../helpers/slack-requests.js';
+import { type Bench, basePolicy, startBench } from '../worker/fixture.js';
+import { askQuestion, releaseDeps } from '../worker/questions.js';
+import { buildApp } from './harness.js';
 
 let bench: Bench;
 beforeAll(async () => {
