@@ -62,9 +62,10 @@ export async function openQuestion(
   // Past its own expiry the worker denies the question at its next look (within a minute; after
   // resume while paused): a click now would be queued ("approved… the outcome follows") only to
   // be denied as expired.
-  // A retry of a click taken before is left to `approve`, which knows whether it was queued.
+  // A retry of a click taken before is left to `approve`, which knows whether it was queued. A
+  // Deny is still taken: its veto keeps automation (e.g. the sweep asking again) off the change.
   const expiresAt = requestExpiresAt(deps.policy, held.request);
-  if (!repeat && now() > expiresAt.getTime())
+  if (!repeat && clicker?.approve !== false && now() > expiresAt.getTime())
     return { ok: false, outcome: 'question_expired', message: expired(expiresAt) };
   return { ok: true, request: { ...held.request, requestId: held.requestId } };
 }

@@ -71,11 +71,12 @@ describe('a click on a question past its expiry, before the tick announces it', 
     expect((await readHeld(bench.table, 'ex-asked-1'))?.answeredBy).toBeUndefined();
   });
 
-  it('refuses a Deny as expired too, writing no veto', async () => {
+  it('still takes a Deny: its veto keeps automation from asking for the change again', async () => {
     const value = await askQuestion(bench, 'trg_ex2', 'ex-asked-2');
     const deny = await click(DENY_ACTION_ID, value, '2026-11-26T10:00:30Z');
-    expect(deny.outcome).toBe('question_expired');
-    expect(await readVeto(bench.table, 'approve_phase#trg_ex2#ph_1')).toBeUndefined();
+    expect(deny.outcome).not.toBe('question_expired');
+    expect(await readVeto(bench.table, 'approve_phase#trg_ex2#ph_1')).toMatchObject({ by: 'slack:U0ADMIN' });
+    expect((await bench.receive()).Records).toEqual([]);
   });
 
   it('still takes an Approve at the last instant before expiry', async () => {
