@@ -11,6 +11,7 @@ import {
   RemovalPolicy,
   Stack,
   type StackProps,
+  Token,
   Validations,
 } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
@@ -67,7 +68,8 @@ export interface AutopilotStackProps extends StackProps {
   secretsKmsKeyArn?: string;
   /**
    * Who besides the functions may send to the actions queue (and so speak as `ci:`): IAM role
-   * or user ARNs, or account ids. The queue's policy denies SendMessage to every other principal.
+   * or user ARNs, or ids of other accounts (the stack's own is refused: it would let everyone in
+   * it send). The queue's policy denies SendMessage to every other principal.
    */
   ciPrincipals?: readonly string[];
   /** Most worker invocations at once (SQS event source maxConcurrency, 2–1000). @default 2 */
@@ -297,6 +299,15 @@ export class AutopilotStack extends Stack {
     const ciPrincipals = props.ciPrincipals ?? [];
     const ciArns = ciPrincipals.filter((p) => p.startsWith('arn:'));
     const ciAccounts = ciPrincipals.filter((p) => !p.startsWith('arn:'));
+    // An account id is for CI in another account. The stack's own would exempt every role and
+    // user in it from the deny below (its conditions are ANDed), i.e. no deny at all: refused
+    // when the account is known here; when it is not (an environment-agnostic synth), the
+    // second deny keeps this account's unnamed principals out whatever the list says.
+    if (!Token.isUnresolved(this.account) && ciAccounts.includes(this.account))
+      throw new Error(
+        `ciPrincipals names ${this.account}, the stack's own account: every role and user in it could then send to the actions queue as ci:. Name the CI roles by ARN instead (arn:aws:iam::${this.account}:role/<name>)`,
+      );
+    const namedSenders = [webhook.role.roleArn, worker.role.roleArn, sweeper.role.roleArn, ...ciArns];
     actionsQueue.addToResourcePolicy(
       new PolicyStatement({
         sid: 'OnlyNamedSenders',
@@ -305,13 +316,25 @@ export class AutopilotStack extends Stack {
         actions: ['sqs:SendMessage'],
         resources: [actionsQueue.queueArn],
         conditions: {
-          ArnNotEquals: {
-            'aws:PrincipalArn': [webhook.role.roleArn, worker.role.roleArn, sweeper.role.roleArn, ...ciArns],
-          },
+          ArnNotEquals: { 'aws:PrincipalArn': namedSenders },
           ...(ciAccounts.length > 0 ? { StringNotEquals: { 'aws:PrincipalAccount': ciAccounts } } : {}),
         },
       }),
     );
+    if (ciAccounts.length > 0)
+      actionsQueue.addToResourcePolicy(
+        new PolicyStatement({
+          sid: 'OnlyNamedSendersInThisAccount',
+          effect: Effect.DENY,
+          principals: [new AnyPrincipal()],
+          actions: ['sqs:SendMessage'],
+          resources: [actionsQueue.queueArn],
+          conditions: {
+            ArnNotEquals: { 'aws:PrincipalArn': namedSenders },
+            StringEquals: { 'aws:PrincipalAccount': this.account },
+          },
+        }),
+      );
     for (const arn of ciArns) actionsQueue.grantSendMessages(new ArnPrincipal(arn));
     for (const account of ciAccounts) actionsQueue.grantSendMessages(new AccountPrincipal(account));
     // The DLQ is a way into the actions queue too (an operator's `dlq redrive` sends its messages

@@ -42,7 +42,7 @@ export interface CfnResourceJson {
 
 export function synthesize(
   context: Record<string, unknown> = {},
-  options: { bundle?: boolean } = {},
+  options: { bundle?: boolean; env?: { account: string; region: string } } = {},
 ): Synthesized {
   const outdir = mkdtempSync(join(tmpdir(), 'autopilot-cdk-'));
   const app = new App({
@@ -60,7 +60,11 @@ export function synthesize(
   let stack: AutopilotStack;
   let assembly: CloudAssembly;
   try {
-    stack = new AutopilotStack(app, 'ConsoleAutopilot', readSettings(app.node));
+    // Environment-agnostic unless a test names an account, like `cdk synth` without credentials.
+    stack = new AutopilotStack(app, 'ConsoleAutopilot', {
+      ...readSettings(app.node),
+      ...(options.env ? { env: options.env } : {}),
+    });
     addNagChecks(app);
     // Throws with the cdk-nag report when a finding is not acknowledged (NODE_ENV=test: in-memory mode).
     assembly = app.synth();
