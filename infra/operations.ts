@@ -139,7 +139,7 @@ export class Operations extends Construct {
     // --- Alarms: each names the cause and what to do.
     alarm(
       'DeadLetterQueueNotEmpty',
-      'Action requests reached the DLQ (invalid, requester not proven, dated in the future, or retries exhausted). Run `npx autopilot dlq list` to see each with its reason; fix the cause, then `npx autopilot dlq redrive --id <id>` (or delete it).',
+      'Action requests reached the DLQ (invalid, requester not proven, dated in the future, or retries exhausted). Run `npx autopilot dlq list` to see each with its reason; fix the cause, then `npx autopilot dlq redrive --id <id>`; delete one that must never run (forged, or from another queue) with `npx autopilot dlq delete <id>`.',
       dlq.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' }),
     );
     alarm(

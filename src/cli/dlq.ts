@@ -1,7 +1,7 @@
 /**
- * `autopilot dlq list` and `dlq redrive`: what is in the dead-letter queue and why, and sending
- * chosen messages back to the actions queue (see src/queue/dead-letters.ts for how nothing is
- * lost). Works on the local stack (`--local`) and a deployed one (URLs from the options or the
+ * `autopilot dlq list`, `dlq redrive` and `dlq delete`: what is in the dead-letter queue and why,
+ * sending chosen messages back to the actions queue (see src/queue/dead-letters.ts for how
+ * nothing is lost), and deleting the ones that must never run (src/cli/dlq-delete.ts). Works on the local stack (`--local`) and a deployed one (URLs from the options or the
  * environment: DLQ_URL, ACTIONS_QUEUE_URL, as the functions name them).
  */
 import { createSqsClient } from '../queue/actions-queue.js';
@@ -14,6 +14,8 @@ import {
   release,
 } from '../queue/dead-letters.js';
 import { parse } from './args.js';
+import { deleteFromDlq } from './dlq-delete.js';
+import { HEADERS, names, plain, row } from './dlq-rows.js';
 import { CommandError, UsageError } from './errors.js';
 import { type CliIo, EXIT, printHelp, renderTable } from './io.js';
 import { localEndpoints } from './local-endpoints.js';
@@ -25,6 +27,10 @@ export const DLQ_USAGE = `Usage:
       Send messages back to the actions queue (deleted from the DLQ only after the send
       succeeded). --id takes a DLQ message id, the original message id or a request id, and
       may be repeated. --dry-run prints what would move and moves nothing.
+  autopilot dlq delete <id>… [--yes] [--dry-run] [--json] [--local | --dlq-url <url>]
+      Delete messages from the DLQ for good (one that must never run: forged, or moved here
+      from another queue). Each <id> is a DLQ message id, the original message id or a request
+      id, and must name exactly one message. Asks first unless --yes; --dry-run deletes nothing.
 Environment: DLQ_URL, ACTIONS_QUEUE_URL, AWS_ENDPOINT_URL_SQS, AWS_REGION and the usual AWS credentials.
 Fix the cause first (the reason says it): a redriven invalid or unproven message comes straight back.`;
 
@@ -51,25 +57,9 @@ function urls(values: Record<string, unknown>, io: CliIo, needQueue: boolean): U
   return { dlqUrl, ...(queueUrl ? { queueUrl } : {}), ...(endpoint ? { endpoint } : {}) };
 }
 
-const row = (l: DeadLetter) => [
-  l.messageId,
-  l.requestId ?? '-',
-  l.action ?? '-',
-  l.target || '-',
-  l.failedAt ?? '-',
-  l.reason,
-];
-const HEADERS = ['message id', 'request id', 'action', 'target', 'failed at', 'reason'];
-const plain = (l: DeadLetter) => {
-  const { receiptHandle: _handle, attributes: _attributes, ...shown } = l;
-  return shown;
-};
-
 /** The letters `ids` name (by message id, source message id or request id), or all; the ids found nowhere; the rest. */
 function choose(letters: DeadLetter[], ids: string[], all: boolean) {
   const wanted = new Set(ids);
-  const names = (l: DeadLetter, id: string) =>
-    l.messageId === id || l.sourceMessageId === id || l.requestId === id;
   const chosen = all ? letters : letters.filter((l) => [...wanted].some((id) => names(l, id)));
   const unknown = ids.filter((id) => !chosen.some((l) => names(l, id)));
   const others = letters.filter((l) => !chosen.includes(l));
@@ -148,12 +138,9 @@ async function redriveLetters(
   return result.failed.length > 0 || unknown.length > 0 || notDeleted ? EXIT.failure : EXIT.ok;
 }
 
-export async function dlqCommand(args: string[], io: CliIo): Promise<number> {
-  const [sub, ...rest] = args;
-  if (sub === undefined) throw new UsageError('missing dlq command: list or redrive', DLQ_USAGE);
-  if (sub === 'help' || sub === '--help' || sub === '-h') return printHelp(io, DLQ_USAGE);
-  if (sub !== 'list' && sub !== 'redrive') throw new UsageError(`unknown dlq command: ${sub}`, DLQ_USAGE);
-  const { values, help } = parse(
+/** The command line of one dlq command, checked: bad ones are usage errors (exit 2). */
+function commandLine(sub: 'list' | 'redrive' | 'delete', rest: string[], io: CliIo) {
+  const parsed = parse(
     rest,
     {
       json: { type: 'boolean' },
@@ -163,15 +150,35 @@ export async function dlqCommand(args: string[], io: CliIo): Promise<number> {
       ...(sub === 'redrive'
         ? { id: { type: 'string', multiple: true }, all: { type: 'boolean' }, 'dry-run': { type: 'boolean' } }
         : {}),
+      ...(sub === 'delete' ? { yes: { type: 'boolean' }, 'dry-run': { type: 'boolean' } } : {}),
     },
     DLQ_USAGE,
-    { min: 0, max: 0 },
+    sub === 'delete' ? { min: 1, max: DLQ_READ_MAX } : { min: 0, max: 0 },
   );
-  if (help) return printHelp(io, DLQ_USAGE);
+  const { values, help } = parsed;
   const ids = (values.id as unknown as string[] | undefined) ?? [];
+  if (help) return { ...parsed, ids };
+  // Checked before the DLQ is read: nothing is held when it cannot go on.
+  const confirmed = values.yes === true || values['dry-run'] === true;
+  if (sub === 'delete' && !confirmed && !io.confirm)
+    throw new UsageError(
+      'dlq delete asks before it deletes, and cannot ask here (no terminal): pass --yes to delete without asking',
+      DLQ_USAGE,
+    );
   if (sub === 'redrive' && ids.length === 0 && !values.all)
     throw new UsageError('say which messages: --id <id> (repeatable) or --all', DLQ_USAGE);
   if (ids.length > 0 && values.all) throw new UsageError('--id and --all exclude each other', DLQ_USAGE);
+  return { ...parsed, ids };
+}
+
+export async function dlqCommand(args: string[], io: CliIo): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub === undefined) throw new UsageError('missing dlq command: list, redrive or delete', DLQ_USAGE);
+  if (sub === 'help' || sub === '--help' || sub === '-h') return printHelp(io, DLQ_USAGE);
+  if (sub !== 'list' && sub !== 'redrive' && sub !== 'delete')
+    throw new UsageError(`unknown dlq command: ${sub}`, DLQ_USAGE);
+  const { values, positionals, help, ids } = commandLine(sub, rest, io);
+  if (help) return printHelp(io, DLQ_USAGE);
 
   const where = urls(values, io, sub === 'redrive');
   const sqs = createSqsClient({
@@ -186,6 +193,15 @@ export async function dlqCommand(args: string[], io: CliIo): Promise<number> {
     if (partial) io.stderr(`note: only the first ${DLQ_READ_MAX} messages were read; the DLQ holds more`);
     const held = { sqs, dlqUrl: where.dlqUrl, letters };
     if (sub === 'list') return await listLetters(held, values.json === true, io);
+    if (sub === 'delete') {
+      const options = {
+        ids: positionals,
+        yes: values.yes === true,
+        dryRun: values['dry-run'] === true,
+        json: values.json === true,
+      };
+      return await deleteFromDlq(held, options, io);
+    }
     const options = {
       ids,
       all: values.all === true,

@@ -12,6 +12,11 @@ export interface CliIo {
   now: () => Date;
   /** Waits between polls (`enqueue --wait`); default a timer. Tests may advance their clock instead. */
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * Asks the person at the terminal a yes/no question (`dlq delete` without --yes); absent when
+   * there is no one to ask (stdin is not a terminal), and a command that must ask then refuses.
+   */
+  confirm?: (question: string) => Promise<boolean>;
 }
 
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;

@@ -21,6 +21,7 @@ Commands:
   sweep --dry-run                           run the sweeper once, print its plan as a table
   enqueue approve <triggerId> <phaseId>     queue a phase approval from CI; prints the message id
   dlq list | redrive (--id <id>… | --all)   what is in the DLQ and why; send messages back
+  dlq delete <id>… [--yes]                  delete for good DLQ messages that must never run
   stats --local                             the metrics since the local stack started
   audit --request <id> | --target <id> | --since 24h
                                             a request's whole story from the audit trail

@@ -139,8 +139,27 @@ export interface RedriveResult {
   failed: Array<{ messageId: string; error: string }>;
 }
 
-/** How long one message is held while it is sent back and deleted. */
+/** How long one message is held while it is sent back (or deleted). */
 const REDRIVE_HOLD_SECONDS = 60;
+
+/**
+ * Holds a letter again just before acting on it; false when SQS refuses, that is when our hold
+ * is over (or our handle stale): another reader may have the message, which is then left alone.
+ */
+export async function holdAgain(sqs: Sqs, dlqUrl: string, letter: DeadLetter): Promise<boolean> {
+  return sqs
+    .send(
+      new ChangeMessageVisibilityCommand({
+        QueueUrl: dlqUrl,
+        ReceiptHandle: letter.receiptHandle,
+        VisibilityTimeout: REDRIVE_HOLD_SECONDS,
+      }),
+    )
+    .then(
+      () => true,
+      () => false,
+    );
+}
 
 /**
  * The letters that must not go back to the actions queue, each with why: SQS moved them here
@@ -194,21 +213,8 @@ export async function redrive(
       Object.entries(letter.attributes).filter(([name]) => !DLQ_ATTRIBUTES.has(name)),
     );
     // Held again for this message's send and delete: a long redrive can outlast the first hold,
-    // and a message another reader received meanwhile must not be sent twice. SQS refuses the
-    // change once our hold is over (or our handle stale): the message is left for another run.
-    const held = await sqs
-      .send(
-        new ChangeMessageVisibilityCommand({
-          QueueUrl: urls.dlqUrl,
-          ReceiptHandle: letter.receiptHandle,
-          VisibilityTimeout: REDRIVE_HOLD_SECONDS,
-        }),
-      )
-      .then(
-        () => true,
-        () => false,
-      );
-    if (!held) {
+    // and a message another reader received meanwhile must not be sent twice.
+    if (!(await holdAgain(sqs, urls.dlqUrl, letter))) {
       result.failed.push({
         messageId: letter.messageId,
         error: 'no longer held (its hold ended, or another reader has it): not sent; run the redrive again',
