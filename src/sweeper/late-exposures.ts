@@ -28,6 +28,10 @@ export const LATE_EXPOSURE_BOUND_MS = 6 * 3_600_000;
 /** Why nothing is judged stale while the late walk is behind (a first run reads the whole log). */
 export const LATE_UNREAD = 'exposures logged late are not read up to 6 hours ago yet';
 
+/** What events the late walk passes unread (expired, or lacking from a short page) mean for it. */
+const LATE_PASSED_UNREAD =
+  'exposures logged late among the events passed unread are not recorded (when observation starts is the sweeper walk’s, unchanged)';
+
 export interface LateExposureDeps {
   policy: Policy;
   events: EventsSource;
@@ -59,6 +63,8 @@ export async function readLateExposures(
   const { table } = deps;
   const { now } = state;
   const until = now.getTime() - LATE_EXPOSURE_BOUND_MS;
+  // Its lines are told apart from the sweeper's walk, whose poller logs the same events.
+  const logger = deps.logger.child({ walk: 'late-exposures' });
   const poller = createPoller({
     events: deps.events,
     pageSize: deps.pageSize,
@@ -68,7 +74,10 @@ export async function readLateExposures(
     now: now.getTime(),
     until,
     clock: deps.clock,
-    logger: deps.logger,
+    // Events this walk passes unread lose only the late exposures among them: observation starts
+    // where the sweeper's walk says (src/sweeper/observation.ts), never here.
+    passedUnread: LATE_PASSED_UNREAD,
+    logger,
   });
   // Exposures only: the event rules acted on these events when the sweeper's walk read them.
   const policy = { ...deps.policy, sweeper: { ...deps.policy.sweeper, eventRules: [] } };
@@ -88,7 +97,7 @@ export async function readLateExposures(
   if (end.stop === 'error') {
     summary.stop = 'error';
     summary.error = `reading late exposures: ${(end.error as Error).message}`;
-    deps.logger.error('reading late exposures failed; progress up to the last page read is saved', {
+    logger.error('reading late exposures failed; progress up to the last page read is saved', {
       error: end.error,
     });
   } else if (!end.caughtUp) summary.stop = end.stop;

@@ -45,6 +45,11 @@ export interface PollerOptions {
   maxPages?: number;
   /** Epoch ms: events stamped after it are not handed out, and the scan ends at the first page past it. */
   until?: number;
+  /**
+   * What events passed unread (expired before they were read, or lacking from a short page) mean
+   * for this walk, said in its warning. @default the sweeper's walk: observation starts again
+   */
+  passedUnread?: string;
   logger: Logger;
 }
 
@@ -85,6 +90,7 @@ export function createPoller(options: PollerOptions) {
   const until = options.until ?? Number.POSITIVE_INFINITY;
   const horizon = Math.min((options.now ?? clock()) + MAX_CLOCK_SKEW_MS, until);
   let warnedTrim = false;
+  const passedUnread = options.passedUnread ?? 'observation of exposures starts again';
 
   /**
    * The page to start from: the one with the last processed event, and earlier still until the
@@ -119,7 +125,7 @@ export function createPoller(options: PollerOptions) {
     const gap = !poisoned && boundaryTs !== null && first?.pos === 0 && first.ts > boundaryTs;
     if (gap)
       options.logger.warn(
-        'the oldest event served is newer than the last one read: events may have expired unread; observation of exposures starts again',
+        `the oldest event served is newer than the last one read: events may have expired unread; ${passedUnread}`,
         {
           boundaryTs,
           oldestServed: first?.ts,
@@ -152,15 +158,12 @@ export function createPoller(options: PollerOptions) {
       o === 'oldest-first' ? read.page * layout.size : layout.total - (read.page - 1) * layout.size;
     if (read.page !== pageOf(walk.next, o) || read.total !== layout.total || following <= walk.next)
       throw new Error(`the event log reader made no progress at position ${walk.next} of ${layout.total}`);
-    options.logger.warn(
-      'GET /events served a short page; moving past it: observation of exposures starts again',
-      {
-        page: read.page,
-        served: read.items.length,
-        itemsPerPage: layout.size,
-        skipped: following - walk.next,
-      },
-    );
+    options.logger.warn(`GET /events served a short page; moving past it: ${passedUnread}`, {
+      page: read.page,
+      served: read.items.length,
+      itemsPerPage: layout.size,
+      skipped: following - walk.next,
+    });
     walk.next = following;
     walk.observedSince = null; // set again by the next page of new events (takeNewEvents)
   }
