@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../src/policy/parse.js';
 import { readLateExposures } from '../../src/sweeper/late-exposures.js';
+import { emptySummary } from '../../src/sweeper/summary.js';
 import type { EventLike, EventsSource } from '../../src/sweeper/types.js';
 import { DAY, freshState, memoryLogger, NOW, type Rig, sortedLog, startRig } from './harness.js';
 
@@ -58,6 +59,7 @@ describe("the late walk's log lines", () => {
       { policy, events, table, pageSize: 1000, clock: () => now, logger },
       {
         now: new Date(now),
+        summary: emptySummary(new Date(now)),
         deadline: now + 60_000,
         watch: new Map(),
         lastSeen: new Map(),
