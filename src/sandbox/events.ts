@@ -2,11 +2,13 @@
  * The event log behind GET /events. Seeded events are stored column-wise (a timestamp, a kind
  * and one auxiliary index per event) and turned into records only when a page is served, so
  * 100,000 events cost a few hundred kilobytes and milliseconds. Events appended during a run
- * (`addEvents`) are kept as records. The log is always ordered by timestamp (ties keep
- * insertion order); `newest-first` simply reads it backwards.
+ * (`addEvents`) are kept as records. The log is ordered by timestamp (ties keep insertion
+ * order), or with `listing: 'arrival'` by arrival (an event added stamped earlier than the ones
+ * before it stays at the end, as a client SDK's late batch would); `newest-first` simply reads it
+ * backwards. The spec says neither (4.6).
  */
 import { hash32, type Rng } from './prng.js';
-import type { EventOrder, EventRecord, NewEvent } from './types.js';
+import type { EventListing, EventOrder, EventRecord, NewEvent } from './types.js';
 
 const DAY = 86_400_000;
 
@@ -70,6 +72,7 @@ export function createEventStore(options: {
   seed: number;
   world: EventWorld;
   order: EventOrder;
+  listing?: EventListing;
 }): EventStore {
   const { world, seed } = options;
   const base = generate(options.count, options.now, options.rng, world);
@@ -181,7 +184,8 @@ export function createEventStore(options: {
         const ts = Number(record.timestamp);
         const lastAdded = added.at(-1);
         const baseMax = base.n > 0 ? (base.ts[base.n - 1] as number) : Number.NEGATIVE_INFINITY;
-        if (ts >= baseMax && (lastAdded === undefined || ts >= Number(lastAdded.timestamp))) {
+        const inOrder = ts >= baseMax && (lastAdded === undefined || ts >= Number(lastAdded.timestamp));
+        if (inOrder || options.listing === 'arrival') {
           added.push(record);
           continue;
         }

@@ -22,7 +22,7 @@ import { registerSegments } from './routes/segments.js';
 import { registerTeams } from './routes/teams.js';
 import { registerTriggers } from './routes/triggers.js';
 import { createSeedState, type SandboxState } from './seed.js';
-import type { EventOrder, NewEvent } from './types.js';
+import type { EventListing, EventOrder, NewEvent } from './types.js';
 
 export const API_PREFIX = '/console/v1';
 export const DEFAULT_API_KEY = 'sandbox-key';
@@ -42,6 +42,8 @@ export type SandboxOptions = {
   now?: () => number;
   /** Default `newest-first`. */
   eventOrder?: EventOrder;
+  /** Default `timestamp`; `arrival` keeps events added later at the end whatever their stamp. */
+  eventListing?: EventListing;
   /** Seeded events over the last 90 days. Default 2,000. */
   eventCount?: number;
   /** Mutation limits per API key. Default the platform's 100/10 s and 900/15 min; false disables. */
@@ -105,6 +107,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     now: seededAt,
     eventCount: options.eventCount ?? DEFAULT_EVENT_COUNT,
     eventOrder: initialOrder,
+    ...(options.eventListing ? { eventListing: options.eventListing } : {}),
   };
   const state = createSeedState(seedOptions);
   const requests: LoggedRequest[] = [];

@@ -7,6 +7,7 @@ import { createEventStore, type EventStore, PRODUCT_EVENTS } from './events.js';
 import { createRng, type Rng } from './prng.js';
 import type {
   DynamicConfig,
+  EventListing,
   EventOrder,
   Experiment,
   ExperimentGroup,
@@ -238,7 +239,13 @@ export type SandboxState = {
   events: EventStore;
 };
 
-export type SeedOptions = { seed: number; now: number; eventCount: number; eventOrder: EventOrder };
+export type SeedOptions = {
+  seed: number;
+  now: number;
+  eventCount: number;
+  eventOrder: EventOrder;
+  eventListing?: EventListing;
+};
 
 export function owner(rng: Rng): Owner {
   const p = rng.pick(PEOPLE);
@@ -516,6 +523,7 @@ export function createSeedState(options: SeedOptions): SandboxState {
     rng,
     seed: options.seed,
     order: options.eventOrder,
+    ...(options.eventListing ? { listing: options.eventListing } : {}),
     world: {
       exposedConfigs: CONFIG_IDS.filter((id) => !(QUIET_CONFIGS as readonly string[]).includes(id)),
       quietConfigs: QUIET_CONFIGS,

@@ -214,6 +214,8 @@ export type EventRecord = {
 };
 
 export type EventOrder = 'newest-first' | 'oldest-first';
+/** What the log is kept in: the events' own timestamps, or the order they reached it. */
+export type EventListing = 'timestamp' | 'arrival';
 
 /** An event handed to `addEvents`: name and timestamp (epoch ms, string or number) required. */
 export type NewEvent = Omit<Partial<EventRecord>, 'timestamp' | 'name'> & {

@@ -2,9 +2,16 @@
  * The pure half of reading the event log: laying a response out by position, checking its order,
  * walking pages past the cursor's floor so that each event is handed out exactly once, and
  * handing the pages to their consumer (src/sweeper/poller.ts does the requests).
+ *
+ * The spec does not say how the log is ordered (4.6). A platform listing events as they arrive
+ * puts a client SDK's late batch, stamped earlier, after events stamped later: such disorder is
+ * counted, never taken for a log served the other way round (that failed every run on the page
+ * holding it). Which events are new is decided by the window (timestamps and identity counts),
+ * so an event listed up to the lookback behind the newest one read is handed out once; one
+ * listed later than that is older than the window: no rule acts on it (as when it lands behind
+ * the cursor of a log kept in timestamp order), and it is passed on as `late` for its exposures.
  */
 import type { Cursor } from '../state/sweep-cursor.js';
-import { EventOrderError } from './errors.js';
 import { eventHash, eventTime } from './identity.js';
 import { type RecentWindow, windowOf } from './recent.js';
 import type { EventLike, EventOrder } from './types.js';
@@ -19,6 +26,11 @@ export interface NewEvent {
 
 export interface PolledPage {
   newEvents: NewEvent[];
+  /**
+   * Listed after events stamped later and older than the window: not handed out (no rule acts on
+   * them), only for recording exposures (a maximum: reading one twice changes nothing).
+   */
+  late: NewEvent[];
   /** The cursor after every event of this page (processed or new) is taken into account. */
   cursor: Cursor;
   page: number;
@@ -61,6 +73,15 @@ export interface Walk extends RecentWindow {
   until: number;
   /** A page held an event stamped after `until`: the walk has read as far as it goes. */
   reachedUntil: boolean;
+  /** The run's time plus the skew allowance: a stamp past it is a client's clock, not the walk's edge. */
+  present: number;
+  /** Events listed after one stamped later; `tooLate`: of those, the ones older than the window. */
+  outOfOrder: number;
+  tooLate: number;
+  /** The furthest any of them was stamped behind the newest event listed before it (ms). */
+  mostBehindMs: number;
+  /** The cursor's position: disorder is counted from there on (what lies before was counted). */
+  unseenFrom: number;
 }
 
 /**
@@ -93,24 +114,6 @@ export function layOut(
   return { page, total, size, items };
 }
 
-export function verifyOrder(read: ReadPage, o: EventOrder): void {
-  let previous = Number.NEGATIVE_INFINITY;
-  for (const item of read.items) {
-    if (Number.isNaN(item.ts)) continue;
-    if (item.ts < previous)
-      throw new EventOrderError(
-        `page ${read.page} is not ${o} (timestamps go ${o === 'oldest-first' ? 'down' : 'up'})`,
-      );
-    previous = item.ts;
-  }
-}
-
-/** The order two timestamps (first served, later served) show; undefined when they cannot tell. */
-export function orderOf(first: number | undefined, later: number | undefined): EventOrder | undefined {
-  if (first === undefined || later === undefined || first === later) return undefined;
-  return first < later ? 'oldest-first' : 'newest-first';
-}
-
 /**
  * A walk from `read`, which begins before the cursor's floor (or at the log's oldest event).
  * `gap`: the log's oldest event is newer than the newest one processed, so events may have
@@ -123,6 +126,7 @@ export function startWalk(
   horizon: number,
   gap = false,
   until = Number.POSITIVE_INFINITY,
+  present = horizon,
 ): Walk {
   const window = windowOf(cursor);
   if (window.boundaryTs !== null && window.boundaryTs > horizon) {
@@ -142,6 +146,11 @@ export function startWalk(
     observedSince: gap && oldest !== undefined ? oldest : cursor.observedSince,
     until,
     reachedUntil: false,
+    present,
+    outOfOrder: 0,
+    tooLate: 0,
+    mostBehindMs: 0,
+    unseenFrom: cursor.position,
   };
 }
 
@@ -151,18 +160,40 @@ export function startWalk(
  * timestamps, late events, future-stamped ones): neither lost nor doubled.
  */
 /**
- * The time an event is kept at, checking the log's order; undefined when it is older than the
- * window. A timestamp that does not parse says nothing of order or age: such an event is neither
- * checked for order nor taken for older than the window (it might be a late one), and whether it
- * is new is its identity's count alone. (Read again after the window moved on, it is handed out
- * again under the same id, which the worker and the notification marks drop.)
+ * The time an event is kept at; undefined when it is older than the window, `'late'` when it is
+ * that and listed after one stamped later. An event listed after one stamped later is counted as
+ * out of order (`lastTs` stays the newest read, up to the run's time: a client's clock ahead says
+ * nothing of the order), and, older than the window, as too late. A timestamp that does not parse
+ * says nothing of order or age: such an event is neither checked for order nor taken for older
+ * than the window (it might be a late one), and whether it is new is its identity's count alone.
+ * (Read again after the window moved on, it is handed out again under the same id, which the
+ * worker and the notification marks drop.)
  */
-function placeInTime(item: { pos: number; ts: number }, walk: Walk): number | undefined {
+function placeInTime(item: { pos: number; ts: number }, walk: Walk): number | 'late' | undefined {
   if (Number.isNaN(item.ts)) return stampOfUnparsable(walk);
-  if (item.ts < walk.lastTs)
-    throw new EventOrderError(`events at positions ${item.pos - 1} and ${item.pos} are out of order`);
-  walk.lastTs = item.ts;
-  return walk.floorTs !== null && item.ts < walk.floorTs ? undefined : item.ts;
+  const behind = walk.lastTs - item.ts;
+  if (behind <= 0 && item.ts <= walk.present) walk.lastTs = item.ts;
+  const older = walk.floorTs !== null && item.ts < walk.floorTs;
+  // Counted once: the events before the cursor's position were counted by the run that read them.
+  if (behind > 0 && item.pos >= walk.unseenFrom) {
+    walk.outOfOrder++;
+    if (older) walk.tooLate++;
+    walk.mostBehindMs = Math.max(walk.mostBehindMs, behind);
+  }
+  if (!older) return item.ts;
+  return behind > 0 ? 'late' : undefined;
+}
+
+/**
+ * Whether an event is stamped after the walk's edge: left unseen (the next walk starts before its
+ * floor, so reads it again as new), and the walk has read as far as it goes. A stamp past the
+ * run's time is a client's clock, not the edge: listed by arrival, it would stop the walk at its
+ * page until that time (the sweeper's walk handed it out).
+ */
+function pastUntil(ts: number, walk: Walk): boolean {
+  if (ts <= walk.until) return false;
+  if (ts <= walk.present) walk.reachedUntil = true;
+  return true;
 }
 
 /**
@@ -173,18 +204,17 @@ function stampOfUnparsable(walk: Walk): number {
   return Math.max(walk.lastTs, walk.floorTs ?? walk.boundaryTs ?? 0);
 }
 
-export function takeNewEvents(read: ReadPage, walk: Walk): NewEvent[] {
+export function takeNewEvents(read: ReadPage, walk: Walk): { newEvents: NewEvent[]; late: NewEvent[] } {
   const newEvents: NewEvent[] = [];
+  const late: NewEvent[] = [];
   const fresh: Array<{ ts: number }> = [];
   for (const item of read.items) {
     if (item.pos < walk.next) continue;
     const ts = placeInTime(item, walk);
-    if (ts === undefined) continue; // older than the window: processed
-    if (ts > walk.until) {
-      // Left unseen: the next walk starts before its floor, so reads it again as new.
-      walk.reachedUntil = true;
-      continue;
-    }
+    // Older than the window: processed, or (listed after later ones) too late for the rules.
+    if (ts === 'late' && item.ts <= walk.until)
+      late.push({ event: item.event, id: `${eventHash(item.event)}.late`, ts: item.ts, position: item.pos });
+    if (typeof ts !== 'number' || pastUntil(ts, walk)) continue;
     const hash = eventHash(item.event);
     const occurrence = walk.seen.get(hash) ?? 0;
     walk.seen.set(hash, occurrence + 1);
@@ -199,7 +229,7 @@ export function takeNewEvents(read: ReadPage, walk: Walk): NewEvent[] {
   if (walk.observedSince === null) walk.observedSince = typicalStart(fresh) ?? null;
   const highest = read.items.at(-1)?.pos;
   if (highest !== undefined && highest >= walk.next) walk.next = highest + 1;
-  return newEvents;
+  return { newEvents, late };
 }
 
 /** How reading the event log ended: the poll's own end, or the read that failed. */

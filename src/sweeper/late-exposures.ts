@@ -83,7 +83,10 @@ export async function readLateExposures(
   const policy = { ...deps.policy, sweeper: { ...deps.policy.sweeper, eventRules: [] } };
   const read = reading(poller.pages());
   for await (const page of read.pages) {
-    const plan = planFlush({ events: page.newEvents, policy, watch: state.watch, now, ruleMaxAgeMs: 0 });
+    // Listed by arrival, an exposure logged late is listed after later ones: older than the
+    // window by the time this walk reads it, it comes as `late` (src/sweeper/event-walk.ts).
+    const events = [...page.newEvents, ...page.late];
+    const plan = planFlush({ events, policy, watch: state.watch, now, ruleMaxAgeMs: 0 });
     const grown = mergeMax(state.lastSeen, plan.observed);
     if (grown.size > 0) await writeLastSeen(table, grown, now);
     const discovered = [...plan.discovered.values()];

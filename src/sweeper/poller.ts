@@ -79,6 +79,8 @@ export function createPoller(options: PollerOptions) {
     eventsRead: 0,
     rereads: 0,
     order: layout.order ?? 'unknown',
+    outOfOrder: 0,
+    tooLate: 0,
   };
   const reader = createPageReader(
     { ...options, clock, maxPages: options.maxPages ?? 100_000 },
@@ -88,7 +90,8 @@ export function createPoller(options: PollerOptions) {
   );
   const { cache, pageOf, fetchPage, detect, pageContaining } = reader;
   const until = options.until ?? Number.POSITIVE_INFINITY;
-  const horizon = Math.min((options.now ?? clock()) + MAX_CLOCK_SKEW_MS, until);
+  const present = (options.now ?? clock()) + MAX_CLOCK_SKEW_MS;
+  const horizon = Math.min(present, until);
   let warnedTrim = false;
   const passedUnread = options.passedUnread ?? 'observation of exposures starts again';
 
@@ -195,10 +198,11 @@ export function createPoller(options: PollerOptions) {
     const start = await startPage(o);
     let read = start.read;
     if (read.items.length === 0 && layout.total === 0) return CAUGHT_UP;
-    const walk = startWalk(state, read, horizon, start.gap, until);
+    const walk = startWalk(state, read, horizon, start.gap, until, present);
     for (;;) {
       const before = walk.next;
-      const newEvents = takeNewEvents(read, walk);
+      const { newEvents, late } = takeNewEvents(read, walk);
+      countDisorder(walk);
       if (walk.next === before && walk.next < layout.total) {
         // An empty page says nothing of where its events went: fail, and read again next run.
         if (read.items.length === 0)
@@ -206,7 +210,7 @@ export function createPoller(options: PollerOptions) {
         passShortPage(read, walk, o);
       }
       commit(walk);
-      yield { newEvents, cursor: structuredClone(state), page: read.page };
+      yield { newEvents, late, cursor: structuredClone(state), page: read.page };
       if (walk.next >= layout.total || walk.reachedUntil) return CAUGHT_UP;
       read = await pageAfter(walk, o);
     }
@@ -225,6 +229,23 @@ export function createPoller(options: PollerOptions) {
     walk.next = Math.max(0, walk.next - expired);
     const low = read.items[0]?.pos;
     return low === undefined || low > walk.next ? nextPage(walk.next, o) : read;
+  }
+
+  /**
+   * Events listed after ones stamped later (src/sweeper/event-walk.ts): counted for the run's
+   * summary, and a warning once a scan when some were too late for the event rules.
+   */
+  let warnedLate = false;
+  function countDisorder(walk: Walk): void {
+    if (!warnedLate && walk.tooLate > stats.tooLate) {
+      warnedLate = true;
+      options.logger.warn(
+        'GET /events listed events after ones stamped later, older than the lookback: no event rule acts on them',
+        { tooLate: walk.tooLate, outOfOrder: walk.outOfOrder, mostBehindMs: walk.mostBehindMs },
+      );
+    }
+    stats.outOfOrder = walk.outOfOrder;
+    stats.tooLate = walk.tooLate;
   }
 
   /** A scan; when an order detected earlier turns out wrong (auto only), one more from scratch. */

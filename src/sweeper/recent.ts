@@ -2,8 +2,9 @@
  * The events already processed near the cursor's boundary, by identity, and the rules that keep
  * that set small enough for one DynamoDB item.
  *
- * Client SDKs stamp events, and the log is kept in timestamp order: an event logged late lands
- * behind events already read, and one stamped by a device with a wrong clock lands far ahead.
+ * Client SDKs stamp events, and the log is kept in timestamp order (or by arrival: then the walk
+ * counts the disorder, src/sweeper/event-walk.ts): an event logged late lands behind events
+ * already read, and one stamped by a device with a wrong clock lands far ahead.
  * So the boundary (the newest timestamp processed) never moves past the run's time plus
  * `MAX_CLOCK_SKEW_MS`; an event stamped later is handed out and remembered here instead. And
  * each walk starts `LOOKBACK_MS` before the boundary (the floor): an event from there on that

@@ -23,6 +23,9 @@ export interface RunSummary {
     newEvents: number;
     caughtUp: boolean;
     flushes: number;
+    /** Events listed after ones stamped later (by arrival); `tooLate`: beyond the lookback, no rule acted on them. */
+    outOfOrder: number;
+    tooLate: number;
   };
   rules: {
     enqueued: number;
@@ -64,6 +67,8 @@ export function emptySummary(now: Date): RunSummary {
       newEvents: 0,
       caughtUp: false,
       flushes: 0,
+      outOfOrder: 0,
+      tooLate: 0,
     },
     rules: {
       enqueued: 0,

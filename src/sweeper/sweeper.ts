@@ -165,8 +165,9 @@ export function createSweeper(deps: SweeperDeps) {
     await flush();
     // After the exposures read are durable: the worker archives nothing whose exposures it lacks.
     if (end.caughtUp) await writeReadUpTo(table, now.getTime(), now);
-    const { order, requests, pagesRead, eventsRead } = poller.stats;
-    Object.assign(summary.events, { order, requests, pagesRead, eventsRead, caughtUp: end.caughtUp });
+    const { order, requests, pagesRead, eventsRead, outOfOrder, tooLate } = poller.stats;
+    Object.assign(summary.events, { order, requests, pagesRead, eventsRead, outOfOrder, tooLate });
+    summary.events.caughtUp = end.caughtUp;
     summary.lastSeen.tracked = input.lastSeen.size;
     summary.watch.size = input.watch.size;
     if (end.stop === 'error') {

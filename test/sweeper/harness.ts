@@ -10,6 +10,7 @@ import { createLogger, type Logger } from '../../src/observability/logger.js';
 import { parsePolicy } from '../../src/policy/parse.js';
 import type { PolicyInput } from '../../src/policy/schema.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
+import type { EventListing } from '../../src/sandbox/types.js';
 import { loadLastSeen } from '../../src/state/last-seen.js';
 import { readCursor } from '../../src/state/sweep-cursor.js';
 import { createStateTable, type StateTable } from '../../src/state/table.js';
@@ -29,13 +30,16 @@ export interface Rig {
   close(): Promise<void>;
 }
 
-export async function startRig(options: { eventOrder?: EventOrder; eventCount?: number } = {}): Promise<Rig> {
+export async function startRig(
+  options: { eventOrder?: EventOrder; eventCount?: number; eventListing?: EventListing } = {},
+): Promise<Rig> {
   const [emulators, sandbox, slack] = await Promise.all([
     startEmulators(),
     startSandbox({
       now: () => NOW,
       eventOrder: options.eventOrder ?? 'newest-first',
       eventCount: options.eventCount ?? 2000,
+      ...(options.eventListing ? { eventListing: options.eventListing } : {}),
       rateLimits: false,
     }),
     startSlackCapture(),

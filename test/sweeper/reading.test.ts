@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { EMPTY_CURSOR } from '../../src/state/sweep-cursor.js';
 import { type PollEnd, type PolledPage, reading } from '../../src/sweeper/event-walk.js';
 
-const page = (n: number): PolledPage => ({ newEvents: [], cursor: EMPTY_CURSOR, page: n });
+const page = (n: number): PolledPage => ({ newEvents: [], late: [], cursor: EMPTY_CURSOR, page: n });
 
 async function* poll(pages: number, end: PollEnd | Error): AsyncGenerator<PolledPage, PollEnd> {
   for (let n = 1; n <= pages; n++) yield page(n);
