@@ -124,13 +124,8 @@ async function redriveLetters(
     return unknown.length > 0 || wouldRefuse.length > 0 ? EXIT.failure : EXIT.ok;
   }
   await release(sqs, dlqUrl, others);
+  // Reports every chosen letter, and itself makes visible again the failed ones it still holds.
   const result = await redrive(sqs, { dlqUrl, queueUrl }, chosen);
-  if (result.failed.length > 0)
-    await release(
-      sqs,
-      dlqUrl,
-      chosen.filter((l) => result.failed.some((f) => f.messageId === l.messageId)),
-    );
   io.stdout(
     options.json ? JSON.stringify({ ...result, notFound: unknown }, null, 2) : redriveReport(result, unknown),
   );
@@ -213,7 +208,7 @@ export async function dlqCommand(args: string[], io: CliIo): Promise<number> {
   } catch (error) {
     if (error instanceof UsageError || error instanceof CommandError) throw error;
     // Whatever we held goes back to the queue as it was.
-    await release(sqs, where.dlqUrl, letters).catch(() => undefined);
+    await release(sqs, where.dlqUrl, letters);
     throw new CommandError(`the DLQ at ${where.dlqUrl} could not be read: ${(error as Error).message}`);
   } finally {
     sqs.destroy();

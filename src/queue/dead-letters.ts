@@ -118,9 +118,15 @@ export async function receiveAll(
   return [...seen.values()];
 }
 
-/** Makes messages visible again (list, dry run, the ones not chosen). */
+/**
+ * Makes messages visible again (list, dry run, the ones not chosen or not moved). Best effort,
+ * never throws: SQS refuses a stale receipt handle, that is a message whose hold already ended
+ * (visible again, or another reader holds it now and must keep it), and any other failure only
+ * leaves it hidden until its hold ends. A throw here used to end a redrive before its report,
+ * leaving the operator unable to tell which messages had already been moved.
+ */
 export async function release(sqs: Sqs, dlqUrl: string, letters: DeadLetter[]): Promise<void> {
-  await Promise.all(
+  await Promise.allSettled(
     letters.map((letter) =>
       sqs.send(
         new ChangeMessageVisibilityCommand({
@@ -195,7 +201,11 @@ export async function foreignLetters(
   return refused;
 }
 
-/** Sends each letter back to the actions queue, then deletes it from the DLQ; never the other way round. */
+/**
+ * Sends each letter back to the actions queue, then deletes it from the DLQ; never the other way
+ * round. Every letter ends in the result, moved or failed with why; the failed ones still held
+ * are made visible again, never one no longer held (another reader may hold it now).
+ */
 export async function redrive(
   sqs: Sqs,
   urls: { dlqUrl: string; queueUrl: string },
@@ -203,10 +213,12 @@ export async function redrive(
 ): Promise<RedriveResult> {
   const result: RedriveResult = { moved: [], failed: [] };
   const refused = await foreignLetters(sqs, urls.queueUrl, letters);
+  const stillHeld: DeadLetter[] = [];
   for (const letter of letters) {
     const foreign = refused.get(letter.messageId);
     if (foreign) {
       result.failed.push({ messageId: letter.messageId, error: foreign });
+      stillHeld.push(letter);
       continue;
     }
     const attributes = Object.fromEntries(
@@ -232,8 +244,9 @@ export async function redrive(
       );
       newMessageId = out.MessageId ?? '';
     } catch (error) {
-      // Not sent: it stays in the DLQ (visible again once the hold ends).
+      // Not sent: it stays in the DLQ.
       result.failed.push({ messageId: letter.messageId, error: (error as Error).message });
+      stillHeld.push(letter);
       continue;
     }
     // Sent: whatever the delete does, it is told as moved (never made visible again here), and the others go on.
@@ -250,5 +263,6 @@ export async function redrive(
       ...(notDeleted !== undefined ? { notDeleted } : {}),
     });
   }
+  await release(sqs, urls.dlqUrl, stillHeld);
   return result;
 }
