@@ -1,6 +1,7 @@
 /**
  * The order of `GET /events` pages, told from their timestamps: detected on page 1 and verified
- * on every page (src/sweeper/page-reader.ts). The spec does not say how the log is ordered (4.6),
+ * on every page (src/sweeper/page-reader.ts); chat's `events` reads it the same way
+ * (src/webhook/latest-events.ts). The spec does not say how the log is ordered (4.6),
  * and a platform listing events as they arrive puts a client SDK's late batch, stamped earlier,
  * after events stamped later: a page is taken for the other order only when its timestamps go
  * mostly the wrong way, never for a few late events (the walk counts those: src/sweeper/event-walk.ts).

@@ -2,19 +2,23 @@
  * Which events `events [page]` shows. The API lists events in an order it does not specify
  * (DESIGN, "Facts the API spec leaves open"; spec 4.6): a platform that pages oldest-first
  * would have page 1 show the oldest events as "the latest". So the order is read from page 1's
- * timestamps, and the person's page `p` is always the `p`-th ten counting from the newest:
+ * timestamps, by the sweeper's rule (src/sweeper/event-order.ts: the way most pairs go, since a
+ * platform listing by arrival puts a client's late batch among events stamped later, and one such
+ * event must not leave the order unknown), and the person's page `p` is always the `p`-th ten
+ * counting from the newest listed:
  *
  * - newest-first: the platform's page `p`, as it is;
  * - oldest-first with a known total: the one or two platform pages that hold positions
  *   `total - 10p … total - 10(p-1) - 1`, reversed, so pages stay ten apart and continue exactly;
  * - the whole log on page 1: sorted by time;
- * - anything else (equal or unreadable timestamps, a page out of order, oldest-first without
- *   a total): the platform's page `p` in its own order, and the reply says so rather than
- *   call it the latest.
+ * - anything else (equal or unreadable timestamps, as many pairs going up as down,
+ *   oldest-first without a total): the platform's page `p` in its own order, and the reply
+ *   says so rather than call it the latest.
  *
  * Page 1 and page `p` are asked for together (newest-first is the common case), so a newest-first
  * platform costs one round trip; an oldest-first one a second.
  */
+import { servedOrder } from '../sweeper/event-order.js';
 import type { ConsoleReads, ReadCallOptions } from './reads.js';
 
 type EventPage = Awaited<ReturnType<ConsoleReads['events']['list']>>;
@@ -28,24 +32,7 @@ export interface EventsView {
   pagination: EventPage['pagination'];
 }
 
-type Order = 'newest-first' | 'oldest-first';
-
 const timeOf = (event: Loose): number => Number(event.timestamp);
-
-/** The order a page's timestamps show; undefined when they cannot tell (fewer than two, ties only, unreadable, mixed). */
-function orderOf(rows: readonly Loose[]): Order | undefined {
-  const times = rows.map(timeOf);
-  if (times.length < 2 || times.some((t) => !Number.isFinite(t))) return undefined;
-  let ascending = false;
-  let descending = false;
-  for (let i = 1; i < times.length; i++) {
-    const [before, after] = [times[i - 1] as number, times[i] as number];
-    if (after > before) ascending = true;
-    if (after < before) descending = true;
-  }
-  if (ascending === descending) return undefined;
-  return ascending ? 'oldest-first' : 'newest-first';
-}
 
 /** The whole log is on page 1: no further page, and no more events than it holds. */
 function wholeLog(first: EventPage): boolean {
@@ -66,7 +53,7 @@ export async function latestEvents(
   const list = (p: number) => Promise.resolve(events.list({ page: p, limit: perPage }, options));
   const [first, asked] = await Promise.all([list(1), page === 1 ? undefined : list(page)]);
   const firstRows = first.data as Loose[];
-  const order = orderOf(firstRows);
+  const order = servedOrder(firstRows.map(timeOf));
 
   if (wholeLog(first) && firstRows.every((e) => Number.isFinite(timeOf(e)))) {
     const sorted = [...firstRows].sort((a, b) => timeOf(b) - timeOf(a));
