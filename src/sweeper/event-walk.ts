@@ -155,11 +155,6 @@ export function startWalk(
 }
 
 /**
- * The events of `read` not handed out before (by this run or an earlier one), advancing `walk`
- * past every event of the page. From the floor on, identity counts keep events exact (equal
- * timestamps, late events, future-stamped ones): neither lost nor doubled.
- */
-/**
  * The time an event is kept at; undefined when it is older than the window, `'late'` when it is
  * that and listed after one stamped later. An event listed after one stamped later is counted as
  * out of order (`lastTs` stays the newest read, up to the run's time: a client's clock ahead says
@@ -204,6 +199,11 @@ function stampOfUnparsable(walk: Walk): number {
   return Math.max(walk.lastTs, walk.floorTs ?? walk.boundaryTs ?? 0);
 }
 
+/**
+ * The events of `read` not handed out before (by this run or an earlier one), advancing `walk`
+ * past every event of the page. From the floor on, identity counts keep events exact (equal
+ * timestamps, late events, future-stamped ones): neither lost nor doubled.
+ */
 export function takeNewEvents(read: ReadPage, walk: Walk): { newEvents: NewEvent[]; late: NewEvent[] } {
   const newEvents: NewEvent[] = [];
   const late: NewEvent[] = [];
