@@ -180,7 +180,7 @@ export async function dlqCommand(args: string[], io: CliIo): Promise<number> {
     ...(where.endpoint ? { endpoint: where.endpoint } : {}),
     ...(io.env.AWS_REGION ? { region: io.env.AWS_REGION } : {}),
   });
-  let letters: DeadLetter[] = [];
+  let letters: DeadLetter[] | undefined;
   try {
     letters = await receiveAll(sqs, where.dlqUrl, { holdSeconds: 120 });
     // A bounded read: say so rather than show or move part of the DLQ as if it were all of it.
@@ -207,9 +207,12 @@ export async function dlqCommand(args: string[], io: CliIo): Promise<number> {
     return partial && (options.all || code !== EXIT.ok) ? EXIT.failure : code;
   } catch (error) {
     if (error instanceof UsageError || error instanceof CommandError) throw error;
-    // Whatever we held goes back to the queue as it was.
+    const message = (error as Error).message;
+    if (letters === undefined)
+      throw new CommandError(`the DLQ at ${where.dlqUrl} could not be read: ${message}`);
+    // Read, then failed: whatever we still hold goes back to the queue as it was (never a failed read).
     await release(sqs, where.dlqUrl, letters);
-    throw new CommandError(`the DLQ at ${where.dlqUrl} could not be read: ${(error as Error).message}`);
+    throw new CommandError(`dlq ${sub} failed after reading the DLQ at ${where.dlqUrl}: ${message}`);
   } finally {
     sqs.destroy();
   }
