@@ -84,7 +84,7 @@ export interface AutopilotStackProps extends StackProps {
   policyFile?: string;
   /** The Lambda runtime (context `nodeRuntime`). @default the newest aws-cdk-lib offers */
   nodeRuntime?: NodeRuntime;
-  /** Alarm thresholds (context `alarmThrottledPer5Min`, `alarmQueueAgeMinutes`, `alarmSweeperLagPeriods`). */
+  /** Alarm thresholds (context `alarmThrottledPer5Min`, `alarmQueueAgeMinutes`, `alarmSweeperLagPeriods`, `alarmStaleNotJudgedHours`...). */
   alarmThresholds?: Partial<AlarmThresholds>;
   /** Handler files (relative to the repository root); tests may point them elsewhere. */
   entries?: Partial<Record<keyof typeof HANDLER_ENTRIES, string>>;

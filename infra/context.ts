@@ -139,6 +139,7 @@ export const CONTEXT_KEYS = [
   'alarmServerErrorsPer5Min',
   'alarmQueueAgeMinutes',
   'alarmSweeperLagPeriods',
+  'alarmStaleNotJudgedHours',
   'ciPrincipals',
   'policyFile',
   'nodeRuntime',
@@ -204,6 +205,7 @@ export function readSettings(node: Node): AutopilotStackProps {
     serverErrorsPer5Min: integer(node, 'alarmServerErrorsPer5Min', { min: 1, max: 10_000 }),
     queueAgeMinutes: integer(node, 'alarmQueueAgeMinutes', { min: 1, max: 5_760 }),
     sweeperLagPeriods: integer(node, 'alarmSweeperLagPeriods', { min: 1, max: 100 }),
+    staleNotJudgedHours: integer(node, 'alarmStaleNotJudgedHours', { min: 1, max: 720 }),
   };
   const alarmThresholds = Object.fromEntries(Object.entries(thresholds).filter(([, v]) => v !== undefined));
   if (Object.keys(alarmThresholds).length > 0) settings.alarmThresholds = alarmThresholds;

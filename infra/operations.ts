@@ -41,6 +41,8 @@ export interface AlarmThresholds {
   queueAgeMinutes: number;
   /** Sweeper periods it may fall behind the event log. @default 2 */
   sweeperLagPeriods: number;
+  /** Hours the stale sweep may go without judging (as long as exposures may be logged late). @default 6 */
+  staleNotJudgedHours: number;
 }
 
 export const DEFAULT_ALARM_THRESHOLDS: AlarmThresholds = {
@@ -49,6 +51,7 @@ export const DEFAULT_ALARM_THRESHOLDS: AlarmThresholds = {
   serverErrorsPer5Min: 5,
   queueAgeMinutes: 30,
   sweeperLagPeriods: 2,
+  staleNotJudgedHours: 6,
 };
 
 export interface OperationsProps {
@@ -183,6 +186,20 @@ export class Operations extends Construct {
         treatMissingData: TreatMissingData.IGNORE,
       },
     );
+    // The late-exposure walk reads after the sweeper's, in what is left of each run: behind for
+    // good, it keeps the stale sweep off while SweeperLag reads 0 and every run is merely partial.
+    const notJudgedHours = thresholds.staleNotJudgedHours;
+    alarm(
+      'StaleSweepNotJudging',
+      `The stale config sweep has not judged for more than ${notJudgedHours} hours: no stale config is found or archived. Each sweeper run's summary log line says why (stale.notJudged; stale.notJudgedSince: since when). "The event log is not read up to now yet": see SweeperLagging and SweeperErrors. "Exposures logged late are not read up to 6 hours ago yet" with the runs stopping for time: the late-exposure walk (which reads each event a second time, after the sweeper's own walk) gets too little of each run to keep up with the log; a shorter sweepSchedule gives it more reading per hour. Nothing is archived wrongly meanwhile: staleness is only judged from a log read far enough.`,
+      appMetric('StaleJudgementAge', 'sweeper', 'Maximum'),
+      // One figure per run, like SweeperLag: periods without a run keep the state.
+      {
+        threshold: notJudgedHours * 3600,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        treatMissingData: TreatMissingData.IGNORE,
+      },
+    );
     alarm(
       'SweeperNotRunning',
       `The sweeper has not run for two periods (${2 * props.sweepMinutes} minutes): check the schedule rule and the function's throttles.`,
@@ -284,8 +301,11 @@ export class Operations extends Construct {
         ...third,
       }),
       new GraphWidget({
-        title: 'Sweeper: lag (s), events read, stale configs',
-        left: [appMetric('SweeperLag', 'sweeper', 'Maximum', 'lag (s)')],
+        title: 'Sweeper: lag (s), stale sweep not judged for (s), events read, stale configs',
+        left: [
+          appMetric('SweeperLag', 'sweeper', 'Maximum', 'lag (s)'),
+          appMetric('StaleJudgementAge', 'sweeper', 'Maximum', 'not judged for (s)'),
+        ],
         right: [
           appMetric('EventsRead', 'sweeper', 'Sum', 'events read'),
           appMetric('StaleConfigsFound', 'sweeper', 'Maximum', 'stale found'),

@@ -56,6 +56,11 @@ export const METRIC_CATALOGUE = {
   SweeperLag: { unit: 'Seconds', dimensions: [] },
   /** Age of the newest event read so far at the end of a run (a quiet log makes it grow). */
   NewestEventAge: { unit: 'Seconds', dimensions: [] },
+  /**
+   * How long the stale sweep has gone without judging, at the end of each run: 0 when the run
+   * judged (or there is no `staleConfigs`), else since the last run that did (or the first that could not).
+   */
+  StaleJudgementAge: { unit: 'Seconds', dimensions: [] },
   StaleConfigsFound: { unit: 'Count', dimensions: [] },
   StaleConfigsQueued: { unit: 'Count', dimensions: [] },
 } as const satisfies Record<string, { unit: MetricUnit; dimensions: readonly string[] }>;

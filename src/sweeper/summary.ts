@@ -43,6 +43,8 @@ export interface RunSummary {
   stale: {
     judged: boolean;
     notJudged?: string;
+    /** When the stale sweep last judged (or first could not), while it does not: StaleJudgementAge. */
+    notJudgedSince?: string;
     dryRun: boolean;
     stale: string[];
     queued: string[];
@@ -189,6 +191,12 @@ export function reportRun(
   if (summary.events.caughtUp) metrics.put('SweeperLag', 0, {}, properties);
   else if (newestAge !== undefined)
     metrics.put('SweeperLag', Math.min(newestAge, sinceCaughtUp ?? newestAge), {}, properties);
+  // Every run, 0 unless the stale sweep is kept from judging: a late-exposure walk that never
+  // catches up leaves SweeperLag at 0 and each run merely partial (StaleSweepNotJudging reads this).
+  const notJudgedSince = summary.stale.notJudgedSince ? Date.parse(summary.stale.notJudgedSince) : undefined;
+  const judgementAge =
+    notJudgedSince === undefined ? 0 : Math.max(0, (now.getTime() - notJudgedSince) / 1000);
+  metrics.put('StaleJudgementAge', judgementAge, {}, properties);
   if (summary.stale.judged) {
     metrics.put('StaleConfigsFound', summary.stale.stale.length, {}, properties);
     metrics.put('StaleConfigsQueued', summary.stale.queued.length, {}, properties);

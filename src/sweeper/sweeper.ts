@@ -15,22 +15,22 @@ import type { ActionRequest } from '../actions/request.js';
 import { createLogger } from '../observability/logger.js';
 import { noMetrics } from '../observability/metrics.js';
 import type { Policy } from '../policy/schema.js';
-import { sendActionRequest } from '../queue/actions-queue.js';
 import { postToSlack, type SlackMessage } from '../slack/post.js';
 import { readFinals } from '../state/audit.js';
 import { loadLastSeen, mergeMax, writeLastSeen } from '../state/last-seen.js';
 import { markPosted } from '../state/notify-marks.js';
 import { type PauseState, readPause } from '../state/pause.js';
+import { notJudgedSince } from '../state/stale-judged.js';
 import { type Cursor, readCursor, writeCursor, writeReadUpTo } from '../state/sweep-cursor.js';
 import { acquireLease, releaseLease } from '../state/sweep-lease.js';
 import { loadWatchSet, type WatchEntry, writeWatchEntries } from '../state/watch.js';
-import { forEachBounded } from '../util/pool.js';
 import { type NewEvent, reading } from './event-walk.js';
 import { planFlush, withoutConfigIdReport } from './flush-plan.js';
 import { LATE_UNREAD, readLateExposures } from './late-exposures.js';
 import { createNotices } from './notices.js';
 import { observationStart, withRecording } from './observation.js';
 import { createPoller } from './poller.js';
+import { sendRequests } from './send.js';
 import { earlierAsks, planStaleSweep, type StalePlan } from './stale.js';
 import { emptySummary, type RunSummary, reportRun, staleSection } from './summary.js';
 import type { RunInput, SweeperDeps, SweeperStep } from './types.js';
@@ -91,7 +91,11 @@ export function createSweeper(deps: SweeperDeps) {
     const latest = await readEvents({ now, deadline, summary, cursor, watch, lastSeen });
     const observedSince = observationStart(latest);
     const state = { now, summary, watch, lastSeen, observedSince, pause, deadline, latest };
-    if (stalePolicy) await judgeStale(stalePolicy, state);
+    if (stalePolicy) {
+      await judgeStale(stalePolicy, state);
+      const since = await notJudgedSince(table, { judged: summary.stale.judged, now, cursor });
+      if (since !== null) summary.stale.notJudgedSince = new Date(since).toISOString();
+    }
     summary.durationMs = clock() - started;
     reportRun(summary, now, latest, { logger, metrics });
     await notices.postStaleSummary(slackUrl, summary, now);
@@ -211,23 +215,7 @@ export function createSweeper(deps: SweeperDeps) {
     input.summary.stale = staleSection(plan);
   }
 
-  async function send(requests: ActionRequest[]): Promise<void> {
-    await forEachBounded(requests, deps.sendConcurrency ?? 8, async (request) => {
-      const messageId = await sendActionRequest(
-        deps.sqs,
-        deps.queueUrl,
-        request,
-        deps.signer ? { signer: deps.signer } : {},
-      );
-      // One line per request: the saved query "one request by id" starts its story here.
-      logger.info('action request queued', {
-        requestId: request.requestId,
-        messageId,
-        action: request.action,
-        requester: `${request.requestedBy.source}:${request.requestedBy.id}`,
-      });
-    });
-  }
+  const send = (requests: ActionRequest[]) => sendRequests(deps, logger, requests);
 
   /** Applies one flush's plan in the durable order: enqueue, notify, marks, last-seen, watch. */
   async function flushEvents(

@@ -21,6 +21,7 @@ beforeAll(() => {
       alarmServerErrorsPer5Min: '9',
       alarmQueueAgeMinutes: '45',
       alarmSweeperLagPeriods: '3',
+      alarmStaleNotJudgedHours: '12',
     },
     { bundle: false },
   );
@@ -129,6 +130,7 @@ describe('the alarms', () => {
         'SweeperErrors',
         'SweeperLagging',
         'SweeperNotRunning',
+        'StaleSweepNotJudging',
         'WebhookServerErrors',
         'WorkerErrors',
       ].sort(),
@@ -151,6 +153,7 @@ describe('the alarms', () => {
     expect(named('ActionsQueueBacklog').Threshold).toBe(45 * 60);
     // Three periods of a 10-minute schedule.
     expect(named('SweeperLagging').Threshold).toBe(3 * 10 * 60);
+    expect(named('StaleSweepNotJudging').Threshold).toBe(12 * 3600);
   });
 
   it('watch the application metrics the functions emit', () => {

@@ -534,7 +534,7 @@ describe('alarms', () => {
       Endpoint: 'oncall@example.com',
       TopicArn: { Ref: s.logicalId('AlarmTopic') },
     });
-    expect(resourcesOfType('AWS::CloudWatch::Alarm')).toHaveLength(12);
+    expect(resourcesOfType('AWS::CloudWatch::Alarm')).toHaveLength(13);
     for (const [, alarm] of resourcesOfType('AWS::CloudWatch::Alarm')) {
       expect(alarm.Properties?.AlarmActions).toEqual(topicRef());
     }
