@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTEXT_KEYS } from '../infra/context.js';
-import { DEFAULT_ALARM_THRESHOLDS } from '../infra/operations.js';
+import { DEFAULT_ALARM_THRESHOLDS, SAVED_QUERIES } from '../infra/operations.js';
 import { WORKER_TABLE_GRANTS } from '../infra/table-grants.js';
 import { USAGE } from '../src/cli/run.js';
 import { METRIC_CATALOGUE } from '../src/observability/metrics.js';
@@ -114,6 +114,22 @@ describe('README "Operations": alarms', () => {
     expect(Math.abs(Number(total![2]) - ((low + high) / 2 - Number(dashboard![1])))).toBeLessThanOrEqual(
       0.25,
     );
+  });
+});
+
+describe('README "Operations": the saved queries', () => {
+  it('shows each saved query by its name, exactly as the stack saves it', () => {
+    const rows = tableRows(section('Operations'), '| name | query |');
+    expect(rows.map(([name]) => ticked(name!)[0]).sort()).toEqual(
+      Object.keys(SAVED_QUERIES)
+        .map((name) => `console-autopilot/${name}`)
+        .sort(),
+    );
+    for (const [name, query] of Object.entries(SAVED_QUERIES)) {
+      const row = rows.find(([cell]) => cell === `\`console-autopilot/${name}\``)!;
+      const shown = `\`${query.toString().replace(/\n/g, ' ').replace(/\|/g, '\\|')}\``;
+      expect(row[1], name).toContain(shown);
+    }
   });
 });
 
