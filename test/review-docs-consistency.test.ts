@@ -6,14 +6,17 @@
  * synthesized stack, the metric catalogue, the context keys, the chat grammar, the grants,
  * the CLI's usage texts), so the next change to one side without the other fails here.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTEXT_KEYS } from '../infra/context.js';
 import { DEFAULT_ALARM_THRESHOLDS, SAVED_QUERIES } from '../infra/operations.js';
 import { WORKER_TABLE_GRANTS } from '../infra/table-grants.js';
+import { SIGNERS } from '../src/actions/proof.js';
 import { USAGE } from '../src/cli/run.js';
 import { METRIC_CATALOGUE } from '../src/observability/metrics.js';
+import { MAX_RECEIVE_COUNT_VARIABLE } from '../src/queue/redrive.js';
+import { requesterKeyVariable } from '../src/secrets/secrets.js';
 import { ITEM_FAMILIES } from '../src/state/table.js';
 import { COMMANDS } from '../src/webhook/commands.js';
 import { type Synthesized, synthesize } from './infra/synth.js';
@@ -184,6 +187,40 @@ describe('the chat grammar (docs/chat.md, README "Slack") against COMMANDS', () 
       ticked(cell!).map((t) => t.replace(/^\/autopilot /, '').split(' ')[0]),
     );
     for (const spec of COMMANDS) expect(documented, spec.name).toContain(spec.name);
+  });
+});
+
+describe('docs/environment.md against what the code reads', () => {
+  it('documents every variable the functions, the local stack and the CLI read by name', () => {
+    const envDoc = readFileSync(new URL('../docs/environment.md', import.meta.url), 'utf8');
+    const dirs = [
+      'src/wiring',
+      'src/config',
+      'src/secrets',
+      'src/slack',
+      'src/queue',
+      'src/local',
+      'src/cli',
+    ];
+    const read = new Set<string>([
+      MAX_RECEIVE_COUNT_VARIABLE,
+      ...SIGNERS.flatMap((signer) => [requesterKeyVariable(signer), requesterKeyVariable(signer, true)]),
+    ]);
+    for (const dir of dirs)
+      for (const file of readdirSync(new URL(`../${dir}`, import.meta.url)).filter((f) =>
+        f.endsWith('.ts'),
+      )) {
+        const text = readFileSync(new URL(`../${dir}/${file}`, import.meta.url), 'utf8');
+        for (const m of text.matchAll(
+          /(?:requireEnv|optionalEnv|integerEnv)\(\s*'([A-Z0-9_]+)'|(?:io\.env|process\.env|env)\.([A-Z][A-Z0-9_]+)/g,
+        ))
+          read.add((m[1] ?? m[2])!);
+      }
+    // The AWS SDK's and the shell's own variables are not ours to document.
+    const foreign = /^(AWS_(REGION|ACCESS_KEY_ID|SECRET_ACCESS_KEY|SDK_JS_\w+)|GITHUB_\w+|USER)$/;
+    const ours = [...read].filter((name) => !foreign.test(name));
+    expect(ours.length).toBeGreaterThan(20);
+    for (const name of ours) expect(envDoc, name).toContain(`\`${name}\``);
   });
 });
 
