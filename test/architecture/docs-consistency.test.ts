@@ -9,20 +9,20 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTEXT_KEYS } from '../infra/context.js';
-import { DEFAULT_ALARM_THRESHOLDS, SAVED_QUERIES } from '../infra/operations.js';
-import { WORKER_TABLE_GRANTS } from '../infra/table-grants.js';
-import { SIGNERS } from '../src/actions/proof.js';
-import { USAGE } from '../src/cli/run.js';
-import { METRIC_CATALOGUE } from '../src/observability/metrics.js';
-import { MAX_RECEIVE_COUNT_VARIABLE } from '../src/queue/redrive.js';
-import { requesterKeyVariable } from '../src/secrets/secrets.js';
-import { ITEM_FAMILIES } from '../src/state/table.js';
-import { COMMANDS } from '../src/webhook/commands.js';
-import { type Synthesized, synthesize } from './infra/synth.js';
+import { CONTEXT_KEYS } from '../../infra/context.js';
+import { DEFAULT_ALARM_THRESHOLDS, SAVED_QUERIES } from '../../infra/operations.js';
+import { WORKER_TABLE_GRANTS } from '../../infra/table-grants.js';
+import { SIGNERS } from '../../src/actions/proof.js';
+import { USAGE } from '../../src/cli/run.js';
+import { METRIC_CATALOGUE } from '../../src/observability/metrics.js';
+import { MAX_RECEIVE_COUNT_VARIABLE } from '../../src/queue/redrive.js';
+import { requesterKeyVariable } from '../../src/secrets/secrets.js';
+import { ITEM_FAMILIES } from '../../src/state/table.js';
+import { COMMANDS } from '../../src/webhook/commands.js';
+import { type Synthesized, synthesize } from '../infra/synth.js';
 
-const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-const chatDoc = readFileSync(new URL('../docs/chat.md', import.meta.url), 'utf8');
+const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const chatDoc = readFileSync(new URL('../../docs/chat.md', import.meta.url), 'utf8');
 
 /** The text of README's section `## title` (up to the next `## `). */
 function section(title: string): string {
@@ -192,7 +192,7 @@ describe('the chat grammar (docs/chat.md, README "Slack") against COMMANDS', () 
 
 describe('docs/environment.md against what the code reads', () => {
   it('documents every variable the functions, the local stack and the CLI read by name', () => {
-    const envDoc = readFileSync(new URL('../docs/environment.md', import.meta.url), 'utf8');
+    const envDoc = readFileSync(new URL('../../docs/environment.md', import.meta.url), 'utf8');
     const dirs = [
       'src/wiring',
       'src/config',
@@ -207,10 +207,10 @@ describe('docs/environment.md against what the code reads', () => {
       ...SIGNERS.flatMap((signer) => [requesterKeyVariable(signer), requesterKeyVariable(signer, true)]),
     ]);
     for (const dir of dirs)
-      for (const file of readdirSync(new URL(`../${dir}`, import.meta.url)).filter((f) =>
+      for (const file of readdirSync(new URL(`../../${dir}`, import.meta.url)).filter((f) =>
         f.endsWith('.ts'),
       )) {
-        const text = readFileSync(new URL(`../${dir}/${file}`, import.meta.url), 'utf8');
+        const text = readFileSync(new URL(`../../${dir}/${file}`, import.meta.url), 'utf8');
         for (const m of text.matchAll(
           /(?:requireEnv|optionalEnv|integerEnv)\(\s*'([A-Z0-9_]+)'|(?:io\.env|process\.env|env)\.([A-Z][A-Z0-9_]+)/g,
         ))
