@@ -14,6 +14,9 @@ const isPlainObject = (v: Json): v is Record<string, Json> =>
 const named = (v: Json): v is Array<{ name: string }> =>
   Array.isArray(v) && v.every((x) => isPlainObject(x) && typeof x.name === 'string');
 
+const uniqueNames = (items: Array<{ name: string }>) =>
+  new Set(items.map((x) => x.name)).size === items.length;
+
 /** Lists of named items (rules, freezes, event rules): compared by name. */
 function describeNamedChanges(
   path: string,
@@ -21,6 +24,12 @@ function describeNamedChanges(
   after: Array<{ name: string }>,
   out: string[],
 ): void {
+  // Freeze names need not be unique ("release freeze" at Christmas and in January): keyed by
+  // name, two of them collapse into one, and removing or moving the first went unreported.
+  if (!uniqueNames(before) || !uniqueNames(after)) {
+    describeItemChanges(path, before, after, out);
+    return;
+  }
   const old = new Map(before.map((x) => [x.name, x]));
   const now = new Map(after.map((x) => [x.name, x]));
   for (const [name, value] of now) {
@@ -28,6 +37,21 @@ function describeNamedChanges(
     else describeChanges(`${path} "${name}"`, old.get(name), value, out);
   }
   for (const name of old.keys()) if (!now.has(name)) out.push(`${path}: removed "${name}"`);
+}
+
+/** Items compared whole: each one the other list lacks (as often as it lacks it) is added or removed. */
+function describeItemChanges(path: string, before: Json[], after: Json[], out: string[]): void {
+  const unmatched = (items: Json[], others: Json[]) => {
+    const left = others.map((x) => JSON.stringify(x));
+    return items.filter((x) => {
+      const at = left.indexOf(JSON.stringify(x));
+      if (at === -1) return true;
+      left.splice(at, 1);
+      return false;
+    });
+  };
+  for (const item of unmatched(after, before)) out.push(`${path}: added ${show(item)}`);
+  for (const item of unmatched(before, after)) out.push(`${path}: removed ${show(item)}`);
 }
 
 /** Lists of plain values (globs, days, ids): what was added and removed, or that only the order changed. */
