@@ -10,6 +10,7 @@ import { actionRequestSchemas, futureDated, REQUESTER_SOURCES } from '../actions
 import { checkCounterNames, countedFor } from './case-counters.js';
 import { type Decision, decide } from './decide.js';
 import { CaseError } from './errors.js';
+import { outcomeLabel } from './replay.js';
 import type { Policy } from './schema.js';
 import { instantsOfWallTime, wallTime } from './windows.js';
 
@@ -92,6 +93,12 @@ function buildCasesSchema() {
         })
         .optional()
         .describe('A regular expression the reason must match.'),
+      dryRun: z
+        .boolean()
+        .optional()
+        .describe(
+          'Whether the decision must be a dry run (recorded, nothing changed): a policy that makes it a real change fails.',
+        ),
     }),
   });
   return z.strictObject({
@@ -241,6 +248,8 @@ export interface CaseResult {
   got: string;
   rule: string;
   reason: string;
+  /** The decision is a dry run: the worker records it and changes nothing. */
+  dryRun: boolean;
   pass: boolean;
   problem?: string;
 }
@@ -248,9 +257,10 @@ export interface CaseResult {
 /** Runs every case; a case that cannot be decided (bad time or request) fails with its problem. */
 export function runCases(policy: Policy, cases: PolicyCases): CaseResult[] {
   return cases.cases.map((testCase) => {
-    const expected = testCase.expect.rule
-      ? `${testCase.expect.outcome} by ${testCase.expect.rule}`
-      : testCase.expect.outcome;
+    const { outcome, rule, dryRun } = testCase.expect;
+    // A dry-run approval changes nothing, a real one changes production: shown apart, as replay does.
+    const label = dryRun === undefined ? outcome : outcomeLabel(outcome, dryRun);
+    const expected = rule ? `${label} by ${rule}` : label;
     try {
       const decision = decideCase(policy, testCase);
       const problems: string[] = [];
@@ -259,12 +269,17 @@ export function runCases(policy: Policy, cases: PolicyCases): CaseResult[] {
         problems.push(`rule "${decision.rule}"`);
       if (testCase.expect.reason !== undefined && !new RegExp(testCase.expect.reason).test(decision.reason))
         problems.push(`reason does not match /${testCase.expect.reason}/`);
+      if (dryRun !== undefined && decision.dryRun !== dryRun)
+        problems.push(
+          decision.dryRun ? 'a dry run (nothing changes)' : 'not a dry run (it changes production)',
+        );
       return {
         name: testCase.name,
         expected,
-        got: decision.outcome,
+        got: outcomeLabel(decision.outcome, decision.dryRun),
         rule: decision.rule,
         reason: decision.reason,
+        dryRun: decision.dryRun,
         pass: problems.length === 0,
         ...(problems.length ? { problem: problems.join('; ') } : {}),
       };
@@ -276,6 +291,7 @@ export function runCases(policy: Policy, cases: PolicyCases): CaseResult[] {
         got: 'error',
         rule: '',
         reason: error.message,
+        dryRun: false,
         pass: false,
         problem: error.message,
       };
