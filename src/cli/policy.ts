@@ -19,7 +19,7 @@ import { formatPath } from '../util/zod-issues.js';
 import { parse } from './args.js';
 import { isoInstant } from './durations.js';
 import { CommandError, UsageError } from './errors.js';
-import { type CliIo, EXIT, printHelp } from './io.js';
+import { type CliIo, EXIT, printable, printHelp } from './io.js';
 import { policyFileOf } from './policy-input.js';
 
 export const POLICY_USAGE = `Usage:
@@ -218,7 +218,11 @@ function policyExplain(rest: string[], io: CliIo): number {
       ...(decision.dryRun ? ['dry run   yes: decided and recorded, nothing changes'] : []),
       '',
       describeDecision(decision),
-    ].join('\n'),
+    ]
+      // Request fields (a requester id, group names) come from outside, and the reason repeats
+      // them: an escape sequence would drive the terminal, a newline forge a line.
+      .map(printable)
+      .join('\n'),
   );
   return EXIT.ok;
 }
