@@ -44,6 +44,22 @@ function caseNamed(raw: unknown, path: readonly PropertyKey[]): string {
   return typeof name === 'string' && name !== '' ? ` (case "${name}")` : '';
 }
 
+type Issue = { path: PropertyKey[]; message: string; code?: string; errors?: Issue[][] };
+
+/**
+ * A case's request is a short form or a full request (`version`), and zod reports a bad one as
+ * the union alone ("Invalid input"): the issues of the form the case uses are shown instead.
+ */
+function requestIssues(raw: unknown, issue: Issue): Issue[] {
+  const [cases, index, request] = issue.path;
+  if (issue.code !== 'invalid_union' || cases !== 'cases' || request !== 'request' || issue.path.length !== 3)
+    return [issue];
+  const given = (raw as { cases: Array<{ request?: unknown }> }).cases[index as number]?.request;
+  const full = typeof given === 'object' && given !== null && 'version' in given;
+  const branch = issue.errors?.[full ? 1 : 0];
+  return branch?.length ? branch.map((i) => ({ ...i, path: [...issue.path, ...i.path] })) : [issue];
+}
+
 /** Loads, validates and runs; throws CommandError with the exit code the failure deserves. */
 export function policyTestResults(io: CliIo, policyFile: string, casesFile: string): CaseResult[] {
   const policy = policySchemas().policy.safeParse(readJson(io, policyFile, 'policy file', EXIT.failure));
@@ -54,9 +70,9 @@ export function policyTestResults(io: CliIo, policyFile: string, casesFile: stri
   const raw = readJson(io, casesFile, 'cases file', EXIT.usage);
   const cases = policyCasesSchema().safeParse(raw);
   if (!cases.success) {
-    const lines = cases.error.issues.map(
-      (issue) => `  ${formatPath(issue.path)}: ${issue.message}${caseNamed(raw, issue.path)}`,
-    );
+    const lines = (cases.error.issues as Issue[])
+      .flatMap((issue) => requestIssues(raw, issue))
+      .map((issue) => `  ${formatPath(issue.path)}: ${issue.message}${caseNamed(raw, issue.path)}`);
     throw new CommandError(`${casesFile} is not a valid cases file:\n${lines.join('\n')}`, EXIT.usage);
   }
   const names = cases.data.cases.map((c) => c.name);
