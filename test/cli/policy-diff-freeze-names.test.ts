@@ -8,10 +8,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../src/cli/run.js';
-import { diffPolicies } from '../src/policy/diff.js';
-import { parsePolicy } from '../src/policy/parse.js';
-import { captureIo } from './helpers/cli-io.js';
+import { runCli } from '../../src/cli/run.js';
+import { diffPolicies } from '../../src/policy/diff.js';
+import { parsePolicy } from '../../src/policy/parse.js';
+import { captureIo } from '../helpers/cli-io.js';
 
 const freeze = (start: string, end: string) => ({ name: 'release freeze', start, end });
 const XMAS = freeze('2026-12-20T00:00:00+01:00', '2026-12-27T00:00:00+01:00');
