@@ -17,6 +17,7 @@ import { endCancelledNow } from '../worker/cancel-now.js';
 import { parse } from './args.js';
 import { CommandError, UsageError } from './errors.js';
 import { type CliIo, EXIT, printable, printHelp, renderTable } from './io.js';
+import { localEndpoints } from './local-endpoints.js';
 import { policyFileOf, readPolicyArg } from './policy-input.js';
 import { stateTableFor } from './state-table.js';
 
@@ -110,6 +111,12 @@ export async function cancelCommand(args: string[], io: CliIo): Promise<number> 
   const by = `cli:${user}`;
   const now = io.now();
   const channel = channelOf(io.env);
+  // --local: replies go to the stack's Slack receiver, whose origin the stack lists in the
+  // webhook's and worker's SLACK_REPLY_ORIGINS; refused here, the requester never heard of the cancel.
+  const receiver = values.local ? localEndpoints(io).slackReceiverUrl : undefined;
+  const allowedOrigins = [channel?.origin, receiver ? new URL(receiver).origin : undefined].filter(
+    (origin): origin is string => origin !== undefined,
+  );
   const outcome = await cancelHeldRequest(
     { table, mayCancel: (held) => mayCancel(policy, by, held.request, now) },
     { requestId, by, reason, now },
@@ -118,8 +125,7 @@ export async function cancelCommand(args: string[], io: CliIo): Promise<number> 
   await endCancelledNow(table, outcome.held, outcome.reason, now, {
     tell: async (urls, message) => {
       for (const url of urls) {
-        // The channel URL is the operator's own setting; a reply URL must be Slack's.
-        const allowedOrigins = channel ? [channel.origin] : [];
+        // The channel URL is the operator's own setting; a reply URL must be Slack's (or the local stack's receiver).
         const posted = await postToSlack(url, message, { allowedOrigins });
         if (!posted.ok) io.stderr(`warning: could not tell ${new URL(url).origin}: ${posted.error}`);
       }
