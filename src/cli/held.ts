@@ -104,7 +104,10 @@ export async function cancelCommand(args: string[], io: CliIo): Promise<number> 
   const user = (values.as as string | undefined) ?? io.env.USER;
   if (!user || !/^[A-Za-z0-9_.@-]{1,64}$/.test(user))
     throw new UsageError('who cancels? give --as USER (letters, digits, _ . @ -)', CANCEL_USAGE);
-  const policy = readPolicyArg(policyFileOf(io.env, values.policy as string | undefined), (file) =>
+  // --local: the running stack's policy decides, as its worker would (--policy still names another).
+  const stackPolicy = values.local ? localEndpoints(io).policyFile : undefined;
+  const policyFile = (values.policy as string | undefined) ?? stackPolicy;
+  const policy = readPolicyArg(policyFileOf(io.env, policyFile), (file) =>
     readFileSync(resolve(io.cwd, file), 'utf8'),
   );
   const table = stateTableFor(io, values, CANCEL_USAGE);

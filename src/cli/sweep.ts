@@ -45,6 +45,8 @@ function sweepEnvironment(io: CliIo, local: boolean) {
     env.STATE_TABLE_NAME = endpoints.tableName;
     env.ACTIONS_QUEUE_URL = endpoints.queueUrl;
     delete env.AUTOPILOT_SECRET_ID;
+    // The plan is the running sweeper's: its policy, not the shell's (--policy still names another).
+    if (endpoints.policyFile) env.AUTOPILOT_POLICY = endpoints.policyFile;
     dynamoEndpoint = endpoints.dynamodbEndpoint;
   }
   // The dry run never sends, but the dependencies want a queue URL.

@@ -21,6 +21,8 @@ export interface Endpoints {
   slackReceiverUrl: string;
   /** The functions' metric lines since the stack started (`autopilot stats --local`). */
   metricsFile?: string;
+  /** The policy file the stack runs (absolute): the CLI's `--local` plans and checks with it. */
+  policyFile?: string;
 }
 
 export const DEFAULT_ENDPOINTS_FILE = resolve(REPO_ROOT, '.local', 'endpoints.json');

@@ -268,7 +268,9 @@ export async function bootLocalStack(options: LocalStackOptions = {}): Promise<L
       slackReceiverUrl: receiver.url,
       ...(metricsFile ? { metricsFile } : {}),
     };
-    if (options.writeEndpointsFile) writeEndpointsFile(stateDir, endpoints, closers);
+    // The file also names the policy the stack runs: the CLI's --local decides with it.
+    if (options.writeEndpointsFile)
+      writeEndpointsFile(stateDir, { ...endpoints, policyFile: policyPath }, closers);
 
     let stopped: Promise<void> | undefined;
     return {
