@@ -51,8 +51,23 @@ function blockTexts(block: Record<string, unknown>): string[] {
   return parts;
 }
 
-/** Slack messages in plain words: the blocks' texts when there are blocks, else `text`. */
+/** Control characters (but the line break) and the bidirectional overrides and isolates that reorder a line. */
+const UNPRINTABLE = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu;
+
+/**
+ * Text for the terminal: posts quote event fields, platform errors and reasons from outside, which
+ * Slack shows inert but a terminal obeys (an escape sequence retitles or clears it, a carriage
+ * return overwrites the line). Each such character is shown as its escape (`\u001b`).
+ */
+const printable = (text: string) =>
+  text.replace(UNPRINTABLE, (c) => (c === '\n' ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+
+/** Slack messages in plain words (printable): the blocks' texts when there are blocks, else `text`. */
 export function describeSlackMessage(body: unknown): string {
+  return printable(describeRaw(body));
+}
+
+function describeRaw(body: unknown): string {
   if (typeof body !== 'object' || body === null) return String(body);
   const message = body as { text?: unknown; blocks?: unknown };
   const parts = Array.isArray(message.blocks)
