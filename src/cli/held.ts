@@ -130,7 +130,9 @@ export async function cancelCommand(args: string[], io: CliIo): Promise<number> 
       for (const url of urls) {
         // The channel URL is the operator's own setting; a reply URL must be Slack's (or the local stack's receiver).
         const posted = await postToSlack(url, message, { allowedOrigins });
-        if (!posted.ok) io.stderr(`warning: could not tell ${new URL(url).origin}: ${posted.error}`);
+        // Slack's answer is text from outside: shown printable.
+        if (!posted.ok)
+          io.stderr(printable(`warning: could not tell ${new URL(url).origin}: ${posted.error}`));
       }
     },
     ...(channel ? { channelUrl: async () => channel.url } : {}),
