@@ -108,6 +108,9 @@ export async function statsCommand(args: string[], io: CliIo): Promise<number> {
     { min: 0, max: 0 },
   );
   if (help) return printHelp(io, STATS_USAGE);
+  // One or the other: reading the live stack's figures as the named file's would mislead.
+  if (values.local && values.file !== undefined)
+    throw new UsageError('--local and --file exclude each other', STATS_USAGE);
   let file = values.file as string | undefined;
   if (values.local) {
     file = localEndpoints(io).metricsFile;
