@@ -74,7 +74,8 @@ describe('autopilot cancel --local', () => {
     expect(code, run.err()).toBe(0);
     expect(run.err()).not.toContain('could not tell');
     const told = await t.stack.receiver.waitFor(
-      (post) => post.path === '/response/review-cli-cancel' && JSON.stringify(post.body).includes('superseded'),
+      (post) =>
+        post.path === '/response/review-cli-cancel' && JSON.stringify(post.body).includes('superseded'),
       5_000,
     );
     expect(JSON.stringify(told.body)).toMatch(/[Cc]ancelled/);
