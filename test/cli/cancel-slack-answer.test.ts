@@ -7,12 +7,12 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../src/cli/run.js';
-import { createSqsClient, sendActionRequest } from '../src/queue/actions-queue.js';
-import { listHeld } from '../src/state/held.js';
-import { createDynamoClient } from '../src/state/table.js';
-import { captureIo } from './helpers/cli-io.js';
-import { bootTestStack, canaryTriggers, type TestStack } from './helpers/local-stack.js';
+import { runCli } from '../../src/cli/run.js';
+import { createSqsClient, sendActionRequest } from '../../src/queue/actions-queue.js';
+import { listHeld } from '../../src/state/held.js';
+import { createDynamoClient } from '../../src/state/table.js';
+import { captureIo } from '../helpers/cli-io.js';
+import { bootTestStack, canaryTriggers, type TestStack } from '../helpers/local-stack.js';
 
 let t: TestStack;
 /** A channel webhook that refuses every post with a body carrying terminal escapes. */

@@ -7,10 +7,10 @@
  * unless --policy names another.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../src/cli/run.js';
-import { REPO_ROOT } from '../src/local/endpoints.js';
-import { captureIo } from './helpers/cli-io.js';
-import { bootTestStack, type TestStack } from './helpers/local-stack.js';
+import { runCli } from '../../src/cli/run.js';
+import { REPO_ROOT } from '../../src/local/endpoints.js';
+import { captureIo } from '../helpers/cli-io.js';
+import { bootTestStack, type TestStack } from '../helpers/local-stack.js';
 
 let t: TestStack;
 

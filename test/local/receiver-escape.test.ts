@@ -11,8 +11,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeSlackMessage } from '../src/local/slack-receiver.js';
-import { bootLocalStack, type LocalStack } from '../src/local/stack.js';
+import { describeSlackMessage } from '../../src/local/slack-receiver.js';
+import { bootLocalStack, type LocalStack } from '../../src/local/stack.js';
 
 const printed: string[] = [];
 let stack: LocalStack;

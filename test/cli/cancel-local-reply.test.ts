@@ -6,12 +6,12 @@
  * got a warning for a post that should have been made.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../src/cli/run.js';
-import { createSqsClient, sendActionRequest } from '../src/queue/actions-queue.js';
-import { listHeld } from '../src/state/held.js';
-import { createDynamoClient } from '../src/state/table.js';
-import { captureIo } from './helpers/cli-io.js';
-import { bootTestStack, canaryTriggers, type TestStack } from './helpers/local-stack.js';
+import { runCli } from '../../src/cli/run.js';
+import { createSqsClient, sendActionRequest } from '../../src/queue/actions-queue.js';
+import { listHeld } from '../../src/state/held.js';
+import { createDynamoClient } from '../../src/state/table.js';
+import { captureIo } from '../helpers/cli-io.js';
+import { bootTestStack, canaryTriggers, type TestStack } from '../helpers/local-stack.js';
 
 let t: TestStack;
 
