@@ -41,7 +41,11 @@ function sweepEnvironment(io: CliIo, local: boolean) {
   if (local) {
     const endpoints = localEndpoints(io);
     env.CONSOLE_API_BASE_URL = endpoints.consoleApiBaseUrl;
-    env.CONSOLE_API_KEY ??= 'sandbox-key';
+    if (endpoints.sandboxReadOnlyApiKey) {
+      // The embedded sandbox's own key: a real key exported in this shell never goes to it.
+      env.CONSOLE_READ_ONLY_API_KEY = endpoints.sandboxReadOnlyApiKey;
+      delete env.CONSOLE_API_KEY;
+    } else env.CONSOLE_API_KEY ??= 'sandbox-key';
     env.STATE_TABLE_NAME = endpoints.tableName;
     env.ACTIONS_QUEUE_URL = endpoints.queueUrl;
     delete env.AUTOPILOT_SECRET_ID;

@@ -23,6 +23,11 @@ export interface Endpoints {
   metricsFile?: string;
   /** The policy file the stack runs (absolute): the CLI's `--local` plans and checks with it. */
   policyFile?: string;
+  /**
+   * With the embedded sandbox: its read-only key, a fixed public value (not a secret). `--local`
+   * reads with it, never with a Console API key still exported in the shell for a real platform.
+   */
+  sandboxReadOnlyApiKey?: string;
 }
 
 export const DEFAULT_ENDPOINTS_FILE = resolve(REPO_ROOT, '.local', 'endpoints.json');

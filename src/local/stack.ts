@@ -267,6 +267,7 @@ export async function bootLocalStack(options: LocalStackOptions = {}): Promise<L
       tableName: emulators.tableName,
       slackReceiverUrl: receiver.url,
       ...(metricsFile ? { metricsFile } : {}),
+      ...sandboxKeyOf(consoleApi),
     };
     // The file also names the policy the stack runs: the CLI's --local decides with it.
     if (options.writeEndpointsFile)
@@ -344,6 +345,14 @@ async function closeInReverse(closers: Closers, log: Logger | undefined): Promis
       log?.warn('stopping a part failed', { error: String(error) });
     }
   }
+}
+
+/** The embedded sandbox's read-only key, for the endpoints file (a public value; none for the caller's API). */
+function sandboxKeyOf(api: {
+  readOnlyApiKey?: string;
+  sandbox?: Sandbox;
+}): Pick<Endpoints, 'sandboxReadOnlyApiKey'> {
+  return api.sandbox && api.readOnlyApiKey ? { sandboxReadOnlyApiKey: api.readOnlyApiKey } : {};
 }
 
 /** The caller's Console API, or the embedded sandbox (with a read-only key for the webhook and the sweeper, as deployed). */

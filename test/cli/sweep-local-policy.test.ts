@@ -45,3 +45,23 @@ describe('sweep --dry-run --local', () => {
     expect(summary.stale.notJudged ?? '').not.toMatch(/no staleConfigs/);
   });
 });
+
+describe('sweep --dry-run --local with a real Console API key still exported in the shell', () => {
+  it("reads the embedded sandbox with the sandbox's own key: the shell's keys never go to it", async () => {
+    const run = captureIo({
+      env: {
+        ...t.cliEnv,
+        LOG_LEVEL: 'error',
+        CONSOLE_API_KEY: 'a-real-platform-key-exported-earlier',
+        CONSOLE_READ_ONLY_API_KEY: 'a-real-read-only-key-exported-earlier',
+      },
+      cwd: REPO_ROOT,
+      now: pinned,
+    });
+    const code = await runCli(['sweep', '--dry-run', '--local', '--json'], run.io);
+    expect(code, run.err()).toBe(0);
+    const { summary } = JSON.parse(run.out()) as { summary: { stop: string; events: { eventsRead: number } } };
+    expect(summary.stop).not.toBe('error');
+    expect(summary.events.eventsRead).toBeGreaterThan(0);
+  });
+});
