@@ -168,7 +168,6 @@ export async function sweepCommand(args: string[], io: CliIo): Promise<number> {
       posts.push(message.text ?? JSON.stringify(message));
       return { ok: true, status: 200 } as never;
     },
-    logger: createLogger({ service: 'sweeper', level: 'warn', sink: (line) => io.stderr(line) }),
     hooks: {
       onStep: (step, detail) => {
         if (step !== 'page') return;
