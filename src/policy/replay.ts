@@ -2,10 +2,12 @@
  * Replaying the audit trail under another policy: each recorded decision is decided again at
  * its original time with the state it had then (pause, veto), and the new policy's own counters
  * are rebuilt from the replayed approvals in decision order (dry runs take no unit, as in the worker).
- * A request the new policy ends at one record is not decided again at its later records, and a
- * dry-run approval is told apart from a real one. Pure: records in, rows and counts out.
+ * A request the new policy ends at one record is not decided again at its later records, a
+ * dry-run approval is told apart from a real one, and an `ask` is denied where the record had no
+ * channel to ask in, as the worker denied it. Pure: records in, rows and counts out.
  */
 import { type ActionRequest, actionRequestSchemas, actionTarget, requesterKey } from '../actions/request.js';
+import { askedWhere, NO_CHANNEL_WORDS } from './ask-channel.js';
 import { decide, type Outcome, type PauseInput, type Veto } from './decide.js';
 import type { Policy } from './schema.js';
 
@@ -21,6 +23,11 @@ export interface DecisionInputs {
   lastExposure?: number;
   /** With it: how far the sweeper had read the event log (epoch ms; null: never). */
   eventsReadUpTo?: number | null;
+  /**
+   * Whether a notifications channel was set to ask in: without one the worker denies an `ask`
+   * (src/policy/ask-channel.ts). Records written before it was kept: see `channelOf`.
+   */
+  channel?: boolean;
 }
 
 /** A recorded decision as the audit trail keeps it (structurally `StoredAuditRecord`). */
@@ -32,6 +39,8 @@ export interface RecordedDecision {
   requester: string;
   rule: string;
   result: string;
+  /** The recorded reason (tells a legacy denial for want of a channel). */
+  reason?: string;
   /** Whether the decision was a dry run; records without it count `would-mutate` as one. */
   dryRun?: boolean;
   inputs?: DecisionInputs;
@@ -118,6 +127,8 @@ export function replayDecisions(policy: Policy, records: readonly RecordedDecisi
       if (used + 1 > counter.limit) decision = counter.exceeded;
       else counted.set(counter.key, used + 1);
     }
+    // An ask with no channel to ask in is denied, as the worker carries it out.
+    decision = askedWhere(decision, channelOf(record));
     if (decision.outcome === 'approve' || decision.outcome === 'deny') ended.add(record.requestId);
     report.replayed += 1;
     const oldDryRun = record.dryRun ?? record.result === 'would-mutate';
@@ -145,6 +156,16 @@ export function replayDecisions(policy: Policy, records: readonly RecordedDecisi
     });
   }
   return report;
+}
+
+/**
+ * Whether the record's decision had a channel to ask in. Records written before inputs kept it
+ * say so only by their result: a denial for want of a channel had none; any other is taken to
+ * have had one (the usual deployment), so a new `ask` there shows as `ask`.
+ */
+function channelOf(record: RecordedDecision): boolean {
+  if (typeof record.inputs?.channel === 'boolean') return record.inputs.channel;
+  return !(record.result === 'denied' && record.reason?.includes(NO_CHANNEL_WORDS));
 }
 
 /** When the worker decided the record (its inputs' `now`), else when the record was written. */

@@ -31,6 +31,7 @@ import { answeredQuestion } from './hold.js';
 import {
   currentDate,
   lockExpiry,
+  notificationsUrl,
   ownerOf,
   type RecordContext,
   type RecordDeps,
@@ -94,7 +95,7 @@ export async function processRecord(
   if (cancel) return endCancelled(deps, ctx, cancel);
 
   // From here a failure is the request's own: on the record's last receive its people are told.
-  return tellingIfGivenUp(deps, ctx, () => {
+  return tellingIfGivenUp(deps, ctx, async () => {
     const decision = deps.decide(deps.policy, { request, now, pause, veto, lastExposure, eventsReadUpTo });
     // The Slack response_url is a short-lived capability: kept out of the audit trail.
     const { reply: _reply, ...kept } = request;
@@ -105,6 +106,8 @@ export async function processRecord(
       ...(veto ? { veto } : {}),
       ...(lastExposure === undefined ? {} : { lastExposure }),
       ...(eventsReadUpTo === undefined ? {} : { eventsReadUpTo }),
+      // Whether an `ask` could be asked (wait.ts): a replay then denies it as the worker did.
+      channel: Boolean(await notificationsUrl(deps)),
     };
     return apply(deps, ctx, decision);
   });

@@ -4,6 +4,7 @@
  * (hold.ts), where the release tick finds it and `/autopilot cancel` can end it; nothing here
  * calls the Console API.
  */
+import { askedWhere } from '../policy/ask-channel.js';
 import type { Decision } from '../policy/decide.js';
 import { postToSlack } from '../slack/post.js';
 import { clearNotified, markNotified } from '../state/audit.js';
@@ -55,8 +56,9 @@ export async function defer(
 export async function ask(deps: RecordDeps, ctx: RecordContext, decision: Decision): Promise<RecordResult> {
   const base = { rule: decision.rule, dryRun: decision.dryRun };
   const webhook = await notificationsUrl(deps);
+  // No one to ask: denied, by the rule `policy replay` applies too (src/policy/ask-channel.ts).
   if (!webhook) {
-    const reason = `${decision.reason}; but no notifications channel (slackWebhookUrl) is set to ask in, so it is denied`;
+    const { reason } = askedWhere(decision, false);
     return finish(deps, ctx, { ...base, result: 'denied', reason }, 'decided');
   }
   const message = askMessage(ctx.request, decision);
