@@ -27,7 +27,10 @@ function render(report: ReplayReport, policyFile: string, since: Date): string {
     `Replayed ${report.replayed} decision(s) since ${since.toISOString()} under ${policyFile}: ` +
       `${report.unchanged} unchanged, ${report.rows.length} changed, ${report.notReplayable} not replayable` +
       (report.alreadyEnded > 0
-        ? `; ${report.alreadyEnded} later record(s) of requests the new policy had already ended.`
+        ? `; ${report.alreadyEnded} later record(s) of requests the new policy had already ended`
+        : '') +
+      (report.answers > 0
+        ? `; ${report.answers} person's answer(s) to a question (not a policy decision) not decided again.`
         : '.'),
     ...kinds.map(([kind, count]) => `  ${kind}: ${count}`),
   ];

@@ -39,8 +39,10 @@ export interface RecordedDecision {
   requester: string;
   rule: string;
   result: string;
-  /** The recorded reason (tells a legacy denial for want of a channel). */
+  /** The recorded reason (tells a legacy denial for want of a channel, or a legacy answer). */
   reason?: string;
+  /** Set on the record ending an asked request a person answered (an Approve click): who. */
+  answeredBy?: string;
   /** Whether the decision was a dry run; records without it count `would-mutate` as one. */
   dryRun?: boolean;
   inputs?: DecisionInputs;
@@ -63,6 +65,11 @@ export interface ReplayReport {
   notReplayable: number;
   /** Later records of a request the new policy had already approved or denied at an earlier one: they would not exist. */
   alreadyEnded: number;
+  /**
+   * Records ending an asked request with a person's answer (an Approve click): not a policy
+   * decision, so not decided again. The click's copy is a request of its own and is replayed.
+   */
+  answers: number;
   /** "approve → deny", "approve (dry run) → approve": how many. */
   changes: Record<string, number>;
   rows: ReplayRow[];
@@ -89,6 +96,7 @@ export function replayDecisions(policy: Policy, records: readonly RecordedDecisi
     unchanged: 0,
     notReplayable: 0,
     alreadyEnded: 0,
+    answers: 0,
     changes: {},
     rows: [],
   };
@@ -105,6 +113,10 @@ export function replayDecisions(policy: Policy, records: readonly RecordedDecisi
     if (!oldOutcome) continue;
     if (ended.has(record.requestId)) {
       report.alreadyEnded += 1;
+      continue;
+    }
+    if (isAnswer(record)) {
+      report.answers += 1;
       continue;
     }
     if (!replayable(record.inputs)) {
@@ -166,6 +178,16 @@ export function replayDecisions(policy: Policy, records: readonly RecordedDecisi
 function channelOf(record: RecordedDecision): boolean {
   if (typeof record.inputs?.channel === 'boolean') return record.inputs.channel;
   return !(record.result === 'denied' && record.reason?.includes(NO_CHANNEL_WORDS));
+}
+
+/**
+ * A person's answer ending an asked request (src/worker/answered.ts). Records written before
+ * `answeredBy` was kept say it only in their reason, which the worker begins with these words;
+ * a decision the policy made always has inputs.
+ */
+function isAnswer(record: RecordedDecision): boolean {
+  if (record.answeredBy) return true;
+  return !record.inputs && /^answered by \S+ \(request /.test(record.reason ?? '');
 }
 
 /** When the worker decided the record (its inputs' `now`), else when the record was written. */

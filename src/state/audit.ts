@@ -35,6 +35,8 @@ export interface AuditRecord {
   replayOf?: string;
   /** Set on the record of a policy decision (not on later outcomes or replays of stored ones). */
   inputs?: DecisionInputs;
+  /** On the record ending an asked request a person answered: who (`slack:U…`). Not a policy decision. */
+  answeredBy?: string;
 }
 
 function pk(requestId: string) {
@@ -61,6 +63,7 @@ export async function writeAudit(table: StateTable, record: AuditRecord): Promis
   if (record.messageId) item.messageId = { S: record.messageId };
   if (record.deferUntil) item.deferUntil = { S: record.deferUntil };
   if (record.replayOf) item.replayOf = { S: record.replayOf };
+  if (record.answeredBy) item.answeredBy = { S: record.answeredBy };
   if (record.inputs) item.inputs = { S: scrubSecrets(JSON.stringify(record.inputs)) };
   await putItem(table, item);
 }
@@ -84,6 +87,7 @@ export function storedRecord(item: Record<string, AttributeValue>, requestId = '
   if (item.messageId?.S) record.messageId = item.messageId.S;
   if (item.deferUntil?.S) record.deferUntil = item.deferUntil.S;
   if (item.replayOf?.S) record.replayOf = item.replayOf.S;
+  if (item.answeredBy?.S) record.answeredBy = item.answeredBy.S;
   if (item.inputs?.S) {
     try {
       record.inputs = JSON.parse(item.inputs.S) as DecisionInputs;

@@ -25,7 +25,8 @@ export async function endAnsweredQuestion(
   // Not held: it ended already (an earlier answer, a cancel the tick carried out, its expiry).
   // A question about another effect is not this one's to end.
   if (!held || effectKey(held.request) !== effectKey(answer)) return;
-  const reason = `answered by ${requesterKey(answer.requestedBy)} (request ${answer.requestId}): ${done.reason}`;
+  const answeredBy = requesterKey(answer.requestedBy);
+  const reason = `answered by ${answeredBy} (request ${answer.requestId}): ${done.reason}`;
   // Its requester only, when not the one the copy's own reply reached.
   const tell = async (urls: string[], message: SlackMessage) => {
     for (const url of urls.filter((u) => u !== answer.reply?.slackResponseUrl)) {
@@ -33,8 +34,10 @@ export async function endAnsweredQuestion(
       if (!posted.ok) deps.metrics.put('SlackPostsFailed', 1, {}, { requestId: asked });
     }
   };
-  // The question's own mark: an earlier copy answering it may have made the change.
-  const ending = { ...done, reason };
+  // Who answered is kept apart from the reason too: the audit record is a person's answer, not a
+  // policy decision (`policy replay` counts it as one). The question's own mark: an earlier copy
+  // answering it may have made the change.
+  const ending = { ...done, reason, answeredBy };
   await endHeldNow(deps.table, held, held.reachedAt ? mayHaveBeenDone(ending) : ending, currentDate(deps), {
     tell,
   });

@@ -21,6 +21,8 @@ export interface HeldEnding {
   replayOf?: string;
   /** Denied, but an earlier attempt may have made the change (replies.ts, `mayHaveBeenDone`). */
   mayHaveBeenDone?: boolean;
+  /** A person's answer ends it (answered.ts): who, kept in the audit record (`policy replay` counts it apart). */
+  answeredBy?: string;
 }
 
 /** Who is told: the request's reply URL, and the channel when `channelUrl` names one. */
@@ -62,6 +64,7 @@ export async function endHeldNow(
     reason,
     result,
     dryRun,
+    ...(ending.answeredBy ? { answeredBy: ending.answeredBy } : {}),
   });
   if (!tell.tell) return;
   const urls = [liveReplyUrl(request, now), await tell.channelUrl?.()].filter(
