@@ -60,7 +60,9 @@ describe('sweep --dry-run --local with a real Console API key still exported in 
     });
     const code = await runCli(['sweep', '--dry-run', '--local', '--json'], run.io);
     expect(code, run.err()).toBe(0);
-    const { summary } = JSON.parse(run.out()) as { summary: { stop: string; events: { eventsRead: number } } };
+    const { summary } = JSON.parse(run.out()) as {
+      summary: { stop: string; events: { eventsRead: number } };
+    };
     expect(summary.stop).not.toBe('error');
     expect(summary.events.eventsRead).toBeGreaterThan(0);
   });
