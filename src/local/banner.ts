@@ -3,6 +3,7 @@
  * ready-to-paste signed requests so a new user sees the system answer within a minute.
  */
 import { relative } from 'node:path';
+import type { Endpoints } from './endpoints.js';
 import { signedSlashCommand, toCurl } from './sign.js';
 import { LOCAL_SIGNING_SECRET, type LocalStack } from './stack.js';
 
@@ -23,7 +24,7 @@ export function renderBanner(stack: LocalStack, options: BannerOptions): string 
   row('webhook', `${e.webhookUrl}   (POST /slack/commands, POST /slack/interactions, GET /health)`);
   const consoleNote =
     stack.components.sandbox === 'running'
-      ? `embedded sandbox${options.sandboxKey ? ', key sandbox-key' : ''}`
+      ? `embedded sandbox${options.sandboxKey ? ', key sandbox-key' : ''}${readOnlyKey(e)}`
       : 'from CONSOLE_API_BASE_URL';
   row('Console API', `${e.consoleApiBaseUrl}/console/v1   (${consoleNote})`);
   row('SQS (fauxqs)', e.sqsEndpoint);
@@ -76,4 +77,9 @@ export function renderBanner(stack: LocalStack, options: BannerOptions): string 
   lines.push(command('approve trg_7 ph_2 from the banner'));
   lines.push('', 'Also: `npm run demo` (the whole story), `npx autopilot --help`. Ctrl-C stops.', '');
   return lines.join('\n');
+}
+
+/** The embedded sandbox's read-only key (a public value): what the webhook, the sweeper and `--local` read with. */
+function readOnlyKey(e: Endpoints): string {
+  return e.sandboxReadOnlyApiKey ? `, read-only key ${e.sandboxReadOnlyApiKey}` : '';
 }
