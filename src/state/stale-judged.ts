@@ -6,7 +6,7 @@
  * (or, before any did, the first that could not), and each run reports the age (StaleJudgementAge).
  */
 import { getItem, itemKey, putItem } from './dynamo.js';
-import type { Cursor } from './sweep-cursor.js';
+import { type Cursor, recordingEpisode } from './sweep-cursor.js';
 import { ITEM_FAMILIES, type StateTable } from './table.js';
 
 const KEY = itemKey(`${ITEM_FAMILIES.sweeper}#cursor`, 'stale-judged');
@@ -23,7 +23,7 @@ export async function notJudgedSince(
   run: { judged: boolean; now: Date; cursor: Cursor },
 ): Promise<number | null> {
   const { judged, now, cursor } = run;
-  const episode = `${cursor.exposureSettings ?? ''}@${cursor.recordingSince ?? ''}`;
+  const episode = recordingEpisode(cursor);
   if (!judged) {
     const item = await getItem(table, KEY);
     const at = Number(item?.at?.N);

@@ -29,7 +29,11 @@ export interface Cursor {
   floorTs?: number | null | undefined;
   /** From `floorTs` on: identity hash → [timestamp, events of that identity processed]. */
   recent?: Record<string, [number, number]> | undefined;
-  /** Hash of the exposure-event settings exposures were recorded with; null: not recording. */
+  /**
+   * Hash of the exposure-event settings exposures were recorded with; null: not recording. The
+   * late-exposure walk's cursor carries the sweeper cursor's two recording fields of the episode
+   * it read for (absent on one stored before it did).
+   */
   exposureSettings?: string | null | undefined;
   /** Exposures are recorded, with `exposureSettings`, for events after this (null: all read). */
   recordingSince?: number | null | undefined;
@@ -54,6 +58,16 @@ export const EMPTY_CURSOR: Cursor = {
   totalItems: 0,
   observedSince: null,
 };
+
+/**
+ * The recording episode a cursor belongs to: it changes when the stale sweep is turned on (again)
+ * or its `exposureEvents` change (src/sweeper/observation.ts withRecording). The one test of a
+ * turn-on: what the stale sweep remembers from an earlier episode (since when it has not judged,
+ * where the late-exposure walk stood) does not carry over.
+ */
+export function recordingEpisode(cursor: Pick<Cursor, 'exposureSettings' | 'recordingSince'>): string {
+  return `${cursor.exposureSettings ?? ''}@${cursor.recordingSince ?? ''}`;
+}
 
 /** `events`: the sweeper's walk; `late-exposures`: the walk behind it that reads exposures logged late. */
 export type CursorName = 'events' | 'late-exposures';

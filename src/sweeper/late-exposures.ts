@@ -13,7 +13,13 @@
 import type { Logger } from '../observability/logger.js';
 import type { Policy } from '../policy/schema.js';
 import { mergeMax, writeLastSeen } from '../state/last-seen.js';
-import { type Cursor, EMPTY_CURSOR, readCursor, writeCursor } from '../state/sweep-cursor.js';
+import {
+  type Cursor,
+  EMPTY_CURSOR,
+  readCursor,
+  recordingEpisode,
+  writeCursor,
+} from '../state/sweep-cursor.js';
 import type { StateTable } from '../state/table.js';
 import { type WatchEntry, writeWatchEntries } from '../state/watch.js';
 import { reading } from './event-walk.js';
@@ -69,7 +75,7 @@ export async function readLateExposures(
     events: deps.events,
     pageSize: deps.pageSize,
     order: deps.policy.sweeper.eventOrder,
-    cursor: (await readCursor(table, 'late-exposures')) ?? firstLateCursor(state.latest, until),
+    cursor: await startCursor(table, state.latest, until),
     deadline: state.deadline,
     now: now.getTime(),
     until,
@@ -108,7 +114,23 @@ export async function readLateExposures(
 }
 
 /**
- * The first late walk (the sweep just turned on, or an upgrade) starts at the bound, not at the
+ * Where this run's late walk starts, stamped with the sweeper cursor's recording episode. A late
+ * cursor left by an earlier episode (the sweep turned off and on again, or its exposureEvents
+ * changed: the same test as StaleJudgementAge's) is set aside: resuming it would re-read all that
+ * was logged while the sweep was off, months maybe, before judging again. One stored before late
+ * cursors carried their episode is resumed (it cannot tell, and it is where the walk stands).
+ */
+async function startCursor(table: StateTable, latest: Cursor | undefined, until: number): Promise<Cursor> {
+  const episode = { exposureSettings: latest?.exposureSettings, recordingSince: latest?.recordingSince };
+  const stored = await readCursor(table, 'late-exposures');
+  const resumed =
+    stored &&
+    (stored.exposureSettings === undefined || recordingEpisode(stored) === recordingEpisode(episode));
+  return { ...((resumed ? stored : firstLateCursor(latest, until)) ?? EMPTY_CURSOR), ...episode };
+}
+
+/**
+ * The first late walk of an episode (the sweep just turned on, or an upgrade) starts at the bound, not at the
  * log's start: the sweeper's walk has read everything before on time (a second read of months
  * of history would double a first run). Its position is a guide: the walk steps back from there
  * to the first page before the floor.
