@@ -23,7 +23,7 @@ import { actionTarget } from '../actions/request.js';
 import { type Context, decideAction, decideApproval, HOUR } from './action-rules.js';
 import { activeFreeze, frozenUntil, protectingGlob } from './rules.js';
 import type { ChatGrant, Policy } from './schema.js';
-import { exposedSince } from './stale-sweep.js';
+import { exposedSince, sweepAsksAgain } from './stale-sweep.js';
 import { formatInstant } from './time-words.js';
 
 export type Outcome = 'approve' | 'deny' | 'ask' | 'defer';
@@ -163,18 +163,28 @@ const pause: Step = ({ now, when, result }, { pause }) => {
 };
 
 /** 4. A request that waited too long is stale: the release it was meant for has moved on. */
-const expiry: Step = ({ policy, now, requestedAt, expiresAt, when, result }) => {
+const expiry: Step = ({ policy, now, expiresAt, when, result }, { request }) => {
   if (now <= expiresAt) return undefined;
-  return result('deny', 'maxDeferHours', expiryWords(policy, requestedAt, when));
+  return result('deny', 'maxDeferHours', expiryWords(policy, request, when));
 };
 
 /** Why an expired request is denied; also what the release tick says ending a stuck one (src/worker/release.ts). */
-export function expiryWords(policy: Policy, requestedAt: number, when: (instant: number) => string): string {
+export function expiryWords(
+  policy: Policy,
+  request: ActionRequest,
+  when: (instant: number) => string,
+): string {
+  const requestedAt = Date.parse(request.requestedAt);
   const expiresAt = requestedAt + policy.approvals.maxDeferHours * HOUR;
   return (
     `the request was made ${when(requestedAt)}, more than ${policy.approvals.maxDeferHours} hours ago ` +
-    `(approvals.maxDeferHours); it expired ${when(expiresAt)}; send a new request if it is still wanted`
+    `(approvals.maxDeferHours); it expired ${when(expiresAt)}; ${afterExpiry(request)}`
   );
+}
+
+/** What to do about an expired request (the one home of these words: decisions, the tick, an expired question's click). */
+export function afterExpiry(request: ActionRequest): string {
+  return sweepAsksAgain(request) ?? 'send a new request if it is still wanted';
 }
 
 /** 6. A person with the grant decides; automation yields to people (also over a veto). */

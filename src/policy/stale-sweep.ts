@@ -3,7 +3,7 @@
  * worker executes them, maybe long after the sweep judged (held over `maxPerDay`, a pause).
  * Pure, like decide.ts.
  */
-import type { ArchiveConfigRequest } from '../actions/request.js';
+import type { ActionRequest, ArchiveConfigRequest } from '../actions/request.js';
 import { type Context, HOUR } from './action-rules.js';
 import type { Decision, Step } from './decide.js';
 
@@ -60,6 +60,20 @@ function unreadSince(
 
 /** The requester id of the stale sweep's archives (`schedule:stale-config-sweep`; only the sweeper may send `schedule`). */
 export const STALE_SWEEP_ID = 'stale-config-sweep';
+
+/**
+ * What follows a denial of the sweep's archive that no person made (its expiry): the sweeper asks
+ * again by itself a day after it while the config stays unexposed (ASK_AGAIN_AFTER_DENIAL_MS,
+ * src/sweeper/stale.ts), so "send a new request" would be wrong. Undefined for other requests.
+ */
+export function sweepAsksAgain(request: ActionRequest): string | undefined {
+  if (request.action !== 'archive_config' || request.requestedBy.source !== 'schedule') return undefined;
+  if (request.requestedBy.id !== STALE_SWEEP_ID) return undefined;
+  return (
+    `the stale-config sweep asks for it again by itself a day after this denial while config ${request.configId} ` +
+    'stays unexposed; to stop it, add the config to actions.archive_config.protect'
+  );
+}
 
 /**
  * A stale sweep's archive executed later (held) is the sweep's, under the policy deployed now: a

@@ -7,7 +7,7 @@
  * queued or vetoed is the held copy of the request, never the button's.
  */
 import { type ActionRequest, effectKey } from '../actions/request.js';
-import { requestExpiresAt } from '../policy/decide.js';
+import { afterExpiry, requestExpiresAt } from '../policy/decide.js';
 import { settleBy } from './deadline.js';
 import type { WebhookDeps } from './deps.js';
 
@@ -27,8 +27,8 @@ const answered = (by: string) =>
  * While automation is paused the tick sends nothing back and the worker holds even an expired
  * request (the pause comes first), so it is closed only once automation is resumed.
  */
-const expired = (at: Date) =>
-  `This question expired at ${at.toISOString().replace(/\.\d{3}Z$/, 'Z')} (approvals.maxDeferHours), so it can no longer be answered; nothing was done. It is closed as expired at its next look (while automation is paused: once it is resumed); send a new request if it is still wanted.`;
+const expired = (at: Date, request: ActionRequest) =>
+  `This question expired at ${at.toISOString().replace(/\.\d{3}Z$/, 'Z')} (approvals.maxDeferHours), so it can no longer be answered; nothing was done. It is closed as expired at its next look (while automation is paused: once it is resumed); ${afterExpiry(request)}.`;
 
 export async function openQuestion(
   deps: WebhookDeps,
@@ -66,7 +66,7 @@ export async function openQuestion(
   // Deny is still taken: its veto keeps automation (e.g. the sweep asking again) off the change.
   const expiresAt = requestExpiresAt(deps.policy, held.request);
   if (!repeat && clicker?.approve !== false && now() > expiresAt.getTime())
-    return { ok: false, outcome: 'question_expired', message: expired(expiresAt) };
+    return { ok: false, outcome: 'question_expired', message: expired(expiresAt, held.request) };
   return { ok: true, request: { ...held.request, requestId: held.requestId } };
 }
 

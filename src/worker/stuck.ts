@@ -88,7 +88,7 @@ export async function endStuckExpired(
     const ending = {
       result: 'denied' as const,
       rule: 'maxDeferHours',
-      reason: `${expiryWords(policy, Date.parse(record.request.requestedAt), when)}; ${stuckFor}`,
+      reason: `${expiryWords(policy, record.request, when)}; ${stuckFor}`,
       dryRun: isDryRun(policy, record.request),
     };
     const mayHaveReached = record.reachedAt !== undefined || record.executingBy !== undefined;
