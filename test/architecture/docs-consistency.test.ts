@@ -16,6 +16,7 @@ import { SIGNERS } from '../../src/actions/proof.js';
 import { USAGE } from '../../src/cli/run.js';
 import { METRIC_CATALOGUE } from '../../src/observability/metrics.js';
 import { MAX_RECEIVE_COUNT_VARIABLE } from '../../src/queue/redrive.js';
+import { ROTATION_GRACE_MS } from '../../src/secrets/previous-keys.js';
 import { requesterKeyVariable } from '../../src/secrets/secrets.js';
 import { ITEM_FAMILIES } from '../../src/state/table.js';
 import { COMMANDS } from '../../src/webhook/commands.js';
@@ -255,5 +256,18 @@ describe('README "Secrets: who reads what": the table grants', () => {
       .map((a) => a.replace('dynamodb:', '').replace(/Item$/, '').toLowerCase())
       .sort();
     expect(documented).toEqual(granted);
+  });
+});
+
+describe('README: a requester key rotated out', () => {
+  it('says wherever it tells of requests signed with the old key that the worker accepts it for a while after the rotation', () => {
+    // src/secrets/previous-keys.ts: only requests reaching the worker later end in the DLQ.
+    const words: Record<number, string> = { 5: 'five', 10: 'ten', 15: 'fifteen', 20: 'twenty' };
+    const grace = `${words[ROTATION_GRACE_MS / 60_000]} minutes after the rotation`;
+    const passages = readme
+      .split(/\n(?=- )|\n\n/)
+      .filter((p) => /signed with (the old key|it)/.test(p) && /DLQ/.test(p));
+    expect(passages.length).toBeGreaterThanOrEqual(2);
+    for (const passage of passages) expect(passage.replace(/\s+/g, ' ')).toContain(grace);
   });
 });
