@@ -22,6 +22,7 @@ import { AttributeType, BillingMode, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { AccountPrincipal, AnyPrincipal, ArnPrincipal, Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Topic } from 'aws-cdk-lib/aws-sns';
@@ -62,8 +63,9 @@ export interface AutopilotStackProps extends StackProps {
   /** Complete ARN of an existing secret holding `{slackSigningSecret, consoleReadOnlyApiKey}` (webhook); else one is created. */
   existingWebhookSecretArn?: string;
   /**
-   * ARN of the customer-managed KMS key the existing secrets are encrypted with: each function
-   * may decrypt with it, through Secrets Manager only. @default none (the AWS-managed key needs no grant)
+   * ARN of the customer-managed KMS key for the secrets: the ones the stack creates are
+   * encrypted with it, and the existing ones named above are expected to be. Each function may
+   * decrypt with it, through Secrets Manager only. @default none (the AWS-managed key, which needs no grant)
    */
   secretsKmsKeyArn?: string;
   /**
@@ -117,6 +119,12 @@ export class AutopilotStack extends Stack {
     // --- Secrets, split by who may read them. The template never holds a value: a created
     // secret starts with empty fields (the handlers refuse to run until an operator sets them);
     // `generateStringKey` is required by CloudFormation and adds an unused random field.
+    // With `secretsKmsKeyArn` every secret created here is encrypted with that key, not the
+    // AWS-managed one: rules such as "every secret under our own key" (an SCP on CreateSecret,
+    // a Config rule) would otherwise refuse or flag the stack. Existing secrets are left as they are.
+    const secretsKey = props.secretsKmsKeyArn
+      ? Key.fromKeyArn(this, 'SecretsKey', props.secretsKmsKeyArn)
+      : undefined;
     const operatorSecret = (
       id: string,
       existingArn: string | undefined,
@@ -126,6 +134,7 @@ export class AutopilotStack extends Stack {
       if (existingArn) return Secret.fromSecretCompleteArn(this, id, existingArn);
       const created = new Secret(this, id, {
         description: `console-autopilot ${readers}: ${JSON.stringify(fields)} (set after deploy)`,
+        ...(secretsKey ? { encryptionKey: secretsKey } : {}),
         generateSecretString: {
           secretStringTemplate: JSON.stringify(Object.fromEntries(fields.map((f) => [f, '']))),
           generateStringKey: 'unused',
@@ -166,6 +175,7 @@ export class AutopilotStack extends Stack {
     const requesterKey = (id: string, signer: string): Secret => {
       const key = new Secret(this, id, {
         description: `console-autopilot: the ${signer}'s requester key (generated; read by the ${signer} and the worker)`,
+        ...(secretsKey ? { encryptionKey: secretsKey } : {}),
         generateSecretString: { passwordLength: 64, excludePunctuation: true },
       });
       Validations.of(key).acknowledge({
