@@ -16,7 +16,7 @@ import { code, escapeMrkdwn, problem, type SlackReply, section } from './blocks.
 import { settleBy } from './deadline.js';
 import type { WebhookDeps } from './deps.js';
 import { MalformedSlackRequestError } from './errors.js';
-import { enqueue, responseUrlOf, SIGNING_FAILED_TEXT } from './mutations.js';
+import { enqueue, responseUrlOf, SIGNING_AGAIN_TEXT, SIGNING_FAILED_TEXT } from './mutations.js';
 import { answerQuestion, lookAfterVeto, lookAgainNow, openQuestion } from './open-question.js';
 import { replier } from './reply.js';
 
@@ -263,7 +263,7 @@ async function approve(click: Click): Promise<InteractionResult> {
     if (sent.outcome !== 'queue_unconfirmed' && deps.held?.unanswer)
       await settleBy(deps.held.unanswer(original.requestId, userId), deadline + 400, now);
     const told = {
-      signing_failed: `${escapeMrkdwn(what)} was *not* queued: ${SIGNING_FAILED_TEXT}. The question stays open.`,
+      signing_failed: `${escapeMrkdwn(what)} was *not* queued: ${SIGNING_FAILED_TEXT}. The question stays open. Click again in a moment: ${SIGNING_AGAIN_TEXT}.`,
       queue_unreachable: `The actions queue could not be reached, so ${escapeMrkdwn(what)} was *not* queued. Please click again.`,
       queue_unconfirmed: `The actions queue did not confirm ${escapeMrkdwn(what)} in time; clicking again is safe.`,
     };

@@ -163,14 +163,24 @@ export function queuedReply(request: ActionRequest, slash: string): SlackReply {
   ]);
 }
 
-/** Why a request could not be signed, for the person: no detail (it would be about secrets), where to turn. */
+/**
+ * Why a request could not be signed, for the person: no detail (it would be about secrets). True
+ * of both causes of `signing_failed`: a read that failed, and one still running at the deadline.
+ */
 export const SIGNING_FAILED_TEXT =
-  'console-autopilot could not sign it (its requester key could not be read: a problem with its secrets, for an operator to fix; the queue was not tried)';
+  'console-autopilot could not sign it (its requester key could not be read in time: the read of its secrets failed or was too slow; the queue was not tried)';
+/**
+ * Whether trying again helps: a slow read goes on after the answer and caches the key, so the
+ * next try on that container is signed; a read that fails again is a problem with the
+ * secrets, for an operator.
+ */
+export const SIGNING_AGAIN_TEXT =
+  "it may work then (a read that was only slow goes on after this answer); if it fails again, console-autopilot's secrets need an operator";
 
 export function notQueuedReply(request: ActionRequest, outcome: NotQueued): SlackReply {
   if (outcome === 'signing_failed')
     return problem(
-      `${request.action} for ${actionTarget(request)} was *not* queued: ${SIGNING_FAILED_TEXT}. Nothing was changed; trying again helps only once it is fixed.`,
+      `${request.action} for ${actionTarget(request)} was *not* queued: ${SIGNING_FAILED_TEXT}. Nothing was changed. Try again in a moment: ${SIGNING_AGAIN_TEXT}.`,
     );
   return outcome === 'queue_unreachable'
     ? problem(
