@@ -181,7 +181,7 @@ export class AutopilotStack extends Stack {
       Validations.of(key).acknowledge({
         id: 'AwsSolutions-SMG4',
         reason:
-          'A random key only the functions read. Rotating it (put-secret-value) is picked up within minutes; requests signed with the old key and still in the queue at that moment end in the DLQ with the reason and are asked for again; there is nothing a person would gain from rotating it on a schedule.',
+          'A random key only the functions read. Rotating it (put-secret-value) is picked up within minutes; the worker still accepts the old key for 10 minutes after the rotation (src/secrets/previous-keys.ts), and requests signed with it that reach the worker later end in the DLQ with the reason; there is nothing a person would gain from rotating it on a schedule.',
       });
       return key;
     };
