@@ -29,7 +29,8 @@ Options:
   --queue-url <url>         default: ACTIONS_QUEUE_URL
   --local                   use the running local stack (.local/endpoints.json)
   --wait                    wait for the outcome: exit 0 approved (or already done), 3 denied, cancelled,
-                            stale or refused, 4 still held (deferred, asked, paused) at the timeout
+                            stale or refused, 4 still held (deferred, asked, paused) or still queued at the
+                            timeout (never recorded: backed up, or dead-lettered; see autopilot dlq list)
   --timeout <15m>           how long --wait waits (s, m or h; default 15m)
   --table <name>            the state table --wait reads (default STATE_TABLE_NAME; --local: the stack's)
 Environment: ACTIONS_QUEUE_URL, STATE_TABLE_NAME, AWS_ENDPOINT_URL_SQS / _DYNAMODB (emulators), AWS_REGION
@@ -119,9 +120,15 @@ async function waitAndTell(
       sleep: io.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     });
     const rule = outcome.rule ? ` (rule: ${outcome.rule})` : '';
-    const held = outcome.exitCode === 4 ? 'still held at the timeout: ' : '';
+    // Not yet recorded by the worker is not "held": wait.ts says why, and where to look.
+    const result =
+      outcome.exitCode !== 4
+        ? outcome.result
+        : outcome.result === 'queued'
+          ? 'still queued at the timeout'
+          : `still held at the timeout: ${outcome.result}`;
     // The reason may name another request's requester (any queue sender's choice): shown printable.
-    io.stderr(printable(`${held}${outcome.result}${rule}${outcome.reason ? `: ${outcome.reason}` : ''}`));
+    io.stderr(printable(`${result}${rule}${outcome.reason ? `: ${outcome.reason}` : ''}`));
     return outcome.exitCode;
   } catch (error) {
     throw new CommandError(

@@ -2,7 +2,8 @@
  * `enqueue … --wait`: how a deploy job gates on the outcome. It reads the request's story from
  * the state table (the final outcome the worker records, else the latest audit record) until the
  * request has ended or the timeout passes. Exit codes: 0 approved (or already done), 3 denied,
- * cancelled, stale, refused or dead-lettered, 4 still held (deferred, asked, paused) at the timeout.
+ * cancelled, stale, refused or dead-lettered (as recorded), 4 still held (deferred, asked, paused)
+ * or still queued (never recorded: see `neverRecorded`) at the timeout.
  */
 import { CHANGE_MADE, endingOf, ownSteps } from '../audit/story.js';
 import { type RequestOwner, readRequestAudit, sameOwner } from '../state/audit.js';
@@ -76,7 +77,25 @@ export async function waitForOutcome(
     const state = await outcomeNow(table, requestId, options.mine);
     if (state.exitCode !== undefined) return state as WaitOutcome;
     const left = deadline - options.now();
-    if (left <= 0) return { ...state, exitCode: WAIT_EXIT.held };
+    if (left <= 0)
+      return state.result === 'queued'
+        ? { ...state, exitCode: WAIT_EXIT.held, reason: neverRecorded(requestId) }
+        : { ...state, exitCode: WAIT_EXIT.held };
     await options.sleep(Math.min(options.pollMs ?? 2_000, left));
   }
+}
+
+/**
+ * Why a request may still read "queued" at the timeout, and where to look. Besides a backed-up
+ * queue, a worker that fails every attempt before it can record (a crash, its function's timeout)
+ * leaves no audit record, and SQS moves the request to the DLQ unseen by this gate: its CI role
+ * may only send to the queue and read the state table (README), not receive from the DLQ.
+ */
+function neverRecorded(requestId: string): string {
+  return (
+    'the worker has recorded nothing for it. The queue may be backed up, or every attempt failed before ' +
+    'the worker could record it (a crash or a timeout) and SQS moved it to the dead-letter queue: an ' +
+    `operator finds it with \`autopilot dlq list\` (request id ${requestId}), and its attempts in the ` +
+    "worker's logs (saved query 'one request by id')"
+  );
 }
