@@ -2,6 +2,7 @@
  * `autopilot slack manifest --url <url>`: the Slack app manifest (slash command,
  * interactivity, scopes) for a deployed webhook, built by `src/slack/manifest.ts`.
  */
+import { optionalEnv } from '../config/env.js';
 import { LOCAL_SIGNING_SECRET, signedSlashCommand, toCurl } from '../local/sign.js';
 import { buildSlackManifest, ManifestUsageError, webhookBaseUrl } from '../slack/manifest.js';
 import { parse } from './args.js';
@@ -15,7 +16,8 @@ export const SLACK_USAGE = `Usage:
       Create New App → From a manifest. The URL is the stack output WebhookUrl (https).
   autopilot slack curl <command text…> [--user U0ADMIN] [--team T0001]
       Print a signed, ready-to-paste curl for "/autopilot <text>" against the running local
-      stack (signed with SLACK_SIGNING_SECRET or the local default; valid for 5 minutes).`;
+      stack (signed with SLACK_SIGNING_SECRET, or the local default when it is unset or empty,
+      as the stack reads it; valid for 5 minutes).`;
 
 export async function slackCommand(args: string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = args;
@@ -55,9 +57,11 @@ function slackCurl(args: string[], io: CliIo): number {
   if (help) return printHelp(io, SLACK_USAGE);
   const endpoints = localEndpoints(io);
   if (!endpoints.webhookUrl) throw new UsageError('the running stack has no webhook', SLACK_USAGE);
+  // The stack's own rule (src/local/start.ts): an empty variable is unset, so it verifies with the
+  // local default; signing with "" would earn a 401.
   const request = signedSlashCommand(
     endpoints.webhookUrl,
-    io.env.SLACK_SIGNING_SECRET ?? LOCAL_SIGNING_SECRET,
+    optionalEnv('SLACK_SIGNING_SECRET', io.env) ?? LOCAL_SIGNING_SECRET,
     {
       text: positionals.join(' '),
       userId: (values.user as string | undefined) ?? 'U0ADMIN',
