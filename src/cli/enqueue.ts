@@ -25,7 +25,7 @@ Options:
   --requested-by ci:<id>    the CI identity (default ci:$GITHUB_REPOSITORY/$GITHUB_WORKFLOW, else ci:cli)
   --request-id <id>         a stable id: a retried CI job then never approves twice
   --dry-run                 the worker decides, records and replies, and changes nothing
-  --print                   validate and print the request; send nothing
+  --print                   validate and print the request; send nothing (not with --wait)
   --queue-url <url>         default: ACTIONS_QUEUE_URL
   --local                   use the running local stack (.local/endpoints.json)
   --wait                    wait for the outcome: exit 0 approved (or already done), 3 denied, cancelled,
@@ -69,6 +69,12 @@ export async function enqueueCommand(args: string[], io: CliIo): Promise<number>
   const timeoutMs = durationMs((values.timeout as string | undefined) ?? '15m');
   if (timeoutMs === undefined)
     throw new UsageError(`--timeout must be like 90s, 15m or 2h; got "${values.timeout}"`, ENQUEUE_USAGE);
+  // --print sends nothing, so there is no outcome: exiting 0 would pass a gate that never asked.
+  if (values.print && values.wait)
+    throw new UsageError(
+      '--print sends nothing, so there is nothing to --wait for: use one or the other',
+      ENQUEUE_USAGE,
+    );
   // Fails before anything is sent when --wait has no table to read.
   const table = values.wait ? stateTableFor(io, values, ENQUEUE_USAGE) : undefined;
 
