@@ -7,6 +7,7 @@
  * are the run's plan — requests it would enqueue, notifications, stale configs it would
  * archive or skip, and why.
  */
+import { resolve } from 'node:path';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { type ActionRequest, actionTarget, requesterKey } from '../actions/request.js';
 import { createLogger } from '../observability/logger.js';
@@ -62,7 +63,8 @@ function sweepEnvironment(io: CliIo, local: boolean) {
 function sweeperDeps(env: Record<string, string | undefined>, policyFile: string | undefined, io: CliIo) {
   let policy: ReturnType<typeof loadPolicyFile>;
   try {
-    policy = loadPolicyFile(policyFileOf(env, policyFile));
+    // Relative to the command's working directory (io.cwd), as `cancel` and `policy` read theirs.
+    policy = loadPolicyFile(resolve(io.cwd, policyFileOf(env, policyFile)));
   } catch (error) {
     if (error instanceof PolicyError) throw new CommandError(error.message);
     throw error;
