@@ -10,6 +10,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { ActionRequest } from '../actions/request.js';
+import { optionalEnv } from '../config/env.js';
 import { createSqsClient, sendActionRequest, sqsSafeJson } from '../queue/actions-queue.js';
 import { assertStackAnswers, type Endpoints, readEndpoints } from './endpoints.js';
 import { LOCAL_SIGNING_SECRET, sendSigned, signedInteraction, signedSlashCommand } from './sign.js';
@@ -130,7 +131,8 @@ async function main(): Promise<void> {
   const endpoints = readEndpoints(process.env.AUTOPILOT_ENDPOINTS_FILE || undefined);
   await assertStackAnswers(endpoints);
   if (!endpoints.webhookUrl) throw new Error('the running stack has no webhook (see its banner)');
-  const secret = process.env.SLACK_SIGNING_SECRET ?? LOCAL_SIGNING_SECRET;
+  // Empty is unset, as the stack reads it (src/config/env.ts): the stack then verifies with the local default.
+  const secret = optionalEnv('SLACK_SIGNING_SECRET') ?? LOCAL_SIGNING_SECRET;
   const run = Date.now().toString(36);
   const start = Math.max(0, ...(await posts(endpoints, 0)).map((p) => p.seq));
   const responseUrl = `${endpoints.slackReceiverUrl}/response/demo-${run}`;
