@@ -15,22 +15,56 @@ import type { EventOrder } from './types.js';
  * and that go down. A log served the other way round has (nearly) every pair the wrong way. Listed
  * by arrival, each client's events still go up among themselves, a late batch only against the
  * events listed before it: with one client's events all late, about a quarter of the pairs go
- * down (neighbours alone would go down as often as up). O(n²): a page of 1,000 events is half a
- * million comparisons, a millisecond or so.
+ * down (neighbours alone would go down as often as up). Counted by a merge sort (pairs going down
+ * are its inversions, equal pairs its ties), O(n log n): every page is checked, and a page is as
+ * large as the API serves (SWEEPER_PAGE_SIZE, or a platform ignoring `limit`), where comparing
+ * every pair (O(n²)) took seconds of a run for 50,000 events and minutes for 500,000.
  */
 function steps(stamps: readonly number[]): { up: number; down: number } {
   const known = stamps.filter((ts) => !Number.isNaN(ts));
-  let up = 0;
-  let down = 0;
-  for (let i = 0; i < known.length; i++) {
-    const ts = known[i] as number;
-    for (let j = i + 1; j < known.length; j++) {
-      const later = known[j] as number;
-      if (later > ts) up++;
-      else if (later < ts) down++;
-    }
+  const n = known.length;
+  const down = inversions(known);
+  const sorted = known.sort((a, b) => a - b);
+  let ties = 0;
+  for (let i = 0, run = 1; i < n; i++, run++) {
+    if (i + 1 < n && sorted[i + 1] === sorted[i]) continue;
+    ties += (run * (run - 1)) / 2;
+    run = 0;
   }
-  return { up, down };
+  return { up: (n * (n - 1)) / 2 - down - ties, down };
+}
+
+/** Pairs i < j with `values[j] < values[i]` (strictly), by a bottom-up merge sort of a copy. */
+function inversions(values: readonly number[]): number {
+  let from = [...values];
+  let to = new Array<number>(from.length);
+  let count = 0;
+  for (let width = 1; width < from.length; width *= 2) {
+    for (let lo = 0; lo < from.length; lo += 2 * width) {
+      const mid = Math.min(lo + width, from.length);
+      const hi = Math.min(lo + 2 * width, from.length);
+      let i = lo;
+      let j = mid;
+      let k = lo;
+      while (i < mid && j < hi) {
+        const left = from[i] as number;
+        const right = from[j] as number;
+        // Equal values are taken from the left: a tie is no inversion.
+        if (right < left) {
+          count += mid - i;
+          to[k++] = right;
+          j++;
+        } else {
+          to[k++] = left;
+          i++;
+        }
+      }
+      while (i < mid) to[k++] = from[i++] as number;
+      while (j < hi) to[k++] = from[j++] as number;
+    }
+    [from, to] = [to, from];
+  }
+  return count;
 }
 
 /**
