@@ -33,7 +33,7 @@ const pageOf = (stamps: readonly number[]): ReadPage => ({
   items: stamps.map((ts, pos) => ({
     pos,
     ts,
-    event: { name: 'exposure', timestamp: ts },
+    event: { name: 'exposure', timestamp: String(ts) },
   })) as ReadPage['items'],
 });
 
