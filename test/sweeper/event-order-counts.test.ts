@@ -5,13 +5,13 @@
  * maximum, and a platform may ignore `limit`): a page of 150,000 events took over ten seconds of
  * CPU in the check alone (a minute and more on a loaded machine), a Lambda run's budget gone on one
  * page. The counts must stay exactly what comparing every pair gives (checked against that on
- * random pages), at a cost that grows like n log n.
+ * random pages), at a cost that grows like n log n (measured by `npm run bench -- sweeper`).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EventOrderError } from '../src/sweeper/errors.js';
-import { servedOrder, verifyOrder } from '../src/sweeper/event-order.js';
-import type { ReadPage } from '../src/sweeper/event-walk.js';
+import { EventOrderError } from '../../src/sweeper/errors.js';
+import { servedOrder, verifyOrder } from '../../src/sweeper/event-order.js';
+import type { ReadPage } from '../../src/sweeper/event-walk.js';
 
 /** What comparing every pair gives (the definition), for small pages only. */
 function everyPair(stamps: readonly number[]): { up: number; down: number } {
@@ -62,16 +62,14 @@ describe('the order check of an events page', () => {
     );
   });
 
-  it('checks a page of 150,000 events listed by arrival in well under a second of work', () => {
+  it('tells the order of a page of 150,000 events listed by arrival', () => {
     // Oldest-first, with every tenth event a client batch listed an hour late.
     const base = 1_780_000_000_000;
     const stamps = Array.from({ length: 150_000 }, (_, i) =>
       i % 10 === 9 ? base + i * 1000 - 3_600_000 : base + i * 1000,
     );
-    const started = performance.now();
+    // Its cost is a benchmark's to measure (bench/sweeper.bench.ts), never a timed test's.
     expect(servedOrder(stamps)).toBe('oldest-first');
-    verifyOrder(pageOf(stamps), 'oldest-first');
-    // Elapsed work, not the date: n log n takes tens of milliseconds here; every pair, seconds.
-    expect(performance.now() - started).toBeLessThan(3_000);
-  }, 120_000);
+    expect(() => verifyOrder(pageOf(stamps), 'oldest-first')).not.toThrow();
+  });
 });
