@@ -4,7 +4,8 @@
  * are rebuilt from the replayed approvals in decision order (dry runs take no unit, as in the worker).
  * A request the new policy ends at one record is not decided again at its later records, a
  * dry-run approval is told apart from a real one, and an `ask` is denied where the record had no
- * channel to ask in, as the worker denied it. Pure: records in, rows and counts out.
+ * channel to ask in or its request is too large for Slack's buttons, as the worker denied it.
+ * Pure: records in, rows and counts out.
  */
 import { type ActionRequest, actionRequestSchemas, actionTarget, requesterKey } from '../actions/request.js';
 import { askedWhere, NO_CHANNEL_WORDS } from './ask-channel.js';
@@ -139,8 +140,8 @@ export function replayDecisions(policy: Policy, records: readonly RecordedDecisi
       if (used + 1 > counter.limit) decision = counter.exceeded;
       else counted.set(counter.key, used + 1);
     }
-    // An ask with no channel to ask in is denied, as the worker carries it out.
-    decision = askedWhere(decision, channelOf(record));
+    // An ask with no channel to ask in, or too large to ask, is denied, as the worker carries it out.
+    decision = askedWhere(decision, channelOf(record), request);
     if (decision.outcome === 'approve' || decision.outcome === 'deny') ended.add(record.requestId);
     report.replayed += 1;
     const oldDryRun = record.dryRun ?? record.result === 'would-mutate';

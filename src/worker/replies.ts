@@ -4,6 +4,7 @@
  * whose value carries the original request back to the webhook.
  */
 import { type ActionRequest, requesterKey } from '../actions/request.js';
+import { buttonRequest, encodeButtonValue } from '../slack/button-value.js';
 import { escapeMrkdwn as escapeSlack } from '../slack/mrkdwn.js';
 import type { SlackMessage } from '../slack/post.js';
 
@@ -118,34 +119,6 @@ export function outcomeMessage(report: OutcomeReport): SlackMessage {
       { type: 'context', elements: [{ type: 'mrkdwn', text: context.join(' · ') }] },
     ],
   };
-}
-
-/** base64url(JSON) of a request, as the buttons carry it. */
-export function encodeButtonValue(request: ActionRequest): string {
-  return Buffer.from(JSON.stringify(request), 'utf8').toString('base64url');
-}
-
-/** Slack limits a button's value to 2000 characters. */
-export const BUTTON_VALUE_LIMIT = 2000;
-
-/**
- * The request as the buttons carry it: without the reply URL (the human's click brings its
- * own) and, if still too long, with a shortened reason. Undefined when it cannot fit.
- */
-export function buttonRequest(request: ActionRequest): ActionRequest | undefined {
-  const { reply: _reply, ...rest } = request;
-  let candidate = rest as ActionRequest;
-  if (encodeButtonValue(candidate).length < BUTTON_VALUE_LIMIT) return candidate;
-  if (candidate.reason) {
-    // base64 grows 4/3; leave room for the rest of the request.
-    const budget =
-      Math.floor(((BUTTON_VALUE_LIMIT - 1) * 3) / 4) - JSON.stringify({ ...candidate, reason: '' }).length;
-    if (budget > 20) {
-      candidate = { ...candidate, reason: `${candidate.reason.slice(0, budget - 3)}...` } as ActionRequest;
-      if (encodeButtonValue(candidate).length < BUTTON_VALUE_LIMIT) return candidate;
-    }
-  }
-  return undefined;
 }
 
 /** The "Ask a human" message: the question, the rule that asks, and Approve/Deny buttons. */

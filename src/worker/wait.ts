@@ -56,15 +56,12 @@ export async function defer(
 export async function ask(deps: RecordDeps, ctx: RecordContext, decision: Decision): Promise<RecordResult> {
   const base = { rule: decision.rule, dryRun: decision.dryRun };
   const webhook = await notificationsUrl(deps);
-  // No one to ask: denied, by the rule `policy replay` applies too (src/policy/ask-channel.ts).
-  if (!webhook) {
-    const { reason } = askedWhere(decision, false);
-    return finish(deps, ctx, { ...base, result: 'denied', reason }, 'decided');
-  }
+  // No one to ask, or a request too large for the buttons: denied, by the rule `policy replay`
+  // applies too (src/policy/ask-channel.ts).
+  const carried = askedWhere(decision, Boolean(webhook), ctx.request);
   const message = askMessage(ctx.request, decision);
-  if (!message) {
-    const reason = `${decision.reason}; but the request is too large to carry in Slack buttons, so it is denied`;
-    return finish(deps, ctx, { ...base, result: 'denied', reason }, 'decided');
+  if (carried.outcome !== 'ask' || !webhook || !message) {
+    return finish(deps, ctx, { ...base, result: 'denied', reason: carried.reason }, 'decided');
   }
   // Held before it is asked: a click is only taken for a question held open (src/webhook/open-question.ts).
   const reason = `${decision.reason}; waiting for Approve or Deny in the notifications channel`;

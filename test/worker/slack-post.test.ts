@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_RECEIVE_COUNT } from '../../src/queue/redrive.js';
+import { buttonRequest, encodeButtonValue } from '../../src/slack/button-value.js';
 import { isAllowedSlackUrl, postToSlack, replyOriginsFromEnv } from '../../src/slack/post.js';
 import { rateLimitBackoffSeconds } from '../../src/worker/defer.js';
-import { askMessage, buttonRequest, encodeButtonValue } from '../../src/worker/replies.js';
+import { askMessage } from '../../src/worker/replies.js';
 import { type SlackCapture, startSlackCapture } from '../helpers/slack-capture.js';
 
 let capture: SlackCapture;
