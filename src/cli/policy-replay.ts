@@ -30,8 +30,12 @@ function render(report: ReplayReport, policyFile: string, since: Date): string {
         ? `; ${report.alreadyEnded} later record(s) of requests the new policy had already ended`
         : '') +
       (report.answers > 0
-        ? `; ${report.answers} person's answer(s) to a question (not a policy decision) not decided again.`
-        : '.'),
+        ? `; ${report.answers} person's answer(s) to a question (not a policy decision) not decided again`
+        : '') +
+      (report.stuckExpired > 0
+        ? `; ${report.stuckExpired} stuck wait(s) the release tick ended at their expiry (not a policy decision) not decided again`
+        : '') +
+      '.',
     ...kinds.map(([kind, count]) => `  ${kind}: ${count}`),
   ];
   if (report.rows.length > 0) {

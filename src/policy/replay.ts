@@ -44,6 +44,8 @@ export interface RecordedDecision {
   reason?: string;
   /** Set on the record ending an asked request a person answered (an Approve click): who. */
   answeredBy?: string;
+  /** Set on the record the release tick writes ending a stuck wait at its expiry (src/worker/stuck.ts). */
+  stuckExpired?: boolean;
   /** Whether the decision was a dry run; records without it count `would-mutate` as one. */
   dryRun?: boolean;
   inputs?: DecisionInputs;
@@ -71,6 +73,11 @@ export interface ReplayReport {
    * decision, so not decided again. The click's copy is a request of its own and is replayed.
    */
   answers: number;
+  /**
+   * Records of the release tick ending a stuck wait (its sends never came back) at its expiry:
+   * housekeeping no worker decided, so not decided again. The request's own decisions are replayed.
+   */
+  stuckExpired: number;
   /** "approve → deny", "approve (dry run) → approve": how many. */
   changes: Record<string, number>;
   rows: ReplayRow[];
@@ -98,6 +105,7 @@ export function replayDecisions(policy: Policy, records: readonly RecordedDecisi
     notReplayable: 0,
     alreadyEnded: 0,
     answers: 0,
+    stuckExpired: 0,
     changes: {},
     rows: [],
   };
@@ -116,8 +124,9 @@ export function replayDecisions(policy: Policy, records: readonly RecordedDecisi
       report.alreadyEnded += 1;
       continue;
     }
-    if (isAnswer(record)) {
-      report.answers += 1;
+    const apart = notADecision(record);
+    if (apart) {
+      report[apart] += 1;
       continue;
     }
     if (!replayable(record.inputs)) {
@@ -181,6 +190,12 @@ function channelOf(record: RecordedDecision): boolean {
   return !(record.result === 'denied' && record.reason?.includes(NO_CHANNEL_WORDS));
 }
 
+/** An ending no policy decided, counted apart: a person's answer, or the tick's end of a stuck wait. */
+function notADecision(record: RecordedDecision): 'answers' | 'stuckExpired' | undefined {
+  if (isAnswer(record)) return 'answers';
+  return isStuckExpiry(record) ? 'stuckExpired' : undefined;
+}
+
 /**
  * A person's answer ending an asked request (src/worker/answered.ts). Records written before
  * `answeredBy` was kept say it only in their reason, which the worker begins with these words;
@@ -189,6 +204,19 @@ function channelOf(record: RecordedDecision): boolean {
 function isAnswer(record: RecordedDecision): boolean {
   if (record.answeredBy) return true;
   return !record.inputs && /^answered by \S+ \(request /.test(record.reason ?? '');
+}
+
+/**
+ * The release tick's ending of a stuck wait at its expiry (src/worker/stuck.ts). Records written
+ * before `stuckExpired` was kept say it only in their reason, which the tick ends with these words.
+ */
+function isStuckExpiry(record: RecordedDecision): boolean {
+  if (record.stuckExpired) return true;
+  return (
+    !record.inputs &&
+    record.rule === 'maxDeferHours' &&
+    /; it was stuck: sent back \d+ times without coming back/.test(record.reason ?? '')
+  );
 }
 
 /** When the worker decided the record (its inputs' `now`), else when the record was written. */

@@ -37,6 +37,8 @@ export interface AuditRecord {
   inputs?: DecisionInputs;
   /** On the record ending an asked request a person answered: who (`slack:U…`). Not a policy decision. */
   answeredBy?: string;
+  /** On the record the release tick writes ending a stuck wait at its expiry: housekeeping, not a policy decision. */
+  stuckExpired?: boolean;
 }
 
 function pk(requestId: string) {
@@ -64,6 +66,7 @@ export async function writeAudit(table: StateTable, record: AuditRecord): Promis
   if (record.deferUntil) item.deferUntil = { S: record.deferUntil };
   if (record.replayOf) item.replayOf = { S: record.replayOf };
   if (record.answeredBy) item.answeredBy = { S: record.answeredBy };
+  if (record.stuckExpired) item.stuckExpired = { BOOL: true };
   if (record.inputs) item.inputs = { S: scrubSecrets(JSON.stringify(record.inputs)) };
   await putItem(table, item);
 }
@@ -88,6 +91,7 @@ export function storedRecord(item: Record<string, AttributeValue>, requestId = '
   if (item.deferUntil?.S) record.deferUntil = item.deferUntil.S;
   if (item.replayOf?.S) record.replayOf = item.replayOf.S;
   if (item.answeredBy?.S) record.answeredBy = item.answeredBy.S;
+  if (item.stuckExpired?.BOOL) record.stuckExpired = true;
   if (item.inputs?.S) {
     try {
       record.inputs = JSON.parse(item.inputs.S) as DecisionInputs;

@@ -23,6 +23,8 @@ export interface HeldEnding {
   mayHaveBeenDone?: boolean;
   /** A person's answer ends it (answered.ts): who, kept in the audit record (`policy replay` counts it apart). */
   answeredBy?: string;
+  /** The release tick ends a stuck wait at its expiry (stuck.ts): kept in the audit record (`policy replay` counts it apart). */
+  stuckExpired?: boolean;
 }
 
 /** Who is told: the request's reply URL, and the channel when `channelUrl` names one. */
@@ -65,6 +67,7 @@ export async function endHeldNow(
     result,
     dryRun,
     ...(ending.answeredBy ? { answeredBy: ending.answeredBy } : {}),
+    ...(ending.stuckExpired ? { stuckExpired: true } : {}),
   });
   if (!tell.tell) return;
   const urls = [liveReplyUrl(request, now), await tell.channelUrl?.()].filter(

@@ -90,6 +90,9 @@ export async function endStuckExpired(
       rule: 'maxDeferHours',
       reason: `${expiryWords(policy, record.request, when)}; ${stuckFor}`,
       dryRun: isDryRun(policy, record.request),
+      // Housekeeping, not a decision made from inputs (no worker saw the request): `policy replay`
+      // counts it apart rather than as a record it cannot decide again.
+      stuckExpired: true,
     };
     const mayHaveReached = record.reachedAt !== undefined || record.executingBy !== undefined;
     await endHeldNow(
