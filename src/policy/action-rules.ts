@@ -31,6 +31,8 @@ export interface Context {
   zone: string;
   when: (instant: number) => string;
   result: (outcome: Outcome, rule: string, reason: string, extra?: Partial<Decision>) => Decision;
+  /** What to do about the request once it expires: `afterExpiry` (decide.ts), the one home of these words. */
+  afterExpiry: string;
 }
 
 type Windows = NonNullable<ApprovalRule['windows']>;
@@ -69,17 +71,18 @@ export function deferOrExpire(
   until: number,
   windows?: Windows,
 ): Decision {
-  const { when, result, expiresAt, policy } = context;
+  const { when, result, expiresAt, policy, afterExpiry } = context;
   const at = firstOpen(context, until, windows);
   if (at === undefined)
     return result('deny', rule, `${why}; after the freezes no window opens in a week; denied`);
   const frozen = frozenNote(context, until, at);
   if (at > expiresAt) {
+    // Denied for its expiry ahead: the same words as an expiry met (a stale sweep asks again by itself).
     return result(
       'deny',
       'maxDeferHours',
       `${why}${frozen}; rule "${rule}" would wait until ${when(at)}, but the request expires ${when(expiresAt)} ` +
-        `(approvals.maxDeferHours = ${policy.approvals.maxDeferHours}); denied`,
+        `(approvals.maxDeferHours = ${policy.approvals.maxDeferHours}); denied; ${afterExpiry}`,
     );
   }
   return result('defer', rule, `${why}${frozen}; deferred until ${when(at)}`, { deferUntil: new Date(at) });

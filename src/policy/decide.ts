@@ -182,7 +182,7 @@ export function expiryWords(
   );
 }
 
-/** What to do about an expired request (the one home of these words: decisions, the tick, an expired question's click). */
+/** What to do about an expired request (the one home of these words: decisions, a wait past the expiry, the tick, a click). */
 export function afterExpiry(request: ActionRequest): string {
   return sweepAsksAgain(request) ?? 'send a new request if it is still wanted';
 }
@@ -246,7 +246,16 @@ export function decide(policy: Policy, input: DecisionInput): Decision {
     );
   }
   const expiresAt = requestedAt + policy.approvals.maxDeferHours * HOUR;
-  const context: Context = { policy, now, requestedAt, expiresAt, zone, when, result };
+  const context: Context = {
+    policy,
+    now,
+    requestedAt,
+    expiresAt,
+    zone,
+    when,
+    result,
+    afterExpiry: afterExpiry(request),
+  };
   for (const step of PRECEDENCE) {
     const decision = step(context, input);
     if (decision) return decision;
