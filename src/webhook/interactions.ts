@@ -74,11 +74,6 @@ export function decodeButtonValue(value: string | undefined): ActionRequest | un
   }
 }
 
-/** Encodes a request as a button value (what the worker does; here for tests and symmetry). */
-export function encodeButtonValue(request: ActionRequest): string {
-  return Buffer.from(JSON.stringify(request), 'utf8').toString('base64url');
-}
-
 /** `<original>:approved-by:<user>`, hashed down when the original id would make it too long. */
 export function approvedRequestId(original: ActionRequest, userId: string): string {
   const suffix = `:approved-by:${userId}`;

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_TABLE_GRANTS } from '../../infra/table-grants.js';
 import type { ActionRequest } from '../../src/actions/request.js';
 import { type Emulators, startEmulators } from '../../src/local/emulators.js';
+import { encodeButtonValue } from '../../src/slack/button-value.js';
 import { holdRequest } from '../../src/state/held.js';
 import {
   type StateTable,
@@ -16,7 +17,7 @@ import {
   WEBHOOK_PARTITION_KEYS,
 } from '../../src/state/table.js';
 import { heldAccess } from '../../src/webhook/held.js';
-import { APPROVE_ACTION_ID, DENY_ACTION_ID, encodeButtonValue } from '../../src/webhook/interactions.js';
+import { APPROVE_ACTION_ID, DENY_ACTION_ID } from '../../src/webhook/interactions.js';
 import {
   blockActionsPayload,
   commandBody,

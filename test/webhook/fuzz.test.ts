@@ -3,10 +3,10 @@ import { handle } from 'hono/aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { createConsoleClient } from '../../src/console/index.js';
 import { createSandbox } from '../../src/sandbox/index.js';
+import { encodeButtonValue } from '../../src/slack/button-value.js';
 import type { HeldRecord } from '../../src/state/held.js';
 import type { PauseState } from '../../src/state/pause.js';
 import { COMMANDS } from '../../src/webhook/commands.js';
-import { encodeButtonValue } from '../../src/webhook/interactions.js';
 import { EVENT_SHAPES, lambdaContext } from '../helpers/http-events.js';
 import {
   blockActionsPayload,
