@@ -63,7 +63,7 @@ export async function openQuestion(
   // resume while paused): a click now would be queued ("approved… the outcome follows") only to
   // be denied as expired.
   // A retry of a click taken before is left to `approve`, which knows whether it was queued. A
-  // Deny is still taken: its veto keeps automation (e.g. the sweep asking again) off the change.
+  // Deny is still taken: its veto keeps automation (a later CI or event-rule request) off the change.
   const expiresAt = requestExpiresAt(deps.policy, held.request);
   if (!repeat && clicker?.approve !== false && now() > expiresAt.getTime())
     return { ok: false, outcome: 'question_expired', message: expired(expiresAt, held.request) };
