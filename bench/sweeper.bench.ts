@@ -20,6 +20,7 @@ import { loadLastSeen } from '../src/state/last-seen.js';
 import { writeCursor } from '../src/state/sweep-cursor.js';
 import { createStateTable, ITEM_FAMILIES, type StateTable } from '../src/state/table.js';
 import { loadWatchSet } from '../src/state/watch.js';
+import { servedOrder } from '../src/sweeper/event-order.js';
 import { exposureSettings } from '../src/sweeper/observation.js';
 import { createSweeper } from '../src/sweeper/sweeper.js';
 import type { EventOrder } from '../src/sweeper/types.js';
@@ -245,6 +246,10 @@ export async function run(): Promise<BenchSection> {
     notes.push(
       'Requests are counted at the sandbox log. The raw baseline only GETs the pages holding the new events; the sweeper run also evaluates rules, sends SQS messages, writes last-seen and the cursor, and judges staleness.',
     );
+    rows.push(...orderCheckRows());
+    notes.push(
+      'Order check: the pairs of timestamps that go up and down on one page (src/sweeper/event-order.ts), on pages listed by arrival (every tenth event an hour late), median of 21; its baseline is sorting the same timestamps, the floor of any O(n log n) count.',
+    );
     return { title: 'Sweeper', rows, notes };
   } finally {
     await emulators.stop();
@@ -253,4 +258,32 @@ export async function run(): Promise<BenchSection> {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   run().then((section) => console.log(JSON.stringify(section, null, 2)));
+}
+
+/** The order check of one page against sorting its timestamps, for a page as served and a huge one. */
+function orderCheckRows(): BenchSection['rows'] {
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+  return [1_000, 150_000].map((size) => {
+    const base = 1_780_000_000_000;
+    const stamps = Array.from({ length: size }, (_, i) =>
+      i % 10 === 9 ? base + i * 1000 - 3_600_000 : base + i * 1000,
+    );
+    const check: number[] = [];
+    const sort: number[] = [];
+    for (let run = 0; run < 21; run++) {
+      let start = performance.now();
+      if (servedOrder(stamps) !== 'oldest-first') throw new Error('order check misread the page');
+      check.push(performance.now() - start);
+      start = performance.now();
+      Float64Array.from(stamps).sort();
+      sort.push(performance.now() - start);
+    }
+    return {
+      name: `order check of one page of ${size.toLocaleString('en')} events listed by arrival (vs sorting its timestamps)`,
+      value: round(median(check), 3),
+      unit: 'ms',
+      baseline: round(median(sort), 3),
+      ratio: round(median(check) / median(sort), 2),
+    };
+  });
 }
