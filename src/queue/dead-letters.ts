@@ -50,7 +50,10 @@ export interface DeadLetter {
 
 function describe(message: Message): DeadLetter {
   const attributes = message.MessageAttributes ?? {};
-  const text = (name: string) => attributes[name]?.StringValue;
+  // One SQS moved here carries its sender's attributes, not the worker's: a sender (not proven)
+  // must not write its reason, its time or the message id it is known by.
+  const movedFrom = message.Attributes?.DeadLetterQueueSourceArn;
+  const text = (name: string) => (movedFrom ? undefined : attributes[name]?.StringValue);
   const body = message.Body ?? '';
   // The same reading the worker made: a valid request tells its id, action and target as the audit does.
   const parsed = parseActionRequest(body);
@@ -79,7 +82,6 @@ function describe(message: Message): DeadLetter {
   if (failedAt) letter.failedAt = failedAt;
   const source = text('sourceMessageId');
   if (source) letter.sourceMessageId = source;
-  const movedFrom = message.Attributes?.DeadLetterQueueSourceArn;
   if (movedFrom) letter.movedFrom = movedFrom;
   return letter;
 }

@@ -44,13 +44,18 @@ function truncateUtf8(text: string, max: number): string {
   return cut.endsWith('\uFFFD') ? cut.slice(0, -1) : cut;
 }
 
-/** Lambda's record attributes (camelCase, base64 binary) back into the SDK's shape. */
+/** The names of the attributes the worker adds to its copy (src/queue/dead-letters.ts reads them). */
+const OURS = new Set(['sourceMessageId', 'failedAt', 'error']);
+
+/**
+ * Lambda's record attributes (camelCase, base64 binary) back into the SDK's shape, but those
+ * named like ours: the sender is not proven, and one of its own `sourceMessageId` written over
+ * ours named the letter after another message (its request id, what `dlq` picks it by).
+ */
 function originalAttributes(record: SQSRecord): Record<string, MessageAttributeValue> {
   const out: Record<string, MessageAttributeValue> = {};
-  for (const [name, value] of Object.entries(record.messageAttributes ?? {}).slice(
-    0,
-    MAX_ORIGINAL_ATTRIBUTES,
-  )) {
+  const theirs = Object.entries(record.messageAttributes ?? {}).filter(([name]) => !OURS.has(name));
+  for (const [name, value] of theirs.slice(0, MAX_ORIGINAL_ATTRIBUTES)) {
     if (value.stringValue !== undefined) {
       out[name] = { DataType: value.dataType, StringValue: value.stringValue };
     } else if (value.binaryValue !== undefined) {
