@@ -154,7 +154,9 @@ export function createSweeper(deps: SweeperDeps) {
     const read = reading(poller.pages());
     for await (const page of read.pages) {
       summary.events.newEvents += page.newEvents.length;
-      pending.push(...page.newEvents);
+      // Not `push(...)`: one argument per event overflows the stack on a page the platform serves
+      // larger than asked (150,000 events), and every run would fail at that page.
+      for (const event of page.newEvents) pending.push(event);
       pendingCursor = page.cursor;
       latestCursor = page.cursor;
       await step('page', { page: page.page, newEvents: page.newEvents.length });
