@@ -191,7 +191,10 @@ function notJudgeable(input: StaleInput, now: number, window: number) {
       reason: 'observation too short' as const,
       detail: `exposures observed for ${Math.floor(observed / DAY)} of ${policy.staleAfterDays} days`,
     };
-  const newest = Math.max(Number.NEGATIVE_INFINITY, ...input.lastSeen.values());
+  // A loop, not `Math.max(...)`: the index holds every id clients log, and one argument per
+  // config overflows the stack from some 150,000 of them.
+  let newest = Number.NEGATIVE_INFINITY;
+  for (const at of input.lastSeen.values()) if (at > newest) newest = at;
   if (now - newest >= window)
     return {
       reason: 'no exposures recorded' as const,
