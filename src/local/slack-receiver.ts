@@ -105,7 +105,9 @@ export async function startSlackReceiver(options: SlackReceiverOptions = {}): Pr
     const post: ReceivedPost = { seq, at: new Date().toISOString(), path: c.req.path, body };
     posts.push(post);
     if (posts.length > keep) posts.shift();
-    print?.(`\n── to Slack ${post.path} ──\n${describeSlackMessage(body)}\n`);
+    // The path too comes from outside, percent-decoded by Hono (`%1b`, `%0a`): printable, on one line.
+    const where = printable(post.path).replaceAll('\n', '\\n');
+    print?.(`\n── to Slack ${where} ──\n${describeSlackMessage(body)}\n`);
     for (const waiter of waiters) {
       if (waiter.predicate(post)) {
         waiters.delete(waiter);
