@@ -77,13 +77,23 @@ export function effectFromItem(
 }
 
 /**
- * Whether a call for the effect may have reached the platform with no outcome stored: its claim
- * is neither completed nor given back clean (a copy calling now, one that crashed mid-call, one
- * whose call may have reached it: `releaseReached`). The test a claim makes
- * (`earlierMayHaveReached`), readable before any claim: a denial then must say so.
+ * Whether a call for `requestId` may have reached the platform with no outcome stored: the
+ * effect's claim is neither completed nor given back clean (one that crashed mid-call, one whose
+ * call may have reached it: `releaseReached`, or a copy of this very request calling now). The
+ * test a claim makes (`earlierMayHaveReached`), readable before any claim: a denial then must say
+ * so. Another request's live claim is not one: that request has made no call for this one, and
+ * tells its own outcome (it may yet stop short: a 429, a full counter), so a denial of this one
+ * is a plain denial.
  */
-export function claimMayHaveReached(Item: Record<string, AttributeValue> | undefined): boolean {
-  return Item?.status?.S === 'in-progress';
+export function claimMayHaveReached(
+  Item: Record<string, AttributeValue> | undefined,
+  requestId: string,
+  nowMs: number,
+): boolean {
+  if (Item?.status?.S !== 'in-progress') return false;
+  if (Number(Item.lockExpiresAt?.N ?? 0) < nowMs) return true;
+  // A live claim: its owner is `<request id>/<message id>/<uuid>` (src/worker/process-record.ts).
+  return (Item.owner?.S ?? '').split('/').slice(0, -2).join('/') === requestId;
 }
 
 /**

@@ -35,7 +35,7 @@ export interface RequestState {
    * the platform (`reachedAt`), or one is executing (`executingBy`: it may be calling now, or crashed).
    */
   reached: boolean;
-  /** Its effect's claim says a call may have reached the platform (effects.ts, `claimMayHaveReached`). */
+  /** Its effect's claim says a call for it may have reached the platform (effects.ts, `claimMayHaveReached`). */
   effectReached: boolean;
   /** The newest exposure the sweeper recorded for `subject.exposureOf` (epoch ms). */
   lastExposure: number | undefined;
@@ -83,7 +83,7 @@ export async function readRequestState(
     heldOwner: heldRecord && requestOwner(heldRecord.request),
     cancel: cancelFromItem(heldItem),
     reached: heldRecord?.reachedAt !== undefined || heldRecord?.executingBy !== undefined,
-    effectReached: claimMayHaveReached(found.get(keyId(keys.effect))),
+    effectReached: claimMayHaveReached(found.get(keyId(keys.effect)), subject.requestId, nowMs),
     lastExposure:
       subject.exposureOf === undefined ? undefined : lastSeenFromItem(found.get(keyId(keys.lastSeen))),
     eventsReadUpTo:
