@@ -12,6 +12,7 @@ import { expiryWords, isDryRun, requestExpiresAt } from '../policy/decide.js';
 import type { Policy } from '../policy/schema.js';
 import { formatInstant } from '../policy/time-words.js';
 import { postToSlack } from '../slack/post.js';
+import { readEffect } from '../state/effects.js';
 import { type HeldRecord, isStuck } from '../state/held.js';
 import type { StateTable } from '../state/table.js';
 import { cancelReason } from './cancel.js';
@@ -82,7 +83,9 @@ export async function endStuckExpired(
   const expired = held.filter(
     (record) => !record.cancel && isStuck(record) && now.getTime() > expiresAt(policy, record.request),
   );
+  const ended: string[] = [];
   for (const record of expired) {
+    if (await beingCarriedOut(deps.table, record, now)) continue;
     const when = (instant: number) => formatInstant(instant, policy.timezone, now.getTime());
     const stuckFor = `it was stuck: sent back ${record.releases} times without coming back (see the DLQ)`;
     const ending = {
@@ -106,8 +109,22 @@ export async function endStuckExpired(
       requestId: record.requestId,
       effectKey: effectKey(record.request),
     });
+    ended.push(record.requestId);
   }
-  return expired.map((record) => record.requestId);
+  return ended;
+}
+
+/**
+ * A wait is stuck from its third send on, while that copy may still come back: one a worker
+ * approved before the expiry and is carrying out now (the effect's live claim is the one marked on
+ * the held item) is left to it, which tells the true outcome (the change made, or not). Ended here
+ * it would be told denied too, and its final would say denied for a change made. Should that copy
+ * crash, its lock expires and a later tick ends the wait.
+ */
+async function beingCarriedOut(table: StateTable, record: HeldRecord, now: Date): Promise<boolean> {
+  if (record.executingBy === undefined) return false;
+  const claim = await readEffect(table, effectKey(record.request), now.getTime());
+  return claim.status === 'in-progress' && claim.owner === record.executingBy;
 }
 
 const expiresAt = (policy: Policy, request: ActionRequest) => requestExpiresAt(policy, request).getTime();
