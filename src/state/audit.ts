@@ -108,6 +108,16 @@ export async function readAudit(table: StateTable, requestId: string): Promise<S
   return items.map((item) => storedRecord(item, requestId));
 }
 
+/**
+ * Whether the trail has the record of `result` ending the request (or of its end told again): the
+ * mark that its end was told. A final without one was never told (the put failed after the final,
+ * or the invocation ended between the two).
+ */
+export async function endingRecorded(table: StateTable, requestId: string, result: string): Promise<boolean> {
+  const records = await readAudit(table, requestId);
+  return records.some((r) => (r.result === result && !r.replayOf) || r.result === 'replayed');
+}
+
 /** The final outcome of a request, as first recorded (see `recordFinal`). */
 export interface FinalOutcome {
   result: string;

@@ -4,8 +4,10 @@
  * requester and the notifications channel. What each kind of ending gets is one table.
  */
 import { actionTarget, liveReplyUrl, requesterKey } from '../actions/request.js';
+import { isDryRun } from '../policy/decide.js';
 import { postToSlack, type SlackMessage } from '../slack/post.js';
 import { markNotified, recordFinal, writeAudit } from '../state/audit.js';
+import type { StoredOutcome } from '../state/effects.js';
 import { type CancelMark, endHold } from '../state/held.js';
 import { endAnsweredQuestion } from './answered.js';
 import { cancelReason } from './cancel.js';
@@ -22,6 +24,7 @@ import {
   FINAL_RESULTS,
   mayHaveBeenDone,
   type OutcomeReport,
+  type OutcomeResult,
   outcomeMessage,
   outcomeText,
 } from './replies.js';
@@ -182,6 +185,25 @@ export function postOptions(deps: Pick<RecordDeps, 'slack'>, ctx: Pick<RecordCon
   const left = ctx.timing.remainingMs() - POST_MARGIN_MS;
   const timeoutMs = Math.max(100, Math.min(deps.slack.timeoutMs ?? SLACK_TIMEOUT_MS, left));
   return { ...deps.slack, timeoutMs };
+}
+
+/**
+ * A request's own stored end that was never told (its audit record missing: the put failed, or the
+ * invocation ended after the final): a copy tells it as it first would have been, with its audit
+ * record and to the channel, rather than as a replay the channel never hears.
+ */
+export function tellUntold(
+  deps: RecordDeps,
+  ctx: RecordContext,
+  stored: StoredOutcome,
+): Promise<RecordResult> {
+  const done = {
+    result: stored.result as OutcomeResult,
+    rule: stored.rule,
+    reason: stored.reason,
+    dryRun: stored.result === 'would-mutate' || isDryRun(deps.policy, ctx.request),
+  };
+  return finish(deps, ctx, done, 'executed');
 }
 
 /** A held request cancelled (`/autopilot cancel`): it ends here, told to the requester and the channel. */

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { SQSRecord } from 'aws-lambda';
 import { effectKey, parseActionRequest, requesterKey } from '../actions/request.js';
 import { type Decision, isDryRun } from '../policy/decide.js';
-import { readFinal, recordFinal } from '../state/audit.js';
+import { endingRecorded, readFinal, recordFinal } from '../state/audit.js';
 import { consumeCounter, refundCounter } from '../state/counters.js';
 import {
   claimEffect,
@@ -25,7 +25,7 @@ import { deadLetterRecord } from './dead-letter.js';
 import { backOffIfRateLimited, setVisibility } from './defer.js';
 import { RetryLater } from './errors.js';
 import { executeAction } from './execute.js';
-import { endCancelled, finish } from './finish.js';
+import { endCancelled, finish, tellUntold } from './finish.js';
 import { tellingIfGivenUp } from './give-up.js';
 import { answeredQuestion } from './hold.js';
 import {
@@ -283,6 +283,9 @@ async function replay(deps: RecordDeps, ctx: RecordContext, stored: StoredOutcom
   // or another request's end told as its own: written now (put-if-absent), so its id stays its own.
   const own = sameRequest ? stored : { ...stored, reason, requestId: ctx.request.requestId };
   await recordFinal(deps.table, own, currentDate(deps), ownerOf(ctx));
+  // Its own end, never told (no record of it in the trail): told now as at first, the channel too.
+  if (sameRequest && !(await endingRecorded(deps.table, own.requestId, own.result)))
+    return tellUntold(deps, ctx, own);
   const done = {
     result: stored.result as OutcomeResult,
     rule: stored.rule,
