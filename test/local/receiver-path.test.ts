@@ -5,7 +5,7 @@
  * and `%0d` rewrote the line. Any page in the developer's browser can post to a loopback port.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type SlackReceiver, startSlackReceiver } from '../src/local/slack-receiver.js';
+import { type SlackReceiver, startSlackReceiver } from '../../src/local/slack-receiver.js';
 
 let receiver: SlackReceiver;
 const printed: string[] = [];

@@ -6,9 +6,9 @@
  * judged staleness failed from then on (the index only grows).
  */
 import { expect, it } from 'vitest';
-import { policySchemas } from '../src/policy/schema.js';
-import type { WatchEntry } from '../src/state/watch.js';
-import { planStaleSweep } from '../src/sweeper/stale.js';
+import { policySchemas } from '../../src/policy/schema.js';
+import type { WatchEntry } from '../../src/state/watch.js';
+import { planStaleSweep } from '../../src/sweeper/stale.js';
 
 const DAY = 86_400_000;
 const now = new Date('2026-11-22T03:00:00Z');

@@ -9,12 +9,12 @@
  * emulators; the Console call is held open by the test.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { outcomeNow } from '../src/cli/wait.js';
-import { parsePolicy } from '../src/policy/parse.js';
-import { holdRequest, isStuck, listHeld } from '../src/state/held.js';
-import { releaseHeld } from '../src/worker/release.js';
-import { type Bench, basePolicy, startBench } from './worker/fixture.js';
-import { releaseDeps } from './worker/questions.js';
+import { outcomeNow } from '../../src/cli/wait.js';
+import { parsePolicy } from '../../src/policy/parse.js';
+import { holdRequest, isStuck, listHeld } from '../../src/state/held.js';
+import { releaseHeld } from '../../src/worker/release.js';
+import { type Bench, basePolicy, startBench } from './fixture.js';
+import { releaseDeps } from './questions.js';
 
 let bench: Bench;
 beforeAll(async () => {

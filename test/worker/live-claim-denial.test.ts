@@ -9,9 +9,9 @@
  */
 import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { outcomeNow } from '../src/cli/wait.js';
-import { RateLimitError } from '../src/console/index.js';
-import { type Bench, startBench } from './worker/fixture.js';
+import { outcomeNow } from '../../src/cli/wait.js';
+import { RateLimitError } from '../../src/console/index.js';
+import { type Bench, startBench } from './fixture.js';
 
 let bench: Bench;
 beforeAll(async () => {

@@ -6,8 +6,8 @@
  * cursor was written, so every later run met the same page and failed the same way.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { EventLike, EventsSource } from '../src/sweeper/types.js';
-import { canaryRulePolicy, freshState, makeSweeper, NOW, type Rig, startRig } from './sweeper/harness.js';
+import type { EventLike, EventsSource } from '../../src/sweeper/types.js';
+import { canaryRulePolicy, freshState, makeSweeper, NOW, type Rig, startRig } from './harness.js';
 
 const EVENTS = 300_000;
 

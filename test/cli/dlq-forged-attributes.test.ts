@@ -16,11 +16,11 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runCli } from '../src/cli/run.js';
-import { receiveAll, release } from '../src/queue/dead-letters.js';
-import { MAX_RECEIVE_COUNT } from '../src/queue/redrive.js';
-import { captureIo } from './helpers/cli-io.js';
-import { type Bench, startBench } from './worker/fixture.js';
+import { runCli } from '../../src/cli/run.js';
+import { receiveAll, release } from '../../src/queue/dead-letters.js';
+import { MAX_RECEIVE_COUNT } from '../../src/queue/redrive.js';
+import { captureIo } from '../helpers/cli-io.js';
+import { type Bench, startBench } from '../worker/fixture.js';
 
 let bench: Bench;
 beforeAll(async () => {
