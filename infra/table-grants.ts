@@ -92,6 +92,7 @@ export const WORKER_TABLE_GRANTS: readonly TableGrant[] = [
     actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem'],
     partitionKeys: WORKER_PARTITION_KEYS.records,
   },
+  { actions: ['dynamodb:Query'], partitionKeys: WORKER_PARTITION_KEYS.auditTrail },
   { actions: ['dynamodb:UpdateItem'], partitionKeys: WORKER_PARTITION_KEYS.counters },
   {
     actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],

@@ -91,6 +91,8 @@ export const WORKER_PARTITION_KEYS = {
   pause: [`${ITEM_FAMILIES.control}#pause`],
   /** Audit records, endings and "told" marks; at-most-once claims: read, written, given back. */
   records: [`${ITEM_FAMILIES.audit}#*`, `${ITEM_FAMILIES.effect}#*`],
+  /** A request's audit trail, queried when a copy replays its own end: was that end told (finish.ts)? */
+  auditTrail: [`${ITEM_FAMILIES.audit}#*`],
   /** maxPerHour / maxPerDay: taken and refunded with conditional updates. */
   counters: [`${ITEM_FAMILIES.counter}#*`],
   /** Held requests: written when one starts to wait, listed and released by the tick, ended. */
