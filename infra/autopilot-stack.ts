@@ -21,7 +21,14 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { AttributeType, BillingMode, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { AccountPrincipal, AnyPrincipal, ArnPrincipal, Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import {
+  AccountPrincipal,
+  AnyPrincipal,
+  ArnPrincipal,
+  Effect,
+  PolicyStatement,
+  ServicePrincipal,
+} from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -432,6 +439,24 @@ export class AutopilotStack extends Stack {
       reason:
         'Alarm notifications carry only alarm names and states. CloudWatch cannot publish to a topic encrypted with the AWS-managed SNS key, and a customer key would cost more than the rest of the stack at rest.',
     });
+    // The topic's own policy (the TLS-only deny above) replaces SNS's default one, whose
+    // account-wide allow is what let CloudWatch publish: without this allow every alarm would go
+    // to ALARM and page nobody ("not authorized to perform: SNS:Publish" in its history). Only
+    // this account's alarms in this region.
+    topic.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'ThisAccountsAlarmsPublish',
+        effect: Effect.ALLOW,
+        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [topic.topicArn],
+        conditions: {
+          ArnLike: {
+            'aws:SourceArn': `arn:${this.partition}:cloudwatch:${this.region}:${this.account}:alarm:*`,
+          },
+        },
+      }),
+    );
     if (props.alarmEmail) topic.addSubscription(new EmailSubscription(props.alarmEmail));
     new Operations(this, 'Operations', {
       functions: { webhook, worker, sweeper },
