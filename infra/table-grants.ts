@@ -46,9 +46,17 @@ export const WEBHOOK_HELD_ATTRIBUTES = [
   'reachedAt',
 ] as const;
 
+/** Vetoes: the webhook writes a person's Deny; only the worker reads them (with a request's state). */
+const WEBHOOK_VETOES = WEBHOOK_PARTITION_KEYS.filter((key) => key.startsWith('veto#'));
+
 export const WEBHOOK_TABLE_GRANTS: readonly TableGrant[] = [
-  // Only its own items: the pause switch, vetoes and its queued marks.
-  { actions: ['dynamodb:GetItem', 'dynamodb:PutItem'], partitionKeys: WEBHOOK_PARTITION_KEYS },
+  // Only its own items: the pause switch and its queued marks (read and written) ...
+  {
+    actions: ['dynamodb:GetItem', 'dynamodb:PutItem'],
+    partitionKeys: WEBHOOK_PARTITION_KEYS.filter((key) => !WEBHOOK_VETOES.includes(key)),
+  },
+  // ... and vetoes, written only.
+  { actions: ['dynamodb:PutItem'], partitionKeys: WEBHOOK_VETOES },
   // Read-only, for `/autopilot why`: the audit trail.
   { actions: ['dynamodb:GetItem', 'dynamodb:Query'], partitionKeys: WEBHOOK_READ_PARTITION_KEYS },
   // `/autopilot held`, and a click's or a cancel's marks (the worker ends the request): held requests only.

@@ -99,7 +99,7 @@ describe('the state table', () => {
   const onTable = (name: (typeof FUNCTIONS)[number]) =>
     statementsOf(name).filter((st) => [st.Resource].flat().some((r) => JSON.stringify(r) === table()));
 
-  it("is open to the webhook only for get and put on its own items' partition keys, reading the audit trail, and held requests", () => {
+  it("is open to the webhook only for get and put on its own items' partition keys (vetoes put only), reading the audit trail, and held requests", () => {
     const resource = { 'Fn::GetAtt': [s.logicalId('StateTable'), 'Arn'] };
     expect(onTable('Webhook')).toEqual(
       expect.arrayContaining([
@@ -107,7 +107,14 @@ describe('the state table', () => {
           Effect: 'Allow',
           Action: ['dynamodb:GetItem', 'dynamodb:PutItem'],
           Resource: resource,
-          Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...WEBHOOK_PARTITION_KEYS] } },
+          Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['control#pause', 'queued#*'] } },
+        },
+        {
+          // A person's Deny is written here; only the worker reads vetoes.
+          Effect: 'Allow',
+          Action: 'dynamodb:PutItem',
+          Resource: resource,
+          Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['veto#*'] } },
         },
         {
           Effect: 'Allow',
@@ -137,7 +144,7 @@ describe('the state table', () => {
         },
       ]),
     );
-    expect(onTable('Webhook')).toHaveLength(4);
+    expect(onTable('Webhook')).toHaveLength(5);
     expect(WEBHOOK_HELD_ATTRIBUTES).not.toContain('request');
     expect(WEBHOOK_HELD_PARTITION_KEYS).toEqual(['held#all']);
     expect(WEBHOOK_PARTITION_KEYS).toEqual(['control#pause', 'veto#*', 'queued#*']);
