@@ -317,6 +317,8 @@ describe('least privilege', () => {
         readSecret('WebhookSecret'),
         readSecret('WebhookRequesterKey'),
         grant(['dynamodb:GetItem', 'dynamodb:PutItem'], s.logicalId('StateTable')),
+        // Vetoes: a person's Deny is written, never read back (only the worker reads them).
+        grant(['dynamodb:PutItem'], s.logicalId('StateTable')),
         // Read-only, for /autopilot why and held (the audit trail's and the held partitions: see least-privilege).
         grant(['dynamodb:GetItem', 'dynamodb:Query'], s.logicalId('StateTable')),
         // Marks on held requests (a click's answer, a cancel), and no other attribute: see least-privilege.
