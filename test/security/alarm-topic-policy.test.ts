@@ -11,7 +11,7 @@
  * identity policy to fall back on).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Synthesized, synthesize } from './infra/synth.js';
+import { type Synthesized, synthesize } from '../infra/synth.js';
 
 const ACCOUNT = '111122223333';
 const REGION = 'eu-west-1';

@@ -7,23 +7,23 @@
  * as the worker's and the sweeper's item tests do for theirs.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WEBHOOK_TABLE_GRANTS } from '../infra/table-grants.js';
-import type { ActionRequest } from '../src/actions/request.js';
-import { type Emulators, startEmulators } from '../src/local/emulators.js';
-import { encodeButtonValue } from '../src/slack/button-value.js';
-import { readRequestAudit } from '../src/state/audit.js';
-import { holdRequest } from '../src/state/held.js';
-import type { StateTable } from '../src/state/table.js';
-import { heldAccess } from '../src/webhook/held.js';
-import { APPROVE_ACTION_ID, DENY_ACTION_ID } from '../src/webhook/interactions.js';
+import { WEBHOOK_TABLE_GRANTS } from '../../infra/table-grants.js';
+import type { ActionRequest } from '../../src/actions/request.js';
+import { type Emulators, startEmulators } from '../../src/local/emulators.js';
+import { encodeButtonValue } from '../../src/slack/button-value.js';
+import { readRequestAudit } from '../../src/state/audit.js';
+import { holdRequest } from '../../src/state/held.js';
+import type { StateTable } from '../../src/state/table.js';
+import { heldAccess } from '../../src/webhook/held.js';
+import { APPROVE_ACTION_ID, DENY_ACTION_ID } from '../../src/webhook/interactions.js';
 import {
   blockActionsPayload,
   commandBody,
   interactionBody,
   signedRequest,
-} from './helpers/slack-requests.js';
-import { recordingClient, refused, type TableRequest, unused } from './security/table-requests.js';
-import { buildApp } from './webhook/harness.js';
+} from '../helpers/slack-requests.js';
+import { buildApp } from '../webhook/harness.js';
+import { recordingClient, refused, type TableRequest, unused } from './table-requests.js';
 
 let emu: Emulators;
 let table: StateTable;
