@@ -325,33 +325,15 @@ export class AutopilotStack extends Stack {
         `ciPrincipals names ${this.account}, the stack's own account: every role and user in it could then send to the actions queue as ci:. Name the CI roles by ARN instead (arn:aws:iam::${this.account}:role/<name>)`,
       );
     const namedSenders = [webhook.role.roleArn, worker.role.roleArn, sweeper.role.roleArn, ...ciArns];
-    actionsQueue.addToResourcePolicy(
-      new PolicyStatement({
-        sid: 'OnlyNamedSenders',
-        effect: Effect.DENY,
-        principals: [new AnyPrincipal()],
-        actions: ['sqs:SendMessage'],
-        resources: [actionsQueue.queueArn],
-        conditions: {
-          ArnNotEquals: { 'aws:PrincipalArn': namedSenders },
-          ...(ciAccounts.length > 0 ? { StringNotEquals: { 'aws:PrincipalAccount': ciAccounts } } : {}),
-        },
-      }),
-    );
+    denySendUnless(actionsQueue, 'OnlyNamedSenders', {
+      ArnNotEquals: { 'aws:PrincipalArn': namedSenders },
+      ...(ciAccounts.length > 0 ? { StringNotEquals: { 'aws:PrincipalAccount': ciAccounts } } : {}),
+    });
     if (ciAccounts.length > 0)
-      actionsQueue.addToResourcePolicy(
-        new PolicyStatement({
-          sid: 'OnlyNamedSendersInThisAccount',
-          effect: Effect.DENY,
-          principals: [new AnyPrincipal()],
-          actions: ['sqs:SendMessage'],
-          resources: [actionsQueue.queueArn],
-          conditions: {
-            ArnNotEquals: { 'aws:PrincipalArn': namedSenders },
-            StringEquals: { 'aws:PrincipalAccount': this.account },
-          },
-        }),
-      );
+      denySendUnless(actionsQueue, 'OnlyNamedSendersInThisAccount', {
+        ArnNotEquals: { 'aws:PrincipalArn': namedSenders },
+        StringEquals: { 'aws:PrincipalAccount': this.account },
+      });
     for (const arn of ciArns) actionsQueue.grantSendMessages(new ArnPrincipal(arn));
     for (const account of ciAccounts) actionsQueue.grantSendMessages(new AccountPrincipal(account));
     // The DLQ is a way into the actions queue too (an operator's `dlq redrive` sends its messages
@@ -360,16 +342,7 @@ export class AutopilotStack extends Stack {
     // SendMessage permission. Messages another queue's redrive moved here are refused by the
     // redrive itself (src/queue/dead-letters.ts): a redrive-allow policy naming the actions
     // queue would make the two queues refer to each other, which CloudFormation cannot create.
-    dlq.addToResourcePolicy(
-      new PolicyStatement({
-        sid: 'OnlyTheWorkerSends',
-        effect: Effect.DENY,
-        principals: [new AnyPrincipal()],
-        actions: ['sqs:SendMessage'],
-        resources: [dlq.queueArn],
-        conditions: { ArnNotEquals: { 'aws:PrincipalArn': worker.role.roleArn } },
-      }),
-    );
+    denySendUnless(dlq, 'OnlyTheWorkerSends', { ArnNotEquals: { 'aws:PrincipalArn': worker.role.roleArn } });
     // A throttled or failed run is not retried from Lambda's async queue either: the next tick
     // does the same work, and stale ticks must not pile up behind reserved concurrency 1.
     sweeper.function.configureAsyncInvoke({
@@ -496,4 +469,18 @@ export class AutopilotStack extends Stack {
     });
     new CfnOutput(this, 'AlarmTopicArn', { value: topic.topicArn });
   }
+}
+
+/** A queue-policy statement denying `sqs:SendMessage` to every principal the conditions match. */
+function denySendUnless(queue: Queue, sid: string, conditions: Record<string, unknown>): void {
+  queue.addToResourcePolicy(
+    new PolicyStatement({
+      sid,
+      effect: Effect.DENY,
+      principals: [new AnyPrincipal()],
+      actions: ['sqs:SendMessage'],
+      resources: [queue.queueArn],
+      conditions,
+    }),
+  );
 }
