@@ -10,38 +10,23 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { RequesterSigner } from '../actions/proof.js';
 import { effectKey } from '../actions/request.js';
-import type { Logger } from '../observability/logger.js';
-import type { Metrics } from '../observability/metrics.js';
-import type { Policy } from '../policy/schema.js';
 import { sendActionRequest } from '../queue/actions-queue.js';
 import { writeAudit } from '../state/audit.js';
 import { type HeldRecord, isStuck, listHeld } from '../state/held.js';
 import { markReleased, unmarkReleased } from '../state/held-release.js';
 import { readPause } from '../state/pause.js';
-import type { StateTable } from '../state/table.js';
 import { forEachBounded } from '../util/pool.js';
-import { endStuckCancelled, endStuckExpired } from './stuck.js';
+import { endStuckCancelled, endStuckExpired, type StuckDeps } from './stuck.js';
 
 /** A released copy that never came back (lost, or its worker crashed) is sent again after this long. */
 export const RELEASE_RETRY_MS = 15 * 60_000;
 
-export interface ReleaseDeps {
-  table: StateTable;
+/** The tick's deps: the stuck-wait endings' (stuck.ts: table, logger, where to tell, policy, metrics), and the queue. */
+export interface ReleaseDeps extends StuckDeps {
   sqs: Pick<SQSClient, 'send'>;
   queueUrl: string;
   /** Vouches for the copy as the original was vouched for (the worker holds every signer's key). */
   signer?: RequesterSigner;
-  logger: Logger;
-  /** Where a stuck request the tick ends itself is told (the requester's reply URL, the channel). */
-  slack?: { allowedOrigins: string[] };
-  channelUrl?: () => Promise<string | undefined>;
-  /**
-   * The worker's policy: `maxDeferHours`, by which the tick ends a stuck wait (stuck.ts), and the
-   * channel's URL still in it (deprecated, still honoured: src/worker/record.ts).
-   */
-  policy?: Policy;
-  /** A notice not delivered is counted (`SlackPostsFailed`), as the worker's replies are. */
-  metrics?: Metrics;
 }
 
 export interface ReleaseSummary {

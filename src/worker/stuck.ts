@@ -23,10 +23,12 @@ import { mayHaveBeenDone } from './replies.js';
 export interface StuckDeps {
   table: StateTable;
   logger: Logger;
+  /** Where a stuck request the tick ends itself is told (the requester's reply URL, the channel). */
   slack?: { allowedOrigins: string[] };
   channelUrl?: () => Promise<string | undefined>;
   /** The worker's policy: the channel's URL still in it, and `maxDeferHours` (none: no expiry here). */
   policy?: Policy;
+  /** A notice not delivered is counted (`SlackPostsFailed`), as the worker's replies are. */
   metrics?: Metrics;
 }
 
