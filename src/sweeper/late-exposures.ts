@@ -21,13 +21,12 @@ import {
   writeCursor,
 } from '../state/sweep-cursor.js';
 import type { StateTable } from '../state/table.js';
-import { type WatchEntry, writeWatchEntries } from '../state/watch.js';
+import { writeWatchEntries } from '../state/watch.js';
 import { reading } from './event-walk.js';
 import { planFlush } from './flush-plan.js';
 import { createPoller } from './poller.js';
 import { LOOKBACK_MS } from './recent.js';
-import type { RunSummary } from './summary.js';
-import type { EventsSource } from './types.js';
+import type { EventState, EventsSource } from './types.js';
 
 /** How late (behind the run's time) an exposure may be logged and still be recorded. */
 export const LATE_EXPOSURE_BOUND_MS = 6 * 3_600_000;
@@ -56,12 +55,7 @@ export interface LateExposureDeps {
  */
 export async function readLateExposures(
   deps: LateExposureDeps,
-  state: {
-    now: Date;
-    summary: RunSummary;
-    deadline: number;
-    watch: Map<string, WatchEntry>;
-    lastSeen: Map<string, number>;
+  state: EventState & {
     /** The sweeper's cursor after this run's read: where a first late walk starts from. */
     latest: Cursor | undefined;
   },

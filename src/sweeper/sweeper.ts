@@ -33,7 +33,7 @@ import { createPoller } from './poller.js';
 import { sendRequests } from './send.js';
 import { earlierAsks, planStaleSweep, type StalePlan } from './stale.js';
 import { emptySummary, type RunSummary, reportRun, staleSection } from './summary.js';
-import type { RunInput, SweeperDeps, SweeperStep } from './types.js';
+import type { EventState, RunInput, SweeperDeps, SweeperStep } from './types.js';
 
 const DAY = 86_400_000;
 
@@ -100,14 +100,6 @@ export function createSweeper(deps: SweeperDeps) {
     reportRun(summary, now, latest, { logger, metrics });
     await notices.postStaleSummary(slackUrl, summary, now);
     await step('summary', {});
-  }
-
-  interface EventState {
-    now: Date;
-    deadline: number;
-    summary: RunSummary;
-    watch: Map<string, WatchEntry>;
-    lastSeen: Map<string, number>;
   }
 
   /**

@@ -12,6 +12,8 @@ import type { Policy } from '../policy/schema.js';
 import type { PostResult, SlackMessage } from '../slack/post.js';
 import type { PauseState } from '../state/pause.js';
 import type { StateTable } from '../state/table.js';
+import type { WatchEntry } from '../state/watch.js';
+import type { RunSummary } from './summary.js';
 
 /** A logged event (spec 2.12); unknown fields are kept but not used. */
 export interface EventLike {
@@ -100,4 +102,13 @@ export interface RunInput {
   now?: Date;
   /** Time left for this invocation (Lambda: `context.getRemainingTimeInMillis`). Default 15 min. */
   remainingMs?: number | (() => number);
+}
+
+/** What one run's walks over the log share: its time, its deadline, its summary, the watch set and last-seen index. */
+export interface EventState {
+  now: Date;
+  deadline: number;
+  summary: RunSummary;
+  watch: Map<string, WatchEntry>;
+  lastSeen: Map<string, number>;
 }
