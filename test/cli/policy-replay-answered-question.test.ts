@@ -6,30 +6,14 @@
  * damaged or old. It is counted apart, as an answer.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../src/cli/io.js';
-import { policyReplayCommand } from '../../src/cli/policy-replay.js';
 import { readAudit, writeAudit } from '../../src/state/audit.js';
 import { type Bench, basePolicy, startBench } from '../worker/fixture.js';
 import { askQuestion, clickApprove } from '../worker/questions.js';
+import { runReplay } from './replay-run.js';
 
 let bench: Bench;
 
-async function replay(json: boolean) {
-  const out: string[] = [];
-  const io: CliIo = {
-    stdout: (t) => out.push(t),
-    stderr: () => {},
-    env: {},
-    cwd: '/',
-    now: () => new Date('2026-11-30T00:00:00Z'),
-  };
-  const code = await policyReplayCommand(['--policy', 'new.json', ...(json ? ['--json'] : [])], io, {
-    read: () => JSON.stringify(basePolicy(bench.slack.origin)),
-    table: bench.table,
-  });
-  expect(code).toBe(0);
-  return out.join('\n');
-}
+const replay = (json: boolean) => runReplay(bench.table, basePolicy(bench.slack.origin), { json });
 
 beforeAll(async () => {
   bench = await startBench();

@@ -8,11 +8,10 @@
  * on the bench's clock, with the channel set.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../src/cli/io.js';
-import { policyReplayCommand } from '../../src/cli/policy-replay.js';
 import type { PolicyInput } from '../../src/policy/schema.js';
 import { readAudit } from '../../src/state/audit.js';
 import { type Bench, basePolicy, startBench } from '../worker/fixture.js';
+import { runReplay } from './replay-run.js';
 
 let bench: Bench;
 
@@ -34,22 +33,7 @@ async function decide(requestId: string, source: 'ci' | 'schedule', id: string, 
   return (await readAudit(bench.table, requestId))[0];
 }
 
-async function replay(policy: unknown) {
-  const out: string[] = [];
-  const io: CliIo = {
-    stdout: (t) => out.push(t),
-    stderr: () => {},
-    env: {},
-    cwd: '/',
-    now: () => new Date('2026-11-30T00:00:00Z'),
-  };
-  const code = await policyReplayCommand(['--policy', 'new.json', '--json'], io, {
-    read: () => JSON.stringify(policy),
-    table: bench.table,
-  });
-  expect(code).toBe(0);
-  return JSON.parse(out.join('\n'));
-}
+const replay = async (policy: unknown) => JSON.parse(await runReplay(bench.table, policy, { json: true }));
 
 beforeAll(async () => {
   bench = await startBench();

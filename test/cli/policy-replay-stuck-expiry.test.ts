@@ -9,8 +9,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequesterSigner } from '../../src/actions/proof.js';
-import type { CliIo } from '../../src/cli/io.js';
-import { policyReplayCommand } from '../../src/cli/policy-replay.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { parsePolicy } from '../../src/policy/parse.js';
 import { readAudit, writeAudit } from '../../src/state/audit.js';
@@ -19,25 +17,11 @@ import { releaseHeld } from '../../src/worker/release.js';
 import { createWorkerEntry } from '../../src/worker/worker.js';
 import { type Bench, basePolicy, startBench } from '../worker/fixture.js';
 import { releaseDeps } from '../worker/questions.js';
+import { runReplay } from './replay-run.js';
 
 let bench: Bench;
 
-async function replay(json: boolean) {
-  const out: string[] = [];
-  const io: CliIo = {
-    stdout: (t) => out.push(t),
-    stderr: () => {},
-    env: {},
-    cwd: '/',
-    now: () => new Date('2026-11-30T00:00:00Z'),
-  };
-  const code = await policyReplayCommand(['--policy', 'new.json', ...(json ? ['--json'] : [])], io, {
-    read: () => JSON.stringify(basePolicy(bench.slack.origin)),
-    table: bench.table,
-  });
-  expect(code).toBe(0);
-  return out.join('\n');
-}
+const replay = (json: boolean) => runReplay(bench.table, basePolicy(bench.slack.origin), { json });
 
 /** The deployed tick: the worker function's entry with the worker's deps (the policy: maxDeferHours 72). */
 function tick(time: string) {
