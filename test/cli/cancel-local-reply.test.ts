@@ -8,10 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import { createSqsClient, sendActionRequest } from '../../src/queue/actions-queue.js';
-import { listHeld } from '../../src/state/held.js';
-import { createDynamoClient } from '../../src/state/table.js';
 import { captureIo } from '../helpers/cli-io.js';
-import { bootTestStack, canaryTriggers, type TestStack } from '../helpers/local-stack.js';
+import { bootTestStack, canaryTriggers, type TestStack, untilHeld } from '../helpers/local-stack.js';
 
 let t: TestStack;
 
@@ -27,23 +25,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.stop();
 });
-
-/** Polls the state table until `requestId` is held (the worker asked), bounded. */
-async function untilHeld(requestId: string): Promise<void> {
-  const table = {
-    client: createDynamoClient({ endpoint: t.stack.endpoints.dynamodbEndpoint }),
-    tableName: t.stack.endpoints.tableName,
-  };
-  try {
-    for (let i = 0; i < 200; i++) {
-      if ((await listHeld(table)).some((h) => h.requestId === requestId)) return;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`${requestId} was never held`);
-  } finally {
-    table.client.destroy();
-  }
-}
 
 describe('autopilot cancel --local', () => {
   it("tells the requester at its reply URL on the stack's Slack receiver", async () => {
@@ -64,7 +45,7 @@ describe('autopilot cancel --local', () => {
     } finally {
       sqs.destroy();
     }
-    await untilHeld(requestId);
+    await untilHeld(t, requestId);
 
     const run = captureIo({ env: t.cliEnv, cwd: t.dir, now: () => new Date() });
     const code = await runCli(

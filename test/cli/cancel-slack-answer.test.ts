@@ -9,10 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import { createSqsClient, sendActionRequest } from '../../src/queue/actions-queue.js';
-import { listHeld } from '../../src/state/held.js';
-import { createDynamoClient } from '../../src/state/table.js';
 import { captureIo } from '../helpers/cli-io.js';
-import { bootTestStack, canaryTriggers, type TestStack } from '../helpers/local-stack.js';
+import { bootTestStack, canaryTriggers, type TestStack, untilHeld } from '../helpers/local-stack.js';
 
 let t: TestStack;
 /** A channel webhook that refuses every post with a body carrying terminal escapes. */
@@ -41,23 +39,6 @@ afterAll(async () => {
   await t?.stop();
 });
 
-/** Polls the state table until `requestId` is held (the worker asked), bounded. */
-async function untilHeld(requestId: string): Promise<void> {
-  const table = {
-    client: createDynamoClient({ endpoint: t.stack.endpoints.dynamodbEndpoint }),
-    tableName: t.stack.endpoints.tableName,
-  };
-  try {
-    for (let i = 0; i < 200; i++) {
-      if ((await listHeld(table)).some((h) => h.requestId === requestId)) return;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`${requestId} was never held`);
-  } finally {
-    table.client.destroy();
-  }
-}
-
 describe('autopilot cancel: a failed post to the channel', () => {
   it("warns with Slack's answer shown printable", async () => {
     const requestId = 'review-cli-cancel-answer-1';
@@ -75,7 +56,7 @@ describe('autopilot cancel: a failed post to the channel', () => {
     } finally {
       sqs.destroy();
     }
-    await untilHeld(requestId);
+    await untilHeld(t, requestId);
 
     const env = { ...t.cliEnv, SLACK_WEBHOOK_URL: channelUrl };
     const run = captureIo({ env, cwd: t.dir, now: () => new Date() });

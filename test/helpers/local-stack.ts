@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { CliIo } from '../../src/cli/io.js';
 import { bootLocalStack, type LocalStack } from '../../src/local/stack.js';
+import { listHeld } from '../../src/state/held.js';
+import { createDynamoClient } from '../../src/state/table.js';
 
 export interface TestStack {
   stack: LocalStack;
@@ -55,4 +57,21 @@ export function canaryTriggers(stack: LocalStack): string[] {
   return [...(stack.sandbox?.state.triggers.values() ?? [])]
     .filter((t) => t.currentPhaseID === 'ph_1')
     .map((t) => t.id);
+}
+
+/** Polls the stack's state table until `requestId` is held (the worker asked), bounded. */
+export async function untilHeld(t: TestStack, requestId: string): Promise<void> {
+  const table = {
+    client: createDynamoClient({ endpoint: t.stack.endpoints.dynamodbEndpoint }),
+    tableName: t.stack.endpoints.tableName,
+  };
+  try {
+    for (let i = 0; i < 200; i++) {
+      if ((await listHeld(table)).some((h) => h.requestId === requestId)) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`${requestId} was never held`);
+  } finally {
+    table.client.destroy();
+  }
 }
