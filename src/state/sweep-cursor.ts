@@ -43,8 +43,14 @@ export interface Cursor {
   pageSize: number;
   /** `totalItems` on the last read. */
   totalItems: number;
-  /** The oldest event timestamp ever read: where our observation of exposures begins. */
+  /** Where our observation of exposures begins (src/sweeper/observation.ts observationStart). */
   observedSince: number | null;
+  /**
+   * When our reading of the log (re)started (the run's time plus the skew allowance): events
+   * stamped before it are history, vouched for by client timestamps only; null once an event
+   * stamped after it was read (absent on a cursor stored before histories were checked).
+   */
+  historyEnd?: number | null | undefined;
   /** When a run last read the log up to its own time (epoch ms): the sweeper is no further behind. */
   caughtUpAt?: number | null | undefined;
   updatedAt?: string | undefined;

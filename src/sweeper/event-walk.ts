@@ -13,6 +13,7 @@
  */
 import type { Cursor } from '../state/sweep-cursor.js';
 import { eventHash, eventTime } from './identity.js';
+import { observe } from './observation.js';
 import { type RecentWindow, windowOf } from './recent.js';
 import type { EventLike, EventOrder } from './types.js';
 
@@ -69,6 +70,8 @@ export interface Walk extends RecentWindow {
   /** Identity → events of it seen in this walk (from the floor on). */
   seen: Map<string, number>;
   observedSince: number | null;
+  /** See `Cursor.historyEnd`: while set, a silence in the events read starts observation again. */
+  historyEnd: number | null;
   /** Events stamped after this are left for a later walk (the late-exposure walk's edge). */
   until: number;
   /** A page held an event stamped after `until`: the walk has read as far as it goes. */
@@ -82,20 +85,6 @@ export interface Walk extends RecentWindow {
   mostBehindMs: number;
   /** The cursor's position: disorder is counted from there on (what lies before was counted). */
   unseenFrom: number;
-}
-
-/**
- * When a page's events typically happened: the median of its timestamps, not the oldest. A
- * client SDK writes them, and one device with a reset clock (stamped in 2000, or 0) must not
- * make the sweeper believe it observed exposures for decades (it would judge configs stale
- * whose last use lies before the log's real start). The (upper) median errs late: observation shorter.
- */
-function typicalStart(events: ReadonlyArray<{ ts: number }>): number | undefined {
-  const stamps = events
-    .map((e) => e.ts)
-    .filter((ts) => !Number.isNaN(ts))
-    .sort((a, b) => a - b);
-  return stamps[Math.floor(stamps.length / 2)];
 }
 
 /** Events of one response laid out by position (ascending), for the order `o` (possibly a guess). */
@@ -117,8 +106,8 @@ export function layOut(
 /**
  * A walk from `read`, which begins before the cursor's floor (or at the log's oldest event).
  * `gap`: the log's oldest event is newer than the newest one processed, so events may have
- * expired unread; our observation of exposures then starts again at the oldest page served
- * (when its events typically happened: `typicalStart`).
+ * expired unread; our observation of exposures then starts again, as on a first run, from the
+ * events this walk reads (`observe`).
  */
 export function startWalk(
   cursor: Cursor,
@@ -136,14 +125,15 @@ export function startWalk(
     window.floorTs = null;
     window.boundaryTs = null;
   }
-  const oldest = typicalStart(read.items);
+  const restart = gap || cursor.observedSince === null;
   return {
     ...window,
     next: read.items[0]?.pos ?? 0,
     lastTs: Number.NEGATIVE_INFINITY,
     horizon,
     seen: new Map(),
-    observedSince: gap && oldest !== undefined ? oldest : cursor.observedSince,
+    observedSince: restart ? null : cursor.observedSince,
+    historyEnd: restart ? present : (cursor.historyEnd ?? null),
     until,
     reachedUntil: false,
     present,
@@ -207,7 +197,6 @@ function stampOfUnparsable(walk: Walk): number {
 export function takeNewEvents(read: ReadPage, walk: Walk): { newEvents: NewEvent[]; late: NewEvent[] } {
   const newEvents: NewEvent[] = [];
   const late: NewEvent[] = [];
-  const fresh: Array<{ ts: number }> = [];
   for (const item of read.items) {
     if (item.pos < walk.next) continue;
     const ts = placeInTime(item, walk);
@@ -220,13 +209,12 @@ export function takeNewEvents(read: ReadPage, walk: Walk): { newEvents: NewEvent
     walk.seen.set(hash, occurrence + 1);
     if (occurrence < (walk.kept.get(hash)?.count ?? 0)) continue; // processed on an earlier run
     walk.kept.set(hash, { ts, count: occurrence + 1 });
+    const newestBefore = walk.boundaryTs;
     // A client clock far ahead must not move the boundary: later events would land behind it.
     if (ts <= walk.horizon && (walk.boundaryTs === null || ts > walk.boundaryTs)) walk.boundaryTs = ts;
+    if (!Number.isNaN(item.ts)) observe(walk, item.ts, newestBefore);
     newEvents.push({ event: item.event, id: `${hash}.${occurrence}`, ts, position: item.pos });
-    fresh.push(item);
   }
-  // Observation starts once, at the first page of new events (the log's old end on a first run).
-  if (walk.observedSince === null) walk.observedSince = typicalStart(fresh) ?? null;
   const highest = read.items.at(-1)?.pos;
   if (highest !== undefined && highest >= walk.next) walk.next = highest + 1;
   return { newEvents, late };

@@ -168,7 +168,9 @@ export function createPoller(options: PollerOptions) {
       skipped: following - walk.next,
     });
     walk.next = following;
-    walk.observedSince = null; // set again by the next page of new events (takeNewEvents)
+    // Observation starts again from the next event read: what follows is history again.
+    walk.observedSince = null;
+    walk.historyEnd = walk.present;
   }
 
   function commit(walk: Walk): void {
@@ -184,6 +186,7 @@ export function createPoller(options: PollerOptions) {
     }
     Object.assign(state, storedWindow(walk));
     state.observedSince = walk.observedSince;
+    state.historyEnd = walk.historyEnd;
     state.position = walk.next;
     state.pageSize = layout.size;
     state.totalItems = layout.total;

@@ -137,9 +137,10 @@ describe('what the sweeper observes', () => {
     const summary = await run(NOW);
     expect(summary.events.caughtUp).toBe(true);
     expect(summary.stale.stale).toEqual([]);
-    // Observation starts again at the events after the gap: when they typically happened (their median).
+    // Observation starts again at the events after the gap, from the last of them that follows a
+    // silence of more than three days: they are history, vouched for by client timestamps only.
     expect(summary.stale.skipped).toEqual([
-      { configId: 'cfg_x', reason: 'observation too short', detail: 'exposures observed for 10 of 30 days' },
+      { configId: 'cfg_x', reason: 'observation too short', detail: 'exposures observed for 1 of 30 days' },
     ]);
   });
 });

@@ -106,13 +106,13 @@ describe.each(['newest-first', 'oldest-first'] as const)('a sweeper run, events 
       [...new Set([...expected.lastSeen.keys(), 'new_checkout_copy', 'checkout_legacy'])].sort(),
     );
     expect(watch.get('new_checkout_copy')?.origin).toBe('policy');
-    // Observation starts when the oldest page's events typically happened: the median of its
-    // timestamps (the harness reads pages of 100), never the oldest one a client stamped.
-    const oldestPage = oldestFirst(rig)
-      .slice(0, 100)
+    // Observation starts at the log's oldest event: the seeded history reaches our read with no
+    // silence longer than three days (src/sweeper/observation.ts).
+    const stamps = oldestFirst(rig)
       .map((e) => Number(e.timestamp))
       .sort((a, b) => a - b);
-    expect(cursor?.observedSince).toBe(oldestPage[50]);
+    expect(stamps.every((ts, i) => i === 0 || ts - (stamps[i - 1] as number) <= 3 * DAY)).toBe(true);
+    expect(cursor?.observedSince).toBe(stamps[0]);
 
     // new_checkout_copy has had no exposure for 60 days: queued; checkout_legacy was never exposed but is protected.
     const archives = bodies.filter((b) => b.action === 'archive_config');
