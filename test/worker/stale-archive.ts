@@ -23,10 +23,9 @@ export function addStaleLog(bench: Bench, t0: number, [a, b]: readonly [string, 
     { timestamp: t0 - 40 * DAY + 1, name: 'config_exposure', metadata: { config: b } },
     // A config in use: exposures are recorded at all, so the sweep judges the others.
     { timestamp: t0 - 2 * HOUR, name: 'config_exposure', metadata: { config: 'checkout_banner' } },
-    // Observation counts from the oldest page's events: most of them weeks old.
-    { timestamp: t0 - 39 * DAY, name: 'page_view' },
-    { timestamp: t0 - 38 * DAY, name: 'page_view' },
-    { timestamp: t0 - HOUR, name: 'page_view' },
+    // A product in daily use: the history reaches the sweeper's first read without a silence of
+    // more than three days, so observation counts from its oldest event (src/sweeper/observation.ts).
+    ...Array.from({ length: 40 }, (_, d) => ({ timestamp: t0 - (39 - d) * DAY - HOUR, name: 'page_view' })),
   ]);
 }
 
