@@ -125,7 +125,7 @@ export async function cancelCommand(args: string[], io: CliIo): Promise<number> 
     { requestId, by, reason, now },
   );
   if (!outcome.ok) throw new CommandError(outcome.message);
-  await endCancelledNow(table, outcome.held, outcome.reason, now, {
+  const ended = await endCancelledNow(table, outcome.held, outcome.reason, now, {
     tell: async (urls, message) => {
       for (const url of urls) {
         // The channel URL is the operator's own setting; a reply URL must be Slack's (or the local stack's receiver).
@@ -137,6 +137,14 @@ export async function cancelCommand(args: string[], io: CliIo): Promise<number> 
     },
     ...(channel ? { channelUrl: async () => channel.url } : {}),
   });
+  // Another end was recorded first (a worker's denial racing this cancel): that one was told, and is
+  // the truth. One ending it as cancelled by this mark (the tick's end of a stuck wait) is this cancel.
+  if (!ended.ended && ended.final?.result !== 'cancelled')
+    throw new CommandError(
+      printable(
+        `${requestId} ended as ${ended.final?.result ?? 'something else'} before the cancel took effect${ended.final ? `: ${ended.final.reason}` : ''}`,
+      ),
+    );
   // The target is the queue sender's text (group names are any string): shown printable, as `held` shows it.
   io.stdout(
     printable(`Cancelled ${requestId} (${outcome.held.action} ${outcome.held.target}): ${outcome.reason}`),

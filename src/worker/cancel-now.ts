@@ -6,7 +6,7 @@
  */
 import { actionTarget, effectKey, liveReplyUrl, requesterKey, requestOwner } from '../actions/request.js';
 import type { SlackMessage } from '../slack/post.js';
-import { recordFinal, writeAudit } from '../state/audit.js';
+import { type FinalOutcome, readFinal, recordFinal, writeAudit } from '../state/audit.js';
 import { endHold, type HeldRecord } from '../state/held.js';
 import type { StateTable } from '../state/table.js';
 import { type OutcomeResult, outcomeMessage } from './replies.js';
@@ -36,7 +36,8 @@ export interface Telling {
 /**
  * The ending the worker would write, written at once (a copy in flight then replays it): the
  * final, the held record gone, the audit record, and the people told (once: a final already
- * there means another did all this).
+ * there means another did all this). The end it lost to when another was recorded first (a
+ * worker's denial racing a cancel): nobody is told this one, and the caller says what it was.
  */
 export async function endHeldNow(
   table: StateTable,
@@ -44,7 +45,7 @@ export async function endHeldNow(
   ending: HeldEnding,
   now: Date,
   tell: Telling = {},
-): Promise<void> {
+): Promise<{ ended: true } | { ended: false; final: FinalOutcome | undefined }> {
   const { result, rule, reason, dryRun } = ending;
   const first = await recordFinal(
     table,
@@ -53,7 +54,7 @@ export async function endHeldNow(
     requestOwner(held.request),
   );
   await endHold(table, held.requestId);
-  if (!first) return;
+  if (!first) return { ended: false, final: await readFinal(table, held.requestId) };
   const { request } = held;
   await writeAudit(table, {
     requestId: held.requestId,
@@ -69,11 +70,12 @@ export async function endHeldNow(
     ...(ending.answeredBy ? { answeredBy: ending.answeredBy } : {}),
     ...(ending.stuckExpired ? { stuckExpired: true } : {}),
   });
-  if (!tell.tell) return;
+  if (!tell.tell) return { ended: true };
   const urls = [liveReplyUrl(request, now), await tell.channelUrl?.()].filter(
     (url): url is string => typeof url === 'string' && url !== '',
   );
   await tell.tell(urls, outcomeMessage({ request, requestId: held.requestId, ...ending }));
+  return { ended: true };
 }
 
 /** A cancelled request's ending, written at once. */
@@ -83,7 +85,7 @@ export function endCancelledNow(
   reason: string,
   now: Date,
   tell: Telling = {},
-): Promise<void> {
+): ReturnType<typeof endHeldNow> {
   const ending = {
     result: 'cancelled' as const,
     rule: 'cancel',

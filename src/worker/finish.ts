@@ -6,7 +6,7 @@
 import { actionTarget, liveReplyUrl, requesterKey } from '../actions/request.js';
 import { isDryRun } from '../policy/decide.js';
 import { postToSlack, type SlackMessage } from '../slack/post.js';
-import { markNotified, recordFinal, writeAudit } from '../state/audit.js';
+import { markNotified, readFinal, recordFinal, writeAudit } from '../state/audit.js';
 import type { StoredOutcome } from '../state/effects.js';
 import { type CancelMark, endHold } from '../state/held.js';
 import { endAnsweredQuestion } from './answered.js';
@@ -89,6 +89,15 @@ export async function finish(
   const telling = TELLING[ending];
   const result = telling.auditAs ?? done.result;
   const { request } = ctx;
+  // The final is written first, and alone: it decides which end is the request's when another
+  // raced this one (a person's cancel, the tick's end of a stuck wait, another copy's decision).
+  // The end that lost is neither audited nor told: its winner tells its own, and two
+  // contradicting ends ("denied", "cancelled") must never both reach people.
+  if (telling.storeFinal && FINAL_RESULTS.has(done.result)) {
+    const at = currentDate(deps);
+    const final = { ...pick(done), requestId: request.requestId, at: at.toISOString() };
+    if (!(await recordFinal(deps.table, final, at, ownerOf(ctx)))) return endedOtherwise(deps, ctx, done);
+  }
   const report: OutcomeReport = { request, requestId: request.requestId, ...done };
   deps.metrics.put(
     'Decisions',
@@ -108,11 +117,6 @@ export async function finish(
     ...(done.replayOf ? { replayOf: done.replayOf } : {}),
   });
   const writes: Array<Promise<unknown>> = [];
-  if (telling.storeFinal && FINAL_RESULTS.has(done.result)) {
-    const at = currentDate(deps);
-    const final = { ...pick(done), requestId: request.requestId, at: at.toISOString() };
-    writes.push(recordFinal(deps.table, final, at, ownerOf(ctx)));
-  }
   if (telling.audit) writes.push(writeAuditFor(deps, ctx, done, telling.auditAs));
   // The request ended (or a copy told its end again): it is no longer held.
   if (ctx.held && (FINAL_RESULTS.has(done.result) || done.replayOf)) {
@@ -134,6 +138,21 @@ export async function finish(
     return done.result;
   await tell(deps, ctx, outcomeMessage(report), telling.channel);
   return done.result;
+}
+
+/**
+ * Another end of the request was recorded before this one: that one is its end, told by whoever
+ * wrote it (a copy of ours that crashed before telling is retried, and tells it then). Logged only.
+ */
+async function endedOtherwise(deps: RecordDeps, ctx: RecordContext, lost: Finished): Promise<RecordResult> {
+  const final = await readFinal(deps.table, ctx.request.requestId);
+  ctx.log.info('the request ended otherwise first: this end is not recorded or told', {
+    result: 'replayed',
+    lost: lost.result,
+    lostRule: lost.rule,
+    ...(final ? { ended: final.result, endedRule: final.rule } : {}),
+  });
+  return 'replayed';
 }
 
 /**
