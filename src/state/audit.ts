@@ -9,9 +9,9 @@ import { randomUUID } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DecisionInputs } from '../policy/replay.js';
 import { scrubSecrets } from '../util/secret-scrub.js';
-import { getItem, putIfAbsent, putItem } from './dynamo.js';
+import { getItem, putIf, putIfAbsent, putItem } from './dynamo.js';
 import { batchGet } from './dynamo-batch.js';
-import { deleteItem } from './dynamo-delete.js';
+import { deleteIf, deleteItem } from './dynamo-delete.js';
 import { queryPartition } from './dynamo-query.js';
 import { expiresAfterDays, ITEM_FAMILIES, type StateTable } from './table.js';
 
@@ -217,6 +217,48 @@ export function markNotified(
 export async function clearNotified(table: StateTable, requestId: string, topic: string): Promise<void> {
   await deleteItem(table, { pk: pk(requestId), sk: { S: `notified#${topic}` } });
 }
+
+/**
+ * Claims the telling of a request's stored end that was never told (no audit record of it): two
+ * copies of the request finding it untold at once (a redelivery meeting a retry) must not both
+ * post it. The first conditional put wins. The claim lasts until `untilMs` (past the claimer's
+ * invocation), so a copy that crashed while telling holds it no longer: a later copy takes it
+ * over and tells. True when this copy holds it.
+ */
+export function claimTelling(
+  table: StateTable,
+  requestId: string,
+  owner: string,
+  nowMs: number,
+  untilMs: number,
+): Promise<boolean> {
+  return putIf(
+    table,
+    {
+      pk: pk(requestId),
+      sk: { S: TELLING_SK },
+      owner: { S: owner },
+      until: { N: String(untilMs) },
+      expiresAt: { N: String(expiresAfterDays(new Date(nowMs), AUDIT_KEEP_DAYS)) },
+    },
+    {
+      expression: 'attribute_not_exists(pk) OR #until < :now',
+      names: { '#until': 'until' },
+      values: { ':now': { N: String(nowMs) } },
+    },
+  );
+}
+
+/** Gives a telling claim back (the telling failed before its audit record was written: a retry tells). */
+export async function releaseTelling(table: StateTable, requestId: string, owner: string): Promise<void> {
+  await deleteIf(
+    table,
+    { pk: pk(requestId), sk: { S: TELLING_SK } },
+    { expression: '#owner = :owner', names: { '#owner': 'owner' }, values: { ':owner': { S: owner } } },
+  );
+}
+
+const TELLING_SK = 'notified#end';
 
 /** A request's records and its ending (if it has ended), read together (`why`, `audit`). */
 export async function readRequestAudit(

@@ -3,10 +3,18 @@
  * outcome (for results that end a request, so its copies replay it) and the replies to the
  * requester and the notifications channel. What each kind of ending gets is one table.
  */
+import { randomUUID } from 'node:crypto';
 import { actionTarget, liveReplyUrl, requesterKey } from '../actions/request.js';
 import { isDryRun } from '../policy/decide.js';
 import { postToSlack, type SlackMessage } from '../slack/post.js';
-import { markNotified, readFinal, recordFinal, writeAudit } from '../state/audit.js';
+import {
+  claimTelling,
+  markNotified,
+  readFinal,
+  recordFinal,
+  releaseTelling,
+  writeAudit,
+} from '../state/audit.js';
 import type { StoredOutcome } from '../state/effects.js';
 import { type CancelMark, endHold } from '../state/held.js';
 import { endAnsweredQuestion } from './answered.js';
@@ -14,6 +22,7 @@ import { cancelReason } from './cancel.js';
 import { answeredQuestion } from './hold.js';
 import {
   currentDate,
+  lockExpiry,
   notificationsUrl,
   ownerOf,
   type RecordContext,
@@ -209,20 +218,33 @@ export function postOptions(deps: Pick<RecordDeps, 'slack'>, ctx: Pick<RecordCon
 /**
  * A request's own stored end that was never told (its audit record missing: the put failed, or the
  * invocation ended after the final): a copy tells it as it first would have been, with its audit
- * record and to the channel, rather than as a replay the channel never hears.
+ * record and to the channel, rather than as a replay the channel never hears. Told by one copy
+ * only: the one whose claim is written first (two copies at once would post it twice). One that
+ * fails before its audit record gives the claim back, so that its retry tells.
  */
-export function tellUntold(
+export async function tellUntold(
   deps: RecordDeps,
   ctx: RecordContext,
   stored: StoredOutcome,
 ): Promise<RecordResult> {
+  const { requestId } = ctx.request;
+  const owner = `${ctx.record.messageId}/${randomUUID()}`;
+  if (!(await claimTelling(deps.table, requestId, owner, deps.clock(), lockExpiry(deps, ctx.timing)))) {
+    ctx.log.info('another copy is telling the end now: not told again', { result: 'replayed' });
+    return 'replayed';
+  }
   const done = {
     result: stored.result as OutcomeResult,
     rule: stored.rule,
     reason: stored.reason,
     dryRun: stored.result === 'would-mutate' || isDryRun(deps.policy, ctx.request),
   };
-  return finish(deps, ctx, done, 'executed');
+  try {
+    return await finish(deps, ctx, done, 'executed');
+  } catch (error) {
+    await releaseTelling(deps.table, requestId, owner);
+    throw error;
+  }
 }
 
 /** A held request cancelled (`/autopilot cancel`): it ends here, told to the requester and the channel. */

@@ -1,0 +1,170 @@
+/**
+ * An end stored but never told (the audit record's put failed after the mutation) is told when the
+ * record comes back. SQS may deliver two copies of it at once (the visibility timeout passed while
+ * one was still at work, or a copy redriven from the DLQ meets the retry): each finds the end untold,
+ * and each would tell it. The channel must hear "Done" once. The real worker on the emulators; the
+ * second copy runs to its end right before the first writes its audit record (no sleeps).
+ */
+import { PutItemCommand, type PutItemCommandInput } from '@aws-sdk/client-dynamodb';
+import type { SQSEvent } from 'aws-lambda';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { readAudit } from '../../src/state/audit.js';
+import type { StateTable } from '../../src/state/table.js';
+import { type Bench, startBench } from './fixture.js';
+
+let bench: Bench;
+beforeAll(async () => {
+  bench = await startBench();
+});
+afterAll(async () => {
+  await bench?.close();
+});
+
+const onReceive = (event: SQSEvent, count: number): SQSEvent => ({
+  Records: event.Records.map((r) => ({
+    ...r,
+    attributes: { ...r.attributes, ApproximateReceiveCount: String(count) },
+  })),
+});
+
+/** The state table, with `before` run (once) right before the `approved` audit record of `id` is put. */
+function beforeAuditPut(id: string, before: () => Promise<unknown>): StateTable {
+  const real = bench.table.client;
+  let ran = false;
+  const client = {
+    send: async (command: unknown) => {
+      if (command instanceof PutItemCommand) {
+        const item = (command.input as PutItemCommandInput).Item;
+        if (!ran && item?.requestId?.S === id && item?.result?.S === 'approved') {
+          ran = true;
+          await before();
+        }
+      }
+      return real.send(command as never);
+    },
+  } as unknown as StateTable['client'];
+  return { client, tableName: bench.table.tableName };
+}
+
+it('two copies telling an untold approval at once: the channel hears it once, the trail records it once', async () => {
+  bench.clock.now = new Date('2026-11-24T10:00:00Z'); // a Tuesday, in office hours
+  await bench.purge();
+  const id = 'untold-twice-1';
+  const template = bench.api.sandbox.state.triggers.get('trg_1');
+  bench.api.sandbox.state.triggers.set('trg_ut', {
+    ...structuredClone(template!),
+    id: 'trg_ut',
+    actions: [],
+  });
+
+  // The first receive approves the phase, and its audit record's put fails.
+  const real = bench.table.client;
+  const failing = {
+    send: async (command: unknown) => {
+      const item = command instanceof PutItemCommand ? command.input.Item : undefined;
+      if (item?.requestId?.S === id && item?.result?.S === 'approved')
+        throw Object.assign(new Error('throttled'), { name: 'ThrottlingException' });
+      return real.send(command as never);
+    },
+  } as unknown as StateTable['client'];
+  const before = bench.slack.posts.length;
+  await bench.send({ triggerId: 'trg_ut', phaseId: 'ph_1', requestId: id });
+  const event = await bench.receive();
+  expect(event.Records).toHaveLength(1);
+  const first = bench.worker({ table: { client: failing, tableName: bench.table.tableName } });
+  expect((await bench.run(first, onReceive(event, 1))).batchItemFailures).toHaveLength(1);
+  expect(bench.approvals('trg_ut')).toBe(1);
+
+  // Two copies at once: the second runs to its end while the first is about to write its record.
+  const second = () => bench.run(bench.worker(), onReceive(event, 3));
+  const worker = bench.worker({ table: beforeAuditPut(id, second) });
+  expect((await bench.run(worker, onReceive(event, 2))).batchItemFailures).toEqual([]);
+  expect(bench.approvals('trg_ut')).toBe(1);
+
+  const told = bench.slack.posts
+    .slice(before)
+    .filter((p) => p.path === '/services/channel')
+    .map((p) => JSON.stringify(p.body))
+    .filter((body) => body.includes(id));
+  expect(told, told.join('\n')).toHaveLength(1);
+  expect(told[0]).toContain('Done');
+  expect((await readAudit(bench.table, id)).filter((r) => r.result === 'approved')).toHaveLength(1);
+});
+
+/** Trigger `triggerId` (a fresh copy of trg_1) approved by request `id`, whose audit record's put fails `failures` times. */
+async function approvedUntold(triggerId: string, id: string, failures: number) {
+  const template = bench.api.sandbox.state.triggers.get('trg_1');
+  bench.api.sandbox.state.triggers.set(triggerId, {
+    ...structuredClone(template!),
+    id: triggerId,
+    actions: [],
+  });
+  let left = failures;
+  const real = bench.table.client;
+  const failing = {
+    send: async (command: unknown) => {
+      const item = command instanceof PutItemCommand ? command.input.Item : undefined;
+      if (left > 0 && item?.requestId?.S === id && item?.result?.S === 'approved') {
+        left -= 1;
+        throw Object.assign(new Error('throttled'), { name: 'ThrottlingException' });
+      }
+      return real.send(command as never);
+    },
+  } as unknown as StateTable['client'];
+  const worker = bench.worker({ table: { client: failing, tableName: bench.table.tableName } });
+  await bench.send({ triggerId, phaseId: 'ph_1', requestId: id });
+  const event = await bench.receive();
+  expect((await bench.run(worker, onReceive(event, 1))).batchItemFailures).toHaveLength(1);
+  expect(bench.approvals(triggerId)).toBe(1);
+  return { worker, event };
+}
+
+/** The channel's posts about `id` since `before`, and the trail's `approved` records. */
+async function toldOf(id: string, before: number) {
+  const posts = bench.slack.posts
+    .slice(before)
+    .filter((p) => p.path === '/services/channel')
+    .map((p) => JSON.stringify(p.body))
+    .filter((body) => body.includes(id));
+  const approved = (await readAudit(bench.table, id)).filter((r) => r.result === 'approved');
+  return { posts, approved: approved.length };
+}
+
+it('a copy that fails while telling gives the telling back: its retry tells', async () => {
+  bench.clock.now = new Date('2026-11-24T10:05:00Z');
+  await bench.purge();
+  const id = 'untold-twice-2';
+  const before = bench.slack.posts.length;
+  // The put fails on the first receive and again on the retry that claimed the telling.
+  const { worker, event } = await approvedUntold('trg_ut2', id, 2);
+  expect((await bench.run(worker, onReceive(event, 2))).batchItemFailures).toHaveLength(1);
+  expect((await bench.run(worker, onReceive(event, 3))).batchItemFailures).toEqual([]);
+  const told = await toldOf(id, before);
+  expect(told.posts, told.posts.join('\n')).toHaveLength(1);
+  expect(told.posts[0]).toContain('Done');
+  expect(told.approved).toBe(1);
+});
+
+it('a copy that crashed holding the telling holds it no longer once its claim ran out: a later copy tells', async () => {
+  bench.clock.now = new Date('2026-11-24T10:10:00Z');
+  await bench.purge();
+  const id = 'untold-twice-3';
+  const before = bench.slack.posts.length;
+  const { worker, event } = await approvedUntold('trg_ut3', id, 1);
+  // A copy claimed the telling and crashed; its claim ran out a second ago.
+  await bench.table.client.send(
+    new PutItemCommand({
+      TableName: bench.table.tableName,
+      Item: {
+        pk: { S: `audit#${id}` },
+        sk: { S: 'notified#end' },
+        owner: { S: 'crashed-copy' },
+        until: { N: String(bench.clock.now.getTime() - 1_000) },
+      },
+    }),
+  );
+  expect((await bench.run(worker, onReceive(event, 2))).batchItemFailures).toEqual([]);
+  const told = await toldOf(id, before);
+  expect(told.posts, told.posts.join('\n')).toHaveLength(1);
+  expect(told.approved).toBe(1);
+});
