@@ -10,7 +10,9 @@ import type { Decision, Step } from './decide.js';
 /**
  * 5. The stale sweep judged at `requestedAt` that the config had no exposure in `staleAfterDays`;
  * a request executed later (held over `maxPerDay`, a pause, a backlog) must not archive a config
- * that an exposure recorded since shows in use. The sweeper judges it again on its own.
+ * that an exposure recorded since shows in use. The sweeper judges it again on its own. A config
+ * whose entry the bounded last-seen index evicted counts as exposed at its watermark (the worker
+ * reads it as `lastExposure`, src/state/request-state.ts): it may have been, so it is not archived.
  */
 export const exposedSince: Step = (context, input) => {
   const { policy, requestedAt, when, result } = context;
@@ -23,8 +25,9 @@ export const exposedSince: Step = (context, input) => {
     return result(
       'deny',
       'sweeper.staleConfigs',
-      `config ${request.configId} was exposed at ${when(lastExposure)}, after the stale sweep of ${when(requestedAt)} ` +
-        'judged it unused; it is in use and not archived (the sweeper judges it again)',
+      `config ${request.configId} has an exposure recorded at ${when(lastExposure)} (or, its own entry evicted ` +
+        'from the bounded last-seen index, may have been exposed as late as that), after the stale sweep of ' +
+        `${when(requestedAt)} judged it unused; it is not archived (the sweeper judges it again)`,
     );
   return unreadSince(context, request, input.eventsReadUpTo);
 };

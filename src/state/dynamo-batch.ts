@@ -14,8 +14,23 @@ const backoffMs = (attempt: number) => Math.min(1000, 25 * 2 ** attempt);
 
 /** Puts `items` with BatchWriteItem (25 per call), retrying unprocessed ones. */
 export async function batchPut(table: StateTable, items: Item[]): Promise<void> {
-  for (let i = 0; i < items.length; i += 25) {
-    let pending: WriteRequest[] = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
+  await batchWrite(
+    table,
+    items.map((Item) => ({ PutRequest: { Item } })),
+  );
+}
+
+/** Deletes the items with `keys` with BatchWriteItem (25 per call), retrying unprocessed ones. */
+export async function batchDelete(table: StateTable, keys: Key[]): Promise<void> {
+  await batchWrite(
+    table,
+    keys.map((Key) => ({ DeleteRequest: { Key } })),
+  );
+}
+
+async function batchWrite(table: StateTable, requests: WriteRequest[]): Promise<void> {
+  for (let i = 0; i < requests.length; i += 25) {
+    let pending: WriteRequest[] = requests.slice(i, i + 25);
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt > BATCH_ATTEMPTS)
         throw new Error(`BatchWriteItem left ${pending.length} items unprocessed`);

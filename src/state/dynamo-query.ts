@@ -3,6 +3,11 @@ import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import type { Item } from './dynamo.js';
 import type { StateTable } from './table.js';
 
+interface QueryOptions {
+  skPrefix?: string;
+  maxPages?: number;
+}
+
 /**
  * Every item of partition `pk` (optionally only those whose `sk` starts with `skPrefix`),
  * following every page, in `sk` order. `maxPages` bounds a partition that should be small.
@@ -10,9 +15,22 @@ import type { StateTable } from './table.js';
 export async function queryPartition(
   table: StateTable,
   pk: string,
-  options: { skPrefix?: string; maxPages?: number } = {},
+  options: QueryOptions = {},
 ): Promise<Item[]> {
   const items: Item[] = [];
+  for await (const page of queryPages(table, pk, options)) items.push(...page);
+  return items;
+}
+
+/**
+ * The same, one page at a time: a caller that keeps only some of a large partition (the
+ * last-seen index, src/state/last-seen.ts) never holds all of it at once.
+ */
+export async function* queryPages(
+  table: StateTable,
+  pk: string,
+  options: QueryOptions = {},
+): AsyncGenerator<Item[]> {
   const maxPages = options.maxPages ?? 10_000;
   let start: Item | undefined;
   for (let page = 0; page < maxPages; page++) {
@@ -29,10 +47,10 @@ export async function queryPartition(
         ...(start ? { ExclusiveStartKey: start } : {}),
       }),
     );
-    items.push(...(out.Items ?? []));
+    yield out.Items ?? [];
     start = out.LastEvaluatedKey;
-    if (!start) return items;
+    if (!start) return;
   }
-  if (options.maxPages !== undefined) return items;
+  if (options.maxPages !== undefined) return;
   throw new Error(`query of ${pk} did not end`);
 }

@@ -1,31 +1,144 @@
 /**
  * The last-seen index: config id → the newest exposure observed (epoch ms), one item per
  * config under `pk = lastseen`. Writes keep the maximum, so the order events arrive in does
- * not matter. BatchWriteItem cannot compare, so the run reads the whole index once, merges
+ * not matter. BatchWriteItem cannot compare, so the run reads the index once, merges
  * the maximum in memory and batch-writes only the entries that grew; the run lease (sweep-lease.ts)
  * makes the sweeper the single writer, which is what makes read-merge-write safe. (The
  * alternative, one conditional UpdateItem per config, costs a request per config per flush.)
+ *
+ * Bounded: client SDKs write the config ids (an integration that logs a user or request id there
+ * adds thousands a day), and every run reads the whole index into memory. It keeps at most
+ * `LAST_SEEN_MAX_IDS` ids, evicting those seen longest ago, and remembers the newest last-seen
+ * time it ever evicted (`evictedUpTo`, an item of its own). An id absent from the index counts as
+ * seen then, never earlier: eviction can only make a config look more recently used, so it can
+ * delay an archive but never bring one forward (a config added to `configs` later keeps its history).
  */
 
 import { type Item, itemKey } from './dynamo.js';
-import { batchPut } from './dynamo-batch.js';
-import { queryPartition } from './dynamo-query.js';
+import { batchDelete, batchPut } from './dynamo-batch.js';
+import { queryPages, queryPartition } from './dynamo-query.js';
 import { ITEM_FAMILIES, type StateTable } from './table.js';
 
 const PK = ITEM_FAMILIES.lastSeen;
 
+/**
+ * At most this many config ids are kept. Each costs about 0.7 KB of the sweeper's memory while it
+ * loads (measured: 200,000 ids took 136 MB and 6.5 s per run): 10,000 are some 7 MB and one or two
+ * Query pages, well inside the 384 MB the sweeper has beside a first run over 100,000 events
+ * (177 MB), and far more configs than a project has.
+ */
+export const LAST_SEEN_MAX_IDS = 10_000;
+
+/**
+ * The `sk` of the eviction watermark. No id an exposure names can have it (ids have no spaces);
+ * one a policy lists would only read the watermark as its last exposure, which is conservative.
+ */
+const EVICTED_SK = '#evicted up to';
+
+export interface LastSeenIndex {
+  /** Config id → newest exposure (epoch ms); at most `max` of them between flushes. */
+  entries: Map<string, number>;
+  /** The newest last-seen time evicted (null: none ever was); every absent id counts as seen then. */
+  evictedUpTo: number | null;
+  /** Ids evicted by this run. */
+  evicted: number;
+  max: number;
+}
+
+/** A config's last exposure as the index tells it: its entry, never earlier than the watermark. */
+export function lastSeenOf(
+  entries: ReadonlyMap<string, number>,
+  evictedUpTo: number | null | undefined,
+  configId: string,
+): number | null {
+  const at = entries.get(configId);
+  if (evictedUpTo == null) return at ?? null;
+  return at === undefined ? evictedUpTo : Math.max(at, evictedUpTo);
+}
+
+/** The entries alone (tests, tools): what the index holds, without the watermark. */
 export async function loadLastSeen(table: StateTable): Promise<Map<string, number>> {
   const index = new Map<string, number>();
   for (const item of await queryPartition(table, PK)) {
     const id = item.sk?.S;
     const at = Number(item.lastSeen?.N);
-    if (id && Number.isFinite(at)) index.set(id, at);
+    if (id && id !== EVICTED_SK && Number.isFinite(at)) index.set(id, at);
   }
   return index;
 }
 
+/**
+ * The index for a run, page by page, evicting past `max` as it goes: an index grown large
+ * before it was bounded is cut down on the first run without ever being held whole.
+ */
+export async function loadLastSeenIndex(
+  table: StateTable,
+  now: Date,
+  max = LAST_SEEN_MAX_IDS,
+): Promise<LastSeenIndex> {
+  // Read first: an eviction on the first page must not lower the stored watermark.
+  const [mark] = await queryPartition(table, PK, { skPrefix: EVICTED_SK, maxPages: 1 });
+  const index: LastSeenIndex = {
+    entries: new Map(),
+    evictedUpTo: lastSeenFromItem(mark) ?? null,
+    evicted: 0,
+    max,
+  };
+  for await (const page of queryPages(table, PK)) {
+    for (const item of page) {
+      const id = item.sk?.S;
+      const at = Number(item.lastSeen?.N);
+      if (id && id !== EVICTED_SK && Number.isFinite(at)) index.entries.set(id, at);
+    }
+    await evictPastBound(table, index, now);
+  }
+  return index;
+}
+
+/**
+ * Records `observed` (keeping the maximum; an absent id already counts as seen at the watermark),
+ * writes the entries that grew, then evicts past the bound. Returns the entries that grew.
+ */
+export async function recordExposures(
+  table: StateTable,
+  index: LastSeenIndex,
+  observed: Map<string, number>,
+  now: Date,
+): Promise<Map<string, number>> {
+  const grown = new Map<string, number>();
+  for (const [id, at] of observed) {
+    const known = lastSeenOf(index.entries, index.evictedUpTo, id);
+    if (id !== EVICTED_SK && (known === null || at > known)) {
+      index.entries.set(id, at);
+      grown.set(id, at);
+    }
+  }
+  if (grown.size > 0) await writeLastSeen(table, grown, now);
+  await evictPastBound(table, index, now);
+  return grown;
+}
+
+/** Evicts the ids seen longest ago down to `max`: the watermark is durable before any entry goes. */
+async function evictPastBound(table: StateTable, index: LastSeenIndex, now: Date): Promise<void> {
+  const over = index.entries.size - index.max;
+  if (over <= 0) return;
+  const oldest = [...index.entries].sort(([a, at], [b, bt]) => at - bt || (a < b ? -1 : 1)).slice(0, over);
+  const upTo = Math.max(index.evictedUpTo ?? Number.NEGATIVE_INFINITY, oldest[oldest.length - 1]?.[1] ?? 0);
+  if (upTo !== index.evictedUpTo) await writeLastSeen(table, new Map([[EVICTED_SK, upTo]]), now);
+  index.evictedUpTo = upTo;
+  await batchDelete(
+    table,
+    oldest.map(([id]) => lastSeenItemKey(id)),
+  );
+  for (const [id] of oldest) index.entries.delete(id);
+  index.evicted += over;
+}
+
 /** The key of one config's last-seen item (the worker reads it with a request's state). */
 export const lastSeenItemKey = (configId: string) => itemKey(PK, configId);
+
+/** The key of the eviction watermark (the worker reads it with a config's item). */
+export const evictedUpToItemKey = () => itemKey(PK, EVICTED_SK);
 
 /** The last exposure an item records (epoch ms), if any. */
 export function lastSeenFromItem(item: Item | undefined): number | undefined {
@@ -33,24 +146,7 @@ export function lastSeenFromItem(item: Item | undefined): number | undefined {
   return item && Number.isFinite(at) ? at : undefined;
 }
 
-/** Merges `observed` into `index` (keeping the maximum) and returns the entries that grew. */
-export function mergeMax(index: Map<string, number>, observed: Map<string, number>): Map<string, number> {
-  const grown = new Map<string, number>();
-  for (const [id, at] of observed) {
-    const known = index.get(id);
-    if (known === undefined || at > known) {
-      index.set(id, at);
-      grown.set(id, at);
-    }
-  }
-  return grown;
-}
-
-export async function writeLastSeen(
-  table: StateTable,
-  entries: Map<string, number>,
-  now: Date,
-): Promise<void> {
+async function writeLastSeen(table: StateTable, entries: Map<string, number>, now: Date): Promise<void> {
   await batchPut(
     table,
     [...entries].map(([id, at]) => ({

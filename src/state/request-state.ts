@@ -13,7 +13,7 @@ import { keyId } from './dynamo.js';
 import { batchGet } from './dynamo-batch.js';
 import { claimMayHaveReached, type EffectState, effectFromItem, effectItemKey } from './effects.js';
 import { type CancelMark, cancelFromItem, heldFromItem, heldItemKey } from './held.js';
-import { lastSeenFromItem, lastSeenItemKey } from './last-seen.js';
+import { evictedUpToItemKey, lastSeenFromItem, lastSeenItemKey } from './last-seen.js';
 import { PAUSE_KEY, type PauseState, pauseFromItem } from './pause.js';
 import { READ_UP_TO_KEY, readUpToFromItem } from './sweep-cursor.js';
 import type { StateTable } from './table.js';
@@ -37,7 +37,10 @@ export interface RequestState {
   reached: boolean;
   /** Its effect's claim says a call for it may have reached the platform (effects.ts, `claimMayHaveReached`). */
   effectReached: boolean;
-  /** The newest exposure the sweeper recorded for `subject.exposureOf` (epoch ms). */
+  /**
+   * The newest exposure the sweeper recorded for `subject.exposureOf` (epoch ms), never earlier
+   * than the last-seen index's eviction watermark: its entry may have been evicted (last-seen.ts).
+   */
   lastExposure: number | undefined;
   /** With `subject.exposureOf`: how far the sweeper has read the event log (epoch ms; null: never). */
   eventsReadUpTo: number | null | undefined;
@@ -66,7 +69,11 @@ export async function readRequestState(
     held: heldItemKey(subject.requestId),
     ...(subject.exposureOf === undefined
       ? {}
-      : { lastSeen: lastSeenItemKey(subject.exposureOf), readUpTo: READ_UP_TO_KEY }),
+      : {
+          lastSeen: lastSeenItemKey(subject.exposureOf),
+          evictedUpTo: evictedUpToItemKey(),
+          readUpTo: READ_UP_TO_KEY,
+        }),
     ...(subject.dryRunVeto === undefined ? {} : { dryRunVeto: vetoItemKey(subject.dryRunVeto) }),
   };
   const found = new Map((await batchGet(table, Object.values(keys))).map((item) => [keyId(item), item]));
@@ -85,8 +92,17 @@ export async function readRequestState(
     reached: heldRecord?.reachedAt !== undefined || heldRecord?.executingBy !== undefined,
     effectReached: claimMayHaveReached(found.get(keyId(keys.effect)), subject.requestId, nowMs),
     lastExposure:
-      subject.exposureOf === undefined ? undefined : lastSeenFromItem(found.get(keyId(keys.lastSeen))),
+      subject.exposureOf === undefined
+        ? undefined
+        : newest(
+            lastSeenFromItem(found.get(keyId(keys.lastSeen))),
+            lastSeenFromItem(found.get(keyId(keys.evictedUpTo))),
+          ),
     eventsReadUpTo:
       subject.exposureOf === undefined ? undefined : readUpToFromItem(found.get(keyId(keys.readUpTo))),
   };
+}
+
+function newest(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined ? b : b === undefined ? a : Math.max(a, b);
 }

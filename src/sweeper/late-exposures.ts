@@ -12,7 +12,7 @@
  */
 import type { Logger } from '../observability/logger.js';
 import type { Policy } from '../policy/schema.js';
-import { mergeMax, writeLastSeen } from '../state/last-seen.js';
+import { recordExposures } from '../state/last-seen.js';
 import {
   type Cursor,
   EMPTY_CURSOR,
@@ -87,8 +87,7 @@ export async function readLateExposures(
     // window by the time this walk reads it, it comes as `late` (src/sweeper/event-walk.ts).
     const events = [...page.newEvents, ...page.late];
     const plan = planFlush({ events, policy, watch: state.watch, now, ruleMaxAgeMs: 0 });
-    const grown = mergeMax(state.lastSeen, plan.observed);
-    if (grown.size > 0) await writeLastSeen(table, grown, now);
+    await recordExposures(table, state.lastSeen, plan.observed, now);
     const discovered = [...plan.discovered.values()];
     if (discovered.length > 0) await writeWatchEntries(table, discovered);
     for (const entry of discovered) state.watch.set(entry.configId, entry);

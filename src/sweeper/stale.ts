@@ -12,6 +12,7 @@ import { type ArchiveConfigRequest, actionRequestSchemas } from '../actions/requ
 import type { StaleConfigsPolicy } from '../policy/schema.js';
 import { STALE_SWEEP_ID } from '../policy/stale-sweep.js';
 import { AUDIT_KEEP_DAYS, type FinalOutcome } from '../state/audit.js';
+import { lastSeenOf } from '../state/last-seen.js';
 import type { WatchEntry } from '../state/watch.js';
 import { matchesAny } from '../util/glob.js';
 import { shortHash, slug } from './identity.js';
@@ -54,6 +55,8 @@ export interface StaleInput {
   observedSince: number | null;
   watch: ReadonlyMap<string, WatchEntry>;
   lastSeen: ReadonlyMap<string, number>;
+  /** The last-seen index's eviction watermark: an id without an entry counts as seen then (src/state/last-seen.ts). */
+  evictedUpTo?: number | null | undefined;
   paused: boolean;
   /** How the archives asked earlier ended (request id → final outcome; absent: not ended, or not read). */
   outcomes?: ReadonlyMap<string, FinalOutcome> | undefined;
@@ -94,9 +97,10 @@ function earlierAttempt(entry: WatchEntry, lastSeen: number | null): number | un
 export function earlierAsks(
   watch: ReadonlyMap<string, WatchEntry>,
   lastSeen: ReadonlyMap<string, number>,
+  evictedUpTo: number | null = null,
 ): string[] {
   return [...watch.values()].flatMap((entry) =>
-    earlierAttempt(entry, lastSeen.get(entry.configId) ?? null) === undefined
+    earlierAttempt(entry, lastSeenOf(lastSeen, evictedUpTo, entry.configId)) === undefined
       ? []
       : [entry.archiveRequestId as string],
   );
@@ -167,9 +171,14 @@ function unexposedConfigs(input: StaleInput, now: number, window: number): Stale
   const unexposed: StaleConfig[] = [];
   for (const entry of input.watch.values()) {
     if (!judged(entry, input)) continue;
-    const lastSeen = input.lastSeen.get(entry.configId) ?? null;
+    // Evicted from the index (or never in it): as recently as the newest id evicted, never earlier.
+    const lastSeen = lastSeenOf(input.lastSeen, input.evictedUpTo, entry.configId);
     if (lastSeen !== null && now - lastSeen < window) continue; // exposed recently
-    const since = lastSeen ?? input.observedSince ?? now;
+    const observed = input.observedSince ?? now;
+    // Without an entry of its own, unexposed only as far back as observation goes, however old the watermark.
+    const since = input.lastSeen.has(entry.configId)
+      ? (lastSeen ?? observed)
+      : Math.max(lastSeen ?? observed, observed);
     unexposed.push({ configId: entry.configId, lastSeen, days: Math.floor((now - since) / DAY) });
   }
   return unexposed.sort(

@@ -5,6 +5,7 @@
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import { escapeMrkdwn } from '../slack/mrkdwn.js';
+import type { LastSeenIndex } from '../state/last-seen.js';
 import type { Cursor } from '../state/sweep-cursor.js';
 import type { StalePlan } from './stale.js';
 
@@ -37,8 +38,20 @@ export interface RunSummary {
     /** The first few skips with their reasons (all are logged). */
     skippedExamples: Array<{ rule: string; event: string; reason: string }>;
   };
-  /** `withoutConfigId`: exposure events with nothing at their `configIdFrom` (`missingAt`: those paths). */
-  lastSeen: { updated: number; tracked: number; withoutConfigId: number; missingAt: string[] };
+  /**
+   * `withoutConfigId`: exposure events with nothing at their `configIdFrom` (`missingAt`: those paths).
+   * `tracked` of at most `max` ids; `evicted` by this run, the newest of them ever last seen at
+   * `evictedUpTo` (an absent id counts as seen then): clients log ids no config has.
+   */
+  lastSeen: {
+    updated: number;
+    tracked: number;
+    max: number;
+    evicted: number;
+    evictedUpTo?: string;
+    withoutConfigId: number;
+    missingAt: string[];
+  };
   watch: { added: number; size: number };
   stale: {
     judged: boolean;
@@ -81,7 +94,7 @@ export function emptySummary(now: Date): RunSummary {
       skipped: 0,
       skippedExamples: [],
     },
-    lastSeen: { updated: 0, tracked: 0, withoutConfigId: 0, missingAt: [] },
+    lastSeen: { updated: 0, tracked: 0, max: 0, evicted: 0, withoutConfigId: 0, missingAt: [] },
     watch: { added: 0, size: 0 },
     stale: staleSection(undefined),
     durationMs: 0,
@@ -106,6 +119,17 @@ export function staleSection(plan: StalePlan | undefined, notJudged?: string): R
     queued: plan.queue.map((r) => r.configId),
     wouldQueue: plan.wouldQueue,
     skipped: plan.skipped,
+  };
+}
+
+/** The last-seen index's figures for the summary. */
+export function indexFigures(index: LastSeenIndex) {
+  const { entries, max, evicted, evictedUpTo } = index;
+  return {
+    tracked: entries.size,
+    max,
+    evicted,
+    ...(evictedUpTo === null ? {} : { evictedUpTo: new Date(evictedUpTo).toISOString() }),
   };
 }
 
@@ -178,6 +202,14 @@ export function reportRun(
   out: { logger: Logger; metrics: Metrics },
 ): void {
   out.logger.info('sweeper run summary', { summary: compactSummary(summary) });
+  const { evicted, max, evictedUpTo } = summary.lastSeen;
+  if (evicted > 0)
+    out.logger.warn(
+      'the last-seen index is at its bound: exposure events name more config ids than a project has configs ' +
+        '(a client logs user or request ids at configIdFrom?); the ids seen longest ago were evicted, and a ' +
+        'config without an entry counts as last seen at evictedUpTo, so the sweep archives none last used before it',
+      { evicted, max, evictedUpTo },
+    );
   const newestAge =
     cursor?.boundaryTs == null ? undefined : Math.max(0, (now.getTime() - cursor.boundaryTs) / 1000);
   const properties = { runAt: summary.runAt, stop: summary.stop };

@@ -17,7 +17,7 @@ import { noMetrics } from '../observability/metrics.js';
 import type { Policy } from '../policy/schema.js';
 import { postToSlack, type SlackMessage } from '../slack/post.js';
 import { readFinals } from '../state/audit.js';
-import { loadLastSeen, mergeMax, writeLastSeen } from '../state/last-seen.js';
+import { loadLastSeenIndex, recordExposures } from '../state/last-seen.js';
 import { markPosted } from '../state/notify-marks.js';
 import { type PauseState, readPause } from '../state/pause.js';
 import { notJudgedSince } from '../state/stale-judged.js';
@@ -32,7 +32,7 @@ import { observationStart, withRecording } from './observation.js';
 import { createPoller } from './poller.js';
 import { sendRequests } from './send.js';
 import { earlierAsks, planStaleSweep, type StalePlan } from './stale.js';
-import { emptySummary, type RunSummary, reportRun, staleSection } from './summary.js';
+import { emptySummary, indexFigures, type RunSummary, reportRun, staleSection } from './summary.js';
 import type { EventState, RunInput, SweeperDeps, SweeperStep } from './types.js';
 
 const DAY = 86_400_000;
@@ -87,7 +87,10 @@ export function createSweeper(deps: SweeperDeps) {
     const pause = await (deps.readPause ?? readPause)(table);
     summary.paused = pause.paused;
     const cursor = withRecording(await readCursor(table), stalePolicy);
-    const [watch, lastSeen] = await Promise.all([loadWatchSet(table), loadLastSeen(table)]);
+    const [watch, lastSeen] = await Promise.all([
+      loadWatchSet(table),
+      loadLastSeenIndex(table, now, deps.lastSeenMaxIds),
+    ]);
     const latest = await readEvents({ now, deadline, summary, cursor, watch, lastSeen });
     const observedSince = observationStart(latest);
     const state = { now, summary, watch, lastSeen, observedSince, pause, deadline, latest };
@@ -96,6 +99,7 @@ export function createSweeper(deps: SweeperDeps) {
       const since = await notJudgedSince(table, { judged: summary.stale.judged, now, cursor });
       if (since !== null) summary.stale.notJudgedSince = new Date(since).toISOString();
     }
+    summary.lastSeen = { ...summary.lastSeen, ...indexFigures(lastSeen) };
     summary.durationMs = clock() - started;
     reportRun(summary, now, latest, { logger, metrics });
     await notices.postStaleSummary(slackUrl, summary, now);
@@ -166,7 +170,6 @@ export function createSweeper(deps: SweeperDeps) {
     const { order, requests, pagesRead, eventsRead, outOfOrder, tooLate } = poller.stats;
     Object.assign(summary.events, { order, requests, pagesRead, eventsRead, outOfOrder, tooLate });
     summary.events.caughtUp = end.caughtUp;
-    summary.lastSeen.tracked = input.lastSeen.size;
     summary.watch.size = input.watch.size;
     if (end.stop === 'error') {
       summary.partial = true;
@@ -200,9 +203,13 @@ export function createSweeper(deps: SweeperDeps) {
       now: input.now,
       observedSince: input.observedSince,
       watch: input.watch,
-      lastSeen: input.lastSeen,
+      lastSeen: input.lastSeen.entries,
+      evictedUpTo: input.lastSeen.evictedUpTo,
       paused: input.pause.paused,
-      outcomes: await readFinals(table, earlierAsks(input.watch, input.lastSeen)),
+      outcomes: await readFinals(
+        table,
+        earlierAsks(input.watch, input.lastSeen.entries, input.lastSeen.evictedUpTo),
+      ),
       maxDeferHours: policy.approvals.maxDeferHours,
     });
     await queueStale(plan, input.now, input.watch);
@@ -244,8 +251,7 @@ export function createSweeper(deps: SweeperDeps) {
     if (posted.length > 0) await markPosted(table, posted, now);
     await step('notify-marks', { posted });
 
-    const grown = mergeMax(lastSeen, plan.observed);
-    if (grown.size > 0) await writeLastSeen(table, grown, now);
+    const grown = await recordExposures(table, lastSeen, plan.observed, now);
     summary.lastSeen.updated += grown.size;
     await step('last-seen', { updated: Object.fromEntries(grown) });
 

@@ -10,6 +10,7 @@ import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Policy } from '../policy/schema.js';
 import type { PostResult, SlackMessage } from '../slack/post.js';
+import type { LastSeenIndex } from '../state/last-seen.js';
 import type { PauseState } from '../state/pause.js';
 import type { StateTable } from '../state/table.js';
 import type { WatchEntry } from '../state/watch.js';
@@ -95,6 +96,8 @@ export interface SweeperDeps {
   /** Wall clock for deadlines and the lease. */
   clock?: () => number;
   readPause?: (table: StateTable) => Promise<PauseState>;
+  /** Config ids the last-seen index keeps (src/state/last-seen.ts). Default LAST_SEEN_MAX_IDS. */
+  lastSeenMaxIds?: number;
 }
 
 export interface RunInput {
@@ -110,5 +113,5 @@ export interface EventState {
   deadline: number;
   summary: RunSummary;
   watch: Map<string, WatchEntry>;
-  lastSeen: Map<string, number>;
+  lastSeen: LastSeenIndex;
 }

@@ -69,7 +69,14 @@ describe('exposure events without a config id', () => {
       wouldQueue: [],
       skipped: [],
     };
-    summary.lastSeen = { updated: 0, tracked: 1, withoutConfigId: 3, missingAt: ['metadata.<cfg>'] };
+    summary.lastSeen = {
+      updated: 0,
+      tracked: 1,
+      max: 0,
+      evicted: 0,
+      withoutConfigId: 3,
+      missingAt: ['metadata.<cfg>'],
+    };
     const text = staleNotification(summary);
     expect(text).toContain('3 exposure event(s) read this run had no config id at metadata.&lt;cfg&gt;');
     expect(text).toContain('a config in use may look stale');

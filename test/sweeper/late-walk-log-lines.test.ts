@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../src/policy/parse.js';
+import { LAST_SEEN_MAX_IDS } from '../../src/state/last-seen.js';
 import { readLateExposures } from '../../src/sweeper/late-exposures.js';
 import { emptySummary } from '../../src/sweeper/summary.js';
 import type { EventLike, EventsSource } from '../../src/sweeper/types.js';
@@ -62,7 +63,7 @@ describe("the late walk's log lines", () => {
         summary: emptySummary(new Date(now)),
         deadline: now + 60_000,
         watch: new Map(),
-        lastSeen: new Map(),
+        lastSeen: { entries: new Map(), evictedUpTo: null, evicted: 0, max: LAST_SEEN_MAX_IDS },
         latest: undefined,
       },
     );

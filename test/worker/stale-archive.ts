@@ -8,7 +8,7 @@ import { createLogger } from '../../src/observability/logger.js';
 import { parsePolicy } from '../../src/policy/parse.js';
 import type { PolicyInput } from '../../src/policy/schema.js';
 import { createSweeper } from '../../src/sweeper/sweeper.js';
-import type { EventsSource } from '../../src/sweeper/types.js';
+import type { EventsSource, SweeperDeps } from '../../src/sweeper/types.js';
 import type { ReleaseDeps } from '../../src/worker/release.js';
 import { memoryLogger } from '../sweeper/harness.js';
 import type { Bench } from './fixture.js';
@@ -40,7 +40,12 @@ export function benchEvents(bench: Bench): EventsSource {
 }
 
 /** The sweeper under `policyInput`, queueing to the bench's queue, signed with its sweeper key. */
-export function benchSweeper(bench: Bench, policyInput: PolicyInput, events = benchEvents(bench)) {
+export function benchSweeper(
+  bench: Bench,
+  policyInput: PolicyInput,
+  events = benchEvents(bench),
+  extra: Partial<SweeperDeps> = {},
+) {
   return createSweeper({
     policy: parsePolicy(policyInput),
     events,
@@ -51,6 +56,7 @@ export function benchSweeper(bench: Bench, policyInput: PolicyInput, events = be
     logger: memoryLogger().logger,
     clock: () => bench.clock.now.getTime(),
     pageSize: 100,
+    ...extra,
   });
 }
 
