@@ -3,7 +3,8 @@
  * what a policy change would have done to the requests of the audit trail. Read-only: it scans
  * the state table's audit records and never writes to the table or the queue.
  */
-import { outcomeLabel, type ReplayReport, replayDecisions } from '../policy/replay.js';
+import { outcomeLabel, type ReplayReport, type ReplayRow, replayDecisions } from '../policy/replay.js';
+import { delayRange, delayWords } from '../policy/replay-follow.js';
 import { scanAuditSince } from '../state/audit-scan.js';
 import type { StateTable } from '../state/table.js';
 import { parse } from './args.js';
@@ -17,7 +18,8 @@ export const POLICY_REPLAY_USAGE = `Usage:
   autopilot policy replay --policy <new.json> [--since 30d] [--local | --table NAME] [--json]
       Decide every request of the audit trail since --since (30d, 24h, 90m or an ISO instant;
       default 30d) again under the new policy, at its original time and with the pause and
-      vetoes it met then, and print what would change. Read-only.
+      vetoes it met then, and print what would change. A new deferral of a request the old
+      policy ended is followed to its end (approve → defer → approve: after 2h). Read-only.
       --local: the running local stack's table (.local/endpoints.json); otherwise --table or
       STATE_TABLE_NAME with the usual AWS credentials and region.`;
 
@@ -36,13 +38,18 @@ function render(report: ReplayReport, policyFile: string, since: Date): string {
         ? `; ${report.stuckExpired} stuck wait(s) the release tick ended at their expiry (not a policy decision) not decided again`
         : '') +
       '.',
-    ...kinds.map(([kind, count]) => `  ${kind}: ${count}`),
+    ...kinds.map(([kind, count]) => {
+      const delays = report.delays[kind];
+      return `  ${kind}: ${count}${delays ? ` (${delayRange(delays)})` : ''}`;
+    }),
   ];
   if (report.rows.length > 0) {
+    // A column for how followed deferrals ended, only when there are some.
+    const followed = report.rows.some((r) => r.followed);
     lines.push(
       '',
       renderTable(
-        ['request', 'action', 'target', 'requester', 'was', 'would be'],
+        ['request', 'action', 'target', 'requester', 'was', 'would be', ...(followed ? ['in the end'] : [])],
         report.rows.map((r) => [
           r.requestId,
           r.action,
@@ -50,11 +57,21 @@ function render(report: ReplayReport, policyFile: string, since: Date): string {
           r.requester,
           `${outcomeLabel(r.old.outcome, r.old.dryRun)} (${r.old.rule})`,
           `${outcomeLabel(r.new.outcome, r.new.dryRun)} (${r.new.rule})`,
+          ...(followed ? [inTheEnd(r)] : []),
         ]),
       ),
     );
   }
   return lines.join('\n');
+}
+
+/** How a followed deferral ended: `approve after 2h (CI)`; empty for a row not followed. */
+function inTheEnd(row: ReplayRow): string {
+  const end = row.followed;
+  if (!end) return '';
+  const after = delayWords(end.afterMs);
+  if (end.notFollowed) return `still deferred after ${after}: not followed further (${end.notFollowed})`;
+  return `${outcomeLabel(end.outcome, end.dryRun)} after ${after} (${end.rule})`;
 }
 
 /** `read` and `table` are injectable so tests can prove the command is read-only. */

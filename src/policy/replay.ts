@@ -1,55 +1,38 @@
 /**
  * Replaying the audit trail under another policy: each recorded decision is decided again at
  * its original time with the state it had then (pause, veto), and the new policy's own counters
- * are rebuilt from the replayed approvals in decision order (dry runs take no unit, as in the worker).
+ * are rebuilt from the replayed approvals in time order (dry runs take no unit, as in the worker).
  * A request the new policy ends at one record is not decided again at its later records, a
  * dry-run approval is told apart from a real one, and an `ask` is denied where the record had no
  * channel to ask in or its request is too large for Slack's buttons, as the worker denied it.
+ * A deferral the new policy makes where the old one ended the request is followed to its end, as
+ * the worker would hold it and decide it again at `deferUntil` (replay-follow.ts).
  * Pure: records in, rows and counts out.
  */
-import { type ActionRequest, actionRequestSchemas, actionTarget, requesterKey } from '../actions/request.js';
-import { askedWhere, NO_CHANNEL_WORDS } from './ask-channel.js';
-import { decide, type Outcome, type PauseInput, type Veto } from './decide.js';
+import { type ActionRequest, actionTarget, requesterKey } from '../actions/request.js';
+import { askedWhere } from './ask-channel.js';
+import { type Decision, decide, type Outcome } from './decide.js';
+import {
+  addDelay,
+  type Delays,
+  endLabel,
+  type FollowedEnd,
+  Looks,
+  MAX_LOOKS,
+  nextLookAt,
+  unlessExpired,
+} from './replay-follow.js';
+import {
+  channelOf,
+  decidedAt,
+  notADecision,
+  type RecordedDecision,
+  type ReplayableRecord,
+  replayable,
+} from './replay-records.js';
 import type { Policy } from './schema.js';
 
-/** What a decision was made from, kept in its audit record so that it can be decided again under another policy. */
-export interface DecisionInputs {
-  /** The request as decided (its Slack reply URL, a short-lived capability, left out). */
-  request: Omit<ActionRequest, 'reply'>;
-  /** The decision time (ISO). */
-  now: string;
-  pause: PauseInput;
-  veto?: Veto;
-  /** A stale sweep's archive: the config's newest exposure recorded when it was decided (epoch ms). */
-  lastExposure?: number;
-  /** With it: how far the sweeper had read the event log (epoch ms; null: never). */
-  eventsReadUpTo?: number | null;
-  /**
-   * Whether a notifications channel was set to ask in: without one the worker denies an `ask`
-   * (src/policy/ask-channel.ts). Records written before it was kept: see `channelOf`.
-   */
-  channel?: boolean;
-}
-
-/** A recorded decision as the audit trail keeps it (structurally `StoredAuditRecord`). */
-export interface RecordedDecision {
-  requestId: string;
-  at: string;
-  action: string;
-  target: string;
-  requester: string;
-  rule: string;
-  result: string;
-  /** The recorded reason (tells a legacy denial for want of a channel, or a legacy answer). */
-  reason?: string;
-  /** Set on the record ending an asked request a person answered (an Approve click): who. */
-  answeredBy?: string;
-  /** Set on the record the release tick writes ending a stuck wait at its expiry (src/worker/stuck.ts). */
-  stuckExpired?: boolean;
-  /** Whether the decision was a dry run; records without it count `would-mutate` as one. */
-  dryRun?: boolean;
-  inputs?: DecisionInputs;
-}
+export type { DecisionInputs, RecordedDecision } from './replay-records.js';
 
 export interface ReplayRow {
   requestId: string;
@@ -58,7 +41,10 @@ export interface ReplayRow {
   target: string;
   requester: string;
   old: { outcome: Outcome; rule: string; dryRun: boolean };
+  /** The new policy's answer at the recorded time. */
   new: { outcome: Outcome; rule: string; reason: string; dryRun: boolean };
+  /** Where `new` is a deferral the replay followed (the old policy ended the request here): how it ended. */
+  followed?: FollowedEnd;
 }
 
 export interface ReplayReport {
@@ -78,8 +64,13 @@ export interface ReplayReport {
    * housekeeping no worker decided, so not decided again. The request's own decisions are replayed.
    */
   stuckExpired: number;
-  /** "approve → deny", "approve (dry run) → approve": how many. */
+  /**
+   * "approve → deny", "approve (dry run) → approve", and for a followed deferral its end:
+   * "approve → defer → approve", "approve → defer → deny (maxDeferHours)": how many.
+   */
   changes: Record<string, number>;
+  /** For each kind of change ending a followed deferral: its shortest and longest wait. */
+  delays: Record<string, Delays>;
   rows: ReplayRow[];
 }
 
@@ -98,6 +89,17 @@ export function outcomeLabel(outcome: Outcome, dryRun: boolean): string {
   return outcome === 'approve' && dryRun ? 'approve (dry run)' : outcome;
 }
 
+/** A followed deferral: the request the new policy holds, waiting for its next look. */
+interface Chain {
+  record: ReplayableRecord;
+  row: ReplayRow;
+  /** The change so far: `approve → defer`. */
+  kind: string;
+  /** When the recorded decision was made (epoch ms). */
+  from: number;
+  looks: number;
+}
+
 export function replayDecisions(policy: Policy, records: readonly RecordedDecision[]): ReplayReport {
   const report: ReplayReport = {
     replayed: 0,
@@ -107,7 +109,11 @@ export function replayDecisions(policy: Policy, records: readonly RecordedDecisi
     answers: 0,
     stuckExpired: 0,
     changes: {},
+    delays: {},
     rows: [],
+  };
+  const count = (kind: string) => {
+    report.changes[kind] = (report.changes[kind] ?? 0) + 1;
   };
   const counted = new Map<string, number>();
   // A deferred request leaves one record per decision; once the new policy ends it (approve or
@@ -117,23 +123,13 @@ export function replayDecisions(policy: Policy, records: readonly RecordedDecisi
   // request finished (after its Console API call), so a slow approval is written after a quick
   // one decided later; records without readable inputs fall back to it.
   const ordered = [...records].sort((a, b) => decidedAt(a) - decidedAt(b) || a.at.localeCompare(b.at));
-  for (const record of ordered) {
-    const oldOutcome = outcomeOfResult(record.result);
-    if (!oldOutcome) continue;
-    if (ended.has(record.requestId)) {
-      report.alreadyEnded += 1;
-      continue;
-    }
-    const apart = notADecision(record);
-    if (apart) {
-      report[apart] += 1;
-      continue;
-    }
-    if (!replayable(record.inputs)) {
-      report.notReplayable += 1;
-      continue;
-    }
-    const { request, now, pause, veto, lastExposure, eventsReadUpTo } = record.inputs;
+  const last = lastDecisions(ordered);
+  // Followed deferrals' next looks, taken in time order with the records: a later approval takes its unit then.
+  const looks = new Looks<Chain>();
+
+  /** The new policy's answer at `now` from the record's inputs, carried out as the worker would. */
+  const decideAt = (record: ReplayableRecord, now: number): Decision => {
+    const { request, pause, veto, lastExposure, eventsReadUpTo } = record.inputs;
     let decision = decide(policy, {
       request: request as ActionRequest,
       now: new Date(now),
@@ -150,7 +146,60 @@ export function replayDecisions(policy: Policy, records: readonly RecordedDecisi
       else counted.set(counter.key, used + 1);
     }
     // An ask with no channel to ask in, or too large to ask, is denied, as the worker carries it out.
-    decision = askedWhere(decision, channelOf(record), request);
+    return askedWhere(decision, channelOf(record), request);
+  };
+
+  /**
+   * Decides a held request again at `at` (`decided`: the answer already made there, at its recorded
+   * decision) and waits for the next look while it defers; otherwise tells how the chain ended.
+   */
+  const follow = (chain: Chain, at: number, decided = decideAt(chain.record, at)) => {
+    const decision = unlessExpired(policy, chain.record.inputs.request as ActionRequest, decided, at);
+    const next = decision.outcome === 'defer' ? nextLookAt(decision, at) : undefined;
+    if (next !== undefined && chain.looks < MAX_LOOKS) {
+      chain.looks += 1;
+      looks.add(next, chain);
+      return;
+    }
+    if (decision.outcome === 'approve' || decision.outcome === 'deny') ended.add(chain.record.requestId);
+    const stopped = next === undefined ? 'its deferUntil does not advance' : `${MAX_LOOKS} looks`;
+    const end: FollowedEnd = {
+      outcome: decision.outcome,
+      rule: decision.rule,
+      reason: decision.reason,
+      dryRun: decision.dryRun,
+      at: new Date(at).toISOString(),
+      afterMs: at - chain.from,
+      looks: chain.looks,
+      ...(decision.outcome === 'defer' ? { notFollowed: stopped } : {}),
+    };
+    chain.row.followed = end;
+    const kind = `${chain.kind} → ${endLabel(end, outcomeLabel(decision.outcome, decision.dryRun))}`;
+    count(kind);
+    addDelay(report.delays, kind, end.afterMs);
+  };
+  const takeLooksBefore = (limit?: number) => {
+    for (let look = looks.takeBefore(limit); look; look = looks.takeBefore(limit)) follow(look.item, look.at);
+  };
+
+  for (const record of ordered) {
+    takeLooksBefore(decidedAt(record));
+    const oldOutcome = outcomeOfResult(record.result);
+    if (!oldOutcome) continue;
+    if (ended.has(record.requestId)) {
+      report.alreadyEnded += 1;
+      continue;
+    }
+    const apart = notADecision(record);
+    if (apart) {
+      report[apart] += 1;
+      continue;
+    }
+    if (!replayable(record)) {
+      report.notReplayable += 1;
+      continue;
+    }
+    const decision = decideAt(record, decidedAt(record));
     if (decision.outcome === 'approve' || decision.outcome === 'deny') ended.add(record.requestId);
     report.replayed += 1;
     const oldDryRun = record.dryRun ?? record.result === 'would-mutate';
@@ -161,76 +210,36 @@ export function replayDecisions(policy: Policy, records: readonly RecordedDecisi
       continue;
     }
     const kind = was === label ? `${was} → ${label} (another rule)` : `${was} → ${label}`;
-    report.changes[kind] = (report.changes[kind] ?? 0) + 1;
-    report.rows.push({
-      requestId: record.requestId,
-      at: record.at,
-      action: request.action,
-      target: actionTarget(request as ActionRequest),
-      requester: requesterKey(request.requestedBy),
-      old: { outcome: oldOutcome, rule: record.rule, dryRun: oldDryRun },
-      new: {
-        outcome: decision.outcome,
-        rule: decision.rule,
-        reason: decision.reason,
-        dryRun: decision.dryRun,
-      },
-    });
+    const row = rowOf(record, { outcome: oldOutcome, rule: record.rule, dryRun: oldDryRun }, decision);
+    report.rows.push(row);
+    // A deferral where the old policy ended the request: its later looks are not in the trail, so
+    // they are followed. (Where the old policy deferred too, its later records are those looks.)
+    if (decision.outcome === 'defer' && oldOutcome !== 'defer' && last.get(record.requestId) === record) {
+      follow({ record, row, kind, from: decidedAt(record), looks: 0 }, decidedAt(record), decision);
+    } else count(kind);
   }
+  takeLooksBefore();
   return report;
 }
 
-/**
- * Whether the record's decision had a channel to ask in. Records written before inputs kept it
- * say so only by their result: a denial for want of a channel had none; any other is taken to
- * have had one (the usual deployment), so a new `ask` there shows as `ask`.
- */
-function channelOf(record: RecordedDecision): boolean {
-  if (typeof record.inputs?.channel === 'boolean') return record.inputs.channel;
-  return !(record.result === 'denied' && record.reason?.includes(NO_CHANNEL_WORDS));
+function rowOf(record: ReplayableRecord, old: ReplayRow['old'], decision: Decision): ReplayRow {
+  const request = record.inputs.request as ActionRequest;
+  return {
+    requestId: record.requestId,
+    at: record.at,
+    action: request.action,
+    target: actionTarget(request),
+    requester: requesterKey(request.requestedBy),
+    old,
+    new: { outcome: decision.outcome, rule: decision.rule, reason: decision.reason, dryRun: decision.dryRun },
+  };
 }
 
-/** An ending no policy decided, counted apart: a person's answer, or the tick's end of a stuck wait. */
-function notADecision(record: RecordedDecision): 'answers' | 'stuckExpired' | undefined {
-  if (isAnswer(record)) return 'answers';
-  return isStuckExpiry(record) ? 'stuckExpired' : undefined;
-}
-
-/**
- * A person's answer ending an asked request (src/worker/answered.ts). Records written before
- * `answeredBy` was kept say it only in their reason, which the worker begins with these words;
- * a decision the policy made always has inputs.
- */
-function isAnswer(record: RecordedDecision): boolean {
-  if (record.answeredBy) return true;
-  return !record.inputs && /^answered by \S+ \(request /.test(record.reason ?? '');
-}
-
-/**
- * The release tick's ending of a stuck wait at its expiry (src/worker/stuck.ts). Records written
- * before `stuckExpired` was kept say it only in their reason, which the tick ends with these words.
- */
-function isStuckExpiry(record: RecordedDecision): boolean {
-  if (record.stuckExpired) return true;
-  return (
-    !record.inputs &&
-    record.rule === 'maxDeferHours' &&
-    /; it was stuck: sent back \d+ times without coming back/.test(record.reason ?? '')
-  );
-}
-
-/** When the worker decided the record (its inputs' `now`), else when the record was written. */
-function decidedAt(record: RecordedDecision): number {
-  const now = Date.parse(record.inputs?.now ?? '');
-  return Number.isNaN(now) ? Date.parse(record.at) || 0 : now;
-}
-
-/**
- * Inputs `decide` can take: a valid action request and a time. A damaged audit item (edited by
- * hand, cut short) is counted as not replayable rather than ending the whole replay in a TypeError.
- */
-function replayable(inputs: RecordedDecision['inputs']): inputs is NonNullable<RecordedDecision['inputs']> {
-  if (!inputs || typeof inputs !== 'object' || Number.isNaN(Date.parse(inputs.now))) return false;
-  if (typeof inputs.pause?.paused !== 'boolean') return false;
-  return actionRequestSchemas().actionRequest.safeParse(inputs.request).success;
+/** Each request's last recorded decision (answers and the tick's expiries are none): the one whose deferral has no later look in the trail. */
+function lastDecisions(ordered: readonly RecordedDecision[]): Map<string, RecordedDecision> {
+  const last = new Map<string, RecordedDecision>();
+  for (const record of ordered) {
+    if (outcomeOfResult(record.result) && !notADecision(record)) last.set(record.requestId, record);
+  }
+  return last;
 }

@@ -1,0 +1,111 @@
+/**
+ * Following a deferral in `policy replay`. Where the new policy defers a request the old one
+ * ended (approved, denied, asked), the worker would hold it and decide it again at the
+ * decision's `deferUntil`, and again, until it is approved, denied or asked (past
+ * `maxDeferHours` it is denied). replay.ts takes those later looks in time order with the
+ * recorded decisions, so that a later approval takes its counter unit when it happens; this
+ * module keeps the looks waiting and says how a followed chain ended. Pure.
+ */
+import type { ActionRequest } from '../actions/request.js';
+import { type Decision, expiryWords, type Outcome, requestExpiresAt } from './decide.js';
+import type { Policy } from './schema.js';
+import { formatInstant } from './time-words.js';
+
+/**
+ * The most times one request is decided again. The shortest wait a policy makes is 15 minutes
+ * (a pause, the sweeper's reading), and `maxDeferHours` is at most 14 days: 1344 looks.
+ */
+export const MAX_LOOKS = 2000;
+
+/** How a followed deferral ended under the new policy. */
+export interface FollowedEnd {
+  outcome: Outcome;
+  rule: string;
+  reason: string;
+  dryRun: boolean;
+  /** The look that ended it (ISO): the last `deferUntil` followed. */
+  at: string;
+  /** How long after the recorded decision (ms). */
+  afterMs: number;
+  /** How many times it was decided again after the recorded decision. */
+  looks: number;
+  /** Set when the replay stopped following a wait that had not ended: why. */
+  notFollowed?: string;
+}
+
+/** The shortest and longest wait of the followed chains that ended one way (ms). */
+export interface Delays {
+  shortestMs: number;
+  longestMs: number;
+}
+
+/** When to decide a deferral again: its `deferUntil`, if that is after `at` (a wait that does not advance is not followed). */
+export function nextLookAt(decision: Decision, at: number): number | undefined {
+  const until = decision.deferUntil?.getTime();
+  return until !== undefined && Number.isFinite(until) && until > at ? until : undefined;
+}
+
+/**
+ * A wait looked at past the request's expiry is denied, as the worker denies it. `decide` denies
+ * most such looks itself; a pause comes before the expiry there (the worker holds a paused request
+ * until `resume`, then denies it), and the replay knows no resume: it denies the first look past it.
+ */
+export function unlessExpired(
+  policy: Policy,
+  request: ActionRequest,
+  decision: Decision,
+  at: number,
+): Decision {
+  if (decision.outcome !== 'defer' || at <= requestExpiresAt(policy, request).getTime()) return decision;
+  const when = (instant: number) => formatInstant(instant, policy.timezone, at);
+  const { deferUntil: _, ...rest } = decision;
+  return { ...rest, outcome: 'deny', rule: 'maxDeferHours', reason: expiryWords(policy, request, when) };
+}
+
+/** How a chain ended, as a change is told: `approve`, `deny (maxDeferHours)` (a denial names its rule). */
+export function endLabel(end: FollowedEnd, label: string): string {
+  if (end.notFollowed) return `${label} (not followed further)`;
+  return end.outcome === 'deny' ? `${label} (${end.rule})` : label;
+}
+
+/** `2h`, `1h 5m`, `45m`, `30s`, `3d 2h`: a wait in words, to the minute. */
+export function delayWords(ms: number): string {
+  if (ms < 60_000) return `${Math.round(ms / 1000)}s`;
+  const minutes = Math.round(ms / 60_000);
+  const [d, h, m] = [Math.floor(minutes / 1440), Math.floor(minutes / 60) % 24, minutes % 60];
+  const parts = [d ? `${d}d` : '', h ? `${h}h` : '', m ? `${m}m` : ''].filter(Boolean);
+  return parts.join(' ');
+}
+
+/** `after 2h`, or `after 10m – 2h` for several chains. */
+export function delayRange(delays: Delays): string {
+  const shortest = delayWords(delays.shortestMs);
+  const longest = delayWords(delays.longestMs);
+  return shortest === longest ? `after ${shortest}` : `after ${shortest} – ${longest}`;
+}
+
+/** Widens `delays` (by kind) with one chain's wait. */
+export function addDelay(delays: Record<string, Delays>, kind: string, ms: number): void {
+  const known = delays[kind];
+  delays[kind] = known
+    ? { shortestMs: Math.min(known.shortestMs, ms), longestMs: Math.max(known.longestMs, ms) }
+    : { shortestMs: ms, longestMs: ms };
+}
+
+/** Looks waiting to be taken, earliest first (in the order they were added at the same instant). */
+export class Looks<T> {
+  private readonly waiting: { at: number; item: T }[] = [];
+
+  add(at: number, item: T): void {
+    const index = this.waiting.findIndex((look) => look.at > at);
+    this.waiting.splice(index < 0 ? this.waiting.length : index, 0, { at, item });
+  }
+
+  /** The earliest look before `limit` (all of them without it), taken off the queue. */
+  takeBefore(limit = Number.POSITIVE_INFINITY): { at: number; item: T } | undefined {
+    const first = this.waiting[0];
+    if (!first || first.at >= limit) return undefined;
+    this.waiting.shift();
+    return first;
+  }
+}

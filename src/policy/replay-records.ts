@@ -1,0 +1,106 @@
+/**
+ * The audit records `policy replay` reads, and what each one is: a decision it can take again
+ * (with readable inputs), a person's answer or the release tick's end of a stuck wait (endings no
+ * policy decided), and when it was decided. Split from replay.ts, which decides them again.
+ */
+import { type ActionRequest, actionRequestSchemas } from '../actions/request.js';
+import { NO_CHANNEL_WORDS } from './ask-channel.js';
+import type { PauseInput, Veto } from './decide.js';
+
+/** What a decision was made from, kept in its audit record so that it can be decided again under another policy. */
+export interface DecisionInputs {
+  /** The request as decided (its Slack reply URL, a short-lived capability, left out). */
+  request: Omit<ActionRequest, 'reply'>;
+  /** The decision time (ISO). */
+  now: string;
+  pause: PauseInput;
+  veto?: Veto;
+  /** A stale sweep's archive: the config's newest exposure recorded when it was decided (epoch ms). */
+  lastExposure?: number;
+  /** With it: how far the sweeper had read the event log (epoch ms; null: never). */
+  eventsReadUpTo?: number | null;
+  /**
+   * Whether a notifications channel was set to ask in: without one the worker denies an `ask`
+   * (src/policy/ask-channel.ts). Records written before it was kept: see `channelOf`.
+   */
+  channel?: boolean;
+}
+
+/** A recorded decision as the audit trail keeps it (structurally `StoredAuditRecord`). */
+export interface RecordedDecision {
+  requestId: string;
+  at: string;
+  action: string;
+  target: string;
+  requester: string;
+  rule: string;
+  result: string;
+  /** The recorded reason (tells a legacy denial for want of a channel, or a legacy answer). */
+  reason?: string;
+  /** Set on the record ending an asked request a person answered (an Approve click): who. */
+  answeredBy?: string;
+  /** Set on the record the release tick writes ending a stuck wait at its expiry (src/worker/stuck.ts). */
+  stuckExpired?: boolean;
+  /** Whether the decision was a dry run; records without it count `would-mutate` as one. */
+  dryRun?: boolean;
+  inputs?: DecisionInputs;
+}
+
+/** A record with inputs `decide` can take. */
+export type ReplayableRecord = RecordedDecision & { inputs: DecisionInputs };
+
+/**
+ * Whether the record's decision had a channel to ask in. Records written before inputs kept it
+ * say so only by their result: a denial for want of a channel had none; any other is taken to
+ * have had one (the usual deployment), so a new `ask` there shows as `ask`.
+ */
+export function channelOf(record: RecordedDecision): boolean {
+  if (typeof record.inputs?.channel === 'boolean') return record.inputs.channel;
+  return !(record.result === 'denied' && record.reason?.includes(NO_CHANNEL_WORDS));
+}
+
+/** An ending no policy decided, counted apart: a person's answer, or the tick's end of a stuck wait. */
+export function notADecision(record: RecordedDecision): 'answers' | 'stuckExpired' | undefined {
+  if (isAnswer(record)) return 'answers';
+  return isStuckExpiry(record) ? 'stuckExpired' : undefined;
+}
+
+/**
+ * A person's answer ending an asked request (src/worker/answered.ts). Records written before
+ * `answeredBy` was kept say it only in their reason, which the worker begins with these words;
+ * a decision the policy made always has inputs.
+ */
+function isAnswer(record: RecordedDecision): boolean {
+  if (record.answeredBy) return true;
+  return !record.inputs && /^answered by \S+ \(request /.test(record.reason ?? '');
+}
+
+/**
+ * The release tick's ending of a stuck wait at its expiry (src/worker/stuck.ts). Records written
+ * before `stuckExpired` was kept say it only in their reason, which the tick ends with these words.
+ */
+function isStuckExpiry(record: RecordedDecision): boolean {
+  if (record.stuckExpired) return true;
+  return (
+    !record.inputs &&
+    record.rule === 'maxDeferHours' &&
+    /; it was stuck: sent back \d+ times without coming back/.test(record.reason ?? '')
+  );
+}
+
+/** When the worker decided the record (its inputs' `now`), else when the record was written. */
+export function decidedAt(record: RecordedDecision): number {
+  const now = Date.parse(record.inputs?.now ?? '');
+  return Number.isNaN(now) ? Date.parse(record.at) || 0 : now;
+}
+
+/**
+ * Inputs `decide` can take: a valid action request and a time. A damaged audit item (edited by
+ * hand, cut short) is counted as not replayable rather than ending the whole replay in a TypeError.
+ */
+export function replayable(record: RecordedDecision): record is ReplayableRecord {
+  const { inputs } = record;
+  if (!inputs || typeof inputs !== 'object' || Number.isNaN(Date.parse(inputs.now))) return false;
+  if (typeof inputs.pause?.paused !== 'boolean') return false;
+  return actionRequestSchemas().actionRequest.safeParse(inputs.request).success;
+}
