@@ -6,7 +6,8 @@
  * staleness episode rather than on every run.
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { batchPut } from './dynamo-batch.js';
+import { itemKey } from './dynamo.js';
+import { batchDelete, batchPut } from './dynamo-batch.js';
 import { queryPartition } from './dynamo-query.js';
 import { ITEM_FAMILIES, type StateTable } from './table.js';
 
@@ -51,4 +52,29 @@ export async function writeWatchEntries(table: StateTable, entries: WatchEntry[]
       return item;
     }),
   );
+}
+
+/**
+ * Forgets the discovered entries whose config left the last-seen index (evicted: src/state/
+ * last-seen.ts), unless the policy lists them. A client logging user ids as config ids would
+ * otherwise grow the watch set as the index once grew, without a bound, and each id would come
+ * back as an archive request once the flood stops. Forgetting only delays: a config seen again is
+ * discovered again, its grace period counting anew. Returns how many were forgotten.
+ */
+export async function forgetEvicted(
+  table: StateTable,
+  watch: Map<string, WatchEntry>,
+  indexed: ReadonlyMap<string, number>,
+  listed: ReadonlySet<string>,
+): Promise<number> {
+  const gone = [...watch.values()].filter(
+    (e) => e.origin === 'discovered' && !indexed.has(e.configId) && !listed.has(e.configId),
+  );
+  if (gone.length === 0) return 0;
+  await batchDelete(
+    table,
+    gone.map((e) => itemKey(PK, e.configId)),
+  );
+  for (const e of gone) watch.delete(e.configId);
+  return gone.length;
 }

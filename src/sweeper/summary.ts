@@ -52,7 +52,8 @@ export interface RunSummary {
     withoutConfigId: number;
     missingAt: string[];
   };
-  watch: { added: number; size: number };
+  /** `forgotten`: discovered entries dropped with their last-seen entry (src/state/watch.ts forgetEvicted). */
+  watch: { added: number; size: number; forgotten: number };
   stale: {
     judged: boolean;
     notJudged?: string;
@@ -95,7 +96,7 @@ export function emptySummary(now: Date): RunSummary {
       skippedExamples: [],
     },
     lastSeen: { updated: 0, tracked: 0, max: 0, evicted: 0, withoutConfigId: 0, missingAt: [] },
-    watch: { added: 0, size: 0 },
+    watch: { added: 0, size: 0, forgotten: 0 },
     stale: staleSection(undefined),
     durationMs: 0,
   };

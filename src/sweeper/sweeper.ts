@@ -23,7 +23,7 @@ import { type PauseState, readPause } from '../state/pause.js';
 import { notJudgedSince } from '../state/stale-judged.js';
 import { type Cursor, readCursor, writeCursor, writeReadUpTo } from '../state/sweep-cursor.js';
 import { acquireLease, releaseLease } from '../state/sweep-lease.js';
-import { loadWatchSet, type WatchEntry, writeWatchEntries } from '../state/watch.js';
+import { forgetEvicted, loadWatchSet, type WatchEntry, writeWatchEntries } from '../state/watch.js';
 import { type NewEvent, reading } from './event-walk.js';
 import { planFlush, withoutConfigIdReport } from './flush-plan.js';
 import { LATE_UNREAD, readLateExposures } from './late-exposures.js';
@@ -47,6 +47,7 @@ export function createSweeper(deps: SweeperDeps) {
       postToSlack(url, message, { allowedOrigins: deps.slackAllowedOrigins ?? [] }));
   const { policy, table } = deps;
   const stalePolicy = policy.sweeper.staleConfigs;
+  const listedConfigs = new Set(stalePolicy?.configs ?? []);
   // From the secret at the start of each run (rotation); the policy's deprecated field otherwise.
   let slackUrl = policy.notifications.slackWebhookUrl;
   const notices = createNotices({ table, post, metrics, logger });
@@ -91,6 +92,7 @@ export function createSweeper(deps: SweeperDeps) {
       loadWatchSet(table),
       loadLastSeenIndex(table, now, deps.lastSeenMaxIds),
     ]);
+    summary.watch.forgotten += await forgetEvicted(table, watch, lastSeen.entries, listedConfigs);
     const latest = await readEvents({ now, deadline, summary, cursor, watch, lastSeen });
     const observedSince = observationStart(latest);
     const state = { now, summary, watch, lastSeen, observedSince, pause, deadline, latest };
@@ -261,6 +263,7 @@ export function createSweeper(deps: SweeperDeps) {
     if (newWatch.length > 0) await writeWatchEntries(table, newWatch);
     for (const entry of newWatch) watch.set(entry.configId, entry);
     summary.watch.added += newWatch.length;
+    summary.watch.forgotten += await forgetEvicted(table, watch, lastSeen.entries, listedConfigs);
     await step('watch', { added: newWatch.map((e) => e.configId) });
   }
 

@@ -154,4 +154,38 @@ describe('the last-seen index, when clients log ids that are no config', () => {
       queued: [],
     });
   });
+
+  it('forgets the discovered configs whose entries were evicted, so the watch set stays bounded too', async () => {
+    const state = await freshState(rig);
+    // discover: every id an exposure names is watched. 1,000 user ids logged as config ids,
+    // then `feature_tour` (listed in the policy, but first seen in an exposure: discovered).
+    const log: EventLike[] = [exposure('feature_tour', NOW - 10 * DAY)];
+    for (let i = 0; i < 1_000; i++) log.push(exposure(`user-${i}`, NOW - 9 * DAY + i * 60_000));
+    const policy = (configs: string[]) =>
+      parsePolicy({
+        version: 1,
+        actions: { archive_config: { requesters: ['schedule:*'] } },
+        sweeper: {
+          staleConfigs: { configs, discover: true, staleAfterDays: 30, graceDays: 0, dryRun: false },
+        },
+      });
+    const sweep = (configs: string[], at: number) =>
+      makeSweeper(rig, state, {
+        policy: policy(configs),
+        events: sortedLog(() => log),
+        clock: () => at,
+        pageSize: 100,
+        lastSeenMaxIds: 100,
+      }).run({ now: new Date(at), remainingMs: 10 * 60_000 });
+
+    const first = await sweep([], NOW);
+    expect(first.watch.size).toBe(100);
+    expect(first.watch.forgotten).toBe(901); // feature_tour and the 900 user ids seen first
+    // Listed in the policy, a discovered config is kept although its entry is evicted.
+    log.push(exposure('feature_tour', NOW - 8 * DAY + 1));
+    log.push(...Array.from({ length: 200 }, (_, i) => exposure(`user-b${i}`, NOW - DAY + i * 60_000)));
+    const second = await sweep(['feature_tour'], NOW + 15 * MIN);
+    expect(second.watch.size).toBe(101);
+    expect(second.watch.forgotten).toBe(200);
+  });
 });
