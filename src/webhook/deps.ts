@@ -17,6 +17,14 @@ import type { CancelOutcome, CancelRequest } from '../worker/cancel.js';
 import type { SlackReply } from './blocks.js';
 import type { ConsoleReads } from './reads.js';
 
+/** A cancel whose mark took on a request another end was recorded for first (src/webhook/held.ts). */
+export interface CancelLost {
+  ok: false;
+  code: 'ended-otherwise';
+  held: HeldRecord;
+  final: FinalOutcome;
+}
+
 export interface WebhookDeps {
   policy: Policy;
   secrets: SecretsProvider;
@@ -57,13 +65,17 @@ export interface WebhookDeps {
   };
   /**
    * Held requests (`src/state/held.ts`), for `held` and `cancel`: the list, and a cancel that
-   * marks the held item when `mayCancel` allows it (src/worker/cancel.ts).
+   * marks the held item when `mayCancel` allows it (src/worker/cancel.ts), or finds the request
+   * ended otherwise first (`ended-otherwise`: that end, already told, is the request's).
    */
   held?: {
     list(): Promise<HeldRecord[]>;
     /** One held request (a click is checked against the question it answers). */
     read(requestId: string): Promise<HeldRecord | undefined>;
-    cancel(request: CancelRequest, mayCancel: (held: HeldRecord) => true | string): Promise<CancelOutcome>;
+    cancel(
+      request: CancelRequest,
+      mayCancel: (held: HeldRecord) => true | string,
+    ): Promise<CancelOutcome | CancelLost>;
     /**
      * A Deny click: the asked request is looked at by the next tick (ended by the veto); false
      * when it is no open question (gone, cancelled, or already approved by a click).

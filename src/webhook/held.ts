@@ -5,6 +5,7 @@
  * tells the requester and the channel). Within the request's deadline, every value escaped.
  */
 import { mayCancel } from '../policy/cancel-grant.js';
+import { readFinal } from '../state/audit.js';
 import { type HeldRecord, listHeld, lookNow, nextLookText, readHeld } from '../state/held.js';
 import { markAnswered, unmarkAnswered, whyText } from '../state/held-answer.js';
 import type { StateTable } from '../state/table.js';
@@ -12,7 +13,7 @@ import { cancelHeldRequest } from '../worker/cancel.js';
 import { code, contextLine, ephemeral, escapeMrkdwn, problem, section, table } from './blocks.js';
 import type { Command } from './commands.js';
 import { type ShortAnswer, settledOrAnswer } from './deadline.js';
-import type { WebhookDeps } from './deps.js';
+import type { CancelLost, WebhookDeps } from './deps.js';
 
 const PAGE_SIZE = 10;
 
@@ -21,7 +22,17 @@ export function heldAccess(table: StateTable): NonNullable<WebhookDeps['held']> 
   return {
     list: () => listHeld(table),
     read: (requestId) => readHeld(table, requestId),
-    cancel: (request, mayCancel) => cancelHeldRequest({ table, mayCancel }, request),
+    cancel: async (request, mayCancel) => {
+      const outcome = await cancelHeldRequest({ table, mayCancel }, request);
+      if (!outcome.ok) return outcome;
+      // The worker writes a request's final before it removes the held item (src/worker/finish.ts),
+      // so the mark can take on a request that has just ended (a denial by maxDeferHours, say). That
+      // end is the request's and was told; this cancel ends nothing, and its author must hear so.
+      const final = await readFinal(table, request.requestId);
+      if (final && final.result !== 'cancelled')
+        return { ok: false, code: 'ended-otherwise', held: outcome.held, final };
+      return outcome;
+    },
     lookNow: (requestId, at) => lookNow(table, requestId, at),
     answer: (requestId, userId, at) => markAnswered(table, requestId, userId, at),
     unanswer: (requestId, userId) => unmarkAnswered(table, requestId, userId),
@@ -74,6 +85,21 @@ export async function answerHeld(
   };
 }
 
+/** The request ended otherwise before the cancel took (its end was recorded first): how it ended. */
+function endedOtherwise(requestId: string, lost: CancelLost): ShortAnswer {
+  const what = `${lost.held.action} ${lost.held.target}`;
+  const { result, rule, reason } = lost.final;
+  return {
+    reply: ephemeral(`${requestId} was not cancelled: it had ended as ${result}`, [
+      section(
+        `:warning: ${code(requestId)} (${escapeMrkdwn(what)}, asked by ${escapeMrkdwn(lost.held.requester)}) was *not cancelled*: it had already ended as *${escapeMrkdwn(result)}* (${escapeMrkdwn(rule)}: ${escapeMrkdwn(reason)}).`,
+      ),
+      contextLine('That end stands; nobody is told of a cancel. `why` shows its story.'),
+    ]),
+    outcome: 'ended_otherwise',
+  };
+}
+
 export async function answerCancel(
   deps: WebhookDeps,
   userId: string,
@@ -103,6 +129,7 @@ export async function answerCancel(
   );
   if (!done.ok) return done.answer;
   const outcome = done.value;
+  if (!outcome.ok && outcome.code === 'ended-otherwise') return endedOtherwise(command.requestId, outcome);
   if (!outcome.ok)
     return {
       reply: problem(outcome.message),
