@@ -4,7 +4,9 @@
  * request cancelled when the person holds the grant for its action; the worker then ends it and
  * tells the requester and the channel). Within the request's deadline, every value escaped.
  */
+import { liveReplyUrl } from '../actions/request.js';
 import { mayCancel } from '../policy/cancel-grant.js';
+import { isAllowedSlackUrl } from '../slack/post.js';
 import { readFinal } from '../state/audit.js';
 import { type HeldRecord, listHeld, lookNow, nextLookText, readHeld } from '../state/held.js';
 import { markAnswered, unmarkAnswered, whyText } from '../state/held-answer.js';
@@ -100,6 +102,28 @@ function endedOtherwise(requestId: string, lost: CancelLost): ShortAnswer {
   };
 }
 
+/** The worker ends a cancelled request within about this long (the tick's minute, then the queue). */
+const ENDED_WITHIN_MS = 60_000;
+
+/**
+ * Who the worker will tell of the cancel, and only them: the requester while their Slack reply
+ * address still takes posts when it is told (30 minutes from its issue) and is one the worker posts
+ * to (the one origin rule, `isAllowedSlackUrl` with the same list); the notifications channel when
+ * the deployment has one. Its URL lives in the worker's secret, which the webhook may not read:
+ * only the policy's (deprecated) URL is known here, otherwise the channel is named as conditional.
+ */
+function whoIsTold(deps: WebhookDeps, held: HeldRecord, at: Date): string {
+  const url = liveReplyUrl(held.request, new Date(at.getTime() + ENDED_WITHIN_MS));
+  const requester = url !== undefined && isAllowedSlackUrl(url, deps.replyOrigins);
+  const known = Boolean(deps.policy.notifications.slackWebhookUrl);
+  const ifAny = known ? '' : ' if the worker has one (`slackWebhookUrl` in its secret)';
+  if (requester)
+    return known
+      ? 'The requester and the notifications channel are told within a minute; `why` shows its story.'
+      : `The requester is told within a minute, and the notifications channel${ifAny}; \`why\` shows its story.`;
+  return `The notifications channel is told within a minute${ifAny}; the requester has no Slack reply address that still takes posts, so \`why\` is where they see it.`;
+}
+
 export async function answerCancel(
   deps: WebhookDeps,
   userId: string,
@@ -141,7 +165,7 @@ export async function answerCancel(
       section(
         `:wastebasket: ${code(command.requestId)} (${escapeMrkdwn(what)}, asked by ${escapeMrkdwn(outcome.held.requester)}) is *cancelled*: it will not be done.`,
       ),
-      contextLine('The requester and the channel are told within a minute; `why` shows its story.'),
+      contextLine(whoIsTold(deps, outcome.held, at)),
     ]),
     outcome: 'cancelled',
   };

@@ -1,6 +1,6 @@
 /**
  * `/autopilot cancel` of a held request the tick lists as *stuck*. The webhook answers
- * "cancelled … the requester and the channel are told within a minute"; the worker is the one
+ * "cancelled … told within a minute"; the worker is the one
  * that ends it (the webhook may not), and no copy of a stuck wait comes back to the worker: the
  * release tick ends it itself, tells the channel (also one named by the policy file) and counts a
  * notice it could not deliver.
