@@ -55,17 +55,41 @@ function telling(deps: StuckDeps, requestId: string): Telling {
  */
 export async function endStuckCancelled(deps: StuckDeps, held: HeldRecord[], now: Date): Promise<string[]> {
   const stuck = held.filter((record) => record.cancel && isStuck(record));
+  const ended: string[] = [];
   for (const record of stuck) {
-    await endCancelledNow(
+    const end = await endCancelledNow(
       deps.table,
       record,
       cancelReason(record.cancel!),
       now,
       telling(deps, record.requestId),
     );
-    deps.logger.info('stuck held request ended as cancelled', { requestId: record.requestId });
+    if (endedHere(deps, record, end, 'stuck held request ended as cancelled')) ended.push(record.requestId);
   }
-  return stuck.map((record) => record.requestId);
+  return ended;
+}
+
+/**
+ * Logs how the tick's end of a stuck wait went; true when it is the request's end. Another tick at
+ * the same time, a copy redriven from the DLQ or `autopilot cancel` may have recorded its end
+ * first: that one was told by its writer, and this one is neither told nor reported as ended here.
+ */
+function endedHere(
+  deps: StuckDeps,
+  record: HeldRecord,
+  end: Awaited<ReturnType<typeof endHeldNow>>,
+  message: string,
+  fields: Record<string, unknown> = {},
+): boolean {
+  const { requestId } = record;
+  if (end.ended) deps.logger.info(message, { requestId, ...fields });
+  else
+    deps.logger.info('stuck held request not ended here: another end was recorded first', {
+      requestId,
+      ...fields,
+      ...(end.final ? { ended: end.final.result, endedRule: end.final.rule } : {}),
+    });
+  return end.ended;
 }
 
 /**
@@ -100,18 +124,16 @@ export async function endStuckExpired(
       stuckExpired: true,
     };
     const mayHaveReached = record.reachedAt !== undefined || record.executingBy !== undefined;
-    await endHeldNow(
+    const end = await endHeldNow(
       deps.table,
       record,
       mayHaveReached ? mayHaveBeenDone(ending) : ending,
       now,
       telling(deps, record.requestId),
     );
-    deps.logger.info('stuck held request ended as expired', {
-      requestId: record.requestId,
-      effectKey: effectKey(record.request),
-    });
-    ended.push(record.requestId);
+    const fields = { effectKey: effectKey(record.request) };
+    if (endedHere(deps, record, end, 'stuck held request ended as expired', fields))
+      ended.push(record.requestId);
   }
   return ended;
 }
