@@ -219,9 +219,10 @@ export async function clearNotified(table: StateTable, requestId: string, topic:
 }
 
 /**
- * Claims the telling of a request's stored end that was never told (no audit record of it): two
- * copies of the request finding it untold at once (a redelivery meeting a retry) must not both
- * post it. The first conditional put wins. The claim lasts until `untilMs` (past the claimer's
+ * Claims the telling of a request's stored end: the writer of the end claims it before its audit
+ * record and posts, and so does a copy finding the end untold (no audit record of it yet): two
+ * copies at once (a redelivery meeting a retry, or meeting the writer) must not both post it. The
+ * first conditional put wins. The claim lasts until `untilMs` (past the claimer's
  * invocation), so a copy that crashed while telling holds it no longer: a later copy takes it
  * over and tells. True when this copy holds it.
  */

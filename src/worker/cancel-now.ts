@@ -4,9 +4,17 @@
  * the requester and the channel told. The CLI does this right after marking the cancel; the
  * webhook leaves it to the worker (it may not write the audit trail).
  */
+import { randomUUID } from 'node:crypto';
 import { actionTarget, effectKey, liveReplyUrl, requesterKey, requestOwner } from '../actions/request.js';
 import type { SlackMessage } from '../slack/post.js';
-import { type FinalOutcome, readFinal, recordFinal, writeAudit } from '../state/audit.js';
+import {
+  claimTelling,
+  type FinalOutcome,
+  readFinal,
+  recordFinal,
+  releaseTelling,
+  writeAudit,
+} from '../state/audit.js';
 import { endHold, type HeldRecord } from '../state/held.js';
 import type { StateTable } from '../state/table.js';
 import { type OutcomeResult, outcomeMessage } from './replies.js';
@@ -36,7 +44,7 @@ export interface Telling {
 /**
  * The ending the worker would write, written at once (a copy in flight then replays it): the
  * final, the held record gone, the audit record, and the people told (once: a final already
- * there means another did all this). The end it lost to when another was recorded first (a
+ * there means another did all this; a telling claimed by a copy of the request means it tells). The end it lost to when another was recorded first (a
  * worker's denial racing a cancel): nobody is told this one, and the caller says what it was.
  */
 export async function endHeldNow(
@@ -46,7 +54,7 @@ export async function endHeldNow(
   now: Date,
   tell: Telling = {},
 ): Promise<{ ended: true } | { ended: false; final: FinalOutcome | undefined }> {
-  const { result, rule, reason, dryRun } = ending;
+  const { result, rule, reason } = ending;
   const first = await recordFinal(
     table,
     { result, reason, rule, requestId: held.requestId, at: now.toISOString() },
@@ -55,6 +63,35 @@ export async function endHeldNow(
   );
   await endHold(table, held.requestId);
   if (!first) return { ended: false, final: await readFinal(table, held.requestId) };
+  // Told under a claim, as the worker tells (finish.ts): a copy of the request reaching a worker
+  // before the audit record below finds this end untold and would tell it too. The first claim tells.
+  const owner = `now/${randomUUID()}`;
+  if (!(await claimTelling(table, held.requestId, owner, now.getTime(), now.getTime() + TELLING_LEASE_MS)))
+    return { ended: true };
+  try {
+    await auditAndTell(table, held, ending, now, tell);
+  } catch (error) {
+    // Given back: a copy redriven later tells the end instead.
+    await releaseTelling(table, held.requestId, owner);
+    throw error;
+  }
+  return { ended: true };
+}
+
+/**
+ * How long a telling claimed here holds: the longest a Lambda (the release tick, an answered
+ * question) runs; the CLI tells within seconds. A claimer that crashed holds it no longer after.
+ */
+const TELLING_LEASE_MS = 15 * 60_000;
+
+async function auditAndTell(
+  table: StateTable,
+  held: HeldRecord,
+  ending: HeldEnding,
+  now: Date,
+  tell: Telling,
+): Promise<void> {
+  const { result, rule, reason, dryRun } = ending;
   const { request } = held;
   await writeAudit(table, {
     requestId: held.requestId,
@@ -70,12 +107,11 @@ export async function endHeldNow(
     ...(ending.answeredBy ? { answeredBy: ending.answeredBy } : {}),
     ...(ending.stuckExpired ? { stuckExpired: true } : {}),
   });
-  if (!tell.tell) return { ended: true };
+  if (!tell.tell) return;
   const urls = [liveReplyUrl(request, now), await tell.channelUrl?.()].filter(
     (url): url is string => typeof url === 'string' && url !== '',
   );
   await tell.tell(urls, outcomeMessage({ request, requestId: held.requestId, ...ending }));
-  return { ended: true };
 }
 
 /** A cancelled request's ending, written at once. */

@@ -86,12 +86,16 @@ export async function writeAuditFor(
   });
 }
 
-/** The metric, the log line, the audit record, the final outcome and the replies of one ending. */
+/**
+ * The metric, the log line, the audit record, the final outcome and the replies of one ending.
+ * `claimed`: the telling claim this copy holds already (tellUntold).
+ */
 export async function finish(
   deps: RecordDeps,
   ctx: RecordContext,
   decided: Finished,
   ending: Ending,
+  claimed?: string,
 ): Promise<RecordResult> {
   // A denial after an attempt that may have reached the platform is told as such, everywhere.
   const done = ctx.reached ? mayHaveBeenDone(decided) : decided;
@@ -107,6 +111,28 @@ export async function finish(
     const final = { ...pick(done), requestId: request.requestId, at: at.toISOString() };
     if (!(await recordFinal(deps.table, final, at, ownerOf(ctx)))) return endedOtherwise(deps, ctx, done);
   }
+  // A stored end is told under a claim, the first time too: a copy of this request arriving before
+  // this one's audit record finds the end untold and tells it (tellUntold) unless the claim is held.
+  // The copy that claims first tells; one that fails before its audit record gives it back (retried, it tells).
+  const stored = telling.audit && !telling.auditAs && FINAL_RESULTS.has(done.result);
+  const owner = claimed ?? (stored ? ownerFor(ctx) : undefined);
+  if (owner && owner !== claimed && !(await claim(deps, ctx, owner))) return toldByAnother(ctx);
+  try {
+    return await tellEnd(deps, ctx, done, telling, result);
+  } catch (error) {
+    if (owner) await releaseTelling(deps.table, request.requestId, owner);
+    throw error;
+  }
+}
+
+async function tellEnd(
+  deps: RecordDeps,
+  ctx: RecordContext,
+  done: Finished,
+  telling: (typeof TELLING)[Ending],
+  result: string,
+): Promise<RecordResult> {
+  const { request } = ctx;
   const report: OutcomeReport = { request, requestId: request.requestId, ...done };
   deps.metrics.put(
     'Decisions',
@@ -217,34 +243,37 @@ export function postOptions(deps: Pick<RecordDeps, 'slack'>, ctx: Pick<RecordCon
 
 /**
  * A request's own stored end that was never told (its audit record missing: the put failed, or the
- * invocation ended after the final): a copy tells it as it first would have been, with its audit
- * record and to the channel, rather than as a replay the channel never hears. Told by one copy
- * only: the one whose claim is written first (two copies at once would post it twice). One that
- * fails before its audit record gives the claim back, so that its retry tells.
+ * invocation ended after the final, or the copy that wrote it is telling it now): a copy tells it as
+ * it first would have been, with its audit record and to the channel, rather than as a replay the
+ * channel never hears. Told by one copy only: the one whose claim is written first (the first
+ * copy claims too, in finish). One that fails before its audit record gives the claim back (finish).
  */
 export async function tellUntold(
   deps: RecordDeps,
   ctx: RecordContext,
   stored: StoredOutcome,
 ): Promise<RecordResult> {
-  const { requestId } = ctx.request;
-  const owner = `${ctx.record.messageId}/${randomUUID()}`;
-  if (!(await claimTelling(deps.table, requestId, owner, deps.clock(), lockExpiry(deps, ctx.timing)))) {
-    ctx.log.info('another copy is telling the end now: not told again', { result: 'replayed' });
-    return 'replayed';
-  }
+  const owner = ownerFor(ctx);
+  if (!(await claim(deps, ctx, owner))) return toldByAnother(ctx);
   const done = {
     result: stored.result as OutcomeResult,
     rule: stored.rule,
     reason: stored.reason,
     dryRun: stored.result === 'would-mutate' || isDryRun(deps.policy, ctx.request),
   };
-  try {
-    return await finish(deps, ctx, done, 'executed');
-  } catch (error) {
-    await releaseTelling(deps.table, requestId, owner);
-    throw error;
-  }
+  return finish(deps, ctx, done, 'executed', owner);
+}
+
+/** Who claims a telling: this copy of the message, apart from its other deliveries. */
+const ownerFor = (ctx: RecordContext) => `${ctx.record.messageId}/${randomUUID()}`;
+
+/** The telling claim, held to the end of this invocation plus the lock margin (as an effect's lock). */
+const claim = (deps: RecordDeps, ctx: RecordContext, owner: string) =>
+  claimTelling(deps.table, ctx.request.requestId, owner, deps.clock(), lockExpiry(deps, ctx.timing));
+
+function toldByAnother(ctx: RecordContext): RecordResult {
+  ctx.log.info('another copy is telling the end now: not told again', { result: 'replayed' });
+  return 'replayed';
 }
 
 /** A held request cancelled (`/autopilot cancel`): it ends here, told to the requester and the channel. */
