@@ -83,14 +83,23 @@ export function staleRequestId(configId: string, lastSeen: number | null, attemp
 
 /**
  * The attempt of the archive asked earlier for this config and last exposure (the watch entry's
- * mark), or undefined: none asked yet in this staleness episode.
+ * mark), or undefined: none asked yet in this staleness episode. `indexed`: the config has an
+ * entry of its own in the last-seen index. Without one its last exposure is the eviction
+ * watermark, which rises as other ids are evicted, with no exposure of this config: an ask made
+ * at an earlier watermark (or at its own entry, before it was evicted) is the same episode, or
+ * each rise would ask for the archive again while the first ask still waits.
  */
-function earlierAttempt(entry: WatchEntry, lastSeen: number | null): number | undefined {
+function earlierAttempt(entry: WatchEntry, lastSeen: number | null, indexed = true): number | undefined {
+  const prefix = staleRequestId(entry.configId, null).slice(0, -'never'.length);
   const asked = entry.archiveRequestId;
-  const base = staleRequestId(entry.configId, lastSeen);
-  if (asked === base) return 0;
-  const attempt = asked?.startsWith(`${base}:again-`) ? Number(asked.slice(base.length + 7)) : Number.NaN;
-  return Number.isSafeInteger(attempt) && attempt > 0 ? attempt : undefined;
+  if (!asked?.startsWith(prefix)) return undefined;
+  const [seen, again] = asked.slice(prefix.length).split(':again-');
+  const episode =
+    seen === String(lastSeen ?? 'never') ||
+    (!indexed && lastSeen !== null && (seen === 'never' || Number(seen) <= lastSeen));
+  if (!episode) return undefined;
+  const attempt = again === undefined ? 0 : Number(again);
+  return Number.isSafeInteger(attempt) && (attempt > 0 || again === undefined) ? attempt : undefined;
 }
 
 /** The ids of the archives asked earlier in the current episodes: the sweeper reads how they ended. */
@@ -100,7 +109,8 @@ export function earlierAsks(
   evictedUpTo: number | null = null,
 ): string[] {
   return [...watch.values()].flatMap((entry) =>
-    earlierAttempt(entry, lastSeenOf(lastSeen, evictedUpTo, entry.configId)) === undefined
+    earlierAttempt(entry, lastSeenOf(lastSeen, evictedUpTo, entry.configId), lastSeen.has(entry.configId)) ===
+    undefined
       ? []
       : [entry.archiveRequestId as string],
   );
@@ -118,7 +128,7 @@ function nextAsk(
   config: StaleConfig,
   input: StaleInput,
 ): { requestId: string } | { reason: StaleSkipReason; detail?: string } {
-  const attempt = earlierAttempt(entry, config.lastSeen);
+  const attempt = earlierAttempt(entry, config.lastSeen, input.lastSeen.has(config.configId));
   if (attempt === undefined) return { requestId: staleRequestId(config.configId, config.lastSeen) };
   const final = input.outcomes?.get(entry.archiveRequestId as string);
   if (!final && input.outcomes) {
