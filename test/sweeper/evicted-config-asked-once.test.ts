@@ -8,18 +8,9 @@
  * Clocks are injected; nothing depends on the machine's.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { parsePolicy } from '../src/policy/parse.js';
-import type { EventLike } from '../src/sweeper/types.js';
-import {
-  DAY,
-  drainQueue,
-  freshState,
-  makeSweeper,
-  NOW,
-  type Rig,
-  sortedLog,
-  startRig,
-} from './sweeper/harness.js';
+import { parsePolicy } from '../../src/policy/parse.js';
+import type { EventLike } from '../../src/sweeper/types.js';
+import { DAY, drainQueue, freshState, makeSweeper, NOW, type Rig, sortedLog, startRig } from './harness.js';
 
 const HOUR = 3_600_000;
 const exposure = (config: string, at: number): EventLike => ({

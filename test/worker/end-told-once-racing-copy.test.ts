@@ -10,9 +10,9 @@
 import { PutItemCommand, type PutItemCommandInput } from '@aws-sdk/client-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { readAudit } from '../src/state/audit.js';
-import type { StateTable } from '../src/state/table.js';
-import { type Bench, startBench } from './worker/fixture.js';
+import { readAudit } from '../../src/state/audit.js';
+import type { StateTable } from '../../src/state/table.js';
+import { type Bench, startBench } from './fixture.js';
 
 let bench: Bench;
 beforeAll(async () => {
