@@ -19,6 +19,7 @@ import { MalformedSlackRequestError } from './errors.js';
 import { enqueue, responseUrlOf, SIGNING_AGAIN_TEXT, SIGNING_FAILED_TEXT } from './mutations.js';
 import { answerQuestion, lookAfterVeto, lookAgainNow, openQuestion } from './open-question.js';
 import { replier } from './reply.js';
+import { whereOutcome } from './where-outcome.js';
 
 export const APPROVE_ACTION_ID = 'autopilot_approve';
 export const DENY_ACTION_ID = 'autopilot_deny';
@@ -266,10 +267,12 @@ async function approve(click: Click): Promise<InteractionResult> {
     return { outcome: sent.outcome, userId, requestId, error: sent.error, ...reply.warned() };
   }
   const marked = await settleBy(deps.queued.mark(requestId, sent.messageId, new Date(now())), deadline, now);
+  // "Here" only while Slack takes posts there: the copy may be held for hours (a pause, a window).
+  const where = whereOutcome(request, `why ${requestId}`, deps.policy);
   await reply.send(
     replaced(
       `Approved by ${userId}`,
-      `:white_check_mark: ${escapeMrkdwn(what)} was *approved* by <@${userId}> and queued as ${code(requestId)}. The outcome follows here.`,
+      `:white_check_mark: ${escapeMrkdwn(what)} was *approved* by <@${userId}> and queued as ${code(requestId)}: ${where.mrkdwn}`,
     ),
   );
   return {

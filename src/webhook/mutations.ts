@@ -1,7 +1,8 @@
 /**
  * Mutations from Slack. `approve`, `disable-groups` and `archive` become action requests
  * exactly as README ("Action requests from CI") describes them and go to the actions queue (the worker decides and
- * acts, and posts the outcome to the command's `response_url`); `pause`/`resume` write the
+ * acts, and posts the outcome to the command's `response_url` while Slack takes posts there:
+ * `whereOutcome`); `pause`/`resume` write the
  * pause switch the worker and sweeper read. Either the request is on the queue and the
  * person is told its id, or they are told it is not: nothing is half-done.
  */
@@ -9,11 +10,13 @@ import { createHash } from 'node:crypto';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { type RequesterSigner, RequesterSignerError } from '../actions/proof.js';
 import { type ActionRequest, actionTarget } from '../actions/request.js';
+import type { Policy } from '../policy/schema.js';
 import { sendActionRequest } from '../queue/actions-queue.js';
 import { isAllowedSlackUrl } from '../slack/post.js';
 import { code, ephemeral, escapeMrkdwn, inChannel, problem, type SlackReply, section } from './blocks.js';
 import type { Command } from './commands.js';
 import { settleBy } from './deadline.js';
+import { whereOutcome } from './where-outcome.js';
 
 export type MutationCommand = Extract<Command, { name: 'approve' | 'disable-groups' | 'archive' }>;
 
@@ -137,24 +140,13 @@ export async function enqueue(
   return { ok: true, messageId: sent.value };
 }
 
-/**
- * Where the person will read the outcome. The worker posts it to the request's reply URL, which
- * it carries only when the command came with a usable `response_url` (`responseUrlOf`); without
- * one nothing can be posted to this conversation, so the reply must not promise it: the request's
- * story (`why`) and the notifications channel (when the worker has one) are where it shows.
- */
-function whereOutcome(request: ActionRequest, slash: string): { text: string; mrkdwn: string } {
-  if (request.reply?.slackResponseUrl)
-    return { text: 'The outcome will be posted here.', mrkdwn: 'the worker posts the outcome here.' };
-  const why = `${slash} why ${request.requestId ?? ''}`;
-  return {
-    text: `Slack sent no usable reply address with this command, so the outcome cannot be posted here: ${why} shows it, and so does the notifications channel if one is set up.`,
-    mrkdwn: `Slack sent no usable reply address with this command, so the outcome cannot be posted here: ${code(why)} shows it, and so does the notifications channel if one is set up.`,
-  };
-}
-
-export function queuedReply(request: ActionRequest, slash: string): SlackReply {
-  const where = whereOutcome(request, slash);
+/** `policy`: whether the notifications channel is certain here (`whereOutcome`). */
+export function queuedReply(
+  request: ActionRequest,
+  slash: string,
+  policy: Pick<Policy, 'notifications'>,
+): SlackReply {
+  const where = whereOutcome(request, `${slash} why ${request.requestId ?? ''}`, policy);
   const text = `Queued: ${actionTarget(request)} (${request.action}). Request id ${request.requestId}. ${where.text}`;
   return ephemeral(text, [
     section(
@@ -198,8 +190,12 @@ export function retryReply(requestId: string): SlackReply {
 }
 
 /** A Slack retry whose first delivery never reached the queue: queued now, with the same id. */
-export function queuedOnRetryReply(request: ActionRequest, slash: string): SlackReply {
-  const where = whereOutcome(request, slash);
+export function queuedOnRetryReply(
+  request: ActionRequest,
+  slash: string,
+  policy: Pick<Policy, 'notifications'>,
+): SlackReply {
+  const where = whereOutcome(request, `${slash} why ${request.requestId ?? ''}`, policy);
   const text = `Slack sent this request again (request id ${request.requestId}); its first delivery never reached the queue, so it is queued now: ${actionTarget(request)} (${request.action}). ${where.text}`;
   return ephemeral(text, [
     section(

@@ -20,6 +20,7 @@ import {
   retryReply,
 } from './mutations.js';
 import { answerRead } from './reads.js';
+import { WHERE_OUTCOME_HELP } from './where-outcome.js';
 import { answerWhy } from './why.js';
 
 export interface SlashContext {
@@ -54,7 +55,7 @@ function helpReply(deps: WebhookDeps, ctx: SlashContext): SlackReply {
     contextLine(
       readOnly
         ? 'You can read. Changes need a grant in the policy file (`chat.grants`).'
-        : 'Changes are queued and decided by the policy; the outcome is posted back here.',
+        : WHERE_OUTCOME_HELP,
     ),
   ]);
 }
@@ -158,7 +159,9 @@ async function queueMutation(
     now,
   );
   return {
-    reply: ctx.retry ? queuedOnRetryReply(request, ctx.slash) : queuedReply(request, ctx.slash),
+    reply: ctx.retry
+      ? queuedOnRetryReply(request, ctx.slash, deps.policy)
+      : queuedReply(request, ctx.slash, deps.policy),
     outcome: ctx.retry ? 'retry_queued' : 'queued',
     command: command.name,
     queuedRequestId: ctx.requestId,

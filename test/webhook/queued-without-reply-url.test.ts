@@ -72,6 +72,6 @@ describe('a mutation queued without a usable response_url', () => {
       'https://hooks.slack.com/commands/T0001/1/x',
     );
     expect(queued).toHaveProperty('reply.slackResponseUrl');
-    expect(said).toContain('the worker posts the outcome here');
+    expect(said).toContain('the worker posts the outcome here if it comes within 30 minutes');
   });
 });

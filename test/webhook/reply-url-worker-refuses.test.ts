@@ -79,7 +79,7 @@ describe('a response_url the worker would not post to', () => {
     const { said } = await approveFromSlack('trg_1', bench.slack.url(path));
     const queued = await runWorker();
     expect(queued).toHaveProperty('reply.slackResponseUrl', bench.slack.url(path));
-    expect(said).toContain('the worker posts the outcome here');
+    expect(said).toContain('the worker posts the outcome here if it comes within 30 minutes');
     expect(bench.slack.posts.filter((p) => p.path === path)).toHaveLength(1);
   });
 });
