@@ -257,8 +257,11 @@ export function createSweeper(deps: SweeperDeps) {
     summary.lastSeen.updated += grown.size;
     await step('last-seen', { updated: Object.fromEntries(grown) });
 
+    // A discovered config is watched while its last-seen entry is kept: one logged no later than
+    // the eviction watermark has none (src/state/last-seen.ts), and would be forgotten at once.
+    const kept = [...plan.discovered].filter(([id]) => lastSeen.entries.has(id));
     const newWatch = [
-      ...new Map([...plan.discovered, ...watchFromPolicy.map((e) => [e.configId, e] as const)]).values(),
+      ...new Map([...kept, ...watchFromPolicy.map((e) => [e.configId, e] as const)]).values(),
     ];
     if (newWatch.length > 0) await writeWatchEntries(table, newWatch);
     for (const entry of newWatch) watch.set(entry.configId, entry);
