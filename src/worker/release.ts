@@ -34,6 +34,8 @@ export interface ReleaseSummary {
   released: string[];
   /** Stuck waits ended here, as no copy of them comes back: cancelled, or past their expiry. */
   ended: string[];
+  /** Due, but their send failed: still held, sent again by a later tick (the handler fails the tick for them). */
+  notReleased: string[];
   paused: boolean;
 }
 
@@ -65,6 +67,7 @@ export async function releaseHeld(deps: ReleaseDeps, now: Date): Promise<Release
   ];
   const due = held.filter((record) => isDue(record, pause.paused, now));
   const released: string[] = [];
+  const notReleased: string[] = [];
   await forEachBounded(due, 5, async (record) => {
     // Marked first: a second tick running at the same time leaves it to this one.
     if (!(await markReleased(deps.table, record, now))) return;
@@ -77,6 +80,7 @@ export async function releaseHeld(deps: ReleaseDeps, now: Date): Promise<Release
       // Still held and marked: a later tick sends it again (RELEASE_RETRY_MS); the others go on.
       await unmarkReleased(deps.table, record, now).catch(() => {});
       deps.logger.error('held request not released', { requestId: record.requestId, error });
+      notReleased.push(record.requestId);
       return;
     }
     released.push(record.requestId);
@@ -95,5 +99,5 @@ export async function releaseHeld(deps: ReleaseDeps, now: Date): Promise<Release
     });
     deps.logger.info('held request released', { requestId: record.requestId, why: record.why, messageId });
   });
-  return { held: held.length, released, ended, paused: pause.paused };
+  return { held: held.length, released, ended, notReleased, paused: pause.paused };
 }

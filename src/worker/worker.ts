@@ -124,11 +124,20 @@ export function releaseHandler(deps: ReleaseDeps & { clock?: () => number }) {
       deps.logger.error('release tick failed', { error });
       throw error;
     }
-    deps.logger.info('release tick', {
+    const { notReleased } = summary;
+    deps.logger[notReleased.length > 0 ? 'error' : 'info']('release tick', {
       held: summary.held,
       released: summary.released.length,
+      notReleased: notReleased.length,
       paused: summary.paused,
     });
+    // A due request whose send failed stays held, retried by a later tick; but a cause that lasts
+    // would hold it for good (a cancel or a resume never carried out) with no metric or alarm to
+    // tell: the tick's invocation fails, after the others were sent, so WorkerErrors counts it.
+    if (notReleased.length > 0)
+      throw new Error(
+        `release tick: ${notReleased.length} held request(s) due but not sent back: ${notReleased.slice(0, 10).join(', ')}`,
+      );
     return summary;
   };
 }
