@@ -64,7 +64,9 @@ export async function endStuckCancelled(deps: StuckDeps, held: HeldRecord[], now
       now,
       telling(deps, record.requestId),
     );
-    if (endedHere(deps, record, end, 'stuck held request ended as cancelled')) ended.push(record.requestId);
+    const as = { result: 'cancelled', rule: 'cancel' };
+    if (endedHere(deps, record, end, 'stuck held request ended as cancelled', as))
+      ended.push(record.requestId);
   }
   return ended;
 }
@@ -73,17 +75,27 @@ export async function endStuckCancelled(deps: StuckDeps, held: HeldRecord[], now
  * Logs how the tick's end of a stuck wait went; true when it is the request's end. Another tick at
  * the same time, a copy redriven from the DLQ or `autopilot cancel` may have recorded its end
  * first: that one was told by its writer, and this one is neither told nor reported as ended here.
+ * An end recorded here is counted and logged as the worker's own end of it would be (finish.ts:
+ * `Decisions`, `result` and `rule`), or the dashboard and the query "denials by rule" miss it.
  */
 function endedHere(
   deps: StuckDeps,
   record: HeldRecord,
   end: Awaited<ReturnType<typeof endHeldNow>>,
   message: string,
+  as: { result: string; rule: string },
   fields: Record<string, unknown> = {},
 ): boolean {
   const { requestId } = record;
-  if (end.ended) deps.logger.info(message, { requestId, ...fields });
-  else
+  if (end.ended) {
+    deps.metrics?.put(
+      'Decisions',
+      1,
+      { Action: record.action, Outcome: as.result },
+      { requestId, rule: as.rule },
+    );
+    deps.logger.info(message, { requestId, result: as.result, rule: as.rule, ...fields });
+  } else
     deps.logger.info('stuck held request not ended here: another end was recorded first', {
       requestId,
       ...fields,
@@ -132,7 +144,7 @@ export async function endStuckExpired(
       telling(deps, record.requestId),
     );
     const fields = { effectKey: effectKey(record.request) };
-    if (endedHere(deps, record, end, 'stuck held request ended as expired', fields))
+    if (endedHere(deps, record, end, 'stuck held request ended as expired', ending, fields))
       ended.push(record.requestId);
   }
   return ended;
