@@ -7,15 +7,15 @@
  * worker function's entry) on the emulators.
  */
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { createRequesterSigner } from '../src/actions/proof.js';
-import { createLogger } from '../src/observability/logger.js';
-import { createMetrics } from '../src/observability/metrics.js';
-import { parsePolicy } from '../src/policy/parse.js';
-import { holdRequest } from '../src/state/held.js';
-import { releaseHeld } from '../src/worker/release.js';
-import { createWorkerEntry } from '../src/worker/worker.js';
-import { type Bench, basePolicy, startBench } from './worker/fixture.js';
-import { releaseDeps } from './worker/questions.js';
+import { createRequesterSigner } from '../../src/actions/proof.js';
+import { createLogger } from '../../src/observability/logger.js';
+import { createMetrics } from '../../src/observability/metrics.js';
+import { parsePolicy } from '../../src/policy/parse.js';
+import { holdRequest } from '../../src/state/held.js';
+import { releaseHeld } from '../../src/worker/release.js';
+import { createWorkerEntry } from '../../src/worker/worker.js';
+import { type Bench, basePolicy, startBench } from './fixture.js';
+import { releaseDeps } from './questions.js';
 
 let bench: Bench;
 beforeAll(async () => {

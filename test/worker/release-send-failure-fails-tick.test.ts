@@ -10,12 +10,12 @@
  */
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createRequesterSigner } from '../src/actions/proof.js';
-import { createLogger } from '../src/observability/logger.js';
-import { parsePolicy } from '../src/policy/parse.js';
-import { holdRequest, listHeld } from '../src/state/held.js';
-import { createWorkerEntry } from '../src/worker/worker.js';
-import { type Bench, basePolicy, startBench } from './worker/fixture.js';
+import { createRequesterSigner } from '../../src/actions/proof.js';
+import { createLogger } from '../../src/observability/logger.js';
+import { parsePolicy } from '../../src/policy/parse.js';
+import { holdRequest, listHeld } from '../../src/state/held.js';
+import { createWorkerEntry } from '../../src/worker/worker.js';
+import { type Bench, basePolicy, startBench } from './fixture.js';
 
 let bench: Bench;
 beforeAll(async () => {
