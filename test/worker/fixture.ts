@@ -5,6 +5,7 @@
  */
 import { PurgeQueueCommand } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { createRequesterSigner, type RequesterKeys } from '../../src/actions/proof.js';
 import type { ActionRequest } from '../../src/actions/request.js';
 import { clockOf, createConsoleClient } from '../../src/console/index.js';
@@ -179,4 +180,29 @@ export async function startBench(
       await emulators.stop();
     },
   };
+}
+
+/**
+ * The bench of a test file whose tests each start at 10:00 on Monday 2026-11-23 with an empty
+ * queue: started before the file's tests, closed after them. Use it inside hooks and tests only
+ * (it is started by then).
+ */
+export function useBench(options: Parameters<typeof startBench>[0] = {}): Bench {
+  let started: Bench | undefined;
+  beforeAll(async () => {
+    started = await startBench(options);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  beforeEach(async () => {
+    const bench = startedBench();
+    bench.clock.now = new Date('2026-11-23T10:00:00Z');
+    await bench.purge();
+  });
+  const startedBench = (): Bench => {
+    if (!started) throw new Error('the bench is started before the first test (use it in hooks and tests)');
+    return started;
+  };
+  return new Proxy({} as Bench, { get: (_, name) => Reflect.get(startedBench(), name) });
 }

@@ -5,95 +5,27 @@
  * release tick ends it itself, tells the channel (also one named by the policy file) and counts a
  * notice it could not deliver.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createRequesterSigner } from '../../src/actions/proof.js';
-import { createLogger } from '../../src/observability/logger.js';
-import { createMetrics, type Metrics } from '../../src/observability/metrics.js';
-import { mayCancel } from '../../src/policy/cancel-grant.js';
-import { parsePolicy } from '../../src/policy/parse.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createMetrics } from '../../src/observability/metrics.js';
 import type { Policy } from '../../src/policy/schema.js';
 import { readFinal } from '../../src/state/audit.js';
-import { holdRequest, listHeld, nextLookText } from '../../src/state/held.js';
-import { heldAccess } from '../../src/webhook/held.js';
+import { listHeld } from '../../src/state/held.js';
 import { type ReleaseDeps, releaseHeld } from '../../src/worker/release.js';
-import { createWorkerEntry } from '../../src/worker/worker.js';
-import { type Bench, basePolicy, startBench } from './fixture.js';
+import { useBench } from './fixture.js';
 import { releaseDeps } from './questions.js';
+import { cancelFromSlack, deployedTick, holdStuck } from './stuck.js';
 
-let bench: Bench;
+const bench = useBench();
 let tick: ReleaseDeps;
-
-beforeAll(async () => {
-  bench = await startBench();
+beforeAll(() => {
   tick = releaseDeps(bench);
-});
-afterAll(async () => {
-  await bench?.close();
-});
-beforeEach(async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
-  await bench.purge();
 });
 
 /** A request held for a window whose three sends never came back, then cancelled from Slack. */
 async function stuckAndCancelled(requestId: string): Promise<Policy> {
-  const since = '2026-11-23T10:00:00.000Z';
-  const request = {
-    version: 1,
-    action: 'approve_phase',
-    triggerId: 'trg_stuck',
-    phaseId: 'ph_1',
-    requestedBy: { source: 'ci', id: 'x' },
-    requestedAt: since,
-    requestId,
-  } as const;
-  const wait = {
-    action: 'approve_phase',
-    target: 'trigger trg_stuck phase ph_1',
-    requester: 'ci:x',
-  } as const;
-  const held = {
-    requestId,
-    ...wait,
-    why: 'window',
-    rule: 'r',
-    reason: 'r',
-    since,
-    nextLook: since,
-    request,
-  } as const;
-  await holdRequest(bench.table, held, bench.clock.now);
-  // Three sends that never came back (each dead-lettered, say): the wait is stuck.
-  for (const hhmm of ['10:01', '10:16', '10:31']) await releaseHeld(tick, new Date(`2026-11-23T${hhmm}:00Z`));
-  await bench.purge();
-  const stuck = (await listHeld(bench.table)).find((h) => h.requestId === requestId);
-  expect(nextLookText(stuck!)).toContain('stuck');
+  await holdStuck(bench, requestId, { triggerId: 'trg_stuck', requesterId: 'x', rule: 'r', reason: 'r' });
   // An operator cancels it from Slack, as the webhook does it; the reply promises an ending.
-  const policy = parsePolicy(basePolicy(bench.slack.origin));
-  const at = new Date('2026-11-23T11:00:00Z');
-  const cancelled = await heldAccess(bench.table).cancel(
-    { requestId, by: 'slack:U0ADMIN', reason: 'clean up', now: at },
-    (item) => mayCancel(policy, 'slack:U0ADMIN', item.request, at),
-  );
-  expect(cancelled).toMatchObject({ ok: true });
-  return policy;
-}
-
-/** The deployed tick: the worker function's entry, with the worker's deps. */
-function workerEntry(policy: Policy, metrics?: Metrics) {
-  return createWorkerEntry({
-    policy,
-    client: {} as never,
-    sqs: bench.queue.sqs,
-    table: bench.table,
-    queueUrl: bench.queue.queueUrl,
-    dlqUrl: bench.emulators.dlqUrl,
-    logger: createLogger({ service: 'worker', sink: () => {} }),
-    ...(metrics ? { metrics } : {}),
-    clock: () => bench.clock.now.getTime(),
-    slack: { allowedOrigins: [bench.slack.origin] },
-    signer: createRequesterSigner(async () => bench.requesterKeys),
-  } as never);
+  return cancelFromSlack(bench, requestId);
 }
 
 describe('cancelling a stuck held request', () => {
@@ -116,7 +48,7 @@ describe('cancelling a stuck held request', () => {
   it('tells the channel (policy notifications.slackWebhookUrl, still supported), as the cancel reply promises', async () => {
     const policy = await stuckAndCancelled('rv-stuck-2');
     const before = bench.slack.posts.length;
-    await workerEntry(policy)({ time: '2026-11-23T11:00:30Z' });
+    await deployedTick(bench, policy)({ time: '2026-11-23T11:00:30Z' });
     expect((await readFinal(bench.table, 'rv-stuck-2'))?.result).toBe('cancelled');
     // The worker tells the channel of a cancel through the policy's URL when the secret has none
     // (notificationsUrl); the tick's ending must too.
@@ -132,7 +64,7 @@ describe('cancelling a stuck held request', () => {
     bench.slack.setStatus(500);
     const before = bench.slack.posts.length;
     try {
-      await workerEntry(policy, metrics)({ time: '2026-11-23T11:00:30Z' });
+      await deployedTick(bench, policy, metrics)({ time: '2026-11-23T11:00:30Z' });
     } finally {
       bench.slack.setStatus(200);
     }

@@ -7,59 +7,20 @@
  * the first writes its final (no sleeps).
  */
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/observability/logger.js';
-import { mayCancel } from '../../src/policy/cancel-grant.js';
 import { parsePolicy } from '../../src/policy/parse.js';
 import { readAudit } from '../../src/state/audit.js';
-import { holdRequest, listHeld, nextLookText } from '../../src/state/held.js';
 import type { StateTable } from '../../src/state/table.js';
-import { heldAccess } from '../../src/webhook/held.js';
 import { type ReleaseDeps, type ReleaseSummary, releaseHeld } from '../../src/worker/release.js';
-import { type Bench, basePolicy, startBench } from './fixture.js';
+import { basePolicy, useBench } from './fixture.js';
 import { releaseDeps } from './questions.js';
+import { cancelFromSlack, holdStuck } from './stuck.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
-beforeEach(async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
-  await bench.purge();
-});
+const bench = useBench();
 
-/** A CI request held for a window at 10:00 on the 23rd, whose three sends never came back. */
-async function stuck(requestId: string): Promise<void> {
-  const since = '2026-11-23T10:00:00.000Z';
-  const request = {
-    version: 1,
-    action: 'approve_phase',
-    triggerId: `trg_${requestId}`,
-    phaseId: 'ph_1',
-    requestedBy: { source: 'ci', id: 'deploy' },
-    requestedAt: since,
-    requestId,
-  } as const;
-  const wait = {
-    action: 'approve_phase',
-    target: `trigger trg_${requestId} phase ph_1`,
-    requester: 'ci:deploy',
-  };
-  await holdRequest(
-    bench.table,
-    { requestId, ...wait, why: 'window', rule: 'r', reason: 'r', since, nextLook: since, request },
-    bench.clock.now,
-  );
-  for (const hhmm of ['10:01', '10:16', '10:31'])
-    await releaseHeld(releaseDeps(bench), new Date(`2026-11-23T${hhmm}:00Z`));
-  await bench.purge();
-  expect(nextLookText((await listHeld(bench.table)).find((h) => h.requestId === requestId)!)).toContain(
-    'stuck',
-  );
-}
+/** A stuck wait as the race finds it (held with rule and reason 'r'). */
+const stuck = (requestId: string) => holdStuck(bench, requestId, { rule: 'r', reason: 'r' });
 
 /** A tick with the worker's policy (maxDeferHours 72, the channel), on `table`; its log lines. */
 function tickDeps(table: StateTable = bench.table) {
@@ -123,13 +84,7 @@ describe('two ticks ending one stuck wait', () => {
   it('cancelled: the tick whose cancel lost neither reports nor logs it as ended by it', async () => {
     const id = 'sel-cancelled';
     await stuck(id);
-    const policy = parsePolicy(basePolicy(bench.slack.origin));
-    const at = new Date('2026-11-23T11:00:00Z');
-    const marked = await heldAccess(bench.table).cancel(
-      { requestId: id, by: 'slack:U0ADMIN', reason: 'clean up', now: at },
-      (item) => mayCancel(policy, 'slack:U0ADMIN', item.request, at),
-    );
-    expect(marked).toMatchObject({ ok: true });
+    await cancelFromSlack(bench, id);
     const race = await twoTicks(id, new Date('2026-11-23T11:00:30Z'));
     expect(race.second.summary?.ended).toEqual([id]);
     expect(race.first.summary.ended).toEqual([]);

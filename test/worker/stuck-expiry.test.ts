@@ -6,81 +6,18 @@
  * expiry itself, as the worker would (denied, rule maxDeferHours), and tells the requester and the
  * channel. The deployed tick (the worker function's entry) on the emulators.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createRequesterSigner } from '../../src/actions/proof.js';
+import { describe, expect, it } from 'vitest';
 import { outcomeNow } from '../../src/cli/wait.js';
-import { createLogger } from '../../src/observability/logger.js';
 import { parsePolicy } from '../../src/policy/parse.js';
-import { holdRequest, listHeld, markReached, nextLookText } from '../../src/state/held.js';
+import { listHeld, markReached } from '../../src/state/held.js';
 import { writePause } from '../../src/state/pause.js';
-import { releaseHeld } from '../../src/worker/release.js';
-import { createWorkerEntry } from '../../src/worker/worker.js';
-import { type Bench, basePolicy, startBench } from './fixture.js';
-import { releaseDeps } from './questions.js';
+import { basePolicy, useBench } from './fixture.js';
+import { deployedTick, holdStuck } from './stuck.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
-beforeEach(async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
-  await bench.purge();
-});
+const bench = useBench();
 
-/** A CI request held for a window at 10:00 on the 23rd, whose three sends never came back. */
-async function stuck(requestId: string): Promise<void> {
-  const since = '2026-11-23T10:00:00.000Z';
-  const request = {
-    version: 1,
-    action: 'approve_phase',
-    triggerId: `trg_${requestId}`,
-    phaseId: 'ph_1',
-    requestedBy: { source: 'ci', id: 'deploy' },
-    requestedAt: since,
-    requestId,
-  } as const;
-  await holdRequest(
-    bench.table,
-    {
-      requestId,
-      action: 'approve_phase',
-      target: `trigger trg_${requestId} phase ph_1`,
-      requester: 'ci:deploy',
-      why: 'window',
-      rule: 'CI in office hours',
-      reason: 'outside the window',
-      since,
-      nextLook: since,
-      request,
-    },
-    bench.clock.now,
-  );
-  const tick = releaseDeps(bench);
-  for (const hhmm of ['10:01', '10:16', '10:31']) await releaseHeld(tick, new Date(`2026-11-23T${hhmm}:00Z`));
-  await bench.purge();
-  const held = (await listHeld(bench.table)).find((h) => h.requestId === requestId);
-  expect(nextLookText(held!)).toContain('stuck');
-}
-
-/** The deployed tick: the worker function's entry with the worker's deps (the policy: maxDeferHours 72). */
-function tick(time: string) {
-  const entry = createWorkerEntry({
-    policy: parsePolicy(basePolicy(bench.slack.origin)),
-    client: {} as never,
-    sqs: bench.queue.sqs,
-    table: bench.table,
-    queueUrl: bench.queue.queueUrl,
-    dlqUrl: bench.emulators.dlqUrl,
-    logger: createLogger({ service: 'worker', sink: () => {} }),
-    clock: () => bench.clock.now.getTime(),
-    slack: { allowedOrigins: [bench.slack.origin] },
-    signer: createRequesterSigner(async () => bench.requesterKeys),
-  } as never);
-  return entry({ time });
-}
+/** The deployed tick at `time`, under the worker's policy (maxDeferHours 72). */
+const tick = (time: string) => deployedTick(bench, parsePolicy(basePolicy(bench.slack.origin)))({ time });
 
 /** What the channel was told about `requestId` since post number `from`. */
 const channelPosts = (from: number, requestId: string) =>
@@ -92,14 +29,14 @@ const channelPosts = (from: number, requestId: string) =>
 
 describe('a stuck held request', () => {
   it('is left alone before its expiry', async () => {
-    await stuck('se-early');
+    await holdStuck(bench, 'se-early');
     await tick('2026-11-26T09:59:00Z');
     expect((await listHeld(bench.table)).map((h) => h.requestId)).toContain('se-early');
     expect((await outcomeNow(bench.table, 'se-early')).exitCode).toBeUndefined();
   });
 
   it('is ended as expired once maxDeferHours has passed, and the channel is told', async () => {
-    await stuck('se-expired');
+    await holdStuck(bench, 'se-expired');
     const before = bench.slack.posts.length;
     await tick('2026-11-26T10:00:30Z');
     expect((await listHeld(bench.table)).map((h) => h.requestId)).not.toContain('se-expired');
@@ -115,7 +52,7 @@ describe('a stuck held request', () => {
   });
 
   it('waits for resume while automation is paused, as the worker holds an expired request then', async () => {
-    await stuck('se-paused');
+    await holdStuck(bench, 'se-paused');
     const at = new Date('2026-11-26T09:00:00Z');
     await writePause(bench.table, { paused: true, by: 'slack:U0ADMIN', at });
     try {
@@ -132,7 +69,7 @@ describe('a stuck held request', () => {
   });
 
   it('says the change may have been made when an attempt for it may have reached the platform', async () => {
-    await stuck('se-reached');
+    await holdStuck(bench, 'se-reached');
     await markReached(bench.table, 'se-reached', new Date('2026-11-23T10:20:00Z'));
     const before = bench.slack.posts.length;
     await tick('2026-11-26T10:00:30Z');
