@@ -6,50 +6,24 @@
  * it may have been. The expiry now says that an attempt may have made it, and asks to check. The
  * real webhook, worker and release tick on the emulators.
  */
-import type { SQSEvent } from 'aws-lambda';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { outcomeNow } from '../../src/cli/wait.js';
 import { ApiTimeoutError } from '../../src/console/index.js';
 import { MAX_RECEIVE_COUNT } from '../../src/queue/redrive.js';
 import { listHeld } from '../../src/state/held.js';
 import { releaseHeld } from '../../src/worker/release.js';
-import { type Bench, startBench } from './fixture.js';
+import { approveThrows, onReceive, useBench } from './fixture.js';
 import { askQuestion, clickApprove, releaseDeps } from './questions.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
-
-const onLastReceive = (event: SQSEvent): SQSEvent => ({
-  Records: event.Records.map((r) => ({
-    ...r,
-    attributes: { ...r.attributes, ApproximateReceiveCount: String(MAX_RECEIVE_COUNT) },
-  })),
-});
+const bench = useBench(); // each test at 10:00 on the 23rd, the queue empty
 
 it('does not announce a denial at expiry when the approved copy may have made the change', async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
-  await bench.purge();
   const value = await askQuestion(bench, 'trg_er1', 'er-asked-1');
   await clickApprove(bench, value);
   // The approved copy's call times out after it left (it may have approved the phase), on the
   // record's last receive: it is given up, "an attempt may have reached the Console API".
-  const timingOut = bench.worker({
-    client: {
-      releasePipelineTriggers: {
-        approve: async () => {
-          throw Object.assign(new ApiTimeoutError('no answer within 10 ms'), { attempts: 1 });
-        },
-      },
-      experiments: { disableGroups: async () => ({}) },
-      dynamicConfigs: { archive: async () => ({}) },
-    },
-  });
-  await bench.run(timingOut, onLastReceive(await bench.receive()));
+  const timingOut = approveThrows(bench, () => new ApiTimeoutError('no answer within 10 ms'));
+  await bench.run(timingOut, onReceive(await bench.receive(), MAX_RECEIVE_COUNT));
   expect(JSON.stringify(bench.slack.posts.at(-1)?.body)).toContain('may have reached');
   expect((await listHeld(bench.table)).find((h) => h.requestId === 'er-asked-1')?.answeredBy).toBe('U0ADMIN');
 

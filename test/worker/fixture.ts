@@ -182,6 +182,31 @@ export async function startBench(
   };
 }
 
+/** `event` as SQS delivers it for the `count`th time (its records' ApproximateReceiveCount). */
+export function onReceive(event: SQSEvent, count: number): SQSEvent {
+  return {
+    Records: event.Records.map((r) => ({
+      ...r,
+      attributes: { ...r.attributes, ApproximateReceiveCount: String(count) },
+    })),
+  };
+}
+
+/** The bench's worker whose Console client throws `error()` (after one attempt) at every phase approval. */
+export function approveThrows(bench: Bench, error: () => Error): WorkerHandler {
+  return bench.worker({
+    client: {
+      releasePipelineTriggers: {
+        approve: async () => {
+          throw Object.assign(error(), { attempts: 1 });
+        },
+      },
+      experiments: { disableGroups: async () => ({}) },
+      dynamicConfigs: { archive: async () => ({}) },
+    },
+  });
+}
+
 /**
  * The bench of a test file whose tests each start at 10:00 on Monday 2026-11-23 with an empty
  * queue: started before the file's tests, closed after them. Use it inside hooks and tests only
