@@ -12,10 +12,10 @@ import { ApiTimeoutError } from '../../src/console/index.js';
 import { MAX_RECEIVE_COUNT } from '../../src/queue/redrive.js';
 import { listHeld } from '../../src/state/held.js';
 import { releaseHeld } from '../../src/worker/release.js';
-import { approveThrows, onReceive, useBench } from './fixture.js';
+import { approveThrows, onReceive, benchResetEachTest } from './fixture.js';
 import { askQuestion, clickApprove, releaseDeps } from './questions.js';
 
-const bench = useBench(); // each test at 10:00 on the 23rd, the queue empty
+const bench = benchResetEachTest(); // each test at 10:00 on the 23rd, the queue empty
 
 it('does not announce a denial at expiry when the approved copy may have made the change', async () => {
   const value = await askQuestion(bench, 'trg_er1', 'er-asked-1');

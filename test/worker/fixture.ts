@@ -3,6 +3,7 @@
  * Slack stand-in, an injectable clock, captured log lines, and helpers to send a request,
  * receive it as a real SQS event and run the handler on it.
  */
+import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { PurgeQueueCommand } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
@@ -207,12 +208,47 @@ export function approveThrows(bench: Bench, error: () => Error): WorkerHandler {
   });
 }
 
+/** A fresh copy of the sandbox's trigger trg_1 as `triggerId`, with no actions taken on it yet. */
+export function copyTrigger(bench: Bench, triggerId: string): void {
+  const template = bench.api.sandbox.state.triggers.get('trg_1');
+  bench.api.sandbox.state.triggers.set(triggerId, {
+    ...structuredClone(template!),
+    id: triggerId,
+    actions: [],
+  });
+}
+
+/** The bench's table, on which the put of `requestId`'s `approved` audit record is throttled its first `failures` times. */
+export function approvedAuditFailing(bench: Bench, requestId: string, failures: number): StateTable {
+  let left = failures;
+  const real = bench.table.client;
+  const client = {
+    send: async (command: unknown) => {
+      const item = command instanceof PutItemCommand ? command.input.Item : undefined;
+      if (left > 0 && item?.requestId?.S === requestId && item?.result?.S === 'approved') {
+        left -= 1;
+        throw Object.assign(new Error('throttled'), { name: 'ThrottlingException' });
+      }
+      return real.send(command as never);
+    },
+  } as unknown as StateTable['client'];
+  return { client, tableName: bench.table.tableName };
+}
+
+/** What the channel was told about `requestId` since post number `from`, each post's body as JSON text. */
+export function channelPostsAbout(bench: Bench, requestId: string, from: number): string[] {
+  return bench.slack.posts
+    .slice(from)
+    .filter((p) => p.path === '/services/channel')
+    .map((p) => JSON.stringify(p.body))
+    .filter((body) => body.includes(requestId));
+}
+
 /**
- * The bench of a test file whose tests each start at 10:00 on Monday 2026-11-23 with an empty
- * queue: started before the file's tests, closed after them. Use it inside hooks and tests only
- * (it is started by then).
+ * The bench of a test file: started before its tests, closed after them. Use it inside hooks and
+ * tests only (it is started by then).
  */
-export function useBench(options: Parameters<typeof startBench>[0] = {}): Bench {
+export function benchForFile(options: Parameters<typeof startBench>[0] = {}): Bench {
   let started: Bench | undefined;
   beforeAll(async () => {
     started = await startBench(options);
@@ -220,14 +256,19 @@ export function useBench(options: Parameters<typeof startBench>[0] = {}): Bench 
   afterAll(async () => {
     await started?.close();
   });
-  beforeEach(async () => {
-    const bench = startedBench();
-    bench.clock.now = new Date('2026-11-23T10:00:00Z');
-    await bench.purge();
-  });
   const startedBench = (): Bench => {
     if (!started) throw new Error('the bench is started before the first test (use it in hooks and tests)');
     return started;
   };
   return new Proxy({} as Bench, { get: (_, name) => Reflect.get(startedBench(), name) });
+}
+
+/** The bench of a test file (benchForFile), reset before each test: 10:00 on Monday 2026-11-23, the queue empty. */
+export function benchResetEachTest(options: Parameters<typeof startBench>[0] = {}): Bench {
+  const bench = benchForFile(options);
+  beforeEach(async () => {
+    bench.clock.now = new Date('2026-11-23T10:00:00Z');
+    await bench.purge();
+  });
+  return bench;
 }

@@ -10,10 +10,10 @@ import { expect, it } from 'vitest';
 import { ApiConnectionError } from '../../src/console/index.js';
 import { MAX_RECEIVE_COUNT } from '../../src/queue/redrive.js';
 import { readHeld } from '../../src/state/held.js';
-import { approveThrows, onReceive, useBench } from './fixture.js';
+import { approveThrows, onReceive, benchResetEachTest } from './fixture.js';
 import { askQuestion, clickApprove } from './questions.js';
 
-const bench = useBench(); // each test at 10:00 on the 23rd, the queue empty
+const bench = benchResetEachTest(); // each test at 10:00 on the 23rd, the queue empty
 
 it('opens the question again when the approved copy is given up without reaching the platform', async () => {
   const value = await askQuestion(bench, 'trg_gu1', 'gu-asked-1');

@@ -19,7 +19,7 @@ import {
   signedRequest,
 } from '../helpers/slack-requests.js';
 import { buildApp, type HarnessOptions } from '../webhook/harness.js';
-import { type Bench, basePolicy } from './fixture.js';
+import { type Bench, basePolicy, copyTrigger } from './fixture.js';
 
 /** The release tick's dependencies on the bench. */
 export function releaseDeps(bench: Bench): ReleaseDeps {
@@ -34,12 +34,7 @@ export function releaseDeps(bench: Bench): ReleaseDeps {
 
 /** The worker asks about `requestId` on a fresh copy of trg_1; the Approve button's value. */
 export async function askQuestion(bench: Bench, triggerId: string, requestId: string): Promise<string> {
-  const template = bench.api.sandbox.state.triggers.get('trg_1');
-  bench.api.sandbox.state.triggers.set(triggerId, {
-    ...structuredClone(template!),
-    id: triggerId,
-    actions: [],
-  });
+  copyTrigger(bench, triggerId);
   await bench.send({
     triggerId,
     phaseId: 'ph_1',

@@ -11,11 +11,11 @@ import type { Policy } from '../../src/policy/schema.js';
 import { readFinal } from '../../src/state/audit.js';
 import { listHeld } from '../../src/state/held.js';
 import { type ReleaseDeps, releaseHeld } from '../../src/worker/release.js';
-import { useBench } from './fixture.js';
+import { benchResetEachTest } from './fixture.js';
 import { releaseDeps } from './questions.js';
 import { cancelFromSlack, deployedTick, holdStuck } from './stuck.js';
 
-const bench = useBench();
+const bench = benchResetEachTest();
 let tick: ReleaseDeps;
 beforeAll(() => {
   tick = releaseDeps(bench);

@@ -13,11 +13,11 @@ import { parsePolicy } from '../../src/policy/parse.js';
 import { readAudit } from '../../src/state/audit.js';
 import type { StateTable } from '../../src/state/table.js';
 import { type ReleaseDeps, type ReleaseSummary, releaseHeld } from '../../src/worker/release.js';
-import { basePolicy, useBench } from './fixture.js';
+import { basePolicy, benchResetEachTest } from './fixture.js';
 import { releaseDeps } from './questions.js';
 import { cancelFromSlack, holdStuck } from './stuck.js';
 
-const bench = useBench();
+const bench = benchResetEachTest();
 
 /** A stuck wait as the race finds it (held with rule and reason 'r'). */
 const stuck = (requestId: string) => holdStuck(bench, requestId, { rule: 'r', reason: 'r' });

@@ -11,21 +11,13 @@ import { outcomeNow } from '../../src/cli/wait.js';
 import { parsePolicy } from '../../src/policy/parse.js';
 import { listHeld, markReached } from '../../src/state/held.js';
 import { writePause } from '../../src/state/pause.js';
-import { basePolicy, useBench } from './fixture.js';
+import { basePolicy, benchResetEachTest, channelPostsAbout } from './fixture.js';
 import { deployedTick, holdStuck } from './stuck.js';
 
-const bench = useBench();
+const bench = benchResetEachTest();
 
 /** The deployed tick at `time`, under the worker's policy (maxDeferHours 72). */
 const tick = (time: string) => deployedTick(bench, parsePolicy(basePolicy(bench.slack.origin)))({ time });
-
-/** What the channel was told about `requestId` since post number `from`. */
-const channelPosts = (from: number, requestId: string) =>
-  bench.slack.posts
-    .slice(from)
-    .filter((p) => p.path === '/services/channel')
-    .map((p) => JSON.stringify(p.body))
-    .filter((body) => body.includes(requestId));
 
 describe('a stuck held request', () => {
   it('is left alone before its expiry', async () => {
@@ -43,7 +35,7 @@ describe('a stuck held request', () => {
     const gate = await outcomeNow(bench.table, 'se-expired');
     expect(gate).toMatchObject({ exitCode: 3, result: 'denied', rule: 'maxDeferHours' });
     expect(gate.reason).toContain('more than 72 hours ago');
-    const told = channelPosts(before, 'se-expired');
+    const told = channelPostsAbout(bench, 'se-expired', before);
     expect(told).toHaveLength(1);
     expect(told[0]).toContain('Denied');
     expect(told[0]).toContain('se-expired');
@@ -73,7 +65,7 @@ describe('a stuck held request', () => {
     await markReached(bench.table, 'se-reached', new Date('2026-11-23T10:20:00Z'));
     const before = bench.slack.posts.length;
     await tick('2026-11-26T10:00:30Z');
-    const told = channelPosts(before, 'se-reached');
+    const told = channelPostsAbout(bench, 'se-reached', before);
     expect(told).toHaveLength(1);
     expect(told[0]).not.toContain('Denied');
     expect(told[0]).toContain('check whether the change was made');

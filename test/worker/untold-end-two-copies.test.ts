@@ -6,26 +6,12 @@
  * second copy runs to its end right before the first writes its audit record (no sleeps).
  */
 import { PutItemCommand, type PutItemCommandInput } from '@aws-sdk/client-dynamodb';
-import type { SQSEvent } from 'aws-lambda';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { readAudit } from '../../src/state/audit.js';
 import type { StateTable } from '../../src/state/table.js';
-import { type Bench, startBench } from './fixture.js';
+import { approvedAuditFailing, benchForFile, channelPostsAbout, copyTrigger, onReceive } from './fixture.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
-
-const onReceive = (event: SQSEvent, count: number): SQSEvent => ({
-  Records: event.Records.map((r) => ({
-    ...r,
-    attributes: { ...r.attributes, ApproximateReceiveCount: String(count) },
-  })),
-});
+const bench = benchForFile();
 
 /** The state table, with `before` run (once) right before the `approved` audit record of `id` is put. */
 function beforeAuditPut(id: string, before: () => Promise<unknown>): StateTable {
@@ -50,28 +36,14 @@ it('two copies telling an untold approval at once: the channel hears it once, th
   bench.clock.now = new Date('2026-11-24T10:00:00Z'); // a Tuesday, in office hours
   await bench.purge();
   const id = 'untold-twice-1';
-  const template = bench.api.sandbox.state.triggers.get('trg_1');
-  bench.api.sandbox.state.triggers.set('trg_ut', {
-    ...structuredClone(template!),
-    id: 'trg_ut',
-    actions: [],
-  });
+  copyTrigger(bench, 'trg_ut');
 
   // The first receive approves the phase, and its audit record's put fails.
-  const real = bench.table.client;
-  const failing = {
-    send: async (command: unknown) => {
-      const item = command instanceof PutItemCommand ? command.input.Item : undefined;
-      if (item?.requestId?.S === id && item?.result?.S === 'approved')
-        throw Object.assign(new Error('throttled'), { name: 'ThrottlingException' });
-      return real.send(command as never);
-    },
-  } as unknown as StateTable['client'];
   const before = bench.slack.posts.length;
   await bench.send({ triggerId: 'trg_ut', phaseId: 'ph_1', requestId: id });
   const event = await bench.receive();
   expect(event.Records).toHaveLength(1);
-  const first = bench.worker({ table: { client: failing, tableName: bench.table.tableName } });
+  const first = bench.worker({ table: approvedAuditFailing(bench, id, Number.POSITIVE_INFINITY) });
   expect((await bench.run(first, onReceive(event, 1))).batchItemFailures).toHaveLength(1);
   expect(bench.approvals('trg_ut')).toBe(1);
 
@@ -81,11 +53,7 @@ it('two copies telling an untold approval at once: the channel hears it once, th
   expect((await bench.run(worker, onReceive(event, 2))).batchItemFailures).toEqual([]);
   expect(bench.approvals('trg_ut')).toBe(1);
 
-  const told = bench.slack.posts
-    .slice(before)
-    .filter((p) => p.path === '/services/channel')
-    .map((p) => JSON.stringify(p.body))
-    .filter((body) => body.includes(id));
+  const told = channelPostsAbout(bench, id, before);
   expect(told, told.join('\n')).toHaveLength(1);
   expect(told[0]).toContain('Done');
   expect((await readAudit(bench.table, id)).filter((r) => r.result === 'approved')).toHaveLength(1);
@@ -93,25 +61,8 @@ it('two copies telling an untold approval at once: the channel hears it once, th
 
 /** Trigger `triggerId` (a fresh copy of trg_1) approved by request `id`, whose audit record's put fails `failures` times. */
 async function approvedUntold(triggerId: string, id: string, failures: number) {
-  const template = bench.api.sandbox.state.triggers.get('trg_1');
-  bench.api.sandbox.state.triggers.set(triggerId, {
-    ...structuredClone(template!),
-    id: triggerId,
-    actions: [],
-  });
-  let left = failures;
-  const real = bench.table.client;
-  const failing = {
-    send: async (command: unknown) => {
-      const item = command instanceof PutItemCommand ? command.input.Item : undefined;
-      if (left > 0 && item?.requestId?.S === id && item?.result?.S === 'approved') {
-        left -= 1;
-        throw Object.assign(new Error('throttled'), { name: 'ThrottlingException' });
-      }
-      return real.send(command as never);
-    },
-  } as unknown as StateTable['client'];
-  const worker = bench.worker({ table: { client: failing, tableName: bench.table.tableName } });
+  copyTrigger(bench, triggerId);
+  const worker = bench.worker({ table: approvedAuditFailing(bench, id, failures) });
   await bench.send({ triggerId, phaseId: 'ph_1', requestId: id });
   const event = await bench.receive();
   expect((await bench.run(worker, onReceive(event, 1))).batchItemFailures).toHaveLength(1);
@@ -121,11 +72,7 @@ async function approvedUntold(triggerId: string, id: string, failures: number) {
 
 /** The channel's posts about `id` since `before`, and the trail's `approved` records. */
 async function toldOf(id: string, before: number) {
-  const posts = bench.slack.posts
-    .slice(before)
-    .filter((p) => p.path === '/services/channel')
-    .map((p) => JSON.stringify(p.body))
-    .filter((body) => body.includes(id));
+  const posts = channelPostsAbout(bench, id, before);
   const approved = (await readAudit(bench.table, id)).filter((r) => r.result === 'approved');
   return { posts, approved: approved.length };
 }
