@@ -8,17 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventLike } from '../../src/sweeper/types.js';
-import {
-  canaryRulePolicy,
-  freshState,
-  makeSweeper,
-  memoryLogger,
-  NOW,
-  type Rig,
-  sortedLog,
-  startRig,
-  stateOf,
-} from './harness.js';
+import { NOW, type Rig, startRig, stateOf, sweepLog } from './harness.js';
 
 const MIN = 60_000;
 
@@ -32,8 +22,6 @@ describe('an exposure whose config id field is not a string', () => {
   });
 
   it('is counted, not recorded as its JSON text', async () => {
-    const state = await freshState(rig);
-    const { logger, lines } = memoryLogger();
     const exposure = (minutesAgo: number, config: unknown): EventLike =>
       ({
         timestamp: String(NOW - minutesAgo * MIN),
@@ -47,15 +35,9 @@ describe('an exposure whose config id field is not a string', () => {
       exposure(11, 'cfg_string'),
       exposure(10, 42),
     ];
-    const summary = await makeSweeper(rig, state, {
-      policy: canaryRulePolicy({ staleConfigs: true }),
-      events: sortedLog(() => log),
-      clock: () => NOW,
-      logger,
-      pageSize: 1000,
-    }).run({ now: new Date(NOW), remainingMs: 60_000 });
+    const { summary, lines, table } = await sweepLog(rig, log);
 
-    const { lastSeen, watch } = await stateOf(state.table);
+    const { lastSeen, watch } = await stateOf(table);
     expect([...lastSeen.keys()].sort()).toEqual(['42', 'cfg_string']);
     expect([...watch.keys()].sort()).toEqual(['42', 'cfg_string']);
     expect(summary.lastSeen).toMatchObject({

@@ -7,16 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptySummary, staleNotification } from '../../src/sweeper/summary.js';
 import type { EventLike } from '../../src/sweeper/types.js';
-import {
-  canaryRulePolicy,
-  freshState,
-  makeSweeper,
-  memoryLogger,
-  NOW,
-  type Rig,
-  sortedLog,
-  startRig,
-} from './harness.js';
+import { NOW, type Rig, startRig, sweepLog } from './harness.js';
 
 const MIN = 60_000;
 
@@ -30,21 +21,13 @@ describe('exposure events without a config id', () => {
   });
 
   it('are counted in the run summary and logged with the path that found nothing', async () => {
-    const state = await freshState(rig);
-    const { logger, lines } = memoryLogger();
     const log: EventLike[] = [
       // An SDK that writes the id under another key: nothing at `metadata.config`.
       { timestamp: String(NOW - 12 * MIN), name: 'config_exposure', metadata: { configName: 'cfg_a' } },
       { timestamp: String(NOW - 11 * MIN), name: 'config_exposure', metadata: {} },
       { timestamp: String(NOW - 10 * MIN), name: 'config_exposure', metadata: { config: 'cfg_b' } },
     ];
-    const summary = await makeSweeper(rig, state, {
-      policy: canaryRulePolicy({ staleConfigs: true }),
-      events: sortedLog(() => log),
-      clock: () => NOW,
-      logger,
-      pageSize: 1000,
-    }).run({ now: new Date(NOW), remainingMs: 60_000 });
+    const { summary, lines } = await sweepLog(rig, log);
     expect(summary.lastSeen).toMatchObject({
       updated: 1,
       withoutConfigId: 2,

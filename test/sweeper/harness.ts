@@ -155,6 +155,23 @@ export function makeSweeper(
   });
 }
 
+/**
+ * One sweep at NOW over `log` (served oldest first, in one page) on a fresh state, with the
+ * canary rule and the stale-config sweep on: its summary, its log lines and its state table.
+ */
+export async function sweepLog(rig: Rig, log: EventLike[]) {
+  const state = await freshState(rig);
+  const { logger, lines } = memoryLogger();
+  const summary = await makeSweeper(rig, state, {
+    policy: canaryRulePolicy({ staleConfigs: true }),
+    events: sortedLog(() => log),
+    clock: () => NOW,
+    logger,
+    pageSize: 1000,
+  }).run({ now: new Date(NOW), remainingMs: 60_000 });
+  return { summary, lines, table: state.table };
+}
+
 /** Every message body on the queue (received and deleted), bounded. */
 export async function drainQueue(rig: Rig, queueUrl: string): Promise<Array<Record<string, unknown>>> {
   const bodies: Array<Record<string, unknown>> = [];
