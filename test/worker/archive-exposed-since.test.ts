@@ -11,13 +11,17 @@
  * the sweeper records it; next day the release tick sends the request back to the worker.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PolicyInput } from '../../src/policy/schema.js';
 import { readFinal } from '../../src/state/audit.js';
-import { listHeld } from '../../src/state/held.js';
 import { loadLastSeen } from '../../src/state/last-seen.js';
 import { releaseHeld } from '../../src/worker/release.js';
-import { type Bench, basePolicy, startBench } from './fixture.js';
-import { addStaleLog, benchSweeper, releaseTick } from './stale-archive.js';
+import { type Bench, startBench } from './fixture.js';
+import {
+  addStaleLog,
+  benchSweeper,
+  oneArchiveADayPolicy,
+  releaseTick,
+  sweepAndHoldOne,
+} from './stale-archive.js';
 
 const HOUR = 3_600_000;
 
@@ -32,26 +36,14 @@ afterAll(async () => {
 describe('a stale-config archive held by the worker', () => {
   it('is not executed once the config has been exposed again', async () => {
     const t0 = bench.clock.now.getTime(); // 2026-11-23T10:00:00Z
-    const policyInput: PolicyInput = {
-      ...basePolicy(bench.slack.origin),
-      actions: { archive_config: { requesters: ['schedule:*'], maxPerDay: 1 } },
-      sweeper: {
-        staleConfigs: { discover: true, staleAfterDays: 30, graceDays: 0, maxPerRun: 5, dryRun: false },
-      },
-    };
+    const policyInput = oneArchiveADayPolicy(bench);
     addStaleLog(bench, t0, ['feature_tour', 'api_timeout_ms']);
     const sweeper = benchSweeper(bench, policyInput);
     const worker = bench.worker({ policy: policyInput });
     const tick = releaseTick(bench);
 
     // The sweep at t0 finds both stale and queues both; the worker archives one, holds the other.
-    const first = await sweeper.run({ now: new Date(t0), remainingMs: 60_000 });
-    expect(first.stale.queued.sort()).toEqual(['api_timeout_ms', 'feature_tour']);
-    const received = await bench.receive();
-    for (const record of received.Records) await bench.run(worker, { Records: [record] });
-    const [held] = await listHeld(bench.table);
-    expect(held?.why).toBe('limit');
-    const heldConfig = String((held?.request as { configId?: string } | undefined)?.configId);
+    const { held, heldConfig } = await sweepAndHoldOne(bench, sweeper, worker, t0);
 
     // Two hours later the held config is in use again, and the sweeper records the exposure.
     bench.clock.now = new Date(t0 + 2 * HOUR);

@@ -6,13 +6,17 @@
  * it reads the index's eviction watermark with the entry, and counts the config as exposed then.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PolicyInput } from '../../src/policy/schema.js';
 import { readFinal } from '../../src/state/audit.js';
-import { listHeld } from '../../src/state/held.js';
 import { loadLastSeen } from '../../src/state/last-seen.js';
 import { releaseHeld } from '../../src/worker/release.js';
-import { type Bench, basePolicy, startBench } from './fixture.js';
-import { benchEvents, benchSweeper, releaseTick } from './stale-archive.js';
+import { type Bench, startBench } from './fixture.js';
+import {
+  benchEvents,
+  benchSweeper,
+  oneArchiveADayPolicy,
+  releaseTick,
+  sweepAndHoldOne,
+} from './stale-archive.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -28,13 +32,7 @@ afterAll(async () => {
 describe('a held stale-config archive whose config was exposed again', () => {
   it('is not executed after the config’s entry was evicted from the last-seen index', async () => {
     const t0 = bench.clock.now.getTime(); // 2026-11-23T10:00:00Z
-    const policyInput: PolicyInput = {
-      ...basePolicy(bench.slack.origin),
-      actions: { archive_config: { requesters: ['schedule:*'], maxPerDay: 1 } },
-      sweeper: {
-        staleConfigs: { discover: true, staleAfterDays: 30, graceDays: 0, maxPerRun: 5, dryRun: false },
-      },
-    };
+    const policyInput = oneArchiveADayPolicy(bench);
     // Two configs unused for 40 days, one in use, and page views every two days (observation
     // counts from history without a silence of more than 3 days).
     bench.api.sandbox.addEvents([
@@ -52,12 +50,7 @@ describe('a held stale-config archive whose config was exposed again', () => {
     const tick = releaseTick(bench);
 
     // The sweep at t0 queues both archives; the worker archives one, holds the other (maxPerDay 1).
-    const first = await sweeper.run({ now: new Date(t0), remainingMs: 60_000 });
-    expect(first.stale.queued.sort()).toEqual(['api_timeout_ms', 'feature_tour']);
-    for (const record of (await bench.receive()).Records) await bench.run(worker, { Records: [record] });
-    const [held] = await listHeld(bench.table);
-    expect(held?.why).toBe('limit');
-    const heldConfig = String((held?.request as { configId?: string } | undefined)?.configId);
+    const { held, heldConfig } = await sweepAndHoldOne(bench, sweeper, worker, t0);
 
     // Two hours later the held config is in use again; right after, a client logs user ids as
     // config ids, and the index evicts the ids seen longest ago: the held config's among them.

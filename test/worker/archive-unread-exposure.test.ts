@@ -6,12 +6,17 @@
  * (src/policy/stale-sweep.ts), and then the exposure denies the archive.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PolicyInput } from '../../src/policy/schema.js';
-import { listHeld } from '../../src/state/held.js';
 import type { EventsSource } from '../../src/sweeper/types.js';
 import { releaseHeld } from '../../src/worker/release.js';
-import { type Bench, basePolicy, startBench } from './fixture.js';
-import { addStaleLog, benchEvents, benchSweeper, releaseTick } from './stale-archive.js';
+import { type Bench, startBench } from './fixture.js';
+import {
+  addStaleLog,
+  benchEvents,
+  benchSweeper,
+  oneArchiveADayPolicy,
+  releaseTick,
+  sweepAndHoldOne,
+} from './stale-archive.js';
 
 const HOUR = 3_600_000;
 
@@ -26,13 +31,7 @@ afterAll(async () => {
 describe('a held stale-config archive while the sweeper cannot read the event log', () => {
   it('is not executed although an exposure logged since was never read', async () => {
     const t0 = bench.clock.now.getTime(); // 2026-11-23T10:00:00Z
-    const policyInput: PolicyInput = {
-      ...basePolicy(bench.slack.origin),
-      actions: { archive_config: { requesters: ['schedule:*'], maxPerDay: 1 } },
-      sweeper: {
-        staleConfigs: { discover: true, staleAfterDays: 30, graceDays: 0, maxPerRun: 5, dryRun: false },
-      },
-    };
+    const policyInput = oneArchiveADayPolicy(bench);
     addStaleLog(bench, t0, ['feature_tour', 'api_timeout_ms']);
     const api = benchEvents(bench);
     let readable = true;
@@ -44,12 +43,7 @@ describe('a held stale-config archive while the sweeper cannot read the event lo
     };
     const sweeper = benchSweeper(bench, policyInput, events);
     const worker = bench.worker({ policy: policyInput });
-    const first = await sweeper.run({ now: new Date(t0), remainingMs: 60_000 });
-    expect(first.stale.queued.sort()).toEqual(['api_timeout_ms', 'feature_tour']);
-    for (const record of (await bench.receive()).Records) await bench.run(worker, { Records: [record] });
-    const [held] = await listHeld(bench.table);
-    expect(held?.why).toBe('limit');
-    const heldConfig = String((held?.request as { configId?: string } | undefined)?.configId);
+    const { held, heldConfig } = await sweepAndHoldOne(bench, sweeper, worker, t0);
 
     // From now on every sweeper run fails to read; the held config is exposed two hours later.
     readable = false;

@@ -2,16 +2,19 @@
  * What the stale-archive worker tests share: a log in which two configs went unused forty days
  * ago while another is in use, and the sweeper and the release tick wired to the bench.
  */
+import { expect } from 'vitest';
 import { createRequesterSigner } from '../../src/actions/proof.js';
 import { clockOf, createConsoleClient } from '../../src/console/index.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { parsePolicy } from '../../src/policy/parse.js';
 import type { PolicyInput } from '../../src/policy/schema.js';
+import { type HeldRecord, listHeld } from '../../src/state/held.js';
 import { createSweeper } from '../../src/sweeper/sweeper.js';
 import type { EventsSource, SweeperDeps } from '../../src/sweeper/types.js';
 import type { ReleaseDeps } from '../../src/worker/release.js';
+import type { WorkerHandler } from '../../src/worker/worker.js';
 import { memoryLogger } from '../sweeper/harness.js';
-import type { Bench } from './fixture.js';
+import { type Bench, basePolicy } from './fixture.js';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -27,6 +30,36 @@ export function addStaleLog(bench: Bench, t0: number, [a, b]: readonly [string, 
     // more than three days, so observation counts from its oldest event (src/sweeper/observation.ts).
     ...Array.from({ length: 40 }, (_, d) => ({ timestamp: t0 - (39 - d) * DAY - HOUR, name: 'page_view' })),
   ]);
+}
+
+/** The bench policy with the stale-config sweep on and at most one archive a day (the second is held). */
+export function oneArchiveADayPolicy(bench: Bench): PolicyInput {
+  return {
+    ...basePolicy(bench.slack.origin),
+    actions: { archive_config: { requesters: ['schedule:*'], maxPerDay: 1 } },
+    sweeper: {
+      staleConfigs: { discover: true, staleAfterDays: 30, graceDays: 0, maxPerRun: 5, dryRun: false },
+    },
+  };
+}
+
+/**
+ * The sweep at `t0` finds feature_tour and api_timeout_ms stale and queues both; `worker`
+ * archives one and holds the other (maxPerDay 1). The held request and its config.
+ */
+export async function sweepAndHoldOne(
+  bench: Bench,
+  sweeper: ReturnType<typeof benchSweeper>,
+  worker: WorkerHandler,
+  t0: number,
+): Promise<{ held: HeldRecord | undefined; heldConfig: string }> {
+  const first = await sweeper.run({ now: new Date(t0), remainingMs: 60_000 });
+  expect(first.stale.queued.sort()).toEqual(['api_timeout_ms', 'feature_tour']);
+  for (const record of (await bench.receive()).Records) await bench.run(worker, { Records: [record] });
+  const [held] = await listHeld(bench.table);
+  expect(held?.why).toBe('limit');
+  const heldConfig = String((held?.request as { configId?: string } | undefined)?.configId);
+  return { held, heldConfig };
 }
 
 /** The event log of the bench's sandbox, read on the bench's clock. */
