@@ -8,10 +8,9 @@
  * on the bench's clock, with the channel set.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PolicyInput } from '../../src/policy/schema.js';
 import { readAudit } from '../../src/state/audit.js';
 import { type Bench, basePolicy, startBench } from '../worker/fixture.js';
-import { runReplay } from './replay-run.js';
+import { ciAsksAlways, replayReport } from './replay-run.js';
 
 let bench: Bench;
 
@@ -33,7 +32,7 @@ async function decide(requestId: string, source: 'ci' | 'schedule', id: string, 
   return (await readAudit(bench.table, requestId))[0];
 }
 
-const replay = async (policy: unknown) => JSON.parse(await runReplay(bench.table, policy, { json: true }));
+const replay = (policy: unknown) => replayReport(bench.table, policy);
 
 beforeAll(async () => {
   bench = await startBench();
@@ -58,18 +57,7 @@ describe('autopilot policy replay of a question too large for Slack buttons', ()
   });
 
   it('tells a new ask of a request too large to ask as the denial it would be', async () => {
-    const policy = structuredClone(basePolicy(bench.slack.origin)) as PolicyInput & {
-      approvals: {
-        rules: Array<{ name: string; decision: string; windows?: unknown; outsideWindows?: unknown }>;
-      };
-    };
-    const ci = policy.approvals.rules.find((r) => r.name === 'CI in office hours');
-    if (ci) {
-      ci.decision = 'ask';
-      delete ci.windows;
-      delete ci.outsideWindows;
-    }
-    const report = await replay(policy);
+    const report = await replay(ciAsksAlways(basePolicy(bench.slack.origin)));
     expect(report.changes).toEqual({ 'approve → deny': 1 });
     expect(report.rows[0]).toMatchObject({
       requestId: 'deploy-wide',

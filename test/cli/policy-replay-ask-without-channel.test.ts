@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PolicyInput } from '../../src/policy/schema.js';
 import { readAudit, writeAudit } from '../../src/state/audit.js';
 import { type Bench, basePolicy, startBench } from '../worker/fixture.js';
-import { runReplay } from './replay-run.js';
+import { ciAsksAlways, replayReport } from './replay-run.js';
 
 let bench: Bench;
 /** The bench's policy with no notifications channel (and the worker has no secret naming one). */
@@ -28,7 +28,7 @@ async function decide(
   return (await readAudit(bench.table, requestId))[0];
 }
 
-const replay = async (policy: unknown) => JSON.parse(await runReplay(bench.table, policy, { json: true }));
+const replay = (policy: unknown) => replayReport(bench.table, policy);
 
 beforeAll(async () => {
   bench = await startBench();
@@ -53,18 +53,7 @@ describe('autopilot policy replay without a notifications channel', () => {
   });
 
   it('tells a new ask as the denial it would be, not as a question nobody could have seen', async () => {
-    const policy = structuredClone(noChannel) as PolicyInput & {
-      approvals: {
-        rules: Array<{ name: string; decision: string; windows?: unknown; outsideWindows?: unknown }>;
-      };
-    };
-    const ci = policy.approvals.rules.find((r) => r.name === 'CI in office hours');
-    if (ci) {
-      ci.decision = 'ask';
-      delete ci.windows;
-      delete ci.outsideWindows;
-    }
-    const report = await replay(policy);
+    const report = await replay(ciAsksAlways(noChannel));
     expect(report.changes).toEqual({ 'approve → deny': 1 });
     expect(report.rows[0]).toMatchObject({
       requestId: 'deploy-1',

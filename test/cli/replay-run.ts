@@ -2,6 +2,7 @@
 import { expect } from 'vitest';
 import type { CliIo } from '../../src/cli/io.js';
 import { policyReplayCommand } from '../../src/cli/policy-replay.js';
+import type { PolicyInput } from '../../src/policy/schema.js';
 import type { StateTable } from '../../src/state/table.js';
 
 export async function runReplay(
@@ -21,4 +22,26 @@ export async function runReplay(
   const code = await policyReplayCommand(args, io, { read: () => JSON.stringify(policy), table });
   expect(code).toBe(0);
   return out.join('\n');
+}
+
+/** `autopilot policy replay --json` of `policy` over `table`: its report. */
+// biome-ignore lint/suspicious/noExplicitAny: the report is JSON the tests read by hand
+export async function replayReport(table: StateTable, policy: unknown): Promise<any> {
+  return JSON.parse(await runReplay(table, policy, { json: true }));
+}
+
+/** A copy of `policy` whose rule 'CI in office hours' asks a human at all hours (no windows). */
+export function ciAsksAlways(policy: PolicyInput): PolicyInput {
+  const copy = structuredClone(policy) as PolicyInput & {
+    approvals: {
+      rules: Array<{ name: string; decision: string; windows?: unknown; outsideWindows?: unknown }>;
+    };
+  };
+  const ci = copy.approvals.rules.find((r) => r.name === 'CI in office hours');
+  if (ci) {
+    ci.decision = 'ask';
+    delete ci.windows;
+    delete ci.outsideWindows;
+  }
+  return copy;
 }
