@@ -7,20 +7,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
-import { createSqsClient, sendActionRequest } from '../../src/queue/actions-queue.js';
 import { captureIo } from '../helpers/cli-io.js';
-import { bootTestStack, canaryTriggers, type TestStack, untilHeld } from '../helpers/local-stack.js';
+import { bootTestStack, heldNightly, nightlyAsks, type TestStack } from '../helpers/local-stack.js';
 
 let t: TestStack;
 
 beforeAll(async () => {
-  t = await bootTestStack('review-cli-cancel', (policy) => {
-    policy.approvals.rules = [
-      { name: 'nightly asks a human', when: { requesters: ['ci:nightly'] }, decision: 'ask' },
-      // cli:<user> may cancel what ci:cli:<user> could ask for.
-      { name: 'operators ask', when: { requesters: ['ci:cli:*'] }, decision: 'ask' },
-    ];
-  });
+  t = await bootTestStack('review-cli-cancel', nightlyAsks);
 });
 afterAll(async () => {
   await t?.stop();
@@ -30,22 +23,7 @@ describe('autopilot cancel --local', () => {
   it("tells the requester at its reply URL on the stack's Slack receiver", async () => {
     const requestId = 'review-cli-cancel-1';
     const replyUrl = t.stack.receiver.responseUrl('review-cli-cancel');
-    const sqs = createSqsClient({ endpoint: t.stack.endpoints.sqsEndpoint });
-    try {
-      await sendActionRequest(sqs, t.stack.endpoints.queueUrl, {
-        version: 1,
-        action: 'approve_phase',
-        triggerId: canaryTriggers(t.stack)[0] as string,
-        phaseId: 'ph_1',
-        requestedBy: { source: 'ci', id: 'nightly' },
-        requestedAt: new Date().toISOString(),
-        requestId,
-        reply: { slackResponseUrl: replyUrl },
-      });
-    } finally {
-      sqs.destroy();
-    }
-    await untilHeld(t, requestId);
+    await heldNightly(t, requestId, { slackResponseUrl: replyUrl });
 
     const run = captureIo({ env: t.cliEnv, cwd: t.dir, now: () => new Date() });
     const code = await runCli(

@@ -8,9 +8,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
-import { createSqsClient, sendActionRequest } from '../../src/queue/actions-queue.js';
 import { captureIo } from '../helpers/cli-io.js';
-import { bootTestStack, canaryTriggers, type TestStack, untilHeld } from '../helpers/local-stack.js';
+import { bootTestStack, heldNightly, nightlyAsks, type TestStack } from '../helpers/local-stack.js';
 
 let t: TestStack;
 /** A channel webhook that refuses every post with a body carrying terminal escapes. */
@@ -21,13 +20,7 @@ const hostile = createServer((req, res) => {
 let channelUrl = '';
 
 beforeAll(async () => {
-  t = await bootTestStack('review-cli-cancel-answer', (policy) => {
-    policy.approvals.rules = [
-      { name: 'nightly asks a human', when: { requesters: ['ci:nightly'] }, decision: 'ask' },
-      // cli:<user> may cancel what ci:cli:<user> could ask for.
-      { name: 'operators ask', when: { requesters: ['ci:cli:*'] }, decision: 'ask' },
-    ];
-  });
+  t = await bootTestStack('review-cli-cancel-answer', nightlyAsks);
 });
 beforeAll(async () => {
   await new Promise<void>((resolve) => hostile.listen(0, '127.0.0.1', resolve));
@@ -42,21 +35,7 @@ afterAll(async () => {
 describe('autopilot cancel: a failed post to the channel', () => {
   it("warns with Slack's answer shown printable", async () => {
     const requestId = 'review-cli-cancel-answer-1';
-    const sqs = createSqsClient({ endpoint: t.stack.endpoints.sqsEndpoint });
-    try {
-      await sendActionRequest(sqs, t.stack.endpoints.queueUrl, {
-        version: 1,
-        action: 'approve_phase',
-        triggerId: canaryTriggers(t.stack)[0] as string,
-        phaseId: 'ph_1',
-        requestedBy: { source: 'ci', id: 'nightly' },
-        requestedAt: new Date().toISOString(),
-        requestId,
-      });
-    } finally {
-      sqs.destroy();
-    }
-    await untilHeld(t, requestId);
+    await heldNightly(t, requestId);
 
     const env = { ...t.cliEnv, SLACK_WEBHOOK_URL: channelUrl };
     const run = captureIo({ env, cwd: t.dir, now: () => new Date() });

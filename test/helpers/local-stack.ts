@@ -7,8 +7,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { ActionRequest } from '../../src/actions/request.js';
 import type { CliIo } from '../../src/cli/io.js';
 import { bootLocalStack, type LocalStack } from '../../src/local/stack.js';
+import { createSqsClient, sendActionRequest } from '../../src/queue/actions-queue.js';
 import { listHeld } from '../../src/state/held.js';
 import { createDynamoClient } from '../../src/state/table.js';
 
@@ -74,4 +76,38 @@ export async function untilHeld(t: TestStack, requestId: string): Promise<void> 
   } finally {
     table.client.destroy();
   }
+}
+
+/** The policy change of the cancel tests: ci:nightly asks a human, and so does ci:cli:<user> (cli:<user> may cancel it). */
+// biome-ignore lint/suspicious/noExplicitAny: a test edits the policy's JSON by hand
+export function nightlyAsks(policy: Record<string, any>): void {
+  policy.approvals.rules = [
+    { name: 'nightly asks a human', when: { requesters: ['ci:nightly'] }, decision: 'ask' },
+    // cli:<user> may cancel what ci:cli:<user> could ask for.
+    { name: 'operators ask', when: { requesters: ['ci:cli:*'] }, decision: 'ask' },
+  ];
+}
+
+/** ci:nightly asks to approve the canary phase of the stack's first canary trigger (`reply`: its reply URL); polls until it is held. */
+export async function heldNightly(
+  t: TestStack,
+  requestId: string,
+  reply?: ActionRequest['reply'],
+): Promise<void> {
+  const sqs = createSqsClient({ endpoint: t.stack.endpoints.sqsEndpoint });
+  try {
+    await sendActionRequest(sqs, t.stack.endpoints.queueUrl, {
+      version: 1,
+      action: 'approve_phase',
+      triggerId: canaryTriggers(t.stack)[0] as string,
+      phaseId: 'ph_1',
+      requestedBy: { source: 'ci', id: 'nightly' },
+      requestedAt: new Date().toISOString(),
+      requestId,
+      ...(reply ? { reply } : {}),
+    });
+  } finally {
+    sqs.destroy();
+  }
+  await untilHeld(t, requestId);
 }
