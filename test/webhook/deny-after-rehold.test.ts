@@ -5,24 +5,14 @@
  * worker asked again and held it for another hour, so the Deny took an hour to end it. The click
  * now looks again once the veto is written.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFinal } from '../../src/state/audit.js';
 import { writeVeto } from '../../src/state/veto.js';
 import { releaseHeld } from '../../src/worker/release.js';
-import { type Bench, startBench } from '../worker/fixture.js';
+import { benchResetEachTest } from '../worker/fixture.js';
 import { askQuestion, clickDeny, releaseDeps } from '../worker/questions.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
-beforeEach(async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
-  await bench.purge();
-});
+const bench = benchResetEachTest();
 
 describe('a Deny click', () => {
   it('ends the question by the next tick even when a tick held it again between its look and its veto', async () => {

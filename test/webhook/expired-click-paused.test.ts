@@ -5,31 +5,15 @@
  * the tick's new ending of stuck waits skips paused runs too: the question stays held, open in
  * `held`, until `/autopilot resume`. The person must not be promised an ending that is not coming.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createRequesterSigner } from '../../src/actions/proof.js';
-import { parsePolicy } from '../../src/policy/parse.js';
-import { postToSlack } from '../../src/slack/post.js';
+import { describe, expect, it } from 'vitest';
 import { readHeld } from '../../src/state/held.js';
 import { writePause } from '../../src/state/pause.js';
-import { heldAccess } from '../../src/webhook/held.js';
 import { APPROVE_ACTION_ID } from '../../src/webhook/interactions.js';
 import { releaseHeld } from '../../src/worker/release.js';
-import { blockActionsPayload, interactionBody, signedRequest } from '../helpers/slack-requests.js';
-import { type Bench, basePolicy, startBench } from '../worker/fixture.js';
-import { askQuestion, releaseDeps } from '../worker/questions.js';
-import { buildApp } from './harness.js';
+import { benchResetEachTest } from '../worker/fixture.js';
+import { askQuestion, clickAt, releaseDeps, repliesAt } from '../worker/questions.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
-beforeEach(async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
-  await bench.purge();
-});
+const bench = benchResetEachTest();
 
 describe('an Approve click on an expired question while automation is paused', () => {
   it('does not promise that the question is closed within a minute', async () => {
@@ -38,28 +22,8 @@ describe('an Approve click on an expired question while automation is paused', (
     await writePause(bench.table, { paused: true, by: 'slack:U0OPS', at: new Date('2026-11-25T09:00:00Z') });
 
     const at = Date.parse('2026-11-26T10:00:30Z');
-    const { app, requestLines } = buildApp({
-      policy: parsePolicy(basePolicy(bench.slack.origin)),
-      sqs: bench.queue.sqs,
-      queueUrl: bench.queue.queueUrl,
-      table: bench.table,
-      held: heldAccess(bench.table),
-      now: () => at,
-      signer: createRequesterSigner(async () => bench.requesterKeys),
-      postReply: (url, message) => postToSlack(url, message, { allowedOrigins: [bench.slack.origin] }),
-    });
     const path = '/actions/T0001/paused-expired/click';
-    const payload = blockActionsPayload({
-      actionId: APPROVE_ACTION_ID,
-      value,
-      userId: 'U0ADMIN',
-      responseUrl: bench.slack.url(path),
-    });
-    const res = await app.request(
-      signedRequest('/slack/interactions', interactionBody(payload), { timestamp: Math.floor(at / 1000) }),
-    );
-    expect(res.status).toBe(200);
-    expect(requestLines().at(-1)?.outcome).toBe('question_expired');
+    expect(await clickAt(bench, APPROVE_ACTION_ID, value, at, path)).toBe('question_expired');
 
     // What the tick really does in the following minutes: nothing; the question stays held.
     for (const minute of [1, 2, 30]) {
@@ -68,10 +32,7 @@ describe('an Approve click on an expired question while automation is paused', (
     }
     expect(await readHeld(bench.table, 'px-asked-1')).toBeDefined();
 
-    const reply = bench.slack.posts
-      .filter((p) => p.path === path)
-      .map((p) => JSON.stringify(p.body))
-      .join('');
+    const reply = repliesAt(bench, path);
     expect(reply).toContain('expired');
     expect(reply).not.toContain('within a minute');
   });

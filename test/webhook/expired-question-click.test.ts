@@ -5,57 +5,21 @@
  * click on a question past its own expiry is refused at once, saying so, and nothing is queued.
  * The real webhook (signed requests, the injected clock) on the emulators.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createRequesterSigner } from '../../src/actions/proof.js';
-import { parsePolicy } from '../../src/policy/parse.js';
-import { postToSlack } from '../../src/slack/post.js';
+import { describe, expect, it } from 'vitest';
 import { readHeld } from '../../src/state/held.js';
 import { readVeto } from '../../src/state/veto.js';
-import { heldAccess } from '../../src/webhook/held.js';
 import { APPROVE_ACTION_ID, DENY_ACTION_ID } from '../../src/webhook/interactions.js';
-import { blockActionsPayload, interactionBody, signedRequest } from '../helpers/slack-requests.js';
-import { type Bench, basePolicy, startBench } from '../worker/fixture.js';
-import { askQuestion } from '../worker/questions.js';
-import { buildApp } from './harness.js';
+import { benchResetEachTest } from '../worker/fixture.js';
+import { askQuestion, clickAt, repliesAt } from '../worker/questions.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
-beforeEach(async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
-  await bench.purge();
-});
+const bench = benchResetEachTest();
 
 let clicks = 0;
+/** U0ADMIN clicks at `at`, replied at a path of its own: the click's outcome and replies. */
 async function click(actionId: string, value: string, at: string) {
-  const now = Date.parse(at);
-  const { app, requestLines } = buildApp({
-    policy: parsePolicy(basePolicy(bench.slack.origin)), // maxDeferHours 72
-    sqs: bench.queue.sqs,
-    queueUrl: bench.queue.queueUrl,
-    table: bench.table,
-    held: heldAccess(bench.table),
-    now: () => now,
-    signer: createRequesterSigner(async () => bench.requesterKeys),
-    postReply: (url, message) => postToSlack(url, message, { allowedOrigins: [bench.slack.origin] }),
-  });
   const path = `/actions/T0001/expired-${++clicks}/click`;
-  const payload = blockActionsPayload({
-    actionId,
-    value,
-    userId: 'U0ADMIN',
-    responseUrl: bench.slack.url(path),
-  });
-  const res = await app.request(
-    signedRequest('/slack/interactions', interactionBody(payload), { timestamp: Math.floor(now / 1000) }),
-  );
-  expect(res.status).toBe(200);
-  const replies = bench.slack.posts.filter((p) => p.path === path).map((p) => JSON.stringify(p.body));
-  return { outcome: requestLines().at(-1)?.outcome, replies: replies.join('') };
+  const outcome = await clickAt(bench, actionId, value, Date.parse(at), path);
+  return { outcome, replies: repliesAt(bench, path) };
 }
 
 describe('a click on a question past its expiry, before the tick announces it', () => {

@@ -114,6 +114,49 @@ export async function clickApprove(bench: Bench, value: string): Promise<string>
   return requestLines().at(-1)?.requestId as string;
 }
 
+/**
+ * U0ADMIN clicks `actionId` on the question `value` at `at` (the webhook's clock), with its
+ * response URL at `path` on Slack's stand-in; the webhook is built without a reply-origin list.
+ * The click must be taken (200); its outcome.
+ */
+export async function clickAt(
+  bench: Bench,
+  actionId: string,
+  value: string,
+  at: number,
+  path: string,
+): Promise<unknown> {
+  const { app, requestLines } = buildApp({
+    policy: parsePolicy(basePolicy(bench.slack.origin)), // maxDeferHours 72
+    sqs: bench.queue.sqs,
+    queueUrl: bench.queue.queueUrl,
+    table: bench.table,
+    held: heldAccess(bench.table),
+    now: () => at,
+    signer: createRequesterSigner(async () => bench.requesterKeys),
+    postReply: (url, message) => postToSlack(url, message, { allowedOrigins: [bench.slack.origin] }),
+  });
+  const payload = blockActionsPayload({
+    actionId,
+    value,
+    userId: 'U0ADMIN',
+    responseUrl: bench.slack.url(path),
+  });
+  const res = await app.request(
+    signedRequest('/slack/interactions', interactionBody(payload), { timestamp: Math.floor(at / 1000) }),
+  );
+  expect(res.status).toBe(200);
+  return requestLines().at(-1)?.outcome;
+}
+
+/** What was replied at `path` on Slack's stand-in, as JSON text. */
+export function repliesAt(bench: Bench, path: string): string {
+  return bench.slack.posts
+    .filter((p) => p.path === path)
+    .map((p) => JSON.stringify(p.body))
+    .join('');
+}
+
 /** U0ADMIN types `/autopilot <text>`; the reply as JSON text. */
 export async function chatCommand(bench: Bench, text: string): Promise<string> {
   const { app } = questionWebhook(bench, { now: () => bench.clock.now.getTime() });
