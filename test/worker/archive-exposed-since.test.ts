@@ -10,11 +10,11 @@
  * worker archives one and holds the other (maxPerDay 1); the held config is exposed again and
  * the sweeper records it; next day the release tick sends the request back to the worker.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFinal } from '../../src/state/audit.js';
 import { loadLastSeen } from '../../src/state/last-seen.js';
 import { releaseHeld } from '../../src/worker/release.js';
-import { type Bench, startBench } from './fixture.js';
+import { benchForFile } from './fixture.js';
 import {
   addStaleLog,
   benchSweeper,
@@ -25,13 +25,7 @@ import {
 
 const HOUR = 3_600_000;
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench({ sandbox: { eventCount: 0 } });
-});
-afterAll(async () => {
-  await bench?.close();
-});
+const bench = benchForFile({ sandbox: { eventCount: 0 } });
 
 describe('a stale-config archive held by the worker', () => {
   it('is not executed once the config has been exposed again', async () => {

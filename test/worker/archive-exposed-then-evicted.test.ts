@@ -5,11 +5,11 @@
  * the held archive is released. The worker then read no exposure and archived a config in use;
  * it reads the index's eviction watermark with the entry, and counts the config as exposed then.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFinal } from '../../src/state/audit.js';
 import { loadLastSeen } from '../../src/state/last-seen.js';
 import { releaseHeld } from '../../src/worker/release.js';
-import { type Bench, startBench } from './fixture.js';
+import { benchForFile } from './fixture.js';
 import {
   benchEvents,
   benchSweeper,
@@ -21,13 +21,7 @@ import {
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench({ sandbox: { eventCount: 0 } });
-});
-afterAll(async () => {
-  await bench?.close();
-});
+const bench = benchForFile({ sandbox: { eventCount: 0 } });
 
 describe('a held stale-config archive whose config was exposed again', () => {
   it('is not executed after the config’s entry was evicted from the last-seen index', async () => {

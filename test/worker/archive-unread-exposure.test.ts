@@ -5,10 +5,10 @@
  * not archive from missing data. It waits until the sweeper has read up to the last hour
  * (src/policy/stale-sweep.ts), and then the exposure denies the archive.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EventsSource } from '../../src/sweeper/types.js';
 import { releaseHeld } from '../../src/worker/release.js';
-import { type Bench, startBench } from './fixture.js';
+import { benchForFile } from './fixture.js';
 import {
   addStaleLog,
   benchEvents,
@@ -20,13 +20,7 @@ import {
 
 const HOUR = 3_600_000;
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench({ sandbox: { eventCount: 0 } });
-});
-afterAll(async () => {
-  await bench?.close();
-});
+const bench = benchForFile({ sandbox: { eventCount: 0 } });
 
 describe('a held stale-config archive while the sweeper cannot read the event log', () => {
   it('is not executed although an exposure logged since was never read', async () => {
