@@ -12,7 +12,7 @@ import { ApiTimeoutError } from '../../src/console/index.js';
 import { MAX_RECEIVE_COUNT } from '../../src/queue/redrive.js';
 import { listHeld } from '../../src/state/held.js';
 import { releaseHeld } from '../../src/worker/release.js';
-import { approveThrows, onReceive, benchResetEachTest } from './fixture.js';
+import { approveThrows, benchResetEachTest, onReceive } from './fixture.js';
 import { askQuestion, clickApprove, releaseDeps } from './questions.js';
 
 const bench = benchResetEachTest(); // each test at 10:00 on the 23rd, the queue empty

@@ -10,7 +10,7 @@ import { expect, it } from 'vitest';
 import { ApiConnectionError } from '../../src/console/index.js';
 import { MAX_RECEIVE_COUNT } from '../../src/queue/redrive.js';
 import { readHeld } from '../../src/state/held.js';
-import { approveThrows, onReceive, benchResetEachTest } from './fixture.js';
+import { approveThrows, benchResetEachTest, onReceive } from './fixture.js';
 import { askQuestion, clickApprove } from './questions.js';
 
 const bench = benchResetEachTest(); // each test at 10:00 on the 23rd, the queue empty
