@@ -1,7 +1,8 @@
 /**
  * Structured JSON logs, one line per event, for CloudWatch Logs Insights. Small on purpose:
- * it is on every handler's cold-start path. Values under secret-looking keys are redacted
- * before they are written, so a careless field can never leak a key or signature.
+ * it is on every handler's cold-start path. Values under secret-looking keys are redacted and
+ * known secrets scrubbed at every level before they are written, so a careless field can never
+ * leak a key or signature; what nests past `MAX_DEPTH` or loops back is replaced, never written raw.
  */
 import { scrubSecrets } from '../util/secret-scrub.js';
 import { invocationFields } from './invocation.js';
@@ -31,18 +32,40 @@ export interface LoggerOptions {
   now?: () => number;
 }
 
-function redact(value: unknown, depth = 0): unknown {
-  if (value instanceof Error) {
-    return {
-      name: value.name,
-      message: scrubSecrets(value.message),
-      ...(depth < 2 && value.cause ? { cause: redact(value.cause, depth + 1) } : {}),
-    };
-  }
+/**
+ * How deep fields are redacted. Deeper than any line of ours nests (an error's cause chain, a
+ * platform body inside it), and it bounds the cost of a pathological value. What lies below is
+ * replaced by a marker: handed to JSON.stringify raw, a secret-named key, an error's `toJSON`
+ * headers or a secret JSON spells differently (a `"`) would be written in the clear.
+ */
+const MAX_DEPTH = 16;
+const TOO_DEEP = '[nested too deep]';
+/** A value that contains itself: marked, so the line is still written (JSON.stringify would throw). */
+const CIRCULAR = '[circular]';
+
+/** `value` as it may be written; `ancestors`: the objects being redacted around it (cycles). */
+function redact(value: unknown, depth: number, ancestors: object[]): unknown {
   if (typeof value === 'string') return scrubSecrets(value);
-  if (value === null || typeof value !== 'object' || depth > 4) return value;
-  if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
-  return redactInto({}, value as Record<string, unknown>, depth);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > MAX_DEPTH) return TOO_DEEP;
+  // A linear look: `ancestors` never holds more than MAX_DEPTH objects.
+  if (ancestors.includes(value)) return CIRCULAR;
+  ancestors.push(value);
+  try {
+    if (value instanceof Error) {
+      // Name and message only (the stack and a toJSON's response headers stay out); the cause
+      // chain is followed like any field, so a wrapped platform error keeps its words.
+      return {
+        name: scrubSecrets(String(value.name)),
+        message: scrubSecrets(String(value.message)),
+        ...(value.cause ? { cause: redact(value.cause, depth + 1, ancestors) } : {}),
+      };
+    }
+    if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1, ancestors));
+    return redactInto({}, value as Record<string, unknown>, depth, ancestors);
+  } finally {
+    ancestors.pop();
+  }
 }
 
 /**
@@ -52,9 +75,16 @@ function redact(value: unknown, depth = 0): unknown {
  * measured), and a line is written on every request. `__proto__` stays a plain field, as a
  * spread would keep it.
  */
-function redactInto(out: Record<string, unknown>, source: Record<string, unknown>, depth: number) {
-  for (const key of Object.keys(source)) {
-    const item = SECRET_KEY.test(key) ? '[redacted]' : redact(source[key], depth + 1);
+function redactInto(
+  out: Record<string, unknown>,
+  source: Record<string, unknown>,
+  depth: number,
+  ancestors: object[] = [],
+) {
+  for (const name of Object.keys(source)) {
+    const item = SECRET_KEY.test(name) ? '[redacted]' : redact(source[name], depth + 1, ancestors);
+    // Keys are scrubbed too (a peer's body may be keyed by what it echoes): short ones cost nothing.
+    const key = scrubSecrets(name);
     if (key === '__proto__')
       Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
     else out[key] = item;
@@ -63,7 +93,7 @@ function redactInto(out: Record<string, unknown>, source: Record<string, unknown
 }
 
 /**
- * The line as JSON; fields JSON cannot write (a BigInt, a cycle deeper than `redact` looks) must
+ * The line as JSON; fields JSON cannot write (a BigInt; cycles are marked by `redact`) must
  * not throw from a log call (in a catch block that would turn one failed record into a failed
  * batch): the line keeps its level and message and says why its fields are missing.
  */
