@@ -390,8 +390,21 @@ export class Operations extends Construct {
 /** The saved queries, by name (README "Operations" shows each). */
 export const SAVED_QUERIES: Record<string, QueryString> = {
   'one request by id': new QueryString({
-    fields: ['@timestamp', 'service', 'Service', 'level', 'message', 'result', 'rule', 'reason'],
-    filterStatements: ['requestId = "REPLACE-WITH-REQUEST-ID"'],
+    // `claimedRequestId`: the id an invalid body carried (unproven), beside the worker's `sqs:` id.
+    fields: [
+      '@timestamp',
+      'service',
+      'Service',
+      'level',
+      'message',
+      'result',
+      'rule',
+      'reason',
+      'claimedRequestId',
+    ],
+    filterStatements: [
+      'requestId = "REPLACE-WITH-REQUEST-ID" or claimedRequestId = "REPLACE-WITH-REQUEST-ID"',
+    ],
     sort: '@timestamp asc',
   }),
   'denials by rule': new QueryString({

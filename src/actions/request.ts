@@ -136,6 +136,25 @@ export const ACTION_NAMES = [
 
 export type ParsedActionRequest = { ok: true; request: ActionRequest } | { ok: false; error: string };
 
+/**
+ * The request id a message body claims, when it has the request id's own syntax (at most 128
+ * letters, digits and `. _ : @ / -`: nothing a log line must escape), else undefined. For a body
+ * that is not a valid request it is a claim, never the request's id: the worker logs it beside
+ * the id it gives the message (`sqs:<message id>`), as `claimedRequestId`, so the saved query "one
+ * request by id" finds the line by the id its producer knows.
+ */
+export function claimedRequestId(body: string): string | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  const id =
+    typeof json === 'object' && json !== null ? (json as { requestId?: unknown }).requestId : undefined;
+  return typeof id === 'string' && requestIdSchema().safeParse(id).success ? id : undefined;
+}
+
 /** Parses a raw message body. Never throws: a bad body yields the reason in words, with paths. */
 export function parseActionRequest(body: string): ParsedActionRequest {
   let json: unknown;

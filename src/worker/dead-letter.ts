@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { type MessageAttributeValue, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
-import { type ActionRequest, actionTarget, requesterKey } from '../actions/request.js';
+import { type ActionRequest, actionTarget, claimedRequestId, requesterKey } from '../actions/request.js';
 import { writeAudit } from '../state/audit.js';
 import { claimEffect, completeEffect, releaseEffect } from '../state/effects.js';
 import type { Refusal } from './admit.js';
@@ -154,6 +154,9 @@ export async function deadLetterRecord(
   const requestId = request?.requestId ?? `sqs:${record.messageId}`;
   const reason = refused ? refused.reason : `not a valid action request: ${error}`;
   const rule = refused?.rule ?? 'validation';
+  // An invalid body's id is unproven: never the line's `requestId`, but written beside it, so the
+  // query by the id its producer knows finds the line (only an id of the request id syntax).
+  const claimed = refused ? undefined : claimedRequestId(record.body);
   await Promise.all([
     completeEffect(
       deps.table,
@@ -193,6 +196,7 @@ export async function deadLetterRecord(
     {
       result: 'dead-lettered',
       requestId,
+      ...(claimed ? { claimedRequestId: claimed } : {}),
       messageId: record.messageId,
       dlqMessageId,
       ...(refused ? { rule, reason } : { error }),

@@ -10,6 +10,7 @@
  * bench/fixtures/powertools-worker-handler.ts), not claimed here.
  */
 import type { Context, ScheduledEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { claimedRequestId, parseActionRequest } from '../actions/request.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { noMetrics } from '../observability/metrics.js';
 import { decide as policyDecide } from '../policy/decide.js';
@@ -34,15 +35,16 @@ export type WorkerContext = Pick<Context, 'getRemainingTimeInMillis'> & Partial<
 
 export type WorkerHandler = (event: SQSEvent, context?: WorkerContext) => Promise<SQSBatchResponse>;
 
-/** The request id a record's lines are found by: the body's, or the one the worker gives it. */
-function requestIdOf(record: SQSRecord): string {
-  try {
-    const id = (JSON.parse(record.body) as { requestId?: unknown }).requestId;
-    if (typeof id === 'string' && id.length <= 200) return id;
-  } catch {
-    // Not JSON: it is dead-lettered under the SQS message id.
-  }
-  return `sqs:${record.messageId}`;
+/**
+ * The ids a failed record's line is found by: a valid request's own id, else the one the worker
+ * gives the message, with the id an invalid body claims beside it (unproven: never the line's
+ * `requestId`), as the dead-letter line writes them.
+ */
+function requestIdsOf(record: SQSRecord): { requestId: string; claimedRequestId?: string } {
+  const parsed = parseActionRequest(record.body);
+  if (parsed.ok && parsed.request.requestId) return { requestId: parsed.request.requestId };
+  const claimed = parsed.ok ? undefined : claimedRequestId(record.body);
+  return { requestId: `sqs:${record.messageId}`, ...(claimed ? { claimedRequestId: claimed } : {}) };
 }
 
 export function createWorker(deps: WorkerDeps): WorkerHandler {
@@ -76,7 +78,7 @@ export function createWorker(deps: WorkerDeps): WorkerHandler {
       } catch (error) {
         result = 'retry';
         batchItemFailures.push({ itemIdentifier: record.messageId });
-        const fields = { requestId: requestIdOf(record), messageId: record.messageId, error };
+        const fields = { ...requestIdsOf(record), messageId: record.messageId, error };
         // On its last receive SQS moves it to the DLQ rather than deliver it again.
         if (isLastReceive(record, recordDeps.maxReceiveCount))
           logger.error('record failed on its last receive; SQS moves it to the DLQ', fields);
