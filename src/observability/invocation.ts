@@ -1,9 +1,12 @@
 /**
  * The Lambda invocation a log line belongs to: Lambda's request id, whether this invocation
  * started the container (cold start) and the X-Ray trace id, added to every line the logger
- * writes while the handler runs. A Node.js Lambda container runs one invocation at a time, so
- * one module-level record is enough; outside Lambda (local stack, tests) the fields are absent.
+ * writes while the handler runs (and by work it started). Kept per async context, not in one
+ * module-level record: Lambda Managed Instances interleave many invocations of one Node
+ * environment (async handlers on one thread), and a shared record gave one invocation's lines
+ * another's id. Outside an invocation (between them, the local stack, tests) the fields are absent.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 
 export interface InvocationFields {
   awsRequestId?: string;
@@ -12,11 +15,19 @@ export interface InvocationFields {
 }
 
 let coldStart = true;
-let current: InvocationFields = {};
+/**
+ * What AWS's guide for Managed Instances recommends for per-request state. Its cost: once a run
+ * has begun, Node keeps a promise hook that adds about 0.13 µs to each await (measured here on
+ * Node 20: 200k awaits 12–16 ms → 37–45 ms), well under a millisecond for an invocation of
+ * thousands of awaits; importing it costs nothing (a built-in). The runtime's own invoke store
+ * uses one too when invocations run concurrently.
+ */
+const invocations = new AsyncLocalStorage<InvocationFields>();
+const NONE: InvocationFields = Object.freeze({});
 
-/** The fields of the invocation running now (empty between invocations). */
+/** The fields of the invocation this code runs in (empty outside one). */
 export function invocationFields(): InvocationFields {
-  return current;
+  return invocations.getStore() ?? NONE;
 }
 
 /** `Root=1-…;Parent=…;Sampled=1` → `1-…` (what the X-Ray console searches by). */
@@ -43,16 +54,12 @@ export function withInvocation<E, C, R>(
   return async (event, context) => {
     const traceId = traceRoot(traceHeader());
     const awsRequestId = (context as { awsRequestId?: unknown } | undefined)?.awsRequestId;
-    current = {
+    const fields: InvocationFields = {
       ...(typeof awsRequestId === 'string' ? { awsRequestId } : {}),
       coldStart,
       ...(traceId ? { traceId } : {}),
     };
     coldStart = false;
-    try {
-      return await handler(event, context);
-    } finally {
-      current = {};
-    }
+    return invocations.run(fields, () => handler(event, context));
   };
 }
