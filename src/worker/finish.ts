@@ -4,9 +4,8 @@
  * requester and the notifications channel. What each kind of ending gets is one table.
  */
 import { randomUUID } from 'node:crypto';
-import { actionTarget, liveReplyUrl, requesterKey } from '../actions/request.js';
+import { actionTarget, requesterKey } from '../actions/request.js';
 import { isDryRun } from '../policy/decide.js';
-import { postToSlack, type SlackMessage } from '../slack/post.js';
 import {
   claimTelling,
   markNotified,
@@ -23,7 +22,6 @@ import { answeredQuestion } from './hold.js';
 import {
   currentDate,
   lockExpiry,
-  notificationsUrl,
   ownerOf,
   type RecordContext,
   type RecordDeps,
@@ -37,6 +35,7 @@ import {
   outcomeMessage,
   outcomeText,
 } from './replies.js';
+import { postAll, postOptions, tellTargets } from './tell.js';
 
 /** An outcome as the record path knows it: the report a reply is built from, less the request. */
 export type Finished = Omit<OutcomeReport, 'request' | 'requestId'>;
@@ -117,10 +116,14 @@ export async function finish(
   const stored = telling.audit && !telling.auditAs && FINAL_RESULTS.has(done.result);
   const owner = claimed ?? (stored ? ownerFor(ctx) : undefined);
   if (owner && owner !== claimed && !(await claim(deps, ctx, owner))) return toldByAnother(ctx);
+  // Once the audit record is written the end counts as told (a copy finding it replays the end
+  // without the channel: endingRecorded), so from there the claim is kept and the end is told
+  // whatever else fails; given back before it, a retry tells.
+  const progress = { audited: false };
   try {
-    return await tellEnd(deps, ctx, done, telling, result);
+    return await tellEnd(deps, ctx, done, telling, result, progress);
   } catch (error) {
-    if (owner) await releaseTelling(deps.table, request.requestId, owner);
+    if (owner && !progress.audited) await releaseTelling(deps.table, request.requestId, owner);
     throw error;
   }
 }
@@ -131,6 +134,7 @@ async function tellEnd(
   done: Finished,
   telling: (typeof TELLING)[Ending],
   result: string,
+  progress: { audited: boolean },
 ): Promise<RecordResult> {
   const { request } = ctx;
   const report: OutcomeReport = { request, requestId: request.requestId, ...done };
@@ -151,8 +155,11 @@ async function tellEnd(
     ...(done.deferUntil ? { deferUntil: done.deferUntil.toISOString() } : {}),
     ...(done.replayOf ? { replayOf: done.replayOf } : {}),
   });
+  // Where it is told is read before the audit record (the channel's URL is a secret, whose read
+  // can fail): nothing that can fail stands between that record and the posts.
+  const targets = await tellTargets(deps, ctx, telling.channel);
+  const audit = telling.audit ? writeAuditFor(deps, ctx, done, telling.auditAs) : undefined;
   const writes: Array<Promise<unknown>> = [];
-  if (telling.audit) writes.push(writeAuditFor(deps, ctx, done, telling.auditAs));
   // The request ended (or a copy told its end again): it is no longer held.
   if (ctx.held && (FINAL_RESULTS.has(done.result) || done.replayOf)) {
     writes.push(endHold(deps.table, request.requestId));
@@ -163,7 +170,13 @@ async function tellEnd(
   // question would otherwise say so until its hourly look). An ended question is left alone.
   const asked = FINAL_RESULTS.has(done.result) ? answeredQuestion(request) : undefined;
   if (asked) writes.push(endAnsweredQuestion(deps, asked, request, done, postOptions(deps, ctx)));
-  await Promise.all(writes);
+  const [audited, ...others] = await Promise.allSettled([audit, ...writes]);
+  if (audited?.status === 'rejected') throw audited.reason;
+  // A replay's record marks nothing new: the end it repeats was told already.
+  progress.audited = audit !== undefined && !telling.auditAs;
+  const failed = others.find((settled) => settled.status === 'rejected');
+  // Nothing marks it told yet: failed before the posts, it is told when the record comes back.
+  if (failed && !progress.audited) throw failed.reason;
 
   // Told once per request and rule (a deferral may be looked at again many times).
   if (
@@ -171,7 +184,10 @@ async function tellEnd(
     !(await markNotified(deps.table, request.requestId, `deferred#${done.rule}`, currentDate(deps)))
   )
     return done.result;
-  await tell(deps, ctx, outcomeMessage(report), telling.channel);
+  await postAll(deps, ctx, targets, outcomeMessage(report));
+  // The end is told: the step that failed (ending the hold or the question) is done again by the
+  // retry, which replays the end.
+  if (failed) throw failed.reason;
   return done.result;
 }
 
@@ -190,56 +206,7 @@ async function endedOtherwise(deps: RecordDeps, ctx: RecordContext, lost: Finish
   return 'replayed';
 }
 
-/**
- * Posts `message` where a request's outcomes are told: the requester's Slack reply URL while it
- * lives and, with `channel`, the notifications channel. A post that fails is counted and logged.
- */
-export async function tell(
-  deps: RecordDeps,
-  ctx: RecordContext,
-  message: SlackMessage,
-  channel: boolean,
-): Promise<void> {
-  const { request } = ctx;
-  const targets: string[] = [];
-  const replyUrl = liveReplyUrl(request, currentDate(deps));
-  if (replyUrl) targets.push(replyUrl);
-  else if (request.reply?.slackResponseUrl)
-    ctx.log.info('reply URL expired (Slack keeps one 30 minutes): not posted');
-  const channelUrl = await notificationsUrl(deps);
-  if (channelUrl && channel) targets.push(channelUrl);
-  await Promise.all(targets.map((url) => reply(deps, ctx, url, message)));
-}
-
 const pick = ({ result, reason, rule }: Finished) => ({ result, reason, rule });
-
-async function reply(
-  deps: RecordDeps,
-  ctx: RecordContext,
-  url: string,
-  message: SlackMessage,
-): Promise<void> {
-  const posted = await postToSlack(url, message, postOptions(deps, ctx));
-  // A reply that cannot be delivered does not undo or retry the work; it is logged (without the URL's path).
-  if (!posted.ok) {
-    deps.metrics.put('SlackPostsFailed', 1, {}, { requestId: ctx.request.requestId });
-    ctx.log.warn('reply not delivered', { error: posted.error, status: posted.status });
-  }
-}
-
-/** The invocation's last second is not spent waiting for Slack (see `postOptions`). */
-const POST_MARGIN_MS = 1_000;
-const SLACK_TIMEOUT_MS = 5_000;
-
-/**
- * A post never outlives the invocation: Lambda would end it as timed out, the batch would come
- * back, and its finished records would be told again. A post cut short is counted as failed.
- */
-export function postOptions(deps: Pick<RecordDeps, 'slack'>, ctx: Pick<RecordContext, 'timing'>) {
-  const left = ctx.timing.remainingMs() - POST_MARGIN_MS;
-  const timeoutMs = Math.max(100, Math.min(deps.slack.timeoutMs ?? SLACK_TIMEOUT_MS, left));
-  return { ...deps.slack, timeoutMs };
-}
 
 /**
  * A request's own stored end that was never told (its audit record missing: the put failed, or the

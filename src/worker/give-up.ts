@@ -15,7 +15,6 @@ import type { RequestState } from '../state/request-state.js';
 import { readRequestState } from '../state/request-state.js';
 import { scrubSecrets } from '../util/secret-scrub.js';
 import { RetryLater } from './errors.js';
-import { tell } from './finish.js';
 import { answeredQuestion } from './hold.js';
 import {
   currentDate,
@@ -25,6 +24,7 @@ import {
   stateSubject,
 } from './record.js';
 import { type GivenUpReport, givenUpMessage, givenUpReason } from './replies.js';
+import { tell } from './tell.js';
 
 /** The audit record's rule, and the DLQ metric's reason. */
 export const GIVEN_UP_RULE = 'retries-exhausted';
