@@ -55,6 +55,11 @@ export async function endHeldNow(
   tell: Telling = {},
 ): Promise<{ ended: true } | { ended: false; final: FinalOutcome | undefined }> {
   const { result, rule, reason } = ending;
+  // Where it is told is read first (the channel's URL is a secret, whose read can fail): failing
+  // here leaves the request held, for its next pass (the tick's, a worker's) to end and tell it.
+  // Read after the final, nobody would: a stuck wait never comes back, and a copy finding the
+  // audit record replays the end without the channel.
+  const channelUrl = await tell.channelUrl?.();
   const first = await recordFinal(
     table,
     { result, reason, rule, requestId: held.requestId, at: now.toISOString() },
@@ -69,11 +74,19 @@ export async function endHeldNow(
   if (!(await claimTelling(table, held.requestId, owner, now.getTime(), now.getTime() + TELLING_LEASE_MS)))
     return { ended: true };
   try {
-    await auditAndTell(table, held, ending, now, tell);
+    await writeAuditOf(table, held, ending, now);
   } catch (error) {
     // Given back: a copy redriven later tells the end instead.
     await releaseTelling(table, held.requestId, owner);
     throw error;
+  }
+  // The end counts as told from its audit record on (a copy replays it without the channel): the
+  // claim is kept, and the posts do not throw (they count what they could not deliver).
+  if (tell.tell) {
+    const urls = [liveReplyUrl(held.request, now), channelUrl].filter(
+      (url): url is string => typeof url === 'string' && url !== '',
+    );
+    await tell.tell(urls, outcomeMessage({ request: held.request, requestId: held.requestId, ...ending }));
   }
   return { ended: true };
 }
@@ -84,12 +97,11 @@ export async function endHeldNow(
  */
 const TELLING_LEASE_MS = 15 * 60_000;
 
-async function auditAndTell(
+async function writeAuditOf(
   table: StateTable,
   held: HeldRecord,
   ending: HeldEnding,
   now: Date,
-  tell: Telling,
 ): Promise<void> {
   const { result, rule, reason, dryRun } = ending;
   const { request } = held;
@@ -107,11 +119,6 @@ async function auditAndTell(
     ...(ending.answeredBy ? { answeredBy: ending.answeredBy } : {}),
     ...(ending.stuckExpired ? { stuckExpired: true } : {}),
   });
-  if (!tell.tell) return;
-  const urls = [liveReplyUrl(request, now), await tell.channelUrl?.()].filter(
-    (url): url is string => typeof url === 'string' && url !== '',
-  );
-  await tell.tell(urls, outcomeMessage({ request, requestId: held.requestId, ...ending }));
 }
 
 /** A cancelled request's ending, written at once. */

@@ -75,8 +75,13 @@ export async function cancelFromSlack(bench: Bench, requestId: string): Promise<
   return policy;
 }
 
-/** The deployed tick: the worker function's entry with the worker's deps under `policy`. */
-export function deployedTick(bench: Bench, policy: Policy, metrics?: Metrics) {
+/** The deployed tick: the worker function's entry with the worker's deps under `policy` (`channelUrl`: the secret's). */
+export function deployedTick(
+  bench: Bench,
+  policy: Policy,
+  metrics?: Metrics,
+  channelUrl?: () => Promise<string | undefined>,
+) {
   return createWorkerEntry({
     policy,
     client: {} as never,
@@ -86,6 +91,7 @@ export function deployedTick(bench: Bench, policy: Policy, metrics?: Metrics) {
     dlqUrl: bench.emulators.dlqUrl,
     logger: createLogger({ service: 'worker', sink: () => {} }),
     ...(metrics ? { metrics } : {}),
+    ...(channelUrl ? { channelUrl } : {}),
     clock: () => bench.clock.now.getTime(),
     slack: { allowedOrigins: [bench.slack.origin] },
     signer: createRequesterSigner(async () => bench.requesterKeys),
