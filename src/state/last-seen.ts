@@ -43,6 +43,18 @@ export interface LastSeenIndex {
   /** Ids evicted by this run. */
   evicted: number;
   max: number;
+  /**
+   * False when its load stopped at the run's deadline while cutting the index down: the entries
+   * are part of the index only, and an id not read yet would count as seen at the watermark, so
+   * nothing may be recorded, forgotten or judged from them. What was evicted stays evicted.
+   */
+  complete: boolean;
+}
+
+/** When cutting the index down must stop: the run's deadline on its clock. */
+export interface EvictionDeadline {
+  deadline: number;
+  clock: () => number;
 }
 
 /** A config's last exposure as the index tells it: its entry, never earlier than the watermark. */
@@ -69,12 +81,15 @@ export async function loadLastSeen(table: StateTable): Promise<Map<string, numbe
 
 /**
  * The index for a run, page by page, evicting past `max` as it goes: an index grown large
- * before it was bounded is cut down on the first run without ever being held whole.
+ * before it was bounded is cut down on the first run without ever being held whole. That cut
+ * (one BatchWriteItem per 25 ids: thousands for an old index) stops at `until`, leaving the index
+ * incomplete (`complete: false`); the next runs go on from there, the watermark durable already.
  */
 export async function loadLastSeenIndex(
   table: StateTable,
   now: Date,
   max = LAST_SEEN_MAX_IDS,
+  until?: EvictionDeadline,
 ): Promise<LastSeenIndex> {
   // Read first: an eviction on the first page must not lower the stored watermark.
   const [mark] = await queryPartition(table, PK, { skPrefix: EVICTED_SK, maxPages: 1 });
@@ -83,6 +98,7 @@ export async function loadLastSeenIndex(
     evictedUpTo: lastSeenFromItem(mark) ?? null,
     evicted: 0,
     max,
+    complete: true,
   };
   for await (const page of queryPages(table, PK)) {
     for (const item of page) {
@@ -90,7 +106,10 @@ export async function loadLastSeenIndex(
       const at = Number(item.lastSeen?.N);
       if (id && id !== EVICTED_SK && Number.isFinite(at)) index.entries.set(id, at);
     }
-    await evictPastBound(table, index, now);
+    if (!(await evictPastBound(table, index, now, until))) {
+      index.complete = false;
+      break;
+    }
   }
   return index;
 }
@@ -118,20 +137,36 @@ export async function recordExposures(
   return grown;
 }
 
-/** Evicts the ids seen longest ago down to `max`: the watermark is durable before any entry goes. */
-async function evictPastBound(table: StateTable, index: LastSeenIndex, now: Date): Promise<void> {
+/**
+ * Evicts the ids seen longest ago down to `max`: the watermark is durable before any entry goes.
+ * False when `until` came first (checked before each batch of 25): the ids not deleted yet stay
+ * in the table and the entries, at or under the watermark, so both still agree.
+ */
+async function evictPastBound(
+  table: StateTable,
+  index: LastSeenIndex,
+  now: Date,
+  until?: EvictionDeadline,
+): Promise<boolean> {
   const over = index.entries.size - index.max;
-  if (over <= 0) return;
+  if (over <= 0) return true;
+  const timeUp = () => until !== undefined && until.clock() >= until.deadline;
+  if (timeUp()) return false;
   const oldest = [...index.entries].sort(([a, at], [b, bt]) => at - bt || (a < b ? -1 : 1)).slice(0, over);
   const upTo = Math.max(index.evictedUpTo ?? Number.NEGATIVE_INFINITY, oldest[oldest.length - 1]?.[1] ?? 0);
   if (upTo !== index.evictedUpTo) await writeLastSeen(table, new Map([[EVICTED_SK, upTo]]), now);
   index.evictedUpTo = upTo;
-  await batchDelete(
-    table,
-    oldest.map(([id]) => lastSeenItemKey(id)),
-  );
-  for (const [id] of oldest) index.entries.delete(id);
-  index.evicted += over;
+  for (let i = 0; i < oldest.length; i += 25) {
+    if (timeUp()) return false;
+    const batch = oldest.slice(i, i + 25);
+    await batchDelete(
+      table,
+      batch.map(([id]) => lastSeenItemKey(id)),
+    );
+    for (const [id] of batch) index.entries.delete(id);
+    index.evicted += batch.length;
+  }
+  return true;
 }
 
 /** The key of one config's last-seen item (the worker reads it with a request's state). */

@@ -13,6 +13,24 @@ import type { FlushPlan } from './flush-plan.js';
 import { shortHash } from './identity.js';
 import { type RunSummary, staleNotification } from './summary.js';
 
+/**
+ * The channel's URL for a run: the secret's (read at each run, for rotation), else the policy's
+ * deprecated field. A secret that cannot be read leaves the run without a channel, logged.
+ */
+export function channelUrlForRun(
+  read: (() => Promise<string | undefined>) | undefined,
+  fallback: string | undefined,
+  logger: Logger,
+): Promise<string | undefined> {
+  return (read?.() ?? Promise.resolve(undefined)).then(
+    (url) => url || fallback,
+    (error: unknown) => {
+      logger.warn('the notifications URL cannot be read; nothing is posted this run', { error });
+      return undefined;
+    },
+  );
+}
+
 export function createNotices(deps: {
   table: StateTable;
   post: (url: string, message: SlackMessage) => Promise<PostResult>;

@@ -134,6 +134,27 @@ export function indexFigures(index: LastSeenIndex) {
   };
 }
 
+/**
+ * A run whose load of the last-seen index stopped at its deadline while cutting an old index down
+ * (src/state/last-seen.ts): it read no event and judged nothing, and says so; the next runs go on.
+ */
+export function indexCutShort(
+  summary: RunSummary,
+  index: LastSeenIndex,
+  watched: number,
+  logger: Logger,
+): void {
+  summary.partial = true;
+  summary.stop = 'time';
+  summary.watch.size = watched;
+  summary.stale = staleSection(undefined, 'the last-seen index is still being cut down to its bound');
+  logger.warn(
+    'the last-seen index is still being cut down to its bound: this run stopped at its deadline before ' +
+      'reading events; the next runs go on from what it evicted',
+    { evicted: index.evicted, max: index.max },
+  );
+}
+
 /** Slack text for the stale sweep: counts first, then the names (bounded). */
 export function staleNotification(summary: RunSummary): string {
   const s = summary.stale;

@@ -27,12 +27,19 @@ import { forgetEvicted, loadWatchSet, type WatchEntry, writeWatchEntries } from 
 import { type NewEvent, reading } from './event-walk.js';
 import { planFlush, withoutConfigIdReport } from './flush-plan.js';
 import { LATE_UNREAD, readLateExposures } from './late-exposures.js';
-import { createNotices } from './notices.js';
+import { channelUrlForRun, createNotices } from './notices.js';
 import { observationStart, withRecording } from './observation.js';
 import { createPoller } from './poller.js';
 import { sendRequests } from './send.js';
 import { earlierAsks, planStaleSweep, type StalePlan } from './stale.js';
-import { emptySummary, indexFigures, type RunSummary, reportRun, staleSection } from './summary.js';
+import {
+  emptySummary,
+  indexCutShort,
+  indexFigures,
+  type RunSummary,
+  reportRun,
+  staleSection,
+} from './summary.js';
 import type { EventState, RunInput, SweeperDeps, SweeperStep } from './types.js';
 
 const DAY = 86_400_000;
@@ -57,13 +64,7 @@ export function createSweeper(deps: SweeperDeps) {
 
   async function run(input: RunInput = {}): Promise<RunSummary> {
     const started = clock();
-    slackUrl = await (deps.channelUrl?.() ?? Promise.resolve(undefined)).then(
-      (url) => url || policy.notifications.slackWebhookUrl,
-      (error: unknown) => {
-        logger.warn('the notifications URL cannot be read; nothing is posted this run', { error });
-        return undefined;
-      },
-    );
+    slackUrl = await channelUrlForRun(deps.channelUrl, policy.notifications.slackWebhookUrl, logger);
     const now = input.now ?? new Date(started);
     const remaining =
       typeof input.remainingMs === 'function' ? input.remainingMs() : (input.remainingMs ?? 15 * 60_000);
@@ -88,16 +89,22 @@ export function createSweeper(deps: SweeperDeps) {
     const pause = await (deps.readPause ?? readPause)(table);
     summary.paused = pause.paused;
     const cursor = withRecording(await readCursor(table), stalePolicy);
+    // An old index is cut down as it loads, up to the deadline: stopped there, it is only part of
+    // the stored one, and nothing is recorded, forgotten or judged from it (the run ends).
     const [watch, lastSeen] = await Promise.all([
       loadWatchSet(table),
-      loadLastSeenIndex(table, now, deps.lastSeenMaxIds),
+      loadLastSeenIndex(table, now, deps.lastSeenMaxIds, { deadline, clock }),
     ]);
-    summary.watch.forgotten += await forgetEvicted(table, watch, lastSeen.entries, listedConfigs);
-    const latest = await readEvents({ now, deadline, summary, cursor, watch, lastSeen });
-    const observedSince = observationStart(latest);
-    const state = { now, summary, watch, lastSeen, observedSince, pause, deadline, latest };
+    let latest: Cursor | undefined = cursor;
+    if (!lastSeen.complete) indexCutShort(summary, lastSeen, watch.size, logger);
+    else {
+      summary.watch.forgotten += await forgetEvicted(table, watch, lastSeen.entries, listedConfigs);
+      latest = await readEvents({ now, deadline, summary, cursor, watch, lastSeen });
+      const observedSince = observationStart(latest);
+      const state = { now, summary, watch, lastSeen, observedSince, pause, deadline, latest };
+      if (stalePolicy) await judgeStale(stalePolicy, state);
+    }
     if (stalePolicy) {
-      await judgeStale(stalePolicy, state);
       const since = await notJudgedSince(table, { judged: summary.stale.judged, now, cursor });
       if (since !== null) summary.stale.notJudgedSince = new Date(since).toISOString();
     }

@@ -63,7 +63,13 @@ describe("the late walk's log lines", () => {
         summary: emptySummary(new Date(now)),
         deadline: now + 60_000,
         watch: new Map(),
-        lastSeen: { entries: new Map(), evictedUpTo: null, evicted: 0, max: LAST_SEEN_MAX_IDS },
+        lastSeen: {
+          entries: new Map(),
+          evictedUpTo: null,
+          evicted: 0,
+          max: LAST_SEEN_MAX_IDS,
+          complete: true,
+        },
         latest: undefined,
       },
     );
