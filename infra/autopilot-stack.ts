@@ -100,6 +100,8 @@ export interface AutopilotStackProps extends StackProps {
 }
 
 export const WORKER_TIMEOUT = Duration.seconds(60);
+/** Minutes between release ticks (the ReleaseTick rule); the ReleaseTickNotRunning alarm is built on it. */
+export const RELEASE_TICK_MINUTES = 1;
 /** Lambda's guidance: visibility at least six times the function timeout, so retries of a batch never overlap. */
 export const QUEUE_VISIBILITY = Duration.seconds(WORKER_TIMEOUT.toSeconds() * 6);
 
@@ -283,7 +285,7 @@ export class AutopilotStack extends Stack {
     // one short worker invocation and one Query of the held partition per minute.
     new Rule(this, 'ReleaseTick', {
       description: 'console-autopilot: every minute, send held requests whose wait is over back to the queue',
-      schedule: Schedule.rate(Duration.minutes(1)),
+      schedule: Schedule.rate(Duration.minutes(RELEASE_TICK_MINUTES)),
       // A missed tick is made good by the next one a minute later.
       targets: [new LambdaFunction(worker.function, { retryAttempts: 0 })],
     });
@@ -439,6 +441,7 @@ export class AutopilotStack extends Stack {
       table,
       alarmAction: new SnsAction(topic),
       sweepMinutes,
+      releaseTickMinutes: RELEASE_TICK_MINUTES,
       thresholds: { ...DEFAULT_ALARM_THRESHOLDS, ...props.alarmThresholds },
     });
 

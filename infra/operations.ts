@@ -62,6 +62,8 @@ export interface OperationsProps {
   table: Table;
   alarmAction: IAlarmAction;
   sweepMinutes: number;
+  /** Minutes between release ticks (the worker's schedule). */
+  releaseTickMinutes: number;
   thresholds: AlarmThresholds;
 }
 
@@ -212,6 +214,21 @@ export class Operations extends Construct {
         treatMissingData: TreatMissingData.BREACHING,
       },
     );
+    // The release tick's heartbeat (one ReleaseTicks line a tick): a disabled rule or dropped
+    // invocations fail nothing, so no error alarm sees them. Five ticks per period, and two empty
+    // periods in a row to page: a dropped tick, or a line read late from the log (only the latest
+    // period still empty), never pages; a stop pages 10 to 15 minutes after the last tick.
+    const tick = props.releaseTickMinutes;
+    alarm(
+      'ReleaseTickNotRunning',
+      `No release tick has run for ${10 * tick} minutes (the worker writes one ReleaseTicks line per tick, every ${tick === 1 ? 'minute' : `${tick} minutes`}): held requests are not sent back (cancels, resumes, answered questions, waits that are over), though people were told "within a minute". Check that the stack's ReleaseTick rule is enabled (EventBridge → Rules), then the worker's Throttles and AsyncEventsDropped (a tick not started within 60 s is dropped, never retried: the queue's batches may use up the function's or the account's concurrency). Nothing is lost: held requests stay held (\`npx autopilot held\` lists them), and the first tick that runs sends back every one whose wait is over.`,
+      appMetric('ReleaseTicks', 'worker').with({ period: Duration.minutes(5 * tick) }),
+      {
+        evaluationPeriods: 2,
+        comparisonOperator: ComparisonOperator.LESS_THAN_THRESHOLD,
+        treatMissingData: TreatMissingData.BREACHING,
+      },
+    );
     alarm(
       'WebhookServerErrors',
       'The Slack webhook answered 5xx: people in Slack see failures. Run the saved query "errors by function" for the webhook; if it finds nothing, the function was throttled or failed to start (its Throttles metric, its init errors in the log group).',
@@ -245,7 +262,8 @@ export class Operations extends Construct {
     const third = { width: 8, height: 6 };
     this.dashboard.addWidgets(
       new TextWidget({
-        markdown: '## Is automation acting?\nDecisions by action and outcome, mutations sent, requests held.',
+        markdown:
+          '## Is automation acting?\nDecisions by action and outcome, mutations sent, requests held, release ticks.',
         width: 24,
         height: 1,
       }),
@@ -253,9 +271,12 @@ export class Operations extends Construct {
     this.dashboard.addWidgets(
       new GraphWidget({ title: 'Decisions (worker)', left: [searchOf('Decisions', 'worker', '')], ...wide }),
       new GraphWidget({
-        title: 'Mutations sent and requests held',
+        title: 'Mutations sent, requests held, release ticks',
         left: [searchOf('MutationsSent', 'worker', '')],
-        right: [searchOf('HeldRequests', 'worker', '')],
+        right: [
+          searchOf('HeldRequests', 'worker', ''),
+          appMetric('ReleaseTicks', 'worker', 'Sum', 'release ticks'),
+        ],
         ...wide,
       }),
     );

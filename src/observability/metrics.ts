@@ -48,6 +48,11 @@ export const METRIC_CATALOGUE = {
   ConsoleApiServerErrors: { unit: 'Count', dimensions: [] },
   /** Mutations that had to wait for the budget, and how long (ms). */
   BudgetWaits: { unit: 'Milliseconds', dimensions: [] },
+  /**
+   * One per release tick, as it starts (the worker, every minute): its heartbeat. Nothing else
+   * shows a tick that never runs (its rule disabled, its invocations dropped): no error is counted.
+   */
+  ReleaseTicks: { unit: 'Count', dimensions: [] },
   /** Slack posts (replies, channel notices, questions) that could not be delivered. */
   SlackPostsFailed: { unit: 'Count', dimensions: [] },
   /** Events the sweeper read in a run. */

@@ -118,6 +118,9 @@ export function releaseHandler(deps: ReleaseDeps & { clock?: () => number }) {
     const scheduled = event?.time ? new Date(event.time) : undefined;
     const now =
       scheduled && !Number.isNaN(scheduled.getTime()) ? scheduled : new Date((deps.clock ?? Date.now)());
+    // The heartbeat, before anything can fail: the ReleaseTickNotRunning alarm fires when none
+    // comes (a tick that runs and fails is WorkerErrors' to count).
+    deps.metrics?.put('ReleaseTicks', 1, {});
     let summary: ReleaseSummary;
     try {
       summary = await releaseHeld(deps, now);

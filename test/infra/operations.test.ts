@@ -127,6 +127,7 @@ describe('the alarms', () => {
         'ConsoleApiServerErrors',
         'ConsoleApiUnreachable',
         'DeadLetterQueueNotEmpty',
+        'ReleaseTickNotRunning',
         'SweeperErrors',
         'SweeperLagging',
         'SweeperNotRunning',

@@ -5,7 +5,8 @@
  * active all month. So the figure under-stated the bill. Here the real sweeper (its Console
  * client wired as in production, so its reads of the log are measured) runs quiet runs over the
  * emulators and the sandbox with the shipped policy and with no stale sweep, the release tick
- * runs with nothing held, and README must name exactly the metrics they send and price them.
+ * runs with nothing held (its entry, as EventBridge invokes it: each tick sends its heartbeat), and
+ * README must name exactly the metrics they send and price them.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +16,7 @@ import { parsePolicy } from '../../src/policy/parse.js';
 import type { PolicyInput } from '../../src/policy/schema.js';
 import type { SecretsProvider } from '../../src/secrets/secrets.js';
 import { consoleClientFor } from '../../src/wiring/from-env.js';
-import { releaseHeld } from '../../src/worker/release.js';
+import { releaseHandler } from '../../src/worker/worker.js';
 import { freshState, makeSweeper, memoryLogger, NOW, type Rig, startRig } from '../sweeper/harness.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
@@ -100,7 +101,9 @@ describe('metrics sent with no traffic', () => {
       logger,
       metrics: tickMetrics,
     };
-    for (let minute = 0; minute < 3; minute++) await releaseHeld(tick, new Date(clockNow + minute * 60_000));
+    const release = releaseHandler(tick);
+    for (let minute = 0; minute < 3; minute++)
+      await release({ time: new Date(clockNow + minute * 60_000).toISOString() });
     return billedMetrics([...lines, ...tickLines]);
   }
 
@@ -109,17 +112,22 @@ describe('metrics sent with no traffic', () => {
     const { staleConfigs: _off, ...withoutStale } = shipped.sweeper ?? {};
     const withoutSweep = await atRest({ ...shipped, sweeper: withoutStale });
     expect(withoutSweep.every((m) => withSweep.includes(m))).toBe(true);
-    // Every one is the sweeper's (one Service dimension); the tick sends none with nothing to do.
-    expect(withSweep.every((m) => m.endsWith('{Service=sweeper}'))).toBe(true);
+    // Every one is the sweeper's (one Service dimension), but the tick's heartbeat, which it
+    // sends with nothing to do too (the ReleaseTickNotRunning alarm reads it).
+    expect(withSweep.filter((m) => !m.endsWith('{Service=sweeper}'))).toEqual([
+      'ReleaseTicks{Service=worker}',
+    ]);
 
     const costs = readme.slice(readme.indexOf('### What it costs at rest'));
     const line =
-      /the sweeper's EMF metrics[^$]*?(\d+)–(\d+)\s+custom\s+metrics\s+\$(\d+\.\d\d)–(\d+\.\d\d)/.exec(costs);
+      /the EMF metrics sent whatever the traffic[^$]*?(\d+)–(\d+)\s+custom\s+metrics\s+\$(\d+\.\d\d)–(\d+\.\d\d)/.exec(
+        costs,
+      );
     expect(line, 'the metrics line of "What it costs at rest"').not.toBeNull();
     const named = [...line![0].matchAll(/`([A-Z][A-Za-z]+)`/g)]
       .map((m) => m[1]!)
       .filter((name) => name in METRIC_CATALOGUE)
-      .map((name) => `${name}{Service=sweeper}`)
+      .map((name) => `${name}{Service=${name === 'ReleaseTicks' ? 'worker' : 'sweeper'}}`)
       .sort();
     expect(named).toEqual(withSweep);
     expect(Number(line![1])).toBe(withoutSweep.length);
