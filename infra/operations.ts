@@ -234,6 +234,16 @@ export class Operations extends Construct {
       'The Slack webhook answered 5xx: people in Slack see failures. Run the saved query "errors by function" for the webhook; if it finds nothing, the function was throttled or failed to start (its Throttles metric, its init errors in the log group).',
       api.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum' }),
     );
+    // Each count is a request whose send failed after the SDK's own retries, answered "not queued,
+    // try again". One is a blip (a dropped connection, one throttled call) the person's next try
+    // gets past; three within 15 minutes are people's tries failing again: a cause that lasts (the
+    // queue's policy or key, throttling), and every chat-ops change fails until someone acts.
+    alarm(
+      'ActionsQueueUnreachable',
+      "The Slack webhook could not put chat-ops requests on the actions queue at least 3 times in 15 minutes: SQS refused or failed the send. Each person was answered that it was not queued (nothing was changed), so every chat-ops change fails while this lasts; CI producers sending to the queue may fail too. In Logs Insights over the webhook's log group, `filter outcome = \"queue_unreachable\" | fields @timestamp, requestId, error`: the error names the cause (AccessDenied: the queue policy, or the webhook role's sqs:SendMessage; KMS: the queue's key; throttling; a deleted queue, ACTIONS_QUEUE_URL). Once fixed, people just try again.",
+      appMetric('ActionsQueueUnreachable', 'webhook').with({ period: Duration.minutes(15) }),
+      { threshold: 3 },
+    );
     alarm(
       'WorkerErrors',
       'Worker invocations failed as a whole: a release tick, a timeout or a failed start (a single failing record is retried and reaches the DLQ alarm instead). Run the saved query "errors by function".',
@@ -370,9 +380,12 @@ export class Operations extends Construct {
     );
     this.dashboard.addWidgets(
       new GraphWidget({
-        title: 'Slack posts failed, webhook 5xx',
+        title: 'Slack posts failed, webhook 5xx, chat-ops requests not queued',
         left: [acrossServices('SlackPostsFailed', all, 'Slack posts failed')],
-        right: [api.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum', label: 'webhook 5xx' })],
+        right: [
+          api.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum', label: 'webhook 5xx' }),
+          appMetric('ActionsQueueUnreachable', 'webhook', 'Sum', 'not queued'),
+        ],
         ...third,
       }),
       new GraphWidget({

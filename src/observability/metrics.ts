@@ -53,6 +53,12 @@ export const METRIC_CATALOGUE = {
    * shows a tick that never runs (its rule disabled, its invocations dropped): no error is counted.
    */
   ReleaseTicks: { unit: 'Count', dimensions: [] },
+  /**
+   * Chat-ops requests the webhook could not put on the actions queue: SQS refused or failed the
+   * send (`queue_unreachable`; the person was answered "not queued"). Not the sends whose answer
+   * did not come in time (they may be queued), nor the ones it could not sign.
+   */
+  ActionsQueueUnreachable: { unit: 'Count', dimensions: [] },
   /** Slack posts (replies, channel notices, questions) that could not be delivered. */
   SlackPostsFailed: { unit: 'Count', dimensions: [] },
   /** Events the sweeper read in a run. */

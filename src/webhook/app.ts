@@ -102,6 +102,10 @@ export function createWebhookApp(deps: WebhookDeps): Hono<AppEnv> {
     // Exactly one line per request; its level says whether anybody needs to look. A request
     // that could not be signed was answered (200), but only an operator can fix its secrets.
     const operatorFault = OPERATOR_FAULTS.has(log.outcome ?? '');
+    // Answered 200 ("not queued"): without a metric, a queue that stays unreachable fails every
+    // chat-ops change while the dashboards look calm (the ActionsQueueUnreachable alarm reads it).
+    if (log.outcome === ('queue_unreachable' satisfies NotQueued))
+      deps.metrics?.put('ActionsQueueUnreachable', 1, {}, log.requestId ? { requestId: log.requestId } : {});
     const level =
       status >= 500 || operatorFault ? 'error' : status >= 400 || log.error || log.warning ? 'warn' : 'info';
     deps.logger[level]('request', {

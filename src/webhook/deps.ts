@@ -6,6 +6,7 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { RequesterSigner } from '../actions/proof.js';
 import type { Logger } from '../observability/logger.js';
+import type { Metrics } from '../observability/metrics.js';
 import type { Veto } from '../policy/decide.js';
 import type { Policy } from '../policy/schema.js';
 import type { SecretsProvider } from '../secrets/secrets.js';
@@ -89,6 +90,8 @@ export interface WebhookDeps {
   /** Approximate number of queued actions, for `status` (optional). */
   queueDepth?: () => Promise<number | undefined>;
   logger: Logger;
+  /** EMF metrics (`ActionsQueueUnreachable`); default none. */
+  metrics?: Metrics;
   now?: () => number;
   /** Overall deadline for reads and for enqueueing, counted from the request's arrival. Default 2500 ms. */
   deadlineMs?: number;

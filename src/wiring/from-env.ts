@@ -234,6 +234,7 @@ export function webhookDepsFromEnv(env: Env = process.env, options: WiringOption
     audit: { read: (requestId) => readRequestAudit(c.table, requestId) },
     held: heldAccess(c.table),
     logger: c.logger,
+    metrics: c.metrics,
     now: c.clock,
   };
 }

@@ -121,6 +121,7 @@ describe('the alarms', () => {
     expect(ids.sort()).toEqual(
       [
         'ActionsQueueBacklog',
+        'ActionsQueueUnreachable',
         'ConsoleApiForbidden',
         'ConsoleApiThrottled',
         'ConsoleApiUnauthorized',
