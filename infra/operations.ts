@@ -93,15 +93,22 @@ function searchOf(name: MetricName, service: Service, label: string): MathExpres
 }
 
 /** The sum of one metric over the functions that emit it (a missing series counts as 0). */
-function acrossServices(name: MetricName, services: Service[], label: string): MathExpression {
+function acrossServices(
+  name: MetricName,
+  services: Service[],
+  label: string,
+  period: Duration = FIVE_MINUTES,
+): MathExpression {
   // Ids are unique per graph or alarm: the metric's name and the service.
   const idOf = (s: Service) => `${name.charAt(0).toLowerCase()}${name.slice(1)}_${s}`;
-  const usingMetrics = Object.fromEntries(services.map((s) => [idOf(s), appMetric(name, s)]));
+  const usingMetrics = Object.fromEntries(
+    services.map((s) => [idOf(s), appMetric(name, s).with({ period })]),
+  );
   return new MathExpression({
     expression: services.map((s) => `FILL(${idOf(s)}, 0)`).join(' + '),
     usingMetrics,
     label,
-    period: FIVE_MINUTES,
+    period,
   });
 }
 
@@ -242,6 +249,16 @@ export class Operations extends Construct {
       'ActionsQueueUnreachable',
       "The Slack webhook could not put chat-ops requests on the actions queue at least 3 times in 15 minutes: SQS refused or failed the send. Each person was answered that it was not queued (nothing was changed), so every chat-ops change fails while this lasts; CI producers sending to the queue may fail too. In Logs Insights over the webhook's log group, `filter outcome = \"queue_unreachable\" | fields @timestamp, requestId, error`: the error names the cause (AccessDenied: the queue policy, or the webhook role's sqs:SendMessage; KMS: the queue's key; throttling; a deleted queue, ACTIONS_QUEUE_URL). Once fixed, people just try again.",
       appMetric('ActionsQueueUnreachable', 'webhook').with({ period: Duration.minutes(15) }),
+      { threshold: 3 },
+    );
+    // Slack posts are how outcomes, questions and notices reach people. A single failure is a blip
+    // (Slack slow for a moment, a post cut by the invocation's end); three in an hour are posts
+    // failing again and again, as with a revoked incoming webhook or an archived channel: an hour,
+    // not minutes, because a quiet deployment posts a few times an hour, and every post then fails.
+    alarm(
+      'SlackPostsFailing',
+      "Slack refused or did not answer at least 3 posts in an hour (replies, channel notices, questions with their buttons): people are not told outcomes, and questions are not asked. In Logs Insights over the three log groups, `filter @message like /not delivered|cannot post/ | fields @timestamp, @log, requestId, message, error, replyError, status`: the error and Slack's status name the cause. 403 or 404 (invalid_token, no_service) or 410 (channel_is_archived) on the notifications channel: its incoming webhook was revoked or its channel archived; put a new URL in slackWebhookUrl (SecretArn for the worker, SweeperSecretArn for the sweeper). A reply to a request's own response_url that fails is that request's alone (Slack keeps one 30 minutes, 5 replies); its outcome is still in `/autopilot why <requestId>`.",
+      acrossServices('SlackPostsFailed', all, 'Slack posts failed', Duration.hours(1)),
       { threshold: 3 },
     );
     alarm(

@@ -31,7 +31,16 @@ export async function endAnsweredQuestion(
   const tell = async (urls: string[], message: SlackMessage) => {
     for (const url of urls.filter((u) => u !== answer.reply?.slackResponseUrl)) {
       const posted = await postToSlack(url, message, slack);
-      if (!posted.ok) deps.metrics.put('SlackPostsFailed', 1, {}, { requestId: asked });
+      if (posted.ok) continue;
+      deps.metrics.put('SlackPostsFailed', 1, {}, { requestId: asked });
+      // Under the asked request's id, found with its story; never the URL (it lets anyone post there).
+      deps.logger.warn('reply to the answered question not delivered', {
+        requestId: asked,
+        answeredBy: answer.requestId,
+        reason: posted.reason,
+        error: posted.error,
+        ...(posted.status !== undefined ? { status: posted.status } : {}),
+      });
     }
   };
   // Who answered is kept apart from the reason too: the audit record is a person's answer, not a

@@ -129,6 +129,7 @@ describe('the alarms', () => {
         'ConsoleApiUnreachable',
         'DeadLetterQueueNotEmpty',
         'ReleaseTickNotRunning',
+        'SlackPostsFailing',
         'SweeperErrors',
         'SweeperLagging',
         'SweeperNotRunning',
