@@ -70,18 +70,24 @@ export function buildRuleRequest(
 export function ruleNotification(rule: EventRule, event: EventLike): string {
   const at = new Date(Number(event.timestamp));
   const when = Number.isNaN(at.getTime()) ? event.timestamp.slice(0, 40) : at.toISOString();
-  // Every field of a logged event is untrusted (client SDKs write them): escaped, and cut (a post
-  // past Slack's size is refused whole).
-  const parts = [`*${escapeMrkdwn(event.name.replace(/\*/g, '').slice(0, 120))}*`];
-  if (event.value) parts.push(`value ${inlineCode(event.value.slice(0, 80))}`);
-  if (event.source) parts.push(`from ${escapeMrkdwn(event.source.slice(0, 80))}`);
-  if (event.userID) parts.push(`user ${escapeMrkdwn(event.userID.slice(0, 80))}`);
+  // Every field of a logged event is untrusted (client SDKs write them): escaped, on one line (a
+  // line break would let the client write lines of its own under ours), and cut (a post past
+  // Slack's size is refused whole).
+  const parts = [`*${escapeMrkdwn(oneLine(event.name).replace(/\*/g, '').slice(0, 120))}*`];
+  if (event.value) parts.push(`value ${inlineCode(oneLine(event.value).slice(0, 80))}`);
+  if (event.source) parts.push(`from ${escapeMrkdwn(oneLine(event.source).slice(0, 80))}`);
+  if (event.userID) parts.push(`user ${escapeMrkdwn(oneLine(event.userID).slice(0, 80))}`);
   const metadata = Object.entries(event.metadata ?? {})
     .slice(0, 6)
     .map(
       ([key, value]) =>
-        `${key.slice(0, 40)}=${String(typeof value === 'object' ? canonicalJson(value) : value).slice(0, 60)}`,
+        `${oneLine(key).slice(0, 40)}=${oneLine(String(typeof value === 'object' ? canonicalJson(value) : value)).slice(0, 60)}`,
     )
     .join(', ');
-  return `${parts.join(' ')} at ${escapeMrkdwn(when)}${metadata ? ` (${escapeMrkdwn(metadata)})` : ''} — rule "${escapeMrkdwn(rule.name)}"`;
+  return `${parts.join(' ')} at ${escapeMrkdwn(oneLine(when))}${metadata ? ` (${escapeMrkdwn(metadata)})` : ''} — rule "${escapeMrkdwn(oneLine(rule.name))}"`;
+}
+
+/** Control characters and Unicode line/paragraph separators become one space each run. */
+function oneLine(text: string): string {
+  return text.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ');
 }
