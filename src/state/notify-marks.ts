@@ -30,3 +30,27 @@ export async function markPosted(table: StateTable, keys: string[], now: Date): 
     })),
   );
 }
+
+/**
+ * The stale summary's own mark: the hash of the text posted last. "Changed since the last post"
+ * needs the last one, not every one posted: a text seen before (x stale, then x and y, then x
+ * again) is news again, and a key per text would keep the channel's last word on x and y.
+ * Batch calls, as for the other marks: the sweeper's role has only those on this partition.
+ */
+const LAST_SUMMARY = 'summary:last';
+
+export async function lastSummaryPosted(table: StateTable): Promise<string | undefined> {
+  return (await batchGet(table, [itemKey(PK, LAST_SUMMARY)]))[0]?.hash?.S;
+}
+
+export async function markSummaryPosted(table: StateTable, hash: string, now: Date): Promise<void> {
+  await batchPut(table, [
+    {
+      pk: { S: PK },
+      sk: { S: LAST_SUMMARY },
+      hash: { S: hash },
+      postedAt: { S: now.toISOString() },
+      expiresAt: { N: String(expiresAfterDays(now, 30)) },
+    },
+  ]);
+}

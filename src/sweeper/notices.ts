@@ -7,7 +7,7 @@
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { PostResult, SlackMessage } from '../slack/post.js';
-import { markPosted, postedAlready } from '../state/notify-marks.js';
+import { lastSummaryPosted, markSummaryPosted, postedAlready } from '../state/notify-marks.js';
 import type { StateTable } from '../state/table.js';
 import type { FlushPlan } from './flush-plan.js';
 import { shortHash } from './identity.js';
@@ -84,10 +84,12 @@ export function createNotices(deps: {
     if ((summary.stale.stale.length === 0 && !stuck) || !url) return;
     const text = staleNotification(summary);
     const key = `summary:${shortHash(text, 24)}`;
-    if ((await postedAlready(table, [key])).has(key)) return;
+    const last = await lastSummaryPosted(table);
+    // Without a last mark (written by an earlier version, per text), the text's own mark stands in.
+    if (last === undefined ? (await postedAlready(table, [key])).has(key) : last === key) return;
     const result = await post(url, { text });
     if (result.ok) {
-      await markPosted(table, [key], now);
+      await markSummaryPosted(table, key, now);
       return;
     }
     metrics.put('SlackPostsFailed', 1, {});
