@@ -12,7 +12,7 @@ import { escapeMrkdwn, inlineCode } from '../slack/mrkdwn.js';
 import { globMatch } from '../util/glob.js';
 import { formatIssues } from '../util/zod-issues.js';
 import { eventField } from './event-fields.js';
-import { canonicalJson, shortHash, slug } from './identity.js';
+import { canonicalJson, eventTime, shortHash, slug } from './identity.js';
 import { fillTemplate } from './templates.js';
 import type { EventLike } from './types.js';
 
@@ -50,11 +50,10 @@ export function buildRuleRequest(
       reason: `missing field${filled.missing.length > 1 ? 's' : ''} ${filled.missing.join(', ')}`,
     };
   }
-  const at = new Date(Number(event.timestamp));
-  const when = Number.isNaN(at.getTime()) ? event.timestamp : at.toISOString();
+  const when = whenLogged(event);
   const candidate = {
     version: 1,
-    reason: `event ${event.name} at ${when} matched rule "${rule.name}"`,
+    reason: `event ${event.name} ${when} matched rule "${rule.name}"`,
     ...(filled.value as Record<string, unknown>),
     requestedBy: { source: 'events', id: rule.name },
     requestedAt: now.toISOString(),
@@ -68,8 +67,7 @@ export function buildRuleRequest(
 
 /** The channel message for a `notify` rule: short, one line of facts and the rule's name. */
 export function ruleNotification(rule: EventRule, event: EventLike): string {
-  const at = new Date(Number(event.timestamp));
-  const when = Number.isNaN(at.getTime()) ? event.timestamp.slice(0, 40) : at.toISOString();
+  const when = whenLogged(event);
   // Every field of a logged event is untrusted (client SDKs write them): escaped, on one line (a
   // line break would let the client write lines of its own under ours), and cut (a post past
   // Slack's size is refused whole).
@@ -84,7 +82,19 @@ export function ruleNotification(rule: EventRule, event: EventLike): string {
         `${oneLine(key).slice(0, 40)}=${oneLine(String(typeof value === 'object' ? canonicalJson(value) : value)).slice(0, 60)}`,
     )
     .join(', ');
-  return `${parts.join(' ')} at ${escapeMrkdwn(oneLine(when))}${metadata ? ` (${escapeMrkdwn(metadata)})` : ''} — rule "${escapeMrkdwn(oneLine(rule.name))}"`;
+  return `${parts.join(' ')} ${escapeMrkdwn(oneLine(when))}${metadata ? ` (${escapeMrkdwn(metadata)})` : ''} — rule "${escapeMrkdwn(oneLine(rule.name))}"`;
+}
+
+/**
+ * When the event says it was logged (`at …`), as the sweeper reads timestamps (`eventTime`): `Number` took
+ * '' (a timestamp the client left out) for 1970-01-01 and "0x10" for 16 ms, a date the event never
+ * had. Anything else is said to be unreadable, quoted and cut.
+ */
+function whenLogged(event: EventLike): string {
+  const ms = eventTime(event);
+  if (!Number.isNaN(ms)) return `at ${new Date(ms).toISOString()}`;
+  const raw = String(event.timestamp ?? '').trim();
+  return raw === '' ? 'with no timestamp' : `with an unreadable timestamp "${raw.slice(0, 40)}"`;
 }
 
 /** Control characters and Unicode line/paragraph separators become one space each run. */
