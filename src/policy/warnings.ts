@@ -69,6 +69,25 @@ function approvalWarnings(policy: Policy): PolicyWarning[] {
   return warnings;
 }
 
+/**
+ * The other mutations an event rule can queue: `actions.<action>.requesters` alone allows them
+ * (no window, no question), so a glob there that takes every event rule is as wide as one in an
+ * approval rule.
+ */
+function actionWarnings(policy: Policy): PolicyWarning[] {
+  return (['disable_groups', 'archive_config'] as const).flatMap((action) => {
+    const glob = policy.actions[action]?.requesters.find((g) => globMatch(g, `events:${ANYTHING}`));
+    if (glob === undefined) return [];
+    return [
+      {
+        code: 'events-any-rule',
+        where: `actions.${action}`,
+        message: `requester "${glob}" lets every event rule ${action.replace('_', ' ')} (logged events are untrusted), also rules added later: name them ("events:<rule name>")`,
+      },
+    ];
+  });
+}
+
 function templateWarnings(rule: EventRule): PolicyWarning[] {
   if (!rule.enqueue) return [];
   const template = rule.enqueue as Record<string, unknown>;
@@ -90,6 +109,7 @@ function templateWarnings(rule: EventRule): PolicyWarning[] {
 export function policyWarnings(policy: Policy): PolicyWarning[] {
   return [
     ...approvalWarnings(policy),
+    ...actionWarnings(policy),
     ...policy.sweeper.eventRules.flatMap(templateWarnings),
     ...(policy.notifications.slackWebhookUrl
       ? [
