@@ -1,6 +1,7 @@
 /**
  * Reading a field of an event by the paths the policy uses: `name`, `source`, `userID`,
- * `value`, `timestamp`, and `metadata.<key>[.<key>…]` into nested metadata. Values are
+ * `value`, `timestamp`, and `metadata.<key>[.<key>…]` into nested metadata (or flat keys with
+ * dots). Values are
  * turned into strings (numbers and booleans as written, objects as canonical JSON) so that
  * globs and templates work on every field alike; a missing field is `undefined`.
  */
@@ -16,13 +17,24 @@ export function eventField(event: EventLike, path: string): string | undefined {
 export function eventValue(event: EventLike, path: string): unknown {
   if (EVENT_TOP_LEVEL_FIELDS.has(path)) return (event as unknown as Record<string, unknown>)[path];
   if (!path.startsWith('metadata.')) return undefined;
-  let current: unknown = event.metadata;
-  for (const key of path.slice('metadata.'.length).split('.')) {
-    if (current === null || typeof current !== 'object' || Array.isArray(current)) return undefined;
-    if (!Object.hasOwn(current, key)) return undefined;
-    current = (current as Record<string, unknown>)[key];
+  return valueAt(event.metadata, path.slice('metadata.'.length).split('.'));
+}
+
+/**
+ * The value at `keys` under `current`: a nested key first, else keys joined by their dots. SDKs
+ * also log flat keys with dots (`{"release.phase": …}`), which a path can name no other way: read
+ * nested only, a rule on one never matched, silently.
+ */
+function valueAt(current: unknown, keys: readonly string[]): unknown {
+  if (keys.length === 0) return current;
+  if (current === null || typeof current !== 'object' || Array.isArray(current)) return undefined;
+  for (let take = 1; take <= keys.length; take++) {
+    const key = keys.slice(0, take).join('.');
+    if (!Object.hasOwn(current, key)) continue;
+    const found = valueAt((current as Record<string, unknown>)[key], keys.slice(take));
+    if (found !== undefined) return found;
   }
-  return current;
+  return undefined;
 }
 
 function stringify(value: unknown): string | undefined {
