@@ -51,10 +51,14 @@ export function buildRuleRequest(
     };
   }
   const when = whenLogged(event);
+  const fields = filled.value as Record<string, unknown>;
+  const reason = fields.reason ?? `event ${event.name} ${when} matched rule "${rule.name}"`;
   const candidate = {
     version: 1,
-    reason: `event ${event.name} ${when} matched rule "${rule.name}"`,
-    ...(filled.value as Record<string, unknown>),
+    ...fields,
+    // Words for people, filled from the event: cut to what a request takes (2000), or a long value
+    // or name would make the request invalid and the event would be skipped.
+    reason: typeof reason === 'string' ? cutReason(reason) : reason,
     requestedBy: { source: 'events', id: rule.name },
     requestedAt: now.toISOString(),
     requestId: ruleRequestId(rule.name, eventId),
@@ -95,6 +99,15 @@ function whenLogged(event: EventLike): string {
   if (!Number.isNaN(ms)) return `at ${new Date(ms).toISOString()}`;
   const raw = String(event.timestamp ?? '').trim();
   return raw === '' ? 'with no timestamp' : `with an unreadable timestamp "${raw.slice(0, 40)}"`;
+}
+
+const MAX_REASON = 2000;
+
+function cutReason(reason: string): string {
+  if (reason.length <= MAX_REASON) return reason;
+  const cut = reason.slice(0, MAX_REASON - 1);
+  // Not half of a surrogate pair: no JSON or Slack text takes one.
+  return `${/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut}…`;
 }
 
 /** Control characters and Unicode line/paragraph separators become one space each run. */
