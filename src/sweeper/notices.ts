@@ -31,19 +31,29 @@ export function channelUrlForRun(
   );
 }
 
+/** How long one post may take (postToSlack's timeout): none starts closer than this to the deadline. */
+const POST_MS = 5_000;
+
 export function createNotices(deps: {
   table: StateTable;
   post: (url: string, message: SlackMessage) => Promise<PostResult>;
   metrics: Metrics;
   logger: Logger;
+  clock?: () => number;
 }) {
   const { table, post, metrics, logger } = deps;
+  const clock = deps.clock ?? Date.now;
 
-  /** Posts the notifications not posted before; returns the keys posted now (the caller marks them). */
+  /**
+   * Posts the notifications not posted before; returns the keys posted now (the caller marks them).
+   * Posting stops at the run's `deadline`: one by one, a slow Slack (or a flood of matching events)
+   * kept the run past its Lambda time, killed before its cursor was saved, every run again.
+   */
   async function postNew(
     url: string | undefined,
     notes: FlushPlan['toNotify'],
     summary: RunSummary,
+    deadline = Number.POSITIVE_INFINITY,
   ): Promise<string[]> {
     if (notes.length === 0) return [];
     if (!url) {
@@ -58,7 +68,16 @@ export function createNotices(deps: {
       notes.map((n) => n.key),
     );
     const posted: string[] = [];
-    for (const note of notes.filter((n) => !already.has(n.key))) {
+    const fresh = notes.filter((n) => !already.has(n.key));
+    for (const [index, note] of fresh.entries()) {
+      if (clock() + POST_MS >= deadline) {
+        summary.rules.notifySkipped += fresh.length - index;
+        logger.warn('the run is at its deadline: event notifications not posted', {
+          count: fresh.length - index,
+          first: note.key,
+        });
+        break;
+      }
       const result = await post(url, { text: note.text });
       if (result.ok) {
         posted.push(note.key);

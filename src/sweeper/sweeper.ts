@@ -57,7 +57,7 @@ export function createSweeper(deps: SweeperDeps) {
   const listedConfigs = new Set(stalePolicy?.configs ?? []);
   // From the secret at the start of each run (rotation); the policy's deprecated field otherwise.
   let slackUrl = policy.notifications.slackWebhookUrl;
-  const notices = createNotices({ table, post, metrics, logger });
+  const notices = createNotices({ table, post, metrics, logger, clock });
   const step = async (name: SweeperStep, detail: Record<string, unknown> = {}) => {
     await deps.hooks?.onStep?.(name, detail);
   };
@@ -255,7 +255,7 @@ export function createSweeper(deps: SweeperDeps) {
     summary.rules.enqueued += plan.toSend.length;
     await step('enqueue', { requestIds: plan.toSend.map((r) => r.requestId) });
 
-    const posted = await notices.postNew(slackUrl, plan.toNotify, summary);
+    const posted = await notices.postNew(slackUrl, plan.toNotify, summary, state.deadline);
     await step('notify', { posted });
     if (posted.length > 0) await markPosted(table, posted, now);
     await step('notify-marks', { posted });
