@@ -94,7 +94,8 @@ function templateWarnings(rule: EventRule): PolicyWarning[] {
   const warnings: PolicyWarning[] = [];
   for (const field of TARGET_FIELDS[rule.enqueue.action] ?? []) {
     for (const path of placeholders(template[field])) {
-      const constraint = rule.match[path];
+      // Own keys only: `{constructor}` must not find Object.prototype's function (check crashed).
+      const constraint = Object.hasOwn(rule.match, path) ? rule.match[path] : undefined;
       if (constraint !== undefined && !globMatch(constraint, ANYTHING)) continue;
       warnings.push({
         code: 'template-unconstrained',

@@ -1,0 +1,27 @@
+/**
+ * Review (policy check): a template placeholder is looked up in the rule's `match` to see whether
+ * it is constrained. Looked up as a plain property, `{constructor}` (or `{toString}`) found
+ * Object.prototype's function and `policy check` crashed with "pattern.includes is not a
+ * function" instead of warning that the target comes unconstrained from the event.
+ */
+import { describe, expect, it } from 'vitest';
+import { parsePolicy } from '../src/policy/parse.js';
+import { policyWarnings } from '../src/policy/warnings.js';
+
+describe('policy check on a placeholder named like an Object.prototype member', () => {
+  it.each(['constructor', 'toString', 'hasOwnProperty'])('warns about {%s} instead of crashing', (path) => {
+    const policy = parsePolicy({
+      version: 1,
+      sweeper: {
+        eventRules: [
+          {
+            name: 'r',
+            match: { name: 'release_checks_passed' },
+            enqueue: { action: 'approve_phase', triggerId: `{${path}}`, phaseId: 'ph_1' },
+          },
+        ],
+      },
+    });
+    expect(policyWarnings(policy).map((w) => w.code)).toEqual(['template-unconstrained']);
+  });
+});
