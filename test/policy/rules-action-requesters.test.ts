@@ -9,12 +9,12 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decide } from '../src/policy/decide.js';
-import { parsePolicy } from '../src/policy/parse.js';
-import { policyWarnings } from '../src/policy/warnings.js';
-import { buildRuleRequest, ruleMatches } from '../src/sweeper/event-rules.js';
+import { decide } from '../../src/policy/decide.js';
+import { parsePolicy } from '../../src/policy/parse.js';
+import { policyWarnings } from '../../src/policy/warnings.js';
+import { buildRuleRequest, ruleMatches } from '../../src/sweeper/event-rules.js';
 
-const REPO = resolve(import.meta.dirname, '..');
+const REPO = resolve(import.meta.dirname, '../..');
 const shipped = JSON.parse(readFileSync(join(REPO, 'policy.json'), 'utf8'));
 const NOW = new Date('2026-11-30T10:00:00Z');
 

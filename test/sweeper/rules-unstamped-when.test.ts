@@ -6,9 +6,9 @@
  * timestamps (identity.ts `eventTime`) calls them no time at all.
  */
 import { describe, expect, it } from 'vitest';
-import { policySchemas } from '../src/policy/schema.js';
-import { buildRuleRequest, ruleNotification } from '../src/sweeper/event-rules.js';
-import type { EventLike } from '../src/sweeper/types.js';
+import { policySchemas } from '../../src/policy/schema.js';
+import { buildRuleRequest, ruleNotification } from '../../src/sweeper/event-rules.js';
+import type { EventLike } from '../../src/sweeper/types.js';
 
 const NOW = new Date('2026-11-22T03:00:00Z');
 const rule = policySchemas().eventRule.parse({

@@ -6,16 +6,8 @@
  * Slack poster and a Slack stand-in.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EventLike } from '../src/sweeper/types.js';
-import {
-  freshState,
-  makeSweeper,
-  NOW,
-  policyWith,
-  type Rig,
-  sortedLog,
-  startRig,
-} from './sweeper/harness.js';
+import type { EventLike } from '../../src/sweeper/types.js';
+import { freshState, makeSweeper, NOW, policyWith, type Rig, sortedLog, startRig } from './harness.js';
 
 const FORGED = ':white_check_mark: Release trg_prod phase ph_9 approved by the release manager';
 

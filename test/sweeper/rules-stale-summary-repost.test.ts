@@ -6,13 +6,13 @@
  * would archive a config that is in use. Driven through the real notices and state table.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulators, startEmulators } from '../src/local/emulators.js';
-import { createLogger } from '../src/observability/logger.js';
-import { noMetrics } from '../src/observability/metrics.js';
-import type { SlackMessage } from '../src/slack/post.js';
-import { createStateTable, type StateTable } from '../src/state/table.js';
-import { createNotices } from '../src/sweeper/notices.js';
-import { emptySummary, type RunSummary } from '../src/sweeper/summary.js';
+import { type Emulators, startEmulators } from '../../src/local/emulators.js';
+import { createLogger } from '../../src/observability/logger.js';
+import { noMetrics } from '../../src/observability/metrics.js';
+import type { SlackMessage } from '../../src/slack/post.js';
+import { createStateTable, type StateTable } from '../../src/state/table.js';
+import { createNotices } from '../../src/sweeper/notices.js';
+import { emptySummary, type RunSummary } from '../../src/sweeper/summary.js';
 
 const T0 = Date.parse('2026-11-22T03:00:00.000Z');
 const HOUR = 3_600_000;

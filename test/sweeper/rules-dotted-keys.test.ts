@@ -6,17 +6,9 @@
  * Driven through the real sweeper.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parsePolicy } from '../src/policy/parse.js';
-import type { EventLike } from '../src/sweeper/types.js';
-import {
-  drainQueue,
-  freshState,
-  makeSweeper,
-  NOW,
-  type Rig,
-  sortedLog,
-  startRig,
-} from './sweeper/harness.js';
+import { parsePolicy } from '../../src/policy/parse.js';
+import type { EventLike } from '../../src/sweeper/types.js';
+import { drainQueue, freshState, makeSweeper, NOW, type Rig, sortedLog, startRig } from './harness.js';
 
 const policy = parsePolicy({
   version: 1,

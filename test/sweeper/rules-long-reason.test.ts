@@ -6,9 +6,9 @@
  * action request: reason …") and the approval it stood for never queued, for want of a cut.
  */
 import { describe, expect, it } from 'vitest';
-import { policySchemas } from '../src/policy/schema.js';
-import { buildRuleRequest } from '../src/sweeper/event-rules.js';
-import type { EventLike } from '../src/sweeper/types.js';
+import { policySchemas } from '../../src/policy/schema.js';
+import { buildRuleRequest } from '../../src/sweeper/event-rules.js';
+import type { EventLike } from '../../src/sweeper/types.js';
 
 const NOW = new Date('2026-11-22T03:00:00Z');
 const event: EventLike = {

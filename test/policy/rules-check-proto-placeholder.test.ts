@@ -5,8 +5,8 @@
  * function" instead of warning that the target comes unconstrained from the event.
  */
 import { describe, expect, it } from 'vitest';
-import { parsePolicy } from '../src/policy/parse.js';
-import { policyWarnings } from '../src/policy/warnings.js';
+import { parsePolicy } from '../../src/policy/parse.js';
+import { policyWarnings } from '../../src/policy/warnings.js';
 
 describe('policy check on a placeholder named like an Object.prototype member', () => {
   it.each(['constructor', 'toString', 'hasOwnProperty'])('warns about {%s} instead of crashing', (path) => {

@@ -8,16 +8,8 @@
  * with an injected clock and a Slack that times out.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EventLike } from '../src/sweeper/types.js';
-import {
-  freshState,
-  makeSweeper,
-  NOW,
-  policyWith,
-  type Rig,
-  sortedLog,
-  startRig,
-} from './sweeper/harness.js';
+import type { EventLike } from '../../src/sweeper/types.js';
+import { freshState, makeSweeper, NOW, policyWith, type Rig, sortedLog, startRig } from './harness.js';
 
 describe('rule notifications while Slack times out', () => {
   let rig: Rig;
