@@ -8,17 +8,15 @@
  */
 import { Annotations, App } from 'aws-cdk-lib';
 import { AutopilotStack } from './autopilot-stack.js';
-import { PLACEHOLDER_CONSOLE_API_BASE_URL, readSettings } from './context.js';
+import { PLACEHOLDER_CONSOLE_API_BASE_URL, policyTestsFile, readSettings } from './context.js';
 import { addNagChecks } from './nag.js';
 import { assertPolicyTestsPass } from './policy-tests.js';
 
 const app = new App();
 try {
   const settings = readSettings(app.node);
-  const policyTests = app.node.tryGetContext('policyTests');
-  if (typeof policyTests === 'string' && policyTests !== '') {
-    assertPolicyTestsPass(settings.policyFile ?? 'policy.json', policyTests);
-  }
+  const policyTests = policyTestsFile(app.node);
+  if (policyTests !== undefined) assertPolicyTestsPass(settings.policyFile ?? 'policy.json', policyTests);
   const account = process.env.CDK_DEFAULT_ACCOUNT;
   const region = process.env.CDK_DEFAULT_REGION;
   const stack = new AutopilotStack(app, 'ConsoleAutopilot', {

@@ -3,6 +3,8 @@
  * `context` block of cdk.json). Context given on the command line arrives as strings, so
  * numbers are parsed here and a bad value fails the synth with the key's name.
  */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Node } from 'constructs';
 import { NODE_RUNTIMES, type NodeRuntime } from './autopilot-function.js';
 import type { AutopilotStackProps } from './autopilot-stack.js';
@@ -184,6 +186,26 @@ function refuseMisspelledKeys(node: Node): void {
         `context value "${key}" is not one console-autopilot reads: did you mean "${resembled}"?`,
       );
   }
+}
+
+/**
+ * `policyTests`: the cases file run before anything is synthesized (read by app.ts). Anything but
+ * a path (`true`, a list) or a file that is not there stops the synth: ignored, it would deploy
+ * the policy untested while the operator believes the deploy is gated.
+ */
+export function policyTestsFile(node: Node, cwd = process.cwd()): string | undefined {
+  const value: unknown = node.tryGetContext('policyTests');
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string')
+    throw new Error(
+      `context value "policyTests" must be the path of a cases file (e.g. policy.cases.json), got ${JSON.stringify(value)}`,
+    );
+  const path = value.trim();
+  if (!existsSync(resolve(cwd, path)))
+    throw new Error(
+      `context value "policyTests": cases file ${path} does not exist (relative to ${cwd}; e.g. policy.cases.json)`,
+    );
+  return path;
 }
 
 /** The stack's settings from context; unset keys keep the stack's defaults. */
