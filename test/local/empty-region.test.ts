@@ -13,10 +13,12 @@ afterEach(() => {
 
 it('an empty AWS_REGION counts as unset', () => {
   vi.stubEnv('AWS_REGION', '');
-  expect(localAwsConfig({}).region).toBe('us-east-1');
+  // The local stack and the CLI's --local always name the emulator's endpoint.
+  expect(localAwsConfig({ endpoint: 'http://127.0.0.1:1' }).region).toBe('us-east-1');
   expect(
     createLambdaContext({ functionName: 'autopilot-worker', timeoutMs: 1_000 }).invokedFunctionArn,
   ).toContain(':us-east-1:');
   vi.stubEnv('AWS_REGION', 'eu-central-1');
+  expect(localAwsConfig({ endpoint: 'http://127.0.0.1:1' }).region).toBe('eu-central-1');
   expect(localAwsConfig({}).region).toBe('eu-central-1');
 });
