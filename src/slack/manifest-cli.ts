@@ -3,12 +3,16 @@
  * stdout; a usage error goes to stderr with exit code 2.
  */
 import { pathToFileURL } from 'node:url';
-import { buildSlackManifest, ManifestUsageError, parseManifestArgs } from './manifest.js';
+import { buildSlackManifest, MANIFEST_USAGE, ManifestUsageError, parseManifestArgs } from './manifest.js';
 
 export function runManifestCli(
   argv: readonly string[],
   io: { out: (text: string) => void; err: (text: string) => void },
 ): number {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.out(`${MANIFEST_USAGE}\n`);
+    return 0;
+  }
   try {
     io.out(`${JSON.stringify(buildSlackManifest(parseManifestArgs(argv)), null, 2)}\n`);
     return 0;
