@@ -247,7 +247,7 @@ export class Operations extends Construct {
     // queue's policy or key, throttling), and every chat-ops change fails until someone acts.
     alarm(
       'ActionsQueueUnreachable',
-      "The Slack webhook could not put chat-ops requests on the actions queue at least 3 times in 15 minutes: SQS refused or failed the send. Each person was answered that it was not queued (nothing was changed), so every chat-ops change fails while this lasts; CI producers sending to the queue may fail too. In Logs Insights over the webhook's log group, `filter outcome = \"queue_unreachable\" | fields @timestamp, requestId, error`: the error names the cause (AccessDenied: the queue policy, or the webhook role's sqs:SendMessage; KMS: the queue's key; throttling; a deleted queue, ACTIONS_QUEUE_URL). Once fixed, people just try again.",
+      'The Slack webhook could not put chat-ops requests on the actions queue at least 3 times in 15 minutes: SQS refused or failed the send. Each person was answered that it was not queued (nothing was changed), so every chat-ops change fails while this lasts; CI producers sending to the queue may fail too. In Logs Insights over the webhook\'s log group, `filter outcome = "queue_unreachable" | fields @timestamp, requestId, error`: the error names the cause (AccessDenied: the queue policy, or the webhook role\'s sqs:SendMessage; throttling; a deleted queue, ACTIONS_QUEUE_URL). Once fixed, people just try again.',
       appMetric('ActionsQueueUnreachable', 'webhook').with({ period: Duration.minutes(15) }),
       { threshold: 3 },
     );

@@ -11,10 +11,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CliIo } from '../src/cli/io.js';
-import { stateTableFor } from '../src/cli/state-table.js';
-import { createSqsClient } from '../src/queue/actions-queue.js';
-import { createDynamoClient } from '../src/state/table.js';
+import type { CliIo } from '../../src/cli/io.js';
+import { stateTableFor } from '../../src/cli/state-table.js';
+import { createSqsClient } from '../../src/queue/actions-queue.js';
+import { createDynamoClient } from '../../src/state/table.js';
 
 const NAMES = [
   'AWS_REGION',

@@ -4,7 +4,7 @@
  * platform engineer types there, answered `unknown argument "--help"` and exit 2.
  */
 import { describe, expect, it } from 'vitest';
-import { runManifestCli } from '../src/slack/manifest-cli.js';
+import { runManifestCli } from '../../src/slack/manifest-cli.js';
 
 describe('npm run slack:manifest -- --help', () => {
   it.each([['--help'], ['-h']])('%s prints the usage on stdout and exits 0', (flag) => {

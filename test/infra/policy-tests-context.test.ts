@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const REPO = join(import.meta.dirname, '..');
+const REPO = join(import.meta.dirname, '../..');
 
 function synth(context: Record<string, unknown>) {
   const outdir = mkdtempSync(join(tmpdir(), 'autopilot-journey-synth-'));
