@@ -156,7 +156,9 @@ const pause: Step = ({ now, when, result }, { pause }) => {
   return result(
     'defer',
     'pause',
-    `automation is paused${by}${sinceText}${why}; held until \`/autopilot resume\`, ` +
+    // No slash command named: the Slack app's may be other than /autopilot, and only the webhook
+    // hears it (per request); the worker that writes this reason cannot know it.
+    `automation is paused${by}${sinceText}${why}; held until someone resumes automation (\`resume\`), ` +
       'which lets held requests proceed within a minute',
     { deferUntil: new Date(until) },
   );

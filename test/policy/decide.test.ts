@@ -102,7 +102,7 @@ const cases: Case[] = [
       rule: 'pause',
       deferUntil: new Date(Date.parse(MONDAY_0930) + PAUSE_RECHECK_MS),
     },
-    reason: ['paused by U0ADMIN', 'incident 42', 'held until `/autopilot resume`'],
+    reason: ['paused by U0ADMIN', 'incident 42', 'held until someone resumes automation (`resume`)'],
   },
   {
     name: 'pause defers even a person with the grant',
