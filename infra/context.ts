@@ -166,25 +166,57 @@ function editDistance(a: string, b: string): number {
 }
 
 /**
- * A key that looks like one of ours but is not is a typo, and CDK would ignore it without a word:
- * `alarmEmails` would leave nobody paged, `sweepScheduleMinutes` keep the default schedule. CDK's
- * own keys (`@aws-cdk/...` flags, `aws:cdk:*`, lookups with `:`) and unrelated keys are left alone.
+ * Keys CDK's CLI itself writes into cdk.json / cdk.context.json without a `:` or `/` in them
+ * (`cdk acknowledge`, `cdk cli-telemetry`; the legacy synthesizer's repository name).
  */
-function refuseMisspelledKeys(node: Node): void {
+const CDK_PLAIN_KEYS: readonly string[] = [
+  'acknowledged-issue-numbers',
+  'cli-telemetry',
+  'assets-ecr-repository-name',
+];
+
+/** CDK's own: feature flags (`@aws-cdk/...`, `aws-cdk:...`), `aws:cdk:*` settings, lookups (`availability-zones:...`). */
+const isCdkKey = (key: string): boolean =>
+  /[:/]/.test(key) || key.startsWith('@aws-cdk') || key.startsWith('aws-cdk') || CDK_PLAIN_KEYS.includes(key);
+
+/**
+ * Our keys nearest `key`, nearest first, at most three (the line stays one). Near: one it is part
+ * of or holds (`policy` → `policyFile`, `policyTests`), or a few letters off; when none is near,
+ * the closest by edit distance, with `near: false`.
+ */
+export function nearestContextKeys(key: string): { keys: string[]; near: boolean } {
+  const lower = key.toLowerCase();
+  const ranked = CONTEXT_KEYS.map((k) => {
+    const kl = k.toLowerCase();
+    const distance = editDistance(lower, kl);
+    return { k, distance, near: kl.includes(lower) || lower.includes(kl) || distance <= 3 };
+  }).sort((a, b) => Number(b.near) - Number(a.near) || a.distance - b.distance);
+  const near = lower !== '' && ranked[0]?.near === true;
+  return {
+    keys: ranked
+      .filter((r) => r.near || !near)
+      .slice(0, 3)
+      .map((r) => r.k),
+    near,
+  };
+}
+
+/**
+ * A key that is neither ours nor CDK's is refused: CDK would ignore it without a word, and a typo
+ * of ours cannot be told from someone else's key (`-c policy=prod.json` deployed policy.json,
+ * `-c alarmEmails=…` paged nobody). One line, naming the key and the nearest ones we read.
+ */
+function refuseUnknownKeys(node: Node): void {
   const known: readonly string[] = CONTEXT_KEYS;
   for (const key of Object.keys(node.getAllContext() as Record<string, unknown>)) {
-    if (known.includes(key) || /[:@/]/.test(key)) continue;
-    const lower = key.toLowerCase();
-    const resembled = known.find((k) => {
-      const kl = k.toLowerCase();
-      // Ours with more on it (`sweepScheduleMinutes`), or a few letters off; not a short word
-      // found inside one of ours (`ci`, `test`): that is someone else's key.
-      return lower.includes(kl) || editDistance(lower, kl) <= 3;
-    });
-    if (resembled)
-      throw new Error(
-        `context value "${key}" is not one console-autopilot reads: did you mean "${resembled}"?`,
-      );
+    if (known.includes(key) || isCdkKey(key)) continue;
+    const { keys, near } = nearestContextKeys(key);
+    const quoted = keys.map((k) => `"${k}"`);
+    throw new Error(
+      `context value "${key}" is not one console-autopilot reads, nor one of CDK's: ${
+        near ? `did you mean ${quoted.join(' or ')}?` : `the nearest it reads are ${quoted.join(', ')}`
+      } (README "Deploy the stack" lists them all)`,
+    );
   }
 }
 
@@ -210,7 +242,7 @@ export function policyTestsFile(node: Node, cwd = process.cwd()): string | undef
 
 /** The stack's settings from context; unset keys keep the stack's defaults. */
 export function readSettings(node: Node): AutopilotStackProps {
-  refuseMisspelledKeys(node);
+  refuseUnknownKeys(node);
   const settings: AutopilotStackProps = {
     consoleApiBaseUrl: text(node, 'consoleApiBaseUrl') ?? PLACEHOLDER_CONSOLE_API_BASE_URL,
   };
