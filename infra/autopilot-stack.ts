@@ -38,6 +38,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { PLATFORM_MUTATION_LIMITS } from '../src/console/platform-limits.js';
 import { MAX_RECEIVE_COUNT, MAX_RECEIVE_COUNT_VARIABLE } from '../src/queue/redrive.js';
+import { GENERATED_FILLER_FIELD } from '../src/secrets/secret-json.js';
 import { POLICY_WEBHOOK_URL_DEPRECATED } from '../src/secrets/secrets.js';
 import { TABLE_KEYS } from '../src/state/table.js';
 import { AutopilotFunction, type NodeRuntime } from './autopilot-function.js';
@@ -146,7 +147,7 @@ export class AutopilotStack extends Stack {
         ...(secretsKey ? { encryptionKey: secretsKey } : {}),
         generateSecretString: {
           secretStringTemplate: JSON.stringify(Object.fromEntries(fields.map((f) => [f, '']))),
-          generateStringKey: 'unused',
+          generateStringKey: GENERATED_FILLER_FIELD,
           excludePunctuation: true,
         },
       });

@@ -27,6 +27,9 @@ import type { RequesterKeys, Signer } from '../actions/proof.js';
 import { ConfigError, optionalEnv } from '../config/env.js';
 import { lazyClient } from '../util/lazy-client.js';
 import { rememberSecret } from '../util/secret-scrub.js';
+import { JSON_FIELDS, readSecretJson, SecretsError } from './secret-json.js';
+
+export { SecretsError };
 
 /**
  * The Slack incoming-webhook URL is a credential: it belongs in the secret, not in a committed and
@@ -35,10 +38,6 @@ import { rememberSecret } from '../util/secret-scrub.js';
  */
 export const POLICY_WEBHOOK_URL_DEPRECATED =
   'notifications.slackWebhookUrl in the policy is deprecated: it is a credential committed to git and bundled into every function. Put it in the secret as "slackWebhookUrl" (SLACK_WEBHOOK_URL locally) and remove it from the policy; the secret wins when both are set.';
-
-export class SecretsError extends Error {
-  override name = 'SecretsError';
-}
 
 /** A function's credentials; a field it does not hold is '' or absent. */
 export interface AutopilotSecretValues {
@@ -54,12 +53,6 @@ export interface AutopilotSecretValues {
 }
 
 export type SecretField = Exclude<keyof AutopilotSecretValues, 'requesterKeys'>;
-const JSON_FIELDS = [
-  'consoleApiKey',
-  'consoleReadOnlyApiKey',
-  'slackSigningSecret',
-  'slackWebhookUrl',
-] as const satisfies readonly SecretField[];
 
 export interface SecretsProvider {
   get(): Promise<AutopilotSecretValues>;
@@ -96,6 +89,8 @@ export interface SecretsManagerProviderOptions {
   ttlMs?: number;
   minRefreshIntervalMs?: number;
   now?: () => number;
+  /** Told once per field of the JSON secret that is not ours (the function's logger; secret-json.ts). */
+  warn?: (message: string) => void;
 }
 
 const emptyValues = (): Required<AutopilotSecretValues> => ({
@@ -131,22 +126,13 @@ export function secretsManagerProvider(options: SecretsManagerProviderOptions): 
     return text;
   };
 
+  const warned = new Set<string>(); // once per container, not at every re-read
   const readJson = async (secretId: string, value: Required<AutopilotSecretValues>): Promise<void> => {
-    let json: Record<string, unknown>;
-    try {
-      json = JSON.parse(await readText(secretId));
-    } catch (error) {
-      if (error instanceof SecretsError) throw error;
-      throw new SecretsError(`secret ${secretId} is not a JSON object`);
-    }
-    for (const field of JSON_FIELDS) {
-      const v = json[field];
-      if (typeof v === 'string') value[field] = v;
-    }
-    for (const need of options.required ?? []) {
-      const anyOf = typeof need === 'string' ? [need] : need;
-      if (anyOf.every((field) => value[field] === ''))
-        throw new SecretsError(`secret ${secretId} lacks "${anyOf.join('" or "')}"`);
+    const { fields, warnings } = readSecretJson(secretId, await readText(secretId), options.required ?? []);
+    Object.assign(value, fields);
+    for (const { field, message } of warnings) {
+      if (!warned.has(`${secretId}\n${field}`)) options.warn?.(message);
+      warned.add(`${secretId}\n${field}`);
     }
   };
 
@@ -286,6 +272,8 @@ export function secretsFromEnvironment(
   /** Clock for the cache's TTL and the refresh interval (tests). */
   now?: () => number,
   clientConfig?: SecretsManagerClientConfig,
+  /** Where a field of the JSON secret we do not read is told (once per container). */
+  warn?: (message: string) => void,
 ): SecretsProvider {
   const secretId = optionalEnv('AUTOPILOT_SECRET_ID', env);
   const requesterKeyIds = requesterKeyIdsFromEnv(env, role);
@@ -296,5 +284,6 @@ export function secretsFromEnvironment(
     required: secretId ? required : [],
     ...(now ? { now } : {}),
     ...(clientConfig ? { clientConfig } : {}),
+    ...(warn ? { warn } : {}),
   });
 }

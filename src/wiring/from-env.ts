@@ -150,7 +150,8 @@ function common(role: FunctionRole, env: Env, options: WiringOptions): Common {
         }
       : AWS_CALL_BOUNDS;
   const secretsClient = { ...bounded, ...awsClientConfig(env, 'SECRETS_MANAGER') };
-  const secrets = secretsFromEnvironment(env, role, REQUIRED_SECRETS[role], clock, secretsClient);
+  const warn = (message: string) => logger.warn(message);
+  const secrets = secretsFromEnvironment(env, role, REQUIRED_SECRETS[role], clock, secretsClient, warn);
   // Built on the first call rather than at init (cold start; util/lazy-client). Endpoints come
   // from AWS_ENDPOINT_URL_SQS / _DYNAMODB in `env` when set (local stack, tests).
   const sqs = lazyClient(() => new SQSClient({ ...bounded, ...awsClientConfig(env, 'SQS') }));
