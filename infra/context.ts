@@ -180,16 +180,20 @@ const isCdkKey = (key: string): boolean =>
   /[:/]/.test(key) || key.startsWith('@aws-cdk') || key.startsWith('aws-cdk') || CDK_PLAIN_KEYS.includes(key);
 
 /**
- * Our keys nearest `key`, nearest first, at most three (the line stays one). Near: one it is part
- * of or holds (`policy` → `policyFile`, `policyTests`), or a few letters off; when none is near,
- * the closest by edit distance, with `near: false`.
+ * Our keys nearest `key`, nearest first, at most three (the line stays one). Near: one it holds
+ * (`sweepScheduleMinutes`), one it is most of the start of (`policy` → `policyFile`,
+ * `policyTests`), or a few letters off; when none is near, the closest by edit distance, with
+ * `near: false`.
  */
 export function nearestContextKeys(key: string): { keys: string[]; near: boolean } {
   const lower = key.toLowerCase();
   const ranked = CONTEXT_KEYS.map((k) => {
     const kl = k.toLowerCase();
     const distance = editDistance(lower, kl);
-    return { k, distance, near: kl.includes(lower) || lower.includes(kl) || distance <= 3 };
+    // A prefix that is most of one of ours (`policy` → `policyFile`) is that key cut short; a short
+    // word inside one of ours (`ci`, `test`, `secret`) is someone else's key (a pipeline's `-c ci=true`).
+    const cutShort = lower.length >= 5 && kl.startsWith(lower) && lower.length * 2 >= kl.length;
+    return { k, distance, near: cutShort || lower.includes(kl) || distance <= 3 };
   }).sort((a, b) => Number(b.near) - Number(a.near) || a.distance - b.distance);
   const near = lower !== '' && ranked[0]?.near === true;
   return {
@@ -202,20 +206,20 @@ export function nearestContextKeys(key: string): { keys: string[]; near: boolean
 }
 
 /**
- * A key that is neither ours nor CDK's is refused: CDK would ignore it without a word, and a typo
- * of ours cannot be told from someone else's key (`-c policy=prod.json` deployed policy.json,
- * `-c alarmEmails=…` paged nobody). One line, naming the key and the nearest ones we read.
+ * A key near one of ours that is not ours nor CDK's is a typo, refused: CDK would ignore it
+ * without a word (`-c policy=prod.json` deployed policy.json, `-c alarmEmails=…` paged nobody).
+ * One line, naming the key and the nearest ones we read. Other keys are someone else's (a
+ * pipeline's `-c ci=true`, a shared cdk.json's): left alone.
  */
 function refuseUnknownKeys(node: Node): void {
   const known: readonly string[] = CONTEXT_KEYS;
   for (const key of Object.keys(node.getAllContext() as Record<string, unknown>)) {
     if (known.includes(key) || isCdkKey(key)) continue;
     const { keys, near } = nearestContextKeys(key);
+    if (!near) continue; // someone else's key (a pipeline's, a shared cdk.json's): not ours to refuse
     const quoted = keys.map((k) => `"${k}"`);
     throw new Error(
-      `context value "${key}" is not one console-autopilot reads, nor one of CDK's: ${
-        near ? `did you mean ${quoted.join(' or ')}?` : `the nearest it reads are ${quoted.join(', ')}`
-      } (README "Deploy the stack" lists them all)`,
+      `context value "${key}" is not one console-autopilot reads, nor one of CDK's: did you mean ${quoted.join(' or ')}? (README "Deploy the stack" lists them all)`,
     );
   }
 }
