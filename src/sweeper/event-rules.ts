@@ -111,6 +111,6 @@ function cutReason(reason: string): string {
 }
 
 /** Control characters and Unicode line/paragraph separators become one space each run. */
-function oneLine(text: string): string {
+export function oneLine(text: string): string {
   return text.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ');
 }

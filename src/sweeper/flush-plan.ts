@@ -21,7 +21,8 @@ export interface SkippedEvent {
 
 export interface FlushPlan {
   toSend: ActionRequest[];
-  toNotify: Array<{ key: string; text: string }>;
+  /** `rule` and the event's `name` let the notices cap a flood per rule (src/sweeper/notices.ts). */
+  toNotify: Array<{ key: string; text: string; rule: string; name: string }>;
   /** Config id → newest exposure among these events (epoch ms). */
   observed: Map<string, number>;
   /** Configs discovery starts watching (not yet on the watch set). */
@@ -80,8 +81,10 @@ function applyRules(plan: FlushPlan, input: FlushInput, { event, id, ts }: NewEv
       if (built.ok) plan.toSend.push(built.request);
       else plan.skipped.push({ rule: rule.name, event: id, name: event.name, reason: built.reason });
     }
-    if (rule.notify)
-      plan.toNotify.push({ key: ruleRequestId(rule.name, id), text: ruleNotification(rule, event) });
+    if (rule.notify) {
+      const key = ruleRequestId(rule.name, id);
+      plan.toNotify.push({ key, text: ruleNotification(rule, event), rule: rule.name, name: event.name });
+    }
   }
 }
 

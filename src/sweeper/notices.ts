@@ -1,14 +1,17 @@
 /**
  * What the sweeper posts to the notifications channel: event-rule notifications (each once,
- * marked in the state table) and the stale-config summary (only when its text changed since the
- * last post, so an hourly schedule does not repeat itself hourly). Posts are informational: a
- * failed one is logged and counted, never retried and never allowed to hold back a run.
+ * marked in the state table; at most NOTIFY_CAP_PER_RULE per rule and run, the rest summed up in
+ * one post) and the stale-config summary (only when its text changed since the last post, so an
+ * hourly schedule does not repeat itself hourly). Posts are informational: a failed one is logged
+ * and counted, never retried and never allowed to hold back a run.
  */
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
+import { escapeMrkdwn, inlineCode } from '../slack/mrkdwn.js';
 import type { PostResult, SlackMessage } from '../slack/post.js';
 import { lastSummaryPosted, markSummaryPosted, postedAlready } from '../state/notify-marks.js';
 import type { StateTable } from '../state/table.js';
+import { oneLine } from './event-rules.js';
 import type { FlushPlan } from './flush-plan.js';
 import { shortHash } from './identity.js';
 import { type RunSummary, staleNotification } from './summary.js';
@@ -34,6 +37,24 @@ export function channelUrlForRun(
 /** How long one post may take (postToSlack's timeout): none starts closer than this to the deadline. */
 const POST_MS = 5_000;
 
+/**
+ * Notices one event rule posts one by one in a run. Logged events are untrusted (a client can log
+ * `experiment_started` in a loop) and Slack's incoming webhooks take about one post a second: 20 is
+ * some 20 s of the channel's rate in a run (runs are 15 minutes apart by default: at most 80 an hour
+ * per rule), about what a person reads of one kind at once, and leaves the other rules room. Not a
+ * policy field: past 20 lines of one kind nobody reads the 21st, and the summed-up post says how many.
+ */
+export const NOTIFY_CAP_PER_RULE = 20;
+
+/** What a rule posted (or was about to) this run, and what it matched past its cap. */
+interface RuleTally {
+  allotted: number;
+  over: number;
+  /** A few of the event names over the cap (client-written: bounded, however many names a flood has). */
+  names: Set<string>;
+}
+const NAMES_KEPT = 3;
+
 export function createNotices(deps: {
   table: StateTable;
   post: (url: string, message: SlackMessage) => Promise<PostResult>;
@@ -44,8 +65,44 @@ export function createNotices(deps: {
   const { table, post, metrics, logger } = deps;
   const clock = deps.clock ?? Date.now;
 
+  /** Each run's tallies by rule; the run's summary stands for the run (one per run, gone with it). */
+  const tallies = new WeakMap<RunSummary, Map<string, RuleTally>>();
+
+  /** Splits new notes into those the rule may still post this run and those over its cap (handled, counted). */
+  function withinCap(notes: FlushPlan['toNotify'], summary: RunSummary) {
+    const run = tallies.get(summary) ?? new Map<string, RuleTally>();
+    tallies.set(summary, run);
+    const handled: string[] = [];
+    const fresh: FlushPlan['toNotify'] = [];
+    for (const note of notes) {
+      const tally = run.get(note.rule) ?? { allotted: 0, over: 0, names: new Set<string>() };
+      run.set(note.rule, tally);
+      if (tally.allotted < NOTIFY_CAP_PER_RULE) {
+        tally.allotted++;
+        fresh.push(note);
+        continue;
+      }
+      if (tally.over === 0)
+        logger.warn(
+          'an event rule reached its cap of notices for this run: the rest are summed up in one post',
+          {
+            rule: note.rule,
+            cap: NOTIFY_CAP_PER_RULE,
+            first: note.key,
+          },
+        );
+      tally.over++;
+      if (tally.names.size < NAMES_KEPT) tally.names.add(note.name);
+      summary.rules.notifyCapped++;
+      handled.push(note.key);
+    }
+    return { fresh, handled };
+  }
+
   /**
-   * Posts the notifications not posted before; returns the keys posted now (the caller marks them).
+   * Posts the notifications not posted before; returns the keys handled now (the caller marks them):
+   * the ones posted, and the ones over their rule's cap for this run (counted, summed up by
+   * `postCapped`, never posted one by one, not by a later run either).
    * Posting stops at the run's `deadline`: one by one, a slow Slack (or a flood of matching events)
    * kept the run past its Lambda time, killed before its cursor was saved, every run again.
    */
@@ -67,8 +124,10 @@ export function createNotices(deps: {
       table,
       notes.map((n) => n.key),
     );
-    const posted: string[] = [];
-    const fresh = notes.filter((n) => !already.has(n.key));
+    const { fresh, handled } = withinCap(
+      notes.filter((n) => !already.has(n.key)),
+      summary,
+    );
     for (const [index, note] of fresh.entries()) {
       if (clock() + POST_MS >= deadline) {
         summary.rules.notifySkipped += fresh.length - index;
@@ -80,7 +139,7 @@ export function createNotices(deps: {
       }
       const result = await post(url, { text: note.text });
       if (result.ok) {
-        posted.push(note.key);
+        handled.push(note.key);
         summary.rules.notified++;
         continue;
       }
@@ -93,7 +152,29 @@ export function createNotices(deps: {
         error: result.error,
       });
     }
-    return posted;
+    return handled;
+  }
+
+  /**
+   * The one post for what the rules matched past their cap this run (none when nothing did), with
+   * a warning line. `end`: the invocation's own end (the run's deadline is past when a flood used it).
+   */
+  async function postCapped(url: string | undefined, summary: RunSummary, end: number): Promise<void> {
+    const over = [...(tallies.get(summary) ?? [])].filter(([, tally]) => tally.over > 0);
+    if (over.length === 0 || !url) return;
+    const rules = over.map(([rule, { over: count, names }]) => ({ rule, count, names: [...names] }));
+    logger.warn('event rules matched more events than they may post in a run: summed up in one post', {
+      cap: NOTIFY_CAP_PER_RULE,
+      rules,
+    });
+    if (clock() + POST_MS >= end) {
+      logger.warn('the run is at its end: the post summing up notices over the cap is not posted', { rules });
+      return;
+    }
+    const result = await post(url, { text: cappedNotification(over) });
+    if (result.ok) return;
+    metrics.put('SlackPostsFailed', 1, {});
+    logger.error('cannot post the notices over the cap', { reason: result.reason, error: result.error });
   }
 
   /** Posts the stale summary when something is stale and the text differs from the last one posted. */
@@ -115,5 +196,20 @@ export function createNotices(deps: {
     logger.error('cannot post the sweep summary', { reason: result.reason, error: result.error });
   }
 
-  return { postNew, postStaleSummary };
+  return { postNew, postCapped, postStaleSummary };
+}
+
+/** "…and 3,412 more `experiment_started` events matched rule "x" this run", a line per rule. */
+function cappedNotification(over: Array<[string, RuleTally]>): string {
+  const lines = over.map(([rule, tally]) => {
+    // Client-written names: one line each, cut, as inline code.
+    const names = [...tally.names].map((name) => inlineCode(oneLine(name).slice(0, 60)));
+    const which = names.length > 1 ? ` (${names.join(', ')}${tally.over > names.length ? ', …' : ''})` : '';
+    const what = names.length === 1 ? `${names[0]} events` : `events${which}`;
+    return `…and ${tally.over.toLocaleString('en-US')} more ${what} matched rule "${escapeMrkdwn(oneLine(rule))}" this run`;
+  });
+  return (
+    `${lines.join('\n')}\nNot posted one by one (at most ${NOTIFY_CAP_PER_RULE} notices per rule a run), ` +
+    'and not posted later: a client logging these in a loop?'
+  );
 }

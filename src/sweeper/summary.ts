@@ -33,6 +33,8 @@ export interface RunSummary {
     notified: number;
     notifySkipped: number;
     notifyFailed: number;
+    /** Notices over a rule's per-run cap: not posted one by one, marked, summed up in one post. */
+    notifyCapped: number;
     tooOld: number;
     skipped: number;
     /** The first few skips with their reasons (all are logged). */
@@ -91,6 +93,7 @@ export function emptySummary(now: Date): RunSummary {
       notified: 0,
       notifySkipped: 0,
       notifyFailed: 0,
+      notifyCapped: 0,
       tooOld: 0,
       skipped: 0,
       skippedExamples: [],

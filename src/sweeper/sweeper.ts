@@ -111,6 +111,7 @@ export function createSweeper(deps: SweeperDeps) {
     summary.lastSeen = { ...summary.lastSeen, ...indexFigures(lastSeen) };
     summary.durationMs = clock() - started;
     reportRun(summary, now, latest, { logger, metrics });
+    await notices.postCapped(slackUrl, summary, deadline + (deps.safetyMarginMs ?? 10_000));
     await notices.postStaleSummary(slackUrl, summary, now);
     await step('summary', {});
   }
