@@ -88,7 +88,63 @@ function actionWarnings(policy: Policy): PolicyWarning[] {
   });
 }
 
-function templateWarnings(rule: EventRule): PolicyWarning[] {
+/** What each target field names, and for approvals the approval rule's list that names it too. */
+const TARGET_NOUNS: Record<string, string> = {
+  triggerId: 'trigger',
+  phaseId: 'phase',
+  experimentId: 'experiment',
+  groupNames: 'group',
+  configId: 'config',
+};
+const APPROVAL_LISTS: Record<string, 'triggers' | 'phases'> = { triggerId: 'triggers', phaseId: 'phases' };
+
+/**
+ * The approve rules that would approve `field` of an event rule's request for any value a glob
+ * admits (a `*` in their list), or undefined when the action has no such list (only `requesters`
+ * allow disable_groups and archive_config): then nothing but the event's own match narrows it.
+ */
+function openApprovals(policy: Policy, rule: EventRule, field: string): string[] | undefined {
+  const list = rule.enqueue?.action === 'approve_phase' ? APPROVAL_LISTS[field] : undefined;
+  if (list === undefined) return undefined;
+  return policy.approvals.rules
+    .filter(
+      (approval) =>
+        approval.decision === 'approve' &&
+        approval.when.requesters.some((glob) => globMatch(glob, `events:${rule.name}`)) &&
+        approval.when[list].some((glob) => glob.includes('*')),
+    )
+    .map((approval) => approval.name);
+}
+
+/**
+ * A target id the event chooses within a glob: every id the glob admits passes (`trg_*` admits
+ * every trigger, since all ids share the prefix), and the field is written by a client, so a match
+ * never proves which target was meant. Only a list that names targets constrains it: the approval
+ * rule's own `triggers`/`phases`, or an exact id in `match`.
+ */
+function globOnlyWarning(
+  policy: Policy,
+  rule: EventRule,
+  field: string,
+  path: string,
+  glob: string,
+): PolicyWarning | undefined {
+  const open = openApprovals(policy, rule, field);
+  if (open?.length === 0) return undefined;
+  const noun = TARGET_NOUNS[field] ?? 'target';
+  const chosen = `${field} comes from the event's {${path}}, matched only by "${glob}": whoever logs the event picks the ${noun} among every id the glob admits (a prefix all ids share constrains nothing)`;
+  const list = APPROVAL_LISTS[field];
+  return {
+    code: 'template-glob-only',
+    where: `sweeper.eventRules "${rule.name}"`,
+    message:
+      open === undefined || list === undefined
+        ? `${chosen}, and nothing else narrows ${rule.enqueue?.action}: match the exact ids`
+        : `${chosen}, and ${open.map((name) => `approvals.rules "${name}"`).join(', ')} approves any of them: name the ${noun}s in its when.${list}, the list that constrains what events approve`,
+  };
+}
+
+function templateWarnings(policy: Policy, rule: EventRule): PolicyWarning[] {
   if (!rule.enqueue) return [];
   const template = rule.enqueue as Record<string, unknown>;
   const warnings: PolicyWarning[] = [];
@@ -96,7 +152,13 @@ function templateWarnings(rule: EventRule): PolicyWarning[] {
     for (const path of placeholders(template[field])) {
       // Own keys only: `{constructor}` must not find Object.prototype's function (check crashed).
       const constraint = Object.hasOwn(rule.match, path) ? rule.match[path] : undefined;
-      if (constraint !== undefined && !globMatch(constraint, ANYTHING)) continue;
+      if (constraint !== undefined && !globMatch(constraint, ANYTHING)) {
+        const warning = constraint.includes('*')
+          ? globOnlyWarning(policy, rule, field, path, constraint)
+          : undefined;
+        if (warning) warnings.push(warning);
+        continue;
+      }
       warnings.push({
         code: 'template-unconstrained',
         where: `sweeper.eventRules "${rule.name}"`,
@@ -111,7 +173,7 @@ export function policyWarnings(policy: Policy): PolicyWarning[] {
   return [
     ...approvalWarnings(policy),
     ...actionWarnings(policy),
-    ...policy.sweeper.eventRules.flatMap(templateWarnings),
+    ...policy.sweeper.eventRules.flatMap((rule) => templateWarnings(policy, rule)),
     ...(policy.notifications.slackWebhookUrl
       ? [
           {

@@ -41,14 +41,14 @@ const checked: EventLike = {
   source: 'ci',
   userID: 'ci-bot',
   value: 'passed',
-  metadata: { phase: 'canary', triggerID: 'trg_7', phaseID: 'ph_1' },
+  metadata: { phase: 'canary', triggerID: 'trg_3', phaseID: 'ph_1' },
 };
 
 describe('the shipped policy.json', () => {
   it('approves the checked canary phase from the checks event', () => {
     const [result, ...more] = outcomesFor(checked);
     expect(more).toEqual([]);
-    expect(result?.request).toMatchObject({ action: 'approve_phase', triggerId: 'trg_7', phaseId: 'ph_1' });
+    expect(result?.request).toMatchObject({ action: 'approve_phase', triggerId: 'trg_3', phaseId: 'ph_1' });
     expect(result).toMatchObject({ outcome: 'approve', rule: 'canary checks approve the canary phase' });
   });
 
@@ -59,6 +59,16 @@ describe('the shipped policy.json', () => {
     ['has no trigger id of the platform shape', { metadata: { ...checked.metadata, triggerID: '../x' } }],
   ])('queues nothing for an event that %s', (_what, change) => {
     expect(outcomesFor({ ...checked, ...change })).toEqual([]);
+  });
+
+  it('denies the canary of a trigger the approval rule does not name, though the event matches "trg_*"', () => {
+    const [result, ...more] = outcomesFor({
+      ...checked,
+      metadata: { ...checked.metadata, triggerID: 'trg_7' },
+    });
+    expect(more).toEqual([]);
+    expect(result?.request).toMatchObject({ triggerId: 'trg_7' });
+    expect(result?.outcome).toBe('deny');
   });
 
   it('denies an approval of another phase even when an event rule asks for it', () => {
