@@ -1,7 +1,9 @@
 /**
  * Which rule notifications were already posted, so a rerun after a crash does not post them
  * again. Marks are written right after the posts (30-day TTL): posting is at-least-once, and
- * only a crash between the post and its mark can repeat a message (never lose one).
+ * only a crash between the post and its mark can repeat a message (never lose one). The same
+ * partition holds the marks of rule requests over their cap (`enqueue-capped#…`,
+ * src/sweeper/request-cap.ts): the sweeper's role reaches no other.
  */
 
 import { itemKey } from './dynamo.js';

@@ -7,6 +7,7 @@ import type { Metrics } from '../observability/metrics.js';
 import { escapeMrkdwn } from '../slack/mrkdwn.js';
 import type { LastSeenIndex } from '../state/last-seen.js';
 import type { Cursor } from '../state/sweep-cursor.js';
+import { type FlushPlan, withoutConfigIdReport } from './flush-plan.js';
 import type { StalePlan } from './stale.js';
 
 export interface RunSummary {
@@ -35,6 +36,8 @@ export interface RunSummary {
     notifyFailed: number;
     /** Notices over a rule's per-run cap: not posted one by one, marked, summed up in one post. */
     notifyCapped: number;
+    /** Requests over a rule's per-run cap: not queued, marked, summed up in one post (src/sweeper/request-cap.ts). */
+    enqueueCapped: number;
     tooOld: number;
     skipped: number;
     /** The first few skips with their reasons (all are logged). */
@@ -94,6 +97,7 @@ export function emptySummary(now: Date): RunSummary {
       notifySkipped: 0,
       notifyFailed: 0,
       notifyCapped: 0,
+      enqueueCapped: 0,
       tooOld: 0,
       skipped: 0,
       skippedExamples: [],
@@ -124,6 +128,25 @@ export function staleSection(plan: StalePlan | undefined, notJudged?: string): R
     wouldQueue: plan.wouldQueue,
     skipped: plan.skipped,
   };
+}
+
+/** What a flush's plan skipped, counted in the summary and logged: rule skips, unwatchable and id-less exposures. */
+export function reportSkips(plan: FlushPlan, summary: RunSummary, logger: Logger): void {
+  summary.rules.tooOld += plan.tooOld;
+  summary.rules.skipped += plan.skipped.length;
+  for (const skip of plan.skipped) {
+    if (summary.rules.skippedExamples.length < 10)
+      summary.rules.skippedExamples.push({ rule: skip.rule, event: skip.event, reason: skip.reason });
+    logger.warn('event rule skipped an event', { ...skip });
+  }
+  for (const event of plan.unwatchable)
+    logger.warn('exposure names a config id we cannot archive; not watching it', { event });
+  const missing = withoutConfigIdReport(plan);
+  if (missing) {
+    summary.lastSeen.withoutConfigId += missing.count;
+    summary.lastSeen.missingAt = [...new Set([...summary.lastSeen.missingAt, ...missing.paths])];
+    logger.warn('exposure events without a config id: not recorded', { ...missing });
+  }
 }
 
 /** The last-seen index's figures for the summary. */

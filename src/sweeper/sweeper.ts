@@ -4,7 +4,8 @@
  * then judges stale configs and queues their archiving. It never mutates the Console API.
  *
  * Durability: events are handled in flushes (every `flushEvery` new events and at the end).
- * A flush makes its effects durable in this order — requests enqueued, notifications posted
+ * A flush makes its effects durable in this order — requests over a rule's cap marked (never
+ * queued: src/sweeper/request-cap.ts), requests enqueued, notifications posted
  * and marked, last-seen written, watch set written — and only then saves the cursor. A crash
  * anywhere replays at most the last flush on the next run: requests carry deterministic ids
  * (the worker drops copies), last-seen keeps the maximum, posted notifications are marked.
@@ -25,11 +26,12 @@ import { type Cursor, readCursor, writeCursor, writeReadUpTo } from '../state/sw
 import { acquireLease, releaseLease } from '../state/sweep-lease.js';
 import { forgetEvicted, loadWatchSet, type WatchEntry, writeWatchEntries } from '../state/watch.js';
 import { type NewEvent, reading } from './event-walk.js';
-import { planFlush, withoutConfigIdReport } from './flush-plan.js';
+import { planFlush } from './flush-plan.js';
 import { LATE_UNREAD, readLateExposures } from './late-exposures.js';
 import { channelUrlForRun, createNotices } from './notices.js';
 import { observationStart, withRecording } from './observation.js';
 import { createPoller } from './poller.js';
+import { createRequestCap } from './request-cap.js';
 import { sendRequests } from './send.js';
 import { earlierAsks, planStaleSweep, type StalePlan } from './stale.js';
 import {
@@ -38,6 +40,7 @@ import {
   indexFigures,
   type RunSummary,
   reportRun,
+  reportSkips,
   staleSection,
 } from './summary.js';
 import type { EventState, RunInput, SweeperDeps, SweeperStep } from './types.js';
@@ -58,6 +61,7 @@ export function createSweeper(deps: SweeperDeps) {
   // From the secret at the start of each run (rotation); the policy's deprecated field otherwise.
   let slackUrl = policy.notifications.slackWebhookUrl;
   const notices = createNotices({ table, post, metrics, logger, clock });
+  const requestCap = createRequestCap({ table, post, metrics, logger, clock });
   const step = async (name: SweeperStep, detail: Record<string, unknown> = {}) => {
     await deps.hooks?.onStep?.(name, detail);
   };
@@ -111,7 +115,9 @@ export function createSweeper(deps: SweeperDeps) {
     summary.lastSeen = { ...summary.lastSeen, ...indexFigures(lastSeen) };
     summary.durationMs = clock() - started;
     reportRun(summary, now, latest, { logger, metrics });
-    await notices.postCapped(slackUrl, summary, deadline + (deps.safetyMarginMs ?? 10_000));
+    const end = deadline + (deps.safetyMarginMs ?? 10_000);
+    await notices.postCapped(slackUrl, summary, end);
+    await requestCap.postCapped(slackUrl, summary, end);
     await notices.postStaleSummary(slackUrl, summary, now);
     await step('summary', {});
   }
@@ -236,25 +242,13 @@ export function createSweeper(deps: SweeperDeps) {
   ): Promise<void> {
     const { now, summary, watch, lastSeen } = state;
     const plan = planFlush({ events, policy, watch, now, ruleMaxAgeMs: deps.ruleMaxAgeMs ?? DAY });
-    summary.rules.tooOld += plan.tooOld;
-    summary.rules.skipped += plan.skipped.length;
-    for (const skip of plan.skipped) {
-      if (summary.rules.skippedExamples.length < 10)
-        summary.rules.skippedExamples.push({ rule: skip.rule, event: skip.event, reason: skip.reason });
-      logger.warn('event rule skipped an event', { ...skip });
-    }
-    for (const event of plan.unwatchable)
-      logger.warn('exposure names a config id we cannot archive; not watching it', { event });
-    const missing = withoutConfigIdReport(plan);
-    if (missing) {
-      summary.lastSeen.withoutConfigId += missing.count;
-      summary.lastSeen.missingAt = [...new Set([...summary.lastSeen.missingAt, ...missing.paths])];
-      logger.warn('exposure events without a config id: not recorded', { ...missing });
-    }
+    reportSkips(plan, summary, logger);
 
-    await send(plan.toSend);
-    summary.rules.enqueued += plan.toSend.length;
-    await step('enqueue', { requestIds: plan.toSend.map((r) => r.requestId) });
+    // Past a rule's cap the requests are marked first, then the rest sent: a crash queues none of them.
+    const toSend = await requestCap.admit(plan.toSend, summary, now);
+    await send(toSend);
+    summary.rules.enqueued += toSend.length;
+    await step('enqueue', { requestIds: toSend.map((r) => r.requestId) });
 
     const posted = await notices.postNew(slackUrl, plan.toNotify, summary, state.deadline);
     await step('notify', { posted });

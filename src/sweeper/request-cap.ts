@@ -1,0 +1,133 @@
+/**
+ * The cap on the action requests one event rule queues in a run. Logged events are untrusted (a
+ * client can log `release_checks_passed` in a loop, each with other metadata): without a cap each
+ * matching event became its own request, and the worker told each outcome to the channel as its
+ * own post (a denial per trigger id the approval rule does not name, a question per request under
+ * an `ask` rule, each question denied again at `maxDeferHours`). The requests past the cap are not
+ * queued: counted (`rules.enqueueCapped`), marked (no later run queues them, also after a crash),
+ * logged with a warning once per rule and summed up in one post at the end of the run.
+ */
+import { type ActionRequest, actionTarget } from '../actions/request.js';
+import type { Logger } from '../observability/logger.js';
+import type { Metrics } from '../observability/metrics.js';
+import { escapeMrkdwn, inlineCode } from '../slack/mrkdwn.js';
+import type { PostResult, SlackMessage } from '../slack/post.js';
+import { markPosted, postedAlready } from '../state/notify-marks.js';
+import type { StateTable } from '../state/table.js';
+import { oneLine } from './event-rules.js';
+import type { RunSummary } from './summary.js';
+
+/**
+ * Requests one event rule queues in a run. A rule's events stand for releases (checks passed on a
+ * canary): 50 in the 15 minutes between runs (200 an hour) is far past what release managers run,
+ * and above the shipped approval rule's own `maxPerHour` (60), so a real burst meets the policy's
+ * limit before this one. It bounds what a flood costs: 50 outcomes or questions in the channel a
+ * run (under a minute of Slack's ~1 post a second), 50 messages and their DynamoDB writes.
+ * Not a policy field, as the notices' cap (src/sweeper/notices.ts) is not.
+ */
+export const ENQUEUE_CAP_PER_RULE = 50;
+
+/** A mark's key: on the notices' partition (the sweeper's role reaches no other), apart from their keys. */
+const markKey = (request: ActionRequest) => `enqueue-capped#${request.requestId}`;
+
+interface RuleTally {
+  queued: number;
+  over: number;
+  /** The first few targets over the cap (client-written: bounded, however many a flood has). */
+  targets: string[];
+}
+const TARGETS_KEPT = 3;
+
+/** Post and end of invocation as notices.ts uses them: no post starts closer than POST_MS to the end. */
+const POST_MS = 5_000;
+
+export function createRequestCap(deps: {
+  table: StateTable;
+  post: (url: string, message: SlackMessage) => Promise<PostResult>;
+  metrics: Metrics;
+  logger: Logger;
+  clock: () => number;
+}) {
+  const { table, post, metrics, logger, clock } = deps;
+  const tallies = new WeakMap<RunSummary, Map<string, RuleTally>>();
+
+  /**
+   * The rule requests of one flush that may be queued: those marked over a cap by an earlier run
+   * are left out; of the rest, each rule's first ones up to its cap for this run. The ones over it
+   * are marked before anything is sent, so no rerun queues them.
+   */
+  async function admit(requests: ActionRequest[], summary: RunSummary, now: Date): Promise<ActionRequest[]> {
+    if (requests.length === 0) return requests;
+    const marked = await postedAlready(table, requests.map(markKey));
+    const run = tallies.get(summary) ?? new Map<string, RuleTally>();
+    tallies.set(summary, run);
+    const admitted: ActionRequest[] = [];
+    const over: ActionRequest[] = [];
+    for (const request of requests) {
+      if (marked.has(markKey(request))) continue;
+      const rule = request.requestedBy.id;
+      const tally = run.get(rule) ?? { queued: 0, over: 0, targets: [] };
+      run.set(rule, tally);
+      if (tally.queued < ENQUEUE_CAP_PER_RULE) {
+        tally.queued++;
+        admitted.push(request);
+        continue;
+      }
+      if (tally.over === 0)
+        logger.warn(
+          'an event rule reached its cap of queued requests for this run: the rest are not queued',
+          {
+            rule,
+            cap: ENQUEUE_CAP_PER_RULE,
+            first: request.requestId,
+          },
+        );
+      tally.over++;
+      if (tally.targets.length < TARGETS_KEPT) tally.targets.push(actionTarget(request));
+      over.push(request);
+    }
+    if (over.length > 0) await markPosted(table, over.map(markKey), now);
+    summary.rules.enqueueCapped += over.length;
+    return admitted;
+  }
+
+  /** The one post for the requests the rules matched past their cap this run (none when none did). */
+  async function postCapped(url: string | undefined, summary: RunSummary, end: number): Promise<void> {
+    const over = [...(tallies.get(summary) ?? [])].filter(([, tally]) => tally.over > 0);
+    if (over.length === 0) return;
+    const rules = over.map(([rule, { over: count, targets }]) => ({ rule, count, targets }));
+    logger.warn('event rules matched more events than they may queue requests for in a run: not queued', {
+      cap: ENQUEUE_CAP_PER_RULE,
+      rules,
+    });
+    if (!url) return;
+    if (clock() + POST_MS >= end) {
+      logger.warn('the run is at its end: the post summing up requests over the cap is not posted', {
+        rules,
+      });
+      return;
+    }
+    const result = await post(url, { text: cappedText(over) });
+    if (result.ok) return;
+    metrics.put('SlackPostsFailed', 1, {});
+    logger.error('cannot post the requests over the cap', { reason: result.reason, error: result.error });
+  }
+
+  return { admit, postCapped };
+}
+
+/** ":warning: 950 more requests (trigger `trg_105` phase `ph_1`, …) from rule "x" were not queued this run". */
+function cappedText(over: Array<[string, RuleTally]>): string {
+  const lines = over.map(([rule, tally]) => {
+    const targets = tally.targets.map((t) => inlineCode(oneLine(t).slice(0, 80)));
+    const more = tally.over > targets.length ? ', …' : '';
+    return (
+      `:warning: ${tally.over.toLocaleString('en-US')} more action requests (${targets.join(', ')}${more}) ` +
+      `from rule "${escapeMrkdwn(oneLine(rule))}" were not queued this run`
+    );
+  });
+  return (
+    `${lines.join('\n')}\nAt most ${ENQUEUE_CAP_PER_RULE} requests per rule are queued a run; these are ` +
+    'not queued later either: a client logging matching events in a loop? Queue a real one by hand.'
+  );
+}
