@@ -142,23 +142,81 @@ export function sameOwner(a: RequestOwner, b: RequestOwner): boolean {
 }
 
 /**
+ * The telling of a request's end claimed together with its final (`recordFinal`): who tells it,
+ * and until when (epoch ms) the claim holds (see `claimTelling`).
+ */
+export interface TellingClaim {
+  owner: string;
+  untilMs: number;
+}
+
+/**
  * Records how a request ended (approved, denied, stale, ...), the first time only: copies of the
  * same request (SQS redeliveries, producer retries) replay it instead of deciding or calling
  * again. Deferrals and questions are not final. Returns false when a final was already there.
+ *
+ * With `telling`, the writer claims the telling of this end in the same put (no round trip of
+ * its own): written first, the final holds the claim until `telling.untilMs`, and a copy finding
+ * the end untold meanwhile stays silent (`finalTellingHeld`). Given back with `releaseFinalTelling`.
  */
 export function recordFinal(
   table: StateTable,
   final: FinalOutcome,
   now: Date,
   owner: RequestOwner | undefined,
+  telling?: TellingClaim,
 ): Promise<boolean> {
+  return putIfAbsent(table, finalItem(final, now, owner, telling));
+}
+
+function finalItem(
+  final: FinalOutcome,
+  now: Date,
+  owner: RequestOwner | undefined,
+  telling?: TellingClaim,
+): Record<string, AttributeValue> {
   const { owner: _stored, ...outcome } = final;
-  return putIfAbsent(table, {
+  return {
     ...finalItemKey(final.requestId),
     outcome: { S: JSON.stringify(outcome) },
     ...(owner ? { requester: { S: owner.requester }, effectKey: { S: owner.effectKey } } : {}),
+    ...(telling ? { tellOwner: { S: telling.owner }, tellUntil: { N: String(telling.untilMs) } } : {}),
     expiresAt: { N: String(expiresAfterDays(now, AUDIT_KEEP_DAYS)) },
+  };
+}
+
+/**
+ * Gives back the telling claimed with a final (its telling failed before its audit record: a
+ * retry, or a copy, tells): the same final written again without the claim, only while `telling`
+ * still holds it. `final`, `now` and `owner` are those `recordFinal` wrote.
+ */
+export async function releaseFinalTelling(
+  table: StateTable,
+  final: FinalOutcome,
+  now: Date,
+  owner: RequestOwner | undefined,
+  telling: TellingClaim,
+): Promise<void> {
+  await putIf(table, finalItem(final, now, owner), {
+    expression: '#tellOwner = :owner',
+    names: { '#tellOwner': 'tellOwner' },
+    values: { ':owner': { S: telling.owner } },
   });
+}
+
+/**
+ * Whether the telling claimed with the request's final (`recordFinal`) still holds at `nowMs`
+ * (consistent read): its writer tells the end, or gives the claim back first. A claim with the
+ * final is only ever written with it, so once seen expired or given back it never holds again.
+ */
+export async function finalTellingHeld(
+  table: StateTable,
+  requestId: string,
+  nowMs: number,
+): Promise<boolean> {
+  const item = await getItem(table, finalItemKey(requestId));
+  const until = item?.tellUntil?.N;
+  return until !== undefined && Number(until) >= nowMs;
 }
 
 /** The final-outcome item's key, for readers that batch it with other items. */
@@ -220,9 +278,10 @@ export async function clearNotified(table: StateTable, requestId: string, topic:
 
 /**
  * Claims the telling of a request's stored end: the writer of the end claims it before its audit
- * record and posts, and so does a copy finding the end untold (no audit record of it yet): two
- * copies at once (a redelivery meeting a retry, or meeting the writer) must not both post it. The
- * first conditional put wins. The claim lasts until `untilMs` (past the claimer's
+ * record and posts (with the final itself when its put writes it: `recordFinal`, else here), and
+ * so does a copy finding the end untold (no audit record of it yet) once no claim with the final
+ * holds (`finalTellingHeld`): two copies at once (a redelivery meeting a retry, or meeting the
+ * writer) must not both post it. The first conditional put wins. The claim lasts until `untilMs` (past the claimer's
  * invocation), so a copy that crashed while telling holds it no longer: a later copy takes it
  * over and tells. True when this copy holds it.
  */

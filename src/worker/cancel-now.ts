@@ -8,11 +8,10 @@ import { randomUUID } from 'node:crypto';
 import { actionTarget, effectKey, liveReplyUrl, requesterKey, requestOwner } from '../actions/request.js';
 import type { SlackMessage } from '../slack/post.js';
 import {
-  claimTelling,
   type FinalOutcome,
   readFinal,
   recordFinal,
-  releaseTelling,
+  releaseFinalTelling,
   writeAudit,
 } from '../state/audit.js';
 import { endHold, type HeldRecord } from '../state/held.js';
@@ -60,24 +59,20 @@ export async function endHeldNow(
   // Read after the final, nobody would: a stuck wait never comes back, and a copy finding the
   // audit record replays the end without the channel.
   const channelUrl = await tell.channelUrl?.();
-  const first = await recordFinal(
-    table,
-    { result, reason, rule, requestId: held.requestId, at: now.toISOString() },
-    now,
-    requestOwner(held.request),
-  );
-  await endHold(table, held.requestId);
-  if (!first) return { ended: false, final: await readFinal(table, held.requestId) };
-  // Told under a claim, as the worker tells (finish.ts): a copy of the request reaching a worker
-  // before the audit record below finds this end untold and would tell it too. The first claim tells.
-  const owner = `now/${randomUUID()}`;
-  if (!(await claimTelling(table, held.requestId, owner, now.getTime(), now.getTime() + TELLING_LEASE_MS)))
-    return { ended: true };
+  // Told under a claim, as the worker tells (finish.ts), written with the final: a copy of the
+  // request reaching a worker before the audit record below finds this end untold and stays
+  // silent while the claim holds.
+  const final = { result, reason, rule, requestId: held.requestId, at: now.toISOString() };
+  const owner = requestOwner(held.request);
+  const telling = { owner: `now/${randomUUID()}`, untilMs: now.getTime() + TELLING_LEASE_MS };
+  const first = await recordFinal(table, final, now, owner, telling);
   try {
+    await endHold(table, held.requestId);
+    if (!first) return { ended: false, final: await readFinal(table, held.requestId) };
     await writeAuditOf(table, held, ending, now);
   } catch (error) {
     // Given back: a copy redriven later tells the end instead.
-    await releaseTelling(table, held.requestId, owner);
+    if (first) await releaseFinalTelling(table, final, now, owner, telling);
     throw error;
   }
   // The end counts as told from its audit record on (a copy replays it without the channel): the

@@ -8,10 +8,14 @@ import { actionTarget, requesterKey } from '../actions/request.js';
 import { isDryRun } from '../policy/decide.js';
 import {
   claimTelling,
+  type FinalOutcome,
+  finalTellingHeld,
   markNotified,
   readFinal,
   recordFinal,
+  releaseFinalTelling,
   releaseTelling,
+  type TellingClaim,
   writeAudit,
 } from '../state/audit.js';
 import type { StoredOutcome } from '../state/effects.js';
@@ -85,37 +89,49 @@ export async function writeAuditFor(
   });
 }
 
+/** A telling this copy holds: given back when its telling fails before the audit record. */
+export interface HeldTelling {
+  release(): Promise<void>;
+}
+
 /**
  * The metric, the log line, the audit record, the final outcome and the replies of one ending.
- * `claimed`: the telling claim this copy holds already (tellUntold).
+ * `claimed`: the telling claim this copy holds already (tellUntold, or with the final it wrote:
+ * `recordFinalClaimed`).
  */
 export async function finish(
   deps: RecordDeps,
   ctx: RecordContext,
   decided: Finished,
   ending: Ending,
-  claimed?: string,
+  claimed?: HeldTelling,
 ): Promise<RecordResult> {
   // A denial after an attempt that may have reached the platform is told as such, everywhere.
   const done = ctx.reached ? mayHaveBeenDone(decided) : decided;
   const telling = TELLING[ending];
   const result = telling.auditAs ?? done.result;
   const { request } = ctx;
-  // The final is written first, and alone: it decides which end is the request's when another
-  // raced this one (a person's cancel, the tick's end of a stuck wait, another copy's decision).
-  // The end that lost is neither audited nor told: its winner tells its own, and two
-  // contradicting ends ("denied", "cancelled") must never both reach people.
-  if (telling.storeFinal && FINAL_RESULTS.has(done.result)) {
-    const at = currentDate(deps);
-    const final = { ...pick(done), requestId: request.requestId, at: at.toISOString() };
-    if (!(await recordFinal(deps.table, final, at, ownerOf(ctx)))) return endedOtherwise(deps, ctx, done);
-  }
   // A stored end is told under a claim, the first time too: a copy of this request arriving before
   // this one's audit record finds the end untold and tells it (tellUntold) unless the claim is held.
   // The copy that claims first tells; one that fails before its audit record gives it back (retried, it tells).
   const stored = telling.audit && !telling.auditAs && FINAL_RESULTS.has(done.result);
-  const owner = claimed ?? (stored ? ownerFor(ctx) : undefined);
-  if (owner && owner !== claimed && !(await claim(deps, ctx, owner))) return toldByAnother(ctx);
+  let held = claimed;
+  // The final is written first, and alone: it decides which end is the request's when another
+  // raced this one (a person's cancel, the tick's end of a stuck wait, another copy's decision).
+  // The end that lost is neither audited nor told: its winner tells its own, and two
+  // contradicting ends ("denied", "cancelled") must never both reach people. Its telling is
+  // claimed in the same put.
+  if (telling.storeFinal && FINAL_RESULTS.has(done.result)) {
+    const final = { ...pick(done), requestId: request.requestId, at: currentDate(deps).toISOString() };
+    const written = await recordFinalClaimed(deps, ctx, final, stored && !held);
+    if (!written) return endedOtherwise(deps, ctx, done);
+    if (written !== true) held = written;
+  }
+  if (stored && !held) {
+    const owner = ownerFor(ctx);
+    if (!(await claim(deps, ctx, owner))) return toldByAnother(ctx);
+    held = { release: () => releaseTelling(deps.table, request.requestId, owner) };
+  }
   // Once the audit record is written the end counts as told (a copy finding it replays the end
   // without the channel: endingRecorded), so from there the claim is kept and the end is told
   // whatever else fails; given back before it, a retry tells.
@@ -123,9 +139,30 @@ export async function finish(
   try {
     return await tellEnd(deps, ctx, done, telling, result, progress);
   } catch (error) {
-    if (owner && !progress.audited) await releaseTelling(deps.table, request.requestId, owner);
+    if (held && !progress.audited) await held.release();
     throw error;
   }
+}
+
+/**
+ * Writes the request's final (`recordFinal`, the first time only) and, with `tell`, claims its
+ * telling in the same put: false when a final was there already (nothing claimed), the claim
+ * held when written with one, true when written without.
+ */
+export async function recordFinalClaimed(
+  deps: RecordDeps,
+  ctx: RecordContext,
+  final: FinalOutcome,
+  tell: boolean,
+): Promise<HeldTelling | boolean> {
+  const at = new Date(final.at);
+  const owner = ownerOf(ctx);
+  const telling: TellingClaim | undefined = tell
+    ? { owner: ownerFor(ctx), untilMs: lockExpiry(deps, ctx.timing) }
+    : undefined;
+  if (!(await recordFinal(deps.table, final, at, owner, telling))) return false;
+  if (!telling) return true;
+  return { release: () => releaseFinalTelling(deps.table, final, at, owner, telling) };
 }
 
 async function tellEnd(
@@ -220,15 +257,19 @@ export async function tellUntold(
   ctx: RecordContext,
   stored: StoredOutcome,
 ): Promise<RecordResult> {
+  // The writer of the final holds its telling while the claim it wrote with it lasts; after, the
+  // copies claim it apart, the first one tells.
+  if (await finalTellingHeld(deps.table, ctx.request.requestId, deps.clock())) return toldByAnother(ctx);
   const owner = ownerFor(ctx);
   if (!(await claim(deps, ctx, owner))) return toldByAnother(ctx);
+  const held = { release: () => releaseTelling(deps.table, ctx.request.requestId, owner) };
   const done = {
     result: stored.result as OutcomeResult,
     rule: stored.rule,
     reason: stored.reason,
     dryRun: stored.result === 'would-mutate' || isDryRun(deps.policy, ctx.request),
   };
-  return finish(deps, ctx, done, 'executed', owner);
+  return finish(deps, ctx, done, 'executed', held);
 }
 
 /** Who claims a telling: this copy of the message, apart from its other deliveries. */

@@ -25,7 +25,7 @@ import { deadLetterRecord } from './dead-letter.js';
 import { backOffIfRateLimited, setVisibility } from './defer.js';
 import { RetryLater } from './errors.js';
 import { executeAction } from './execute.js';
-import { endCancelled, finish, tellUntold } from './finish.js';
+import { endCancelled, finish, type HeldTelling, recordFinalClaimed, tellUntold } from './finish.js';
 import { tellingIfGivenUp } from './give-up.js';
 import { answeredQuestion } from './hold.js';
 import {
@@ -205,6 +205,7 @@ async function mutate(deps: RecordDeps, ctx: RecordContext, decision: Decision):
 
   const result: OutcomeResult = outcome.kind === 'done' ? outcome.result : outcome.kind;
   const reason = outcome.kind === 'done' ? `${outcome.reason}; ${decision.reason}` : outcome.reason;
+  let telling: HeldTelling | undefined;
   const stored: StoredOutcome = {
     result,
     reason,
@@ -216,11 +217,15 @@ async function mutate(deps: RecordDeps, ctx: RecordContext, decision: Decision):
     // The mutation happened: every later request for this effect is told so, and this request's
     // own end is its final (which no later record under its id can rewrite: an unproven message
     // claiming the id is dead-lettered with an audit record, never a final).
+    // Its telling is claimed with the final (finish.ts): a copy finding the end untold before
+    // the audit record stays silent while the claim holds.
     await completeEffect(deps.table, key, owner, stored, currentDate(deps));
-    await recordFinal(deps.table, stored, currentDate(deps), ownerOf(ctx));
+    telling = await recordDoneFinal(deps, ctx, stored);
   } else {
     // Stale or refused: nothing changed, so the claim goes back (the phase may become current
     // later and another request deserves a call); copies of this request replay the final.
+    // Its telling is claimed apart (finish.ts), after the claim went back: a failure here leaves
+    // the end untold and unclaimed, for the retry to tell.
     const first = await recordFinal(deps.table, stored, currentDate(deps), ownerOf(ctx));
     await giveBack(false);
     // A copy of this request ended between our first read and our claim; its call changed
@@ -229,7 +234,17 @@ async function mutate(deps: RecordDeps, ctx: RecordContext, decision: Decision):
     if (earlier) return { kind: 'ended', result: await replay(deps, ctx, earlier) };
   }
   const done = { rule: decision.rule, dryRun: false, result, reason };
-  return { kind: 'ended', result: await finish(deps, ctx, done, 'executed') };
+  return { kind: 'ended', result: await finish(deps, ctx, done, 'executed', telling) };
+}
+
+/** The final of a mutation done, with its telling claimed in the same put (none when a final was there). */
+async function recordDoneFinal(
+  deps: RecordDeps,
+  ctx: RecordContext,
+  stored: StoredOutcome,
+): Promise<HeldTelling | undefined> {
+  const written = await recordFinalClaimed(deps, ctx, stored, true);
+  return typeof written === 'boolean' ? undefined : written;
 }
 
 /**
