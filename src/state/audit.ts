@@ -9,9 +9,9 @@ import { randomUUID } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DecisionInputs } from '../policy/replay.js';
 import { scrubSecrets } from '../util/secret-scrub.js';
-import { getItem, putIf, putIfAbsent, putItem } from './dynamo.js';
+import { getItem, putIfAbsent, putItem } from './dynamo.js';
 import { batchGet } from './dynamo-batch.js';
-import { deleteIf, deleteItem } from './dynamo-delete.js';
+import { deleteItem } from './dynamo-delete.js';
 import { queryPartition } from './dynamo-query.js';
 import { expiresAfterDays, ITEM_FAMILIES, type StateTable } from './table.js';
 
@@ -41,13 +41,14 @@ export interface AuditRecord {
   stuckExpired?: boolean;
 }
 
-function pk(requestId: string) {
+/** The partition of one request's audit records, final and markers. */
+export function auditPk(requestId: string) {
   return { S: `${ITEM_FAMILIES.audit}#${requestId}` };
 }
 
 export async function writeAudit(table: StateTable, record: AuditRecord): Promise<void> {
   const item: Record<string, AttributeValue> = {
-    pk: pk(record.requestId),
+    pk: auditPk(record.requestId),
     // Time first so a query reads a request's history in order; the result keeps it unique.
     sk: { S: `record#${record.at.toISOString()}#${record.result}#${randomUUID().slice(0, 8)}` },
     requestId: { S: record.requestId },
@@ -104,7 +105,7 @@ export function storedRecord(item: Record<string, AttributeValue>, requestId = '
 
 /** A request's audit history, oldest first. */
 export async function readAudit(table: StateTable, requestId: string): Promise<StoredAuditRecord[]> {
-  const items = await queryPartition(table, pk(requestId).S, { skPrefix: 'record#', maxPages: 20 });
+  const items = await queryPartition(table, auditPk(requestId).S, { skPrefix: 'record#', maxPages: 20 });
   return items.map((item) => storedRecord(item, requestId));
 }
 
@@ -143,7 +144,7 @@ export function sameOwner(a: RequestOwner, b: RequestOwner): boolean {
 
 /**
  * The telling of a request's end claimed together with its final (`recordFinal`): who tells it,
- * and until when (epoch ms) the claim holds (see `claimTelling`).
+ * and until when (epoch ms) the claim holds (src/state/telling.ts).
  */
 export interface TellingClaim {
   owner: string;
@@ -157,7 +158,8 @@ export interface TellingClaim {
  *
  * With `telling`, the writer claims the telling of this end in the same put (no round trip of
  * its own): written first, the final holds the claim until `telling.untilMs`, and a copy finding
- * the end untold meanwhile stays silent (`finalTellingHeld`). Given back with `releaseFinalTelling`.
+ * the end untold meanwhile stays silent (src/state/telling.ts `finalTellingHeld`; given back with
+ * `releaseFinalTelling`).
  */
 export function recordFinal(
   table: StateTable,
@@ -169,7 +171,7 @@ export function recordFinal(
   return putIfAbsent(table, finalItem(final, now, owner, telling));
 }
 
-function finalItem(
+export function finalItem(
   final: FinalOutcome,
   now: Date,
   owner: RequestOwner | undefined,
@@ -185,43 +187,9 @@ function finalItem(
   };
 }
 
-/**
- * Gives back the telling claimed with a final (its telling failed before its audit record: a
- * retry, or a copy, tells): the same final written again without the claim, only while `telling`
- * still holds it. `final`, `now` and `owner` are those `recordFinal` wrote.
- */
-export async function releaseFinalTelling(
-  table: StateTable,
-  final: FinalOutcome,
-  now: Date,
-  owner: RequestOwner | undefined,
-  telling: TellingClaim,
-): Promise<void> {
-  await putIf(table, finalItem(final, now, owner), {
-    expression: '#tellOwner = :owner',
-    names: { '#tellOwner': 'tellOwner' },
-    values: { ':owner': { S: telling.owner } },
-  });
-}
-
-/**
- * Whether the telling claimed with the request's final (`recordFinal`) still holds at `nowMs`
- * (consistent read): its writer tells the end, or gives the claim back first. A claim with the
- * final is only ever written with it, so once seen expired or given back it never holds again.
- */
-export async function finalTellingHeld(
-  table: StateTable,
-  requestId: string,
-  nowMs: number,
-): Promise<boolean> {
-  const item = await getItem(table, finalItemKey(requestId));
-  const until = item?.tellUntil?.N;
-  return until !== undefined && Number(until) >= nowMs;
-}
-
 /** The final-outcome item's key, for readers that batch it with other items. */
 export function finalItemKey(requestId: string) {
-  return { pk: pk(requestId), sk: { S: 'final' } };
+  return { pk: auditPk(requestId), sk: { S: 'final' } };
 }
 
 export async function readFinal(table: StateTable, requestId: string): Promise<FinalOutcome | undefined> {
@@ -239,7 +207,7 @@ export async function readFinals(
   const finals = new Map<string, FinalOutcome>();
   for (const item of await batchGet(table, requestIds.map(finalItemKey))) {
     const final = finalFromItem(item);
-    const requestId = item.pk?.S?.slice(pk('').S.length);
+    const requestId = item.pk?.S?.slice(auditPk('').S.length);
     if (final && requestId) finals.set(requestId, final);
   }
   return finals;
@@ -264,7 +232,7 @@ export function markNotified(
   now: Date,
 ): Promise<boolean> {
   return putIfAbsent(table, {
-    pk: pk(requestId),
+    pk: auditPk(requestId),
     sk: { S: `notified#${topic}` },
     at: { S: now.toISOString() },
     expiresAt: { N: String(expiresAfterDays(now, AUDIT_KEEP_DAYS)) },
@@ -273,52 +241,8 @@ export function markNotified(
 
 /** Takes a marker back (the notification it stood for could not be delivered). */
 export async function clearNotified(table: StateTable, requestId: string, topic: string): Promise<void> {
-  await deleteItem(table, { pk: pk(requestId), sk: { S: `notified#${topic}` } });
+  await deleteItem(table, { pk: auditPk(requestId), sk: { S: `notified#${topic}` } });
 }
-
-/**
- * Claims the telling of a request's stored end: the writer of the end claims it before its audit
- * record and posts (with the final itself when its put writes it: `recordFinal`, else here), and
- * so does a copy finding the end untold (no audit record of it yet) once no claim with the final
- * holds (`finalTellingHeld`): two copies at once (a redelivery meeting a retry, or meeting the
- * writer) must not both post it. The first conditional put wins. The claim lasts until `untilMs` (past the claimer's
- * invocation), so a copy that crashed while telling holds it no longer: a later copy takes it
- * over and tells. True when this copy holds it.
- */
-export function claimTelling(
-  table: StateTable,
-  requestId: string,
-  owner: string,
-  nowMs: number,
-  untilMs: number,
-): Promise<boolean> {
-  return putIf(
-    table,
-    {
-      pk: pk(requestId),
-      sk: { S: TELLING_SK },
-      owner: { S: owner },
-      until: { N: String(untilMs) },
-      expiresAt: { N: String(expiresAfterDays(new Date(nowMs), AUDIT_KEEP_DAYS)) },
-    },
-    {
-      expression: 'attribute_not_exists(pk) OR #until < :now',
-      names: { '#until': 'until' },
-      values: { ':now': { N: String(nowMs) } },
-    },
-  );
-}
-
-/** Gives a telling claim back (the telling failed before its audit record was written: a retry tells). */
-export async function releaseTelling(table: StateTable, requestId: string, owner: string): Promise<void> {
-  await deleteIf(
-    table,
-    { pk: pk(requestId), sk: { S: TELLING_SK } },
-    { expression: '#owner = :owner', names: { '#owner': 'owner' }, values: { ':owner': { S: owner } } },
-  );
-}
-
-const TELLING_SK = 'notified#end';
 
 /** A request's records and its ending (if it has ended), read together (`why`, `audit`). */
 export async function readRequestAudit(

@@ -7,15 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import { actionTarget, effectKey, liveReplyUrl, requesterKey, requestOwner } from '../actions/request.js';
 import type { SlackMessage } from '../slack/post.js';
-import {
-  type FinalOutcome,
-  readFinal,
-  recordFinal,
-  releaseFinalTelling,
-  writeAudit,
-} from '../state/audit.js';
+import { type FinalOutcome, readFinal, recordFinal, writeAudit } from '../state/audit.js';
 import { endHold, type HeldRecord } from '../state/held.js';
 import type { StateTable } from '../state/table.js';
+import { releaseFinalTelling } from '../state/telling.js';
 import { type OutcomeResult, outcomeMessage } from './replies.js';
 
 /** How a held request ends when it is ended at once, outside the worker's own pass over it. */

@@ -7,19 +7,16 @@ import { randomUUID } from 'node:crypto';
 import { actionTarget, requesterKey } from '../actions/request.js';
 import { isDryRun } from '../policy/decide.js';
 import {
-  claimTelling,
   type FinalOutcome,
-  finalTellingHeld,
   markNotified,
   readFinal,
   recordFinal,
-  releaseFinalTelling,
-  releaseTelling,
   type TellingClaim,
   writeAudit,
 } from '../state/audit.js';
 import type { StoredOutcome } from '../state/effects.js';
 import { type CancelMark, endHold } from '../state/held.js';
+import { claimTelling, finalTellingHeld, releaseFinalTelling, releaseTelling } from '../state/telling.js';
 import { endAnsweredQuestion } from './answered.js';
 import { cancelReason } from './cancel.js';
 import { answeredQuestion } from './hold.js';

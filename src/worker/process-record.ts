@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { SQSRecord } from 'aws-lambda';
 import { effectKey, parseActionRequest, requesterKey } from '../actions/request.js';
 import { type Decision, isDryRun } from '../policy/decide.js';
-import { endingRecorded, readFinal, recordFinal } from '../state/audit.js';
+import { readFinal, recordFinal } from '../state/audit.js';
 import { consumeCounter, refundCounter } from '../state/counters.js';
 import {
   claimEffect,
@@ -25,7 +25,7 @@ import { deadLetterRecord } from './dead-letter.js';
 import { backOffIfRateLimited, setVisibility } from './defer.js';
 import { RetryLater } from './errors.js';
 import { executeAction } from './execute.js';
-import { endCancelled, finish, type HeldTelling, recordFinalClaimed, tellUntold } from './finish.js';
+import { endCancelled, finish, type HeldTelling, recordFinalClaimed } from './finish.js';
 import { tellingIfGivenUp } from './give-up.js';
 import { answeredQuestion } from './hold.js';
 import {
@@ -40,6 +40,7 @@ import {
   type Request,
   stateSubject,
 } from './record.js';
+import { replay } from './replay-end.js';
 import type { OutcomeResult } from './replies.js';
 import { ask, defer } from './wait.js';
 
@@ -289,25 +290,4 @@ async function stoppedOn(deps: RecordDeps, ctx: RecordContext, owner: string, he
     (await readFinal(deps.table, ctx.request.requestId)) ??
     (heldId === ctx.request.requestId ? undefined : await readFinal(deps.table, heldId));
   return final ? () => replay(deps, ctx, final) : undefined;
-}
-
-async function replay(deps: RecordDeps, ctx: RecordContext, stored: StoredOutcome): Promise<RecordResult> {
-  const sameRequest = stored.requestId === ctx.request.requestId;
-  const reason = sameRequest ? stored.reason : `${stored.reason} (request ${stored.requestId}, ${stored.at})`;
-  // Its own completed effect whose final was not written (a failed put, a crash between the two),
-  // or another request's end told as its own: written now (put-if-absent), so its id stays its own.
-  const own = sameRequest ? stored : { ...stored, reason, requestId: ctx.request.requestId };
-  await recordFinal(deps.table, own, currentDate(deps), ownerOf(ctx));
-  // Its own end, never told (no record of it in the trail): told now as at first, the channel too.
-  if (sameRequest && !(await endingRecorded(deps.table, own.requestId, own.result)))
-    return tellUntold(deps, ctx, own);
-  const done = {
-    result: stored.result as OutcomeResult,
-    rule: stored.rule,
-    reason,
-    dryRun: false,
-    replayOf: stored.requestId,
-  };
-  await finish(deps, ctx, done, 'replayed');
-  return 'replayed';
 }

@@ -1,5 +1,5 @@
 /**
- * Review s28: telling an untold end is claimed (src/state/audit.ts claimTelling, 5f3a031), but the
+ * Review s28: telling an untold end is claimed (src/state/telling.ts claimTelling, 5f3a031), but the
  * copy that wrote the final in the first place tells without the claim. Since f4b963a the worker
  * writes the final first and its audit record after it: a second copy of the message (an SQS
  * redelivery, a producer's retry, a DLQ redrive) that reads the request in between finds the

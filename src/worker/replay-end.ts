@@ -1,0 +1,35 @@
+/**
+ * A copy of a request that has already ended (its effect completed, or its final written):
+ * nothing is decided or called again. The end is told as it was, or, if it never was (no record
+ * of it in the trail: the audit put failed after the mutation), told now, the channel too.
+ */
+import { endingRecorded, recordFinal } from '../state/audit.js';
+import type { StoredOutcome } from '../state/effects.js';
+import { finish, tellUntold } from './finish.js';
+import { currentDate, ownerOf, type RecordContext, type RecordDeps, type RecordResult } from './record.js';
+import type { OutcomeResult } from './replies.js';
+
+export async function replay(
+  deps: RecordDeps,
+  ctx: RecordContext,
+  stored: StoredOutcome,
+): Promise<RecordResult> {
+  const sameRequest = stored.requestId === ctx.request.requestId;
+  const reason = sameRequest ? stored.reason : `${stored.reason} (request ${stored.requestId}, ${stored.at})`;
+  // Its own completed effect whose final was not written (a failed put, a crash between the two),
+  // or another request's end told as its own: written now (put-if-absent), so its id stays its own.
+  const own = sameRequest ? stored : { ...stored, reason, requestId: ctx.request.requestId };
+  await recordFinal(deps.table, own, currentDate(deps), ownerOf(ctx));
+  // Its own end, never told (no record of it in the trail): told now as at first, the channel too.
+  if (sameRequest && !(await endingRecorded(deps.table, own.requestId, own.result)))
+    return tellUntold(deps, ctx, own);
+  const done = {
+    result: stored.result as OutcomeResult,
+    rule: stored.rule,
+    reason,
+    dryRun: false,
+    replayOf: stored.requestId,
+  };
+  await finish(deps, ctx, done, 'replayed');
+  return 'replayed';
+}
