@@ -52,8 +52,11 @@ function editDistance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
-/** Our field nearest `name`, and whether `name` is a near-miss of it (case, a few letters, a part of it). */
-function nearestField(name: string): { field: JsonField; near: boolean } {
+/**
+ * Our field nearest `name`, whether `name` is a near-miss of it (case, a few letters, a part of
+ * it), and whether it is within a few letters (`close`: it cannot hold more than those of a value).
+ */
+function nearestField(name: string): { field: JsonField; near: boolean; close: boolean } {
   const lower = name.trim().toLowerCase();
   let best: { field: JsonField; distance: number; near: boolean } | undefined;
   for (const field of JSON_FIELDS) {
@@ -64,16 +67,24 @@ function nearestField(name: string): { field: JsonField; near: boolean } {
     if (!best || Number(near) > Number(best.near) || (near === best.near && distance < best.distance))
       best = { field, distance, near };
   }
-  return { field: best!.field, near: best!.near };
+  return { field: best!.field, near: best!.near, close: best!.distance <= 3 };
 }
 
 /**
- * A name is shown only when short, and either a near-miss of ours (whatever its characters, so
- * `"slackWebhookUrl "` shows its space) or shaped like a field name: a key pasted as a name
- * (`{"AKIA…": ""}`) is never echoed.
+ * A name is shown only when short, and either within a few letters of ours (whatever its
+ * characters, so `"slackWebhookUrl "` shows its space) or shaped like a field name: a key pasted
+ * as a name is never echoed. Shaped like a name is more than letters first: a Slack signing
+ * secret (32 hex characters, a letter first a third of the time) and an access key id (`AKIA`
+ * and 16 upper-case letters and digits) pass that, and so does `consoleApiKey=<value>` as a part
+ * of ours; so at most 3 digits, not all hex, not all upper-case letters and digits.
  */
-const showable = (name: string, near: boolean): boolean =>
-  name.length <= 32 && (near || /^[A-Za-z][A-Za-z0-9_.-]*$/.test(name));
+const showable = (name: string, close: boolean): boolean =>
+  name.length <= 32 &&
+  (close ||
+    (/^[A-Za-z][A-Za-z0-9_.-]*$/.test(name) &&
+      (name.match(/\d/g)?.length ?? 0) <= 3 &&
+      !/^[0-9a-f]{16,}$/i.test(name) &&
+      !/^[A-Z0-9]{12,}$/.test(name)));
 
 /** Parses `text`, the secret `secretId`'s string; throws SecretsError with names only, never a value. */
 export function readSecretJson(
@@ -92,15 +103,15 @@ export function readSecretJson(
   const entries = Object.entries(json as Record<string, unknown>);
   for (const [, v] of entries) if (typeof v === 'string') rememberSecret(v);
   const fields: SecretJson['fields'] = {};
-  const unknown: Array<{ name: string; field: JsonField; near: boolean }> = [];
+  const unknown: Array<{ name: string; field: JsonField; near: boolean; close: boolean }> = [];
   for (const [name, v] of entries) {
     if ((JSON_FIELDS as readonly string[]).includes(name)) {
       if (typeof v === 'string') fields[name as JsonField] = v;
       else if (v !== null) throw new SecretsError(`secret ${secretId}: field "${name}" must be a string`);
     } else if (name !== GENERATED_FILLER_FIELD) unknown.push({ name, ...nearestField(name) });
   }
-  const shown = (u: { name: string; near: boolean }) =>
-    showable(u.name, u.near)
+  const shown = (u: { name: string; close: boolean }) =>
+    showable(u.name, u.close)
       ? JSON.stringify(u.name)
       : `whose name is not shown (${u.name.length} characters)`;
   const misspelt = unknown.find((u) => u.near && !fields[u.field]);
