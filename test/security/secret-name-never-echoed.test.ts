@@ -5,7 +5,7 @@
  * The values below are fakes shaped like those credentials.
  */
 import { describe, expect, it } from 'vitest';
-import { readSecretJson, SecretsError } from '../src/secrets/secret-json.js';
+import { readSecretJson, SecretsError } from '../../src/secrets/secret-json.js';
 
 const FAKE_SIGNING = ['e3b0c442', '98fc1c14', '9afbf4c8', '996fb924'].join('');
 const FAKE_ACCESS_KEY_ID = ['AKIA', 'QX7TESTFAKE2ZZ9Y'].join('');
