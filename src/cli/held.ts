@@ -12,6 +12,7 @@ import { mayCancel } from '../policy/cancel-grant.js';
 import { postToSlack } from '../slack/post.js';
 import { type HeldRecord, listHeld, nextLookText } from '../state/held.js';
 import { whyText } from '../state/held-answer.js';
+import { scrubSecrets } from '../util/secret-scrub.js';
 import { cancelHeldRequest } from '../worker/cancel.js';
 import { endCancelledNow } from '../worker/cancel-now.js';
 import { parse } from './args.js';
@@ -136,6 +137,13 @@ export async function cancelCommand(args: string[], io: CliIo): Promise<number> 
       }
     },
     ...(channel ? { channelUrl: async () => channel.url } : {}),
+    // The table's error, as the CLI shows a thrown one (its name and message), scrubbed: the cancel's own error follows.
+    warn: (message, { error }) =>
+      io.stderr(
+        printable(
+          `warning: ${message}: ${scrubSecrets(error instanceof Error ? `${error.name}: ${error.message}` : String(error))}`,
+        ),
+      ),
   });
   // Another end was recorded first (a worker's denial racing this cancel): that one was told, and is
   // the truth. One ending it as cancelled by this mark (the tick's end of a stuck wait) is this cancel.

@@ -49,5 +49,6 @@ export async function endAnsweredQuestion(
   const ending = { ...done, reason, answeredBy };
   await endHeldNow(deps.table, held, held.reachedAt ? mayHaveBeenDone(ending) : ending, currentDate(deps), {
     tell,
+    warn: (message, fields) => deps.logger.warn(message, { ...fields, answeredBy: answer.requestId }),
   });
 }

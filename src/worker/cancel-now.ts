@@ -33,6 +33,8 @@ export interface HeldEnding {
 export interface Telling {
   tell?: (urls: string[], message: SlackMessage) => Promise<void>;
   channelUrl?: () => Promise<string | undefined>;
+  /** Where a warning goes: a telling claim that could not be given back (it runs out by its lease). */
+  warn?: (message: string, fields: { requestId: string; error: unknown }) => void;
 }
 
 /**
@@ -66,8 +68,15 @@ export async function endHeldNow(
     if (!first) return { ended: false, final: await readFinal(table, held.requestId) };
     await writeAuditOf(table, held, ending, now);
   } catch (error) {
-    // Given back: a copy redriven later tells the end instead.
-    if (first) await releaseFinalTelling(table, final, now, owner, telling);
+    // Given back: a copy redriven later tells the end instead. A give-back that fails too is a
+    // warning only: the error thrown stays this one (the cause), and the claim runs out by its lease.
+    if (first)
+      await releaseFinalTelling(table, final, now, owner, telling).catch((releaseError: unknown) =>
+        tell.warn?.('could not give the telling back: it holds until its lease runs out, then a copy tells', {
+          requestId: held.requestId,
+          error: releaseError,
+        }),
+      );
     throw error;
   }
   // The end counts as told from its audit record on (a copy replays it without the channel): the

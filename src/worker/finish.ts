@@ -136,10 +136,16 @@ export async function finish(
   try {
     return await tellEnd(deps, ctx, done, telling, result, progress);
   } catch (error) {
-    if (held && !progress.audited) await held.release();
+    // A give-back failing too (the table throttled again) is a warning only: the record fails with
+    // the telling's own error (the cause), and the claim runs out by its lease (a later copy tells).
+    if (held && !progress.audited)
+      await held.release().catch((failed: unknown) => ctx.log.warn(GIVE_BACK_FAILED, { error: failed }));
     throw error;
   }
 }
+
+const GIVE_BACK_FAILED =
+  'could not give the telling back: it holds until its lease runs out, then a copy tells';
 
 /**
  * Writes the request's final (`recordFinal`, the first time only) and, with `tell`, claims its

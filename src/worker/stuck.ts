@@ -46,6 +46,7 @@ function telling(deps: StuckDeps, requestId: string): Telling {
     },
     channelUrl: async () =>
       deps.policy ? notificationsUrl({ ...deps, policy: deps.policy }) : deps.channelUrl?.(),
+    warn: (message, fields) => deps.logger.warn(message, fields),
   };
 }
 
