@@ -11,6 +11,14 @@ import { globMatch } from '../util/glob.js';
 import { eventValue } from './event-fields.js';
 import { buildRuleRequest, ruleMatches, ruleNotification, ruleRequestId } from './event-rules.js';
 import type { NewEvent } from './event-walk.js';
+import { eventTime } from './identity.js';
+
+/**
+ * Why a rule queues nothing for an event whose timestamp does not parse: the walk keeps it at its
+ * neighbour's time (src/sweeper/event-walk.ts), which says nothing of its age, so the rules' age
+ * limit could not hold back a client replaying an old event. A notice may still be posted.
+ */
+export const UNREADABLE_TIMESTAMP = 'no readable timestamp: its age cannot be checked';
 
 export interface SkippedEvent {
   rule: string;
@@ -72,11 +80,15 @@ export function planFlush(input: FlushInput): FlushPlan {
 function applyRules(plan: FlushPlan, input: FlushInput, { event, id, ts }: NewEvent, oldest: number): void {
   for (const rule of input.policy.sweeper.eventRules) {
     if (!ruleMatches(rule, event)) continue;
+    // Its `ts` is a neighbour's: an action waits for an age that can be checked.
+    const unreadable = rule.enqueue !== undefined && Number.isNaN(eventTime(event));
+    if (unreadable)
+      plan.skipped.push({ rule: rule.name, event: id, name: event.name, reason: UNREADABLE_TIMESTAMP });
     if (ts < oldest) {
-      plan.tooOld++;
+      if (!unreadable) plan.tooOld++;
       continue;
     }
-    if (rule.enqueue) {
+    if (rule.enqueue && !unreadable) {
       const built = buildRuleRequest(rule, event, id, input.now);
       if (built.ok) plan.toSend.push(built.request);
       else plan.skipped.push({ rule: rule.name, event: id, name: event.name, reason: built.reason });
