@@ -6,6 +6,7 @@
  * Pure: the policy in, the warnings out.
  */
 import { globMatch } from '../util/glob.js';
+import { EVENT_PATH } from './event-paths.js';
 import type { EventRule, Policy } from './schema.js';
 
 export type PolicyWarning = { code: string; where: string; message: string };
@@ -144,12 +145,33 @@ function globOnlyWarning(
   };
 }
 
+/** Every placeholder in every string of a template (also inside arrays and objects), as filled. */
+function allPlaceholders(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(allPlaceholders);
+  if (value !== null && typeof value === 'object') return Object.values(value).flatMap(allPlaceholders);
+  return placeholders(value);
+}
+
+/**
+ * A placeholder that names no event field (`{meta.triggerID}`, `{metadata}`: an object) is never
+ * filled: every event the rule matches is skipped at run time, and the schema cannot tell.
+ */
+function unknownFieldWarnings(rule: EventRule): PolicyWarning[] {
+  const unknown = new Set(allPlaceholders(rule.enqueue).filter((path) => !EVENT_PATH.test(path)));
+  return [...unknown].map((path) => ({
+    code: 'template-unknown-field',
+    where: `sweeper.eventRules "${rule.name}"`,
+    message: `{${path}} names no event field (name, value, source, userID, timestamp, metadata.<key>[.<key>…]): it is never filled, so every event this rule matches is skipped`,
+  }));
+}
+
 function templateWarnings(policy: Policy, rule: EventRule): PolicyWarning[] {
   if (!rule.enqueue) return [];
   const template = rule.enqueue as Record<string, unknown>;
-  const warnings: PolicyWarning[] = [];
+  const warnings: PolicyWarning[] = unknownFieldWarnings(rule);
   for (const field of TARGET_FIELDS[rule.enqueue.action] ?? []) {
     for (const path of placeholders(template[field])) {
+      if (!EVENT_PATH.test(path)) continue; // never filled: warned above
       // Own keys only: `{constructor}` must not find Object.prototype's function (check crashed).
       const constraint = Object.hasOwn(rule.match, path) ? rule.match[path] : undefined;
       if (constraint !== undefined && !globMatch(constraint, ANYTHING)) {

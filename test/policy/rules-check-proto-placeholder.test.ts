@@ -2,14 +2,21 @@
  * Review (policy check): a template placeholder is looked up in the rule's `match` to see whether
  * it is constrained. Looked up as a plain property, `{constructor}` (or `{toString}`) found
  * Object.prototype's function and `policy check` crashed with "pattern.includes is not a
- * function" instead of warning that the target comes unconstrained from the event.
+ * function" instead of warning that the target comes unconstrained from the event. (Naming no
+ * event field, such a placeholder is now warned `template-unknown-field`; under `metadata.` it is a
+ * field, looked up in `match` as an own key.)
  */
 import { describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../src/policy/parse.js';
 import { policyWarnings } from '../../src/policy/warnings.js';
 
 describe('policy check on a placeholder named like an Object.prototype member', () => {
-  it.each(['constructor', 'toString', 'hasOwnProperty'])('warns about {%s} instead of crashing', (path) => {
+  it.each([
+    ['constructor', 'template-unknown-field'],
+    ['toString', 'template-unknown-field'],
+    ['hasOwnProperty', 'template-unknown-field'],
+    ['metadata.constructor', 'template-unconstrained'],
+  ])('warns about {%s} instead of crashing', (path, code) => {
     const policy = parsePolicy({
       version: 1,
       sweeper: {
@@ -22,6 +29,6 @@ describe('policy check on a placeholder named like an Object.prototype member', 
         ],
       },
     });
-    expect(policyWarnings(policy).map((w) => w.code)).toEqual(['template-unconstrained']);
+    expect(policyWarnings(policy).map((w) => w.code)).toEqual([code]);
   });
 });
