@@ -14,6 +14,7 @@ import type { StateTable } from '../state/table.js';
 import { oneLine } from './event-rules.js';
 import type { FlushPlan } from './flush-plan.js';
 import { shortHash } from './identity.js';
+import { type OverCap, POST_MS, perRuleCap } from './rule-caps.js';
 import { type RunSummary, staleNotification } from './summary.js';
 
 /**
@@ -34,9 +35,6 @@ export function channelUrlForRun(
   );
 }
 
-/** How long one post may take (postToSlack's timeout): none starts closer than this to the deadline. */
-const POST_MS = 5_000;
-
 /**
  * Notices one event rule posts one by one in a run. Logged events are untrusted (a client can log
  * `experiment_started` in a loop) and Slack's incoming webhooks take about one post a second: 20 is
@@ -45,15 +43,6 @@ const POST_MS = 5_000;
  * policy field: past 20 lines of one kind nobody reads the 21st, and the summed-up post says how many.
  */
 export const NOTIFY_CAP_PER_RULE = 20;
-
-/** What a rule posted (or was about to) this run, and what it matched past its cap. */
-interface RuleTally {
-  allotted: number;
-  over: number;
-  /** A few of the event names over the cap (client-written: bounded, however many names a flood has). */
-  names: Set<string>;
-}
-const NAMES_KEPT = 3;
 
 export function createNotices(deps: {
   table: StateTable;
@@ -65,34 +54,21 @@ export function createNotices(deps: {
   const { table, post, metrics, logger } = deps;
   const clock = deps.clock ?? Date.now;
 
-  /** Each run's tallies by rule; the run's summary stands for the run (one per run, gone with it). */
-  const tallies = new WeakMap<RunSummary, Map<string, RuleTally>>();
+  const caps = perRuleCap(
+    NOTIFY_CAP_PER_RULE,
+    'notices for this run: the rest are summed up in one post',
+    logger,
+  );
 
   /** Splits new notes into those the rule may still post this run and those over its cap (handled, counted). */
   function withinCap(notes: FlushPlan['toNotify'], summary: RunSummary) {
-    const run = tallies.get(summary) ?? new Map<string, RuleTally>();
-    tallies.set(summary, run);
     const handled: string[] = [];
     const fresh: FlushPlan['toNotify'] = [];
     for (const note of notes) {
-      const tally = run.get(note.rule) ?? { allotted: 0, over: 0, names: new Set<string>() };
-      run.set(note.rule, tally);
-      if (tally.allotted < NOTIFY_CAP_PER_RULE) {
-        tally.allotted++;
+      if (caps.take(summary, note.rule, note.key, note.name)) {
         fresh.push(note);
         continue;
       }
-      if (tally.over === 0)
-        logger.warn(
-          'an event rule reached its cap of notices for this run: the rest are summed up in one post',
-          {
-            rule: note.rule,
-            cap: NOTIFY_CAP_PER_RULE,
-            first: note.key,
-          },
-        );
-      tally.over++;
-      if (tally.names.size < NAMES_KEPT) tally.names.add(note.name);
       summary.rules.notifyCapped++;
       handled.push(note.key);
     }
@@ -160,9 +136,9 @@ export function createNotices(deps: {
    * a warning line. `end`: the invocation's own end (the run's deadline is past when a flood used it).
    */
   async function postCapped(url: string | undefined, summary: RunSummary, end: number): Promise<void> {
-    const over = [...(tallies.get(summary) ?? [])].filter(([, tally]) => tally.over > 0);
+    const over = caps.overs(summary);
     if (over.length === 0 || !url) return;
-    const rules = over.map(([rule, { over: count, names }]) => ({ rule, count, names: [...names] }));
+    const rules = over.map(({ rule, count, examples }) => ({ rule, count, names: examples }));
     logger.warn('event rules matched more events than they may post in a run: summed up in one post', {
       cap: NOTIFY_CAP_PER_RULE,
       rules,
@@ -200,13 +176,13 @@ export function createNotices(deps: {
 }
 
 /** "…and 3,412 more `experiment_started` events matched rule "x" this run", a line per rule. */
-function cappedNotification(over: Array<[string, RuleTally]>): string {
-  const lines = over.map(([rule, tally]) => {
+function cappedNotification(over: OverCap[]): string {
+  const lines = over.map(({ rule, count, examples }) => {
     // Client-written names: one line each, cut, as inline code.
-    const names = [...tally.names].map((name) => inlineCode(oneLine(name).slice(0, 60)));
-    const which = names.length > 1 ? ` (${names.join(', ')}${tally.over > names.length ? ', …' : ''})` : '';
+    const names = examples.map((name) => inlineCode(oneLine(name).slice(0, 60)));
+    const which = names.length > 1 ? ` (${names.join(', ')}${count > names.length ? ', …' : ''})` : '';
     const what = names.length === 1 ? `${names[0]} events` : `events${which}`;
-    return `…and ${tally.over.toLocaleString('en-US')} more ${what} matched rule "${escapeMrkdwn(oneLine(rule))}" this run`;
+    return `…and ${count.toLocaleString('en-US')} more ${what} matched rule "${escapeMrkdwn(oneLine(rule))}" this run`;
   });
   return (
     `${lines.join('\n')}\nNot posted one by one (at most ${NOTIFY_CAP_PER_RULE} notices per rule a run), ` +

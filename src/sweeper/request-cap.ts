@@ -15,6 +15,7 @@ import type { PostResult, SlackMessage } from '../slack/post.js';
 import { markPosted, postedAlready } from '../state/notify-marks.js';
 import type { StateTable } from '../state/table.js';
 import { oneLine } from './event-rules.js';
+import { type OverCap, POST_MS, perRuleCap } from './rule-caps.js';
 import type { RunSummary } from './summary.js';
 
 /**
@@ -30,17 +31,6 @@ export const ENQUEUE_CAP_PER_RULE = 50;
 /** A mark's key: on the notices' partition (the sweeper's role reaches no other), apart from their keys. */
 const markKey = (request: ActionRequest) => `enqueue-capped#${request.requestId}`;
 
-interface RuleTally {
-  queued: number;
-  over: number;
-  /** The first few targets over the cap (client-written: bounded, however many a flood has). */
-  targets: string[];
-}
-const TARGETS_KEPT = 3;
-
-/** Post and end of invocation as notices.ts uses them: no post starts closer than POST_MS to the end. */
-const POST_MS = 5_000;
-
 export function createRequestCap(deps: {
   table: StateTable;
   post: (url: string, message: SlackMessage) => Promise<PostResult>;
@@ -49,7 +39,11 @@ export function createRequestCap(deps: {
   clock: () => number;
 }) {
   const { table, post, metrics, logger, clock } = deps;
-  const tallies = new WeakMap<RunSummary, Map<string, RuleTally>>();
+  const caps = perRuleCap(
+    ENQUEUE_CAP_PER_RULE,
+    'queued requests for this run: the rest are not queued',
+    logger,
+  );
 
   /**
    * The rule requests of one flush that may be queued: those marked over a cap by an earlier run
@@ -59,32 +53,17 @@ export function createRequestCap(deps: {
   async function admit(requests: ActionRequest[], summary: RunSummary, now: Date): Promise<ActionRequest[]> {
     if (requests.length === 0) return requests;
     const marked = await postedAlready(table, requests.map(markKey));
-    const run = tallies.get(summary) ?? new Map<string, RuleTally>();
-    tallies.set(summary, run);
     const admitted: ActionRequest[] = [];
     const over: ActionRequest[] = [];
     for (const request of requests) {
       if (marked.has(markKey(request))) continue;
-      const rule = request.requestedBy.id;
-      const tally = run.get(rule) ?? { queued: 0, over: 0, targets: [] };
-      run.set(rule, tally);
-      if (tally.queued < ENQUEUE_CAP_PER_RULE) {
-        tally.queued++;
-        admitted.push(request);
-        continue;
-      }
-      if (tally.over === 0)
-        logger.warn(
-          'an event rule reached its cap of queued requests for this run: the rest are not queued',
-          {
-            rule,
-            cap: ENQUEUE_CAP_PER_RULE,
-            first: request.requestId,
-          },
-        );
-      tally.over++;
-      if (tally.targets.length < TARGETS_KEPT) tally.targets.push(actionTarget(request));
-      over.push(request);
+      const taken = caps.take(
+        summary,
+        request.requestedBy.id ?? '',
+        request.requestId,
+        actionTarget(request),
+      );
+      (taken ? admitted : over).push(request);
     }
     if (over.length > 0) await markPosted(table, over.map(markKey), now);
     summary.rules.enqueueCapped += over.length;
@@ -93,9 +72,9 @@ export function createRequestCap(deps: {
 
   /** The one post for the requests the rules matched past their cap this run (none when none did). */
   async function postCapped(url: string | undefined, summary: RunSummary, end: number): Promise<void> {
-    const over = [...(tallies.get(summary) ?? [])].filter(([, tally]) => tally.over > 0);
+    const over = caps.overs(summary);
     if (over.length === 0) return;
-    const rules = over.map(([rule, { over: count, targets }]) => ({ rule, count, targets }));
+    const rules = over.map(({ rule, count, examples }) => ({ rule, count, targets: examples }));
     logger.warn('event rules matched more events than they may queue requests for in a run: not queued', {
       cap: ENQUEUE_CAP_PER_RULE,
       rules,
@@ -117,12 +96,12 @@ export function createRequestCap(deps: {
 }
 
 /** ":warning: 950 more requests (trigger `trg_105` phase `ph_1`, …) from rule "x" were not queued this run". */
-function cappedText(over: Array<[string, RuleTally]>): string {
-  const lines = over.map(([rule, tally]) => {
-    const targets = tally.targets.map((t) => inlineCode(oneLine(t).slice(0, 80)));
-    const more = tally.over > targets.length ? ', …' : '';
+function cappedText(over: OverCap[]): string {
+  const lines = over.map(({ rule, count, examples }) => {
+    const targets = examples.map((t) => inlineCode(oneLine(t).slice(0, 80)));
+    const more = count > targets.length ? ', …' : '';
     return (
-      `:warning: ${tally.over.toLocaleString('en-US')} more action requests (${targets.join(', ')}${more}) ` +
+      `:warning: ${count.toLocaleString('en-US')} more action requests (${targets.join(', ')}${more}) ` +
       `from rule "${escapeMrkdwn(oneLine(rule))}" were not queued this run`
     );
   });
