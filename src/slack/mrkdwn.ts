@@ -28,3 +28,20 @@ export function neutralizeMrkdwn(text: string): string {
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;');
 }
+
+/** Slack's limit for the text of a section or of a context element: past it the whole post is refused. */
+export const BLOCK_TEXT_LIMIT = 3000;
+
+/**
+ * `text` (mrkdwn, escaped already) cut to at most `max` characters with an ellipsis. Slack refuses
+ * a whole message (`invalid_blocks`) for one text past its limit, so a post quoting something long
+ * is cut rather than lost. The cut never splits an escape (`&am…` would show as text), a
+ * surrogate pair, or one of our own `<…>` tokens (a date), the only `<` escaped text still holds.
+ */
+export function cutMrkdwn(text: string, max = BLOCK_TEXT_LIMIT): string {
+  if (text.length <= max) return text;
+  let cut = text.slice(0, max - 1);
+  if (cut.lastIndexOf('<') > cut.lastIndexOf('>')) cut = cut.slice(0, cut.lastIndexOf('<'));
+  cut = cut.replace(/&[a-z]{0,3}$/, '').replace(/[\uD800-\uDBFF]$/, '');
+  return `${cut}…`;
+}

@@ -5,7 +5,7 @@
  */
 import { type ActionRequest, requesterKey } from '../actions/request.js';
 import { buttonRequest, encodeButtonValue } from '../slack/button-value.js';
-import { escapeMrkdwn as escapeSlack } from '../slack/mrkdwn.js';
+import { cutMrkdwn, escapeMrkdwn as escapeSlack } from '../slack/mrkdwn.js';
 import type { SlackMessage } from '../slack/post.js';
 
 /** Every way a request can end (or pause), as stored in audit records and replies. */
@@ -112,11 +112,12 @@ export function outcomeMessage(report: OutcomeReport): SlackMessage {
     response_type: 'in_channel',
     replace_original: false,
     blocks: [
+      // Cut to Slack's limit: a reason quoting the platform, or many long group names, got the whole post refused.
       {
         type: 'section',
-        text: { type: 'mrkdwn', text: `${headline(report)}\n${escapeSlack(report.reason)}` },
+        text: { type: 'mrkdwn', text: cutMrkdwn(`${headline(report)}\n${escapeSlack(report.reason)}`) },
       },
-      { type: 'context', elements: [{ type: 'mrkdwn', text: context.join(' · ') }] },
+      { type: 'context', elements: [{ type: 'mrkdwn', text: cutMrkdwn(context.join(' · ')) }] },
     ],
   };
 }
@@ -137,13 +138,16 @@ export function askMessage(
   return {
     text: `${text} Rule: ${escapeSlack(decision.rule)}.`,
     blocks: [
-      { type: 'section', text: { type: 'mrkdwn', text: `:raising_hand: *${text}*${why}` } },
+      // Cut to Slack's limit (the reason comes last, so it goes first): else the question is refused whole.
+      { type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(`:raising_hand: *${text}*${why}`) } },
       {
         type: 'context',
         elements: [
           {
             type: 'mrkdwn',
-            text: `rule *${escapeSlack(decision.rule)}*: ${escapeSlack(decision.reason)} · request \`${escapeSlack(request.requestId)}\``,
+            text: cutMrkdwn(
+              `rule *${escapeSlack(decision.rule)}*: ${escapeSlack(decision.reason)} · request \`${escapeSlack(request.requestId)}\``,
+            ),
           },
         ],
       },
@@ -234,8 +238,9 @@ export function givenUpMessage(report: GivenUpReport): SlackMessage {
     response_type: 'in_channel',
     replace_original: false,
     blocks: [
-      { type: 'section', text: { type: 'mrkdwn', text } },
-      { type: 'context', elements: [{ type: 'mrkdwn', text: context.join(' · ') }] },
+      // Cut to Slack's limit: a long last failure got the whole notice refused.
+      { type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(text) } },
+      { type: 'context', elements: [{ type: 'mrkdwn', text: cutMrkdwn(context.join(' · ')) }] },
     ],
   };
 }
