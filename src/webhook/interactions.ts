@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
 import { type ActionRequest, actionRequestSchemas, actionTarget, effectKey } from '../actions/request.js';
+import { isDryRun } from '../policy/decide.js';
 import { vetoKeyFor } from '../policy/veto-key.js';
 import { once } from '../util/once.js';
 import { authorize } from './authorize.js';
@@ -121,6 +122,8 @@ interface Click {
   now: () => number;
   reply: ReturnType<typeof replier>;
   what: string;
+  /** A dry run's question: its replacement must say so (the question's own words are gone with it). */
+  dryRun: boolean;
 }
 
 export async function handleInteraction(
@@ -167,6 +170,7 @@ export async function handleInteraction(
     now,
     reply,
     what: `${question.request.action} for ${actionTarget(question.request)}`,
+    dryRun: isDryRun(deps.policy, question.request),
   };
   return approving ? approve(click) : deny(click);
 }
@@ -180,6 +184,7 @@ async function deny({
   now,
   reply,
   what,
+  dryRun,
 }: Click): Promise<InteractionResult> {
   const at = new Date(now()).toISOString();
   // First the held question: a Deny after an Approve click answered it is refused (open-question.ts).
@@ -215,8 +220,11 @@ async function deny({
   }
   await reply.send(
     replaced(
-      `Denied by ${userId}`,
-      `:no_entry: ${escapeMrkdwn(what)} was *denied* by <@${userId}>. Automation will not do it.`,
+      `${dryRun ? '[dry run] ' : ''}Denied by ${userId}`,
+      // A dry run's Deny vetoes dry runs only (veto-key.ts): the real change is still free to be decided.
+      dryRun
+        ? `:no_entry: [dry run] ${escapeMrkdwn(what)} was *denied* by <@${userId}>. This rehearsal ends here; the real change is not vetoed.`
+        : `:no_entry: ${escapeMrkdwn(what)} was *denied* by <@${userId}>. Automation will not do it.`,
     ),
   );
   return {
@@ -229,7 +237,7 @@ async function deny({
 
 /** Approve: the request queued as the clicking person's (a retry only when its first delivery never got there). */
 async function approve(click: Click): Promise<InteractionResult> {
-  const { deps, ctx, original, userId, responseUrl, deadline, now, reply, what } = click;
+  const { deps, ctx, original, userId, responseUrl, deadline, now, reply, what, dryRun } = click;
   const requestId = approvedRequestId(original, userId);
   if (ctx.retry) {
     const earlier = await settleBy(deps.queued.find(requestId), deadline, now);
@@ -271,8 +279,8 @@ async function approve(click: Click): Promise<InteractionResult> {
   const where = whereOutcome(request, `why ${requestId}`, deps.policy);
   await reply.send(
     replaced(
-      `Approved by ${userId}`,
-      `:white_check_mark: ${escapeMrkdwn(what)} was *approved* by <@${userId}> and queued as ${code(requestId)}: ${where.mrkdwn}`,
+      `${dryRun ? '[dry run] ' : ''}Approved by ${userId}`,
+      `:white_check_mark: ${dryRun ? '[dry run: nothing will be changed] ' : ''}${escapeMrkdwn(what)} was *approved* by <@${userId}> and queued as ${code(requestId)}: ${where.mrkdwn}`,
     ),
   );
   return {
