@@ -7,8 +7,8 @@
  * nothing will be changed. The channel was told of a veto and an approval that are not there.
  */
 import { describe, expect, it } from 'vitest';
-import { benchResetEachTest, copyTrigger } from './worker/fixture.js';
-import { clickApprove, clickDeny, questionValue } from './worker/questions.js';
+import { benchResetEachTest, copyTrigger } from '../worker/fixture.js';
+import { clickApprove, clickDeny, questionValue } from '../worker/questions.js';
 
 const bench = benchResetEachTest();
 

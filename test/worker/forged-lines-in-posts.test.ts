@@ -7,8 +7,8 @@
  * the channel read "Done: approve phase … of trigger trg_prod".
  */
 import { describe, expect, it } from 'vitest';
-import { readFinal } from '../src/state/audit.js';
-import { benchResetEachTest, channelPostsAbout } from './worker/fixture.js';
+import { readFinal } from '../../src/state/audit.js';
+import { benchResetEachTest, channelPostsAbout } from './fixture.js';
 
 const bench = benchResetEachTest();
 

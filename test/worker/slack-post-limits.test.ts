@@ -7,10 +7,10 @@
  * outcome with a long error or many long group names was refused, and its end never told.
  */
 import { describe, expect, it } from 'vitest';
-import { makeApiError } from '../src/console/errors.js';
-import { readFinal } from '../src/state/audit.js';
-import { listHeld } from '../src/state/held.js';
-import { basePolicy, benchResetEachTest, copyTrigger } from './worker/fixture.js';
+import { makeApiError } from '../../src/console/errors.js';
+import { readFinal } from '../../src/state/audit.js';
+import { listHeld } from '../../src/state/held.js';
+import { basePolicy, benchResetEachTest, copyTrigger } from './fixture.js';
 
 const bench = benchResetEachTest();
 
