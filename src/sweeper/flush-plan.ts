@@ -50,6 +50,13 @@ export interface FlushPlan {
 
 export interface FlushInput {
   events: readonly NewEvent[];
+  /**
+   * Events the walk read listed after ones stamped later, older than its window (src/sweeper/
+   * event-walk.ts): no rule acts on them, but their exposures are recorded at once. Listed by
+   * arrival, a late client's exposure is read here hours before the late-exposure walk gets to
+   * it, and a config back in use through that client was judged stale (and archived) meanwhile.
+   */
+  late?: readonly NewEvent[];
   policy: Policy;
   /** The watch set as it stands (read only). */
   watch: ReadonlyMap<string, WatchEntry>;
@@ -74,6 +81,7 @@ export function planFlush(input: FlushInput): FlushPlan {
     applyRules(plan, input, item, oldest);
     observeExposures(plan, input, item);
   }
+  for (const item of input.late ?? []) observeExposures(plan, input, item);
   return plan;
 }
 

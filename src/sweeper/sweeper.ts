@@ -144,19 +144,22 @@ export function createSweeper(deps: SweeperDeps) {
       .filter((configId) => !input.watch.has(configId))
       .map((configId) => ({ configId, watchedSince: now.getTime(), origin: 'policy' }));
     let pending: NewEvent[] = [];
+    let pendingLate: NewEvent[] = [];
     let pendingCursor: Cursor | undefined;
     let latestCursor = input.cursor;
 
     const flush = async () => {
       if (!pendingCursor && pendingWatch.length === 0) return;
       const events = pending;
+      const late = pendingLate;
       const cursorAfter = pendingCursor;
       const watchFromPolicy = pendingWatch;
       pending = [];
+      pendingLate = [];
       pendingCursor = undefined;
       pendingWatch = [];
       summary.events.flushes++;
-      await flushEvents(events, watchFromPolicy, input);
+      await flushEvents(events, late, watchFromPolicy, input);
       if (cursorAfter) {
         await writeCursor(table, cursorAfter, now);
         await step('cursor', { position: cursorAfter.position, boundaryTs: cursorAfter.boundaryTs });
@@ -169,6 +172,7 @@ export function createSweeper(deps: SweeperDeps) {
       // Not `push(...)`: one argument per event overflows the stack on a page the platform serves
       // larger than asked (150,000 events), and every run would fail at that page.
       for (const event of page.newEvents) pending.push(event);
+      for (const event of page.late) pendingLate.push(event); // for their exposures only
       pendingCursor = page.cursor;
       latestCursor = page.cursor;
       await step('page', { page: page.page, newEvents: page.newEvents.length });
@@ -237,11 +241,12 @@ export function createSweeper(deps: SweeperDeps) {
   /** Applies one flush's plan in the durable order: enqueue, notify, marks, last-seen, watch. */
   async function flushEvents(
     events: NewEvent[],
+    late: NewEvent[],
     watchFromPolicy: WatchEntry[],
     state: EventState,
   ): Promise<void> {
     const { now, summary, watch, lastSeen } = state;
-    const plan = planFlush({ events, policy, watch, now, ruleMaxAgeMs: deps.ruleMaxAgeMs ?? DAY });
+    const plan = planFlush({ events, late, policy, watch, now, ruleMaxAgeMs: deps.ruleMaxAgeMs ?? DAY });
     reportSkips(plan, summary, logger);
 
     // Past a rule's cap the requests are marked first, then the rest sent: a crash queues none of them.
