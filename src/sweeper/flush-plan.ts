@@ -129,7 +129,10 @@ function observeExposures(plan: FlushPlan, input: FlushInput, { event, id, ts }:
       if (stale?.discover) plan.unwatchable.push(id);
       continue;
     }
-    plan.observed.set(configId, Math.max(plan.observed.get(configId) ?? ts, ts));
+    // Read now, it was logged by now: a device clock years ahead would keep the config "exposed
+    // recently" (never judged stale, its archive denied) for years; the run's time bounds it.
+    const at = Math.min(ts, input.now.getTime());
+    plan.observed.set(configId, Math.max(plan.observed.get(configId) ?? at, at));
     if (!stale?.discover || watched || plan.discovered.has(configId)) continue;
     plan.discovered.set(configId, { configId, watchedSince: input.now.getTime(), origin: 'discovered' });
   }
