@@ -6,8 +6,8 @@
  * exposure is recorded at the run's time at most.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parsePolicy } from '../src/policy/parse.js';
-import type { EventLike } from '../src/sweeper/types.js';
+import { parsePolicy } from '../../src/policy/parse.js';
+import type { EventLike } from '../../src/sweeper/types.js';
 import {
   DAY,
   drainQueue,
@@ -18,7 +18,7 @@ import {
   sortedLog,
   startRig,
   stateOf,
-} from './sweeper/harness.js';
+} from './harness.js';
 
 const MIN = 60_000;
 const exposure = (ts: number, config: string, source = 'web_sdk'): EventLike => ({

@@ -6,10 +6,10 @@
  * read its exposure, and its archive queued (the worker then found no exposure either).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parsePolicy } from '../src/policy/parse.js';
-import type { NewEvent } from '../src/sandbox/index.js';
-import type { EventOrder } from '../src/sweeper/types.js';
-import { drainQueue, freshState, makeSweeper, NOW, type Rig, startRig, stateOf } from './sweeper/harness.js';
+import { parsePolicy } from '../../src/policy/parse.js';
+import type { NewEvent } from '../../src/sandbox/index.js';
+import type { EventOrder } from '../../src/sweeper/types.js';
+import { drainQueue, freshState, makeSweeper, NOW, type Rig, startRig, stateOf } from './harness.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
