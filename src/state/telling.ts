@@ -13,7 +13,7 @@ import {
   type RequestOwner,
   type TellingClaim,
 } from './audit.js';
-import { getItem, putIf } from './dynamo.js';
+import { getItem, putIf, putItem } from './dynamo.js';
 import { deleteIf } from './dynamo-delete.js';
 import { expiresAfterDays, type StateTable } from './table.js';
 
@@ -94,3 +94,75 @@ export async function releaseTelling(table: StateTable, requestId: string, owner
 }
 
 const TELLING_SK = 'notified#end';
+
+/**
+ * Says a request's end was told though its audit record (the mark that it was told) could not be
+ * written after the posts: the copy that tells it next (src/worker/finish.ts `tellUntold`) writes
+ * the record without posting again. Written on that failure only, never on the common path.
+ */
+export async function markToldUnrecorded(table: StateTable, requestId: string, now: Date): Promise<void> {
+  await putItem(table, {
+    pk: auditPk(requestId),
+    sk: { S: TOLD_UNRECORDED_SK },
+    at: { S: now.toISOString() },
+    expiresAt: { N: String(expiresAfterDays(now, AUDIT_KEEP_DAYS)) },
+  });
+}
+
+/** Whether the request's end was told and only its audit record is missing (`markToldUnrecorded`). */
+export async function toldUnrecorded(table: StateTable, requestId: string): Promise<boolean> {
+  return (await getItem(table, { pk: auditPk(requestId), sk: { S: TOLD_UNRECORDED_SK } })) !== undefined;
+}
+
+const TOLD_UNRECORDED_SK = 'notified#end-told';
+
+/**
+ * Claims telling `topic` (a deferral by one rule) for this request, once: before the posts, and
+ * only until `untilMs` (past the claimer's invocation) until `noticeTold` marks it told after
+ * them. A process that died in between holds it no longer once the lease ran out, and the next
+ * look at the request tells it (twice rather than never). A mark without a lease (`markNotified`,
+ * written before the posts by earlier versions) counts as told. True when this copy holds it.
+ */
+export function claimNotice(
+  table: StateTable,
+  requestId: string,
+  topic: string,
+  claim: { owner: string; nowMs: number; untilMs: number },
+): Promise<boolean> {
+  return putIf(
+    table,
+    {
+      pk: auditPk(requestId),
+      sk: { S: `notified#${topic}` },
+      at: { S: new Date(claim.nowMs).toISOString() },
+      owner: { S: claim.owner },
+      until: { N: String(claim.untilMs) },
+      expiresAt: { N: String(expiresAfterDays(new Date(claim.nowMs), AUDIT_KEEP_DAYS)) },
+    },
+    {
+      expression: 'attribute_not_exists(pk) OR #until < :now',
+      names: { '#until': 'until' },
+      values: { ':now': { N: String(claim.nowMs) } },
+    },
+  );
+}
+
+/** Marks `topic` told for good after its posts (`claimNotice`), while `owner` still holds it. */
+export async function noticeTold(
+  table: StateTable,
+  requestId: string,
+  topic: string,
+  owner: string,
+  now: Date,
+): Promise<void> {
+  await putIf(
+    table,
+    {
+      pk: auditPk(requestId),
+      sk: { S: `notified#${topic}` },
+      at: { S: now.toISOString() },
+      expiresAt: { N: String(expiresAfterDays(now, AUDIT_KEEP_DAYS)) },
+    },
+    { expression: '#owner = :owner', names: { '#owner': 'owner' }, values: { ':owner': { S: owner } } },
+  );
+}

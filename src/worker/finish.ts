@@ -1,25 +1,20 @@
 /**
- * Telling how a record's request ended: one metric, one log line, the audit record, the final
- * outcome (for results that end a request, so its copies replay it) and the replies to the
- * requester and the notifications channel. What each kind of ending gets is one table.
+ * Telling how a record's request ended: one metric, one log line, the final outcome (for results
+ * that end a request, so its copies replay it), the replies to the requester and the notifications
+ * channel, and the audit record (tell-end.ts). What each kind of ending gets is one table.
  */
-import { randomUUID } from 'node:crypto';
-import { actionTarget, requesterKey } from '../actions/request.js';
 import { isDryRun } from '../policy/decide.js';
-import {
-  type FinalOutcome,
-  markNotified,
-  readFinal,
-  recordFinal,
-  type TellingClaim,
-  writeAudit,
-} from '../state/audit.js';
+import { type FinalOutcome, readFinal, recordFinal, type TellingClaim } from '../state/audit.js';
 import type { StoredOutcome } from '../state/effects.js';
-import { type CancelMark, endHold } from '../state/held.js';
-import { claimTelling, finalTellingHeld, releaseFinalTelling, releaseTelling } from '../state/telling.js';
-import { endAnsweredQuestion } from './answered.js';
+import type { CancelMark } from '../state/held.js';
+import {
+  claimTelling,
+  finalTellingHeld,
+  releaseFinalTelling,
+  releaseTelling,
+  toldUnrecorded,
+} from '../state/telling.js';
 import { cancelReason } from './cancel.js';
-import { answeredQuestion } from './hold.js';
 import {
   currentDate,
   lockExpiry,
@@ -28,18 +23,11 @@ import {
   type RecordDeps,
   type RecordResult,
 } from './record.js';
-import {
-  FINAL_RESULTS,
-  mayHaveBeenDone,
-  type OutcomeReport,
-  type OutcomeResult,
-  outcomeMessage,
-  outcomeText,
-} from './replies.js';
-import { postAll, postOptions, tellTargets } from './tell.js';
+import { FINAL_RESULTS, mayHaveBeenDone, type OutcomeResult } from './replies.js';
+import { type Finished, type HeldTelling, ownerFor, type TellingRow, tellEnd } from './tell-end.js';
 
-/** An outcome as the record path knows it: the report a reply is built from, less the request. */
-export type Finished = Omit<OutcomeReport, 'request' | 'requestId'>;
+export { writeAuditFor } from './tell-end.js';
+export type { Finished, HeldTelling };
 
 /**
  * How an outcome came about, which decides how it is told:
@@ -51,45 +39,13 @@ export type Finished = Omit<OutcomeReport, 'request' | 'requestId'>;
  */
 export type Ending = 'decided' | 'deferred' | 'asked' | 'executed' | 'replayed';
 
-const TELLING: Record<
-  Ending,
-  { audit: boolean; storeFinal: boolean; channel: boolean; once: boolean; auditAs?: 'replayed' }
-> = {
+const TELLING: Record<Ending, TellingRow> = {
   decided: { audit: true, storeFinal: true, channel: true, once: false },
   deferred: { audit: false, storeFinal: true, channel: true, once: true },
   asked: { audit: true, storeFinal: true, channel: false, once: false },
   executed: { audit: true, storeFinal: false, channel: true, once: false },
   replayed: { audit: true, storeFinal: false, channel: false, once: false, auditAs: 'replayed' },
 };
-
-export async function writeAuditFor(
-  deps: RecordDeps,
-  ctx: RecordContext,
-  done: Finished,
-  auditResult?: string,
-): Promise<void> {
-  await writeAudit(deps.table, {
-    requestId: ctx.request.requestId,
-    at: currentDate(deps),
-    action: ctx.request.action,
-    target: actionTarget(ctx.request),
-    effectKey: ctx.key,
-    requester: requesterKey(ctx.request.requestedBy),
-    rule: done.rule,
-    reason: done.reason,
-    result: auditResult ?? done.result,
-    dryRun: done.dryRun,
-    messageId: ctx.record.messageId,
-    ...(done.deferUntil ? { deferUntil: done.deferUntil.toISOString() } : {}),
-    ...(done.replayOf ? { replayOf: done.replayOf } : {}),
-    ...(ctx.inputs && !done.replayOf ? { inputs: ctx.inputs } : {}),
-  });
-}
-
-/** A telling this copy holds: given back when its telling fails before the audit record. */
-export interface HeldTelling {
-  release(): Promise<void>;
-}
 
 /**
  * The metric, the log line, the audit record, the final outcome and the replies of one ending.
@@ -109,7 +65,8 @@ export async function finish(
   const result = telling.auditAs ?? done.result;
   const { request } = ctx;
   // A stored end is told under a claim, the first time too: a copy of this request arriving before
-  // this one's audit record finds the end untold and tells it (tellUntold) unless the claim is held.
+  // this one's audit record (written after the posts) finds the end untold and tells it
+  // (tellUntold) unless the claim is held.
   // The copy that claims first tells; one that fails before its audit record gives it back (retried, it tells).
   const stored = telling.audit && !telling.auditAs && FINAL_RESULTS.has(done.result);
   let held = claimed;
@@ -129,12 +86,12 @@ export async function finish(
     if (!(await claim(deps, ctx, owner))) return toldByAnother(ctx);
     held = { release: () => releaseTelling(deps.table, request.requestId, owner) };
   }
-  // Once the audit record is written the end counts as told (a copy finding it replays the end
-  // without the channel: endingRecorded), so from there the claim is kept and the end is told
-  // whatever else fails; given back before it, a retry tells.
+  // Once the audit record is written, after the posts, the end counts as told (a copy finding it
+  // replays the end without the channel: endingRecorded), so from there the claim is kept; given
+  // back before it, a retry tells (again, if the posts were made: twice rather than never).
   const progress = { audited: false };
   try {
-    return await tellEnd(deps, ctx, done, telling, result, progress);
+    return await tellEnd(deps, ctx, done, telling, result, progress, held);
   } catch (error) {
     // A give-back failing too (the table throttled again) is a warning only: the record fails with
     // the telling's own error (the cause), and the claim runs out by its lease (a later copy tells).
@@ -168,69 +125,6 @@ export async function recordFinalClaimed(
   return { release: () => releaseFinalTelling(deps.table, final, at, owner, telling) };
 }
 
-async function tellEnd(
-  deps: RecordDeps,
-  ctx: RecordContext,
-  done: Finished,
-  telling: (typeof TELLING)[Ending],
-  result: string,
-  progress: { audited: boolean },
-): Promise<RecordResult> {
-  const { request } = ctx;
-  const report: OutcomeReport = { request, requestId: request.requestId, ...done };
-  deps.metrics.put(
-    'Decisions',
-    1,
-    { Action: request.action, Outcome: result },
-    { requestId: request.requestId, rule: done.rule },
-  );
-  ctx.log.info(outcomeText(report), {
-    result,
-    outcome: done.result,
-    rule: done.rule,
-    reason: done.reason,
-    dryRun: done.dryRun,
-    action: request.action,
-    target: actionTarget(request),
-    ...(done.deferUntil ? { deferUntil: done.deferUntil.toISOString() } : {}),
-    ...(done.replayOf ? { replayOf: done.replayOf } : {}),
-  });
-  // Where it is told is read before the audit record (the channel's URL is a secret, whose read
-  // can fail): nothing that can fail stands between that record and the posts.
-  const targets = await tellTargets(deps, ctx, telling.channel);
-  const audit = telling.audit ? writeAuditFor(deps, ctx, done, telling.auditAs) : undefined;
-  const writes: Array<Promise<unknown>> = [];
-  // The request ended (or a copy told its end again): it is no longer held.
-  if (ctx.held && (FINAL_RESULTS.has(done.result) || done.replayOf)) {
-    writes.push(endHold(deps.table, request.requestId));
-    ctx.held = false;
-  }
-  // The answer to a question (an Approve click's copy) ends the asked request with it; a copy
-  // that replays an end does too (another request's change: nothing is on its way, and the
-  // question would otherwise say so until its hourly look). An ended question is left alone.
-  const asked = FINAL_RESULTS.has(done.result) ? answeredQuestion(request) : undefined;
-  if (asked) writes.push(endAnsweredQuestion(deps, asked, request, done, postOptions(deps, ctx)));
-  const [audited, ...others] = await Promise.allSettled([audit, ...writes]);
-  if (audited?.status === 'rejected') throw audited.reason;
-  // A replay's record marks nothing new: the end it repeats was told already.
-  progress.audited = audit !== undefined && !telling.auditAs;
-  const failed = others.find((settled) => settled.status === 'rejected');
-  // Nothing marks it told yet: failed before the posts, it is told when the record comes back.
-  if (failed && !progress.audited) throw failed.reason;
-
-  // Told once per request and rule (a deferral may be looked at again many times).
-  if (
-    telling.once &&
-    !(await markNotified(deps.table, request.requestId, `deferred#${done.rule}`, currentDate(deps)))
-  )
-    return done.result;
-  await postAll(deps, ctx, targets, outcomeMessage(report));
-  // The end is told: the step that failed (ending the hold or the question) is done again by the
-  // retry, which replays the end.
-  if (failed) throw failed.reason;
-  return done.result;
-}
-
 /**
  * Another end of the request was recorded before this one: that one is its end, told by whoever
  * wrote it (a copy of ours that crashed before telling is retried, and tells it then). Logged only.
@@ -249,11 +143,12 @@ async function endedOtherwise(deps: RecordDeps, ctx: RecordContext, lost: Finish
 const pick = ({ result, reason, rule }: Finished) => ({ result, reason, rule });
 
 /**
- * A request's own stored end that was never told (its audit record missing: the put failed, or the
- * invocation ended after the final, or the copy that wrote it is telling it now): a copy tells it as
- * it first would have been, with its audit record and to the channel, rather than as a replay the
- * channel never hears. Told by one copy only: the one whose claim is written first (the first
- * copy claims too, in finish). One that fails before its audit record gives the claim back (finish).
+ * A request's own stored end with no audit record (the invocation ended after the final, before or
+ * during the posts, or the copy that wrote it is telling it now): a copy tells it as it first would
+ * have been, with its audit record and to the channel, rather than as a replay the channel never
+ * hears. Told by one copy only: the one whose claim is written first (the first copy claims too, in
+ * finish). One that fails before its audit record gives the claim back (finish). An end whose posts
+ * were made and whose audit record alone failed (`toldUnrecorded`) is recorded, not told again.
  */
 export async function tellUntold(
   deps: RecordDeps,
@@ -265,7 +160,12 @@ export async function tellUntold(
   if (await finalTellingHeld(deps.table, ctx.request.requestId, deps.clock())) return toldByAnother(ctx);
   const owner = ownerFor(ctx);
   if (!(await claim(deps, ctx, owner))) return toldByAnother(ctx);
-  const held = { release: () => releaseTelling(deps.table, ctx.request.requestId, owner) };
+  const release = () => releaseTelling(deps.table, ctx.request.requestId, owner);
+  const told = await toldUnrecorded(deps.table, ctx.request.requestId).catch(async (error: unknown) => {
+    await release().catch((failed: unknown) => ctx.log.warn(GIVE_BACK_FAILED, { error: failed }));
+    throw error;
+  });
+  const held = { release, told };
   const done = {
     result: stored.result as OutcomeResult,
     rule: stored.rule,
@@ -274,9 +174,6 @@ export async function tellUntold(
   };
   return finish(deps, ctx, done, 'executed', held);
 }
-
-/** Who claims a telling: this copy of the message, apart from its other deliveries. */
-const ownerFor = (ctx: RecordContext) => `${ctx.record.messageId}/${randomUUID()}`;
 
 /** The telling claim, held to the end of this invocation plus the lock margin (as an effect's lock). */
 const claim = (deps: RecordDeps, ctx: RecordContext, owner: string) =>

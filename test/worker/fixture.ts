@@ -272,3 +272,34 @@ export function benchResetEachTest(options: Parameters<typeof startBench>[0] = {
   });
   return bench;
 }
+
+/**
+ * The bench's table as a worker whose process dies right after the put of the first item matching
+ * `dies` lands (a timeout, an out-of-memory kill, a runtime crash): that put and every later call
+ * through this table never answer, so nothing after it runs and no catch block gives anything
+ * back. `died` settles once the put is in the table.
+ */
+export function dyingAfterPut(
+  bench: Bench,
+  dies: (item: Record<string, { S?: string }>) => boolean,
+): { table: StateTable; died: Promise<void> } {
+  const real = bench.table.client;
+  let dead = false;
+  let markDead: () => void = () => {};
+  const died = new Promise<void>((resolve) => {
+    markDead = resolve;
+  });
+  const never = new Promise<never>(() => {});
+  const client = {
+    send: async (command: unknown) => {
+      if (dead) return never;
+      const item = command instanceof PutItemCommand ? command.input.Item : undefined;
+      const result = await real.send(command as never);
+      if (!item || !dies(item as Record<string, { S?: string }>)) return result;
+      dead = true;
+      markDead();
+      return never;
+    },
+  } as unknown as StateTable['client'];
+  return { table: { client, tableName: bench.table.tableName }, died };
+}
