@@ -28,9 +28,11 @@ export interface TableGrant {
 
 /**
  * What the webhook may write on a held item: its marks (an Approve click's answer, a cancel, a
- * Deny's look-again) and what their conditions read. Never the held request itself: the
- * worker's release tick re-signs a held item's request for its requester, so a held item the
- * webhook could write whole would let it speak as the sweeper (test/security/held-forgery.test.ts).
+ * Deny's look-again) and what their conditions read (a cancel is refused while the worker executes
+ * the request or records its end: `executingBy`, `reachedAt`, `endingUntil`, src/state/held-gates.ts).
+ * Never the held request itself: the worker's release tick re-signs a held item's request for its
+ * requester, so a held item the webhook could write whole would let it speak as the sweeper
+ * (test/security/held-forgery.test.ts).
  */
 export const WEBHOOK_HELD_ATTRIBUTES = [
   'pk',
@@ -44,6 +46,7 @@ export const WEBHOOK_HELD_ATTRIBUTES = [
   'cancelReason',
   'executingBy',
   'reachedAt',
+  'endingUntil',
 ] as const;
 
 /** Vetoes: the webhook writes a person's Deny; only the worker reads them (with a request's state). */

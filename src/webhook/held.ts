@@ -26,10 +26,13 @@ export function heldAccess(table: StateTable): NonNullable<WebhookDeps['held']> 
     read: (requestId) => readHeld(table, requestId),
     cancel: async (request, mayCancel) => {
       const outcome = await cancelHeldRequest({ table, mayCancel }, request);
+      // The worker (or the tick) began to record the request's own end first, and has (a denial by
+      // maxDeferHours, say): that end is the request's and is told; its author hears how it ended.
+      if (!outcome.ok && outcome.code === 'ending' && outcome.final)
+        return { ok: false, code: 'ended-otherwise', held: outcome.held, final: outcome.final };
       if (!outcome.ok) return outcome;
-      // The worker writes a request's final before it removes the held item (src/worker/finish.ts),
-      // so the mark can take on a request that has just ended (a denial by maxDeferHours, say). That
-      // end is the request's and was told; this cancel ends nothing, and its author must hear so.
+      // A final written without that gate (a copy ending it as another request's change, done
+      // already) can still precede the mark: that end is the request's, and its author must hear so.
       const final = await readFinal(table, request.requestId);
       if (final && final.result !== 'cancelled')
         return { ok: false, code: 'ended-otherwise', held: outcome.held, final };

@@ -8,7 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { actionTarget, effectKey, liveReplyUrl, requesterKey, requestOwner } from '../actions/request.js';
 import type { SlackMessage } from '../slack/post.js';
 import { type FinalOutcome, readFinal, recordFinal, writeAudit } from '../state/audit.js';
-import { endHold, type HeldRecord } from '../state/held.js';
+import { type CancelMark, endHold, type HeldRecord } from '../state/held.js';
+import { startEndingHeld } from '../state/held-gates.js';
 import type { StateTable } from '../state/table.js';
 import { releaseFinalTelling } from '../state/telling.js';
 import { type OutcomeResult, outcomeMessage } from './replies.js';
@@ -49,7 +50,9 @@ export async function endHeldNow(
   ending: HeldEnding,
   now: Date,
   tell: Telling = {},
-): Promise<{ ended: true } | { ended: false; final: FinalOutcome | undefined }> {
+): Promise<
+  { ended: true } | { ended: false; final: FinalOutcome | undefined; cancelled?: CancelMark | undefined }
+> {
   const { result, rule, reason } = ending;
   // Where it is told is read first (the channel's URL is a secret, whose read can fail): failing
   // here leaves the request held, for its next pass (the tick's, a worker's) to end and tell it.
@@ -62,6 +65,13 @@ export async function endHeldNow(
   const final = { result, reason, rule, requestId: held.requestId, at: now.toISOString() };
   const owner = requestOwner(held.request);
   const telling = { owner: `now/${randomUUID()}`, untilMs: now.getTime() + TELLING_LEASE_MS };
+  // An end other than a cancel is refused once a person cancelled the request since it was read,
+  // and a cancel after this gate is refused (src/state/held-gates.ts): never both. `cancelled`: the
+  // cancel is its end, which the caller (or the worker, when the request comes back) records.
+  if (result !== 'cancelled') {
+    const gate = await startEndingHeld(table, held.requestId, telling.untilMs);
+    if (gate.state === 'cancelled') return { ended: false, final: undefined, cancelled: gate.cancel };
+  }
   const first = await recordFinal(table, final, now, owner, telling);
   try {
     await endHold(table, held.requestId);

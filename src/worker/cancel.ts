@@ -1,13 +1,17 @@
 /**
  * Cancelling a held request. `/autopilot cancel` marks the held item cancelled
- * (`markCancelled`: a conditional write that loses to a worker already executing it); the
- * release tick sends a marked request back at once, and the worker ends it as *cancelled*
- * (final, audit, the requester and the channel told). Any copy still in flight reads the mark
- * or the final with its state, and a copy past that read finds the mark when it tries to start
- * executing: a cancelled request is never executed later. `autopilot cancel` (a terminal, with
- * the operator's credentials) marks and then ends the request itself at once (cancel-now.ts).
+ * (`markCancelled`: a conditional write that loses to a worker already executing it or recording
+ * its end); the release tick sends a marked request back at once, and the worker ends it as
+ * *cancelled* (final, audit, the requester and the channel told). Any copy still in flight reads
+ * the mark or the final with its state, and a copy past that read finds the mark when it tries to
+ * start executing or to record another end (the gates on the held item: src/state/held-gates.ts):
+ * a cancelled request is never executed later, nor ended otherwise. `autopilot cancel` (a
+ * terminal, with the operator's credentials) marks and then ends the request itself at once
+ * (cancel-now.ts).
  */
-import { type CancelMark, type HeldRecord, markCancelled, readHeld } from '../state/held.js';
+import { type FinalOutcome, readFinal } from '../state/audit.js';
+import { type CancelMark, type HeldRecord, readHeld } from '../state/held.js';
+import { markCancelled } from '../state/held-gates.js';
 import type { StateTable } from '../state/table.js';
 
 export interface CancelRequest {
@@ -20,7 +24,9 @@ export interface CancelRequest {
 
 export type CancelOutcome =
   | { ok: true; held: HeldRecord; reason: string }
-  | { ok: false; code: 'not-held' | 'ended' | 'not-allowed' | 'executing'; message: string };
+  | { ok: false; code: 'not-held' | 'ended' | 'not-allowed' | 'executing'; message: string }
+  /** A worker (or the tick) is recording the request's own end: `final` once it is written. */
+  | { ok: false; code: 'ending'; message: string; held: HeldRecord; final?: FinalOutcome | undefined };
 
 export interface CancelDeps {
   table: StateTable;
@@ -38,7 +44,13 @@ const REFUSED = {
   executing: (id: string) =>
     `request ${id} has been sent to the Console API (it is executing, or an answer was lost and it is retried); it can no longer be cancelled`,
   'already-cancelled': (id: string) => `request ${id} is already cancelled`,
+  ending: (id: string) =>
+    `request ${id} was not cancelled: the worker is recording how it ended right now (\`why ${id}\` shows it)`,
 } as const;
+
+/** The refusal of a cancel that came after the request's own end (a worker's denial, say) had begun. */
+const endedAs = (id: string, final: FinalOutcome) =>
+  `request ${id} was not cancelled: it had already ended as ${final.result} (${final.rule}: ${final.reason})`;
 
 export async function cancelHeldRequest(deps: CancelDeps, cancel: CancelRequest): Promise<CancelOutcome> {
   const { requestId } = cancel;
@@ -55,6 +67,14 @@ export async function cancelHeldRequest(deps: CancelDeps, cancel: CancelRequest)
     ...(cancel.reason ? { reason: cancel.reason } : {}),
   };
   const marked = await markCancelled(deps.table, requestId, mark);
+  // The worker (or the tick) began to record the request's end first (src/state/held-gates.ts):
+  // that end is the request's and is told by its writer; this cancel ends nothing, and says how it ended.
+  if (marked === 'ending') {
+    const final = await readFinal(deps.table, requestId);
+    const ended = final && final.result !== 'cancelled' ? final : undefined;
+    const message = ended ? endedAs(requestId, ended) : REFUSED.ending(requestId);
+    return { ok: false, code: 'ending', message, held, final: ended };
+  }
   if (marked !== 'marked') {
     const code = marked === 'executing' ? 'executing' : marked === 'not-held' ? 'not-held' : 'ended';
     return { ok: false, code, message: REFUSED[marked](requestId) };

@@ -7,6 +7,7 @@ import { isDryRun } from '../policy/decide.js';
 import { type FinalOutcome, readFinal, recordFinal, type TellingClaim } from '../state/audit.js';
 import type { StoredOutcome } from '../state/effects.js';
 import type { CancelMark } from '../state/held.js';
+import { startEndingHeld } from '../state/held-gates.js';
 import {
   claimTelling,
   finalTellingHeld,
@@ -76,6 +77,12 @@ export async function finish(
   // contradicting ends ("denied", "cancelled") must never both reach people. Its telling is
   // claimed in the same put.
   if (telling.storeFinal && FINAL_RESULTS.has(done.result)) {
+    // A held request's end is refused once a person cancelled it, even after our read: the two
+    // exclude each other on its held item (held-gates.ts), so "cancelled" is never told wrongly.
+    if (ctx.held && done.result !== 'cancelled') {
+      const gate = await startEndingHeld(deps.table, request.requestId, lockExpiry(deps, ctx.timing));
+      if (gate.state === 'cancelled') return endCancelled(deps, ctx, gate.cancel);
+    }
     const final = { ...pick(done), requestId: request.requestId, at: currentDate(deps).toISOString() };
     const written = await recordFinalClaimed(deps, ctx, final, stored && !held);
     if (!written) return endedOtherwise(deps, ctx, done);

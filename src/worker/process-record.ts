@@ -18,7 +18,7 @@ import {
   releaseReached,
   type StoredOutcome,
 } from '../state/effects.js';
-import { markReached, startExecutingHeld, stopExecutingHeld } from '../state/held.js';
+import { markReached, startExecutingHeld, stopExecutingHeld } from '../state/held-gates.js';
 import { readRequestState } from '../state/request-state.js';
 import { admit, idTakenRefusal } from './admit.js';
 import { deadLetterRecord } from './dead-letter.js';

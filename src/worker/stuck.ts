@@ -144,6 +144,11 @@ export async function endStuckExpired(
       now,
       telling(deps, record.requestId),
     );
+    // Cancelled since the listing: that cancel is its end (this one was refused), ended here now.
+    if (!end.ended && end.cancelled) {
+      ended.push(...(await endStuckCancelled(deps, [{ ...record, cancel: end.cancelled }], now)));
+      continue;
+    }
     const fields = { effectKey: effectKey(record.request) };
     if (endedHere(deps, record, end, 'stuck held request ended as expired', ending, fields))
       ended.push(record.requestId);

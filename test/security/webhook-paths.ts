@@ -8,6 +8,7 @@ import type { Emulators } from '../../src/local/emulators.js';
 import { encodeButtonValue } from '../../src/slack/button-value.js';
 import { readRequestAudit } from '../../src/state/audit.js';
 import { holdRequest } from '../../src/state/held.js';
+import { startEndingHeld } from '../../src/state/held-gates.js';
 import type { StateTable } from '../../src/state/table.js';
 import { heldAccess } from '../../src/webhook/held.js';
 import { APPROVE_ACTION_ID, DENY_ACTION_ID } from '../../src/webhook/interactions.js';
@@ -93,4 +94,13 @@ export async function driveWebhookPaths(
   await command('held');
   if (options.auditReads) await command('why sweeper-abc123');
   await command('cancel sweeper-abc123 not needed');
+  // A cancel refused while the worker records the request's end (its gate: held-gates.ts), which
+  // then reads how it ended.
+  await holdRequest(
+    unrecorded,
+    { requestId: 'sweeper-ending1', action: asked.action, target, requester: 'schedule:x', ...wait },
+    new Date(since),
+  );
+  await startEndingHeld(unrecorded, 'sweeper-ending1', at + 60_000);
+  await command('cancel sweeper-ending1 not needed');
 }

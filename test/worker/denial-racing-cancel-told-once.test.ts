@@ -7,12 +7,13 @@
  * who cancelled is told the truth when the denial came first.
  *
  * The interleaving is made by the state table the worker writes through: the cancel runs right
- * before (or right after) the worker's write of its final, never by sleeping.
+ * before the worker starts to record its end, while it records it, or right after its write of
+ * its final, never by sleeping.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DeleteItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { DeleteItemCommand, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import { readAudit, readFinal } from '../../src/state/audit.js';
@@ -57,10 +58,16 @@ async function cliCancel(requestId: string): Promise<CliRun> {
 }
 
 /**
- * The state table as the worker sees it, with the cancel run `before` or `after` the worker's
- * write of `requestId`'s final. The held item is not deleted until the cancel has run.
+ * The state table as the worker sees it, with the cancel run `before` the worker starts to record
+ * its end (its gate on the held item: src/state/held-gates.ts), `while` it records it (after that
+ * gate, right before its write of `requestId`'s final) or `after` that write. The held item is
+ * not deleted until the cancel has run.
  */
-function cancelAround(requestId: string, when: 'before' | 'after', ran: { cancel?: CliRun }): StateTable {
+function cancelAround(
+  requestId: string,
+  when: 'before' | 'while' | 'after',
+  ran: { cancel?: CliRun },
+): StateTable {
   const real = bench.table.client;
   let cancelled: () => void = () => {};
   const cancelDone = new Promise<void>((resolve) => {
@@ -69,10 +76,18 @@ function cancelAround(requestId: string, when: 'before' | 'after', ran: { cancel
   const send = (command: unknown) => real.send(command as never);
   const client = {
     send: async (command: unknown) => {
+      const gate =
+        command instanceof UpdateItemCommand &&
+        command.input.Key?.sk?.S === requestId &&
+        command.input.UpdateExpression?.includes('endingUntil');
+      if (gate && when === 'before' && !ran.cancel) {
+        ran.cancel = await cliCancel(requestId);
+        cancelled();
+      }
       if (command instanceof PutItemCommand) {
         const item = command.input.Item;
         const final = item?.sk?.S === 'final' && item?.pk?.S === `audit#${requestId}` && !ran.cancel;
-        if (final && when === 'before') {
+        if (final && when === 'while') {
           ran.cancel = await cliCancel(requestId);
           cancelled();
         }
@@ -129,6 +144,22 @@ describe('a denial racing autopilot cancel', () => {
     expect(told, told.join('\n')).toHaveLength(1);
     expect(told[0]).toContain('Cancelled while held');
     expect(await endsIn(id)).toEqual(['cancelled']);
+  });
+
+  it('the denial is being recorded: the cancel is refused, and the channel hears "denied" only', async () => {
+    const id = 'race-deny-cancel-3';
+    const before = await expiredQuestion('trg_drc3', id);
+    const ran: { cancel?: CliRun } = {};
+    await bench.run(bench.worker({ table: cancelAround(id, 'while', ran) }), await bench.receive());
+
+    expect(await readFinal(bench.table, id)).toMatchObject({ result: 'denied', rule: 'maxDeferHours' });
+    const told = channelPosts(id, before);
+    expect(told, told.join('\n')).toHaveLength(1);
+    expect(told[0]).toContain('Denied');
+    expect(await endsIn(id)).toEqual(['denied']);
+    expect(ran.cancel?.out).not.toContain('Cancelled');
+    expect(ran.cancel?.code).not.toBe(0);
+    expect(ran.cancel?.err).toContain('was not cancelled');
   });
 
   it('the denial ends it first: the channel hears "denied" only, and the operator is not told it was cancelled', async () => {

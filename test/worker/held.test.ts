@@ -10,11 +10,9 @@ import {
   holdRequest,
   listHeld,
   lookNow,
-  markCancelled,
   nextLookText,
-  startExecutingHeld,
-  stopExecutingHeld,
 } from '../../src/state/held.js';
+import { markCancelled, startExecutingHeld, stopExecutingHeld } from '../../src/state/held-gates.js';
 import { writePause } from '../../src/state/pause.js';
 import { writeVeto } from '../../src/state/veto.js';
 import { cancelHeldRequest } from '../../src/worker/cancel.js';

@@ -9,7 +9,8 @@
 import { describe, expect, it } from 'vitest';
 import { outcomeNow } from '../../src/cli/wait.js';
 import { parsePolicy } from '../../src/policy/parse.js';
-import { listHeld, markReached } from '../../src/state/held.js';
+import { listHeld } from '../../src/state/held.js';
+import { markReached } from '../../src/state/held-gates.js';
 import { writePause } from '../../src/state/pause.js';
 import { basePolicy, benchResetEachTest, channelPostsAbout } from './fixture.js';
 import { deployedTick, holdStuck } from './stuck.js';
