@@ -8,7 +8,7 @@
 
 import { type ActionRequest, actionRequestSchemas } from '../actions/request.js';
 import type { EventRule } from '../policy/schema.js';
-import { escapeMrkdwn, inlineCode } from '../slack/mrkdwn.js';
+import { escapeMrkdwn, inlineCode, oneLine } from '../slack/mrkdwn.js';
 import { globMatch } from '../util/glob.js';
 import { formatIssues } from '../util/zod-issues.js';
 import { eventField } from './event-fields.js';
@@ -108,9 +108,4 @@ function cutReason(reason: string): string {
   const cut = reason.slice(0, MAX_REASON - 1);
   // Not half of a surrogate pair: no JSON or Slack text takes one.
   return `${/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut}…`;
-}
-
-/** Control characters and Unicode line/paragraph separators become one space each run. */
-export function oneLine(text: string): string {
-  return text.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ');
 }
