@@ -13,12 +13,24 @@ export function escapeMrkdwn(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+/** Bidi embeddings, overrides, isolates and marks; zero-width spaces, joiners, word joiner, BOM. */
+const INVISIBLE = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/gu;
+
+/**
+ * Untrusted text with its invisible characters shown as `[U+202E]`: a bidi override turned the
+ * rest of our line around in the reader's client, and a zero-width space let a name pass for another.
+ */
+export function showInvisible(text: string): string {
+  return text.replace(INVISIBLE, (c) => `[U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}]`);
+}
+
 /**
  * Untrusted text (raw, not escaped) on one line: control characters and Unicode line/paragraph
- * separators become one space each run, so nobody who writes it starts a line of their own under ours.
+ * separators become one space each run, so nobody who writes it starts a line of their own under
+ * ours; invisible characters are shown (`showInvisible`).
  */
 export function oneLine(text: string): string {
-  return text.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ');
+  return showInvisible(text.replace(/[\p{Cc}\u2028\u2029]+/gu, ' '));
 }
 
 /** Inline code for any input: escaped, on one line, without a backtick that would end the span. */

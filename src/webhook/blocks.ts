@@ -19,7 +19,7 @@ export interface SlackReply {
 const SECTION_LIMIT = 2900;
 const CELL_LIMIT = 40;
 
-import { cutMrkdwn, escapeMrkdwn, neutralizeMrkdwn } from '../slack/mrkdwn.js';
+import { cutMrkdwn, escapeMrkdwn, neutralizeMrkdwn, oneLine } from '../slack/mrkdwn.js';
 
 /** Inline code, safe for any input. */
 export { escapeMrkdwn, inlineCode as code } from '../slack/mrkdwn.js';
@@ -55,7 +55,8 @@ export function fields(pairs: Array<[string, string]>): SlackBlock[] {
 
 function cell(value: unknown): string {
   const text = value === undefined || value === null ? '' : String(value);
-  const flat = text.replace(/[\r\n\t]+/g, ' ').replace(/`/g, "'");
+  // One line by the shared rule: a U+2028 broke a row, a bidi override turned the rest of it around.
+  const flat = oneLine(text).replace(/`/g, "'");
   return flat.length > CELL_LIMIT ? `${flat.slice(0, CELL_LIMIT - 1)}…` : flat;
 }
 
