@@ -33,6 +33,18 @@ export function oneLine(text: string): string {
   return showInvisible(text.replace(/[\p{Cc}\u2028\u2029]+/gu, ' '));
 }
 
+/**
+ * Untrusted text as a block quote (escaped, invisible characters shown): every line starts with
+ * `> `, whichever line break ends the one before. Only `\n` was quoted: a `\r` or a Unicode line
+ * separator started an unquoted line, which the writer could make look like one of ours.
+ */
+export function quoteLines(text: string): string {
+  return showInvisible(escapeMrkdwn(text))
+    .split(/\r\n|[\n\r\v\f\u0085\u2028\u2029]/)
+    .map((line) => `> ${line.replace(/\p{Cc}/gu, ' ')}`)
+    .join('\n');
+}
+
 /** Inline code for any input: escaped, on one line, without a backtick that would end the span. */
 export function inlineCode(text: string): string {
   return `\`${escapeMrkdwn(oneLine(text).replace(/`/g, "'"))}\``;

@@ -11,6 +11,7 @@ import {
   cutMrkdwn,
   escapeMrkdwn as escapeSlack,
   oneLine,
+  quoteLines,
 } from '../slack/mrkdwn.js';
 import type { SlackMessage } from '../slack/post.js';
 
@@ -129,7 +130,7 @@ export function askMessage(
   if (!carried) return undefined;
   const value = encodeButtonValue(carried);
   const requester = requesterKey(request.requestedBy);
-  const why = request.reason ? `\n> ${escapeSlack(request.reason).replace(/\n/g, '\n> ')}` : '';
+  const why = request.reason ? `\n${quoteLines(request.reason)}` : '';
   // A dry run's question says so: answering it changes nothing, and its Deny vetoes dry runs only.
   const rehearsal = decision.dryRun ? 'Dry run (nothing will be changed): ' : '';
   const text = `${rehearsal}Approval needed: ${actionWords(request)}, requested by ${code(requester)}.`;
