@@ -6,15 +6,65 @@
  * a fallback `text`, so that nobody who can log an event or type a reason can ping a channel or
  * plant a link.
  */
+import type { ActionRequest } from '../actions/request.js';
 
 /** Escapes `&`, `<` and `>` (in that order, so an escape is never escaped twice into meaning). */
 export function escapeMrkdwn(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+/** Bidi embeddings, overrides, isolates and marks; zero-width spaces, joiners, word joiner, BOM. */
+const INVISIBLE = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/gu;
+
+/**
+ * Untrusted text with its invisible characters shown as `[U+202E]`: a bidi override turned the
+ * rest of our line around in the reader's client, and a zero-width space let a name pass for another.
+ */
+export function showInvisible(text: string): string {
+  return text.replace(INVISIBLE, (c) => `[U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}]`);
+}
+
+/**
+ * Untrusted text (raw, not escaped) on one line: control characters and Unicode line/paragraph
+ * separators become one space each run, so nobody who writes it starts a line of their own under
+ * ours; invisible characters are shown (`showInvisible`).
+ */
+export function oneLine(text: string): string {
+  return showInvisible(text.replace(/[\p{Cc}\u2028\u2029]+/gu, ' '));
+}
+
+/**
+ * Untrusted text as a block quote (escaped, invisible characters shown): every line starts with
+ * `> `, whichever line break ends the one before. Only `\n` was quoted: a `\r` or a Unicode line
+ * separator started an unquoted line, which the writer could make look like one of ours.
+ */
+export function quoteLines(text: string): string {
+  return showInvisible(escapeMrkdwn(text))
+    .split(/\r\n|[\n\r\v\f\u0085\u2028\u2029]/)
+    .map((line) => `> ${line.replace(/\p{Cc}/gu, ' ')}`)
+    .join('\n');
+}
+
 /** Inline code for any input: escaped, on one line, without a backtick that would end the span. */
 export function inlineCode(text: string): string {
-  return `\`${escapeMrkdwn(text.replace(/`/g, "'").replace(/[\r\n]+/g, ' '))}\``;
+  return `\`${escapeMrkdwn(oneLine(text).replace(/`/g, "'"))}\``;
+}
+
+/**
+ * What a request does, in mrkdwn: every id and group name in a code span of its own. Ids and group
+ * names come from producers (an event rule fills them from client-logged metadata; group names are
+ * checked for length only): bare, a line break wrote a line of the producer's choosing under ours,
+ * and a backtick or asterisk formatted our words around it.
+ */
+export function actionWords(request: ActionRequest): string {
+  switch (request.action) {
+    case 'approve_phase':
+      return `approve phase ${inlineCode(request.phaseId)} of trigger ${inlineCode(request.triggerId)}`;
+    case 'disable_groups':
+      return `disable groups ${request.groupNames.map(inlineCode).join(', ')} of experiment ${inlineCode(request.experimentId)}`;
+    case 'archive_config':
+      return `archive config ${inlineCode(request.configId)}`;
+  }
 }
 
 /**

@@ -8,7 +8,7 @@
 
 import { type ActionRequest, actionRequestSchemas } from '../actions/request.js';
 import type { EventRule } from '../policy/schema.js';
-import { escapeMrkdwn, inlineCode } from '../slack/mrkdwn.js';
+import { escapeMrkdwn, inlineCode, oneLine } from '../slack/mrkdwn.js';
 import { globMatch } from '../util/glob.js';
 import { formatIssues } from '../util/zod-issues.js';
 import { eventField } from './event-fields.js';
@@ -73,20 +73,21 @@ export function buildRuleRequest(
 export function ruleNotification(rule: EventRule, event: EventLike): string {
   const when = whenLogged(event);
   // Every field of a logged event is untrusted (client SDKs write them): escaped, on one line (a
-  // line break would let the client write lines of its own under ours), and cut (a post past
-  // Slack's size is refused whole).
+  // line break would let the client write lines of its own under ours), cut (a post past Slack's
+  // size is refused whole), and in code spans (`*`, `_`, `~` in them formatted our words).
   const parts = [`*${escapeMrkdwn(oneLine(event.name).replace(/\*/g, '').slice(0, 120))}*`];
-  if (event.value) parts.push(`value ${inlineCode(oneLine(event.value).slice(0, 80))}`);
-  if (event.source) parts.push(`from ${escapeMrkdwn(oneLine(event.source).slice(0, 80))}`);
-  if (event.userID) parts.push(`user ${escapeMrkdwn(oneLine(event.userID).slice(0, 80))}`);
+  if (event.value) parts.push(`value ${inlineCode(event.value.slice(0, 80))}`);
+  if (event.source) parts.push(`from ${inlineCode(event.source.slice(0, 80))}`);
+  if (event.userID) parts.push(`user ${inlineCode(event.userID.slice(0, 80))}`);
   const metadata = Object.entries(event.metadata ?? {})
     .slice(0, 6)
-    .map(
-      ([key, value]) =>
-        `${oneLine(key).slice(0, 40)}=${oneLine(String(typeof value === 'object' ? canonicalJson(value) : value)).slice(0, 60)}`,
+    .map(([key, value]) =>
+      inlineCode(
+        `${key.slice(0, 40)}=${String(typeof value === 'object' ? canonicalJson(value) : value).slice(0, 60)}`,
+      ),
     )
     .join(', ');
-  return `${parts.join(' ')} ${escapeMrkdwn(oneLine(when))}${metadata ? ` (${escapeMrkdwn(metadata)})` : ''} — rule "${escapeMrkdwn(oneLine(rule.name))}"`;
+  return `${parts.join(' ')} ${escapeMrkdwn(oneLine(when))}${metadata ? ` (${metadata})` : ''} — rule "${escapeMrkdwn(oneLine(rule.name))}"`;
 }
 
 /**
@@ -108,9 +109,4 @@ function cutReason(reason: string): string {
   const cut = reason.slice(0, MAX_REASON - 1);
   // Not half of a surrogate pair: no JSON or Slack text takes one.
   return `${/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut}…`;
-}
-
-/** Control characters and Unicode line/paragraph separators become one space each run. */
-export function oneLine(text: string): string {
-  return text.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ');
 }

@@ -7,11 +7,10 @@
  */
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
-import { escapeMrkdwn, inlineCode } from '../slack/mrkdwn.js';
+import { escapeMrkdwn, inlineCode, oneLine } from '../slack/mrkdwn.js';
 import type { PostResult, SlackMessage } from '../slack/post.js';
 import { lastSummaryPosted, markSummaryPosted, postedAlready } from '../state/notify-marks.js';
 import type { StateTable } from '../state/table.js';
-import { oneLine } from './event-rules.js';
 import type { FlushPlan } from './flush-plan.js';
 import { shortHash } from './identity.js';
 import { type OverCap, POST_MS, perRuleCap } from './rule-caps.js';

@@ -10,11 +10,10 @@
 import { type ActionRequest, actionTarget } from '../actions/request.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
-import { escapeMrkdwn, inlineCode } from '../slack/mrkdwn.js';
+import { escapeMrkdwn, inlineCode, oneLine } from '../slack/mrkdwn.js';
 import type { PostResult, SlackMessage } from '../slack/post.js';
 import { markPosted, postedAlready } from '../state/notify-marks.js';
 import type { StateTable } from '../state/table.js';
-import { oneLine } from './event-rules.js';
 import { type OverCap, POST_MS, perRuleCap } from './rule-caps.js';
 import type { RunSummary } from './summary.js';
 

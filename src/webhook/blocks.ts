@@ -19,14 +19,15 @@ export interface SlackReply {
 const SECTION_LIMIT = 2900;
 const CELL_LIMIT = 40;
 
-import { escapeMrkdwn, neutralizeMrkdwn } from '../slack/mrkdwn.js';
+import { cutMrkdwn, escapeMrkdwn, neutralizeMrkdwn, oneLine } from '../slack/mrkdwn.js';
 
 /** Inline code, safe for any input. */
 export { escapeMrkdwn, inlineCode as code } from '../slack/mrkdwn.js';
 
+// Cut by `cutMrkdwn`'s rules, never at a fixed place: the text is escaped already, and a plain
+// slice split an `&amp;` (the reader saw "&a…", text nobody wrote) or one of our `<…>` tokens.
 export function section(mrkdwn: string): SlackBlock {
-  const text = mrkdwn.length > SECTION_LIMIT ? `${mrkdwn.slice(0, SECTION_LIMIT - 1)}…` : mrkdwn;
-  return { type: 'section', text: { type: 'mrkdwn', text } };
+  return { type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(mrkdwn, SECTION_LIMIT) } };
 }
 
 export function header(text: string): SlackBlock {
@@ -34,7 +35,7 @@ export function header(text: string): SlackBlock {
 }
 
 export function contextLine(mrkdwn: string): SlackBlock {
-  return { type: 'context', elements: [{ type: 'mrkdwn', text: mrkdwn.slice(0, SECTION_LIMIT) }] };
+  return { type: 'context', elements: [{ type: 'mrkdwn', text: cutMrkdwn(mrkdwn, SECTION_LIMIT) }] };
 }
 
 /** Label/value pairs as section fields (at most ten per section, Slack's limit). */
@@ -45,7 +46,7 @@ export function fields(pairs: Array<[string, string]>): SlackBlock[] {
       type: 'section',
       fields: pairs.slice(i, i + 10).map(([label, value]) => ({
         type: 'mrkdwn',
-        text: `*${escapeMrkdwn(label)}*\n${value === '' ? '–' : value}`.slice(0, 1900),
+        text: cutMrkdwn(`*${escapeMrkdwn(label)}*\n${value === '' ? '–' : value}`, 1900),
       })),
     });
   }
@@ -54,7 +55,8 @@ export function fields(pairs: Array<[string, string]>): SlackBlock[] {
 
 function cell(value: unknown): string {
   const text = value === undefined || value === null ? '' : String(value);
-  const flat = text.replace(/[\r\n\t]+/g, ' ').replace(/`/g, "'");
+  // One line by the shared rule: a U+2028 broke a row, a bidi override turned the rest of it around.
+  const flat = oneLine(text).replace(/`/g, "'");
   return flat.length > CELL_LIMIT ? `${flat.slice(0, CELL_LIMIT - 1)}…` : flat;
 }
 

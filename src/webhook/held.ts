@@ -6,6 +6,7 @@
  */
 import { liveReplyUrl } from '../actions/request.js';
 import { mayCancel } from '../policy/cancel-grant.js';
+import { actionWords, oneLine } from '../slack/mrkdwn.js';
 import { isAllowedSlackUrl } from '../slack/post.js';
 import { readFinal } from '../state/audit.js';
 import { type HeldRecord, listHeld, lookNow, nextLookText, readHeld } from '../state/held.js';
@@ -90,14 +91,20 @@ export async function answerHeld(
   };
 }
 
+/**
+ * The held request in mrkdwn, as the worker's posts show it: its ids, group names and requester
+ * each in a code span. Group names are checked for length only (an event rule fills them from
+ * client-logged metadata): escaped only, a line break in one wrote a line of its own in the reply.
+ */
+const heldWords = (held: HeldRecord) => `${actionWords(held.request)}, asked by ${code(held.requester)}`;
+
 /** The request ended otherwise before the cancel took (its end was recorded first): how it ended. */
 function endedOtherwise(requestId: string, lost: CancelLost): ShortAnswer {
-  const what = `${lost.held.action} ${lost.held.target}`;
   const { result, rule, reason } = lost.final;
   return {
     reply: ephemeral(`${requestId} was not cancelled: it had ended as ${result}`, [
       section(
-        `:warning: ${code(requestId)} (${escapeMrkdwn(what)}, asked by ${escapeMrkdwn(lost.held.requester)}) was *not cancelled*: it had already ended as *${escapeMrkdwn(result)}* (${escapeMrkdwn(rule)}: ${escapeMrkdwn(reason)}).`,
+        `:warning: ${code(requestId)} (${heldWords(lost.held)}) was *not cancelled*: it had already ended as *${escapeMrkdwn(result)}* (${escapeMrkdwn(rule)}: ${escapeMrkdwn(oneLine(reason))}).`,
       ),
       contextLine('That end stands; nobody is told of a cancel. `why` shows its story.'),
     ]),
@@ -162,11 +169,10 @@ export async function answerCancel(
       reply: problem(outcome.message),
       outcome: outcome.code === 'not-allowed' ? 'grant_missing' : outcome.code,
     };
-  const what = `${outcome.held.action} ${outcome.held.target}`;
   return {
     reply: ephemeral(`Cancelled ${command.requestId}`, [
       section(
-        `:wastebasket: ${code(command.requestId)} (${escapeMrkdwn(what)}, asked by ${escapeMrkdwn(outcome.held.requester)}) is *cancelled*: it will not be done.`,
+        `:wastebasket: ${code(command.requestId)} (${heldWords(outcome.held)}) is *cancelled*: it will not be done.`,
       ),
       contextLine(whoIsTold(deps, outcome.held, at)),
     ]),

@@ -8,12 +8,13 @@
  */
 import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
-import { type ActionRequest, actionRequestSchemas, actionTarget, effectKey } from '../actions/request.js';
+import { type ActionRequest, actionRequestSchemas, effectKey } from '../actions/request.js';
 import { isDryRun } from '../policy/decide.js';
 import { vetoKeyFor } from '../policy/veto-key.js';
+import { actionWords } from '../slack/mrkdwn.js';
 import { once } from '../util/once.js';
 import { authorize } from './authorize.js';
-import { code, escapeMrkdwn, problem, type SlackReply, section } from './blocks.js';
+import { code, problem, type SlackReply, section } from './blocks.js';
 import { settleBy } from './deadline.js';
 import type { WebhookDeps } from './deps.js';
 import { MalformedSlackRequestError } from './errors.js';
@@ -121,6 +122,7 @@ interface Click {
   deadline: number;
   now: () => number;
   reply: ReturnType<typeof replier>;
+  /** What the request does, in mrkdwn (ids in code spans, as the worker's posts show them). */
   what: string;
   /** A dry run's question: its replacement must say so (the question's own words are gone with it). */
   dryRun: boolean;
@@ -169,7 +171,9 @@ export async function handleInteraction(
     deadline,
     now,
     reply,
-    what: `${question.request.action} for ${actionTarget(question.request)}`,
+    // Its ids come from producers: each in a code span (`actionWords`), or a backtick or an
+    // asterisk in one formatted the words of the reply that replaces the question for the channel.
+    what: actionWords(question.request),
     dryRun: isDryRun(deps.policy, question.request),
   };
   return approving ? approve(click) : deny(click);
@@ -200,9 +204,7 @@ async function deny({
   );
   if (!written.settled || 'error' in written) {
     await reply.send(
-      refusal(
-        `Could not record the denial of ${escapeMrkdwn(what)}: the state table did not answer. Please try again.`,
-      ),
+      refusal(`Could not record the denial of ${what}: the state table did not answer. Please try again.`),
     );
     return {
       outcome: written.settled ? 'state_unreachable' : 'state_unconfirmed',
@@ -223,8 +225,8 @@ async function deny({
       `${dryRun ? '[dry run] ' : ''}Denied by ${userId}`,
       // A dry run's Deny vetoes dry runs only (veto-key.ts): the real change is still free to be decided.
       dryRun
-        ? `:no_entry: [dry run] ${escapeMrkdwn(what)} was *denied* by <@${userId}>. This rehearsal ends here; the real change is not vetoed.`
-        : `:no_entry: ${escapeMrkdwn(what)} was *denied* by <@${userId}>. Automation will not do it.`,
+        ? `:no_entry: [dry run] ${what} was *denied* by <@${userId}>. This rehearsal ends here; the real change is not vetoed.`
+        : `:no_entry: ${what} was *denied* by <@${userId}>. Automation will not do it.`,
     ),
   );
   return {
@@ -267,9 +269,9 @@ async function approve(click: Click): Promise<InteractionResult> {
     if (sent.outcome !== 'queue_unconfirmed' && deps.held?.unanswer)
       await settleBy(deps.held.unanswer(original.requestId, userId), deadline + 400, now);
     const told = {
-      signing_failed: `${escapeMrkdwn(what)} was *not* queued: ${SIGNING_FAILED_TEXT}. The question stays open. Click again in a moment: ${SIGNING_AGAIN_TEXT}.`,
-      queue_unreachable: `The actions queue could not be reached, so ${escapeMrkdwn(what)} was *not* queued. Please click again.`,
-      queue_unconfirmed: `The actions queue did not confirm ${escapeMrkdwn(what)} in time; clicking again is safe.`,
+      signing_failed: `${what} was *not* queued: ${SIGNING_FAILED_TEXT}. The question stays open. Click again in a moment: ${SIGNING_AGAIN_TEXT}.`,
+      queue_unreachable: `The actions queue could not be reached, so ${what} was *not* queued. Please click again.`,
+      queue_unconfirmed: `The actions queue did not confirm ${what} in time; clicking again is safe.`,
     };
     await reply.send(refusal(told[sent.outcome]));
     return { outcome: sent.outcome, userId, requestId, error: sent.error, ...reply.warned() };
@@ -280,7 +282,7 @@ async function approve(click: Click): Promise<InteractionResult> {
   await reply.send(
     replaced(
       `${dryRun ? '[dry run] ' : ''}Approved by ${userId}`,
-      `:white_check_mark: ${dryRun ? '[dry run: nothing will be changed] ' : ''}${escapeMrkdwn(what)} was *approved* by <@${userId}> and queued as ${code(requestId)}: ${where.mrkdwn}`,
+      `:white_check_mark: ${dryRun ? '[dry run: nothing will be changed] ' : ''}${what} was *approved* by <@${userId}> and queued as ${code(requestId)}: ${where.mrkdwn}`,
     ),
   );
   return {

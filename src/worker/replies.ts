@@ -5,7 +5,14 @@
  */
 import { type ActionRequest, requesterKey } from '../actions/request.js';
 import { buttonRequest, encodeButtonValue } from '../slack/button-value.js';
-import { inlineCode as code, cutMrkdwn, escapeMrkdwn as escapeSlack } from '../slack/mrkdwn.js';
+import {
+  actionWords,
+  inlineCode as code,
+  cutMrkdwn,
+  escapeMrkdwn as escapeSlack,
+  oneLine,
+  quoteLines,
+} from '../slack/mrkdwn.js';
 import type { SlackMessage } from '../slack/post.js';
 
 /** Every way a request can end (or pause), as stored in audit records and replies. */
@@ -54,22 +61,8 @@ export function slackDate(date: Date): string {
   return `<!date^${epoch}^{date_short_pretty} {time}|${fallback}>`;
 }
 
-// Ids and group names come from producers (an event rule fills them from client-logged metadata):
-// `code` keeps each on one line and in its span, or a line break or backtick let a producer write
-// lines and formatting of its own under ours.
-function actionWords(request: ActionRequest): string {
-  switch (request.action) {
-    case 'approve_phase':
-      return `approve phase ${code(request.phaseId)} of trigger ${code(request.triggerId)}`;
-    case 'disable_groups':
-      return `disable groups ${request.groupNames.map(code).join(', ')} of experiment ${code(request.experimentId)}`;
-    case 'archive_config':
-      return `archive config ${code(request.configId)}`;
-  }
-}
-
 /** Untrusted words (a reason quoting the platform or a group name) escaped, on one line. */
-const oneLine = (text: string) => escapeSlack(text).replace(/[\r\n\u2028\u2029]+/g, ' ');
+const flat = (text: string) => escapeSlack(oneLine(text));
 
 function headline(report: OutcomeReport): string {
   const what = actionWords(report.request);
@@ -103,7 +96,7 @@ function headline(report: OutcomeReport): string {
 
 /** The plain-text fallback: also what the structured log and tests read. Escaped like the blocks. */
 export function outcomeText(report: OutcomeReport): string {
-  return `${headline(report)}. Rule: ${escapeSlack(report.rule)}. Why: ${oneLine(report.reason)}`;
+  return `${headline(report)}. Rule: ${escapeSlack(report.rule)}. Why: ${flat(report.reason)}`;
 }
 
 export function outcomeMessage(report: OutcomeReport): SlackMessage {
@@ -121,7 +114,7 @@ export function outcomeMessage(report: OutcomeReport): SlackMessage {
       // Cut to Slack's limit: a reason quoting the platform, or many long group names, got the whole post refused.
       {
         type: 'section',
-        text: { type: 'mrkdwn', text: cutMrkdwn(`${headline(report)}\n${oneLine(report.reason)}`) },
+        text: { type: 'mrkdwn', text: cutMrkdwn(`${headline(report)}\n${flat(report.reason)}`) },
       },
       { type: 'context', elements: [{ type: 'mrkdwn', text: cutMrkdwn(context.join(' · ')) }] },
     ],
@@ -137,7 +130,7 @@ export function askMessage(
   if (!carried) return undefined;
   const value = encodeButtonValue(carried);
   const requester = requesterKey(request.requestedBy);
-  const why = request.reason ? `\n> ${escapeSlack(request.reason).replace(/\n/g, '\n> ')}` : '';
+  const why = request.reason ? `\n${quoteLines(request.reason)}` : '';
   // A dry run's question says so: answering it changes nothing, and its Deny vetoes dry runs only.
   const rehearsal = decision.dryRun ? 'Dry run (nothing will be changed): ' : '';
   const text = `${rehearsal}Approval needed: ${actionWords(request)}, requested by ${code(requester)}.`;
@@ -231,7 +224,7 @@ export function givenUpReason(report: Omit<GivenUpReport, 'request' | 'requestId
 /** The reply: what could not be done, the last failure, and that it waits in the DLQ for an operator. */
 export function givenUpMessage(report: GivenUpReport): SlackMessage {
   const maybe = report.mayHaveReached ? ` ${MAY_HAVE_REACHED.replace(/^a/, 'A')}.` : '';
-  const last = `(last: ${oneLine(report.lastFailure)})`;
+  const last = `(last: ${flat(report.lastFailure)})`;
   const reopened = report.questionReopened ? ' The question it answered is open again.' : '';
   const text = `${givenUpHeadline(report)} ${last}; ${GIVEN_UP_WHERE}.${maybe}${reopened}`;
   const context = [
