@@ -185,8 +185,6 @@ export function createSweeper(deps: SweeperDeps) {
       pendingCursor = latestCursor;
     }
     await flush();
-    // After the exposures read are durable: the worker archives nothing whose exposures it lacks.
-    if (end.caughtUp) await writeReadUpTo(table, now.getTime(), now);
     const { order, requests, pagesRead, eventsRead, outOfOrder, tooLate } = poller.stats;
     Object.assign(summary.events, { order, requests, pagesRead, eventsRead, outOfOrder, tooLate });
     summary.events.caughtUp = end.caughtUp;
@@ -217,6 +215,9 @@ export function createSweeper(deps: SweeperDeps) {
       input.summary.stale = staleSection(undefined, unread);
       return;
     }
+    // Once both walks' exposures are durable: the worker archives nothing whose exposures it lacks,
+    // logged late too (a late walk failing on every run would leave held archives to run blind).
+    await writeReadUpTo(table, input.now.getTime(), input.now);
     const plan = planStaleSweep({
       policy: stale,
       protect: policy.actions.archive_config?.protect ?? [],
