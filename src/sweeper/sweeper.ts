@@ -44,6 +44,7 @@ import {
   staleSection,
 } from './summary.js';
 import type { EventState, RunInput, SweeperDeps, SweeperStep } from './types.js';
+import { watchDiscovered } from './watch-discovered.js';
 
 const DAY = 86_400_000;
 
@@ -265,17 +266,16 @@ export function createSweeper(deps: SweeperDeps) {
     summary.lastSeen.updated += grown.size;
     await step('last-seen', { updated: Object.fromEntries(grown) });
 
-    // A discovered config is watched while its last-seen entry is kept: one logged no later than
-    // the eviction watermark has none (src/state/last-seen.ts), and would be forgotten at once.
-    const kept = [...plan.discovered].filter(([id]) => lastSeen.entries.has(id));
-    const newWatch = [
-      ...new Map([...kept, ...watchFromPolicy.map((e) => [e.configId, e] as const)]).values(),
-    ];
-    if (newWatch.length > 0) await writeWatchEntries(table, newWatch);
-    for (const entry of newWatch) watch.set(entry.configId, entry);
-    summary.watch.added += newWatch.length;
-    summary.watch.forgotten += await forgetEvicted(table, watch, lastSeen.entries, listedConfigs);
-    await step('watch', { added: newWatch.map((e) => e.configId) });
+    const { added, forgotten } = await watchDiscovered(
+      table,
+      { watch, lastSeen },
+      plan.discovered,
+      listedConfigs,
+      watchFromPolicy,
+    );
+    summary.watch.added += added.length;
+    summary.watch.forgotten += forgotten;
+    await step('watch', { added });
   }
 
   async function queueStale(plan: StalePlan, now: Date, watch: Map<string, WatchEntry>): Promise<void> {
