@@ -40,7 +40,8 @@ const UNREAD_RECHECK_MS = 15 * 60_000;
 /**
  * The exposure check knows only what the sweeper has read: a sweep's archive executed later
  * (held, say, to the next day) while the sweeper could not read the log would archive a config
- * exposed meanwhile. So it waits until the sweeper has read up to within the last hour
+ * exposed meanwhile. So it waits until the sweeper has read up to within the last hour, with both
+ * its walks (`readUpTo` is written once the late-exposure walk has caught up too: src/sweeper/sweeper.ts)
  * (`undefined`: not known to this decision, e.g. an audit record from before it was kept).
  */
 function unreadSince(
@@ -55,7 +56,7 @@ function unreadSince(
   return result(
     'defer',
     'sweeper.staleConfigs',
-    `the sweeper ${since}: exposures of config ${request.configId} since then are unknown, so it is not ` +
+    `the sweeper ${since} (exposures logged late included): exposures of config ${request.configId} since then are unknown, so it is not ` +
       'archived until the sweeper has read up to the last hour (see SweeperLagging and SweeperErrors)',
     { deferUntil: new Date(now + UNREAD_RECHECK_MS) },
   );

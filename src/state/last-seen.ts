@@ -95,7 +95,7 @@ export async function loadLastSeenIndex(
   const [mark] = await queryPartition(table, PK, { skPrefix: EVICTED_SK, maxPages: 1 });
   const index: LastSeenIndex = {
     entries: new Map(),
-    evictedUpTo: lastSeenFromItem(mark) ?? null,
+    evictedUpTo: lastSeenFromItem(mark, now.getTime()) ?? null,
     evicted: 0,
     max,
     complete: true,
@@ -103,8 +103,8 @@ export async function loadLastSeenIndex(
   for await (const page of queryPages(table, PK)) {
     for (const item of page) {
       const id = item.sk?.S;
-      const at = Number(item.lastSeen?.N);
-      if (id && id !== EVICTED_SK && Number.isFinite(at)) index.entries.set(id, at);
+      const at = lastSeenFromItem(item, now.getTime());
+      if (id && id !== EVICTED_SK && at !== undefined) index.entries.set(id, at);
     }
     if (!(await evictPastBound(table, index, now, until))) {
       index.complete = false;
@@ -175,10 +175,25 @@ export const lastSeenItemKey = (configId: string) => itemKey(PK, configId);
 /** The key of the eviction watermark (the worker reads it with a config's item). */
 export const evictedUpToItemKey = () => itemKey(PK, EVICTED_SK);
 
-/** The last exposure an item records (epoch ms), if any. */
-export function lastSeenFromItem(item: Item | undefined): number | undefined {
+/**
+ * The last exposure an item records (epoch ms), if any, never later than the run that wrote it
+ * (`updatedAt`; without one, `notAfter`: the reader's time): it was logged by then. Versions before
+ * c552182 recorded an exposure at its stamp, so a device clock years ahead left entries, and the
+ * watermark once one was evicted, years ahead; as a maximum they never came down, and their config
+ * (with the watermark: every config without an entry) was never judged stale, its archive denied.
+ * Read so, the stored value is corrected the next time the entry grows. The sweeper and the
+ * worker's re-check read it alike.
+ */
+export function lastSeenFromItem(
+  item: Item | undefined,
+  notAfter = Number.POSITIVE_INFINITY,
+): number | undefined {
   const at = Number(item?.lastSeen?.N);
-  return item && Number.isFinite(at) ? at : undefined;
+  if (!item || !Number.isFinite(at)) return undefined;
+  const written = Date.parse(item.updatedAt?.S ?? '');
+  // Not the reader's time when written is known: a run whose time is behind the last one's (a late
+  // scheduled event) would read entries lower than stored, and evict them under a lower watermark.
+  return Math.min(at, Number.isNaN(written) ? notAfter : written);
 }
 
 async function writeLastSeen(table: StateTable, entries: Map<string, number>, now: Date): Promise<void> {

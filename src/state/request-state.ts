@@ -95,8 +95,9 @@ export async function readRequestState(
       subject.exposureOf === undefined
         ? undefined
         : newest(
-            lastSeenFromItem(found.get(keyId(keys.lastSeen))),
-            lastSeenFromItem(found.get(keyId(keys.evictedUpTo))),
+            // As the sweeper reads them: never later than written (an older version's stamp years ahead).
+            lastSeenFromItem(found.get(keyId(keys.lastSeen)), nowMs),
+            lastSeenFromItem(found.get(keyId(keys.evictedUpTo)), nowMs),
           ),
     eventsReadUpTo:
       subject.exposureOf === undefined ? undefined : readUpToFromItem(found.get(keyId(keys.readUpTo))),

@@ -21,12 +21,12 @@ import {
   writeCursor,
 } from '../state/sweep-cursor.js';
 import type { StateTable } from '../state/table.js';
-import { writeWatchEntries } from '../state/watch.js';
 import { reading } from './event-walk.js';
 import { planFlush } from './flush-plan.js';
 import { createPoller } from './poller.js';
 import { LOOKBACK_MS } from './recent.js';
 import type { EventState, EventsSource } from './types.js';
+import { watchDiscovered } from './watch-discovered.js';
 
 /** How late (behind the run's time) an exposure may be logged and still be recorded. */
 export const LATE_EXPOSURE_BOUND_MS = 6 * 3_600_000;
@@ -81,6 +81,7 @@ export async function readLateExposures(
   });
   // Exposures only: the event rules acted on these events when the sweeper's walk read them.
   const policy = { ...deps.policy, sweeper: { ...deps.policy.sweeper, eventRules: [] } };
+  const listed = new Set(deps.policy.sweeper.staleConfigs?.configs ?? []);
   const read = reading(poller.pages());
   for await (const page of read.pages) {
     // Listed by arrival, an exposure logged late is listed after later ones: older than the
@@ -88,13 +89,15 @@ export async function readLateExposures(
     const events = [...page.newEvents, ...page.late];
     const plan = planFlush({ events, policy, watch: state.watch, now, ruleMaxAgeMs: 0 });
     await recordExposures(table, state.lastSeen, plan.observed, now);
-    const discovered = [...plan.discovered.values()];
-    if (discovered.length > 0) await writeWatchEntries(table, discovered);
-    for (const entry of discovered) state.watch.set(entry.configId, entry);
+    // The sweeper walk's rule: it re-reads the ids the index bound dropped, which are not watched.
+    const watched = await watchDiscovered(table, state, plan.discovered, listed);
+    state.summary.watch.added += watched.added.length;
+    state.summary.watch.forgotten += watched.forgotten;
     await writeCursor(table, page.cursor, now, 'late-exposures');
   }
   const { end } = read;
   const { summary } = state;
+  summary.watch.size = state.watch.size;
   if (!end.caughtUp) summary.partial = true;
   if (end.stop === 'error') {
     summary.stop = 'error';

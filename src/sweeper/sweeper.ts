@@ -44,6 +44,7 @@ import {
   staleSection,
 } from './summary.js';
 import type { EventState, RunInput, SweeperDeps, SweeperStep } from './types.js';
+import { watchDiscovered } from './watch-discovered.js';
 
 const DAY = 86_400_000;
 
@@ -185,8 +186,6 @@ export function createSweeper(deps: SweeperDeps) {
       pendingCursor = latestCursor;
     }
     await flush();
-    // After the exposures read are durable: the worker archives nothing whose exposures it lacks.
-    if (end.caughtUp) await writeReadUpTo(table, now.getTime(), now);
     const { order, requests, pagesRead, eventsRead, outOfOrder, tooLate } = poller.stats;
     Object.assign(summary.events, { order, requests, pagesRead, eventsRead, outOfOrder, tooLate });
     summary.events.caughtUp = end.caughtUp;
@@ -217,6 +216,9 @@ export function createSweeper(deps: SweeperDeps) {
       input.summary.stale = staleSection(undefined, unread);
       return;
     }
+    // Once both walks' exposures are durable: the worker archives nothing whose exposures it lacks,
+    // logged late too (a late walk failing on every run would leave held archives to run blind).
+    await writeReadUpTo(table, input.now.getTime(), input.now);
     const plan = planStaleSweep({
       policy: stale,
       protect: policy.actions.archive_config?.protect ?? [],
@@ -264,17 +266,16 @@ export function createSweeper(deps: SweeperDeps) {
     summary.lastSeen.updated += grown.size;
     await step('last-seen', { updated: Object.fromEntries(grown) });
 
-    // A discovered config is watched while its last-seen entry is kept: one logged no later than
-    // the eviction watermark has none (src/state/last-seen.ts), and would be forgotten at once.
-    const kept = [...plan.discovered].filter(([id]) => lastSeen.entries.has(id));
-    const newWatch = [
-      ...new Map([...kept, ...watchFromPolicy.map((e) => [e.configId, e] as const)]).values(),
-    ];
-    if (newWatch.length > 0) await writeWatchEntries(table, newWatch);
-    for (const entry of newWatch) watch.set(entry.configId, entry);
-    summary.watch.added += newWatch.length;
-    summary.watch.forgotten += await forgetEvicted(table, watch, lastSeen.entries, listedConfigs);
-    await step('watch', { added: newWatch.map((e) => e.configId) });
+    const { added, forgotten } = await watchDiscovered(
+      table,
+      { watch, lastSeen },
+      plan.discovered,
+      listedConfigs,
+      watchFromPolicy,
+    );
+    summary.watch.added += added.length;
+    summary.watch.forgotten += forgotten;
+    await step('watch', { added });
   }
 
   async function queueStale(plan: StalePlan, now: Date, watch: Map<string, WatchEntry>): Promise<void> {
