@@ -31,6 +31,9 @@ function render(report: ReplayReport, policyFile: string, since: Date): string {
       (report.alreadyEnded > 0
         ? `; ${report.alreadyEnded} later record(s) of requests the new policy had already ended`
         : '') +
+      (report.laterLooks > 0
+        ? `; ${report.laterLooks} later look(s) at requests the new policy had already deferred or asked about (not decided again)`
+        : '') +
       (report.answers > 0
         ? `; ${report.answers} person's answer(s) to a question (not a policy decision) not decided again`
         : '') +

@@ -16,6 +16,17 @@ import { isWithinWindows, nextWindowOpening, pad, wallDay, wallHour, wallTime } 
 export const HOUR = 3_600_000;
 const MINUTE = 60_000;
 
+/**
+ * How long before the request's expiry a wait must end to be promised. The worker does not look
+ * at a held request at its `deferUntil` but when the release tick (an EventBridge rule every
+ * minute, infra/autopilot-stack.ts RELEASE_TICK_MINUTES; a tick not started within 60 s is
+ * dropped for the next) has sent it back and SQS has delivered it to a worker that may first
+ * finish the batches queued before it: up to a few minutes in normal operation. A wait ending
+ * closer to the expiry would be looked at only once the request has expired, and denied then
+ * (maxDeferHours): "deferred until X" would be a promise the worker cannot keep.
+ */
+export const RELEASE_MARGIN_MS = 5 * MINUTE;
+
 export const ACTION_WORDS: Record<ActionName, string> = {
   approve_phase: 'approve phases',
   disable_groups: 'disable experiment groups',
@@ -62,7 +73,9 @@ function frozenNote(context: Context, until: number, at: number): string {
 
 /**
  * A deferral to `until` (or, when a freeze is in force then, to the first time after it that the
- * rule's `windows` are open), or a denial when that is past the request's expiry.
+ * rule's `windows` are open), or a denial when that is past the request's expiry or within
+ * `RELEASE_MARGIN_MS` of it (the worker would look again only once it had expired). The one home
+ * of this rule: the worker, `policy test`/`explain` and `policy replay` all decide through it.
  */
 export function deferOrExpire(
   context: Context,
@@ -76,13 +89,17 @@ export function deferOrExpire(
   if (at === undefined)
     return result('deny', rule, `${why}; after the freezes no window opens in a week; denied`);
   const frozen = frozenNote(context, until, at);
-  if (at > expiresAt) {
+  if (at > expiresAt - RELEASE_MARGIN_MS) {
     // Denied for its expiry ahead: the same words as an expiry met (a stale sweep asks again by itself).
+    const tooClose =
+      at > expiresAt
+        ? ''
+        : `, too close to be looked at again in time (a held request is looked at up to ${RELEASE_MARGIN_MS / MINUTE} minutes after its wait ends)`;
     return result(
       'deny',
       'maxDeferHours',
       `${why}${frozen}; rule "${rule}" would wait until ${when(at)}, but the request expires ${when(expiresAt)} ` +
-        `(approvals.maxDeferHours = ${policy.approvals.maxDeferHours}); denied; ${afterExpiry}`,
+        `(approvals.maxDeferHours = ${policy.approvals.maxDeferHours})${tooClose}; denied; ${afterExpiry}`,
     );
   }
   return result('defer', rule, `${why}${frozen}; deferred until ${when(at)}`, { deferUntil: new Date(at) });

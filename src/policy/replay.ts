@@ -5,8 +5,10 @@
  * A request the new policy ends at one record is not decided again at its later records, a
  * dry-run approval is told apart from a real one, and an `ask` is denied where the record had no
  * channel to ask in or its request is too large for Slack's buttons, as the worker denied it.
- * A deferral the new policy makes where the old one ended the request is followed to its end, as
- * the worker would hold it and decide it again at `deferUntil` (replay-follow.ts).
+ * A deferral the new policy makes where the old one did not defer is followed to its end, as the
+ * worker would hold it and decide it again at `deferUntil` (replay-follow.ts); the old trail's
+ * later records of that request (an asked request's hourly looks, say) are not decided again, nor
+ * are those of a request the new policy asks about where the old one did not ask: each is one change.
  * Pure: records in, rows and counts out.
  */
 import { type ActionRequest, actionTarget, requesterKey } from '../actions/request.js';
@@ -54,6 +56,11 @@ export interface ReplayReport {
   notReplayable: number;
   /** Later records of a request the new policy had already approved or denied at an earlier one: they would not exist. */
   alreadyEnded: number;
+  /**
+   * Later records of a request the new policy deferred (followed from there) or asked about at an
+   * earlier one where the old policy had not: the old worker's looks at it, not new decisions.
+   */
+  laterLooks: number;
   /**
    * Records ending an asked request with a person's answer (an Approve click): not a policy
    * decision, so not decided again. The click's copy is a request of its own and is replayed.
@@ -106,6 +113,7 @@ export function replayDecisions(policy: Policy, records: readonly RecordedDecisi
     unchanged: 0,
     notReplayable: 0,
     alreadyEnded: 0,
+    laterLooks: 0,
     answers: 0,
     stuckExpired: 0,
     changes: {},
@@ -123,7 +131,10 @@ export function replayDecisions(policy: Policy, records: readonly RecordedDecisi
   // request finished (after its Console API call), so a slow approval is written after a quick
   // one decided later; records without readable inputs fall back to it.
   const ordered = [...records].sort((a, b) => decidedAt(a) - decidedAt(b) || a.at.localeCompare(b.at));
-  const last = lastDecisions(ordered);
+  // Requests the new policy deferred or asked about where the old one did not: decided once, there.
+  // The old trail's later records are the old worker's looks (hourly at a question, at its own
+  // deferUntil), not the new worker's: the deferral is followed instead, a question ends the chain.
+  const decidedOnce = new Set<string>();
   // Followed deferrals' next looks, taken in time order with the records: a later approval takes its unit then.
   const looks = new Looks<Chain>();
 
@@ -178,6 +189,13 @@ export function replayDecisions(policy: Policy, records: readonly RecordedDecisi
     count(kind);
     addDelay(report.delays, kind, end.afterMs);
   };
+  /** Why a record is not decided again (the count it adds to), apart from unreadable inputs. */
+  const notDecidedAgain = (record: RecordedDecision) => {
+    if (ended.has(record.requestId)) return 'alreadyEnded';
+    const apart = notADecision(record);
+    if (apart) return apart;
+    return decidedOnce.has(record.requestId) ? 'laterLooks' : undefined;
+  };
   const takeLooksBefore = (limit?: number) => {
     for (let look = looks.takeBefore(limit); look; look = looks.takeBefore(limit)) follow(look.item, look.at);
   };
@@ -186,13 +204,9 @@ export function replayDecisions(policy: Policy, records: readonly RecordedDecisi
     takeLooksBefore(decidedAt(record));
     const oldOutcome = outcomeOfResult(record.result);
     if (!oldOutcome) continue;
-    if (ended.has(record.requestId)) {
-      report.alreadyEnded += 1;
-      continue;
-    }
-    const apart = notADecision(record);
-    if (apart) {
-      report[apart] += 1;
+    const skipped = notDecidedAgain(record);
+    if (skipped) {
+      report[skipped] += 1;
       continue;
     }
     if (!replayable(record)) {
@@ -201,6 +215,9 @@ export function replayDecisions(policy: Policy, records: readonly RecordedDecisi
     }
     const decision = decideAt(record, decidedAt(record));
     if (decision.outcome === 'approve' || decision.outcome === 'deny') ended.add(record.requestId);
+    const newWait =
+      (decision.outcome === 'defer' || decision.outcome === 'ask') && decision.outcome !== oldOutcome;
+    if (newWait) decidedOnce.add(record.requestId);
     report.replayed += 1;
     const oldDryRun = record.dryRun ?? record.result === 'would-mutate';
     const was = outcomeLabel(oldOutcome, oldDryRun);
@@ -212,9 +229,9 @@ export function replayDecisions(policy: Policy, records: readonly RecordedDecisi
     const kind = was === label ? `${was} → ${label} (another rule)` : `${was} → ${label}`;
     const row = rowOf(record, { outcome: oldOutcome, rule: record.rule, dryRun: oldDryRun }, decision);
     report.rows.push(row);
-    // A deferral where the old policy ended the request: its later looks are not in the trail, so
-    // they are followed. (Where the old policy deferred too, its later records are those looks.)
-    if (decision.outcome === 'defer' && oldOutcome !== 'defer' && last.get(record.requestId) === record) {
+    // A deferral where the old policy did not defer: its looks are not in the trail, so they are
+    // followed. (Where the old policy deferred too, its later records are those looks.)
+    if (newWait && decision.outcome === 'defer') {
       follow({ record, row, kind, from: decidedAt(record), looks: 0 }, decidedAt(record), decision);
     } else count(kind);
   }
@@ -233,13 +250,4 @@ function rowOf(record: ReplayableRecord, old: ReplayRow['old'], decision: Decisi
     old,
     new: { outcome: decision.outcome, rule: decision.rule, reason: decision.reason, dryRun: decision.dryRun },
   };
-}
-
-/** Each request's last recorded decision (answers and the tick's expiries are none): the one whose deferral has no later look in the trail. */
-function lastDecisions(ordered: readonly RecordedDecision[]): Map<string, RecordedDecision> {
-  const last = new Map<string, RecordedDecision>();
-  for (const record of ordered) {
-    if (outcomeOfResult(record.result) && !notADecision(record)) last.set(record.requestId, record);
-  }
-  return last;
 }
