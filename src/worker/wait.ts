@@ -7,19 +7,22 @@
 import { askedWhere } from '../policy/ask-channel.js';
 import type { Decision } from '../policy/decide.js';
 import { postToSlack } from '../slack/post.js';
-import { clearNotified, markNotified } from '../state/audit.js';
+import { clearNotified } from '../state/audit.js';
 import type { HeldWhy, HoldOutcome } from '../state/held.js';
+import { claimNotice, noticeTold } from '../state/telling.js';
 import { RetryLater } from './errors.js';
 import { endCancelled, finish, writeAuditFor } from './finish.js';
 import { heldBecause, holdFor, nextLookFor } from './hold.js';
 import {
   currentDate,
+  lockExpiry,
   notificationsUrl,
   type RecordContext,
   type RecordDeps,
   type RecordResult,
 } from './record.js';
 import { askMessage } from './replies.js';
+import { ownerFor } from './tell-end.js';
 
 export async function defer(
   deps: RecordDeps,
@@ -75,16 +78,27 @@ export async function ask(deps: RecordDeps, ctx: RecordContext, decision: Decisi
   };
   const stopped = unlessHeld(deps, ctx, await holdFor(deps.table, ctx.request, wait, now), 'ask');
   if (stopped) return stopped;
-  // Claim the question so that copies of this message never ask twice.
-  if (await markNotified(deps.table, ctx.request.requestId, 'ask', currentDate(deps))) {
+  // Claimed under a lease, posted, then marked asked (as a deferral is told: tell-end.ts): copies
+  // of this message never ask twice, and a process dying before the post (a timeout, an
+  // out-of-memory kill) holds the claim no longer once the lease ran out, so the redelivered copy
+  // asks (twice rather than never). Marked before the post, nobody was ever asked and the request
+  // was denied at its expiry.
+  const { requestId } = ctx.request;
+  const owner = ownerFor(ctx);
+  const claim = { owner, nowMs: deps.clock(), untilMs: lockExpiry(deps, ctx.timing) };
+  if (await claimNotice(deps.table, requestId, 'ask', claim)) {
     const posted = await postToSlack(webhook, message, deps.slack);
     if (!posted.ok) {
-      deps.metrics.put('SlackPostsFailed', 1, {}, { requestId: ctx.request.requestId });
-      // Nobody was asked: give the marker back and retry later rather than wait forever (the
+      deps.metrics.put('SlackPostsFailed', 1, {}, { requestId });
+      // Nobody was asked: give the claim back and retry later rather than wait forever (the
       // hold stays; the retry writes it again, or the tick brings the request back).
-      await clearNotified(deps.table, ctx.request.requestId, 'ask');
+      await clearNotified(deps.table, requestId, 'ask');
       throw new RetryLater(`cannot post the question to Slack: ${posted.error}`);
     }
+    // Not marked: the lease runs out, and the next look asks again (twice rather than never).
+    await noticeTold(deps.table, requestId, 'ask', owner, currentDate(deps)).catch((error: unknown) =>
+      ctx.log.warn('question asked, but not marked asked: the next look asks again', { error }),
+    );
   }
   return finish(deps, ctx, { ...base, result: 'asked', reason }, 'asked');
 }
