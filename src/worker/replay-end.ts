@@ -5,8 +5,16 @@
  */
 import { endingRecorded, recordFinal } from '../state/audit.js';
 import type { StoredOutcome } from '../state/effects.js';
-import { finish, tellUntold } from './finish.js';
-import { currentDate, ownerOf, type RecordContext, type RecordDeps, type RecordResult } from './record.js';
+import { startEndingHeld } from '../state/held-gates.js';
+import { endCancelled, finish, tellUntold } from './finish.js';
+import {
+  currentDate,
+  lockExpiry,
+  ownerOf,
+  type RecordContext,
+  type RecordDeps,
+  type RecordResult,
+} from './record.js';
 import type { OutcomeResult } from './replies.js';
 
 export async function replay(
@@ -19,6 +27,15 @@ export async function replay(
   // Its own completed effect whose final was not written (a failed put, a crash between the two),
   // or another request's end told as its own: written now (put-if-absent), so its id stays its own.
   const own = sameRequest ? stored : { ...stored, reason, requestId: ctx.request.requestId };
+  // Another request's change, told as this held request's end: like every other end of a held
+  // request (finish.ts), refused once a person cancelled it (before our read, or since), and a
+  // cancel after this gate is refused (src/state/held-gates.ts): the person told "cancelled" is
+  // never contradicted by "Done … by request X". Its own completed change is no such end: a change
+  // made cannot be cancelled (its executing mark refused any cancel since).
+  if (ctx.held && !sameRequest) {
+    const gate = await startEndingHeld(deps.table, ctx.request.requestId, lockExpiry(deps, ctx.timing));
+    if (gate.state === 'cancelled') return endCancelled(deps, ctx, gate.cancel);
+  }
   await recordFinal(deps.table, own, currentDate(deps), ownerOf(ctx));
   // Its own end, never told (no record of it in the trail): told now as at first, the channel too.
   if (sameRequest && !(await endingRecorded(deps.table, own.requestId, own.result)))
