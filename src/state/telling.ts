@@ -109,6 +109,27 @@ export async function markToldUnrecorded(table: StateTable, requestId: string, n
   });
 }
 
+/**
+ * Writes the audit record of an end whose posts were made (`write`): failing, the end is marked
+ * told apart (`markToldUnrecorded`), so that whoever tells it next records it without posting
+ * again; a mark that fails too goes to `unmarked` (it is told again: twice rather than never).
+ * The error thrown is the record's own.
+ */
+export async function recordTold(
+  table: StateTable,
+  requestId: string,
+  now: Date,
+  write: () => Promise<void>,
+  unmarked: (error: unknown) => void,
+): Promise<void> {
+  try {
+    await write();
+  } catch (error) {
+    await markToldUnrecorded(table, requestId, now).catch(unmarked);
+    throw error;
+  }
+}
+
 /** Whether the request's end was told and only its audit record is missing (`markToldUnrecorded`). */
 export async function toldUnrecorded(table: StateTable, requestId: string): Promise<boolean> {
   return (await getItem(table, { pk: auditPk(requestId), sk: { S: TOLD_UNRECORDED_SK } })) !== undefined;

@@ -7,11 +7,25 @@
 import { randomUUID } from 'node:crypto';
 import { actionTarget, effectKey, liveReplyUrl, requesterKey, requestOwner } from '../actions/request.js';
 import type { SlackMessage } from '../slack/post.js';
-import { type FinalOutcome, readFinal, recordFinal, writeAudit } from '../state/audit.js';
+import {
+  endingRecorded,
+  type FinalOutcome,
+  readFinal,
+  recordFinal,
+  type TellingClaim,
+  writeAudit,
+} from '../state/audit.js';
 import { type CancelMark, endHold, type HeldRecord } from '../state/held.js';
 import { startEndingHeld } from '../state/held-gates.js';
 import type { StateTable } from '../state/table.js';
-import { releaseFinalTelling } from '../state/telling.js';
+import {
+  claimTelling,
+  finalTellingHeld,
+  recordTold,
+  releaseFinalTelling,
+  releaseTelling,
+  toldUnrecorded,
+} from '../state/telling.js';
 import { type OutcomeResult, outcomeMessage } from './replies.js';
 
 /** How a held request ends when it is ended at once, outside the worker's own pass over it. */
@@ -40,9 +54,15 @@ export interface Telling {
 
 /**
  * The ending the worker would write, written at once (a copy in flight then replays it): the
- * final, the held record gone, the audit record, and the people told (once: a final already
+ * final, the people told, the audit record, and the held record gone (once: a final already
  * there means another did all this; a telling claimed by a copy of the request means it tells). The end it lost to when another was recorded first (a
  * worker's denial racing a cancel): nobody is told this one, and the caller says what it was.
+ *
+ * In that order, as the worker tells (tell-end.ts): the audit record marks the end told, so it
+ * comes after the posts, and the held record, which is what brings the request back to a later
+ * pass (the tick's, or a worker's copy it sends), goes last. A process dying anywhere in between
+ * (a Lambda timeout, the CLI killed) leaves this end to a later pass, which finds its final untold
+ * and tells it (twice rather than never); without a crash it is told once.
  */
 export async function endHeldNow(
   table: StateTable,
@@ -72,32 +92,104 @@ export async function endHeldNow(
     const gate = await startEndingHeld(table, held.requestId, telling.untilMs);
     if (gate.state === 'cancelled') return { ended: false, final: undefined, cancelled: gate.cancel };
   }
-  const first = await recordFinal(table, final, now, owner, telling);
+  const told = { table, held, ending, now, tell, channelUrl };
+  if (await recordFinal(table, final, now, owner, telling)) {
+    await tellThenRecord(told, {
+      release: () => releaseFinalTelling(table, final, now, owner, telling),
+    });
+    return { ended: true };
+  }
+  const found = await readFinal(table, held.requestId);
+  // This same end, written by an earlier pass that died before it was told: told now.
+  const untold = found?.result === result && found.rule === rule;
+  if (untold && (await tellUntoldNow(told, found, telling))) return { ended: true };
+  // Ended otherwise (told by its writer), or told already. A claim held on this end's telling (its
+  // writer is telling it now, or died and the claim has not run out) keeps the held record for a
+  // later pass to tell it.
+  if (!untold || (await endingRecorded(table, held.requestId, result))) await endHold(table, held.requestId);
+  return { ended: false, final: found };
+}
+
+interface Told {
+  table: StateTable;
+  held: HeldRecord;
+  ending: HeldEnding;
+  now: Date;
+  tell: Telling;
+  channelUrl: string | undefined;
+}
+
+/**
+ * Tells the stored end `found` an earlier pass wrote and never recorded told (it died), once the
+ * claim written with it ran out, under a claim of its own (claimTelling: one teller at a time).
+ * True when told here.
+ */
+async function tellUntoldNow(told: Told, found: FinalOutcome, telling: TellingClaim): Promise<boolean> {
+  const { table, held, now } = told;
+  const { requestId } = held;
+  if (await endingRecorded(table, requestId, found.result)) return false;
+  if (await finalTellingHeld(table, requestId, now.getTime())) return false;
+  if (!(await claimTelling(table, requestId, telling.owner, now.getTime(), telling.untilMs))) return false;
+  const release = () => releaseTelling(table, requestId, telling.owner);
+  const posted = await toldUnrecorded(table, requestId).catch(async (error: unknown) => {
+    await giveBack(told, release);
+    throw error;
+  });
+  // As it was stored (the earlier pass's words: its reason's times are its own).
+  await tellThenRecord({ ...told, ending: { ...told.ending, reason: found.reason } }, { release, posted });
+  return true;
+}
+
+/**
+ * The posts, then the audit record, then the held record gone. The posts do not throw (they count
+ * what they could not deliver). Before the audit record is written, a failure gives the telling
+ * claim back (a later pass tells); an audit put failing after the posts marks the end told apart
+ * (`recordTold`), so the next pass records it without posting again.
+ */
+async function tellThenRecord(
+  told: Told,
+  claim: { release: () => Promise<void>; posted?: boolean },
+): Promise<void> {
+  const { table, held, ending, now, tell, channelUrl } = told;
   try {
-    await endHold(table, held.requestId);
-    if (!first) return { ended: false, final: await readFinal(table, held.requestId) };
-    await writeAuditOf(table, held, ending, now);
-  } catch (error) {
-    // Given back: a copy redriven later tells the end instead. A give-back that fails too is a
-    // warning only: the error thrown stays this one (the cause), and the claim runs out by its lease.
-    if (first)
-      await releaseFinalTelling(table, final, now, owner, telling).catch((releaseError: unknown) =>
-        tell.warn?.('could not give the telling back: it holds until its lease runs out, then a copy tells', {
+    if (tell.tell && !claim.posted) {
+      const urls = [liveReplyUrl(held.request, now), channelUrl].filter(
+        (url): url is string => typeof url === 'string' && url !== '',
+      );
+      await tell.tell(urls, outcomeMessage({ request: held.request, requestId: held.requestId, ...ending }));
+    }
+    const write = () => writeAuditOf(table, held, ending, now);
+    if (claim.posted || !tell.tell) await write();
+    else
+      await recordTold(table, held.requestId, now, write, (error: unknown) =>
+        tell.warn?.('end told, but neither recorded nor marked told: a later pass tells it again', {
           requestId: held.requestId,
-          error: releaseError,
+          error,
         }),
       );
+  } catch (error) {
+    await giveBack(told, claim.release);
     throw error;
   }
-  // The end counts as told from its audit record on (a copy replays it without the channel): the
-  // claim is kept, and the posts do not throw (they count what they could not deliver).
-  if (tell.tell) {
-    const urls = [liveReplyUrl(held.request, now), channelUrl].filter(
-      (url): url is string => typeof url === 'string' && url !== '',
-    );
-    await tell.tell(urls, outcomeMessage({ request: held.request, requestId: held.requestId, ...ending }));
-  }
-  return { ended: true };
+  // Told and recorded: the end counts as told whatever fails now. The held record left by a
+  // failure here is ended by the next pass (it finds this end recorded).
+  await endHold(table, held.requestId);
+}
+
+/**
+ * Gives the telling claim back: a later pass tells. A give-back that fails too is a warning only:
+ * the error thrown stays the caller's (the cause), and the claim runs out by its lease.
+ */
+async function giveBack(told: Told, release: () => Promise<void>): Promise<void> {
+  await release().catch((releaseError: unknown) =>
+    told.tell.warn?.(
+      'could not give the telling back: it holds until its lease runs out, then a copy tells',
+      {
+        requestId: told.held.requestId,
+        error: releaseError,
+      },
+    ),
+  );
 }
 
 /**

@@ -10,7 +10,7 @@ import { actionTarget, requesterKey } from '../actions/request.js';
 import type { SlackMessage } from '../slack/post.js';
 import { writeAudit } from '../state/audit.js';
 import { endHold } from '../state/held.js';
-import { claimNotice, markToldUnrecorded, noticeTold } from '../state/telling.js';
+import { claimNotice, noticeTold, recordTold } from '../state/telling.js';
 import { endAnsweredQuestion } from './answered.js';
 import { answeredQuestion } from './hold.js';
 import { currentDate, lockExpiry, type RecordContext, type RecordDeps, type RecordResult } from './record.js';
@@ -162,16 +162,11 @@ async function auditEnd(
   telling: TellingRow,
   posted: boolean,
 ): Promise<void> {
-  try {
-    await writeAuditFor(deps, ctx, done, telling.auditAs);
-  } catch (error) {
-    if (posted)
-      await markToldUnrecorded(deps.table, ctx.request.requestId, currentDate(deps)).catch(
-        (failed: unknown) =>
-          ctx.log.warn('end told, but neither recorded nor marked told: its retry tells it again', {
-            error: failed,
-          }),
-      );
-    throw error;
-  }
+  const write = () => writeAuditFor(deps, ctx, done, telling.auditAs);
+  if (!posted) return write();
+  await recordTold(deps.table, ctx.request.requestId, currentDate(deps), write, (failed: unknown) =>
+    ctx.log.warn('end told, but neither recorded nor marked told: its retry tells it again', {
+      error: failed,
+    }),
+  );
 }
