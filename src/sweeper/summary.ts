@@ -12,9 +12,9 @@ import type { StalePlan } from './stale.js';
 
 export interface RunSummary {
   runAt: string;
-  /** True when the run stopped before it was done (time, an error, or another run's lease). */
+  /** True when the run stopped before it was done (time, an error, another run's lease, or a newer run already ran: src/sweeper/late-copy.ts). */
   partial: boolean;
-  stop: 'done' | 'time' | 'max-pages' | 'error' | 'leased';
+  stop: 'done' | 'time' | 'max-pages' | 'error' | 'leased' | 'superseded';
   error?: string;
   paused: boolean;
   events: {

@@ -24,16 +24,18 @@ import { type PauseState, readPause } from '../state/pause.js';
 import { notJudgedSince } from '../state/stale-judged.js';
 import { type Cursor, readCursor, writeCursor, writeReadUpTo } from '../state/sweep-cursor.js';
 import { acquireLease, releaseLease } from '../state/sweep-lease.js';
-import { forgetEvicted, loadWatchSet, type WatchEntry, writeWatchEntries } from '../state/watch.js';
+import { forgetEvicted, loadWatchSet, type WatchEntry } from '../state/watch.js';
 import { type NewEvent, reading } from './event-walk.js';
 import { planFlush } from './flush-plan.js';
+import { skipLateCopy } from './late-copy.js';
 import { LATE_UNREAD, readLateExposures } from './late-exposures.js';
 import { channelUrlForRun, createNotices } from './notices.js';
 import { observationStart, withRecording } from './observation.js';
 import { createPoller } from './poller.js';
 import { createRequestCap } from './request-cap.js';
 import { sendRequests } from './send.js';
-import { earlierAsks, planStaleSweep, type StalePlan } from './stale.js';
+import { earlierAsks, planStaleSweep } from './stale.js';
+import { queueStale } from './stale-queue.js';
 import {
   emptySummary,
   indexCutShort,
@@ -93,7 +95,9 @@ export function createSweeper(deps: SweeperDeps) {
   async function sweep(now: Date, deadline: number, summary: RunSummary, started: number): Promise<void> {
     const pause = await (deps.readPause ?? readPause)(table);
     summary.paused = pause.paused;
-    const cursor = withRecording(await readCursor(table), stalePolicy);
+    const stored = await readCursor(table);
+    if (skipLateCopy(stored, now, summary, logger)) return;
+    const cursor = withRecording(stored, stalePolicy);
     // An old index is cut down as it loads, up to the deadline: stopped there, it is only part of
     // the stored one, and nothing is recorded, forgotten or judged from it (the run ends).
     const [watch, lastSeen] = await Promise.all([
@@ -234,7 +238,7 @@ export function createSweeper(deps: SweeperDeps) {
       ),
       maxDeferHours: policy.approvals.maxDeferHours,
     });
-    await queueStale(plan, input.now, input.watch);
+    await queueStale({ table, send, step }, plan, input.now, input.watch);
     input.summary.stale = staleSection(plan);
   }
 
@@ -276,21 +280,6 @@ export function createSweeper(deps: SweeperDeps) {
     summary.watch.added += added.length;
     summary.watch.forgotten += forgotten;
     await step('watch', { added });
-  }
-
-  async function queueStale(plan: StalePlan, now: Date, watch: Map<string, WatchEntry>): Promise<void> {
-    await send(plan.queue);
-    await step('stale-enqueue', { requestIds: plan.queue.map((r) => r.requestId) });
-    const marked: WatchEntry[] = [];
-    for (const request of plan.queue) {
-      const entry = watch.get(request.configId);
-      if (!entry) continue;
-      const updated = { ...entry, archiveRequestId: request.requestId, archiveQueuedAt: now.getTime() };
-      watch.set(request.configId, updated);
-      marked.push(updated);
-    }
-    if (marked.length > 0) await writeWatchEntries(table, marked);
-    await step('stale-marks', { marked: marked.map((e) => e.configId) });
   }
 
   return { run };

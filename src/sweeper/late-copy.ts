@@ -1,0 +1,31 @@
+/**
+ * A run older than one that already ran. The handler takes the schedule's `event.time` as the
+ * run's time, and Lambda's async queue delivers a throttled or failed invocation again, with its
+ * original time, up to its maximum event age (an operator's test event names any time). Started
+ * after a newer run, such a run's horizon (its time plus the clock skew allowance) lies behind the
+ * stored boundary, which the walk takes for a cursor poisoned by a future-stamped event: it read
+ * the whole log again from its start, and wrote the cursor and the read-up-to back to its older
+ * time. The newer run read all it could have, so it does nothing and says why.
+ */
+import type { Logger } from '../observability/logger.js';
+import type { Cursor } from '../state/sweep-cursor.js';
+import type { RunSummary } from './summary.js';
+
+/** True (the summary and a warning say so) when a run at `now` is older than the one that wrote `stored`. */
+export function skipLateCopy(
+  stored: Cursor | undefined,
+  now: Date,
+  summary: RunSummary,
+  logger: Logger,
+): boolean {
+  // `updatedAt` is the time of the run that wrote the cursor (src/state/sweep-cursor.ts writeCursor).
+  const newer = stored?.updatedAt === undefined ? Number.NaN : Date.parse(stored.updatedAt);
+  if (!(newer > now.getTime())) return false;
+  summary.partial = true;
+  summary.stop = 'superseded';
+  logger.warn(
+    'this run is older than one that already ran (a late copy of a scheduled invocation): it does nothing',
+    { runAt: now.toISOString(), newerRunAt: stored?.updatedAt },
+  );
+  return true;
+}
