@@ -21,7 +21,29 @@ const INVISIBLE = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u
  * rest of our line around in the reader's client, and a zero-width space let a name pass for another.
  */
 export function showInvisible(text: string): string {
-  return text.replace(INVISIBLE, (c) => `[U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}]`);
+  return text.replace(INVISIBLE, (c, at: number) =>
+    ordinaryJoiner(c, text, at) ? c : `[U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}]`,
+  );
+}
+
+/** An emoji (with its skin tone or presentation selector) right before, one right after. */
+const EMOJI_BEFORE = /\p{Extended_Pictographic}[\uFE0F\u{1F3FB}-\u{1F3FF}]?$/u;
+const EMOJI_AFTER = /^\p{Extended_Pictographic}/u;
+/** Scripts whose spelling asks for (non-)joiners between letters: Persian, Urdu, the Indic ones. */
+const JOINING_SCRIPT =
+  /[\p{Script=Arabic}\p{Script=Syriac}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Oriya}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{Script=Sinhala}]/u;
+
+/**
+ * A joiner that ordinary text holds, kept as written: inside an emoji sequence (👩‍💻, 🏳️‍🌈) and
+ * between two letters of a script that spells with it (Persian می‌خواهم). Marked, those read as
+ * text nobody wrote; neither can make a Latin name pass for another (a joiner there is shown).
+ */
+function ordinaryJoiner(c: string, text: string, at: number): boolean {
+  if (c !== '\u200c' && c !== '\u200d') return false;
+  const before = text.slice(Math.max(0, at - 4), at);
+  const after = text.slice(at + 1, at + 3);
+  if (c === '\u200d' && EMOJI_BEFORE.test(before) && EMOJI_AFTER.test(after)) return true;
+  return JOINING_SCRIPT.test(before.slice(-1)) && JOINING_SCRIPT.test(after.slice(0, 1));
 }
 
 /**

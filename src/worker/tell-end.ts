@@ -99,6 +99,11 @@ export async function tellEnd(
   // Where it is told is read first (the channel's URL is a secret, whose read can fail): failing
   // here, nothing was told.
   const targets = await tellTargets(deps, ctx, telling.channel);
+  // An end told without a claim (an asked request's reply, a copy's replay) is not marked told by
+  // its audit record: its retry tells it whatever. Its record goes first, as it did, so that a
+  // failed put is retried before anything is posted, rather than after (the requester read it twice).
+  const recordFirst = telling.audit && !claimed;
+  if (recordFirst) await writeAuditFor(deps, ctx, done, telling.auditAs);
   const steps: Array<Promise<unknown>> = [];
   // The request ended (or a copy told its end again): it is no longer held.
   if (ctx.held && (FINAL_RESULTS.has(done.result) || done.replayOf)) {
@@ -115,7 +120,7 @@ export async function tellEnd(
   const posted = !claimed?.told;
   if (posted) steps.push(postEnd(deps, ctx, telling, done.rule, targets, outcomeMessage(report)));
   const settled = await Promise.allSettled(steps);
-  if (telling.audit) await auditEnd(deps, ctx, done, telling, Boolean(claimed) && posted);
+  if (telling.audit && !recordFirst) await auditEnd(deps, ctx, done, telling, Boolean(claimed) && posted);
   // A replay's record marks nothing new: the end it repeats was told already.
   progress.audited = telling.audit && !telling.auditAs;
   // Ending the hold or the question failed: the end is told (and recorded, or its claim goes back),
