@@ -45,6 +45,22 @@ export function quoteLines(text: string): string {
     .join('\n');
 }
 
+/**
+ * The first `max` characters (code points) of untrusted text. A cut by `.slice` counts UTF-16 units
+ * and could fall inside an emoji: the reader got half a character (a lone surrogate, shown as
+ * garbage, and refused by a strict JSON reader). Cut raw text with this, before `oneLine` marks it.
+ */
+export function cutCodePoints(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let out = '';
+  let count = 0;
+  for (const char of text) {
+    if (count++ === max) break;
+    out += char;
+  }
+  return out;
+}
+
 /** Inline code for any input: escaped, on one line, without a backtick that would end the span. */
 export function inlineCode(text: string): string {
   return `\`${escapeMrkdwn(oneLine(text).replace(/`/g, "'"))}\``;
