@@ -16,12 +16,30 @@ export function escapeMrkdwn(text: string): string {
 /** Bidi embeddings, overrides, isolates and marks; zero-width spaces, joiners, word joiner, BOM. */
 const INVISIBLE = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/gu;
 
+/** Zero-width joiner and non-joiner: part of emoji sequences and of scripts that need them. */
+const JOINERS = new Set(['\u200c', '\u200d']);
+/** Whether a joiner may stand next to this UTF-16 unit unmarked: not ASCII, not a space, control or invisible. */
+function joinable(unit: string): boolean {
+  return (
+    unit.charCodeAt(0) > 0xa0 &&
+    !/[\s\u00ad\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069]/.test(unit)
+  );
+}
+
 /**
  * Untrusted text with its invisible characters shown as `[U+202E]`: a bidi override turned the
  * rest of our line around in the reader's client, and a zero-width space let a name pass for another.
+ * A joiner (ZWJ, ZWNJ) between two visible non-ASCII characters is left alone: it is how an emoji
+ * sequence (woman technologist: U+1F469 U+200D U+1F4BB) or Persian and Indic text is written, and
+ * marking it put `[U+200D]` in the middle of them. Next to ASCII (`experiment_start<ZWJ>ed`), at
+ * an edge or next to another invisible character it is still shown.
  */
 export function showInvisible(text: string): string {
-  return text.replace(INVISIBLE, (c) => `[U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}]`);
+  return text.replace(INVISIBLE, (c, at: number) =>
+    JOINERS.has(c) && joinable(text.charAt(at - 1)) && joinable(text.charAt(at + 1))
+      ? c
+      : `[U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}]`,
+  );
 }
 
 /**
