@@ -67,6 +67,22 @@ export function quoteLines(text: string): string {
     .join('\n');
 }
 
+/**
+ * The first `max` characters (code points) of untrusted text. A cut by `.slice` counts UTF-16 units
+ * and could fall inside an emoji: the reader got half a character (a lone surrogate, shown as
+ * garbage, and refused by a strict JSON reader). Cut raw text with this, before `oneLine` marks it.
+ */
+export function cutCodePoints(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let out = '';
+  let count = 0;
+  for (const char of text) {
+    if (count++ === max) break;
+    out += char;
+  }
+  return out;
+}
+
 /** Inline code for any input: escaped, on one line, without a backtick that would end the span. */
 export function inlineCode(text: string): string {
   return `\`${escapeMrkdwn(oneLine(text).replace(/`/g, "'"))}\``;
@@ -109,11 +125,26 @@ export const BLOCK_TEXT_LIMIT = 3000;
  * a whole message (`invalid_blocks`) for one text past its limit, so a post quoting something long
  * is cut rather than lost. The cut never splits an escape (`&am…` would show as text), a
  * surrogate pair, or one of our own `<…>` tokens (a date), the only `<` escaped text still holds.
+ * A cut inside a code span closes it (after the ellipsis): left open, its backtick showed as text
+ * and the span's words lost their formatting. Spans are on one line, so only the last line counts.
  */
 export function cutMrkdwn(text: string, max = BLOCK_TEXT_LIMIT): string {
   if (text.length <= max) return text;
-  let cut = text.slice(0, max - 1);
+  const cut = cutBefore(text, max - 1);
+  if (!inCodeSpan(cut)) return `${cut}…`;
+  // One more character for the closing backtick (the span may then start right at the cut).
+  const shorter = cutBefore(text, max - 2);
+  return inCodeSpan(shorter) ? `${shorter}…\`` : `${shorter}…`;
+}
+
+/** `text` cut to at most `end` characters, never inside an escape, a surrogate pair or a `<…>` token. */
+function cutBefore(text: string, end: number): string {
+  let cut = text.slice(0, end);
   if (cut.lastIndexOf('<') > cut.lastIndexOf('>')) cut = cut.slice(0, cut.lastIndexOf('<'));
-  cut = cut.replace(/&[a-z]{0,3}$/, '').replace(/[\uD800-\uDBFF]$/, '');
-  return `${cut}…`;
+  return cut.replace(/&[a-z]{0,3}$/, '').replace(/[\uD800-\uDBFF]$/, '');
+}
+
+/** Whether `text` ends inside an inline code span: an odd number of backticks on its last line. */
+function inCodeSpan(text: string): boolean {
+  return ((text.slice(text.lastIndexOf('\n') + 1).match(/`/g) ?? []).length & 1) === 1;
 }

@@ -8,7 +8,7 @@
 
 import { type ActionRequest, actionRequestSchemas } from '../actions/request.js';
 import type { EventRule } from '../policy/schema.js';
-import { escapeMrkdwn, inlineCode, oneLine } from '../slack/mrkdwn.js';
+import { cutCodePoints, escapeMrkdwn, inlineCode, oneLine } from '../slack/mrkdwn.js';
 import { globMatch } from '../util/glob.js';
 import { formatIssues } from '../util/zod-issues.js';
 import { eventField } from './event-fields.js';
@@ -75,15 +75,15 @@ export function ruleNotification(rule: EventRule, event: EventLike): string {
   // Every field of a logged event is untrusted (client SDKs write them): escaped, on one line (a
   // line break would let the client write lines of its own under ours), cut (a post past Slack's
   // size is refused whole), and in code spans (`*`, `_`, `~` in them formatted our words).
-  const parts = [`*${escapeMrkdwn(oneLine(event.name).replace(/\*/g, '').slice(0, 120))}*`];
-  if (event.value) parts.push(`value ${inlineCode(event.value.slice(0, 80))}`);
-  if (event.source) parts.push(`from ${inlineCode(event.source.slice(0, 80))}`);
-  if (event.userID) parts.push(`user ${inlineCode(event.userID.slice(0, 80))}`);
+  const parts = [`*${escapeMrkdwn(oneLine(cutCodePoints(event.name, 120)).replace(/\*/g, ''))}*`];
+  if (event.value) parts.push(`value ${inlineCode(cutCodePoints(event.value, 80))}`);
+  if (event.source) parts.push(`from ${inlineCode(cutCodePoints(event.source, 80))}`);
+  if (event.userID) parts.push(`user ${inlineCode(cutCodePoints(event.userID, 80))}`);
   const metadata = Object.entries(event.metadata ?? {})
     .slice(0, 6)
     .map(([key, value]) =>
       inlineCode(
-        `${key.slice(0, 40)}=${String(typeof value === 'object' ? canonicalJson(value) : value).slice(0, 60)}`,
+        `${cutCodePoints(key, 40)}=${cutCodePoints(String(typeof value === 'object' ? canonicalJson(value) : value), 60)}`,
       ),
     )
     .join(', ');
@@ -99,7 +99,7 @@ function whenLogged(event: EventLike): string {
   const ms = eventTime(event);
   if (!Number.isNaN(ms)) return `at ${new Date(ms).toISOString()}`;
   const raw = String(event.timestamp ?? '').trim();
-  return raw === '' ? 'with no timestamp' : `with an unreadable timestamp "${raw.slice(0, 40)}"`;
+  return raw === '' ? 'with no timestamp' : `with an unreadable timestamp "${cutCodePoints(raw, 40)}"`;
 }
 
 const MAX_REASON = 2000;

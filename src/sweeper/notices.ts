@@ -7,7 +7,7 @@
  */
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
-import { escapeMrkdwn, inlineCode, oneLine } from '../slack/mrkdwn.js';
+import { cutCodePoints, escapeMrkdwn, inlineCode, oneLine } from '../slack/mrkdwn.js';
 import type { PostResult, SlackMessage } from '../slack/post.js';
 import { lastSummaryPosted, markSummaryPosted, postedAlready } from '../state/notify-marks.js';
 import type { StateTable } from '../state/table.js';
@@ -178,7 +178,7 @@ export function createNotices(deps: {
 function cappedNotification(over: OverCap[]): string {
   const lines = over.map(({ rule, count, examples }) => {
     // Client-written names: one line each, cut, as inline code.
-    const names = examples.map((name) => inlineCode(oneLine(name).slice(0, 60)));
+    const names = examples.map((name) => inlineCode(cutCodePoints(name, 60)));
     const which = names.length > 1 ? ` (${names.join(', ')}${count > names.length ? ', …' : ''})` : '';
     const what = names.length === 1 ? `${names[0]} events` : `events${which}`;
     return `…and ${count.toLocaleString('en-US')} more ${what} matched rule "${escapeMrkdwn(oneLine(rule))}" this run`;

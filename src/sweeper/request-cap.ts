@@ -10,7 +10,7 @@
 import { type ActionRequest, actionTarget } from '../actions/request.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
-import { escapeMrkdwn, inlineCode, oneLine } from '../slack/mrkdwn.js';
+import { cutCodePoints, escapeMrkdwn, inlineCode, oneLine } from '../slack/mrkdwn.js';
 import type { PostResult, SlackMessage } from '../slack/post.js';
 import { markPosted, postedAlready } from '../state/notify-marks.js';
 import type { StateTable } from '../state/table.js';
@@ -97,7 +97,7 @@ export function createRequestCap(deps: {
 /** ":warning: 950 more requests (trigger `trg_105` phase `ph_1`, …) from rule "x" were not queued this run". */
 function cappedText(over: OverCap[]): string {
   const lines = over.map(({ rule, count, examples }) => {
-    const targets = examples.map((t) => inlineCode(oneLine(t).slice(0, 80)));
+    const targets = examples.map((t) => inlineCode(cutCodePoints(t, 80)));
     const more = count > targets.length ? ', …' : '';
     return (
       `:warning: ${count.toLocaleString('en-US')} more action requests (${targets.join(', ')}${more}) ` +

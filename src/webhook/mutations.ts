@@ -12,6 +12,7 @@ import { type RequesterSigner, RequesterSignerError } from '../actions/proof.js'
 import { type ActionRequest, actionTarget } from '../actions/request.js';
 import type { Policy } from '../policy/schema.js';
 import { sendActionRequest } from '../queue/actions-queue.js';
+import { actionWords } from '../slack/mrkdwn.js';
 import { isAllowedSlackUrl } from '../slack/post.js';
 import { code, ephemeral, escapeMrkdwn, inChannel, problem, type SlackReply, section } from './blocks.js';
 import type { Command } from './commands.js';
@@ -147,10 +148,12 @@ export function queuedReply(
   policy: Pick<Policy, 'notifications'>,
 ): SlackReply {
   const where = whereOutcome(request, `${slash} why ${request.requestId ?? ''}`, policy);
-  const text = `Queued: ${actionTarget(request)} (${request.action}). Request id ${request.requestId}. ${where.text}`;
+  // What is queued in `actionWords`, as every other post says it: ids may hold `:`, and bare, an id
+  // such as `rel:tada:` showed as an emoji where the person typed an id.
+  const text = `Queued: ${actionWords(request)}. Request id ${request.requestId}. ${where.text}`;
   return ephemeral(text, [
     section(
-      `:inbox_tray: *Queued* ${escapeMrkdwn(request.action)} for ${escapeMrkdwn(actionTarget(request))}\nRequest id ${code(request.requestId ?? '')} · ${where.mrkdwn}`,
+      `:inbox_tray: *Queued:* ${actionWords(request)}\nRequest id ${code(request.requestId ?? '')} · ${where.mrkdwn}`,
     ),
   ]);
 }
@@ -196,10 +199,10 @@ export function queuedOnRetryReply(
   policy: Pick<Policy, 'notifications'>,
 ): SlackReply {
   const where = whereOutcome(request, `${slash} why ${request.requestId ?? ''}`, policy);
-  const text = `Slack sent this request again (request id ${request.requestId}); its first delivery never reached the queue, so it is queued now: ${actionTarget(request)} (${request.action}). ${where.text}`;
+  const text = `Slack sent this request again (request id ${request.requestId}); its first delivery never reached the queue, so it is queued now: ${actionWords(request)}. ${where.text}`;
   return ephemeral(text, [
     section(
-      `:inbox_tray: *Queued on Slack's retry* ${escapeMrkdwn(request.action)} for ${escapeMrkdwn(actionTarget(request))}\nThe first delivery never reached the queue. Request id ${code(request.requestId ?? '')} · ${where.mrkdwn}`,
+      `:inbox_tray: *Queued on Slack's retry:* ${actionWords(request)}\nThe first delivery never reached the queue. Request id ${code(request.requestId ?? '')} · ${where.mrkdwn}`,
     ),
   ]);
 }

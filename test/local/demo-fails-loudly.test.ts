@@ -80,7 +80,7 @@ describe('npm run demo, when what it shows does not happen', () => {
   it('exits 1 when the worker never answers the approval', async () => {
     const file = await boot({ worker: { autoStart: false } });
     const { code, stdout, stderr } = await demo(file, 75_000);
-    expect(stdout).toContain('*Queued* approve_phase for trigger trg_6 phase ph_2');
+    expect(stdout).toContain('*Queued:* approve phase `ph_2` of trigger `trg_6`');
     expect(stderr.trim()).toBe(
       "demo: no reply to the approval within 20 s: is the worker running? see the stack's banner",
     );
