@@ -7,8 +7,8 @@
  */
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { expect, it } from 'vitest';
-import type { StateTable } from '../src/state/table.js';
-import { benchForFile, copyTrigger, onReceive } from './worker/fixture.js';
+import type { StateTable } from '../../src/state/table.js';
+import { benchForFile, copyTrigger, onReceive } from './fixture.js';
 
 const bench = benchForFile();
 

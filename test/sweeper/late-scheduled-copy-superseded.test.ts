@@ -10,10 +10,10 @@
  */
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parsePolicy } from '../src/policy/parse.js';
-import { READ_UP_TO_KEY, readCursor } from '../src/state/sweep-cursor.js';
-import { sweeperHandler } from '../src/sweeper/handler.js';
-import type { EventLike } from '../src/sweeper/types.js';
+import { parsePolicy } from '../../src/policy/parse.js';
+import { READ_UP_TO_KEY, readCursor } from '../../src/state/sweep-cursor.js';
+import { sweeperHandler } from '../../src/sweeper/handler.js';
+import type { EventLike } from '../../src/sweeper/types.js';
 import {
   APPROVE_CANARY_RULE,
   drainQueue,
@@ -23,7 +23,7 @@ import {
   type Rig,
   sortedLog,
   startRig,
-} from './sweeper/harness.js';
+} from './harness.js';
 
 const MIN = 60_000;
 

@@ -7,8 +7,8 @@
  * outcome posts, and the sweeper's line helper; a joiner between plain letters is still shown.
  */
 import { describe, expect, it } from 'vitest';
-import { oneLine, quoteLines } from '../src/slack/mrkdwn.js';
-import { askMessage, outcomeMessage } from '../src/worker/replies.js';
+import { oneLine, quoteLines } from '../../src/slack/mrkdwn.js';
+import { askMessage, outcomeMessage } from '../../src/worker/replies.js';
 
 const request = {
   version: 1 as const,
