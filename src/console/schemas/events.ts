@@ -6,7 +6,9 @@
  * whole page unreadable (the sweeper would stop at it on every run, and no event after it would
  * ever be handed out). So the record is read leniently: a number or boolean becomes its text,
  * anything else that is not a string is absent (`name` and `timestamp` empty: no rule or
- * exposure reads them), and metadata that is not an object is absent.
+ * exposure reads them), and metadata that is not an object is absent. An element of `data` that
+ * is not a record at all (`null`, a string, a number, a list) reads as an empty one, in its place:
+ * pagination and counts stay right, and no rule or exposure reads it.
  */
 import * as z from 'zod/mini';
 import { once } from '../../util/once.js';
@@ -28,24 +30,27 @@ const requiredText = () =>
     ),
     '',
   );
-const clientObject = () =>
-  z.pipe(
-    z.unknown(),
-    z.transform((value: unknown) =>
-      value !== null && typeof value === 'object' && !Array.isArray(value)
-        ? (value as Record<string, unknown>)
-        : undefined,
-    ),
-  );
+const asObject = (value: unknown): Record<string, unknown> | undefined =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+const clientObject = () => z.pipe(z.unknown(), z.transform(asObject));
 
 export const eventRecordSchema = once(() =>
-  z.looseObject({
-    timestamp: requiredText(),
-    name: requiredText(),
-    source: z.optional(clientText()),
-    value: z.optional(clientText()),
-    userID: z.optional(clientText()),
-    metadata: z.optional(clientObject()),
-  }),
+  z.pipe(
+    // A null or non-object element failed its whole page, on every run of the sweeper.
+    z.pipe(
+      z.unknown(),
+      z.transform((value: unknown) => asObject(value) ?? {}),
+    ),
+    z.looseObject({
+      timestamp: requiredText(),
+      name: requiredText(),
+      source: z.optional(clientText()),
+      value: z.optional(clientText()),
+      userID: z.optional(clientText()),
+      metadata: z.optional(clientObject()),
+    }),
+  ),
 );
 export type EventRecord = z.infer<ReturnType<typeof eventRecordSchema>>;
