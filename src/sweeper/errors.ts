@@ -13,3 +13,11 @@ export class EventOrderError extends Error {
 export class SweepFailedError extends Error {
   override name = 'SweepFailedError';
 }
+
+/**
+ * Thrown by the scheduled handler, before anything is read or written, for an invocation whose
+ * time no real schedule can have (src/sweeper/run-time.ts): a Lambda error, so the alarm fires.
+ */
+export class RunTimeError extends Error {
+  override name = 'RunTimeError';
+}

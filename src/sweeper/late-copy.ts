@@ -6,20 +6,36 @@
  * stored boundary, which the walk takes for a cursor poisoned by a future-stamped event: it read
  * the whole log again from its start, and wrote the cursor and the read-up-to back to its older
  * time. The newer run read all it could have, so it does nothing and says why.
+ *
+ * A cursor written at a time ahead of the clock was written by no real run, but by one whose
+ * invocation named a future time (before the handler refused those: src/sweeper/run-time.ts).
+ * Taken as newer, it made every real run do nothing until that time; it supersedes nothing.
  */
 import type { Logger } from '../observability/logger.js';
 import type { Cursor } from '../state/sweep-cursor.js';
+import { AHEAD_MS } from './run-time.js';
 import type { RunSummary } from './summary.js';
 
-/** True (the summary and a warning say so) when a run at `now` is older than the one that wrote `stored`. */
+/**
+ * True (the summary and a warning say so) when a run at `now` is older than the one that wrote
+ * `stored`; `clock` is the wall clock's time.
+ */
 export function skipLateCopy(
   stored: Cursor | undefined,
   now: Date,
+  clock: number,
   summary: RunSummary,
   logger: Logger,
 ): boolean {
   // `updatedAt` is the time of the run that wrote the cursor (src/state/sweep-cursor.ts writeCursor).
   const newer = stored?.updatedAt === undefined ? Number.NaN : Date.parse(stored.updatedAt);
+  if (newer > clock + AHEAD_MS) {
+    logger.warn('the cursor was written by a run at a time ahead of the clock: it supersedes no run', {
+      runAt: now.toISOString(),
+      cursorWrittenAt: stored?.updatedAt,
+    });
+    return false;
+  }
   if (!(newer > now.getTime())) return false;
   summary.partial = true;
   summary.stop = 'superseded';

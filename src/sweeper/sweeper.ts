@@ -96,7 +96,7 @@ export function createSweeper(deps: SweeperDeps) {
     const pause = await (deps.readPause ?? readPause)(table);
     summary.paused = pause.paused;
     const stored = await readCursor(table);
-    if (skipLateCopy(stored, now, summary, logger)) return;
+    if (skipLateCopy(stored, now, clock(), summary, logger)) return;
     const cursor = withRecording(stored, stalePolicy);
     // An old index is cut down as it loads, up to the deadline: stopped there, it is only part of
     // the stored one, and nothing is recorded, forgotten or judged from it (the run ends).
@@ -282,7 +282,7 @@ export function createSweeper(deps: SweeperDeps) {
     await step('watch', { added });
   }
 
-  return { run };
+  return { run, clock };
 }
 
 export type Sweeper = ReturnType<typeof createSweeper>;

@@ -1,12 +1,14 @@
 /**
  * functions/sweeper.ts: the policy is validated when the module loads (an invalid one fails
  * the import with its zod path), and the handler runs a sweep from the environment alone,
- * against the sandbox and the emulators, with the time left from the Lambda context.
+ * against the sandbox and the emulators, with the time left from the Lambda context. The
+ * function's clock is `Date.now`, faked here at the sandbox's time (the handler refuses a run
+ * whose time is far from its clock), so no case depends on the machine's date.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { lambdaContext } from '../helpers/lambda.js';
 import { BASE_POLICY, drainQueue, freshState, NOW, type Rig, startRig } from './harness.js';
 
@@ -21,7 +23,12 @@ describe('the sweeper handler', () => {
   afterAll(async () => {
     await rig.close();
   });
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(NOW);
+  });
   afterEach(() => {
+    vi.useRealTimers();
     process.env = { ...saved };
     vi.resetModules();
   });
