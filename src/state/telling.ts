@@ -168,6 +168,24 @@ export function claimNotice(
   );
 }
 
+/**
+ * Gives back a claim on telling `topic` (`claimNotice`) whose posts failed, so that a retry tells
+ * it; only while `owner` still holds it: once its lease ran out, the claim there (or the mark that
+ * it was told) is another copy's, and stays.
+ */
+export async function releaseNotice(
+  table: StateTable,
+  requestId: string,
+  topic: string,
+  owner: string,
+): Promise<void> {
+  await deleteIf(
+    table,
+    { pk: auditPk(requestId), sk: { S: `notified#${topic}` } },
+    { expression: '#owner = :owner', names: { '#owner': 'owner' }, values: { ':owner': { S: owner } } },
+  );
+}
+
 /** Marks `topic` told for good after its posts (`claimNotice`), while `owner` still holds it. */
 export async function noticeTold(
   table: StateTable,
