@@ -1,8 +1,8 @@
 /**
  * The audit trail: one record per decision or outcome, kept 90 days (DynamoDB TTL), addressed
  * by request id so that everything that happened to one request reads back with one query.
- * Also holds "already told people" markers, so a request held again and again (a window, a
- * limit, an unanswered question) is posted to Slack once.
+ * Its partition also holds "already told people" markers (written by src/state/telling.ts), so a
+ * request held again and again (a window, a limit, an unanswered question) is posted to Slack once.
  */
 
 import { randomUUID } from 'node:crypto';
@@ -11,7 +11,6 @@ import type { DecisionInputs } from '../policy/replay.js';
 import { scrubSecrets } from '../util/secret-scrub.js';
 import { getItem, putIfAbsent, putItem } from './dynamo.js';
 import { batchGet } from './dynamo-batch.js';
-import { deleteItem } from './dynamo-delete.js';
 import { queryPartition } from './dynamo-query.js';
 import { expiresAfterDays, ITEM_FAMILIES, type StateTable } from './table.js';
 
@@ -219,29 +218,6 @@ export function finalFromItem(Item: Record<string, AttributeValue> | undefined):
   const requester = Item.requester?.S;
   const effectKey = Item.effectKey?.S;
   return requester && effectKey ? { ...final, owner: { requester, effectKey } } : final;
-}
-
-/**
- * Records that people were told about `topic` for this request; true the first time only.
- * Used to post a deferral or an "ask" once, however often the request comes back.
- */
-export function markNotified(
-  table: StateTable,
-  requestId: string,
-  topic: string,
-  now: Date,
-): Promise<boolean> {
-  return putIfAbsent(table, {
-    pk: auditPk(requestId),
-    sk: { S: `notified#${topic}` },
-    at: { S: now.toISOString() },
-    expiresAt: { N: String(expiresAfterDays(now, AUDIT_KEEP_DAYS)) },
-  });
-}
-
-/** Takes a marker back (the notification it stood for could not be delivered). */
-export async function clearNotified(table: StateTable, requestId: string, topic: string): Promise<void> {
-  await deleteItem(table, { pk: auditPk(requestId), sk: { S: `notified#${topic}` } });
 }
 
 /** A request's records and its ending (if it has ended), read together (`why`, `audit`). */

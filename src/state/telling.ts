@@ -138,11 +138,11 @@ export async function toldUnrecorded(table: StateTable, requestId: string): Prom
 const TOLD_UNRECORDED_SK = 'notified#end-told';
 
 /**
- * Claims telling `topic` (a deferral by one rule) for this request, once: before the posts, and
+ * Claims telling `topic` (a deferral by one rule, a question) for this request, once: before the posts, and
  * only until `untilMs` (past the claimer's invocation) until `noticeTold` marks it told after
  * them. A process that died in between holds it no longer once the lease ran out, and the next
- * look at the request tells it (twice rather than never). A mark without a lease (`markNotified`,
- * written before the posts by earlier versions) counts as told. True when this copy holds it.
+ * look at the request tells it (twice rather than never). A mark without a lease (`noticeTold`'s, or
+ * one earlier versions wrote before the posts) counts as told. True when this copy holds it.
  */
 export function claimNotice(
   table: StateTable,
@@ -165,6 +165,24 @@ export function claimNotice(
       names: { '#until': 'until' },
       values: { ':now': { N: String(claim.nowMs) } },
     },
+  );
+}
+
+/**
+ * Gives back a claim on telling `topic` (`claimNotice`) whose posts failed, so that a retry tells
+ * it; only while `owner` still holds it: once its lease ran out, the claim there (or the mark that
+ * it was told) is another copy's, and stays.
+ */
+export async function releaseNotice(
+  table: StateTable,
+  requestId: string,
+  topic: string,
+  owner: string,
+): Promise<void> {
+  await deleteIf(
+    table,
+    { pk: auditPk(requestId), sk: { S: `notified#${topic}` } },
+    { expression: '#owner = :owner', names: { '#owner': 'owner' }, values: { ':owner': { S: owner } } },
   );
 }
 

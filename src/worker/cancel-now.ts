@@ -26,7 +26,7 @@ import {
   releaseTelling,
   toldUnrecorded,
 } from '../state/telling.js';
-import { type OutcomeResult, outcomeMessage } from './replies.js';
+import { mayHaveBeenDone, type OutcomeResult, outcomeMessage } from './replies.js';
 
 /** How a held request ends when it is ended at once, outside the worker's own pass over it. */
 export interface HeldEnding {
@@ -56,7 +56,8 @@ export interface Telling {
  * The ending the worker would write, written at once (a copy in flight then replays it): the
  * final, the people told, the audit record, and the held record gone (once: a final already
  * there means another did all this; a telling claimed by a copy of the request means it tells). The end it lost to when another was recorded first (a
- * worker's denial racing a cancel): nobody is told this one, and the caller says what it was.
+ * worker's denial racing a cancel): nobody is told this one, and the caller says what it was; that
+ * end itself, if its writer died before telling it, is told here instead (as it was stored).
  *
  * In that order, as the worker tells (tell-end.ts): the audit record marks the end told, so it
  * comes after the posts, and the held record, which is what brings the request back to a later
@@ -100,14 +101,33 @@ export async function endHeldNow(
     return { ended: true };
   }
   const found = await readFinal(table, held.requestId);
-  // This same end, written by an earlier pass that died before it was told: told now.
-  const untold = found?.result === result && found.rule === rule;
-  if (untold && (await tellUntoldNow(told, found, telling))) return { ended: true };
-  // Ended otherwise (told by its writer), or told already. A claim held on this end's telling (its
-  // writer is telling it now, or died and the claim has not run out) keeps the held record for a
-  // later pass to tell it.
-  if (!untold || (await endingRecorded(table, held.requestId, result))) await endHold(table, held.requestId);
+  // Ended already, by this same end or another (a worker's, an answer's, a cancel's), written by a
+  // pass that may have died before telling it (the held record outlives the final for that): told
+  // now if it is untold, as it was stored. Dropped with the held record, nobody would ever tell it.
+  if (found) {
+    const same = found.result === result && found.rule === rule;
+    const as = same ? told : { ...told, ending: storedEnding(found, held, ending) };
+    if (await tellUntoldNow(as, found, telling))
+      return same ? { ended: true } : { ended: false, final: found };
+  }
+  // Told already. A claim held on its telling (its writer is telling it now, or died and the claim
+  // has not run out) keeps the held record for a later pass to tell it.
+  if (!found || (await endingRecorded(table, held.requestId, found.result)))
+    await endHold(table, held.requestId);
   return { ended: false, final: found };
+}
+
+/**
+ * Another pass's stored end, told as the worker tells one it finds untold (finish.ts `tellUntold`):
+ * its result, rule and words as stored (an answer or a stuck expiry says so in them), a dry run as
+ * this pass knows it (a cancel is none), and the change said maybe made when an attempt may have
+ * reached the platform.
+ */
+function storedEnding(found: FinalOutcome, held: HeldRecord, ending: HeldEnding): HeldEnding {
+  const result = found.result as OutcomeResult;
+  const dryRun = result === 'would-mutate' || (result !== 'cancelled' && ending.dryRun);
+  const stored = { result, rule: found.rule, reason: found.reason, dryRun };
+  return held.reachedAt !== undefined || held.executingBy !== undefined ? mayHaveBeenDone(stored) : stored;
 }
 
 interface Told {

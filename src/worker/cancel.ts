@@ -61,6 +61,11 @@ export async function cancelHeldRequest(deps: CancelDeps, cancel: CancelRequest)
   }
   const allowed = deps.mayCancel(held);
   if (allowed !== true) return { ok: false, code: 'not-allowed', message: allowed };
+  // Ended already, the held record kept until that end is told (its writer may have died after
+  // its final, its ending lease run out: a later pass tells it): a cancel now ends nothing, and is
+  // not marked. A final is written under that lease (`startEndingHeld`), which refuses the mark.
+  const ended = await readFinal(deps.table, requestId);
+  if (ended) return { ok: false, code: 'ending', message: endedAs(requestId, ended), held, final: ended };
   const mark: CancelMark = {
     by: cancel.by,
     at: cancel.now.toISOString(),

@@ -7,9 +7,8 @@
 import { askedWhere } from '../policy/ask-channel.js';
 import type { Decision } from '../policy/decide.js';
 import { postToSlack } from '../slack/post.js';
-import { clearNotified } from '../state/audit.js';
 import type { HeldWhy, HoldOutcome } from '../state/held.js';
-import { claimNotice, noticeTold } from '../state/telling.js';
+import { claimNotice, noticeTold, releaseNotice } from '../state/telling.js';
 import { RetryLater } from './errors.js';
 import { endCancelled, finish, writeAuditFor } from './finish.js';
 import { heldBecause, holdFor, nextLookFor } from './hold.js';
@@ -91,8 +90,9 @@ export async function ask(deps: RecordDeps, ctx: RecordContext, decision: Decisi
     if (!posted.ok) {
       deps.metrics.put('SlackPostsFailed', 1, {}, { requestId });
       // Nobody was asked: give the claim back and retry later rather than wait forever (the
-      // hold stays; the retry writes it again, or the tick brings the request back).
-      await clearNotified(deps.table, requestId, 'ask');
+      // hold stays; the retry writes it again, or the tick brings the request back). Only our own
+      // claim: past its lease another copy may have claimed the question, or asked it.
+      await releaseNotice(deps.table, requestId, 'ask', owner);
       throw new RetryLater(`cannot post the question to Slack: ${posted.error}`);
     }
     // Not marked: the lease runs out, and the next look asks again (twice rather than never).

@@ -1,16 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulators, startEmulators } from '../../src/local/emulators.js';
-import {
-  clearNotified,
-  markNotified,
-  readAudit,
-  readFinal,
-  recordFinal,
-  writeAudit,
-} from '../../src/state/audit.js';
+import { readAudit, readFinal, recordFinal, writeAudit } from '../../src/state/audit.js';
 import { consumeCounter, refundCounter } from '../../src/state/counters.js';
 import { claimEffect, completeEffect, readEffect, releaseEffect } from '../../src/state/effects.js';
 import type { StateTable } from '../../src/state/table.js';
+import { claimNotice, noticeTold, releaseNotice } from '../../src/state/telling.js';
 import { readVeto, writeVeto } from '../../src/state/veto.js';
 
 let emulators: Emulators;
@@ -119,10 +113,17 @@ describe('vetoes and audit records', () => {
     await writeAudit(table, { ...base, at: new Date(now.getTime() + 1000), result: 'approved' });
     const records = await readAudit(table, 'req-a');
     expect(records.map((r) => r.result)).toEqual(['deferred', 'approved']);
-    expect(await markNotified(table, 'req-a', 'ask', now)).toBe(true);
-    expect(await markNotified(table, 'req-a', 'ask', now)).toBe(false);
-    await clearNotified(table, 'req-a', 'ask');
-    expect(await markNotified(table, 'req-a', 'ask', now)).toBe(true);
+    // A notice (a question here) is claimed under a lease, given back by its claimer only, and
+    // marked told for good after its posts.
+    const claim = (owner: string, nowMs = now.getTime()) => ({ owner, nowMs, untilMs: nowMs + 60_000 });
+    expect(await claimNotice(table, 'req-a', 'ask', claim('copy-1'))).toBe(true);
+    expect(await claimNotice(table, 'req-a', 'ask', claim('copy-2'))).toBe(false);
+    await releaseNotice(table, 'req-a', 'ask', 'copy-2');
+    expect(await claimNotice(table, 'req-a', 'ask', claim('copy-2'))).toBe(false);
+    await releaseNotice(table, 'req-a', 'ask', 'copy-1');
+    expect(await claimNotice(table, 'req-a', 'ask', claim('copy-2'))).toBe(true);
+    await noticeTold(table, 'req-a', 'ask', 'copy-2', now);
+    expect(await claimNotice(table, 'req-a', 'ask', claim('copy-3', now.getTime() + 3_600_000))).toBe(false);
   });
 
   it('keeps the first final outcome of a request', async () => {
