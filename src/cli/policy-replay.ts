@@ -18,8 +18,10 @@ export const POLICY_REPLAY_USAGE = `Usage:
   autopilot policy replay --policy <new.json> [--since 30d] [--local | --table NAME] [--json]
       Decide every request of the audit trail since --since (30d, 24h, 90m or an ISO instant;
       default 30d) again under the new policy, at its original time and with the pause and
-      vetoes it met then, and print what would change. A new deferral of a request the old
-      policy ended is followed to its end (approve → defer → approve: after 2h). Read-only.
+      vetoes it met then, and print what would change. A new deferral or question the old
+      policy did not make is followed, through the worker's looks at it, to its end or to now
+      (approve → defer → approve: after 2h; approve → ask → deny (maxDeferHours) if nobody
+      answers). Read-only.
       --local: the running local stack's table (.local/endpoints.json); otherwise --table or
       STATE_TABLE_NAME with the usual AWS credentials and region.`;
 
@@ -47,7 +49,7 @@ function render(report: ReplayReport, policyFile: string, since: Date): string {
     }),
   ];
   if (report.rows.length > 0) {
-    // A column for how followed deferrals ended, only when there are some.
+    // A column for how followed waits ended, only when there are some.
     const followed = report.rows.some((r) => r.followed);
     lines.push(
       '',
@@ -68,12 +70,14 @@ function render(report: ReplayReport, policyFile: string, since: Date): string {
   return lines.join('\n');
 }
 
-/** How a followed deferral ended: `approve after 2h (CI)`; empty for a row not followed. */
+/** How a followed wait ended: `approve after 2h (CI)`; empty for a row not followed. */
 function inTheEnd(row: ReplayRow): string {
   const end = row.followed;
   if (!end) return '';
   const after = delayWords(end.afterMs);
-  if (end.notFollowed) return `still deferred after ${after}: not followed further (${end.notFollowed})`;
+  const still = end.outcome === 'ask' ? 'still asking a person' : 'still deferred';
+  // Short: the table cuts a cell at 60 characters; the count's kind says "not followed further".
+  if (end.notFollowed) return `${still} after ${after} (${end.notFollowed})`;
   return `${outcomeLabel(end.outcome, end.dryRun)} after ${after} (${end.rule})`;
 }
 
@@ -107,7 +111,8 @@ export async function policyReplayCommand(
   } catch (error) {
     throw new CommandError(`cannot read the audit trail of ${table.tableName}: ${(error as Error).message}`);
   }
-  const report = replayDecisions(policy, records);
+  // Up to now: the worker's looks at a wait after now have not happened.
+  const report = replayDecisions(policy, records, { until: io.now() });
   io.stdout(
     values.json
       ? JSON.stringify({ since: since.toISOString(), ...report }, null, 2)

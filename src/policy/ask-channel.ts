@@ -4,11 +4,27 @@
  * (no `slackWebhookUrl` in the worker's secret or the policy), or the request is too large for the
  * buttons' value (src/slack/button-value.ts), the worker denies the request instead. The worker
  * (src/worker/wait.ts) and `policy replay` both turn the policy's answer into what was done here,
- * so that replaying the policy that made such a denial does not report it as a change.
+ * so that replaying the policy that made such a denial does not report it as a change. A question
+ * asked is looked at again (decided afresh) every hour until someone answers it or the policy's
+ * answer changes; when, is said here too, for the worker (src/worker/hold.ts) and the replay's
+ * following of a question (src/policy/replay.ts) alike.
  */
 import type { ActionRequest } from '../actions/request.js';
 import { buttonRequest } from '../slack/button-value.js';
-import type { Decision } from './decide.js';
+import { type Decision, requestExpiresAt } from './decide.js';
+import type { Policy } from './schema.js';
+
+/** An unanswered question is looked at again this often (a Deny or an approval elsewhere ends it). */
+export const ASK_RECHECK_MS = 60 * 60_000;
+
+/**
+ * When a question asked at `at` (epoch ms) is looked at again: an hour later, but never after the
+ * request expires (just past the expiry, when the look denies it).
+ */
+export function nextQuestionLook(policy: Policy, request: Omit<ActionRequest, 'reply'>, at: number): number {
+  const expires = requestExpiresAt(policy, request as ActionRequest).getTime();
+  return Math.min(expires + 1000, at + ASK_RECHECK_MS);
+}
 
 /** The words a denial for want of a channel adds to the rule's reason (audit records keep them). */
 export const NO_CHANNEL_WORDS =

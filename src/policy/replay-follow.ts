@@ -1,12 +1,15 @@
 /**
- * Following a deferral in `policy replay`. Where the new policy defers a request the old one
- * ended (approved, denied, asked), the worker would hold it and decide it again at the
- * decision's `deferUntil`, and again, until it is approved, denied or asked (past
- * `maxDeferHours` it is denied). replay.ts takes those later looks in time order with the
- * recorded decisions, so that a later approval takes its counter unit when it happens; this
- * module keeps the looks waiting and says how a followed chain ended. Pure.
+ * Following a wait in `policy replay`. Where the new policy defers a request, or asks a person
+ * about it, where the old one did not, the worker would hold it and decide it again: a deferral at
+ * the decision's `deferUntil`, a question at its hourly look (src/policy/ask-channel.ts, the
+ * worker's own time for it), and again, until it is approved or denied (past `maxDeferHours` it
+ * is denied; what a person would have answered is not known, so the chain is the one the worker
+ * makes if nobody answers). replay.ts takes those later looks in time order with the recorded
+ * decisions, so that a later approval takes its counter unit when it happens; this module keeps
+ * the looks waiting and says how a followed chain ended. Pure.
  */
 import type { ActionRequest } from '../actions/request.js';
+import { nextQuestionLook } from './ask-channel.js';
 import { type Decision, expiryWords, type Outcome, requestExpiresAt } from './decide.js';
 import type { Policy } from './schema.js';
 import { formatInstant } from './time-words.js';
@@ -17,13 +20,13 @@ import { formatInstant } from './time-words.js';
  */
 export const MAX_LOOKS = 2000;
 
-/** How a followed deferral ended under the new policy. */
+/** How a followed wait (a deferral or a question) ended under the new policy. */
 export interface FollowedEnd {
   outcome: Outcome;
   rule: string;
   reason: string;
   dryRun: boolean;
-  /** The look that ended it (ISO): the last `deferUntil` followed. */
+  /** The look that ended it (ISO): the last `deferUntil` or hourly look at a question followed. */
   at: string;
   /** How long after the recorded decision (ms). */
   afterMs: number;
@@ -43,6 +46,39 @@ export interface Delays {
 export function nextLookAt(decision: Decision, at: number): number | undefined {
   const until = decision.deferUntil?.getTime();
   return until !== undefined && Number.isFinite(until) && until > at ? until : undefined;
+}
+
+/**
+ * When the worker decides a held request again, if after `at`: a deferral at its `deferUntil`, a
+ * question at its next hourly look (the worker's rule); undefined for an end or a wait that does
+ * not advance.
+ */
+export function nextLookOf(
+  policy: Policy,
+  request: ActionRequest,
+  decision: Decision,
+  at: number,
+): number | undefined {
+  if (decision.outcome !== 'ask') return nextLookAt(decision, at);
+  const next = nextQuestionLook(policy, request, at);
+  return next > at ? next : undefined;
+}
+
+/**
+ * Why a wait is not followed to its next look `next` (undefined: it is): a wait that does not
+ * advance, one looked at too often, or one whose next look comes after the replay's end `until`
+ * (a look that has not happened yet).
+ */
+export function whyNotFollowed(
+  decision: Decision,
+  next: number | undefined,
+  looks: number,
+  until: number,
+): string | undefined {
+  if (next === undefined)
+    return `its ${decision.outcome === 'ask' ? 'next look' : 'deferUntil'} does not advance`;
+  if (looks >= MAX_LOOKS) return `${MAX_LOOKS} looks`;
+  return next > until ? 'the replay ends first' : undefined;
 }
 
 /**

@@ -5,10 +5,10 @@
  * A request the new policy ends at one record is not decided again at its later records, a
  * dry-run approval is told apart from a real one, and an `ask` is denied where the record had no
  * channel to ask in or its request is too large for Slack's buttons, as the worker denied it.
- * A deferral the new policy makes where the old one did not defer is followed to its end, as the
- * worker would hold it and decide it again at `deferUntil` (replay-follow.ts); the old trail's
- * later records of that request (an asked request's hourly looks, say) are not decided again, nor
- * are those of a request the new policy asks about where the old one did not ask: each is one change.
+ * A deferral or a question the new policy makes where the old one did not is followed to its end,
+ * as the worker would hold it and decide it again at `deferUntil` or at its hourly look at the
+ * question (replay-follow.ts), up to the replay's end; the old trail's later records of that
+ * request (an asked request's hourly looks, say) are not decided again: each is one change.
  * Pure: records in, rows and counts out.
  */
 import { type ActionRequest, actionTarget, requesterKey } from '../actions/request.js';
@@ -20,9 +20,9 @@ import {
   endLabel,
   type FollowedEnd,
   Looks,
-  MAX_LOOKS,
-  nextLookAt,
+  nextLookOf,
   unlessExpired,
+  whyNotFollowed,
 } from './replay-follow.js';
 import {
   channelOf,
@@ -45,7 +45,7 @@ export interface ReplayRow {
   old: { outcome: Outcome; rule: string; dryRun: boolean };
   /** The new policy's answer at the recorded time. */
   new: { outcome: Outcome; rule: string; reason: string; dryRun: boolean };
-  /** Where `new` is a deferral the replay followed (the old policy ended the request here): how it ended. */
+  /** Where `new` is a deferral or a question the replay followed (the old policy did not make it): how it ended. */
   followed?: FollowedEnd;
 }
 
@@ -76,7 +76,7 @@ export interface ReplayReport {
    * "approve → defer → approve", "approve → defer → deny (maxDeferHours)": how many.
    */
   changes: Record<string, number>;
-  /** For each kind of change ending a followed deferral: its shortest and longest wait. */
+  /** For each kind of change ending a followed wait: its shortest and longest wait. */
   delays: Record<string, Delays>;
   rows: ReplayRow[];
 }
@@ -96,7 +96,7 @@ export function outcomeLabel(outcome: Outcome, dryRun: boolean): string {
   return outcome === 'approve' && dryRun ? 'approve (dry run)' : outcome;
 }
 
-/** A followed deferral: the request the new policy holds, waiting for its next look. */
+/** A followed wait (deferral or question): the request the new policy holds, waiting for its next look. */
 interface Chain {
   record: ReplayableRecord;
   row: ReplayRow;
@@ -107,7 +107,13 @@ interface Chain {
   looks: number;
 }
 
-export function replayDecisions(policy: Policy, records: readonly RecordedDecision[]): ReplayReport {
+/** `until`: the replay's end (the CLI's now): a wait is not followed to looks after it, which have not happened. */
+export function replayDecisions(
+  policy: Policy,
+  records: readonly RecordedDecision[],
+  options: { until?: Date } = {},
+): ReplayReport {
+  const until = options.until?.getTime() ?? Number.POSITIVE_INFINITY;
   const report: ReplayReport = {
     replayed: 0,
     unchanged: 0,
@@ -133,9 +139,9 @@ export function replayDecisions(policy: Policy, records: readonly RecordedDecisi
   const ordered = [...records].sort((a, b) => decidedAt(a) - decidedAt(b) || a.at.localeCompare(b.at));
   // Requests the new policy deferred or asked about where the old one did not: decided once, there.
   // The old trail's later records are the old worker's looks (hourly at a question, at its own
-  // deferUntil), not the new worker's: the deferral is followed instead, a question ends the chain.
+  // deferUntil), not the new worker's: the new wait is followed instead.
   const decidedOnce = new Set<string>();
-  // Followed deferrals' next looks, taken in time order with the records: a later approval takes its unit then.
+  // Followed waits' next looks, taken in time order with the records: a later approval takes its unit then.
   const looks = new Looks<Chain>();
 
   /** The new policy's answer at `now` from the record's inputs, carried out as the worker would. */
@@ -162,18 +168,22 @@ export function replayDecisions(policy: Policy, records: readonly RecordedDecisi
 
   /**
    * Decides a held request again at `at` (`decided`: the answer already made there, at its recorded
-   * decision) and waits for the next look while it defers; otherwise tells how the chain ended.
+   * decision) and waits for the next look while it defers or asks (the worker looks at an unanswered
+   * question every hour, and its answer may change: a freeze, the expiry); otherwise tells how the
+   * chain ended. A person's answer is not known: the chain is the worker's without one.
    */
   const follow = (chain: Chain, at: number, decided = decideAt(chain.record, at)) => {
-    const decision = unlessExpired(policy, chain.record.inputs.request as ActionRequest, decided, at);
-    const next = decision.outcome === 'defer' ? nextLookAt(decision, at) : undefined;
-    if (next !== undefined && chain.looks < MAX_LOOKS) {
+    const request = chain.record.inputs.request as ActionRequest;
+    const decision = unlessExpired(policy, request, decided, at);
+    const waits = decision.outcome === 'defer' || decision.outcome === 'ask';
+    const next = waits ? nextLookOf(policy, request, decision, at) : undefined;
+    const stopped = waits ? whyNotFollowed(decision, next, chain.looks, until) : undefined;
+    if (waits && next !== undefined && stopped === undefined) {
       chain.looks += 1;
       looks.add(next, chain);
       return;
     }
     if (decision.outcome === 'approve' || decision.outcome === 'deny') ended.add(chain.record.requestId);
-    const stopped = next === undefined ? 'its deferUntil does not advance' : `${MAX_LOOKS} looks`;
     const end: FollowedEnd = {
       outcome: decision.outcome,
       rule: decision.rule,
@@ -182,7 +192,7 @@ export function replayDecisions(policy: Policy, records: readonly RecordedDecisi
       at: new Date(at).toISOString(),
       afterMs: at - chain.from,
       looks: chain.looks,
-      ...(decision.outcome === 'defer' ? { notFollowed: stopped } : {}),
+      ...(stopped === undefined ? {} : { notFollowed: stopped }),
     };
     chain.row.followed = end;
     const kind = `${chain.kind} → ${endLabel(end, outcomeLabel(decision.outcome, decision.dryRun))}`;
@@ -229,9 +239,9 @@ export function replayDecisions(policy: Policy, records: readonly RecordedDecisi
     const kind = was === label ? `${was} → ${label} (another rule)` : `${was} → ${label}`;
     const row = rowOf(record, { outcome: oldOutcome, rule: record.rule, dryRun: oldDryRun }, decision);
     report.rows.push(row);
-    // A deferral where the old policy did not defer: its looks are not in the trail, so they are
-    // followed. (Where the old policy deferred too, its later records are those looks.)
-    if (newWait && decision.outcome === 'defer') {
+    // A deferral or a question where the old policy made none: its looks are not in the trail, so
+    // they are followed. (Where the old policy deferred or asked too, its later records are those looks.)
+    if (newWait) {
       follow({ record, row, kind, from: decidedAt(record), looks: 0 }, decidedAt(record), decision);
     } else count(kind);
   }

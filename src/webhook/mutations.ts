@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { type RequesterSigner, RequesterSignerError } from '../actions/proof.js';
-import { type ActionRequest, actionTarget } from '../actions/request.js';
+import type { ActionRequest } from '../actions/request.js';
 import type { Policy } from '../policy/schema.js';
 import { sendActionRequest } from '../queue/actions-queue.js';
 import { actionWords } from '../slack/mrkdwn.js';
@@ -173,16 +173,19 @@ export const SIGNING_AGAIN_TEXT =
   "it may work then (a read that was only slow goes on after this answer); if it fails again, console-autopilot's secrets need an operator";
 
 export function notQueuedReply(request: ActionRequest, outcome: NotQueued): SlackReply {
+  // What was not queued in `actionWords`, as every other reply says it: ids may hold `:`, and
+  // bare, an id such as `rel:tada:` showed as an emoji where the person typed an id.
+  const what = actionWords(request);
   if (outcome === 'signing_failed')
     return problem(
-      `${request.action} for ${actionTarget(request)} was *not* queued: ${SIGNING_FAILED_TEXT}. Nothing was changed. Try again in a moment: ${SIGNING_AGAIN_TEXT}.`,
+      `${what} was *not* queued: ${SIGNING_FAILED_TEXT}. Nothing was changed. Try again in a moment: ${SIGNING_AGAIN_TEXT}.`,
     );
   return outcome === 'queue_unreachable'
     ? problem(
-        `The actions queue could not be reached, so ${request.action} for ${actionTarget(request)} was *not* queued. Nothing was changed; please try again.`,
+        `The actions queue could not be reached, so ${what} was *not* queued. Nothing was changed; please try again.`,
       )
     : problem(
-        `The actions queue did not confirm ${request.action} for ${actionTarget(request)} in time (request id ${request.requestId}). It may or may not be queued; trying again is safe, the worker never applies the same change twice.`,
+        `The actions queue did not confirm ${what} in time (request id ${request.requestId}). It may or may not be queued; trying again is safe, the worker never applies the same change twice.`,
       );
 }
 

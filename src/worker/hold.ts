@@ -4,13 +4,11 @@
  * (release.ts) brings it back when its wait is over, and `held` can list it meanwhile.
  */
 import { type ActionRequest, actionTarget, requesterKey } from '../actions/request.js';
-import { type Decision, requestExpiresAt } from '../policy/decide.js';
+import { nextQuestionLook } from '../policy/ask-channel.js';
+import type { Decision } from '../policy/decide.js';
 import type { Policy } from '../policy/schema.js';
 import { endHold, type HeldWhy, type HoldOutcome, holdRequest } from '../state/held.js';
 import type { StateTable } from '../state/table.js';
-
-/** An unanswered question is looked at again this often (a Deny or an approval elsewhere ends it). */
-export const ASK_RECHECK_MS = 60 * 60_000;
 
 /** Why a deferred request waits. */
 export function heldBecause(decision: Decision, overLimit: boolean): Exclude<HeldWhy, 'ask'> {
@@ -25,8 +23,8 @@ export function heldBecause(decision: Decision, overLimit: boolean): Exclude<Hel
 export function nextLookFor(why: HeldWhy, until: Date, policy: Policy, request: ActionRequest, now: Date) {
   if (why === 'paused') return undefined;
   if (why !== 'ask') return until;
-  const expires = requestExpiresAt(policy, request).getTime();
-  return new Date(Math.min(expires + 1000, now.getTime() + ASK_RECHECK_MS));
+  // The one home of a question's next look: `policy replay` follows a question by it too.
+  return new Date(nextQuestionLook(policy, request, now.getTime()));
 }
 
 export async function holdFor(

@@ -8,7 +8,8 @@ import type { StateTable } from '../../src/state/table.js';
 export async function runReplay(
   table: StateTable,
   policy: unknown,
-  options: { json: boolean },
+  /** `now`: the CLI's clock, the replay's end (a fixed Monday a week after the bench's records by default). */
+  options: { json: boolean; now?: string },
 ): Promise<string> {
   const out: string[] = [];
   const io: CliIo = {
@@ -16,7 +17,7 @@ export async function runReplay(
     stderr: () => {},
     env: {},
     cwd: '/',
-    now: () => new Date('2026-11-30T00:00:00Z'),
+    now: () => new Date(options.now ?? '2026-11-30T00:00:00Z'),
   };
   const args = ['--policy', 'new.json', ...(options.json ? ['--json'] : [])];
   const code = await policyReplayCommand(args, io, { read: () => JSON.stringify(policy), table });

@@ -79,13 +79,14 @@ describe('policy replay of a request the old worker looked at several times', ()
 
   it('reports a deferral the new policy asks about instead once, not as a question at each old look', () => {
     // The old policy deferred at 07:10 to 09:00 and approved then; the new one asks at 07:10, and
-    // what a person answers is not known: the change is one ask, and the 09:00 approval is a look.
+    // what a person answers is not known: the change is one question, followed through the
+    // worker's hourly looks to its expiry (replay-follows-question.test.ts), and the 09:00 approval is a look.
     const report = replayDecisions(asksAPerson, [
       lookAt(REQUESTED, 'deferred', 'CI'),
       lookAt('2026-11-23T08:10:00Z', 'deferred', 'CI'),
       { ...lookAt('2026-11-23T09:00:00Z', 'deferred', 'CI'), result: 'approved' },
     ]);
-    expect(report.changes).toEqual({ 'defer → ask': 1 });
+    expect(report.changes).toEqual({ 'defer → ask → deny (maxDeferHours)': 1 });
     expect(report.rows.map((r) => `${r.at} ${r.new.outcome}`)).toEqual([`${REQUESTED} ask`]);
     expect(report).toMatchObject({ replayed: 1, laterLooks: 2 });
   });
