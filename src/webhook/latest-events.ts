@@ -19,6 +19,7 @@
  * platform costs one round trip; an oldest-first one a second.
  */
 import { servedOrder } from '../sweeper/event-order.js';
+import { eventTime } from '../sweeper/identity.js';
 import type { ConsoleReads, ReadCallOptions } from './reads.js';
 
 type EventPage = Awaited<ReturnType<ConsoleReads['events']['list']>>;
@@ -32,7 +33,9 @@ export interface EventsView {
   pagination: EventPage['pagination'];
 }
 
-const timeOf = (event: Loose): number => Number(event.timestamp);
+// As the sweeper reads it: '' (an event with no timestamp, or a null element of the page, which
+// reads as an empty record) is unreadable, not 1970 (`Number('')`), which turned the order around.
+const timeOf = (event: Loose): number => eventTime(event as { timestamp: string; name: string });
 
 /** The whole log is on page 1: no further page, and no more events than it holds. */
 function wholeLog(first: EventPage): boolean {
