@@ -8,9 +8,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clockOf, createConsoleClient } from '../src/console/index.js';
-import { answerRead, type ConsoleReads, type ReadContext } from '../src/webhook/reads.js';
-import { testPolicy } from './webhook/harness.js';
+import { clockOf, createConsoleClient } from '../../src/console/index.js';
+import { answerRead, type ConsoleReads, type ReadContext } from '../../src/webhook/reads.js';
+import { testPolicy } from './harness.js';
 
 const T0 = Date.UTC(2026, 10, 22, 10, 0, 0);
 const TIME = /\d{4}-\d\d-\d\d \d\d:\d\d:\d\d/g;
