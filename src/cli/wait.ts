@@ -26,8 +26,10 @@ export async function outcomeNow(
   /** The request the caller sent: when the id is another's, or its message was refused, the gate is shut. */
   mine?: SentRequest,
 ): Promise<Omit<WaitOutcome, 'exitCode'> & { exitCode?: WaitOutcome['exitCode'] }> {
-  const { records, final } = await readRequestAudit(table, requestId);
-  const refused = mine && records.find((r) => r.result === 'dead-lettered' && r.messageId === mine.messageId);
+  const read = await readRequestAudit(table, requestId);
+  const { final } = read;
+  const refused =
+    mine && read.records.find((r) => r.result === 'dead-lettered' && r.messageId === mine.messageId);
   if (refused)
     return {
       exitCode: WAIT_EXIT.refused,
@@ -35,6 +37,9 @@ export async function outcomeNow(
       rule: refused.rule,
       reason: refused.reason,
     };
+  // Any other message's dead-lettering is not this one's end: an earlier job's request given up
+  // under the same id leaves no final, so this retry is decided afresh (and may be approved).
+  const records = mine ? read.records.filter((r) => r.result !== 'dead-lettered') : read.records;
   const owner = final?.owner;
   if (mine && owner && !sameOwner(owner, mine.owner)) {
     const reason = `request id ${requestId} belongs to another request (by ${owner.requester}); this one is refused`;
