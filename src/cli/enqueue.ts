@@ -8,6 +8,7 @@ import { type ApprovePhaseRequest, actionRequestSchemas, requestOwner } from '..
 import { createSqsClient, sendActionRequest } from '../queue/actions-queue.js';
 import type { StateTable } from '../state/table.js';
 import { formatPath } from '../util/zod-issues.js';
+import { reservedIdRefusal } from '../worker/admit.js';
 import { type Parsed, parse } from './args.js';
 import { durationMs } from './durations.js';
 import { CommandError, UsageError } from './errors.js';
@@ -167,6 +168,10 @@ function approveRequest(values: Parsed['values'], positionals: string[], io: Cli
     const lines = checked.error.issues.map((issue) => `  ${formatPath(issue.path)}: ${issue.message}`);
     throw new UsageError(`not a valid action request:\n${lines.join('\n')}`, ENQUEUE_USAGE);
   }
+  // The contract reserves our own producers' id forms: the worker refuses a ci: request under one
+  // to the DLQ at once, so sending it (exit 0, "queued") would tell a CI job a lie.
+  const reserved = reservedIdRefusal(checked.data);
+  if (reserved) throw new UsageError(`--request-id: ${reserved.reason}`, ENQUEUE_USAGE);
   return checked.data;
 }
 
