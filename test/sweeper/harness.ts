@@ -4,7 +4,7 @@
  * queue and read the sweeper's state items.
  */
 import { CreateQueueCommand, DeleteMessageBatchCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { createConsoleClient } from '../../src/console/index.js';
+import { clockOf, createConsoleClient } from '../../src/console/index.js';
 import { type Emulators, startEmulators } from '../../src/local/emulators.js';
 import { createLogger, type Logger } from '../../src/observability/logger.js';
 import { parsePolicy } from '../../src/policy/parse.js';
@@ -204,6 +204,11 @@ export async function stateOf(table: StateTable) {
 /** GET /events requests the sandbox served since `from` (an index into its log). */
 export function eventRequests(rig: Rig, from = 0) {
   return rig.sandbox.sandbox.requests.slice(from).filter((r) => r.path === '/console/v1/events');
+}
+
+/** The events of a Console client at `baseUrl` (a stand-in server), at NOW and without retries. */
+export function consoleEventsAt(baseUrl: string): EventsSource {
+  return createConsoleClient({ baseUrl, apiKey: 'k', maxRetries: 0, clock: clockOf(() => NOW) }).events;
 }
 
 /** A log served oldest first from `log()` (read at every page, so a test can change it between runs). */
