@@ -125,6 +125,13 @@ export function policyWith(rig: Rig, patch: (p: PolicyInput) => void = () => {})
   return parsePolicy(input, 'test policy');
 }
 
+/** The base policy's event rules alone (no stale sweep), posting to the Slack stand-in: for tests of rule notices. */
+export function rulesOnlyPolicy(rig: Rig) {
+  return policyWith(rig, (p) => {
+    delete p.sweeper?.staleConfigs;
+  });
+}
+
 /** Log lines, kept for assertions and silent on stdout. */
 export function memoryLogger(): { logger: Logger; lines: Array<Record<string, unknown>> } {
   const lines: Array<Record<string, unknown>> = [];
@@ -170,6 +177,23 @@ export async function sweepLog(rig: Rig, log: EventLike[]) {
     pageSize: 1000,
   }).run({ now: new Date(NOW), remainingMs: 60_000 });
   return { summary, lines, table: state.table };
+}
+
+/**
+ * One sweep at NOW over `event` alone, on a fresh state with the rules-only policy: its summary
+ * and the text of the "tell the channel" notice posted for it (undefined if none was), so that
+ * the tests of what a client's words do to a notice keep only the event and what they expect.
+ */
+export async function sweepToNotice(rig: Rig, event: EventLike) {
+  const state = await freshState(rig);
+  rig.slack.posts.length = 0;
+  const summary = await makeSweeper(rig, state, {
+    policy: rulesOnlyPolicy(rig),
+    events: sortedLog(() => [event]),
+    clock: () => NOW,
+  }).run({ now: new Date(NOW), remainingMs: 60_000 });
+  const text = rig.slack.posts.find((p) => p.body.text?.includes('rule "tell the channel"'))?.body.text;
+  return { summary, text };
 }
 
 /** Every message body on the queue (received and deleted), bounded. */

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NOTIFY_CAP_PER_RULE } from '../../src/sweeper/notices.js';
 import { ENQUEUE_CAP_PER_RULE } from '../../src/sweeper/request-cap.js';
 import type { EventLike } from '../../src/sweeper/types.js';
-import { freshState, makeSweeper, NOW, policyWith, type Rig, sortedLog, startRig } from './harness.js';
+import { freshState, makeSweeper, NOW, type Rig, rulesOnlyPolicy, sortedLog, startRig } from './harness.js';
 
 /** Half of a surrogate pair: with the `u` flag, only a lone one matches. */
 const HALF_CHARACTER = /[\uD800-\uDFFF]/u;
@@ -33,9 +33,7 @@ describe('client-written text the sweeper cuts for the channel', () => {
     const state = await freshState(rig);
     rig.slack.posts.length = 0;
     const summary = await makeSweeper(rig, state, {
-      policy: policyWith(rig, (p) => {
-        delete p.sweeper?.staleConfigs;
-      }),
+      policy: rulesOnlyPolicy(rig),
       events: sortedLog(() => events),
       clock: () => NOW,
       pageSize: 1000,

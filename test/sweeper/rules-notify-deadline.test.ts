@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventLike } from '../../src/sweeper/types.js';
-import { freshState, makeSweeper, NOW, policyWith, type Rig, sortedLog, startRig } from './harness.js';
+import { freshState, makeSweeper, NOW, type Rig, rulesOnlyPolicy, sortedLog, startRig } from './harness.js';
 
 describe('rule notifications while Slack times out', () => {
   let rig: Rig;
@@ -29,9 +29,7 @@ describe('rule notifications while Slack times out', () => {
     let clock = NOW;
     let posts = 0;
     const sweeper = makeSweeper(rig, state, {
-      policy: policyWith(rig, (p) => {
-        delete p.sweeper?.staleConfigs;
-      }),
+      policy: rulesOnlyPolicy(rig),
       events: sortedLog(() => log),
       clock: () => clock,
       // Slack hangs: each post waits out its 5 s timeout, then fails.

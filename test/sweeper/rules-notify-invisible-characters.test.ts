@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventLike } from '../../src/sweeper/types.js';
-import { freshState, makeSweeper, NOW, policyWith, type Rig, sortedLog, startRig } from './harness.js';
+import { NOW, type Rig, startRig, sweepToNotice } from './harness.js';
 
 /** Bidi embeddings, overrides, isolates and marks; zero-width spaces, joiners and the BOM. */
 const INVISIBLE = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/u;
@@ -22,8 +22,6 @@ describe('a rule notification for an event with invisible characters in its fiel
   });
 
   it('shows them, so nothing is reordered and no name passes for another', async () => {
-    const state = await freshState(rig);
-    rig.slack.posts.length = 0;
     const event: EventLike = {
       timestamp: String(NOW - 60_000),
       name: 'experiment_start\u200bed',
@@ -31,16 +29,9 @@ describe('a rule notification for an event with invisible characters in its fiel
       userID: 'u1\u2066\u200d',
       metadata: { note: 'x\ufeff\u2067y\u202c' },
     };
-    const summary = await makeSweeper(rig, state, {
-      policy: policyWith(rig, (p) => {
-        delete p.sweeper?.staleConfigs;
-      }),
-      events: sortedLog(() => [event]),
-      clock: () => NOW,
-    }).run({ now: new Date(NOW), remainingMs: 60_000 });
+    const { summary, text } = await sweepToNotice(rig, event);
 
     expect(summary.rules.notified).toBe(1);
-    const text = rig.slack.posts.find((p) => p.body.text?.includes('rule "tell the channel"'))?.body.text;
     expect(text).toBeDefined();
     expect(text).not.toMatch(INVISIBLE);
     // Not the real event's name: the reader sees that something is in it.

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventLike } from '../../src/sweeper/types.js';
-import { freshState, makeSweeper, NOW, policyWith, type Rig, sortedLog, startRig } from './harness.js';
+import { NOW, type Rig, startRig, sweepToNotice } from './harness.js';
 
 const TECHNOLOGIST = '\u{1F469}\u200d\u{1F4BB}';
 /** Persian "I want": a zero-width non-joiner after its prefix. */
@@ -26,8 +26,6 @@ describe('a rule notification for an event written with joiners', () => {
   });
 
   it('shows emoji and scripts as written, and still marks a joiner in an ASCII word and a bidi override', async () => {
-    const state = await freshState(rig);
-    rig.slack.posts.length = 0;
     const event: EventLike = {
       timestamp: String(NOW - 60_000),
       name: `experiment_done ${TECHNOLOGIST}`,
@@ -36,16 +34,9 @@ describe('a rule notification for an event written with joiners', () => {
       userID: 'experiment_start\u200ded',
       metadata: { note: `\u202e${TECHNOLOGIST}`, edge: `\u200d${TECHNOLOGIST}\u200d` },
     };
-    const summary = await makeSweeper(rig, state, {
-      policy: policyWith(rig, (p) => {
-        delete p.sweeper?.staleConfigs;
-      }),
-      events: sortedLog(() => [event]),
-      clock: () => NOW,
-    }).run({ now: new Date(NOW), remainingMs: 60_000 });
+    const { summary, text } = await sweepToNotice(rig, event);
 
     expect(summary.rules.notified).toBe(1);
-    const text = rig.slack.posts.find((p) => p.body.text?.includes('rule "tell the channel"'))?.body.text;
     expect(text).toBeDefined();
     expect(text).toContain(`*experiment_done ${TECHNOLOGIST}*`);
     expect(text).toContain(`value \`${PERSIAN}\``);
