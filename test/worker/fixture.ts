@@ -3,7 +3,7 @@
  * Slack stand-in, an injectable clock, captured log lines, and helpers to send a request,
  * receive it as a real SQS event and run the handler on it.
  */
-import { PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { BatchGetItemCommand, PutItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { PurgeQueueCommand } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
@@ -233,6 +233,56 @@ export function approvedAuditFailing(bench: Bench, requestId: string, failures: 
     },
   } as unknown as StateTable['client'];
   return { client, tableName: bench.table.tableName };
+}
+
+/** The bench's table with `run` run once, right after the first command `lands` picks has returned. */
+function runOnceAfter(
+  bench: Bench,
+  lands: (command: unknown) => boolean,
+  run: () => Promise<void>,
+): StateTable {
+  const real = bench.table.client;
+  let ran = false;
+  const client = {
+    send: async (command: unknown) => {
+      const out = await real.send(command as never);
+      if (lands(command) && !ran) {
+        ran = true;
+        await run();
+      }
+      return out;
+    },
+  } as unknown as StateTable['client'];
+  return { client, tableName: bench.table.tableName };
+}
+
+/**
+ * The state table as the worker sees it: `run` runs once, right after its first read of
+ * `requestId`'s state, to land a race (a cancel, a click) at that exact point, never by sleeping.
+ */
+export function runAfterStateRead(bench: Bench, requestId: string, run: () => Promise<void>): StateTable {
+  return runOnceAfter(
+    bench,
+    (command) => {
+      const keys =
+        command instanceof BatchGetItemCommand ? Object.values(command.input.RequestItems ?? {}) : [];
+      return keys.flatMap((k) => k.Keys ?? []).some((key) => key.pk?.S === `audit#${requestId}`);
+    },
+    run,
+  );
+}
+
+/**
+ * The state table as the release tick sees it: `run` runs once, right after its first listing of
+ * held requests, to land a race at that exact point, never by sleeping.
+ */
+export function runAfterHeldListing(bench: Bench, run: () => Promise<void>): StateTable {
+  return runOnceAfter(
+    bench,
+    (command) =>
+      command instanceof QueryCommand && command.input.ExpressionAttributeValues?.[':pk']?.S === 'held#all',
+    run,
+  );
 }
 
 /** What the channel was told about `requestId` since post number `from`, each post's body as JSON text. */
