@@ -22,6 +22,9 @@ import { runningFrom } from '../helpers/clock.js';
 import { lambdaContext, queueArn, receiveEvent } from '../helpers/lambda.js';
 import { type SlackCapture, startSlackCapture } from '../helpers/slack-capture.js';
 
+/** The actions queue's visibility timeout: six times the worker's 60 s timeout (infra/autopilot-stack.ts). */
+export const VISIBILITY_MS = 6 * 60_000;
+
 export interface LogLine {
   level: string;
   message: string;
