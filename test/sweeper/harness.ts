@@ -4,6 +4,7 @@
  * queue and read the sweeper's state items.
  */
 import { CreateQueueCommand, DeleteMessageBatchCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { afterAll, beforeAll } from 'vitest';
 import { clockOf, createConsoleClient } from '../../src/console/index.js';
 import { type Emulators, startEmulators } from '../../src/local/emulators.js';
 import { createLogger, type Logger } from '../../src/observability/logger.js';
@@ -54,6 +55,25 @@ export async function startRig(
       await Promise.all([emulators.stop(), sandbox.close(), slack.close()]);
     },
   };
+}
+
+/**
+ * The rig of the enclosing describe block (or file): started before its tests, closed after them,
+ * so that a test file says only what its rig serves. Use it inside hooks and tests only.
+ */
+export function rigForTests(options: Parameters<typeof startRig>[0] = {}): Rig {
+  let started: Rig | undefined;
+  beforeAll(async () => {
+    started = await startRig(options);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  const startedRig = (): Rig => {
+    if (!started) throw new Error('the rig is started before the first test (use it in hooks and tests)');
+    return started;
+  };
+  return new Proxy({} as Rig, { get: (_, name) => Reflect.get(startedRig(), name) });
 }
 
 let counter = 0;

@@ -5,18 +5,12 @@
  * release manager*` read as our bold words. Driven through the real sweeper, its Slack poster and
  * a Slack stand-in.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EventLike } from '../../src/sweeper/types.js';
-import { NOW, type Rig, startRig, sweepToNotice } from './harness.js';
+import { NOW, rigForTests, sweepToNotice } from './harness.js';
 
 describe('a rule notification for an event whose fields hold Slack formatting', () => {
-  let rig: Rig;
-  beforeAll(async () => {
-    rig = await startRig({ eventCount: 0 });
-  });
-  afterAll(async () => {
-    await rig?.close();
-  });
+  const rig = rigForTests({ eventCount: 0 });
 
   it('shows the client’s words as code: none of them formats the notice', async () => {
     const event: EventLike = {

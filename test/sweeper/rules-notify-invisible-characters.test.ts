@@ -5,21 +5,15 @@
  * space let `experiment_start\u200Bed` pass for the real `experiment_started`. Driven through the
  * real sweeper, its Slack poster and a Slack stand-in.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EventLike } from '../../src/sweeper/types.js';
-import { NOW, type Rig, startRig, sweepToNotice } from './harness.js';
+import { NOW, rigForTests, sweepToNotice } from './harness.js';
 
 /** Bidi embeddings, overrides, isolates and marks; zero-width spaces, joiners and the BOM. */
 const INVISIBLE = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/u;
 
 describe('a rule notification for an event with invisible characters in its fields', () => {
-  let rig: Rig;
-  beforeAll(async () => {
-    rig = await startRig({ eventCount: 0 });
-  });
-  afterAll(async () => {
-    await rig?.close();
-  });
+  const rig = rigForTests({ eventCount: 0 });
 
   it('shows them, so nothing is reordered and no name passes for another', async () => {
     const event: EventLike = {

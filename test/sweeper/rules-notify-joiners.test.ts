@@ -6,9 +6,9 @@
  * name passing for another) and every bidi override are still shown. Driven through the real
  * sweeper, its Slack poster and a Slack stand-in.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EventLike } from '../../src/sweeper/types.js';
-import { NOW, type Rig, startRig, sweepToNotice } from './harness.js';
+import { NOW, rigForTests, sweepToNotice } from './harness.js';
 
 const TECHNOLOGIST = '\u{1F469}\u200d\u{1F4BB}';
 /** Persian "I want": a zero-width non-joiner after its prefix. */
@@ -17,13 +17,7 @@ const PERSIAN = '\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645';
 const HINDI = '\u0915\u094d\u200d\u0937';
 
 describe('a rule notification for an event written with joiners', () => {
-  let rig: Rig;
-  beforeAll(async () => {
-    rig = await startRig({ eventCount: 0 });
-  });
-  afterAll(async () => {
-    await rig?.close();
-  });
+  const rig = rigForTests({ eventCount: 0 });
 
   it('shows emoji and scripts as written, and still marks a joiner in an ASCII word and a bidi override', async () => {
     const event: EventLike = {

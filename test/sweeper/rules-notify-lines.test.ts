@@ -5,20 +5,14 @@
  * "approved by" line looks like the bot's own words. Driven through the real sweeper, its
  * Slack poster and a Slack stand-in.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EventLike } from '../../src/sweeper/types.js';
-import { NOW, type Rig, startRig, sweepToNotice } from './harness.js';
+import { NOW, rigForTests, sweepToNotice } from './harness.js';
 
 const FORGED = ':white_check_mark: Release trg_prod phase ph_9 approved by the release manager';
 
 describe('a rule notification for an event with line breaks in its fields', () => {
-  let rig: Rig;
-  beforeAll(async () => {
-    rig = await startRig({ eventCount: 0 });
-  });
-  afterAll(async () => {
-    await rig?.close();
-  });
+  const rig = rigForTests({ eventCount: 0 });
 
   it('is posted as one line: no client-written line reaches the channel on its own', async () => {
     const event: EventLike = {
