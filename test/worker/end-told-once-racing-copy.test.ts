@@ -9,18 +9,12 @@
  */
 import { PutItemCommand, type PutItemCommandInput } from '@aws-sdk/client-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { readAudit } from '../../src/state/audit.js';
 import type { StateTable } from '../../src/state/table.js';
-import { type Bench, startBench } from './fixture.js';
+import { benchForFile } from './fixture.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
+const bench = benchForFile();
 
 const onReceive = (event: SQSEvent, count: number): SQSEvent => ({
   Records: event.Records.map((r) => ({

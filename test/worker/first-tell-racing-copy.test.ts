@@ -8,7 +8,7 @@
  */
 import { PutItemCommand, type PutItemCommandInput } from '@aws-sdk/client-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../src/policy/parse.js';
 import { postToSlack } from '../../src/slack/post.js';
 import { readAudit } from '../../src/state/audit.js';
@@ -16,16 +16,10 @@ import type { StateTable } from '../../src/state/table.js';
 import { cancelHeldRequest } from '../../src/worker/cancel.js';
 import { endCancelledNow } from '../../src/worker/cancel-now.js';
 import { releaseHeld } from '../../src/worker/release.js';
-import { type Bench, basePolicy, startBench } from './fixture.js';
+import { basePolicy, benchForFile } from './fixture.js';
 import { releaseDeps } from './questions.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
+const bench = benchForFile();
 beforeEach(async () => {
   bench.clock.now = new Date('2026-11-24T10:00:00Z'); // a Tuesday, in office hours
   await bench.purge();

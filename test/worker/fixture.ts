@@ -313,7 +313,15 @@ export function benchForFile(options: Parameters<typeof startBench>[0] = {}): Be
     if (!started) throw new Error('the bench is started before the first test (use it in hooks and tests)');
     return started;
   };
-  return new Proxy({} as Bench, { get: (_, name) => Reflect.get(startedBench(), name) });
+  return new Proxy({} as Bench, {
+    get: (_, name) => Reflect.get(startedBench(), name),
+    // So that `{ ...bench, table }` spreads the started bench (a deployed tick on another table).
+    ownKeys: () => Reflect.ownKeys(startedBench()),
+    getOwnPropertyDescriptor: (_, name) => {
+      const own = Reflect.getOwnPropertyDescriptor(startedBench(), name);
+      return own && { ...own, configurable: true };
+    },
+  });
 }
 
 /** The bench of a test file (benchForFile), reset before each test: 10:00 on Monday 2026-11-23, the queue empty. */

@@ -6,21 +6,15 @@
  * cancel is a signed slash command through the webhook's handler, run right after the tick's
  * listing of held requests returns (the state table the tick sees runs it), never by sleeping.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { parsePolicy } from '../../src/policy/parse.js';
 import { readAudit, readFinal } from '../../src/state/audit.js';
 import { listHeld } from '../../src/state/held.js';
-import { type Bench, basePolicy, channelPostsAbout, runAfterHeldListing, startBench } from './fixture.js';
+import { basePolicy, benchForFile, channelPostsAbout, runAfterHeldListing } from './fixture.js';
 import { chatCommand } from './questions.js';
 import { deployedTick, holdStuck } from './stuck.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
+const bench = benchForFile();
 
 it('a cancel after the tick listed an expired stuck wait: it ends cancelled, never told denied', async () => {
   const id = 'stuck-expiry-cancel-1';
