@@ -288,6 +288,31 @@ export function runAfterHeldListing(bench: Bench, run: () => Promise<void>): Sta
   );
 }
 
+/**
+ * The bench's table with `run` run once, right before the put of `requestId`'s `result` audit
+ * record: to let another copy of a message run to its end at that exact point, never by sleeping.
+ */
+export function runBeforeAuditPut(
+  bench: Bench,
+  requestId: string,
+  result: string,
+  run: () => Promise<unknown>,
+): StateTable {
+  const real = bench.table.client;
+  let ran = false;
+  const client = {
+    send: async (command: unknown) => {
+      const item = command instanceof PutItemCommand ? command.input.Item : undefined;
+      if (!ran && item?.requestId?.S === requestId && item?.result?.S === result) {
+        ran = true;
+        await run();
+      }
+      return real.send(command as never);
+    },
+  } as unknown as StateTable['client'];
+  return { client, tableName: bench.table.tableName };
+}
+
 /** What the channel was told about `requestId` since post number `from`, each post's body as JSON text. */
 export function channelPostsAbout(bench: Bench, requestId: string, from: number): string[] {
   return bench.slack.posts
