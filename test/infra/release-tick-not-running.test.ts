@@ -7,56 +7,26 @@
  * (one EMF line per tick) and an alarm fires when none came for a while: never on a normal
  * schedule (a late metric line or a dropped tick), and within about 15 minutes of a stop.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type Emulators, startEmulators } from '../../src/local/emulators.js';
+import { describe, expect, it } from 'vitest';
 import { scheduledEvent } from '../../src/local/events.js';
 import { lambdaContext } from '../helpers/lambda.js';
 import { alarmReading, emittedMetrics, expectReadsEmitted, simulate } from './alarm-reading.js';
-import { type Synthesized, synthesize } from './synth.js';
+import { deployedWithMetrics } from './deployed-metrics.js';
 
-let s: Synthesized;
-let emulators: Emulators;
-const dir = mkdtempSync(join(tmpdir(), 'release-tick-heartbeat-'));
-const metricsFile = join(dir, 'metrics.jsonl');
-
-beforeAll(async () => {
-  s = synthesize({}, { bundle: false });
-  emulators = await startEmulators();
-  const env: Record<string, string> = {
-    AUTOPILOT_POLICY: 'policy.json',
-    CONSOLE_API_BASE_URL: 'http://127.0.0.1:9',
-    CONSOLE_API_KEY: 'unused-key',
-    WEBHOOK_REQUESTER_KEY: 'test-webhook-key',
-    SWEEPER_REQUESTER_KEY: 'test-sweeper-key',
-    ACTIONS_QUEUE_URL: emulators.queueUrl,
-    DLQ_URL: emulators.dlqUrl,
-    STATE_TABLE_NAME: emulators.tableName,
-    AWS_ENDPOINT_URL_SQS: emulators.sqsEndpoint,
-    AWS_ENDPOINT_URL_DYNAMODB: emulators.dynamodbEndpoint,
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
-    LOG_LEVEL: 'error',
-    // Where the deployed wiring also copies its metric lines (the local stack's file).
-    AUTOPILOT_METRICS_FILE: metricsFile,
-  };
-  for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
-  vi.stubEnv('AUTOPILOT_SECRET_ID', '');
-}, 120_000);
-afterAll(async () => {
-  vi.unstubAllEnvs();
-  s?.cleanup();
-  await emulators?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const deployed = deployedWithMetrics('release-tick-heartbeat', (emulators) => ({
+  AUTOPILOT_POLICY: 'policy.json',
+  CONSOLE_API_BASE_URL: 'http://127.0.0.1:9',
+  CONSOLE_API_KEY: 'unused-key',
+  WEBHOOK_REQUESTER_KEY: 'test-webhook-key',
+  SWEEPER_REQUESTER_KEY: 'test-sweeper-key',
+  ACTIONS_QUEUE_URL: emulators.queueUrl,
+  DLQ_URL: emulators.dlqUrl,
+}));
 
 /** Minutes between ticks, from the rule that invokes the worker. */
 function tickMinutes(): number {
-  const workerId = s.logicalId('Worker/Function');
-  const rules = Object.values(s.json.Resources).filter(
+  const workerId = deployed.synth.logicalId('Worker/Function');
+  const rules = Object.values(deployed.synth.json.Resources).filter(
     (r) =>
       r.Type === 'AWS::Events::Rule' &&
       JSON.stringify(r.Properties?.Targets).includes(JSON.stringify({ 'Fn::GetAtt': [workerId, 'Arn'] })),
@@ -75,8 +45,8 @@ describe('a release tick that stops', () => {
     await handler(tick as never, lambdaContext({ timeoutMs: 60_000 }));
     await handler(tick as never, lambdaContext({ timeoutMs: 60_000 }));
 
-    const lines = readFileSync(metricsFile, 'utf8').split('\n').filter(Boolean);
-    const alarm = alarmReading(s, 'ReleaseTicks');
+    const lines = deployed.metricLines();
+    const alarm = alarmReading(deployed.synth, 'ReleaseTicks');
     const beats = emittedMetrics(lines).filter((m) => m.name === 'ReleaseTicks');
     expect(beats).toHaveLength(2);
     for (const beat of beats) expectReadsEmitted(alarm, beat);
@@ -86,7 +56,7 @@ describe('a release tick that stops', () => {
   });
 
   it('stays OK on a normal schedule (late metric lines, a dropped tick) and fires within 15 minutes of a stop', () => {
-    const alarm = alarmReading(s, 'ReleaseTicks');
+    const alarm = alarmReading(deployed.synth, 'ReleaseTicks');
     const every = tickMinutes() * 60;
     const day = 24 * 3600;
     for (const aligned of [true, false])

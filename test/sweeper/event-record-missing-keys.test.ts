@@ -6,14 +6,12 @@
  * nothing an operator could do), and no event logged after it was ever handed to a rule or
  * recorded as an exposure, until the platform expired it.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clockOf, createConsoleClient } from '../../src/console/index.js';
-import { parsePolicy } from '../../src/policy/parse.js';
 import { sweeperHandler } from '../../src/sweeper/handler.js';
+import { type EventsAsWritten, serveEventsAsWritten } from '../helpers/events-as-written.js';
 import {
-  APPROVE_CANARY_RULE,
+  canaryRulePolicy,
+  consoleEventsAt,
   drainQueue,
   freshState,
   makeSweeper,
@@ -24,36 +22,17 @@ import {
 
 const MIN = 60_000;
 
-/** GET /console/v1/events over HTTP, oldest first, serving `records` exactly as written. */
-function eventsServer(records: Array<Record<string, unknown>>): Promise<Server> {
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const page = Number(url.searchParams.get('page') ?? 1);
-    const limit = Number(url.searchParams.get('limit') ?? 10);
-    const data = records.slice((page - 1) * limit, page * limit);
-    res.setHeader('content-type', 'application/json');
-    res.end(
-      JSON.stringify({
-        message: 'Events listed successfully',
-        data,
-        pagination: { itemsPerPage: limit, pageNumber: page, totalItems: records.length },
-      }),
-    );
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
-
 describe('an event record without a timestamp or name key', () => {
   let rig: Rig;
-  let server: Server;
+  let server: EventsAsWritten;
   const records: Array<Record<string, unknown>> = [];
   beforeAll(async () => {
     rig = await startRig({ eventCount: 10 });
-    server = await eventsServer(records);
+    server = await serveEventsAsWritten(records);
   });
   afterAll(async () => {
     await rig.close();
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
   });
 
   it('does not stop the walk at its page: the events after it reach the rules', async () => {
@@ -69,21 +48,9 @@ describe('an event record without a timestamp or name key', () => {
       checks(NOW - 10 * MIN, 2),
     );
     const state = await freshState(rig);
-    const { port } = server.address() as AddressInfo;
-    const client = createConsoleClient({
-      baseUrl: `http://127.0.0.1:${port}`,
-      apiKey: 'k',
-      maxRetries: 0,
-      clock: clockOf(() => NOW),
-    });
-    const policy = parsePolicy({
-      version: 1,
-      actions: { archive_config: { requesters: ['schedule:*'] } },
-      sweeper: { eventRules: [APPROVE_CANARY_RULE] },
-    });
     const sweeper = makeSweeper(rig, state, {
-      policy,
-      events: client.events,
+      policy: canaryRulePolicy({ staleConfigs: false }),
+      events: consoleEventsAt(server.url),
       clock: () => NOW,
       pageSize: 10,
     });

@@ -6,15 +6,13 @@
  * recorded, nothing judged, until the platform expired it. It reads as an empty record instead,
  * in its place (pagination and counts stay right), which no rule or exposure reads.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clockOf, createConsoleClient } from '../../src/console/index.js';
-import { parsePolicy } from '../../src/policy/parse.js';
 import { readCursor } from '../../src/state/sweep-cursor.js';
 import { sweeperHandler } from '../../src/sweeper/handler.js';
+import { type EventsAsWritten, serveEventsAsWritten } from '../helpers/events-as-written.js';
 import {
-  APPROVE_CANARY_RULE,
+  canaryRulePolicy,
+  consoleEventsAt,
   drainQueue,
   freshState,
   makeSweeper,
@@ -25,36 +23,17 @@ import {
 
 const MIN = 60_000;
 
-/** GET /console/v1/events over HTTP, oldest first, serving `records` exactly as written. */
-function eventsServer(records: unknown[]): Promise<Server> {
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const page = Number(url.searchParams.get('page') ?? 1);
-    const limit = Number(url.searchParams.get('limit') ?? 10);
-    const data = records.slice((page - 1) * limit, page * limit);
-    res.setHeader('content-type', 'application/json');
-    res.end(
-      JSON.stringify({
-        message: 'Events listed successfully',
-        data,
-        pagination: { itemsPerPage: limit, pageNumber: page, totalItems: records.length },
-      }),
-    );
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
-
 describe('an events page element that is not a record', () => {
   let rig: Rig;
-  let server: Server;
+  let server: EventsAsWritten;
   const records: unknown[] = [];
   beforeAll(async () => {
     rig = await startRig({ eventCount: 10 });
-    server = await eventsServer(records);
+    server = await serveEventsAsWritten(records);
   });
   afterAll(async () => {
     await rig.close();
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
   });
 
   it('does not stop the walk at its page: the events after it reach the rules', async () => {
@@ -74,21 +53,9 @@ describe('an events page element that is not a record', () => {
       ...Array.from({ length: 4 }, (_, i) => checks(NOW - (9 - i) * MIN, 3 + i)),
     );
     const state = await freshState(rig);
-    const { port } = server.address() as AddressInfo;
-    const client = createConsoleClient({
-      baseUrl: `http://127.0.0.1:${port}`,
-      apiKey: 'k',
-      maxRetries: 0,
-      clock: clockOf(() => NOW),
-    });
-    const policy = parsePolicy({
-      version: 1,
-      actions: { archive_config: { requesters: ['schedule:*'] } },
-      sweeper: { eventRules: [APPROVE_CANARY_RULE] },
-    });
     const sweeper = makeSweeper(rig, state, {
-      policy,
-      events: client.events,
+      policy: canaryRulePolicy({ staleConfigs: false }),
+      events: consoleEventsAt(server.url),
       clock: () => NOW,
       pageSize: 6,
     });

@@ -7,10 +7,10 @@
  * again on each rise: two archive requests (two questions, two "Done") for one config.
  * Clocks are injected; nothing depends on the machine's.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { parsePolicy } from '../../src/policy/parse.js';
 import type { EventLike } from '../../src/sweeper/types.js';
-import { DAY, drainQueue, freshState, makeSweeper, NOW, type Rig, sortedLog, startRig } from './harness.js';
+import { DAY, drainQueue, freshState, makeSweeper, NOW, rigForTests, sortedLog } from './harness.js';
 
 const HOUR = 3_600_000;
 const exposure = (config: string, at: number): EventLike => ({
@@ -19,13 +19,7 @@ const exposure = (config: string, at: number): EventLike => ({
   metadata: { config },
 });
 
-let rig: Rig;
-beforeAll(async () => {
-  rig = await startRig({ eventCount: 10 });
-});
-afterAll(async () => {
-  await rig?.close();
-});
+const rig = rigForTests({ eventCount: 10 });
 
 it('a stale config whose archive still waits is not asked for again when the watermark rises', async () => {
   const state = await freshState(rig);

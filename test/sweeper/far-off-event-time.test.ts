@@ -7,7 +7,7 @@
  * keeps an event to deliver it late, is refused with an error naming both times (SweeperErrors),
  * writing nothing; and a cursor such a run wrote before supersedes no real run.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../src/policy/parse.js';
 import { readCursor } from '../../src/state/sweep-cursor.js';
 import { sweeperHandler } from '../../src/sweeper/handler.js';
@@ -18,9 +18,8 @@ import {
   freshState,
   makeSweeper,
   NOW,
-  type Rig,
+  rigForTests,
   sortedLog,
-  startRig,
 } from './harness.js';
 
 const MIN = 60_000;
@@ -28,13 +27,7 @@ const HOUR = 60 * MIN;
 const FUTURE = Date.parse('2030-01-01T00:00:00.000Z');
 
 describe('an invocation whose time is far from the clock', () => {
-  let rig: Rig;
-  beforeAll(async () => {
-    rig = await startRig({ eventCount: 10 });
-  });
-  afterAll(async () => {
-    await rig.close();
-  });
+  const rig = rigForTests({ eventCount: 10 });
 
   /** A fresh state, a log of release checks, and the handler over a sweeper on an injected clock. */
   async function setup() {

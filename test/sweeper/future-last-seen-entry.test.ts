@@ -6,11 +6,11 @@
  * without an entry of its own look just as used. An entry was written by the run that recorded
  * it (its `updatedAt`), so its exposure was logged by then: that is the latest it can count for.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../src/policy/parse.js';
 import { batchPut } from '../../src/state/dynamo-batch.js';
 import type { EventLike } from '../../src/sweeper/types.js';
-import { DAY, drainQueue, freshState, makeSweeper, NOW, type Rig, sortedLog, startRig } from './harness.js';
+import { DAY, drainQueue, freshState, makeSweeper, NOW, rigForTests, sortedLog } from './harness.js';
 
 const TEN_YEARS = 3650 * DAY;
 const exposure = (ts: number, config: string): EventLike => ({
@@ -29,13 +29,7 @@ const olderVersionItem = (sk: string, lastSeen: number, writtenAt: number) => ({
 });
 
 describe('a last-seen entry an older version stored years ahead', () => {
-  let rig: Rig;
-  beforeAll(async () => {
-    rig = await startRig({ eventCount: 10 });
-  });
-  afterAll(async () => {
-    await rig.close();
-  });
+  const rig = rigForTests({ eventCount: 10 });
 
   // Sixty days of history: web_banner in use daily, old_promo until 40 days ago.
   const log: EventLike[] = [];

@@ -5,20 +5,10 @@
  * however long the config then went unused. An event read now was logged no later than now: its
  * exposure is recorded at the run's time at most.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../src/policy/parse.js';
 import type { EventLike } from '../../src/sweeper/types.js';
-import {
-  DAY,
-  drainQueue,
-  freshState,
-  makeSweeper,
-  NOW,
-  type Rig,
-  sortedLog,
-  startRig,
-  stateOf,
-} from './harness.js';
+import { DAY, drainQueue, freshState, makeSweeper, NOW, rigForTests, sortedLog, stateOf } from './harness.js';
 
 const MIN = 60_000;
 const exposure = (ts: number, config: string, source = 'web_sdk'): EventLike => ({
@@ -29,13 +19,7 @@ const exposure = (ts: number, config: string, source = 'web_sdk'): EventLike => 
 });
 
 describe('an exposure stamped years ahead by a device with a wrong clock', () => {
-  let rig: Rig;
-  beforeAll(async () => {
-    rig = await startRig({ eventCount: 10 });
-  });
-  afterAll(async () => {
-    await rig.close();
-  });
+  const rig = rigForTests({ eventCount: 10 });
 
   it('does not keep its config from ever being judged stale', async () => {
     const log: EventLike[] = [];

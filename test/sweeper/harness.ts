@@ -4,7 +4,8 @@
  * queue and read the sweeper's state items.
  */
 import { CreateQueueCommand, DeleteMessageBatchCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { createConsoleClient } from '../../src/console/index.js';
+import { afterAll, beforeAll } from 'vitest';
+import { clockOf, createConsoleClient } from '../../src/console/index.js';
 import { type Emulators, startEmulators } from '../../src/local/emulators.js';
 import { createLogger, type Logger } from '../../src/observability/logger.js';
 import { parsePolicy } from '../../src/policy/parse.js';
@@ -54,6 +55,25 @@ export async function startRig(
       await Promise.all([emulators.stop(), sandbox.close(), slack.close()]);
     },
   };
+}
+
+/**
+ * The rig of the enclosing describe block (or file): started before its tests, closed after them,
+ * so that a test file says only what its rig serves. Use it inside hooks and tests only.
+ */
+export function rigForTests(options: Parameters<typeof startRig>[0] = {}): Rig {
+  let started: Rig | undefined;
+  beforeAll(async () => {
+    started = await startRig(options);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  const startedRig = (): Rig => {
+    if (!started) throw new Error('the rig is started before the first test (use it in hooks and tests)');
+    return started;
+  };
+  return new Proxy({} as Rig, { get: (_, name) => Reflect.get(startedRig(), name) });
 }
 
 let counter = 0;
@@ -125,6 +145,13 @@ export function policyWith(rig: Rig, patch: (p: PolicyInput) => void = () => {})
   return parsePolicy(input, 'test policy');
 }
 
+/** The base policy's event rules alone (no stale sweep), posting to the Slack stand-in: for tests of rule notices. */
+export function rulesOnlyPolicy(rig: Rig) {
+  return policyWith(rig, (p) => {
+    delete p.sweeper?.staleConfigs;
+  });
+}
+
 /** Log lines, kept for assertions and silent on stdout. */
 export function memoryLogger(): { logger: Logger; lines: Array<Record<string, unknown>> } {
   const lines: Array<Record<string, unknown>> = [];
@@ -172,6 +199,23 @@ export async function sweepLog(rig: Rig, log: EventLike[]) {
   return { summary, lines, table: state.table };
 }
 
+/**
+ * One sweep at NOW over `event` alone, on a fresh state with the rules-only policy: its summary
+ * and the text of the "tell the channel" notice posted for it (undefined if none was), so that
+ * the tests of what a client's words do to a notice keep only the event and what they expect.
+ */
+export async function sweepToNotice(rig: Rig, event: EventLike) {
+  const state = await freshState(rig);
+  rig.slack.posts.length = 0;
+  const summary = await makeSweeper(rig, state, {
+    policy: rulesOnlyPolicy(rig),
+    events: sortedLog(() => [event]),
+    clock: () => NOW,
+  }).run({ now: new Date(NOW), remainingMs: 60_000 });
+  const text = rig.slack.posts.find((p) => p.body.text?.includes('rule "tell the channel"'))?.body.text;
+  return { summary, text };
+}
+
 /** Every message body on the queue (received and deleted), bounded. */
 export async function drainQueue(rig: Rig, queueUrl: string): Promise<Array<Record<string, unknown>>> {
   const bodies: Array<Record<string, unknown>> = [];
@@ -204,6 +248,11 @@ export async function stateOf(table: StateTable) {
 /** GET /events requests the sandbox served since `from` (an index into its log). */
 export function eventRequests(rig: Rig, from = 0) {
   return rig.sandbox.sandbox.requests.slice(from).filter((r) => r.path === '/console/v1/events');
+}
+
+/** The events of a Console client at `baseUrl` (a stand-in server), at NOW and without retries. */
+export function consoleEventsAt(baseUrl: string): EventsSource {
+  return createConsoleClient({ baseUrl, apiKey: 'k', maxRetries: 0, clock: clockOf(() => NOW) }).events;
 }
 
 /** A log served oldest first from `log()` (read at every page, so a test can change it between runs). */

@@ -6,11 +6,11 @@
  * Each test states which archive the old rule (observation from the median stamp of the oldest
  * page) would have queued. Clocks are injected; nothing depends on the machine's.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../src/policy/parse.js';
 import { LONGEST_SILENCE_MS, observe } from '../../src/sweeper/observation.js';
 import type { EventLike } from '../../src/sweeper/types.js';
-import { DAY, drainQueue, freshState, makeSweeper, NOW, type Rig, sortedLog, startRig } from './harness.js';
+import { DAY, drainQueue, freshState, makeSweeper, NOW, rigForTests, sortedLog } from './harness.js';
 
 const HOUR = 3_600_000;
 const STALE = { configs: ['cfg_x'], staleAfterDays: 30, graceDays: 0, dryRun: false };
@@ -29,13 +29,7 @@ const daily = (from: number, to: number): EventLike[] =>
   ]).flat();
 
 describe('history counted as observation', () => {
-  let rig: Rig;
-  beforeAll(async () => {
-    rig = await startRig({ eventCount: 10 });
-  });
-  afterAll(async () => {
-    await rig?.close();
-  });
+  const rig = rigForTests({ eventCount: 10 });
 
   async function runner(log: EventLike[]) {
     const state = await freshState(rig);

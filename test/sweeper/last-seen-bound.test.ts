@@ -8,7 +8,7 @@
  * never makes a config in use look stale.
  */
 import type { QueryCommandOutput } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../src/policy/parse.js';
 import { LAST_SEEN_MAX_IDS, loadLastSeen } from '../../src/state/last-seen.js';
 import type { StateTable } from '../../src/state/table.js';
@@ -20,9 +20,8 @@ import {
   makeSweeper,
   memoryLogger,
   NOW,
-  type Rig,
+  rigForTests,
   sortedLog,
-  startRig,
 } from './harness.js';
 
 const HOUR = 3_600_000;
@@ -63,13 +62,7 @@ function counting(table: StateTable) {
 }
 
 describe('the last-seen index, when clients log ids that are no config', () => {
-  let rig: Rig;
-  beforeAll(async () => {
-    rig = await startRig({ eventCount: 10 });
-  });
-  afterAll(async () => {
-    await rig.close();
-  });
+  const rig = rigForTests({ eventCount: 10 });
 
   it('keeps at most LAST_SEEN_MAX_IDS (10,000) ids, and a run reads no more than that', async () => {
     const state = await freshState(rig);

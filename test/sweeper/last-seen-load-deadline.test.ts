@@ -7,7 +7,7 @@
  * emulators, with its clock advanced one second per BatchWriteItem (throttled writes).
  */
 import { BatchWriteItemCommand } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { parsePolicy } from '../../src/policy/parse.js';
 import { batchPut } from '../../src/state/dynamo-batch.js';
 import { loadLastSeen } from '../../src/state/last-seen.js';
@@ -21,18 +21,11 @@ import {
   makeSweeper,
   memoryLogger,
   NOW,
-  type Rig,
+  rigForTests,
   sortedLog,
-  startRig,
 } from './harness.js';
 
-let rig: Rig;
-beforeAll(async () => {
-  rig = await startRig({ eventCount: 10 });
-});
-afterAll(async () => {
-  await rig.close();
-});
+const rig = rigForTests({ eventCount: 10 });
 
 /** The table, on which each BatchWriteItem takes a second of `clock` (DynamoDB throttling them). */
 function throttledWrites(table: StateTable, clock: { now: number }): StateTable {

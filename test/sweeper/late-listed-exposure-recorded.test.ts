@@ -5,11 +5,11 @@
  * A config back in use through that client was judged stale meanwhile, in the very run that had
  * read its exposure, and its archive queued (the worker then found no exposure either).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../src/policy/parse.js';
 import type { NewEvent } from '../../src/sandbox/index.js';
 import type { EventOrder } from '../../src/sweeper/types.js';
-import { drainQueue, freshState, makeSweeper, NOW, type Rig, startRig, stateOf } from './harness.js';
+import { drainQueue, freshState, makeSweeper, NOW, rigForTests, stateOf } from './harness.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -25,13 +25,7 @@ const exposure = (at: number, config: string): NewEvent => ({
 describe.each(['oldest-first', 'newest-first'] as const)(
   'a log listed by arrival, %s',
   (order: EventOrder) => {
-    let rig: Rig;
-    beforeAll(async () => {
-      rig = await startRig({ eventOrder: order, eventCount: 0, eventListing: 'arrival' });
-    });
-    afterAll(async () => {
-      await rig.close();
-    });
+    const rig = rigForTests({ eventOrder: order, eventCount: 0, eventListing: 'arrival' });
 
     it('records an exposure the sweeper’s walk read listed late, before judging the config stale', async () => {
       rig.sandbox.sandbox.reset();

@@ -9,7 +9,7 @@
  * wrote the cursor, `caughtUpAt` and the read-up-to back to its older time.
  */
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../src/policy/parse.js';
 import { READ_UP_TO_KEY, readCursor } from '../../src/state/sweep-cursor.js';
 import { sweeperHandler } from '../../src/sweeper/handler.js';
@@ -20,21 +20,14 @@ import {
   freshState,
   makeSweeper,
   NOW,
-  type Rig,
+  rigForTests,
   sortedLog,
-  startRig,
 } from './harness.js';
 
 const MIN = 60_000;
 
 describe('a late copy of a scheduled sweeper invocation', () => {
-  let rig: Rig;
-  beforeAll(async () => {
-    rig = await startRig({ eventCount: 10 });
-  });
-  afterAll(async () => {
-    await rig.close();
-  });
+  const rig = rigForTests({ eventCount: 10 });
 
   it('runs after a newer run without re-reading the log or moving its state back', async () => {
     const state = await freshState(rig);

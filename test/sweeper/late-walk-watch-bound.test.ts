@@ -6,10 +6,10 @@
  * the watch set every id it found that was not watched: the ids the bound had dropped, hundreds
  * written back to the table in every run, judged, then deleted again at the start of the next.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../src/policy/parse.js';
 import type { EventLike } from '../../src/sweeper/types.js';
-import { freshState, makeSweeper, NOW, type Rig, sortedLog, startRig, stateOf } from './harness.js';
+import { freshState, makeSweeper, NOW, rigForTests, sortedLog, stateOf } from './harness.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -20,13 +20,7 @@ const exposure = (config: string, at: number): EventLike => ({
 });
 
 describe('the late-exposure walk and the bounded watch set', () => {
-  let rig: Rig;
-  beforeAll(async () => {
-    rig = await startRig({ eventCount: 10 });
-  });
-  afterAll(async () => {
-    await rig.close();
-  });
+  const rig = rigForTests({ eventCount: 10 });
 
   it('watches no id whose last-seen entry the index does not keep', async () => {
     const state = await freshState(rig);

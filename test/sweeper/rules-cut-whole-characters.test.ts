@@ -6,11 +6,11 @@
  * JSON reader refuses). Now every cut keeps whole characters. Driven through the real sweeper,
  * its Slack poster and a Slack stand-in.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NOTIFY_CAP_PER_RULE } from '../../src/sweeper/notices.js';
 import { ENQUEUE_CAP_PER_RULE } from '../../src/sweeper/request-cap.js';
 import type { EventLike } from '../../src/sweeper/types.js';
-import { freshState, makeSweeper, NOW, policyWith, type Rig, sortedLog, startRig } from './harness.js';
+import { freshState, makeSweeper, NOW, rigForTests, rulesOnlyPolicy, sortedLog } from './harness.js';
 
 /** Half of a surrogate pair: with the `u` flag, only a lone one matches. */
 const HALF_CHARACTER = /[\uD800-\uDFFF]/u;
@@ -21,21 +21,13 @@ const emojiAt = (prefix: string, at: number) =>
   `${prefix}${'x'.repeat(at - 1 - prefix.length)}${EMOJI.repeat(4)}`;
 
 describe('client-written text the sweeper cuts for the channel', () => {
-  let rig: Rig;
-  beforeAll(async () => {
-    rig = await startRig({ eventCount: 0 });
-  });
-  afterAll(async () => {
-    await rig?.close();
-  });
+  const rig = rigForTests({ eventCount: 0 });
 
   async function sweep(events: EventLike[]) {
     const state = await freshState(rig);
     rig.slack.posts.length = 0;
     const summary = await makeSweeper(rig, state, {
-      policy: policyWith(rig, (p) => {
-        delete p.sweeper?.staleConfigs;
-      }),
+      policy: rulesOnlyPolicy(rig),
       events: sortedLog(() => events),
       clock: () => NOW,
       pageSize: 1000,

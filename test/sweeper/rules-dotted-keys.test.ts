@@ -5,10 +5,10 @@
  * spelling) never matched, and nothing said so: no skip, no warning, the approval never queued.
  * Driven through the real sweeper.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../src/policy/parse.js';
 import type { EventLike } from '../../src/sweeper/types.js';
-import { drainQueue, freshState, makeSweeper, NOW, type Rig, sortedLog, startRig } from './harness.js';
+import { drainQueue, freshState, makeSweeper, NOW, rigForTests, sortedLog } from './harness.js';
 
 const policy = parsePolicy({
   version: 1,
@@ -28,13 +28,7 @@ const policy = parsePolicy({
 });
 
 describe('an event rule on a metadata key the client wrote with dots in it', () => {
-  let rig: Rig;
-  beforeAll(async () => {
-    rig = await startRig({ eventCount: 0 });
-  });
-  afterAll(async () => {
-    await rig?.close();
-  });
+  const rig = rigForTests({ eventCount: 0 });
 
   it('matches it and fills its template from it', async () => {
     const state = await freshState(rig);

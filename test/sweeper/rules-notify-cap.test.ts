@@ -7,7 +7,7 @@
  * marked as handled (never posted by a later run, also after a crash) and summed up in one post.
  * Driven through the real sweeper, an injected clock and a Slack stand-in that records posts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NOTIFY_CAP_PER_RULE } from '../../src/sweeper/notices.js';
 import type { EventLike } from '../../src/sweeper/types.js';
 import {
@@ -17,8 +17,8 @@ import {
   NOW,
   policyWith,
   type Rig,
+  rigForTests,
   sortedLog,
-  startRig,
 } from './harness.js';
 
 const FLOOD = 300;
@@ -40,13 +40,7 @@ const floodPolicy = (rig: Rig) =>
   });
 
 describe('a flood of events matching a notify rule', () => {
-  let rig: Rig;
-  beforeAll(async () => {
-    rig = await startRig({ eventCount: 0 });
-  });
-  afterAll(async () => {
-    await rig?.close();
-  });
+  const rig = rigForTests({ eventCount: 0 });
 
   it('posts at most the cap per rule and run, sums up the rest in one post, and still posts the other rule', async () => {
     const state = await freshState(rig);

@@ -5,22 +5,14 @@
  * release manager*` read as our bold words. Driven through the real sweeper, its Slack poster and
  * a Slack stand-in.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EventLike } from '../../src/sweeper/types.js';
-import { freshState, makeSweeper, NOW, policyWith, type Rig, sortedLog, startRig } from './harness.js';
+import { NOW, rigForTests, sweepToNotice } from './harness.js';
 
 describe('a rule notification for an event whose fields hold Slack formatting', () => {
-  let rig: Rig;
-  beforeAll(async () => {
-    rig = await startRig({ eventCount: 0 });
-  });
-  afterAll(async () => {
-    await rig?.close();
-  });
+  const rig = rigForTests({ eventCount: 0 });
 
   it('shows the client’s words as code: none of them formats the notice', async () => {
-    const state = await freshState(rig);
-    rig.slack.posts.length = 0;
     const event: EventLike = {
       timestamp: String(NOW - 60_000),
       name: 'experiment_started',
@@ -28,16 +20,9 @@ describe('a rule notification for an event whose fields hold Slack formatting', 
       userID: 'u1 ~not this one~',
       metadata: { note: '_leaning_ `x` *bold*', 'a*b': 'c' },
     };
-    const summary = await makeSweeper(rig, state, {
-      policy: policyWith(rig, (p) => {
-        delete p.sweeper?.staleConfigs;
-      }),
-      events: sortedLog(() => [event]),
-      clock: () => NOW,
-    }).run({ now: new Date(NOW), remainingMs: 60_000 });
+    const { summary, text } = await sweepToNotice(rig, event);
 
     expect(summary.rules.notified).toBe(1);
-    const text = rig.slack.posts.find((p) => p.body.text?.includes('rule "tell the channel"'))?.body.text;
     expect(text).toBeDefined();
     // What Slack formats: the text outside code spans (ours: the event's name in bold).
     const formatted = (text ?? '').replace(/`[^`]*`/g, '').replace(/^\*experiment_started\*/, '');

@@ -7,18 +7,12 @@
  * again: the sweeper stuck, the stale sweep never judging. Driven through the real sweeper
  * with an injected clock and a Slack that times out.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EventLike } from '../../src/sweeper/types.js';
-import { freshState, makeSweeper, NOW, policyWith, type Rig, sortedLog, startRig } from './harness.js';
+import { freshState, makeSweeper, NOW, rigForTests, rulesOnlyPolicy, sortedLog } from './harness.js';
 
 describe('rule notifications while Slack times out', () => {
-  let rig: Rig;
-  beforeAll(async () => {
-    rig = await startRig({ eventCount: 0 });
-  });
-  afterAll(async () => {
-    await rig?.close();
-  });
+  const rig = rigForTests({ eventCount: 0 });
 
   it('stop at the run deadline: the run ends within its time and saves its progress', async () => {
     const state = await freshState(rig);
@@ -29,9 +23,7 @@ describe('rule notifications while Slack times out', () => {
     let clock = NOW;
     let posts = 0;
     const sweeper = makeSweeper(rig, state, {
-      policy: policyWith(rig, (p) => {
-        delete p.sweeper?.staleConfigs;
-      }),
+      policy: rulesOnlyPolicy(rig),
       events: sortedLog(() => log),
       clock: () => clock,
       // Slack hangs: each post waits out its 5 s timeout, then fails.

@@ -5,25 +5,17 @@
  * space let `experiment_start\u200Bed` pass for the real `experiment_started`. Driven through the
  * real sweeper, its Slack poster and a Slack stand-in.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EventLike } from '../../src/sweeper/types.js';
-import { freshState, makeSweeper, NOW, policyWith, type Rig, sortedLog, startRig } from './harness.js';
+import { NOW, rigForTests, sweepToNotice } from './harness.js';
 
 /** Bidi embeddings, overrides, isolates and marks; zero-width spaces, joiners and the BOM. */
 const INVISIBLE = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/u;
 
 describe('a rule notification for an event with invisible characters in its fields', () => {
-  let rig: Rig;
-  beforeAll(async () => {
-    rig = await startRig({ eventCount: 0 });
-  });
-  afterAll(async () => {
-    await rig?.close();
-  });
+  const rig = rigForTests({ eventCount: 0 });
 
   it('shows them, so nothing is reordered and no name passes for another', async () => {
-    const state = await freshState(rig);
-    rig.slack.posts.length = 0;
     const event: EventLike = {
       timestamp: String(NOW - 60_000),
       name: 'experiment_start\u200bed',
@@ -31,16 +23,9 @@ describe('a rule notification for an event with invisible characters in its fiel
       userID: 'u1\u2066\u200d',
       metadata: { note: 'x\ufeff\u2067y\u202c' },
     };
-    const summary = await makeSweeper(rig, state, {
-      policy: policyWith(rig, (p) => {
-        delete p.sweeper?.staleConfigs;
-      }),
-      events: sortedLog(() => [event]),
-      clock: () => NOW,
-    }).run({ now: new Date(NOW), remainingMs: 60_000 });
+    const { summary, text } = await sweepToNotice(rig, event);
 
     expect(summary.rules.notified).toBe(1);
-    const text = rig.slack.posts.find((p) => p.body.text?.includes('rule "tell the channel"'))?.body.text;
     expect(text).toBeDefined();
     expect(text).not.toMatch(INVISIBLE);
     // Not the real event's name: the reader sees that something is in it.

@@ -6,9 +6,9 @@
  * name passing for another) and every bidi override are still shown. Driven through the real
  * sweeper, its Slack poster and a Slack stand-in.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EventLike } from '../../src/sweeper/types.js';
-import { freshState, makeSweeper, NOW, policyWith, type Rig, sortedLog, startRig } from './harness.js';
+import { NOW, rigForTests, sweepToNotice } from './harness.js';
 
 const TECHNOLOGIST = '\u{1F469}\u200d\u{1F4BB}';
 /** Persian "I want": a zero-width non-joiner after its prefix. */
@@ -17,17 +17,9 @@ const PERSIAN = '\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645';
 const HINDI = '\u0915\u094d\u200d\u0937';
 
 describe('a rule notification for an event written with joiners', () => {
-  let rig: Rig;
-  beforeAll(async () => {
-    rig = await startRig({ eventCount: 0 });
-  });
-  afterAll(async () => {
-    await rig?.close();
-  });
+  const rig = rigForTests({ eventCount: 0 });
 
   it('shows emoji and scripts as written, and still marks a joiner in an ASCII word and a bidi override', async () => {
-    const state = await freshState(rig);
-    rig.slack.posts.length = 0;
     const event: EventLike = {
       timestamp: String(NOW - 60_000),
       name: `experiment_done ${TECHNOLOGIST}`,
@@ -36,16 +28,9 @@ describe('a rule notification for an event written with joiners', () => {
       userID: 'experiment_start\u200ded',
       metadata: { note: `\u202e${TECHNOLOGIST}`, edge: `\u200d${TECHNOLOGIST}\u200d` },
     };
-    const summary = await makeSweeper(rig, state, {
-      policy: policyWith(rig, (p) => {
-        delete p.sweeper?.staleConfigs;
-      }),
-      events: sortedLog(() => [event]),
-      clock: () => NOW,
-    }).run({ now: new Date(NOW), remainingMs: 60_000 });
+    const { summary, text } = await sweepToNotice(rig, event);
 
     expect(summary.rules.notified).toBe(1);
-    const text = rig.slack.posts.find((p) => p.body.text?.includes('rule "tell the channel"'))?.body.text;
     expect(text).toBeDefined();
     expect(text).toContain(`*experiment_done ${TECHNOLOGIST}*`);
     expect(text).toContain(`value \`${PERSIAN}\``);

@@ -5,24 +5,16 @@
  * "approved by" line looks like the bot's own words. Driven through the real sweeper, its
  * Slack poster and a Slack stand-in.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EventLike } from '../../src/sweeper/types.js';
-import { freshState, makeSweeper, NOW, policyWith, type Rig, sortedLog, startRig } from './harness.js';
+import { NOW, rigForTests, sweepToNotice } from './harness.js';
 
 const FORGED = ':white_check_mark: Release trg_prod phase ph_9 approved by the release manager';
 
 describe('a rule notification for an event with line breaks in its fields', () => {
-  let rig: Rig;
-  beforeAll(async () => {
-    rig = await startRig({ eventCount: 0 });
-  });
-  afterAll(async () => {
-    await rig?.close();
-  });
+  const rig = rigForTests({ eventCount: 0 });
 
   it('is posted as one line: no client-written line reaches the channel on its own', async () => {
-    const state = await freshState(rig);
-    rig.slack.posts.length = 0;
     const event: EventLike = {
       timestamp: String(NOW - 60_000),
       // `experiment_*` matches across the line break (a glob's `*` takes any character).
@@ -31,16 +23,9 @@ describe('a rule notification for an event with line breaks in its fields', () =
       userID: `u1\u2028${FORGED}`,
       metadata: { note: `x\n${FORGED}` },
     };
-    const summary = await makeSweeper(rig, state, {
-      policy: policyWith(rig, (p) => {
-        delete p.sweeper?.staleConfigs;
-      }),
-      events: sortedLog(() => [event]),
-      clock: () => NOW,
-    }).run({ now: new Date(NOW), remainingMs: 60_000 });
+    const { summary, text } = await sweepToNotice(rig, event);
 
     expect(summary.rules.notified).toBe(1);
-    const text = rig.slack.posts.find((p) => p.body.text?.includes('rule "tell the channel"'))?.body.text;
     expect(text).toBeDefined();
     // One line, and never a line that starts with what the client wrote.
     expect(text).not.toMatch(/[\r\n\u2028\u2029]/);

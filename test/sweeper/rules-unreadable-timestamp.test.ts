@@ -5,7 +5,7 @@
  * fresh event got an approval queued. A rule that queues actions now skips such an event (a rule
  * skip with its reason, logged); a notice may still be posted.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../src/policy/parse.js';
 import type { EventLike } from '../../src/sweeper/types.js';
 import {
@@ -15,21 +15,14 @@ import {
   makeSweeper,
   memoryLogger,
   NOW,
-  type Rig,
+  rigForTests,
   sortedLog,
-  startRig,
 } from './harness.js';
 
 const MIN = 60_000;
 
 describe('an event rule over an event with no readable timestamp', () => {
-  let rig: Rig;
-  beforeAll(async () => {
-    rig = await startRig({ eventCount: 10 });
-  });
-  afterAll(async () => {
-    await rig.close();
-  });
+  const rig = rigForTests({ eventCount: 10 });
 
   async function sweep(stamp: string) {
     const state = await freshState(rig);

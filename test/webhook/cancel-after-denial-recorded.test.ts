@@ -7,20 +7,14 @@
  * cancel runs right after the worker's write of its final, never by sleeping.
  */
 import { DeleteItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { readAudit, readFinal } from '../../src/state/audit.js';
 import type { StateTable } from '../../src/state/table.js';
 import { releaseHeld } from '../../src/worker/release.js';
-import { type Bench, startBench } from '../worker/fixture.js';
+import { benchForFile } from '../worker/fixture.js';
 import { askQuestion, chatCommand, releaseDeps } from '../worker/questions.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
+const bench = benchForFile();
 
 /** The worker's state table, running `cancel` right after the final of `requestId` is written (the held item stays until then). */
 function cancelAfterFinal(requestId: string, cancel: () => Promise<void>): StateTable {

@@ -5,11 +5,10 @@
  * unreadable timestamp the sweeper's order rule skips, so four of them made page 1 look
  * oldest-first and the reply showed the OLDEST events under "Latest events · Newest first".
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clockOf, createConsoleClient } from '../../src/console/index.js';
 import { answerRead, type ConsoleReads, type ReadContext } from '../../src/webhook/reads.js';
+import { type EventsAsWritten, serveEventsAsWritten } from '../helpers/events-as-written.js';
 import { testPolicy } from './harness.js';
 
 const T0 = Date.UTC(2026, 10, 22, 10, 0, 0);
@@ -26,32 +25,13 @@ const records: unknown[] = [
   ...stamps.map((ts, i) => ({ timestamp: String(ts), name: `e${i}`, source: 'web', userID: `u${i}` })),
 ];
 
-function eventsServer(): Promise<Server> {
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const page = Number(url.searchParams.get('page') ?? 1);
-    const limit = Number(url.searchParams.get('limit') ?? 10);
-    const data = records.slice((page - 1) * limit, page * limit);
-    const nextPage = page * limit < records.length ? String(page + 1) : null;
-    res.setHeader('content-type', 'application/json');
-    res.end(
-      JSON.stringify({
-        message: 'Events listed successfully',
-        data,
-        pagination: { itemsPerPage: limit, pageNumber: page, totalItems: records.length, nextPage },
-      }),
-    );
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
-
 describe('events listing with null entries on a newest-first platform', () => {
-  let server: Server;
+  let server: EventsAsWritten;
   let reads: ConsoleReads;
   beforeAll(async () => {
-    server = await eventsServer();
+    server = await serveEventsAsWritten(records, { nextPage: true });
     reads = createConsoleClient({
-      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      baseUrl: server.url,
       apiKey: 'k',
       maxRetries: 0,
       mutationBudget: false,
@@ -59,7 +39,7 @@ describe('events listing with null entries on a newest-first platform', () => {
     }) as unknown as ConsoleReads;
   });
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
   });
 
   it('page 1 shows the newest events, never the oldest ones as the latest', async () => {

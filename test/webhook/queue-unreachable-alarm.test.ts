@@ -7,55 +7,27 @@
  * within minutes (people trying again, or several people).
  * The deployed entry point, wired by the environment, on an API Gateway HTTP API event.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { APIGatewayProxyResultV2 } from 'aws-lambda';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type Emulators, startEmulators } from '../../src/local/emulators.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { httpApiV2Event, lambdaContext } from '../helpers/http-events.js';
 import { commandBody, SIGNING_SECRET, slackHeaders } from '../helpers/slack-requests.js';
 import { alarmReading, emittedMetrics, expectReadsEmitted, simulate } from '../infra/alarm-reading.js';
-import { type Synthesized, synthesize } from '../infra/synth.js';
+import { deployedWithMetrics } from '../infra/deployed-metrics.js';
 
 type Handler = (event: unknown, context: unknown) => Promise<APIGatewayProxyResultV2>;
 
-let s: Synthesized;
-let emu: Emulators;
+const deployed = deployedWithMetrics('queue-unreachable', (emulators) => ({
+  AUTOPILOT_POLICY: 'policy.json',
+  SLACK_SIGNING_SECRET: SIGNING_SECRET,
+  WEBHOOK_REQUESTER_KEY: 'test-webhook-key',
+  CONSOLE_API_KEY: 'unused-key',
+  CONSOLE_API_BASE_URL: 'http://127.0.0.1:9',
+  // A queue that is gone: SQS refuses every send (as it does a send the queue policy denies).
+  ACTIONS_QUEUE_URL: `${emulators.queueUrl}-deleted`,
+}));
 let handler: Handler;
-const dir = mkdtempSync(join(tmpdir(), 'queue-unreachable-'));
-const metricsFile = join(dir, 'metrics.jsonl');
-
 beforeAll(async () => {
-  s = synthesize({}, { bundle: false });
-  emu = await startEmulators();
-  const env: Record<string, string> = {
-    AUTOPILOT_POLICY: 'policy.json',
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    WEBHOOK_REQUESTER_KEY: 'test-webhook-key',
-    CONSOLE_API_KEY: 'unused-key',
-    CONSOLE_API_BASE_URL: 'http://127.0.0.1:9',
-    // A queue that is gone: SQS refuses every send (as it does a send the queue policy denies).
-    ACTIONS_QUEUE_URL: `${emu.queueUrl}-deleted`,
-    STATE_TABLE_NAME: emu.tableName,
-    AWS_ENDPOINT_URL_SQS: emu.sqsEndpoint,
-    AWS_ENDPOINT_URL_DYNAMODB: emu.dynamodbEndpoint,
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
-    LOG_LEVEL: 'error',
-    // Where the deployed wiring also copies its metric lines (the local stack's file).
-    AUTOPILOT_METRICS_FILE: metricsFile,
-  };
-  for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
-  vi.stubEnv('AUTOPILOT_SECRET_ID', '');
   handler = (await import('../../functions/webhook.js')).handler as unknown as Handler;
-}, 120_000);
-afterAll(async () => {
-  vi.unstubAllEnvs();
-  s?.cleanup();
-  await emu?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('a webhook that cannot queue', () => {
@@ -68,8 +40,8 @@ describe('a webhook that cannot queue', () => {
     expect(res.statusCode).toBe(200);
     expect(JSON.parse(res.body).text).toContain('was *not* queued');
 
-    const lines = readFileSync(metricsFile, 'utf8').split('\n').filter(Boolean);
-    const alarm = alarmReading(s, 'ActionsQueueUnreachable');
+    const lines = deployed.metricLines();
+    const alarm = alarmReading(deployed.synth, 'ActionsQueueUnreachable');
     const counted = emittedMetrics(lines).filter((m) => m.name === 'ActionsQueueUnreachable');
     expect(counted).toHaveLength(1);
     expect(counted[0]?.value).toBe(1);
@@ -80,7 +52,7 @@ describe('a webhook that cannot queue', () => {
   });
 
   it('does not page on a failure or two, and pages within 15 minutes when failures go on', () => {
-    const alarm = alarmReading(s, 'ActionsQueueUnreachable');
+    const alarm = alarmReading(deployed.synth, 'ActionsQueueUnreachable');
     const at = (minutes: number[]) =>
       minutes.map((m) => ({ at: 3600 + m * 60 + 20, arrives: 3600 + m * 60 + 80 }));
     const range = { from: 0, to: 6 * 3600 };

@@ -9,42 +9,14 @@
  * command through the webhook's handler, run right after the worker's state read returns (the
  * state table the worker sees runs it), never by sleeping.
  */
-import { BatchGetItemCommand } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { readAudit, readFinal } from '../../src/state/audit.js';
 import { listHeld } from '../../src/state/held.js';
-import type { StateTable } from '../../src/state/table.js';
 import { releaseHeld } from '../../src/worker/release.js';
-import { type Bench, channelPostsAbout, copyTrigger, startBench } from './fixture.js';
+import { benchForFile, channelPostsAbout, copyTrigger, runAfterStateRead } from './fixture.js';
 import { askQuestion, chatCommand, releaseDeps } from './questions.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
-
-/** The state table as the worker sees it: `cancel` runs once, right after its first read of `requestId`'s state. */
-function cancelAfterRead(requestId: string, cancel: () => Promise<void>): StateTable {
-  const real = bench.table.client;
-  let ran = false;
-  const client = {
-    send: async (command: unknown) => {
-      const out = await real.send(command as never);
-      const keys =
-        command instanceof BatchGetItemCommand ? Object.values(command.input.RequestItems ?? {}) : [];
-      const reads = keys.flatMap((k) => k.Keys ?? []).some((key) => key.pk?.S === `audit#${requestId}`);
-      if (reads && !ran) {
-        ran = true;
-        await cancel();
-      }
-      return out;
-    },
-  } as unknown as StateTable['client'];
-  return { client, tableName: bench.table.tableName };
-}
+const bench = benchForFile();
 
 const ends = async (requestId: string) =>
   (await readAudit(bench.table, requestId))
@@ -61,7 +33,7 @@ it('a cancel after the worker read an expired question: the request ends cancell
   await releaseHeld(releaseDeps(bench), bench.clock.now);
   const before = bench.slack.posts.length;
   let reply = '';
-  const table = cancelAfterRead(id, async () => {
+  const table = runAfterStateRead(bench, id, async () => {
     reply = await chatCommand(bench, `cancel ${id} release called off`);
   });
   await bench.run(bench.worker({ table }), await bench.receive());
@@ -90,7 +62,7 @@ it('a cancel after the worker read a deferral whose window opened: the phase is 
   await releaseHeld(releaseDeps(bench), bench.clock.now);
   const before = bench.slack.posts.length;
   let reply = '';
-  const table = cancelAfterRead(id, async () => {
+  const table = runAfterStateRead(bench, id, async () => {
     reply = await chatCommand(bench, `cancel ${id}`);
   });
   await bench.run(bench.worker({ table }), await bench.receive());

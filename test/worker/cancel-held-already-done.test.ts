@@ -10,42 +10,14 @@
  * command through the webhook's handler, run right after the worker's state read returns (the
  * state table the worker sees runs it), never by sleeping.
  */
-import { BatchGetItemCommand } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { readAudit, readFinal } from '../../src/state/audit.js';
 import { listHeld } from '../../src/state/held.js';
-import type { StateTable } from '../../src/state/table.js';
 import { releaseHeld } from '../../src/worker/release.js';
-import { type Bench, channelPostsAbout, copyTrigger, startBench } from './fixture.js';
+import { benchForFile, channelPostsAbout, copyTrigger, runAfterStateRead } from './fixture.js';
 import { chatCommand, releaseDeps } from './questions.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
-
-/** The state table as the worker sees it: `cancel` runs once, right after its first read of `requestId`'s state. */
-function cancelAfterRead(requestId: string, cancel: () => Promise<void>): StateTable {
-  const real = bench.table.client;
-  let ran = false;
-  const client = {
-    send: async (command: unknown) => {
-      const out = await real.send(command as never);
-      const keys =
-        command instanceof BatchGetItemCommand ? Object.values(command.input.RequestItems ?? {}) : [];
-      const reads = keys.flatMap((k) => k.Keys ?? []).some((key) => key.pk?.S === `audit#${requestId}`);
-      if (reads && !ran) {
-        ran = true;
-        await cancel();
-      }
-      return out;
-    },
-  } as unknown as StateTable['client'];
-  return { client, tableName: bench.table.tableName };
-}
+const bench = benchForFile();
 
 /**
  * `id` deferred on Saturday (outside office hours) on `triggerId`; on Monday at 09:00:30 another
@@ -82,7 +54,7 @@ it('a cancel after the worker read a held request another request already did: i
   await heldThenDoneByAnother('trg_cad1', id);
   const before = bench.slack.posts.length;
   let reply = '';
-  const table = cancelAfterRead(id, async () => {
+  const table = runAfterStateRead(bench, id, async () => {
     reply = await chatCommand(bench, `cancel ${id} release called off`);
   });
   await bench.run(bench.worker({ table }), await bench.receive());

@@ -8,12 +8,16 @@
  */
 import { expect, it } from 'vitest';
 import { readAudit } from '../../src/state/audit.js';
-import { benchForFile, channelPostsAbout, copyTrigger, dyingAfterPut, onReceive } from './fixture.js';
+import {
+  benchForFile,
+  channelPostsAbout,
+  copyTrigger,
+  dyingAfterPut,
+  onReceive,
+  VISIBILITY_MS,
+} from './fixture.js';
 
 const bench = benchForFile();
-
-/** The actions queue's visibility timeout: six times the worker's 60 s timeout (infra/autopilot-stack.ts). */
-const VISIBILITY_MS = 6 * 60_000;
 
 /** Sends an approval of `triggerId` as request `id` with a reply URL at `path`, and receives it. */
 async function approvalWithReply(triggerId: string, id: string, path: string) {

@@ -7,57 +7,17 @@
  * audits and tells too. The channel hears "Done" twice and the trail keeps two 'approved' records.
  * The real worker on the emulators; the second copy runs right before the first's audit put.
  */
-import { PutItemCommand, type PutItemCommandInput } from '@aws-sdk/client-dynamodb';
-import type { SQSEvent } from 'aws-lambda';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { readAudit } from '../../src/state/audit.js';
-import type { StateTable } from '../../src/state/table.js';
-import { type Bench, startBench } from './fixture.js';
+import { benchForFile, channelPostsAbout, copyTrigger, onReceive, runBeforeAuditPut } from './fixture.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
-
-const onReceive = (event: SQSEvent, count: number): SQSEvent => ({
-  Records: event.Records.map((r) => ({
-    ...r,
-    attributes: { ...r.attributes, ApproximateReceiveCount: String(count) },
-  })),
-});
-
-/** The state table, with `before` run (once) right before the `approved` audit record of `id` is put. */
-function beforeAuditPut(id: string, before: () => Promise<unknown>): StateTable {
-  const real = bench.table.client;
-  let ran = false;
-  const client = {
-    send: async (command: unknown) => {
-      if (command instanceof PutItemCommand) {
-        const item = (command.input as PutItemCommandInput).Item;
-        if (!ran && item?.requestId?.S === id && item?.result?.S === 'approved') {
-          ran = true;
-          await before();
-        }
-      }
-      return real.send(command as never);
-    },
-  } as unknown as StateTable['client'];
-  return { client, tableName: bench.table.tableName };
-}
+const bench = benchForFile();
 
 it('a copy reading the request between the first copy’s final and its audit record: told once, recorded once', async () => {
   bench.clock.now = new Date('2026-11-24T10:00:00Z'); // a Tuesday, in office hours
   await bench.purge();
   const id = 'review-s28-told-twice';
-  const template = bench.api.sandbox.state.triggers.get('trg_1');
-  bench.api.sandbox.state.triggers.set('trg_r28', {
-    ...structuredClone(template!),
-    id: 'trg_r28',
-    actions: [],
-  });
+  copyTrigger(bench, 'trg_r28');
   const before = bench.slack.posts.length;
   await bench.send({ triggerId: 'trg_r28', phaseId: 'ph_1', requestId: id });
   const event = await bench.receive();
@@ -66,15 +26,11 @@ it('a copy reading the request between the first copy’s final and its audit re
   // The first receive approves the phase; a second copy of the message runs to its end while the
   // first has written the final and is about to write its audit record.
   const second = () => bench.run(bench.worker(), onReceive(event, 2));
-  const first = bench.worker({ table: beforeAuditPut(id, second) });
+  const first = bench.worker({ table: runBeforeAuditPut(bench, id, 'approved', second) });
   expect((await bench.run(first, onReceive(event, 1))).batchItemFailures).toEqual([]);
   expect(bench.approvals('trg_r28')).toBe(1);
 
-  const told = bench.slack.posts
-    .slice(before)
-    .filter((p) => p.path === '/services/channel')
-    .map((p) => JSON.stringify(p.body))
-    .filter((body) => body.includes(id));
+  const told = channelPostsAbout(bench, id, before);
   expect(told, told.join('\n')).toHaveLength(1);
   expect((await readAudit(bench.table, id)).filter((r) => r.result === 'approved')).toHaveLength(1);
 });

@@ -6,26 +6,18 @@
  * real worker on the emulators; the second copy (SQS delivering the message again, as it may) runs
  * to its end right before the first writes its audit record (no sleeps).
  */
-import { PutItemCommand, type PutItemCommandInput } from '@aws-sdk/client-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../src/policy/parse.js';
 import { postToSlack } from '../../src/slack/post.js';
 import { readAudit } from '../../src/state/audit.js';
-import type { StateTable } from '../../src/state/table.js';
 import { cancelHeldRequest } from '../../src/worker/cancel.js';
 import { endCancelledNow } from '../../src/worker/cancel-now.js';
 import { releaseHeld } from '../../src/worker/release.js';
-import { type Bench, basePolicy, startBench } from './fixture.js';
+import { basePolicy, benchForFile, channelPostsAbout, runBeforeAuditPut } from './fixture.js';
 import { releaseDeps } from './questions.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
+const bench = benchForFile();
 beforeEach(async () => {
   bench.clock.now = new Date('2026-11-24T10:00:00Z'); // a Tuesday, in office hours
   await bench.purge();
@@ -38,33 +30,6 @@ const onReceive = (event: SQSEvent, count: number): SQSEvent => ({
   })),
 });
 
-/** The state table, with `before` run (once) right before the `result` audit record of `id` is put. */
-function beforeAuditPut(id: string, result: string, before: () => Promise<unknown>): StateTable {
-  const real = bench.table.client;
-  let ran = false;
-  const client = {
-    send: async (command: unknown) => {
-      if (command instanceof PutItemCommand) {
-        const item = (command.input as PutItemCommandInput).Item;
-        if (!ran && item?.requestId?.S === id && item?.result?.S === result) {
-          ran = true;
-          await before();
-        }
-      }
-      return real.send(command as never);
-    },
-  } as unknown as StateTable['client'];
-  return { client, tableName: bench.table.tableName };
-}
-
-/** The channel's posts about `id` since post number `before`. */
-const channelPosts = (before: number, id: string) =>
-  bench.slack.posts
-    .slice(before)
-    .filter((p) => p.path === '/services/channel')
-    .map((p) => JSON.stringify(p.body))
-    .filter((body) => body.includes(id));
-
 /** The first copy of `id`'s message, with a second delivery run to its end before its audit record of `result`. */
 async function twoDeliveries(id: string, result: string, request: Record<string, unknown>) {
   const before = bench.slack.posts.length;
@@ -72,9 +37,9 @@ async function twoDeliveries(id: string, result: string, request: Record<string,
   const event = await bench.receive();
   expect(event.Records).toHaveLength(1);
   const second = () => bench.run(bench.worker(), onReceive(event, 2));
-  const first = bench.worker({ table: beforeAuditPut(id, result, second) });
+  const first = bench.worker({ table: runBeforeAuditPut(bench, id, result, second) });
   expect((await bench.run(first, onReceive(event, 1))).batchItemFailures).toEqual([]);
-  const told = channelPosts(before, id);
+  const told = channelPostsAbout(bench, id, before);
   const recorded = (await readAudit(bench.table, id)).filter((r) => r.result === result);
   return { told, recorded: recorded.length };
 }
@@ -121,7 +86,7 @@ describe('a copy arriving while the first copy tells the end', () => {
     const copy = await bench.receive();
     expect(copy.Records).toHaveLength(1);
     const before = bench.slack.posts.length;
-    const table = beforeAuditPut(id, 'cancelled', () => bench.run(bench.worker(), copy));
+    const table = runBeforeAuditPut(bench, id, 'cancelled', () => bench.run(bench.worker(), copy));
     const channel = parsePolicy(basePolicy(bench.slack.origin)).notifications.slackWebhookUrl;
     await endCancelledNow(table, cancelled.held, cancelled.reason, now, {
       tell: async (urls, message) => {
@@ -129,7 +94,7 @@ describe('a copy arriving while the first copy tells the end', () => {
       },
       channelUrl: async () => channel,
     });
-    const told = channelPosts(before, id);
+    const told = channelPostsAbout(bench, id, before);
     expect(told, told.join('\n')).toHaveLength(1);
     expect(told[0]).toContain('Cancelled');
     expect((await readAudit(bench.table, id)).filter((r) => r.result === 'cancelled')).toHaveLength(1);

@@ -3,7 +3,7 @@
  * Slack stand-in, an injectable clock, captured log lines, and helpers to send a request,
  * receive it as a real SQS event and run the handler on it.
  */
-import { PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { BatchGetItemCommand, PutItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { PurgeQueueCommand } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
@@ -21,6 +21,9 @@ import { createWorker, type WorkerDeps, type WorkerHandler } from '../../src/wor
 import { runningFrom } from '../helpers/clock.js';
 import { lambdaContext, queueArn, receiveEvent } from '../helpers/lambda.js';
 import { type SlackCapture, startSlackCapture } from '../helpers/slack-capture.js';
+
+/** The actions queue's visibility timeout: six times the worker's 60 s timeout (infra/autopilot-stack.ts). */
+export const VISIBILITY_MS = 6 * 60_000;
 
 export interface LogLine {
   level: string;
@@ -235,6 +238,81 @@ export function approvedAuditFailing(bench: Bench, requestId: string, failures: 
   return { client, tableName: bench.table.tableName };
 }
 
+/** The bench's table with `run` run once, right after the first command `lands` picks has returned. */
+function runOnceAfter(
+  bench: Bench,
+  lands: (command: unknown) => boolean,
+  run: () => Promise<void>,
+): StateTable {
+  const real = bench.table.client;
+  let ran = false;
+  const client = {
+    send: async (command: unknown) => {
+      const out = await real.send(command as never);
+      if (lands(command) && !ran) {
+        ran = true;
+        await run();
+      }
+      return out;
+    },
+  } as unknown as StateTable['client'];
+  return { client, tableName: bench.table.tableName };
+}
+
+/**
+ * The state table as the worker sees it: `run` runs once, right after its first read of
+ * `requestId`'s state, to land a race (a cancel, a click) at that exact point, never by sleeping.
+ */
+export function runAfterStateRead(bench: Bench, requestId: string, run: () => Promise<void>): StateTable {
+  return runOnceAfter(
+    bench,
+    (command) => {
+      const keys =
+        command instanceof BatchGetItemCommand ? Object.values(command.input.RequestItems ?? {}) : [];
+      return keys.flatMap((k) => k.Keys ?? []).some((key) => key.pk?.S === `audit#${requestId}`);
+    },
+    run,
+  );
+}
+
+/**
+ * The state table as the release tick sees it: `run` runs once, right after its first listing of
+ * held requests, to land a race at that exact point, never by sleeping.
+ */
+export function runAfterHeldListing(bench: Bench, run: () => Promise<void>): StateTable {
+  return runOnceAfter(
+    bench,
+    (command) =>
+      command instanceof QueryCommand && command.input.ExpressionAttributeValues?.[':pk']?.S === 'held#all',
+    run,
+  );
+}
+
+/**
+ * The bench's table with `run` run once, right before the put of `requestId`'s `result` audit
+ * record: to let another copy of a message run to its end at that exact point, never by sleeping.
+ */
+export function runBeforeAuditPut(
+  bench: Bench,
+  requestId: string,
+  result: string,
+  run: () => Promise<unknown>,
+): StateTable {
+  const real = bench.table.client;
+  let ran = false;
+  const client = {
+    send: async (command: unknown) => {
+      const item = command instanceof PutItemCommand ? command.input.Item : undefined;
+      if (!ran && item?.requestId?.S === requestId && item?.result?.S === result) {
+        ran = true;
+        await run();
+      }
+      return real.send(command as never);
+    },
+  } as unknown as StateTable['client'];
+  return { client, tableName: bench.table.tableName };
+}
+
 /** What the channel was told about `requestId` since post number `from`, each post's body as JSON text. */
 export function channelPostsAbout(bench: Bench, requestId: string, from: number): string[] {
   return bench.slack.posts
@@ -260,7 +338,15 @@ export function benchForFile(options: Parameters<typeof startBench>[0] = {}): Be
     if (!started) throw new Error('the bench is started before the first test (use it in hooks and tests)');
     return started;
   };
-  return new Proxy({} as Bench, { get: (_, name) => Reflect.get(startedBench(), name) });
+  return new Proxy({} as Bench, {
+    get: (_, name) => Reflect.get(startedBench(), name),
+    // So that `{ ...bench, table }` spreads the started bench (a deployed tick on another table).
+    ownKeys: () => Reflect.ownKeys(startedBench()),
+    getOwnPropertyDescriptor: (_, name) => {
+      const own = Reflect.getOwnPropertyDescriptor(startedBench(), name);
+      return own && { ...own, configurable: true };
+    },
+  });
 }
 
 /** The bench of a test file (benchForFile), reset before each test: 10:00 on Monday 2026-11-23, the queue empty. */

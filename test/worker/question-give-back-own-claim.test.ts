@@ -11,28 +11,17 @@
 import { expect, it } from 'vitest';
 import type { HttpSend } from '../../src/http/send.js';
 import { APPROVE_ACTION_ID } from '../../src/webhook/interactions.js';
-import { benchForFile, channelPostsAbout, copyTrigger, onReceive } from './fixture.js';
+import { benchForFile, onReceive, VISIBILITY_MS } from './fixture.js';
+import { questionsAbout, sendAskingRequest } from './questions.js';
 
 const bench = benchForFile();
-
-/** The actions queue's visibility timeout: six times the worker's 60 s timeout (infra/autopilot-stack.ts). */
-const VISIBILITY_MS = 6 * 60_000;
-
-const questionsAbout = (id: string, from: number) =>
-  channelPostsAbout(bench, id, from).filter((body) => body.includes(APPROVE_ACTION_ID));
 
 it('a copy whose question post failed after its claim ran out leaves the question another copy asked asked', async () => {
   bench.clock.now = new Date('2026-11-24T10:00:00Z');
   await bench.purge();
   const id = 'ask-give-back-1';
   const before = bench.slack.posts.length;
-  copyTrigger(bench, 'trg_agb1');
-  await bench.send({
-    triggerId: 'trg_agb1',
-    phaseId: 'ph_1',
-    requestId: id,
-    requestedBy: { source: 'schedule', id: 'nightly' },
-  });
+  await sendAskingRequest(bench, 'trg_agb1', id);
   const event = await bench.receive();
   expect(event.Records).toHaveLength(1);
 
@@ -52,13 +41,13 @@ it('a copy whose question post failed after its claim ran out leaves the questio
   );
   expect(first.batchItemFailures).toHaveLength(1);
   expect(second?.batchItemFailures).toEqual([]);
-  expect(questionsAbout(id, before)).toHaveLength(1);
+  expect(questionsAbout(bench, id, before)).toHaveLength(1);
 
   // The first copy's retry, and a later look: the question was asked already.
   bench.clock.now = new Date(bench.clock.now.getTime() + VISIBILITY_MS);
   expect((await bench.run(bench.worker(), onReceive(event, 3))).batchItemFailures).toEqual([]);
 
-  const asked = questionsAbout(id, before);
+  const asked = questionsAbout(bench, id, before);
   expect(asked, asked.join('\n')).toHaveLength(1);
   expect(bench.approvals('trg_agb1')).toBe(0);
 });

@@ -19,7 +19,7 @@ import {
   signedRequest,
 } from '../helpers/slack-requests.js';
 import { buildApp, type HarnessOptions } from '../webhook/harness.js';
-import { type Bench, basePolicy, copyTrigger } from './fixture.js';
+import { type Bench, basePolicy, channelPostsAbout, copyTrigger } from './fixture.js';
 
 /** The release tick's dependencies on the bench. */
 export function releaseDeps(bench: Bench): ReleaseDeps {
@@ -32,8 +32,8 @@ export function releaseDeps(bench: Bench): ReleaseDeps {
   };
 }
 
-/** The worker asks about `requestId` on a fresh copy of trg_1; the Approve button's value. */
-export async function askQuestion(bench: Bench, triggerId: string, requestId: string): Promise<string> {
+/** Sends a request the bench policy asks a human about (a `schedule:` requester) on `triggerId`, a fresh copy of trg_1. */
+export async function sendAskingRequest(bench: Bench, triggerId: string, requestId: string): Promise<void> {
   copyTrigger(bench, triggerId);
   await bench.send({
     triggerId,
@@ -41,9 +41,19 @@ export async function askQuestion(bench: Bench, triggerId: string, requestId: st
     requestId,
     requestedBy: { source: 'schedule', id: 'nightly' },
   });
+}
+
+/** The worker asks about `requestId` on a fresh copy of trg_1; the Approve button's value. */
+export async function askQuestion(bench: Bench, triggerId: string, requestId: string): Promise<string> {
+  await sendAskingRequest(bench, triggerId, requestId);
   await bench.run(bench.worker(), await bench.receive());
   expect((await listHeld(bench.table)).find((h) => h.requestId === requestId)?.why).toBe('ask');
   return questionValue(bench, requestId);
+}
+
+/** The Approve/Deny questions the channel got about `requestId` since post number `from`. */
+export function questionsAbout(bench: Bench, requestId: string, from: number): string[] {
+  return channelPostsAbout(bench, requestId, from).filter((body) => body.includes(APPROVE_ACTION_ID));
 }
 
 /** The Approve button's value (the asked request) of the last question posted about `requestId`. */

@@ -9,56 +9,21 @@
  * The deployed tick (the worker function's entry) on the emulators.
  */
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createRequesterSigner } from '../../src/actions/proof.js';
+import { expect, it } from 'vitest';
 import { createLogger } from '../../src/observability/logger.js';
 import { parsePolicy } from '../../src/policy/parse.js';
-import { holdRequest, listHeld } from '../../src/state/held.js';
+import { listHeld } from '../../src/state/held.js';
 import { createWorkerEntry } from '../../src/worker/worker.js';
-import { type Bench, basePolicy, startBench } from './fixture.js';
+import { basePolicy, benchForFile } from './fixture.js';
+import { holdForWindow, tickDeps } from './stuck.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
-
-async function held(requestId: string): Promise<void> {
-  const since = '2026-11-23T10:00:00.000Z';
-  const request = {
-    version: 1,
-    action: 'approve_phase',
-    triggerId: `trg_${requestId}`,
-    phaseId: 'ph_1',
-    requestedBy: { source: 'ci', id: 'deploy' },
-    requestedAt: since,
-    requestId,
-  } as const;
-  await holdRequest(
-    bench.table,
-    {
-      requestId,
-      action: 'approve_phase',
-      target: `trigger trg_${requestId} phase ph_1`,
-      requester: 'ci:deploy',
-      why: 'window',
-      rule: 'CI in office hours',
-      reason: 'outside the window',
-      since,
-      nextLook: since,
-      request,
-    },
-    bench.clock.now,
-  );
-}
+const bench = benchForFile();
 
 it('fails the tick invocation (WorkerErrors) when a due held request could not be sent back, after sending the others', async () => {
   bench.clock.now = new Date('2026-11-23T10:00:00Z');
   await bench.purge();
-  await held('rs-broken');
-  await held('rs-fine');
+  await holdForWindow(bench, 'rs-broken');
+  await holdForWindow(bench, 'rs-fine');
 
   const real = bench.queue.sqs;
   // The queue refuses this one request's copy (e.g. its re-signing fails); the others go through.
@@ -74,17 +39,10 @@ it('fails the tick invocation (WorkerErrors) when a due held request could not b
   const lines: string[] = [];
   const logger = createLogger({ service: 'worker', sink: (l) => lines.push(l) });
   const entry = createWorkerEntry({
-    policy: parsePolicy(basePolicy(bench.slack.origin)),
-    client: {} as never,
-    sqs,
-    table: bench.table,
-    queueUrl: bench.queue.queueUrl,
-    dlqUrl: bench.emulators.dlqUrl,
+    ...tickDeps(bench, parsePolicy(basePolicy(bench.slack.origin))),
+    sqs: sqs as never,
     logger,
-    clock: () => bench.clock.now.getTime(),
-    slack: { allowedOrigins: [bench.slack.origin] },
-    signer: createRequesterSigner(async () => bench.requesterKeys),
-  } as never);
+  });
 
   await expect(entry({ time: '2026-11-23T10:01:00Z' })).rejects.toThrow(/rs-broken/);
 

@@ -7,25 +7,14 @@
  * cancel or the expiry untold for good. The deployed tick on the emulators; the death is a table
  * whose calls stop answering right after a given put lands.
  */
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { parsePolicy } from '../../src/policy/parse.js';
 import { readAudit, readFinal } from '../../src/state/audit.js';
 import { listHeld } from '../../src/state/held.js';
-import { type Bench, basePolicy, channelPostsAbout, dyingAfterPut, startBench } from './fixture.js';
+import { basePolicy, benchResetEachTest, channelPostsAbout, dyingAfterPut } from './fixture.js';
 import { cancelFromSlack, deployedTick, holdStuck } from './stuck.js';
 
-// Not the file's proxy (benchForFile): the dying tick's deps are the bench's, spread, with another table.
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
-beforeEach(async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
-  await bench.purge();
-});
+const bench = benchResetEachTest();
 
 type Item = Record<string, { S?: string }>;
 

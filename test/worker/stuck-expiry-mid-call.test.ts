@@ -8,52 +8,23 @@
  * `why` read) said *denied* for a phase that was approved. The real worker and tick on the
  * emulators; the Console call is held open by the test.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { outcomeNow } from '../../src/cli/wait.js';
 import { parsePolicy } from '../../src/policy/parse.js';
-import { holdRequest, isStuck, listHeld } from '../../src/state/held.js';
+import { isStuck, listHeld } from '../../src/state/held.js';
 import { releaseHeld } from '../../src/worker/release.js';
-import { type Bench, basePolicy, startBench } from './fixture.js';
+import { basePolicy, benchForFile, channelPostsAbout } from './fixture.js';
 import { releaseDeps } from './questions.js';
+import { holdForWindow } from './stuck.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
+const bench = benchForFile();
 
 it('a stuck wait whose last copy is being carried out when its expiry passes is told one outcome, the true one', async () => {
   bench.clock.now = new Date('2026-11-23T10:00:00Z');
   await bench.purge();
   const requestId = 'sm-1';
-  const since = '2026-11-23T10:00:00.000Z';
-  const request = {
-    version: 1,
-    action: 'approve_phase',
-    triggerId: 'trg_sm',
-    phaseId: 'ph_1',
-    requestedBy: { source: 'ci', id: 'deploy' },
-    requestedAt: since, // expires 72 hours later: 2026-11-26T10:00:00Z
-    requestId,
-  } as const;
-  await holdRequest(
-    bench.table,
-    {
-      requestId,
-      action: 'approve_phase',
-      target: 'trigger trg_sm phase ph_1',
-      requester: 'ci:deploy',
-      why: 'window',
-      rule: 'CI in office hours',
-      reason: 'outside the window',
-      since,
-      nextLook: since,
-      request,
-    },
-    bench.clock.now,
-  );
+  // Held for a window since 10:00 on the 23rd: it expires 72 hours later, at 2026-11-26T10:00:00Z.
+  await holdForWindow(bench, requestId, { triggerId: 'trg_sm' });
   const policy = parsePolicy(basePolicy(bench.slack.origin));
   const tick = { ...releaseDeps(bench), policy, slack: { allowedOrigins: [bench.slack.origin] } };
   // Two sends never come back (lost); the third is sent late, just before the expiry.
@@ -99,11 +70,7 @@ it('a stuck wait whose last copy is being carried out when its expiry passes is 
   expect((await run).batchItemFailures).toEqual([]);
   expect(approvals).toBe(1);
 
-  const told = bench.slack.posts
-    .slice(before)
-    .filter((p) => p.path === '/services/channel')
-    .map((p) => JSON.stringify(p.body))
-    .filter((body) => body.includes(requestId));
+  const told = channelPostsAbout(bench, requestId, before);
   expect(told).toHaveLength(1);
   expect(told[0]).toContain('Done');
   // The CI gate reads what happened: approved (exit 0).

@@ -6,42 +6,15 @@
  * cancel is a signed slash command through the webhook's handler, run right after the tick's
  * listing of held requests returns (the state table the tick sees runs it), never by sleeping.
  */
-import { QueryCommand } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { parsePolicy } from '../../src/policy/parse.js';
 import { readAudit, readFinal } from '../../src/state/audit.js';
 import { listHeld } from '../../src/state/held.js';
-import type { StateTable } from '../../src/state/table.js';
-import { type Bench, basePolicy, channelPostsAbout, startBench } from './fixture.js';
+import { basePolicy, benchForFile, channelPostsAbout, runAfterHeldListing } from './fixture.js';
 import { chatCommand } from './questions.js';
 import { deployedTick, holdStuck } from './stuck.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
-
-/** The state table as the tick sees it: `cancel` runs once, right after its first listing of held requests. */
-function cancelAfterListing(cancel: () => Promise<void>): StateTable {
-  const real = bench.table.client;
-  let ran = false;
-  const client = {
-    send: async (command: unknown) => {
-      const out = await real.send(command as never);
-      const lists =
-        command instanceof QueryCommand && command.input.ExpressionAttributeValues?.[':pk']?.S === 'held#all';
-      if (lists && !ran) {
-        ran = true;
-        await cancel();
-      }
-      return out;
-    },
-  } as unknown as StateTable['client'];
-  return { client, tableName: bench.table.tableName };
-}
+const bench = benchForFile();
 
 it('a cancel after the tick listed an expired stuck wait: it ends cancelled, never told denied', async () => {
   const id = 'stuck-expiry-cancel-1';
@@ -52,7 +25,7 @@ it('a cancel after the tick listed an expired stuck wait: it ends cancelled, nev
   bench.clock.now = new Date('2026-11-26T10:00:30Z');
   const before = bench.slack.posts.length;
   let reply = '';
-  const table = cancelAfterListing(async () => {
+  const table = runAfterHeldListing(bench, async () => {
     reply = await chatCommand(bench, `cancel ${id} release called off`);
   });
   const tick = deployedTick({ ...bench, table }, parsePolicy(basePolicy(bench.slack.origin)));

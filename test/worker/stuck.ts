@@ -13,7 +13,7 @@ import type { Policy } from '../../src/policy/schema.js';
 import { holdRequest, listHeld, nextLookText } from '../../src/state/held.js';
 import { heldAccess } from '../../src/webhook/held.js';
 import { releaseHeld } from '../../src/worker/release.js';
-import { createWorkerEntry } from '../../src/worker/worker.js';
+import { createWorkerEntry, type WorkerDeps } from '../../src/worker/worker.js';
 import { type Bench, basePolicy } from './fixture.js';
 import { releaseDeps } from './questions.js';
 
@@ -25,8 +25,8 @@ export interface StuckWait {
   reason?: string;
 }
 
-/** A CI request held for a window at 10:00 on the 23rd, whose three sends never came back. */
-export async function holdStuck(bench: Bench, requestId: string, wait: StuckWait = {}): Promise<void> {
+/** A CI request held for a window at 10:00 on the 23rd (expiring 72 hours later), not yet sent back. */
+export async function holdForWindow(bench: Bench, requestId: string, wait: StuckWait = {}): Promise<void> {
   const since = '2026-11-23T10:00:00.000Z';
   const triggerId = wait.triggerId ?? `trg_${requestId}`;
   const requesterId = wait.requesterId ?? 'deploy';
@@ -55,6 +55,11 @@ export async function holdStuck(bench: Bench, requestId: string, wait: StuckWait
     },
     bench.clock.now,
   );
+}
+
+/** A CI request held for a window at 10:00 on the 23rd, whose three sends never came back. */
+export async function holdStuck(bench: Bench, requestId: string, wait: StuckWait = {}): Promise<void> {
+  await holdForWindow(bench, requestId, wait);
   // Three sends that never came back (each dead-lettered, say): the wait is stuck.
   const tick = releaseDeps(bench);
   for (const hhmm of ['10:01', '10:16', '10:31']) await releaseHeld(tick, new Date(`2026-11-23T${hhmm}:00Z`));
@@ -75,6 +80,25 @@ export async function cancelFromSlack(bench: Bench, requestId: string): Promise<
   return policy;
 }
 
+/**
+ * The deployed tick's deps on the bench under `policy` (a silent logger, no metrics): for the tests
+ * that swap one of them (a failing queue, a logger or metrics they read) before createWorkerEntry.
+ */
+export function tickDeps(bench: Bench, policy: Policy): WorkerDeps {
+  return {
+    policy,
+    client: {} as never,
+    sqs: bench.queue.sqs,
+    table: bench.table,
+    queueUrl: bench.queue.queueUrl,
+    dlqUrl: bench.emulators.dlqUrl,
+    logger: createLogger({ service: 'worker', sink: () => {} }),
+    clock: () => bench.clock.now.getTime(),
+    slack: { allowedOrigins: [bench.slack.origin] },
+    signer: createRequesterSigner(async () => bench.requesterKeys),
+  } as WorkerDeps;
+}
+
 /** The deployed tick: the worker function's entry with the worker's deps under `policy` (`channelUrl`: the secret's). */
 export function deployedTick(
   bench: Bench,
@@ -83,17 +107,8 @@ export function deployedTick(
   channelUrl?: () => Promise<string | undefined>,
 ) {
   return createWorkerEntry({
-    policy,
-    client: {} as never,
-    sqs: bench.queue.sqs,
-    table: bench.table,
-    queueUrl: bench.queue.queueUrl,
-    dlqUrl: bench.emulators.dlqUrl,
-    logger: createLogger({ service: 'worker', sink: () => {} }),
+    ...tickDeps(bench, policy),
     ...(metrics ? { metrics } : {}),
     ...(channelUrl ? { channelUrl } : {}),
-    clock: () => bench.clock.now.getTime(),
-    slack: { allowedOrigins: [bench.slack.origin] },
-    signer: createRequesterSigner(async () => bench.requesterKeys),
-  } as never);
+  });
 }

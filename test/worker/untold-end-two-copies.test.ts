@@ -5,32 +5,19 @@
  * and each would tell it. The channel must hear "Done" once. The real worker on the emulators; the
  * second copy runs to its end right before the first writes its audit record (no sleeps).
  */
-import { PutItemCommand, type PutItemCommandInput } from '@aws-sdk/client-dynamodb';
+import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { expect, it } from 'vitest';
 import { readAudit } from '../../src/state/audit.js';
-import type { StateTable } from '../../src/state/table.js';
-import { approvedAuditFailing, benchForFile, channelPostsAbout, copyTrigger, onReceive } from './fixture.js';
+import {
+  approvedAuditFailing,
+  benchForFile,
+  channelPostsAbout,
+  copyTrigger,
+  onReceive,
+  runBeforeAuditPut,
+} from './fixture.js';
 
 const bench = benchForFile();
-
-/** The state table, with `before` run (once) right before the `approved` audit record of `id` is put. */
-function beforeAuditPut(id: string, before: () => Promise<unknown>): StateTable {
-  const real = bench.table.client;
-  let ran = false;
-  const client = {
-    send: async (command: unknown) => {
-      if (command instanceof PutItemCommand) {
-        const item = (command.input as PutItemCommandInput).Item;
-        if (!ran && item?.requestId?.S === id && item?.result?.S === 'approved') {
-          ran = true;
-          await before();
-        }
-      }
-      return real.send(command as never);
-    },
-  } as unknown as StateTable['client'];
-  return { client, tableName: bench.table.tableName };
-}
 
 it('two copies telling an untold approval at once: the channel hears it once, the trail records it once', async () => {
   bench.clock.now = new Date('2026-11-24T10:00:00Z'); // a Tuesday, in office hours
@@ -49,7 +36,7 @@ it('two copies telling an untold approval at once: the channel hears it once, th
 
   // Two copies at once: the second runs to its end while the first is about to write its record.
   const second = () => bench.run(bench.worker(), onReceive(event, 3));
-  const worker = bench.worker({ table: beforeAuditPut(id, second) });
+  const worker = bench.worker({ table: runBeforeAuditPut(bench, id, 'approved', second) });
   expect((await bench.run(worker, onReceive(event, 2))).batchItemFailures).toEqual([]);
   expect(bench.approvals('trg_ut')).toBe(1);
 
