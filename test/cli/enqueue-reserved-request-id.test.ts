@@ -7,10 +7,10 @@
  * its approval was queued. It must be refused on the command line (exit 2), with nothing sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../src/cli/run.js';
-import { readAudit } from '../src/state/audit.js';
-import { captureIo } from './helpers/cli-io.js';
-import { type Bench, startBench } from './worker/fixture.js';
+import { runCli } from '../../src/cli/run.js';
+import { readAudit } from '../../src/state/audit.js';
+import { captureIo } from '../helpers/cli-io.js';
+import { type Bench, startBench } from '../worker/fixture.js';
 
 let bench: Bench;
 beforeAll(async () => {

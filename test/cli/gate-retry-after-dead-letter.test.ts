@@ -5,11 +5,11 @@
  * must wait for that outcome, not exit 3 on the first request's dead-lettering at its first look.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runCli } from '../src/cli/run.js';
-import { MAX_RECEIVE_COUNT } from '../src/queue/redrive.js';
-import { readAudit } from '../src/state/audit.js';
-import { captureIo } from './helpers/cli-io.js';
-import { type Bench, onReceive, startBench } from './worker/fixture.js';
+import { runCli } from '../../src/cli/run.js';
+import { MAX_RECEIVE_COUNT } from '../../src/queue/redrive.js';
+import { readAudit } from '../../src/state/audit.js';
+import { captureIo } from '../helpers/cli-io.js';
+import { type Bench, onReceive, startBench } from '../worker/fixture.js';
 
 let bench: Bench;
 beforeAll(async () => {
