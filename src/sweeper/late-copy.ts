@@ -45,3 +45,14 @@ export function skipLateCopy(
   );
   return true;
 }
+
+/**
+ * The cursor without the times such a run (at a time ahead of the clock) wrote: read up to "now"
+ * in 2030, every real run after it that did not read up to its own time reported SweeperLag 0
+ * (behind by no more than since it last caught up) until then, and SweeperLagging never fired.
+ */
+export function withoutFutureTimes(stored: Cursor | undefined, clock: number): Cursor | undefined {
+  if (!stored || !((stored.caughtUpAt ?? Number.NEGATIVE_INFINITY) > clock + AHEAD_MS)) return stored;
+  const { caughtUpAt: _ahead, ...rest } = stored;
+  return rest;
+}
