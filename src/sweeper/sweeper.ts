@@ -190,8 +190,8 @@ export function createSweeper(deps: SweeperDeps) {
       pendingCursor = latestCursor;
     }
     await flush();
-    const { order, requests, pagesRead, eventsRead, outOfOrder, tooLate } = poller.stats;
-    Object.assign(summary.events, { order, requests, pagesRead, eventsRead, outOfOrder, tooLate });
+    const { rereads: _rereads, ...walked } = poller.stats; // all but rereads (not in the summary)
+    Object.assign(summary.events, walked);
     summary.events.caughtUp = end.caughtUp;
     summary.watch.size = input.watch.size;
     if (end.stop === 'error') {

@@ -10,9 +10,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clockOf, createConsoleClient } from '../src/console/index.js';
-import { parsePolicy } from '../src/policy/parse.js';
-import { sweeperHandler } from '../src/sweeper/handler.js';
+import { clockOf, createConsoleClient } from '../../src/console/index.js';
+import { parsePolicy } from '../../src/policy/parse.js';
+import { sweeperHandler } from '../../src/sweeper/handler.js';
 import {
   APPROVE_CANARY_RULE,
   freshState,
@@ -21,7 +21,7 @@ import {
   NOW,
   type Rig,
   startRig,
-} from './sweeper/harness.js';
+} from './harness.js';
 
 const MIN = 60_000;
 
