@@ -101,7 +101,7 @@ export function createSweeper(deps: SweeperDeps) {
     // An old index is cut down as it loads, up to the deadline: stopped there, it is only part of
     // the stored one, and nothing is recorded, forgotten or judged from it (the run ends).
     const [watch, lastSeen] = await Promise.all([
-      loadWatchSet(table),
+      loadWatchSet(table, clock()),
       loadLastSeenIndex(table, now, deps.lastSeenMaxIds, { deadline, clock }),
     ]);
     let latest: Cursor | undefined = cursor;
