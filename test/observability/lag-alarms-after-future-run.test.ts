@@ -10,12 +10,12 @@
  * The sweeper's scheduled handler on the emulators; its EMF lines against the alarms.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMetrics } from '../src/observability/metrics.js';
-import { parsePolicy } from '../src/policy/parse.js';
-import { sweeperHandler } from '../src/sweeper/handler.js';
-import type { EventLike, EventsSource } from '../src/sweeper/types.js';
-import { alarmReading, emittedMetrics, expectReadsEmitted, simulate } from './infra/alarm-reading.js';
-import { type Synthesized, synthesize } from './infra/synth.js';
+import { createMetrics } from '../../src/observability/metrics.js';
+import { parsePolicy } from '../../src/policy/parse.js';
+import { sweeperHandler } from '../../src/sweeper/handler.js';
+import type { EventLike, EventsSource } from '../../src/sweeper/types.js';
+import { alarmReading, emittedMetrics, expectReadsEmitted, simulate } from '../infra/alarm-reading.js';
+import { type Synthesized, synthesize } from '../infra/synth.js';
 import {
   APPROVE_CANARY_RULE,
   freshState,
@@ -24,7 +24,7 @@ import {
   NOW,
   type Rig,
   startRig,
-} from './sweeper/harness.js';
+} from '../sweeper/harness.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
