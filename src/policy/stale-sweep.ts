@@ -4,6 +4,7 @@
  * Pure, like decide.ts.
  */
 import type { ActionRequest, ArchiveConfigRequest } from '../actions/request.js';
+import { aheadOf } from '../util/future-times.js';
 import { type Context, HOUR } from './action-rules.js';
 import type { Decision, Step } from './decide.js';
 
@@ -50,9 +51,18 @@ function unreadSince(
   readUpTo: number | null | undefined,
 ): Decision | undefined {
   if (request.requestedBy.id !== STALE_SWEEP_ID || readUpTo === undefined) return undefined;
-  if (readUpTo !== null && readUpTo >= now - EVENTS_READ_WITHIN_MS) return undefined;
+  // A time ahead of the clock was written by a run at a future time (a test event naming 2030,
+  // before the sweeper refused those): it passed this check until then, however long the sweeper
+  // has not read since. It says nothing about how far the log is read: it counts as not read.
+  const ahead = readUpTo !== null && aheadOf(readUpTo, now);
+  if (readUpTo !== null && !ahead && readUpTo >= now - EVENTS_READ_WITHIN_MS) return undefined;
   const since =
-    readUpTo === null ? 'has not read the event log yet' : `last read the event log up to ${when(readUpTo)}`;
+    readUpTo === null
+      ? 'has not read the event log yet'
+      : ahead
+        ? `says it read the event log up to ${when(readUpTo)}, a time ahead of the clock (written by a run at a ` +
+          'future time): how far it has read is unknown until its next run that judges stale configs'
+        : `last read the event log up to ${when(readUpTo)}`;
   return result(
     'defer',
     'sweeper.staleConfigs',

@@ -27,7 +27,9 @@ export async function notJudgedSince(
   if (!judged) {
     const item = await getItem(table, KEY);
     const at = Number(item?.at?.N);
-    if (item?.episode?.S === episode && Number.isFinite(at)) return at;
+    // A time ahead of the run's (a run at 2030 judged, before the handler refused such times)
+    // would read as "not judged for 0 s" until then: StaleSweepNotJudging never fired.
+    if (item?.episode?.S === episode && Number.isFinite(at) && at <= now.getTime()) return at;
   }
   await putItem(table, {
     ...KEY,

@@ -6,6 +6,7 @@
  * staleness episode rather than on every run.
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { notAfter } from '../util/future-times.js';
 import { itemKey } from './dynamo.js';
 import { batchDelete, batchPut } from './dynamo-batch.js';
 import { queryPartition } from './dynamo-query.js';
@@ -21,19 +22,32 @@ export interface WatchEntry {
   archiveQueuedAt?: number | undefined;
 }
 
-export async function loadWatchSet(table: StateTable): Promise<Map<string, WatchEntry>> {
+/**
+ * The watch set as a reader at `now` (the sweeper's clock) takes it. An entry watched "since" a
+ * time ahead of it was added by a run at a future time (a test event naming 2030, before the
+ * sweeper refused those): its config sat in its grace period ("watched for -1100 days") until
+ * then, never judged. It reads as watched since `now` (src/util/future-times.ts), and is written
+ * back so, or the grace would count from each run's time again.
+ */
+export async function loadWatchSet(table: StateTable, now?: number): Promise<Map<string, WatchEntry>> {
   const set = new Map<string, WatchEntry>();
+  const corrected: WatchEntry[] = [];
   for (const item of await queryPartition(table, PK)) {
     const configId = item.sk?.S;
     if (!configId) continue;
-    set.set(configId, {
+    const stored = Number(item.watchedSince?.N ?? 0);
+    const watchedSince = now === undefined ? stored : notAfter(stored, now);
+    const entry: WatchEntry = {
       configId,
-      watchedSince: Number(item.watchedSince?.N ?? 0),
+      watchedSince,
       origin: item.origin?.S === 'policy' ? 'policy' : 'discovered',
       archiveRequestId: item.archiveRequestId?.S,
       archiveQueuedAt: item.archiveQueuedAt?.N === undefined ? undefined : Number(item.archiveQueuedAt.N),
-    });
+    };
+    set.set(configId, entry);
+    if (watchedSince !== stored) corrected.push(entry);
   }
+  if (corrected.length > 0) await writeWatchEntries(table, corrected);
   return set;
 }
 

@@ -13,6 +13,7 @@
  */
 import type { Logger } from '../observability/logger.js';
 import type { Cursor } from '../state/sweep-cursor.js';
+import { aheadOf, notAfter } from '../util/future-times.js';
 import { AHEAD_MS } from './run-time.js';
 import type { RunSummary } from './summary.js';
 
@@ -44,4 +45,27 @@ export function skipLateCopy(
     { runAt: now.toISOString(), newerRunAt: stored?.updatedAt },
   );
   return true;
+}
+
+/**
+ * The cursor without the times such a run (at a time ahead of the clock) wrote, each read as the
+ * others a reader keeps (src/util/future-times.ts). Read up to "now" in 2030 (`caughtUpAt`): every
+ * real run after it that did not read up to its own time reported SweeperLag 0 (behind by no more
+ * than since it last caught up) until then, and SweeperLagging never fired; dropped. Its reading
+ * of the log started in 2030 (`historyEnd`, `observedSince`, `recordingSince`): the stale sweep
+ * counted "exposures observed for -1100 days" and judged nothing until then; each reads as the
+ * clock's time instead (observation counts from this run on, never from before: it errs towards
+ * not archiving), stored so by the next cursor this run writes.
+ */
+export function withoutFutureTimes(stored: Cursor | undefined, clock: number): Cursor | undefined {
+  if (!stored) return stored;
+  const { caughtUpAt, historyEnd, observedSince, recordingSince } = stored;
+  const read: Cursor = {
+    ...stored,
+    historyEnd: notAfter(historyEnd, clock),
+    observedSince: notAfter(observedSince, clock),
+    recordingSince: notAfter(recordingSince, clock),
+  };
+  if (typeof caughtUpAt === 'number' && aheadOf(caughtUpAt, clock)) delete read.caughtUpAt;
+  return read;
 }

@@ -4,12 +4,13 @@
  * the order detected from page 1, and the page holding a position found again when the log's
  * layout (page size, length) moved under us. Pages read in the current layout are cached.
  */
+import { unreadableEvent } from '../console/schemas/events.js';
 import type { Logger } from '../observability/logger.js';
 import type { Cursor } from '../state/sweep-cursor.js';
 import { EventOrderError } from './errors.js';
 import { orderOf, servedOrder, verifyOrder } from './event-order.js';
 import { layOut, type ReadPage, type StopReason } from './event-walk.js';
-import type { EventOrder, EventsSource } from './types.js';
+import type { EventLike, EventOrder, EventsSource } from './types.js';
 
 export interface PollStats {
   requests: number;
@@ -20,6 +21,8 @@ export interface PollStats {
   /** Events listed after one stamped later (late batches, listed by arrival); `tooLate`: older than the window. */
   outOfOrder: number;
   tooLate: number;
+  /** Of the events read, elements with nothing to read (not records: null, a string, a list). */
+  unreadableEvents: number;
 }
 
 /** What the poller knows about the log's layout: it changes with every response. */
@@ -90,6 +93,24 @@ export function createPageReader(
     }
   }
 
+  /**
+   * Elements of a page that are not records read as empty ones and are passed by (src/console/
+   * schemas/events.ts): counted for the run's summary, and a warning once a run, or an operator
+   * asking why a rule did not fire would find a clean run. Nothing the client wrote is logged.
+   */
+  function countUnreadable(data: readonly EventLike[], page: number): void {
+    const unreadable = data.filter(unreadableEvent).length;
+    if (unreadable === 0) return;
+    if (stats.unreadableEvents === 0)
+      options.logger.warn(
+        'GET /events listed elements that are not event records (nothing to read: no timestamp, name, ' +
+          'source, user, value or metadata); no event rule or exposure reads them. The run summary counts ' +
+          'them all (events.unreadableEvents): take it to the platform',
+        { page, unreadableEvents: unreadable, eventsOnPage: data.length },
+      );
+    stats.unreadableEvents += unreadable;
+  }
+
   /** Fetches page `page` as served now; positions need the order, so `o` may be a guess. */
   async function fetchPage(page: number, o: EventOrder | undefined): Promise<ReadPage> {
     const cached = cache.get(page);
@@ -100,6 +121,7 @@ export function createPageReader(
     stats.requests++;
     stats.pagesRead++;
     stats.eventsRead += response.data.length;
+    countUnreadable(response.data, page);
     layout.total = response.pagination.totalItems;
     const applied = response.pagination.itemsPerPage;
     layout.size = Math.max(applied > 0 ? applied : layout.limit, response.data.length, 1);

@@ -81,6 +81,7 @@ export function createPoller(options: PollerOptions) {
     order: layout.order ?? 'unknown',
     outOfOrder: 0,
     tooLate: 0,
+    unreadableEvents: 0,
   };
   const reader = createPageReader(
     { ...options, clock, maxPages: options.maxPages ?? 100_000 },

@@ -28,6 +28,8 @@ export interface RunSummary {
     /** Events listed after ones stamped later (by arrival); `tooLate`: beyond the lookback, no rule acted on them. */
     outOfOrder: number;
     tooLate: number;
+    /** Of the events read, elements that are not records (null, a string, a list): nothing read them. */
+    unreadableEvents: number;
   };
   rules: {
     enqueued: number;
@@ -90,6 +92,7 @@ export function emptySummary(now: Date): RunSummary {
       flushes: 0,
       outOfOrder: 0,
       tooLate: 0,
+      unreadableEvents: 0,
     },
     rules: {
       enqueued: 0,

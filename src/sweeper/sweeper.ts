@@ -27,7 +27,7 @@ import { acquireLease, releaseLease } from '../state/sweep-lease.js';
 import { forgetEvicted, loadWatchSet, type WatchEntry } from '../state/watch.js';
 import { type NewEvent, reading } from './event-walk.js';
 import { planFlush } from './flush-plan.js';
-import { skipLateCopy } from './late-copy.js';
+import { skipLateCopy, withoutFutureTimes } from './late-copy.js';
 import { LATE_UNREAD, readLateExposures } from './late-exposures.js';
 import { channelUrlForRun, createNotices } from './notices.js';
 import { observationStart, withRecording } from './observation.js';
@@ -97,11 +97,11 @@ export function createSweeper(deps: SweeperDeps) {
     summary.paused = pause.paused;
     const stored = await readCursor(table);
     if (skipLateCopy(stored, now, clock(), summary, logger)) return;
-    const cursor = withRecording(stored, stalePolicy);
+    const cursor = withRecording(withoutFutureTimes(stored, clock()), stalePolicy);
     // An old index is cut down as it loads, up to the deadline: stopped there, it is only part of
     // the stored one, and nothing is recorded, forgotten or judged from it (the run ends).
     const [watch, lastSeen] = await Promise.all([
-      loadWatchSet(table),
+      loadWatchSet(table, clock()),
       loadLastSeenIndex(table, now, deps.lastSeenMaxIds, { deadline, clock }),
     ]);
     let latest: Cursor | undefined = cursor;
@@ -190,8 +190,8 @@ export function createSweeper(deps: SweeperDeps) {
       pendingCursor = latestCursor;
     }
     await flush();
-    const { order, requests, pagesRead, eventsRead, outOfOrder, tooLate } = poller.stats;
-    Object.assign(summary.events, { order, requests, pagesRead, eventsRead, outOfOrder, tooLate });
+    const { rereads: _rereads, ...walked } = poller.stats; // all but rereads (not in the summary)
+    Object.assign(summary.events, walked);
     summary.events.caughtUp = end.caughtUp;
     summary.watch.size = input.watch.size;
     if (end.stop === 'error') {

@@ -54,3 +54,29 @@ export const eventRecordSchema = once(() =>
   ),
 );
 export type EventRecord = z.infer<ReturnType<typeof eventRecordSchema>>;
+
+/**
+ * True for a record with nothing an event rule or exposure can read: no timestamp, name, source,
+ * user, value or metadata. It is what an element of `data` that is not a record reads as (above),
+ * passed by in its place; readers count it, or a platform serving broken entries would make the
+ * sweeper pass events by with a clean run (src/sweeper/page-reader.ts).
+ */
+export function unreadableEvent(
+  record:
+    | {
+        timestamp?: string | undefined;
+        name?: string | undefined;
+        source?: string | undefined;
+        value?: string | undefined;
+        userID?: string | undefined;
+        metadata?: Record<string, unknown> | undefined;
+      }
+    | null
+    | undefined,
+): boolean {
+  if (!record || typeof record !== 'object') return true;
+  const { timestamp, name, source, value, userID, metadata } = record;
+  return (
+    !timestamp && !name && source === undefined && value === undefined && userID === undefined && !metadata
+  );
+}
