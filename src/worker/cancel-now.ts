@@ -44,6 +44,16 @@ export interface HeldEnding {
   stuckExpired?: boolean;
 }
 
+/**
+ * How `endHeldNow` went: `ended`, this end is the request's; else `final`, the end recorded first
+ * (or `cancelled`, a person's cancel this end lost to). `retold`: the end told here is one another
+ * pass recorded and never told (it died first), told now as stored (twice rather than never).
+ */
+export type HeldEnded = (
+  | { ended: true }
+  | { ended: false; final: FinalOutcome | undefined; cancelled?: CancelMark | undefined }
+) & { retold?: true };
+
 /** Who is told: the request's reply URL, and the channel when `channelUrl` names one. */
 export interface Telling {
   tell?: (urls: string[], message: SlackMessage) => Promise<void>;
@@ -71,9 +81,7 @@ export async function endHeldNow(
   ending: HeldEnding,
   now: Date,
   tell: Telling = {},
-): Promise<
-  { ended: true } | { ended: false; final: FinalOutcome | undefined; cancelled?: CancelMark | undefined }
-> {
+): Promise<HeldEnded> {
   const { result, rule, reason } = ending;
   // Where it is told is read first (the channel's URL is a secret, whose read can fail): failing
   // here leaves the request held, for its next pass (the tick's, a worker's) to end and tell it.
@@ -118,7 +126,7 @@ export async function endHeldNow(
     const sameEnding = { ...withoutFlags(ending), ...endFlags(found) };
     const as = { ...told, ending: same ? sameEnding : storedEnding(found, held, ending) };
     if (await tellUntoldNow(as, found, telling))
-      return same ? { ended: true } : { ended: false, final: found };
+      return same ? { ended: true, retold: true } : { ended: false, final: found, retold: true };
   }
   // Told already. A claim held on its telling (its writer is telling it now, or died and the claim
   // has not run out) keeps the held record for a later pass to tell it.

@@ -185,6 +185,8 @@ export async function tellUntold(
     // own decision, if it made one, is not what ended it).
     ...(stored.answeredBy ? { answeredBy: stored.answeredBy } : {}),
     ...(stored.stuckExpired ? { stuckExpired: true } : {}),
+    // Its writer died before telling it: logged as a re-tell (told twice rather than never).
+    retold: true,
   };
   return finish(deps, ctx, done, 'executed', held);
 }

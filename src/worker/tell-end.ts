@@ -23,6 +23,8 @@ export type Finished = Omit<OutcomeReport, 'request' | 'requestId'> & {
   answeredBy?: string;
   /** The release tick ended it at its expiry (the stored end another pass wrote: src/worker/stuck.ts). */
   stuckExpired?: boolean;
+  /** Another pass (or copy) recorded this end and died before telling it: told again here (logged `retold`). */
+  retold?: boolean;
 };
 
 /** How one kind of ending is told (finish.ts `TELLING`). */
@@ -104,6 +106,7 @@ export async function tellEnd(
     target: actionTarget(request),
     ...(done.deferUntil ? { deferUntil: done.deferUntil.toISOString() } : {}),
     ...(done.replayOf ? { replayOf: done.replayOf } : {}),
+    ...(done.retold ? { retold: true } : {}),
   });
   // Where it is told is read first (the channel's URL is a secret, whose read can fail): failing
   // here, nothing was told.
