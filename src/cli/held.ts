@@ -150,7 +150,7 @@ export async function cancelCommand(args: string[], io: CliIo): Promise<number> 
   if (!ended.ended && ended.final?.result !== 'cancelled')
     throw new CommandError(
       printable(
-        `${requestId} ended as ${ended.final?.result ?? 'something else'} before the cancel took effect${ended.final ? `: ${ended.final.reason}` : ''}`,
+        `${requestId} ended as ${ended.final?.result ?? 'something else'} before the cancel took effect${ended.final ? `: ${ended.final.reason}` : ''}${ended.retold ? ' (that end had not been told: told now)' : ''}`,
       ),
     );
   // The target is the queue sender's text (group names are any string): shown printable, as `held` shows it.

@@ -9,7 +9,7 @@
  * the looks waiting and says how a followed chain ended. Pure.
  */
 import type { ActionRequest } from '../actions/request.js';
-import { nextQuestionLook } from './ask-channel.js';
+import { ASK_RECHECK_MS, nextQuestionLook } from './ask-channel.js';
 import { type Decision, expiryWords, type Outcome, requestExpiresAt } from './decide.js';
 import type { Policy } from './schema.js';
 import { formatInstant } from './time-words.js';
@@ -62,6 +62,37 @@ export function nextLookOf(
   if (decision.outcome !== 'ask') return nextLookAt(decision, at);
   const next = nextQuestionLook(policy, request, at);
   return next > at ? next : undefined;
+}
+
+/**
+ * The look at a question, after its look at `at`, where the worker's answer can first differ, and
+ * how many looks from `at` it is; or the last look before either limit (the replay's end `until`,
+ * `looksLeft` looks), if it comes first. A question (an approval rule's `ask`) is answered the
+ * same at every look while no freeze is in force and the request has not expired (the other
+ * steps of decide.ts depend on the request, the recorded pause and veto, not on the time), so the
+ * looks in between need not be decided again: a year's trail has hundreds of thousands of them.
+ * The looks are the worker's (nextQuestionLook): hourly from `at`, the last just past the expiry.
+ * Call it only where the next look is followed (`whyNotFollowed` said so): at least one look.
+ */
+export function nextChangingLook(
+  policy: Policy,
+  request: ActionRequest,
+  at: number,
+  limits: { until: number; looksLeft: number },
+): { at: number; looks: number } {
+  const expires = requestExpiresAt(policy, request).getTime();
+  const lookAt = (n: number) => Math.min(at + n * ASK_RECHECK_MS, expires + 1000);
+  // The first look past the expiry (denied there, if no freeze comes first).
+  let first = Math.floor((expires - at) / ASK_RECHECK_MS) + 1;
+  for (const freeze of policy.approvals.freezes) {
+    const [start, end] = [Date.parse(freeze.start), Date.parse(freeze.end)];
+    // The first look at or after the freeze's start; it sees the freeze if it comes before its end.
+    const n = Math.max(1, Math.ceil((start - at) / ASK_RECHECK_MS));
+    if (n < first && lookAt(n) < end) first = n;
+  }
+  const beforeEnd = Math.floor((limits.until - at) / ASK_RECHECK_MS);
+  const looks = Math.max(1, Math.min(first, beforeEnd, limits.looksLeft));
+  return { at: lookAt(looks), looks };
 }
 
 /**
@@ -133,8 +164,14 @@ export class Looks<T> {
   private readonly waiting: { at: number; item: T }[] = [];
 
   add(at: number, item: T): void {
-    const index = this.waiting.findIndex((look) => look.at > at);
-    this.waiting.splice(index < 0 ? this.waiting.length : index, 0, { at, item });
+    // After every look at or before `at` (binary search: a replay holds thousands of open waits).
+    let [low, high] = [0, this.waiting.length];
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((this.waiting[middle]?.at ?? at) <= at) low = middle + 1;
+      else high = middle;
+    }
+    this.waiting.splice(low, 0, { at, item });
   }
 
   /** The earliest look before `limit` (all of them without it), taken off the queue. */

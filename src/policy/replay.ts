@@ -20,6 +20,8 @@ import {
   endLabel,
   type FollowedEnd,
   Looks,
+  MAX_LOOKS,
+  nextChangingLook,
   nextLookOf,
   unlessExpired,
   whyNotFollowed,
@@ -179,8 +181,13 @@ export function replayDecisions(
     const next = waits ? nextLookOf(policy, request, decision, at) : undefined;
     const stopped = waits ? whyNotFollowed(decision, next, chain.looks, until) : undefined;
     if (waits && next !== undefined && stopped === undefined) {
-      chain.looks += 1;
-      looks.add(next, chain);
+      // A question's answer stays the same until a freeze or the expiry: the looks before are passed over.
+      const look =
+        decision.outcome === 'ask'
+          ? nextChangingLook(policy, request, at, { until, looksLeft: MAX_LOOKS - chain.looks })
+          : { at: next, looks: 1 };
+      chain.looks += look.looks;
+      looks.add(look.at, chain);
       return;
     }
     if (decision.outcome === 'approve' || decision.outcome === 'deny') ended.add(chain.record.requestId);

@@ -127,6 +127,10 @@ export interface FinalOutcome {
   at: string;
   /** Whose request ended under the id (finals written before owners were kept have none). */
   owner?: RequestOwner;
+  /** A person's answer ended it (src/worker/answered.ts): who. Whoever tells the end records it so. */
+  answeredBy?: string;
+  /** The release tick ended a stuck wait at its expiry (src/worker/stuck.ts). Told so by whoever tells it. */
+  stuckExpired?: boolean;
 }
 
 /** Who asked for what under a request id: a copy of the request has the same. */

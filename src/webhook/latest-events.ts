@@ -37,6 +37,19 @@ export interface EventsView {
 // reads as an empty record) is unreadable, not 1970 (`Number('')`), which turned the order around.
 const timeOf = (event: Loose): number => eventTime(event as { timestamp: string; name: string });
 
+/**
+ * An entry with nothing to show (no time, name, source, user or value): most often one that was
+ * no record at all (`null`, a string), which the schema reads as an empty one in its place so that
+ * pagination stays right. Its row says so rather than be a row of blanks.
+ */
+export const UNREADABLE_EVENT = '(unreadable record)';
+export function unreadableEvent(event: Loose): boolean {
+  return ['timestamp', 'name', 'source', 'userID', 'value'].every((field) => {
+    const value = event[field];
+    return value === undefined || value === null || value === '';
+  });
+}
+
 /** The whole log is on page 1: no further page, and no more events than it holds. */
 function wholeLog(first: EventPage): boolean {
   const total = first.pagination?.totalItems;

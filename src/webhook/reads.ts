@@ -9,7 +9,7 @@ import type { Policy } from '../policy/schema.js';
 import type { PauseState } from '../state/pause.js';
 import { code, contextLine, ephemeral, escapeMrkdwn, fields, header, section, table } from './blocks.js';
 import type { Command } from './commands.js';
-import { latestEvents } from './latest-events.js';
+import { latestEvents, UNREADABLE_EVENT, unreadableEvent } from './latest-events.js';
 import { describeFailure, describeStateFailure, type ReadOutcome, withDeadline } from './read-failures.js';
 import { status } from './status.js';
 
@@ -223,7 +223,9 @@ async function events(ctx: ReadContext, page: number, signal: AbortSignal): Prom
       reply: ephemeral('No events on this page.', [section('No events on this page.'), contextLine(hint)]),
     };
   }
-  const rows = view.rows.map((e) => [timeOf(e.timestamp), e.name, e.source, e.userID, e.value]);
+  const rows = view.rows.map((e) =>
+    unreadableEvent(e) ? [UNREADABLE_EVENT] : [timeOf(e.timestamp), e.name, e.source, e.userID, e.value],
+  );
   return {
     outcome: 'ok',
     reply: ephemeral(`Events, page ${page}`, [

@@ -47,8 +47,25 @@ export async function endAnsweredQuestion(
   // policy decision (`policy replay` counts it as one). The question's own mark: an earlier copy
   // answering it may have made the change.
   const ending = { ...done, reason, answeredBy };
-  await endHeldNow(deps.table, held, held.reachedAt ? mayHaveBeenDone(ending) : ending, currentDate(deps), {
-    tell,
-    warn: (message, fields) => deps.logger.warn(message, { ...fields, answeredBy: answer.requestId }),
-  });
+  const end = await endHeldNow(
+    deps.table,
+    held,
+    held.reachedAt ? mayHaveBeenDone(ending) : ending,
+    currentDate(deps),
+    {
+      tell,
+      warn: (message, fields) => deps.logger.warn(message, { ...fields, answeredBy: answer.requestId }),
+    },
+  );
+  // Another pass's end of the question, recorded and never told (it died first): told here.
+  if (end.retold) {
+    const told = end.ended ? ending : end.final;
+    deps.logger.info('answered question: told the end another pass recorded and never told (it died first)', {
+      requestId: asked,
+      answeredBy: answer.requestId,
+      result: told?.result,
+      rule: told?.rule,
+      retold: true,
+    });
+  }
 }

@@ -44,6 +44,16 @@ export interface HeldEnding {
   stuckExpired?: boolean;
 }
 
+/**
+ * How `endHeldNow` went: `ended`, this end is the request's; else `final`, the end recorded first
+ * (or `cancelled`, a person's cancel this end lost to). `retold`: the end told here is one another
+ * pass recorded and never told (it died first), told now as stored (twice rather than never).
+ */
+export type HeldEnded = (
+  | { ended: true }
+  | { ended: false; final: FinalOutcome | undefined; cancelled?: CancelMark | undefined }
+) & { retold?: true };
+
 /** Who is told: the request's reply URL, and the channel when `channelUrl` names one. */
 export interface Telling {
   tell?: (urls: string[], message: SlackMessage) => Promise<void>;
@@ -71,9 +81,7 @@ export async function endHeldNow(
   ending: HeldEnding,
   now: Date,
   tell: Telling = {},
-): Promise<
-  { ended: true } | { ended: false; final: FinalOutcome | undefined; cancelled?: CancelMark | undefined }
-> {
+): Promise<HeldEnded> {
   const { result, rule, reason } = ending;
   // Where it is told is read first (the channel's URL is a secret, whose read can fail): failing
   // here leaves the request held, for its next pass (the tick's, a worker's) to end and tell it.
@@ -83,7 +91,14 @@ export async function endHeldNow(
   // Told under a claim, as the worker tells (finish.ts), written with the final: a copy of the
   // request reaching a worker before the audit record below finds this end untold and stays
   // silent while the claim holds.
-  const final = { result, reason, rule, requestId: held.requestId, at: now.toISOString() };
+  const final = {
+    result,
+    reason,
+    rule,
+    requestId: held.requestId,
+    at: now.toISOString(),
+    ...endFlags(ending),
+  };
   const owner = requestOwner(held.request);
   const telling = { owner: `now/${randomUUID()}`, untilMs: now.getTime() + TELLING_LEASE_MS };
   // An end other than a cancel is refused once a person cancelled the request since it was read,
@@ -105,10 +120,13 @@ export async function endHeldNow(
   // pass that may have died before telling it (the held record outlives the final for that): told
   // now if it is untold, as it was stored. Dropped with the held record, nobody would ever tell it.
   if (found) {
+    // The same end may be another pass's (a worker's maxDeferHours denial the tick would also
+    // write): what it is (an answer, the tick's expiry) is the stored one's, not this pass's.
     const same = found.result === result && found.rule === rule;
-    const as = same ? told : { ...told, ending: storedEnding(found, held, ending) };
+    const sameEnding = { ...withoutFlags(ending), ...endFlags(found) };
+    const as = { ...told, ending: same ? sameEnding : storedEnding(found, held, ending) };
     if (await tellUntoldNow(as, found, telling))
-      return same ? { ended: true } : { ended: false, final: found };
+      return same ? { ended: true, retold: true } : { ended: false, final: found, retold: true };
   }
   // Told already. A claim held on its telling (its writer is telling it now, or died and the claim
   // has not run out) keeps the held record for a later pass to tell it.
@@ -126,8 +144,24 @@ export async function endHeldNow(
 function storedEnding(found: FinalOutcome, held: HeldRecord, ending: HeldEnding): HeldEnding {
   const result = found.result as OutcomeResult;
   const dryRun = result === 'would-mutate' || (result !== 'cancelled' && ending.dryRun);
-  const stored = { result, rule: found.rule, reason: found.reason, dryRun };
+  const stored = { result, rule: found.rule, reason: found.reason, dryRun, ...endFlags(found) };
   return held.reachedAt !== undefined || held.executingBy !== undefined ? mayHaveBeenDone(stored) : stored;
+}
+
+/**
+ * What an end is besides its result (a person's answer, the tick's expiry), kept in its final so
+ * that whoever tells it records it so. Finals written before they were kept have neither: told
+ * without them, their words (and no decision inputs) still say so to `policy replay`.
+ */
+function endFlags(end: Pick<HeldEnding, 'answeredBy' | 'stuckExpired'>) {
+  return {
+    ...(end.answeredBy ? { answeredBy: end.answeredBy } : {}),
+    ...(end.stuckExpired ? { stuckExpired: true } : {}),
+  };
+}
+
+function withoutFlags({ answeredBy: _a, stuckExpired: _s, ...ending }: HeldEnding): HeldEnding {
+  return ending;
 }
 
 interface Told {

@@ -149,6 +149,9 @@ async function endedOtherwise(deps: RecordDeps, ctx: RecordContext, lost: Finish
 
 const pick = ({ result, reason, rule }: Finished) => ({ result, reason, rule });
 
+/** A stored end (a final, an effect's outcome), with what the final says besides its result. */
+export type StoredEnd = StoredOutcome & Pick<FinalOutcome, 'answeredBy' | 'stuckExpired'>;
+
 /**
  * A request's own stored end with no audit record (the invocation ended after the final, before or
  * during the posts, or the copy that wrote it is telling it now): a copy tells it as it first would
@@ -160,7 +163,7 @@ const pick = ({ result, reason, rule }: Finished) => ({ result, reason, rule });
 export async function tellUntold(
   deps: RecordDeps,
   ctx: RecordContext,
-  stored: StoredOutcome,
+  stored: StoredEnd,
 ): Promise<RecordResult> {
   // The writer of the final holds its telling while the claim it wrote with it lasts; after, the
   // copies claim it apart, the first one tells.
@@ -178,6 +181,12 @@ export async function tellUntold(
     rule: stored.rule,
     reason: stored.reason,
     dryRun: stored.result === 'would-mutate' || isDryRun(deps.policy, ctx.request),
+    // A person's answer or the tick's expiry is recorded as such, whoever tells it (this copy's
+    // own decision, if it made one, is not what ended it).
+    ...(stored.answeredBy ? { answeredBy: stored.answeredBy } : {}),
+    ...(stored.stuckExpired ? { stuckExpired: true } : {}),
+    // Its writer died before telling it: logged as a re-tell (told twice rather than never).
+    retold: true,
   };
   return finish(deps, ctx, done, 'executed', held);
 }

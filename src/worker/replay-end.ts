@@ -4,9 +4,8 @@
  * of it in the trail: the audit put failed after the mutation), told now, the channel too.
  */
 import { endingRecorded, recordFinal } from '../state/audit.js';
-import type { StoredOutcome } from '../state/effects.js';
 import { startEndingHeld } from '../state/held-gates.js';
-import { endCancelled, finish, tellUntold } from './finish.js';
+import { endCancelled, finish, type StoredEnd, tellUntold } from './finish.js';
 import {
   currentDate,
   lockExpiry,
@@ -17,11 +16,7 @@ import {
 } from './record.js';
 import type { OutcomeResult } from './replies.js';
 
-export async function replay(
-  deps: RecordDeps,
-  ctx: RecordContext,
-  stored: StoredOutcome,
-): Promise<RecordResult> {
+export async function replay(deps: RecordDeps, ctx: RecordContext, stored: StoredEnd): Promise<RecordResult> {
   const sameRequest = stored.requestId === ctx.request.requestId;
   const reason = sameRequest ? stored.reason : `${stored.reason} (request ${stored.requestId}, ${stored.at})`;
   // Its own completed effect whose final was not written (a failed put, a crash between the two),

@@ -88,7 +88,29 @@ function endedHere(
   fields: Record<string, unknown> = {},
 ): boolean {
   const { requestId } = record;
-  if (end.ended) {
+  // Another pass's end, recorded and never told (its writer died): told here, so counted and
+  // logged as told, with `retold` (an operator explaining a second post finds it by that).
+  if (end.retold) {
+    const told = end.ended
+      ? as
+      : { result: end.final?.result ?? as.result, rule: end.final?.rule ?? as.rule };
+    deps.metrics?.put(
+      'Decisions',
+      1,
+      { Action: record.action, Outcome: told.result },
+      { requestId, rule: told.rule },
+    );
+    deps.logger.info(
+      'stuck held request: told the end another pass recorded and never told (it died first)',
+      {
+        requestId,
+        result: told.result,
+        rule: told.rule,
+        retold: true,
+        ...fields,
+      },
+    );
+  } else if (end.ended) {
     deps.metrics?.put(
       'Decisions',
       1,

@@ -18,7 +18,14 @@ import { FINAL_RESULTS, type OutcomeReport, outcomeMessage, outcomeText } from '
 import { postAll, postOptions, tellTargets } from './tell.js';
 
 /** An outcome as the record path knows it: the report a reply is built from, less the request. */
-export type Finished = Omit<OutcomeReport, 'request' | 'requestId'>;
+export type Finished = Omit<OutcomeReport, 'request' | 'requestId'> & {
+  /** A person's answer ended it (the stored end another pass wrote: src/worker/answered.ts): who. */
+  answeredBy?: string;
+  /** The release tick ended it at its expiry (the stored end another pass wrote: src/worker/stuck.ts). */
+  stuckExpired?: boolean;
+  /** Another pass (or copy) recorded this end and died before telling it: told again here (logged `retold`). */
+  retold?: boolean;
+};
 
 /** How one kind of ending is told (finish.ts `TELLING`). */
 export interface TellingRow {
@@ -59,7 +66,11 @@ export async function writeAuditFor(
     messageId: ctx.record.messageId,
     ...(done.deferUntil ? { deferUntil: done.deferUntil.toISOString() } : {}),
     ...(done.replayOf ? { replayOf: done.replayOf } : {}),
-    ...(ctx.inputs && !done.replayOf ? { inputs: ctx.inputs } : {}),
+    ...(done.answeredBy ? { answeredBy: done.answeredBy } : {}),
+    ...(done.stuckExpired ? { stuckExpired: true } : {}),
+    // The inputs of this copy's decision, when that decision is what ended it: not a replay, nor
+    // another pass's end that no policy decided (a person's answer, the tick's expiry).
+    ...(ctx.inputs && !done.replayOf && !done.answeredBy && !done.stuckExpired ? { inputs: ctx.inputs } : {}),
   });
 }
 
@@ -95,6 +106,7 @@ export async function tellEnd(
     target: actionTarget(request),
     ...(done.deferUntil ? { deferUntil: done.deferUntil.toISOString() } : {}),
     ...(done.replayOf ? { replayOf: done.replayOf } : {}),
+    ...(done.retold ? { retold: true } : {}),
   });
   // Where it is told is read first (the channel's URL is a secret, whose read can fail): failing
   // here, nothing was told.

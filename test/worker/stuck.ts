@@ -5,7 +5,7 @@
  */
 import { expect } from 'vitest';
 import { createRequesterSigner } from '../../src/actions/proof.js';
-import { createLogger } from '../../src/observability/logger.js';
+import { createLogger, type Logger } from '../../src/observability/logger.js';
 import type { Metrics } from '../../src/observability/metrics.js';
 import { mayCancel } from '../../src/policy/cancel-grant.js';
 import { parsePolicy } from '../../src/policy/parse.js';
@@ -99,15 +99,17 @@ export function tickDeps(bench: Bench, policy: Policy): WorkerDeps {
   } as WorkerDeps;
 }
 
-/** The deployed tick: the worker function's entry with the worker's deps under `policy` (`channelUrl`: the secret's). */
+/** The deployed tick: the worker function's entry with the worker's deps under `policy` (`channelUrl`: the secret's; `logger`: where its lines go). */
 export function deployedTick(
   bench: Bench,
   policy: Policy,
   metrics?: Metrics,
   channelUrl?: () => Promise<string | undefined>,
+  logger: Logger = createLogger({ service: 'worker', sink: () => {} }),
 ) {
   return createWorkerEntry({
     ...tickDeps(bench, policy),
+    logger,
     ...(metrics ? { metrics } : {}),
     ...(channelUrl ? { channelUrl } : {}),
   });
