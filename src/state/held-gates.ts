@@ -50,30 +50,72 @@ export async function markCancelled(
 
 type Gate = { state: 'go' } | { state: 'cancelled'; cancel: CancelMark } | { state: 'gone' };
 
-/** Sets `field` on the held item unless it was cancelled first; `gone` when no held item is left. */
+/** The executing gate: also `ending` while an ending lease (run out or not) is on the held item. */
+type ExecutingGate = Gate | { state: 'ending'; untilMs: number };
+
+/**
+ * Sets `field` on the held item unless it was cancelled first (or `refused` holds); `gone` when
+ * no held item is left, `ending` when the item carries an ending lease.
+ */
 async function gate(
   table: StateTable,
   requestId: string,
   field: string,
   value: { S: string } | { N: string },
-) {
+  refused = '',
+): Promise<ExecutingGate> {
   const out = await updateIf(
     table,
     key(requestId),
     { expression: `SET ${field} = :value`, values: { ':value': value } },
-    { expression: 'attribute_exists(pk) AND attribute_not_exists(cancelledBy)' },
+    { expression: `attribute_exists(pk) AND attribute_not_exists(cancelledBy)${refused}` },
   );
-  if (out) return { state: 'go' } as Gate;
-  const cancel = cancelFromItem(await getItem(table, key(requestId)));
-  return (cancel ? { state: 'cancelled', cancel } : { state: 'gone' }) as Gate;
+  if (out) return { state: 'go' };
+  const item = await getItem(table, key(requestId));
+  const cancel = cancelFromItem(item);
+  if (cancel) return { state: 'cancelled', cancel };
+  if (item?.endingUntil?.N) return { state: 'ending', untilMs: Number(item.endingUntil.N) };
+  return { state: 'gone' };
 }
 
 /**
  * A worker is about to call the API for a held request: it says so on the held item, unless
  * the request was cancelled first. `gone` when no held item is left (the request ended).
+ *
+ * `ending` while an ending lease (`startEndingHeld`) is on the item, live or run out: its writer
+ * may have written the request's final (a person's answer, say) and died before removing the held
+ * record, and a change made now would contradict that end. The caller reads the final: if there is
+ * one, it is the request's end; if not, a lease run out is cleared (`clearStaleEnding`) and the gate
+ * tried again, and a live one waits (its writer is recording the end now).
  */
-export function startExecutingHeld(table: StateTable, requestId: string, owner: string): Promise<Gate> {
-  return gate(table, requestId, 'executingBy', { S: owner });
+export function startExecutingHeld(
+  table: StateTable,
+  requestId: string,
+  owner: string,
+): Promise<ExecutingGate> {
+  return gate(table, requestId, 'executingBy', { S: owner }, ' AND attribute_not_exists(endingUntil)');
+}
+
+/**
+ * Takes off an ending lease that ran out (`untilMs`, as read) with no final written under it: its
+ * writer died before recording any end. Conditional on that same lease, so a lease set since (a
+ * writer recording an end now) stays. The caller read no final after seeing the lease.
+ */
+export async function clearStaleEnding(
+  table: StateTable,
+  requestId: string,
+  untilMs: number,
+  nowMs: number,
+): Promise<void> {
+  await updateIf(
+    table,
+    key(requestId),
+    {
+      expression: 'REMOVE endingUntil',
+      values: { ':until': { N: String(untilMs) }, ':now': { N: String(nowMs) } },
+    },
+    { expression: 'endingUntil = :until AND endingUntil < :now' },
+  );
 }
 
 /**
@@ -83,8 +125,10 @@ export function startExecutingHeld(table: StateTable, requestId: string, owner: 
  * so a cancel and another end never both take: on `cancelled` the request ends as cancelled.
  * The mark is a lease: a writer that crashed before its final blocks cancels no longer after.
  */
-export function startEndingHeld(table: StateTable, requestId: string, untilMs: number): Promise<Gate> {
-  return gate(table, requestId, 'endingUntil', { N: String(untilMs) });
+export async function startEndingHeld(table: StateTable, requestId: string, untilMs: number): Promise<Gate> {
+  const out = await gate(table, requestId, 'endingUntil', { N: String(untilMs) });
+  // Never refused for a lease (this gate sets its own over it): a refusal leaves no held item.
+  return out.state === 'ending' ? { state: 'gone' } : out;
 }
 
 /**

@@ -18,13 +18,14 @@ import {
   releaseReached,
   type StoredOutcome,
 } from '../state/effects.js';
-import { markReached, startExecutingHeld, stopExecutingHeld } from '../state/held-gates.js';
+import { markReached, stopExecutingHeld } from '../state/held-gates.js';
 import { readRequestState } from '../state/request-state.js';
 import { admit, idTakenRefusal } from './admit.js';
 import { deadLetterRecord } from './dead-letter.js';
 import { backOffIfRateLimited, setVisibility } from './defer.js';
 import { RetryLater } from './errors.js';
 import { executeAction } from './execute.js';
+import { stoppedSinceRead } from './executing-gate.js';
 import { endCancelled, finish, type HeldTelling, recordFinalClaimed } from './finish.js';
 import { tellingIfGivenUp } from './give-up.js';
 import { answeredQuestion } from './hold.js';
@@ -261,33 +262,4 @@ async function claim(deps: RecordDeps, ctx: RecordContext, owner: string) {
   const waitSeconds = Math.ceil((claimed.state.lockExpiresAt - deps.clock()) / 1000) + 1;
   await setVisibility(deps.sqs, deps.queueUrl, ctx.record.receiptHandle, Math.max(1, waitSeconds));
   throw new RetryLater(`effect ${ctx.key} is being executed by another copy`, { otherCopy: true });
-}
-
-/** A held request stopped since our first read: cancelled first (the race is won on its held item), or ended by another copy. */
-async function stoppedSinceRead(
-  deps: RecordDeps,
-  ctx: RecordContext,
-  owner: string,
-  heldIds: string[],
-): Promise<(() => Promise<RecordResult>) | undefined> {
-  for (const [i, heldId] of heldIds.entries()) {
-    const stop = await stoppedOn(deps, ctx, owner, heldId);
-    if (!stop) continue;
-    // Nothing executes: the marks already made are taken back.
-    for (const marked of heldIds.slice(0, i)) await stopExecutingHeld(deps.table, marked, owner);
-    return stop;
-  }
-  return undefined;
-}
-
-/** One held item's gate: go on (marked executing), or how the request ends instead. */
-async function stoppedOn(deps: RecordDeps, ctx: RecordContext, owner: string, heldId: string) {
-  const gate = await startExecutingHeld(deps.table, heldId, owner);
-  if (gate.state === 'cancelled') return () => endCancelled(deps, ctx, gate.cancel);
-  if (gate.state === 'go') return undefined;
-  // No longer held: it ended meanwhile (a copy of this request, or the question this answers).
-  const final =
-    (await readFinal(deps.table, ctx.request.requestId)) ??
-    (heldId === ctx.request.requestId ? undefined : await readFinal(deps.table, heldId));
-  return final ? () => replay(deps, ctx, final) : undefined;
 }

@@ -13,55 +13,16 @@
  * The real webhook and worker on the emulators; the deaths are tables whose calls stop answering
  * right after a chosen write lands.
  */
-import { DeleteItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { DeleteItemCommand } from '@aws-sdk/client-dynamodb';
 import { expect, it } from 'vitest';
-import type { PolicyInput } from '../../src/policy/schema.js';
 import { readAudit, readFinal } from '../../src/state/audit.js';
 import type { StateTable } from '../../src/state/table.js';
 import { replayReport } from '../cli/replay-run.js';
+import { askedCopy, newPolicy, pausedAtEffectClaim } from './deciding-copy.js';
 import { type Bench, basePolicy, benchResetEachTest, dyingAfterPut } from './fixture.js';
 import { askQuestion, clickApprove } from './questions.js';
 
 const bench = benchResetEachTest();
-
-/** The bench's policy, deployed anew: schedules are approved, and a freeze starts at 10:30. */
-function newPolicy(bench: Bench): PolicyInput {
-  const policy = structuredClone(basePolicy(bench.slack.origin)) as PolicyInput & {
-    approvals: { rules: Array<{ name: string; decision: string }>; freezes?: unknown };
-  };
-  const rule = policy.approvals.rules.find((r) => r.name === 'schedules ask a human');
-  if (rule) rule.decision = 'approve';
-  policy.approvals.freezes = [
-    { name: 'incident', start: '2026-11-23T10:30:00Z', end: '2026-11-24T10:00:00Z' },
-  ];
-  return policy;
-}
-
-/** The bench's table, whose first write to an effect claim waits until `go` is called. */
-function pausedAtEffectClaim(bench: Bench) {
-  const real = bench.table.client;
-  let go: () => void = () => {};
-  const resumed = new Promise<void>((resolve) => {
-    go = resolve;
-  });
-  let reached: () => void = () => {};
-  const paused = new Promise<void>((resolve) => {
-    reached = resolve;
-  });
-  let waited = false;
-  const client = {
-    send: async (command: unknown) => {
-      const item = command instanceof PutItemCommand ? command.input.Item : undefined;
-      if (!waited && item?.pk?.S?.startsWith('effect#')) {
-        waited = true;
-        reached();
-        await resumed;
-      }
-      return real.send(command as never);
-    },
-  } as unknown as StateTable['client'];
-  return { table: { client, tableName: bench.table.tableName }, paused, go };
-}
 
 /** The bench's table as a process that dies right after deleting `requestId`'s held record. */
 function dyingAfterHeldDelete(bench: Bench, requestId: string) {
@@ -90,14 +51,6 @@ function dyingAfterHeldDelete(bench: Bench, requestId: string) {
   return { table: { client, tableName: bench.table.tableName }, died };
 }
 
-const askedCopy = (id: string) => ({
-  triggerId: 'trg_rt1',
-  phaseId: 'ph_1',
-  requestId: id,
-  requestedBy: { source: 'schedule' as const, id: 'nightly' },
-  requestedAt: '2026-11-23T10:00:00.000Z',
-});
-
 it('a copy that had decided tells the answered end as an answer, and policy replay counts it as one', async () => {
   const id = 'rt-asked';
   const value = await askQuestion(bench, 'trg_rt1', id);
@@ -105,7 +58,7 @@ it('a copy that had decided tells the answered end as an answer, and policy repl
 
   // 10:20, the hourly look under the new policy: approve (no freeze yet); it is slow to go on.
   bench.clock.now = new Date('2026-11-23T10:20:00Z');
-  await bench.send(askedCopy(id));
+  await bench.send(askedCopy(id, 'trg_rt1'));
   const slow = pausedAtEffectClaim(bench);
   const looked = bench.run(bench.worker({ policy, table: slow.table }), await bench.receive());
   await slow.paused;
@@ -122,7 +75,7 @@ it('a copy that had decided tells the answered end as an answer, and policy repl
   // 10:55, past that pass's claim: another copy of the asked request tells the end and dies after
   // removing the held record, before its audit record.
   bench.clock.now = new Date('2026-11-23T10:55:00Z');
-  await bench.send(askedCopy(id));
+  await bench.send(askedCopy(id, 'trg_rt1'));
   const telling = dyingAfterHeldDelete(bench, id);
   void bench.run(bench.worker({ policy, table: telling.table }), await bench.receive());
   await telling.died;
