@@ -3,7 +3,7 @@
  * nothing is decided or called again. The end is told as it was, or, if it never was (no record
  * of it in the trail: the audit put failed after the mutation), told now, the channel too.
  */
-import { endingRecorded, recordFinal } from '../state/audit.js';
+import { endingRecorded, type FinalOutcome, readFinal, recordFinal } from '../state/audit.js';
 import { startEndingHeld } from '../state/held-gates.js';
 import { endCancelled, finish, type StoredEnd, tellUntold } from './finish.js';
 import {
@@ -31,7 +31,16 @@ export async function replay(deps: RecordDeps, ctx: RecordContext, stored: Store
     const gate = await startEndingHeld(deps.table, ctx.request.requestId, lockExpiry(deps, ctx.timing));
     if (gate.state === 'cancelled') return endCancelled(deps, ctx, gate.cancel);
   }
-  await recordFinal(deps.table, own, currentDate(deps), ownerOf(ctx));
+  const first = await recordFinal(deps.table, own, currentDate(deps), ownerOf(ctx));
+  // The request has an end of its own already, written since our read (a person's answer whose
+  // pass died before telling it, say): that is its end, told once if it is untold, never replaced
+  // by a replay of another request's change (whose record would count as the end told, and whose
+  // ending would remove the held record that brings the request back to be told). The same replay
+  // written by another copy of this request is no such end. A read on this failure only.
+  if (!first && !sameRequest) {
+    const found = await readFinal(deps.table, ctx.request.requestId);
+    if (found && !sameEnd(found, own)) return replay(deps, ctx, found);
+  }
   // Its own end, never told (no record of it in the trail): told now as at first, the channel too.
   if (sameRequest && !(await endingRecorded(deps.table, own.requestId, own.result)))
     return tellUntold(deps, ctx, own);
@@ -45,3 +54,6 @@ export async function replay(deps: RecordDeps, ctx: RecordContext, stored: Store
   await finish(deps, ctx, done, 'replayed');
   return 'replayed';
 }
+
+const sameEnd = (a: FinalOutcome, b: StoredEnd) =>
+  a.result === b.result && a.rule === b.rule && a.reason === b.reason;
