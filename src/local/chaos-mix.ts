@@ -81,13 +81,34 @@ function interleave(out: ChaosMessage[], random: () => number): ChaosMessage[] {
   return result;
 }
 
-export function chaosMix(sandbox: Sandbox, count: number, seed = 7, at = new Date()): ChaosMessage[] {
+/**
+ * A reply URL for the requests that carry one: every person's request (as the webhook sends it)
+ * and every other CI request, so that both a request told only to the channel and one told to its
+ * requester too are in the run.
+ */
+export type ReplyUrlFor = (requestId: string) => string;
+
+function withReply(request: ActionRequest, replyUrl: ReplyUrlFor | undefined, at: string): ActionRequest {
+  const id = request.requestId;
+  if (!replyUrl || !id) return request;
+  if (request.requestedBy.source === 'ci' && Number(id.replace(/\D/g, '')) % 2 === 0) return request;
+  return { ...request, reply: { slackResponseUrl: replyUrl(id), issuedAt: at } };
+}
+
+export function chaosMix(
+  sandbox: Sandbox,
+  count: number,
+  seed = 7,
+  at = new Date(),
+  replyUrl?: ReplyUrlFor,
+): ChaosMessage[] {
   const random = seeded(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const requestedAt = at.toISOString();
   const out: ChaosMessage[] = [];
   let n = 0;
-  const push = (kind: ChaosMessage['kind'], request: ActionRequest) => {
+  const push = (kind: ChaosMessage['kind'], asked: ActionRequest) => {
+    const request = withReply(asked, replyUrl, requestedAt);
     out.push({
       kind,
       body: JSON.stringify(request),

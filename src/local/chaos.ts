@@ -6,7 +6,12 @@
  * never happen, against the sandbox's request log and the queues:
  * - a duplicated effect: one effect key mutated successfully more than once;
  * - a lost request: a message with no terminal state (no final outcome, not in the DLQ).
- * Exits 1 when either is non-zero, or when the run does not drain in time.
+ * And what people were told (src/local/tell-ledger.ts): every post to a requester's reply URL and
+ * to the notifications channel, as the local stack's Slack receiver kept them, read against each
+ * request's final: told at all, never two different ends, the end recorded, and twice only after
+ * a crash (or, to its requester, a redelivery). Some invocations' processes die right after a put
+ * lands (chaos-dying.ts), so that telling at least once across crashes is exercised end to end.
+ * Exits 1 when any check fails, or when the run does not drain in time.
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
@@ -15,20 +20,17 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ReceiveMessageCommand, SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { effectKey, parseActionRequest } from '../actions/request.js';
-import { clockOf, createConsoleClient } from '../console/index.js';
-import { createLogger } from '../observability/logger.js';
 import { MAX_RECEIVE_COUNT } from '../queue/redrive.js';
 import type { FaultConfig, LoggedRequest, Sandbox } from '../sandbox/index.js';
-import { readAudit } from '../state/audit.js';
+import { readAudit, readFinals } from '../state/audit.js';
 import { forEachBounded } from '../util/pool.js';
-import { workerDepsFromEnv } from '../wiring/from-env.js';
-import { loadPolicyFile } from '../wiring/policy-file.js';
 import { FINAL_RESULTS } from '../worker/replies.js';
-import { createWorker } from '../worker/worker.js';
 import { type ChaosMessage, chaosMix, seeded } from './chaos-mix.js';
+import { type ChaosCrashes, crashyWorker } from './chaos-worker.js';
 import { REPO_ROOT } from './endpoints.js';
-import { queueDepth, type SqsHandler } from './event-source.js';
+import { queueDepth } from './event-source.js';
 import { bootLocalStack, type LocalStack } from './stack.js';
+import { type TellLedger, tellFailures, tellLedger } from './tell-ledger.js';
 import { vouchAttributes } from './vouch.js';
 
 export interface ChaosOptions {
@@ -38,6 +40,8 @@ export interface ChaosOptions {
   midBatchCrashRate?: number;
   /** Share of invocations that die before processing anything. */
   earlyCrashRate?: number;
+  /** Share of invocations whose process dies right after one of its first puts lands. */
+  dyingRate?: number;
   faults?: Partial<FaultConfig>;
   visibilityTimeoutSeconds?: number;
   pollers?: number;
@@ -53,7 +57,7 @@ export interface ChaosReport {
   terminal: Record<string, number>;
   duplicatedEffects: Array<{ effectKey: string; successfulCalls: number }>;
   lost: string[];
-  crashes: { midBatch: number; early: number };
+  crashes: ChaosCrashes;
   invocations: number;
   recordsDelivered: number;
   faultsInjected: Record<string, number>;
@@ -61,6 +65,8 @@ export interface ChaosReport {
   effects: number;
   /** Effects the sandbox applied for which no request records a done outcome (should be 0). */
   effectsWithoutOutcome: string[];
+  /** What people were told: the tell ledger's checks (src/local/tell-ledger.ts). */
+  telling: TellLedger;
 }
 
 const DONE_RESULTS = new Set(['approved', 'groups-disabled', 'archived', 'replayed']);
@@ -122,43 +128,6 @@ async function drainDlq(sqs: SQSClient, dlqUrl: string): Promise<string[]> {
     for (const m of out.Messages) bodies.push(m.Body ?? '');
   }
   return bodies;
-}
-
-/** The worker as chaos runs it: short attempts, no client-side budget, and invocations that die. */
-function crashyWorker(
-  env: Record<string, string>,
-  policyPath: string,
-  chaos: { random: () => number; earlyRate: number; midRate: number; crashes: ChaosReport['crashes'] },
-): SqsHandler {
-  const deps = workerDepsFromEnv(env, { policy: loadPolicyFile(policyPath) });
-  const worker = createWorker({
-    ...deps,
-    // Short attempts so hangs cost 1 s, not 10; no client-side budget (429s are injected).
-    client: createConsoleClient({
-      baseUrl: env.CONSOLE_API_BASE_URL as string,
-      apiKey: env.CONSOLE_API_KEY as string,
-      timeoutMs: 1_000,
-      maxRetries: 2,
-      maxRetryDelayMs: 1_000,
-      mutationBudget: false,
-      clock: clockOf(deps.clock ?? Date.now),
-    }),
-    logger: createLogger({ service: 'worker', level: 'error', sink: () => undefined }),
-    safetyMarginMs: 1_000,
-  });
-  return async (event, context) => {
-    const roll = chaos.random();
-    if (roll < chaos.earlyRate) {
-      chaos.crashes.early += 1;
-      throw new Error('chaos: the invocation died before it started');
-    }
-    if (roll < chaos.earlyRate + chaos.midRate && event.Records.length > 1) {
-      chaos.crashes.midBatch += 1;
-      await worker({ Records: event.Records.slice(0, Math.ceil(event.Records.length / 2)) }, context);
-      throw new Error('chaos: the invocation died in the middle of its batch');
-    }
-    return worker(event, context);
-  };
 }
 
 /** Sends the mix, ten at a time; chaos plays the webhook for its chat requests (they carry its proof). */
@@ -224,12 +193,20 @@ async function endings(stack: LocalStack, messages: ChaosMessage[]) {
   const dlqIds = requestIdsOf(dlqBodies);
   const table = { client: stack.emulators.dynamo, tableName: stack.endpoints.tableName };
   const finals = new Map<string, string>();
+  // Requests whose own end is in their trail (not a replay): it was owed to the channel.
+  const ownEnds = new Set<string>();
   const ids = [...new Set(messages.flatMap((m) => (m.requestId ? [m.requestId] : [])))];
   await forEachBounded(ids, 8, async (id) => {
     const records = await readAudit(table, id);
     const last = records.filter((r) => TERMINAL_RESULTS.has(r.result)).at(-1);
     if (last) finals.set(id, last.result);
+    if (records.some((r) => FINAL_RESULTS.has(r.result as never))) ownEnds.add(id);
   });
+  // The finals as the state table holds them (the item every copy of a request reads its end from).
+  const finalItems = new Map<string, string>();
+  for (let i = 0; i < ids.length; i += 100)
+    for (const [id, final] of await readFinals(table, ids.slice(i, i + 100)))
+      finalItems.set(id, final.result);
   const terminal: Record<string, number> = {};
   const lost: string[] = [];
   for (const m of messages) {
@@ -241,7 +218,7 @@ async function endings(stack: LocalStack, messages: ChaosMessage[]) {
     if (state === undefined) lost.push(m.requestId ?? m.body);
     else terminal[state] = (terminal[state] ?? 0) + 1;
   }
-  return { finals, terminal, lost };
+  return { finals, terminal, lost, finalItems, ownEnds };
 }
 
 /** Successful mutation calls per effect key, from the sandbox's request log and its state. */
@@ -287,13 +264,9 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
   const count = options.count ?? 1_000;
   const random = seeded(options.seed ?? 11);
   const progress = options.progress ?? (() => undefined);
-  const crashes = { midBatch: 0, early: 0 };
-  const chaos = {
-    random,
-    earlyRate: options.earlyCrashRate ?? 0.03,
-    midRate: options.midBatchCrashRate ?? 0.05,
-    crashes,
-  };
+  const crashes: ChaosCrashes = { midBatch: 0, early: 0, afterPut: 0 };
+  const deliveries = new Map<string, number>();
+  const crashed = new Set<string>();
   const dir = mkdtempSync(join(tmpdir(), 'autopilot-chaos-'));
   const started = Date.now();
   const seconds = () => Math.round((Date.now() - started) / 1000);
@@ -302,7 +275,8 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     port: 0,
     stateDir: dir,
     policyPath: chaosPolicy(dir),
-    notifyReceiver: false,
+    // The channel's posts go to the receiver, beside the requesters' replies: the tell ledger reads both.
+    notifyReceiver: true,
     // Only the injected 429s: the real limits would just make the run long.
     sandbox: { rateLimits: false, faults: { ...CHAOS_FAULTS, ...options.faults } },
     sweepIntervalSeconds: false,
@@ -316,17 +290,30 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
       concurrency: options.pollers ?? 4,
       timeoutMs: 8_000,
       autoStart: false,
-      createHandler: ({ env, policyPath }) => crashyWorker(env, policyPath, chaos),
+      createHandler: ({ env, policyPath, emulators }) =>
+        crashyWorker(env, policyPath, {
+          random,
+          earlyRate: options.earlyCrashRate ?? 0.03,
+          midRate: options.midBatchCrashRate ?? 0.05,
+          dyingRate: options.dyingRate ?? 0.05,
+          crashes,
+          deliveries,
+          crashed,
+          sqs: emulators.sqs,
+          queueUrl: emulators.queueUrl,
+        }),
     },
     env: { LOG_LEVEL: 'error' },
-    receiver: { print: false },
+    receiver: { print: false, keep: Number.POSITIVE_INFINITY },
   });
 
   try {
     const sandbox = stack.sandbox;
     const source = stack.eventSource;
     if (!sandbox) throw new Error('the chaos run needs the embedded sandbox');
-    const messages: ChaosMessage[] = chaosMix(sandbox, count, options.seed ?? 7);
+    const messages: ChaosMessage[] = chaosMix(sandbox, count, options.seed ?? 7, new Date(), (id) =>
+      stack.receiver.responseUrl(id),
+    );
     await sendAll(stack, messages);
     progress(`sent ${messages.length} messages; ${seconds()} s`);
 
@@ -334,12 +321,13 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     const drained = await drainQueue(stack, Date.now() + (options.drainTimeoutMs ?? 150_000), (depth) =>
       progress(
         `… ${seconds()} s: ${depth} on the queue, ${source.stats.batches} invocations, ` +
-          `${source.stats.errors} failed, crashes ${crashes.midBatch} mid-batch + ${crashes.early} early`,
+          `${source.stats.errors} failed, crashes ${crashes.midBatch} mid-batch + ${crashes.early} early + ` +
+          `${crashes.afterPut} after a put`,
       ),
     );
     await source.stop();
 
-    const { finals, terminal, lost } = await endings(stack, messages);
+    const { finals, terminal, lost, finalItems, ownEnds } = await endings(stack, messages);
     const { calls, faultsInjected, mutationCalls } = effectsAt(sandbox);
     const duplicatedEffects = [...calls]
       .filter(([, n]) => n > 1)
@@ -347,6 +335,14 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     // Every applied effect is owned by a request that says it was done (or replayed that).
     const doneKeys = doneEffectKeys(messages, finals);
     const effectsWithoutOutcome = [...calls.keys()].filter((key) => !doneKeys.has(key));
+    const withReplyUrl = new Set(
+      messages.flatMap((m) => (m.requestId && m.body.includes('"slackResponseUrl"') ? [m.requestId] : [])),
+    );
+    const telling = tellLedger(
+      stack.receiver.posts(),
+      { finals: finalItems, withReplyUrl, channelOwed: ownEnds, deliveries, crashed },
+      stack.notifyReceiver,
+    );
 
     return {
       sent: messages.length,
@@ -362,6 +358,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
       mutationCalls,
       effects: calls.size,
       effectsWithoutOutcome,
+      telling,
     };
   } finally {
     await stack.stop();
@@ -373,7 +370,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
  * Why a chaos run failed; empty when it passed. Besides no duplicated and no lost request, the
  * run must have been a real test (faults injected, workers crashed) and every applied effect must
  * belong to a request recorded as done: one that was not is a change made while someone was
- * told otherwise.
+ * told otherwise. And what people were told must hold (`tellFailures`).
  */
 export function chaosFailures(report: ChaosReport): string[] {
   const failures: string[] = [];
@@ -386,7 +383,9 @@ export function chaosFailures(report: ChaosReport): string[] {
       `${report.effectsWithoutOutcome.length} effect(s) applied without a request recorded as done`,
     );
   if (Object.keys(report.faultsInjected).length === 0) failures.push('no fault was injected at the sandbox');
-  if (report.crashes.midBatch + report.crashes.early === 0) failures.push('no worker crash was injected');
+  if (report.crashes.midBatch + report.crashes.early + report.crashes.afterPut === 0)
+    failures.push('no worker crash was injected');
+  failures.push(...tellFailures(report.telling));
   return failures;
 }
 
@@ -398,7 +397,8 @@ export function renderChaosReport(report: ChaosReport): string {
     `  faults injected at the sandbox: ${Object.entries(report.faultsInjected)
       .map(([k, v]) => `${k} ${v}`)
       .join(', ')} (of ${report.mutationCalls} mutation calls)`,
-    `  worker crashes injected: ${report.crashes.midBatch} mid-batch, ${report.crashes.early} before starting ` +
+    `  worker crashes injected: ${report.crashes.midBatch} mid-batch, ${report.crashes.early} before starting, ` +
+      `${report.crashes.afterPut} right after a put ` +
       `(${report.invocations} invocations, ${report.recordsDelivered} records delivered)`,
     '',
     '  terminal state                 requests',
@@ -414,8 +414,33 @@ export function renderChaosReport(report: ChaosReport): string {
     `  duplicated effects: ${report.duplicatedEffects.length}${report.duplicatedEffects.length ? ` ${JSON.stringify(report.duplicatedEffects.slice(0, 10))}` : ''}`,
     `  lost requests: ${report.lost.length}${report.lost.length ? ` ${JSON.stringify(report.lost.slice(0, 10))}` : ''}`,
     '',
+    ...renderTelling(report.telling),
+    '',
   ];
   return lines.join('\n');
+}
+
+const sample = (items: unknown[]) => (items.length ? ` ${JSON.stringify(items.slice(0, 5))}` : '');
+
+/** The tell ledger's figures: what people were told, against each request's final. */
+export function renderTelling(t: TellLedger): string[] {
+  const repeats = (to: 'requester' | 'channel') => t.repeats.filter((r) => r.to === to);
+  const extra = (list: TellLedger['repeats']) => list.reduce((n, r) => n + r.count - 1, 0);
+  const unexplained = t.repeats.filter((r) => !r.explained);
+  return [
+    `  told: ${t.posts.requester} posts to requesters, ${t.posts.channel} to the channel ` +
+      `(${t.posts.ends} of an end, ${t.posts.notEnds} not; ${t.unattributed} about no request we could read, ` +
+      `${t.unknown.length} with a headline we do not know${sample(t.unknown)})`,
+    `  ended requests (a final in the table): ${t.ended} (${t.owed.requester} with a reply URL, ` +
+      `${t.owed.channel} owed to the channel, ${t.owed.crashed} in a crashed invocation); never told to their requester: ` +
+      `${t.untoldRequester.length}${sample(t.untoldRequester)}; never told to the channel: ` +
+      `${t.untoldChannel.length}${sample(t.untoldChannel)}`,
+    `  told two different ends: ${t.contradictions.length}${sample(t.contradictions)}`,
+    `  told an end other than the final: ${t.mismatches.length}${sample(t.mismatches)}`,
+    `  the same end told again: to the channel ${extra(repeats('channel'))} time(s) for ${repeats('channel').length} request(s), ` +
+      `to requesters ${extra(repeats('requester'))} for ${repeats('requester').length}; ` +
+      `with no crash or redelivery to explain it: ${unexplained.length}${sample(unexplained)}`,
+  ];
 }
 
 const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(import.meta.filename);
@@ -426,7 +451,8 @@ if (isMain) {
       const failures = chaosFailures(report);
       process.stdout.write(
         failures.length === 0
-          ? 'PASS: no duplicated effect, no lost request, every effect owned by a request recorded as done\n'
+          ? 'PASS: no duplicated effect, no lost request, every effect owned by a request recorded as done, ' +
+              'every end told, never two different ends, never twice without a crash\n'
           : `FAIL: ${failures.join('; ')}\n`,
       );
       process.exit(failures.length === 0 ? 0 : 1);
