@@ -4,8 +4,10 @@
  * exactly one of them takes: a cancel that is marked is never followed by the API call nor by
  * another end, and a worker that marked first makes the cancel fail (its author hears why).
  */
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { getItem } from './dynamo.js';
 import { updateIf } from './dynamo-update.js';
+import { effectItemKey } from './effects.js';
 import { type CancelMark, cancelFromItem, heldItemKey as key } from './held.js';
 import type { StateTable } from './table.js';
 
@@ -118,17 +120,66 @@ export async function clearStaleEnding(
   );
 }
 
+/** The ending gate: also `executing` while another pass's executing mark is live (its call may be in flight). */
+export type EndingGate = Gate | { state: 'executing'; untilMs: number };
+
 /**
  * The worker (or the release tick, or an answer) is about to record how a held request ended
  * (a denial, a dry run's approval): it says so on the held item until `untilMs` (epoch ms, past
  * its invocation's end), unless a person cancelled it first. Its final is written only on `go`,
  * so a cancel and another end never both take: on `cancelled` the request ends as cancelled.
  * The mark is a lease: a writer that crashed before its final blocks cancels no longer after.
+ *
+ * Refused (`executing`) while a copy that passed the executing gate is live: its claim on the
+ * request's `effect` is its own and still held, or completed (the change is made; that copy writes
+ * the end): an end written now would be told beside a change made. Until `untilMs` at the latest.
+ * A mark whose copy died (its claim run out or given back) is no refusal: the end is written, said
+ * "may have been done" by its caller (the mark stays on the item). `ownRequest`: a mark of a copy of
+ * that request is the caller's own (an Approve click's copy ending the question it executed).
  */
-export async function startEndingHeld(table: StateTable, requestId: string, untilMs: number): Promise<Gate> {
-  const out = await gate(table, requestId, 'endingUntil', { N: String(untilMs) });
-  // Never refused for a lease (this gate sets its own over it): a refusal leaves no held item.
-  return out.state === 'ending' ? { state: 'gone' } : out;
+export async function startEndingHeld(
+  table: StateTable,
+  requestId: string,
+  untilMs: number,
+  by: { effect: string; nowMs: number; ownRequest?: string },
+): Promise<EndingGate> {
+  let dead: string | undefined;
+  for (let tries = 0; tries < 3; tries++) {
+    const values = {
+      ':value': { N: String(untilMs) },
+      ...(by.ownRequest ? { ':mine': { S: `${by.ownRequest}/` } } : {}),
+      ...(dead ? { ':dead': { S: dead } } : {}),
+    };
+    const mine = by.ownRequest ? ' OR begins_with(executingBy, :mine)' : '';
+    const out = await updateIf(
+      table,
+      key(requestId),
+      { expression: 'SET endingUntil = :value', values },
+      {
+        expression: `attribute_exists(pk) AND attribute_not_exists(cancelledBy) AND (attribute_not_exists(executingBy)${mine}${dead ? ' OR executingBy = :dead' : ''})`,
+      },
+    );
+    if (out) return { state: 'go' };
+    const item = await getItem(table, key(requestId));
+    const cancel = cancelFromItem(item);
+    if (cancel) return { state: 'cancelled', cancel };
+    if (!item) return { state: 'gone' };
+    const owner = item.executingBy?.S;
+    if (owner === undefined) continue; // taken off since: tried again
+    const live = liveUntil(await getItem(table, effectItemKey(by.effect)), owner, by.nowMs);
+    if (live !== undefined) return { state: 'executing', untilMs: live };
+    dead = owner;
+  }
+  // Three lost races in a row (marks coming and going): reported as executing, tried again later.
+  return { state: 'executing', untilMs: by.nowMs };
+}
+
+/** Until when the effect claim `item` shows `owner` live: holding it, or having completed it (now). */
+function liveUntil(item: Record<string, AttributeValue> | undefined, owner: string, nowMs: number) {
+  if (item?.owner?.S !== owner) return undefined;
+  if (item.status?.S === 'completed') return nowMs;
+  const lockExpiresAt = Number(item.lockExpiresAt?.N ?? 0);
+  return lockExpiresAt >= nowMs ? lockExpiresAt : undefined;
 }
 
 /**

@@ -132,7 +132,8 @@ export async function lookAfterVeto(
   now: () => number,
 ): Promise<Gate> {
   const looked = await lookAgainNow(deps, requestId, deadline, now);
-  if (looked.ok || !deps.held) return looked;
+  if (looked.ok) return underWay(deps, requestId, deadline, now);
+  if (!deps.held) return looked;
   const read = await settleBy(deps.held.read(requestId), deadline, now);
   const held = read.settled && 'value' in read ? read.value : undefined;
   if (read.settled && 'value' in read && !held) return { ok: true };
@@ -147,5 +148,29 @@ export async function lookAfterVeto(
     ok: false,
     outcome: 'question_closed',
     message: `This question was answered (approved) or cancelled meanwhile. ${vetoed}`,
+  };
+}
+
+/**
+ * A Deny whose veto came after a copy of the question passed its executing gate (its held item's
+ * `executingBy`, or `reachedAt` once an attempt may have reached the platform): that copy's approval
+ * is being made (or may have been), and no pass ends the question while it is (src/state/held-gates.ts,
+ * `startEndingHeld`). The Deny's author is told so, never "Automation will not do it".
+ */
+async function underWay(
+  deps: WebhookDeps,
+  requestId: string,
+  deadline: number,
+  now: () => number,
+): Promise<Gate> {
+  if (!deps.held) return { ok: true };
+  const read = await settleBy(deps.held.read(requestId), deadline, now);
+  const held = read.settled && 'value' in read ? read.value : undefined;
+  if (!held?.executingBy && !held?.reachedAt) return { ok: true };
+  return {
+    ok: false,
+    outcome: 'deny_too_late',
+    message:
+      'Your Deny came too late to stop this change: its approval was already sent to the Console API (it is being made right now, or an attempt may have made it); its outcome follows in the channel. Your Deny still stops any later automated attempt at this change.',
   };
 }

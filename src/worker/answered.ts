@@ -46,7 +46,9 @@ export async function endAnsweredQuestion(
   // Who answered is kept apart from the reason too: the audit record is a person's answer, not a
   // policy decision (`policy replay` counts it as one). The question's own mark: an earlier copy
   // answering it may have made the change.
-  const ending = { ...done, reason, answeredBy };
+  // The copy's own executing mark on the question is no refusal (`answering`); another copy's live
+  // one is (its approval is being made now, and its outcome is the question's end).
+  const ending = { ...done, reason, answeredBy, answering: answer.requestId };
   const end = await endHeldNow(
     deps.table,
     held,
@@ -57,6 +59,15 @@ export async function endAnsweredQuestion(
       warn: (message, fields) => deps.logger.warn(message, { ...fields, answeredBy: answer.requestId }),
     },
   );
+  if (!end.ended && end.executing)
+    deps.logger.info(
+      'answered question not ended here: another copy of it is making its change now; its outcome ends it',
+      {
+        requestId: asked,
+        answeredBy: answer.requestId,
+        result: done.result,
+      },
+    );
   // Another pass's end of the question, recorded and never told (it died first): told here.
   if (end.retold) {
     const told = end.ended ? ending : end.final;

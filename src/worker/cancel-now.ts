@@ -26,32 +26,25 @@ import {
   releaseTelling,
   toldUnrecorded,
 } from '../state/telling.js';
-import { mayHaveBeenDone, type OutcomeResult, outcomeMessage } from './replies.js';
+import { endFlags, type HeldEnding, storedEnding, withoutFlags } from './held-ending.js';
+import { type OutcomeResult, outcomeMessage } from './replies.js';
 
-/** How a held request ends when it is ended at once, outside the worker's own pass over it. */
-export interface HeldEnding {
-  result: OutcomeResult;
-  rule: string;
-  reason: string;
-  dryRun: boolean;
-  /** The request whose end this repeats (its change made by another): told "Already done … by request X". */
-  replayOf?: string;
-  /** Denied, but an earlier attempt may have made the change (replies.ts, `mayHaveBeenDone`). */
-  mayHaveBeenDone?: boolean;
-  /** A person's answer ends it (answered.ts): who, kept in the audit record (`policy replay` counts it apart). */
-  answeredBy?: string;
-  /** The release tick ends a stuck wait at its expiry (stuck.ts): kept in the audit record (`policy replay` counts it apart). */
-  stuckExpired?: boolean;
-}
+export type { HeldEnding };
 
 /**
  * How `endHeldNow` went: `ended`, this end is the request's; else `final`, the end recorded first
- * (or `cancelled`, a person's cancel this end lost to). `retold`: the end told here is one another
+ * (or `cancelled`, a person's cancel this end lost to; `executing`, a copy's approval in flight). `retold`: the end told here is one another
  * pass recorded and never told (it died first), told now as stored (twice rather than never).
  */
 export type HeldEnded = (
   | { ended: true }
-  | { ended: false; final: FinalOutcome | undefined; cancelled?: CancelMark | undefined }
+  | {
+      ended: false;
+      final: FinalOutcome | undefined;
+      cancelled?: CancelMark | undefined;
+      /** Not ended: a copy's approval of it is being made now (its call may be in flight); its outcome ends it. */
+      executing?: true;
+    }
 ) & { retold?: true };
 
 /** Who is told: the request's reply URL, and the channel when `channelUrl` names one. */
@@ -104,12 +97,20 @@ export async function endHeldNow(
   // An end other than a cancel is refused once a person cancelled the request since it was read,
   // and a cancel after this gate is refused (src/state/held-gates.ts): never both. `cancelled`: the
   // cancel is its end, which the caller (or the worker, when the request comes back) records.
+  // Refused too while a copy's approval is being made (its executing mark is live): the end is
+  // that copy's outcome. Its final, if written already, is told below when it is untold.
+  let executing = false;
   if (result !== 'cancelled') {
-    const gate = await startEndingHeld(table, held.requestId, telling.untilMs);
+    const gate = await startEndingHeld(table, held.requestId, telling.untilMs, {
+      effect: effectKey(held.request),
+      nowMs: now.getTime(),
+      ...(ending.answering ? { ownRequest: ending.answering } : {}),
+    });
     if (gate.state === 'cancelled') return { ended: false, final: undefined, cancelled: gate.cancel };
+    executing = gate.state === 'executing';
   }
   const told = { table, held, ending, now, tell, channelUrl };
-  if (await recordFinal(table, final, now, owner, telling)) {
+  if (!executing && (await recordFinal(table, final, now, owner, telling))) {
     await tellThenRecord(told, {
       release: () => releaseFinalTelling(table, final, now, owner, telling),
     });
@@ -128,40 +129,12 @@ export async function endHeldNow(
     if (await tellUntoldNow(as, found, telling))
       return same ? { ended: true, retold: true } : { ended: false, final: found, retold: true };
   }
+  if (!found && executing) return { ended: false, final: undefined, executing: true };
   // Told already. A claim held on its telling (its writer is telling it now, or died and the claim
   // has not run out) keeps the held record for a later pass to tell it.
   if (!found || (await endingRecorded(table, held.requestId, found.result)))
     await endHold(table, held.requestId);
   return { ended: false, final: found };
-}
-
-/**
- * Another pass's stored end, told as the worker tells one it finds untold (finish.ts `tellUntold`):
- * its result, rule and words as stored (an answer or a stuck expiry says so in them), a dry run as
- * this pass knows it (a cancel is none), and the change said maybe made when an attempt may have
- * reached the platform.
- */
-function storedEnding(found: FinalOutcome, held: HeldRecord, ending: HeldEnding): HeldEnding {
-  const result = found.result as OutcomeResult;
-  const dryRun = result === 'would-mutate' || (result !== 'cancelled' && ending.dryRun);
-  const stored = { result, rule: found.rule, reason: found.reason, dryRun, ...endFlags(found) };
-  return held.reachedAt !== undefined || held.executingBy !== undefined ? mayHaveBeenDone(stored) : stored;
-}
-
-/**
- * What an end is besides its result (a person's answer, the tick's expiry), kept in its final so
- * that whoever tells it records it so. Finals written before they were kept have neither: told
- * without them, their words (and no decision inputs) still say so to `policy replay`.
- */
-function endFlags(end: Pick<HeldEnding, 'answeredBy' | 'stuckExpired'>) {
-  return {
-    ...(end.answeredBy ? { answeredBy: end.answeredBy } : {}),
-    ...(end.stuckExpired ? { stuckExpired: true } : {}),
-  };
-}
-
-function withoutFlags({ answeredBy: _a, stuckExpired: _s, ...ending }: HeldEnding): HeldEnding {
-  return ending;
 }
 
 interface Told {

@@ -4,6 +4,7 @@
  * table and released by the tick: hold.ts, release.ts.)
  */
 import { ChangeMessageVisibilityCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { RetryLater } from './errors.js';
 import type { RecordContext, RecordDeps } from './record.js';
 
 /** The longest back-off: SQS's longest message delay, a fair bound for a visibility wait too. */
@@ -59,4 +60,20 @@ export async function backOffIfRateLimited(
   const seconds = rateLimitBackoffSeconds(outcome.retryAfterMs, receives);
   await setVisibility(deps.sqs, deps.queueUrl, ctx.record.receiptHandle, seconds);
   ctx.log.warn('rate limited; backing off through the message visibility', { backoffSeconds: seconds });
+}
+
+/**
+ * Another copy or pass is handling the request until `untilMs` (epoch ms, the worker's clock): this
+ * copy comes back once that has run out, and did not fail (`otherCopy`: its last receive tells
+ * nobody it was given up).
+ */
+export async function comeBackAfter(
+  deps: RecordDeps,
+  ctx: RecordContext,
+  untilMs: number,
+  why: string,
+): Promise<never> {
+  const waitSeconds = Math.ceil((untilMs - deps.clock()) / 1000) + 1;
+  await setVisibility(deps.sqs, deps.queueUrl, ctx.record.receiptHandle, Math.max(1, waitSeconds));
+  throw new RetryLater(why, { otherCopy: true });
 }

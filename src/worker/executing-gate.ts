@@ -6,8 +6,7 @@
  */
 import { readFinal } from '../state/audit.js';
 import { clearStaleEnding, startExecutingHeld, stopExecutingHeld } from '../state/held-gates.js';
-import { setVisibility } from './defer.js';
-import { RetryLater } from './errors.js';
+import { comeBackAfter } from './defer.js';
 import { endCancelled } from './finish.js';
 import type { RecordContext, RecordDeps, RecordResult } from './record.js';
 import { replay } from './replay-end.js';
@@ -67,10 +66,6 @@ async function endOf(deps: RecordDeps, ctx: RecordContext, heldId: string) {
 }
 
 /** Another pass is recording the request's end: this copy comes back once its lease has run out. */
-async function whileEnding(deps: RecordDeps, ctx: RecordContext, untilMs: number): Promise<never> {
-  const waitSeconds = Math.ceil((untilMs - deps.clock()) / 1000) + 1;
-  await setVisibility(deps.sqs, deps.queueUrl, ctx.record.receiptHandle, Math.max(1, waitSeconds));
-  throw new RetryLater(`request ${ctx.request.requestId} is being ended by another pass`, {
-    otherCopy: true,
-  });
+function whileEnding(deps: RecordDeps, ctx: RecordContext, untilMs: number): Promise<never> {
+  return comeBackAfter(deps, ctx, untilMs, `request ${ctx.request.requestId} is being ended by another pass`);
 }

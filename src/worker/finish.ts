@@ -16,6 +16,7 @@ import {
   toldUnrecorded,
 } from '../state/telling.js';
 import { cancelReason } from './cancel.js';
+import { comeBackAfter } from './defer.js';
 import {
   currentDate,
   lockExpiry,
@@ -77,12 +78,8 @@ export async function finish(
   // contradicting ends ("denied", "cancelled") must never both reach people. Its telling is
   // claimed in the same put.
   if (telling.storeFinal && FINAL_RESULTS.has(done.result)) {
-    // A held request's end is refused once a person cancelled it, even after our read: the two
-    // exclude each other on its held item (held-gates.ts), so "cancelled" is never told wrongly.
-    if (ctx.held && done.result !== 'cancelled') {
-      const gate = await startEndingHeld(deps.table, request.requestId, lockExpiry(deps, ctx.timing));
-      if (gate.state === 'cancelled') return endCancelled(deps, ctx, gate.cancel);
-    }
+    const stopped = await endingRefused(deps, ctx, done);
+    if (stopped) return stopped;
     const final = { ...pick(done), requestId: request.requestId, at: currentDate(deps).toISOString() };
     const written = await recordFinalClaimed(deps, ctx, final, stored && !held);
     if (!written) return endedOtherwise(deps, ctx, done);
@@ -106,6 +103,27 @@ export async function finish(
       await held.release().catch((failed: unknown) => ctx.log.warn(GIVE_BACK_FAILED, { error: failed }));
     throw error;
   }
+}
+
+/**
+ * A held request's end is refused once a person cancelled it, even after our read: the two exclude
+ * each other on its held item (held-gates.ts), so "cancelled" is never told wrongly. And while
+ * another copy's approval of it is being made (its call may be in flight): the end is that copy's
+ * outcome; this copy comes back then (and replays it, or ends it if that copy died).
+ */
+async function endingRefused(
+  deps: RecordDeps,
+  ctx: RecordContext,
+  done: Finished,
+): Promise<RecordResult | undefined> {
+  if (!ctx.held || done.result === 'cancelled') return undefined;
+  const { requestId } = ctx.request;
+  const by = { effect: ctx.key, nowMs: deps.clock() };
+  const gate = await startEndingHeld(deps.table, requestId, lockExpiry(deps, ctx.timing), by);
+  if (gate.state === 'cancelled') return endCancelled(deps, ctx, gate.cancel);
+  if (gate.state === 'executing')
+    return comeBackAfter(deps, ctx, gate.untilMs, `request ${requestId} is being executed by another copy`);
+  return undefined;
 }
 
 const GIVE_BACK_FAILED =

@@ -5,6 +5,7 @@
  */
 import { endingRecorded, type FinalOutcome, readFinal, recordFinal } from '../state/audit.js';
 import { startEndingHeld } from '../state/held-gates.js';
+import { comeBackAfter } from './defer.js';
 import { endCancelled, finish, type StoredEnd, tellUntold } from './finish.js';
 import {
   currentDate,
@@ -28,8 +29,17 @@ export async function replay(deps: RecordDeps, ctx: RecordContext, stored: Store
   // never contradicted by "Done … by request X". Its own completed change is no such end: a change
   // made cannot be cancelled (its executing mark refused any cancel since).
   if (ctx.held && !sameRequest) {
-    const gate = await startEndingHeld(deps.table, ctx.request.requestId, lockExpiry(deps, ctx.timing));
+    const by = { effect: ctx.key, nowMs: deps.clock() };
+    const gate = await startEndingHeld(deps.table, ctx.request.requestId, lockExpiry(deps, ctx.timing), by);
     if (gate.state === 'cancelled') return endCancelled(deps, ctx, gate.cancel);
+    // A copy of this request is executing it (another request's claim is over): its outcome follows.
+    if (gate.state === 'executing')
+      return comeBackAfter(
+        deps,
+        ctx,
+        gate.untilMs,
+        `request ${ctx.request.requestId} is being executed by another copy`,
+      );
   }
   const first = await recordFinal(deps.table, own, currentDate(deps), ownerOf(ctx));
   // The request has an end of its own already, written since our read (a person's answer whose

@@ -118,7 +118,17 @@ function endedHere(
       { requestId, rule: as.rule },
     );
     deps.logger.info(message, { requestId, result: as.result, rule: as.rule, ...fields });
-  } else
+  } else if (end.executing)
+    // Its last copy's approval is being made now (its call may be in flight): that copy tells the
+    // outcome; should it die, its claim runs out and a later tick ends the wait.
+    deps.logger.info(
+      'stuck held request not ended here: a copy is making its change now; its outcome ends it',
+      {
+        requestId,
+        ...fields,
+      },
+    );
+  else
     deps.logger.info('stuck held request not ended here: another end was recorded first', {
       requestId,
       ...fields,

@@ -3,7 +3,7 @@
  * dynalite: the table tests (webhook-items, webhook-grants-used) record what each path sends.
  */
 import { expect } from 'vitest';
-import type { ActionRequest } from '../../src/actions/request.js';
+import { type ActionRequest, effectKey } from '../../src/actions/request.js';
 import type { Emulators } from '../../src/local/emulators.js';
 import { encodeButtonValue } from '../../src/slack/button-value.js';
 import { readRequestAudit } from '../../src/state/audit.js';
@@ -101,6 +101,6 @@ export async function driveWebhookPaths(
     { requestId: 'sweeper-ending1', action: asked.action, target, requester: 'schedule:x', ...wait },
     new Date(since),
   );
-  await startEndingHeld(unrecorded, 'sweeper-ending1', at + 60_000);
+  await startEndingHeld(unrecorded, 'sweeper-ending1', at + 60_000, { effect: effectKey(asked), nowMs: at });
   await command('cancel sweeper-ending1 not needed');
 }

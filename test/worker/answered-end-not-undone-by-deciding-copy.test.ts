@@ -22,6 +22,9 @@ import { askQuestion, clickApprove } from './questions.js';
 
 const bench = benchResetEachTest();
 
+/** No copy has marked the held item executing yet: its effect claim is never read. */
+const noMark = { effect: 'unread', nowMs: 0 };
+
 /** The asked request `id` on `triggerId`, and its hourly look deciding "approve" at 10:20, paused at its effect claim. */
 async function slowApprovingCopy(id: string, triggerId: string) {
   const value = await askQuestion(bench, triggerId, id);
@@ -87,7 +90,9 @@ it('a lease left by a pass that died before writing any end is cleared, and the 
   const id = 'ex-stale-lease';
   const { go, looked } = await slowApprovingCopy(id, 'trg_ex3');
   // 10:25: a pass set its ending lease (to 10:40) and died before its final.
-  expect((await startEndingHeld(bench.table, id, Date.parse('2026-11-23T10:40:00Z'))).state).toBe('go');
+  expect((await startEndingHeld(bench.table, id, Date.parse('2026-11-23T10:40:00Z'), noMark)).state).toBe(
+    'go',
+  );
 
   bench.clock.now = new Date('2026-11-23T11:10:00Z');
   go();
@@ -103,7 +108,9 @@ it('a live lease with no end written yet makes the copy retry later, with no cha
   const id = 'ex-live-lease';
   const { go, looked } = await slowApprovingCopy(id, 'trg_ex4');
   // A pass is recording the request's end right now (its lease runs to 11:30).
-  expect((await startEndingHeld(bench.table, id, Date.parse('2026-11-23T11:30:00Z'))).state).toBe('go');
+  expect((await startEndingHeld(bench.table, id, Date.parse('2026-11-23T11:30:00Z'), noMark)).state).toBe(
+    'go',
+  );
 
   bench.clock.now = new Date('2026-11-23T11:10:00Z');
   go();
