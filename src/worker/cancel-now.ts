@@ -27,7 +27,7 @@ import {
   toldUnrecorded,
 } from '../state/telling.js';
 import { endFlags, type HeldEnding, storedEnding, withoutFlags } from './held-ending.js';
-import { type OutcomeResult, outcomeMessage } from './replies.js';
+import { outcomeMessage } from './replies.js';
 
 export type { HeldEnding };
 
