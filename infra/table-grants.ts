@@ -28,7 +28,7 @@ export interface TableGrant {
 
 /**
  * What the webhook may write on a held item: its marks (an Approve click's answer, a cancel, a
- * Deny's look-again) and what their conditions read (a cancel is refused while the worker executes
+ * Deny's look-again and its mark, `deniedBy`/`deniedAt`) and what their conditions read (a cancel is refused while the worker executes
  * the request or records its end: `executingBy`, `reachedAt`, `endingUntil`, src/state/held-gates.ts).
  * Never the held request itself: the worker's release tick re-signs a held item's request for its
  * requester, so a held item the webhook could write whole would let it speak as the sweeper
@@ -44,6 +44,8 @@ export const WEBHOOK_HELD_ATTRIBUTES = [
   'cancelledBy',
   'cancelledAt',
   'cancelReason',
+  'deniedBy',
+  'deniedAt',
   'executingBy',
   'reachedAt',
   'endingUntil',

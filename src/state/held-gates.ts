@@ -52,8 +52,11 @@ export async function markCancelled(
 
 type Gate = { state: 'go' } | { state: 'cancelled'; cancel: CancelMark } | { state: 'gone' };
 
-/** The executing gate: also `ending` while an ending lease (run out or not) is on the held item. */
-type ExecutingGate = Gate | { state: 'ending'; untilMs: number };
+/**
+ * The executing gate: also `ending` while an ending lease (run out or not) is on the held item, and
+ * `denied` while a person's Deny marks it (`deniedBy`, src/state/held.ts `lookNow`).
+ */
+type ExecutingGate = Gate | { state: 'ending'; untilMs: number } | { state: 'denied' };
 
 /**
  * Sets `field` on the held item unless it was cancelled first (or `refused` holds); `gone` when
@@ -77,6 +80,7 @@ async function gate(
   const cancel = cancelFromItem(item);
   if (cancel) return { state: 'cancelled', cancel };
   if (item?.endingUntil?.N) return { state: 'ending', untilMs: Number(item.endingUntil.N) };
+  if (item?.deniedBy?.S) return { state: 'denied' };
   return { state: 'gone' };
 }
 
@@ -89,13 +93,20 @@ async function gate(
  * record, and a change made now would contradict that end. The caller reads the final: if there is
  * one, it is the request's end; if not, a lease run out is cleared (`clearStaleEnding`) and the gate
  * tried again, and a live one waits (its writer is recording the end now).
+ *
+ * `denied` while a person's Deny marks the item (`deniedBy`, written after its veto and only while
+ * no copy executes it): a copy of the request that decided before the veto must decide again (it
+ * finds the veto). Not for an Approve click's copy (`byDeny: false`): a person's approval is no
+ * automation, which is all a Deny stops.
  */
 export function startExecutingHeld(
   table: StateTable,
   requestId: string,
   owner: string,
+  byDeny = true,
 ): Promise<ExecutingGate> {
-  return gate(table, requestId, 'executingBy', { S: owner }, ' AND attribute_not_exists(endingUntil)');
+  const refused = ` AND attribute_not_exists(endingUntil)${byDeny ? ' AND attribute_not_exists(deniedBy)' : ''}`;
+  return gate(table, requestId, 'executingBy', { S: owner }, refused);
 }
 
 /**

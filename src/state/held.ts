@@ -190,15 +190,32 @@ export async function listHeld(table: StateTable): Promise<HeldRecord[]> {
  * A question was answered with Deny: its held request is looked at at once (the next tick
  * sends it back and the worker ends it by the veto) rather than at its hourly look. False, and
  * nothing written, when it is no open question: gone, cancelled, or already approved by a click.
+ *
+ * `deniedBy` (the Deny's second look, once its veto is written): the Deny's mark too, only while no
+ * copy holds the executing mark (`executingBy`, `reachedAt`): a copy that decided "approve" before
+ * the veto is then refused at its executing gate (src/state/held-gates.ts), so a Deny told as the
+ * answer is never followed by the change. False while a copy is executing it (the Deny is too late).
  */
-export async function lookNow(table: StateTable, requestId: string, at: Date): Promise<boolean> {
+export async function lookNow(
+  table: StateTable,
+  requestId: string,
+  at: Date,
+  deniedBy?: string,
+): Promise<boolean> {
+  const when = { S: at.toISOString() };
   const out = await updateIf(
     table,
     key(requestId),
-    { expression: 'SET nextLook = :at', values: { ':at': { S: at.toISOString() }, ':ask': { S: 'ask' } } },
+    deniedBy
+      ? {
+          expression: 'SET nextLook = :at, deniedBy = :by, deniedAt = :at',
+          values: { ':at': when, ':ask': { S: 'ask' }, ':by': { S: deniedBy } },
+        }
+      : { expression: 'SET nextLook = :at', values: { ':at': when, ':ask': { S: 'ask' } } },
     {
-      expression:
-        'attribute_exists(pk) AND why = :ask AND attribute_not_exists(cancelledBy) AND attribute_not_exists(answeredBy)',
+      expression: `attribute_exists(pk) AND why = :ask AND attribute_not_exists(cancelledBy) AND attribute_not_exists(answeredBy)${
+        deniedBy ? ' AND attribute_not_exists(executingBy) AND attribute_not_exists(reachedAt)' : ''
+      }`,
     },
   );
   return out !== undefined;

@@ -79,9 +79,10 @@ export interface WebhookDeps {
     ): Promise<CancelOutcome | CancelLost>;
     /**
      * A Deny click: the asked request is looked at by the next tick (ended by the veto); false
-     * when it is no open question (gone, cancelled, or already approved by a click).
+     * when it is no open question (gone, cancelled, or already approved by a click). With
+     * `deniedBy` (once the veto is written) the Deny's mark too, refused while a copy is executing it.
      */
-    lookNow?(requestId: string, at: Date): Promise<boolean>;
+    lookNow?(requestId: string, at: Date, deniedBy?: string): Promise<boolean>;
     /** An Approve click marks the question answered (`src/state/held-answer.ts`); false when it is not open. */
     answer?(requestId: string, userId: string, at: Date): Promise<boolean>;
     /** The approved copy never reached the queue: the question is open again. */

@@ -39,7 +39,7 @@ export function heldAccess(table: StateTable): NonNullable<WebhookDeps['held']> 
         return { ok: false, code: 'ended-otherwise', held: outcome.held, final };
       return outcome;
     },
-    lookNow: (requestId, at) => lookNow(table, requestId, at),
+    lookNow: (requestId, at, deniedBy) => lookNow(table, requestId, at, deniedBy),
     answer: (requestId, userId, at) => markAnswered(table, requestId, userId, at),
     unanswer: (requestId, userId) => unmarkAnswered(table, requestId, userId),
   };

@@ -193,7 +193,7 @@ async function deny({
   const at = new Date(now()).toISOString();
   // First the held question: a Deny after an Approve click answered it is refused (open-question.ts).
   const looked = await lookAgainNow(deps, original.requestId, deadline, now);
-  if (!looked.ok) {
+  if (looked.ok === false) {
     await reply.send(refusal(looked.message));
     return { outcome: looked.outcome, userId, ...reply.warned() };
   }
@@ -215,10 +215,12 @@ async function deny({
   }
   // Again, now that the veto is there: a tick between the first look and the veto re-held it for
   // an hour; an Approve click between them answered it, and the Deny is no denial then.
-  const again = await lookAfterVeto(deps, original.requestId, deadline, now);
+  // Its mark then stops a copy that decided "approve" before the veto (refused once one executes).
+  const again = await lookAfterVeto(deps, original.requestId, `slack:${userId}`, deadline, now);
   if (!again.ok) {
     await reply.send(refusal(again.message));
-    return { outcome: again.outcome, userId, requestId: original.requestId, ...reply.warned() };
+    const error = again.error !== undefined ? { error: again.error } : {};
+    return { outcome: again.outcome, userId, requestId: original.requestId, ...error, ...reply.warned() };
   }
   await reply.send(
     replaced(

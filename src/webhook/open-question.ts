@@ -104,73 +104,74 @@ export async function answerQuestion(
 /**
  * A Deny click: the question is looked at by the next tick (and ended by the veto), unless an
  * Approve click answered it or a cancel closed it since it was read. A slow or failed write is
- * no refusal: the veto still ends the question at its next hourly look.
+ * no refusal: the veto still ends the question at its next hourly look. With `deniedBy` (the look
+ * after the veto) it is the Deny's mark as well, which a slow or failed write leaves unsaid.
  */
 export async function lookAgainNow(
   deps: WebhookDeps,
   requestId: string,
   deadline: number,
   now: () => number,
-): Promise<Gate> {
+  deniedBy?: string,
+): Promise<Gate | { ok: 'unconfirmed'; error?: unknown }> {
   if (!deps.held?.lookNow) return { ok: true };
-  const looked = await settleBy(deps.held.lookNow(requestId, new Date(now())), deadline, now);
+  const looked = await settleBy(deps.held.lookNow(requestId, new Date(now()), deniedBy), deadline, now);
   if (looked.settled && 'value' in looked && !looked.value)
     return { ok: false, outcome: 'question_closed', message: ANSWERED_MEANWHILE };
-  return { ok: true };
+  if (looked.settled && 'value' in looked) return { ok: true };
+  return { ok: 'unconfirmed', ...(looked.settled ? { error: looked.error } : {}) };
 }
 
+const VETOED = 'Your Deny still stops automated requests for this change, not a person’s approval.';
+
 /**
- * A Deny's second look, once its veto is written. An Approve click (or a cancel) that took the
- * question between the Deny's first look and its veto has answered it: the Deny must not be shown
- * as the answer, its veto only stops automation. A question no longer held ended meanwhile (by
- * the veto, most likely): the Deny stands.
+ * A Deny's second look, once its veto is written: it leaves the Deny's mark on the held item
+ * (`deniedBy`), which a copy that decided "approve" before the veto meets at its executing gate
+ * (src/state/held-gates.ts): the change is not made, the copy decides again and finds the veto.
+ * The mark is refused while a copy already holds the executing mark (`executingBy`, or `reachedAt`
+ * once an attempt may have reached the platform): that copy's approval is being made (or may have
+ * been), and no pass ends the question while it is; the Deny's author is told it came too late. An
+ * Approve click (or a cancel) that took the question between the Deny's first look and its veto has
+ * answered it: the Deny is not the answer, its veto only stops automation. A question no longer held
+ * ended meanwhile (by the veto, most likely): the Deny stands. Unconfirmed, the Deny is not told as
+ * the answer: its author clicks again.
  */
 export async function lookAfterVeto(
   deps: WebhookDeps,
   requestId: string,
+  deniedBy: string,
   deadline: number,
   now: () => number,
 ): Promise<Gate> {
-  const looked = await lookAgainNow(deps, requestId, deadline, now);
-  if (looked.ok) return underWay(deps, requestId, deadline, now);
+  const looked = await lookAgainNow(deps, requestId, deadline, now, deniedBy);
+  if (looked.ok === true) return looked;
+  if (looked.ok === 'unconfirmed')
+    return {
+      ok: false,
+      outcome: 'state_unconfirmed',
+      message: `The state table did not confirm your Deny in time, so an approval decided just before it may still be made. ${VETOED} Please click Deny again.`,
+      ...(looked.error !== undefined ? { error: looked.error } : {}),
+    };
   if (!deps.held) return looked;
   const read = await settleBy(deps.held.read(requestId), deadline, now);
   const held = read.settled && 'value' in read ? read.value : undefined;
   if (read.settled && 'value' in read && !held) return { ok: true };
-  const vetoed = 'Your Deny still stops automated requests for this change, not a person’s approval.';
+  if (held?.executingBy || held?.reachedAt)
+    return {
+      ok: false,
+      outcome: 'deny_too_late',
+      message:
+        'Your Deny came too late to stop this change: its approval was already sent to the Console API (it is being made right now, or an attempt may have made it); its outcome follows in the channel. Your Deny still stops any later automated attempt at this change.',
+    };
   if (held?.answeredBy)
     return {
       ok: false,
       outcome: 'question_answered',
-      message: `This question was answered meanwhile: ${held.answeredBy} approved it, and the approved request is on its way. ${vetoed}`,
+      message: `This question was answered meanwhile: ${held.answeredBy} approved it, and the approved request is on its way. ${VETOED}`,
     };
   return {
     ok: false,
     outcome: 'question_closed',
-    message: `This question was answered (approved) or cancelled meanwhile. ${vetoed}`,
-  };
-}
-
-/**
- * A Deny whose veto came after a copy of the question passed its executing gate (its held item's
- * `executingBy`, or `reachedAt` once an attempt may have reached the platform): that copy's approval
- * is being made (or may have been), and no pass ends the question while it is (src/state/held-gates.ts,
- * `startEndingHeld`). The Deny's author is told so, never "Automation will not do it".
- */
-async function underWay(
-  deps: WebhookDeps,
-  requestId: string,
-  deadline: number,
-  now: () => number,
-): Promise<Gate> {
-  if (!deps.held) return { ok: true };
-  const read = await settleBy(deps.held.read(requestId), deadline, now);
-  const held = read.settled && 'value' in read ? read.value : undefined;
-  if (!held?.executingBy && !held?.reachedAt) return { ok: true };
-  return {
-    ok: false,
-    outcome: 'deny_too_late',
-    message:
-      'Your Deny came too late to stop this change: its approval was already sent to the Console API (it is being made right now, or an attempt may have made it); its outcome follows in the channel. Your Deny still stops any later automated attempt at this change.',
+    message: `This question was answered (approved) or cancelled meanwhile. ${VETOED}`,
   };
 }

@@ -39,7 +39,7 @@ async function stoppedOn(
   heldId: string,
 ): Promise<Stop | undefined> {
   for (let tries = 0; ; tries++) {
-    const gate = await startExecutingHeld(deps.table, heldId, owner);
+    const gate = await startExecutingHeld(deps.table, heldId, owner, heldId === ctx.request.requestId);
     if (gate.state === 'cancelled') return () => endCancelled(deps, ctx, gate.cancel);
     if (gate.state === 'go') return undefined;
     // No longer held: it ended meanwhile (a copy of this request, or the question this answers).
@@ -49,6 +49,8 @@ async function stoppedOn(
     const final = await endOf(deps, ctx, heldId);
     if (final) return () => replay(deps, ctx, final);
     if (gate.state === 'gone') return undefined;
+    // A person denied it after this copy decided: it decides again, now, and finds the veto.
+    if (gate.state === 'denied') return () => deniedSinceDecided(deps, ctx);
     // No final under the lease. A live one: its writer is recording the end now; we look again
     // once it has run out. One run out: its writer died before any final; it is taken off (only
     // that same lease) and the gate tried again, once.
@@ -68,4 +70,14 @@ async function endOf(deps: RecordDeps, ctx: RecordContext, heldId: string) {
 /** Another pass is recording the request's end: this copy comes back once its lease has run out. */
 function whileEnding(deps: RecordDeps, ctx: RecordContext, untilMs: number): Promise<never> {
   return comeBackAfter(deps, ctx, untilMs, `request ${ctx.request.requestId} is being ended by another pass`);
+}
+
+/** A person's Deny marked the request after this copy decided: it comes back at once and decides again. */
+function deniedSinceDecided(deps: RecordDeps, ctx: RecordContext): Promise<never> {
+  return comeBackAfter(
+    deps,
+    ctx,
+    deps.clock(),
+    `request ${ctx.request.requestId} was denied by a person since it was decided`,
+  );
 }
