@@ -16,6 +16,8 @@ export interface DyingProcess {
   fetch: typeof fetch;
   /** Settles when the process has died (the put landed). */
   died: Promise<void>;
+  /** The item keys of the last put that landed (for the chaos trail). */
+  lastPut: () => string;
 }
 
 const never = () => new Promise<never>(() => {});
@@ -24,6 +26,7 @@ const never = () => new Promise<never>(() => {});
 export function dyingProcess(table: StateTable, slackSend: HttpSend, putsBeforeDeath: number): DyingProcess {
   let dead = false;
   let puts = 0;
+  let last = '';
   let markDead: () => void = () => {};
   const died = new Promise<void>((resolve) => {
     markDead = resolve;
@@ -34,6 +37,11 @@ export function dyingProcess(table: StateTable, slackSend: HttpSend, putsBeforeD
       // A PutItem is the one command with an `Item` (DynamoDB requests are built in src/state/ only).
       const isPut = Boolean((command as { input?: { Item?: unknown } }).input?.Item);
       const result = await table.client.send(command as never);
+      if (isPut) {
+        const item = (command as { input: { Item: Record<string, unknown> } }).input.Item;
+        const key = (v: unknown) => (v as { S?: string } | undefined)?.S ?? String(v);
+        last = `${key(item.pk)} / ${key(item.sk)}`;
+      }
       if (!isPut || dead || ++puts < putsBeforeDeath) return result;
       dead = true;
       markDead();
@@ -46,6 +54,7 @@ export function dyingProcess(table: StateTable, slackSend: HttpSend, putsBeforeD
     fetch: ((input: Parameters<typeof fetch>[0], init?: RequestInit) =>
       dead ? never() : fetch(input, init)) as typeof fetch,
     died,
+    lastPut: () => last,
   };
 }
 

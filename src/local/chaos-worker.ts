@@ -12,6 +12,7 @@ import { workerDepsFromEnv } from '../wiring/from-env.js';
 import { loadPolicyFile } from '../wiring/policy-file.js';
 import { createWorker } from '../worker/worker.js';
 import { dyingProcess, holdDeadBatch } from './chaos-dying.js';
+import { type ChaosTrail, noteTrail, trailSink } from './chaos-trace.js';
 import type { SqsHandler } from './event-source.js';
 
 export interface ChaosCrashes {
@@ -34,6 +35,8 @@ export interface ChaosWorkerOptions {
   crashed: Set<string>;
   sqs: Pick<SQSClient, 'send'>;
   queueUrl: string;
+  /** What happened to each request, for the trail of one the ledger finds untold (chaos-trace.ts). */
+  trail?: ChaosTrail;
 }
 
 function requestIdOf(body: string): string | undefined {
@@ -52,6 +55,12 @@ export function crashyWorker(
 ): SqsHandler {
   const deps = workerDepsFromEnv(env, { policy: loadPolicyFile(policyPath) });
   const slackSend = createNodeSend();
+  let invocations = 0;
+  let current = 0;
+  const { trail } = chaos;
+  const logger = trail
+    ? createLogger({ service: 'worker', level: 'info', sink: trailSink(trail, () => current) })
+    : createLogger({ service: 'worker', level: 'error', sink: () => undefined });
   // The margin the worker adds to its leases (createWorker's default): a dead invocation's batch
   // comes back after it. Shortened, an invocation the event source timed out (in-process it runs
   // on) outlives its leases, which a killed Lambda never does.
@@ -74,7 +83,7 @@ export function crashyWorker(
         clock: clockOf(deps.clock ?? Date.now),
         ...(overrides.fetch ? { fetch: overrides.fetch } : {}),
       }),
-      logger: createLogger({ service: 'worker', level: 'error', sink: () => undefined }),
+      logger,
       safetyMarginMs: 1_000,
       lockMarginMs,
     });
@@ -82,31 +91,50 @@ export function crashyWorker(
   return async (event, context) => {
     const ids = event.Records.flatMap((r) => requestIdOf(r.body) ?? []);
     for (const id of ids) chaos.deliveries.set(id, (chaos.deliveries.get(id) ?? 0) + 1);
-    const crashed = () => {
+    const invocation = ++invocations;
+    current = invocation;
+    const note = (what: string, of: string[] = ids) => {
+      if (trail) for (const id of of) noteTrail(trail, id, `#${invocation} ${what}`);
+    };
+    for (const r of event.Records) {
+      const id = requestIdOf(r.body);
+      if (id)
+        note(
+          `delivered (message ${r.messageId.slice(0, 8)}, receive ${r.attributes?.ApproximateReceiveCount}, batch of ${event.Records.length})`,
+          [id],
+        );
+    }
+    const crashed = (how: string) => {
+      note(`CRASHED ${how}`);
       for (const id of ids) chaos.crashed.add(id);
     };
     const roll = chaos.random();
     if (roll < chaos.earlyRate) {
       chaos.crashes.early += 1;
-      crashed();
+      crashed('before it started');
       throw new Error('chaos: the invocation died before it started');
     }
     if (roll < chaos.earlyRate + chaos.midRate && event.Records.length > 1) {
       chaos.crashes.midBatch += 1;
-      crashed();
-      await worker({ Records: event.Records.slice(0, Math.ceil(event.Records.length / 2)) }, context);
+      const half = event.Records.slice(0, Math.ceil(event.Records.length / 2));
+      crashed(`mid-batch (after its first ${half.length} records)`);
+      await worker({ Records: half }, context);
       throw new Error('chaos: the invocation died in the middle of its batch');
     }
     if (roll < chaos.earlyRate + chaos.midRate + chaos.dyingRate) {
-      const dying = dyingProcess(deps.table, slackSend, 1 + Math.floor(chaos.random() * 6));
+      const putsBeforeDeath = 1 + Math.floor(chaos.random() * 6);
+      const dying = dyingProcess(deps.table, slackSend, putsBeforeDeath);
       const run = build({ table: dying.table, fetch: dying.fetch, send: dying.slackSend })(event, context);
       const outcome = await Promise.race([
         run.then(() => 'lived' as const),
         dying.died.then(() => 'died' as const),
       ]);
-      if (outcome === 'lived') return run;
+      if (outcome === 'lived') {
+        note(`lived (would have died after put ${putsBeforeDeath})`);
+        return run;
+      }
       chaos.crashes.afterPut += 1;
-      crashed();
+      crashed(`right after put ${putsBeforeDeath} (${dying.lastPut()})`);
       await holdDeadBatch(
         chaos.sqs,
         chaos.queueUrl,
@@ -115,6 +143,8 @@ export function crashyWorker(
       );
       throw new Error('chaos: the process died right after a put');
     }
-    return worker(event, context);
+    const result = await worker(event, context);
+    note(`returned ${JSON.stringify(result ?? {})}`);
+    return result;
   };
 }

@@ -26,6 +26,7 @@ import { readAudit, readFinals } from '../state/audit.js';
 import { forEachBounded } from '../util/pool.js';
 import { FINAL_RESULTS } from '../worker/replies.js';
 import { type ChaosMessage, chaosMix, seeded } from './chaos-mix.js';
+import { chaosTrail, renderTrail } from './chaos-trace.js';
 import { type ChaosCrashes, crashyWorker } from './chaos-worker.js';
 import { REPO_ROOT } from './endpoints.js';
 import { queueDepth } from './event-source.js';
@@ -67,6 +68,8 @@ export interface ChaosReport {
   effectsWithoutOutcome: string[];
   /** What people were told: the tell ledger's checks (src/local/tell-ledger.ts). */
   telling: TellLedger;
+  /** The trails of the requests told never (and of any named by CHAOS_TRACE): chaos-trace.ts. */
+  trails?: string[];
 }
 
 const DONE_RESULTS = new Set(['approved', 'groups-disabled', 'archived', 'replayed']);
@@ -267,6 +270,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
   const crashes: ChaosCrashes = { midBatch: 0, early: 0, afterPut: 0 };
   const deliveries = new Map<string, number>();
   const crashed = new Set<string>();
+  const trail = chaosTrail();
   const dir = mkdtempSync(join(tmpdir(), 'autopilot-chaos-'));
   const started = Date.now();
   const seconds = () => Math.round((Date.now() - started) / 1000);
@@ -301,6 +305,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
           crashed,
           sqs: emulators.sqs,
           queueUrl: emulators.queueUrl,
+          trail,
         }),
     },
     env: { LOG_LEVEL: 'error' },
@@ -343,6 +348,26 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
       { finals: finalItems, withReplyUrl, channelOwed: ownEnds, deliveries, crashed },
       stack.notifyReceiver,
     );
+    // The trails of the requests told wrongly or never (and of any named by CHAOS_TRACE).
+    const traced = new Set([
+      ...telling.untoldRequester,
+      ...telling.untoldChannel,
+      ...(process.env.CHAOS_TRACE ?? '').split(',').filter(Boolean),
+    ]);
+    const trails: string[] = [];
+    for (const id of traced)
+      trails.push(
+        await renderTrail(
+          trail,
+          { client: stack.emulators.dynamo, tableName: stack.endpoints.tableName },
+          stack.receiver.posts(),
+          id,
+          messages
+            .filter((m) => m.requestId === id)
+            .map((m) => m.body)
+            .join('\n  message: '),
+        ),
+      );
 
     return {
       sent: messages.length,
@@ -359,6 +384,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
       effects: calls.size,
       effectsWithoutOutcome,
       telling,
+      trails,
     };
   } finally {
     await stack.stop();
@@ -416,6 +442,7 @@ export function renderChaosReport(report: ChaosReport): string {
     '',
     ...renderTelling(report.telling),
     '',
+    ...(report.trails ?? []),
   ];
   return lines.join('\n');
 }
