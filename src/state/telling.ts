@@ -37,18 +37,28 @@ export async function releaseFinalTelling(
 }
 
 /**
- * Whether the telling claimed with the request's final (`recordFinal`) still holds at `nowMs`
- * (consistent read): its writer tells the end, or gives the claim back first. A claim with the
- * final is only ever written with it, so once seen expired or given back it never holds again.
+ * Until when (epoch ms) the telling claimed with the request's final (`recordFinal`) holds, if it
+ * still holds at `nowMs` (consistent read): its writer tells the end, or gives the claim back
+ * first. A claim with the final is only ever written with it, so once seen expired or given back it
+ * never holds again.
  */
+export async function finalTellingUntil(
+  table: StateTable,
+  requestId: string,
+  nowMs: number,
+): Promise<number | undefined> {
+  const item = await getItem(table, finalItemKey(requestId));
+  const until = item?.tellUntil?.N;
+  return until !== undefined && Number(until) >= nowMs ? Number(until) : undefined;
+}
+
+/** Whether the telling claimed with the request's final still holds at `nowMs` (`finalTellingUntil`). */
 export async function finalTellingHeld(
   table: StateTable,
   requestId: string,
   nowMs: number,
 ): Promise<boolean> {
-  const item = await getItem(table, finalItemKey(requestId));
-  const until = item?.tellUntil?.N;
-  return until !== undefined && Number(until) >= nowMs;
+  return (await finalTellingUntil(table, requestId, nowMs)) !== undefined;
 }
 
 /**
@@ -82,6 +92,16 @@ export function claimTelling(
       values: { ':now': { N: String(nowMs) } },
     },
   );
+}
+
+/**
+ * Until when (epoch ms) another copy's telling claim (`claimTelling`) holds: read when a claim was
+ * refused. Undefined when none is there any more (given back since: a copy may claim again).
+ */
+export async function tellingClaimUntil(table: StateTable, requestId: string): Promise<number | undefined> {
+  const item = await getItem(table, { pk: auditPk(requestId), sk: { S: TELLING_SK } });
+  const until = item?.until?.N;
+  return until === undefined ? undefined : Number(until);
 }
 
 /** Gives a telling claim back (the telling failed before its audit record was written: a retry tells). */

@@ -10,9 +10,10 @@ import type { CancelMark } from '../state/held.js';
 import { startEndingHeld } from '../state/held-gates.js';
 import {
   claimTelling,
-  finalTellingHeld,
+  finalTellingUntil,
   releaseFinalTelling,
   releaseTelling,
+  tellingClaimUntil,
   toldUnrecorded,
 } from '../state/telling.js';
 import { cancelReason } from './cancel.js';
@@ -87,7 +88,7 @@ export async function finish(
   }
   if (stored && !held) {
     const owner = ownerFor(ctx);
-    if (!(await claim(deps, ctx, owner))) return toldByAnother(ctx);
+    if (!(await claim(deps, ctx, owner))) return toldByAnother(deps, ctx);
     held = { release: () => releaseTelling(deps.table, request.requestId, owner) };
   }
   // Once the audit record is written, after the posts, the end counts as told (a copy finding it
@@ -185,9 +186,10 @@ export async function tellUntold(
 ): Promise<RecordResult> {
   // The writer of the final holds its telling while the claim it wrote with it lasts; after, the
   // copies claim it apart, the first one tells.
-  if (await finalTellingHeld(deps.table, ctx.request.requestId, deps.clock())) return toldByAnother(ctx);
+  const finalClaim = await finalTellingUntil(deps.table, ctx.request.requestId, deps.clock());
+  if (finalClaim !== undefined) return toldByAnother(deps, ctx, finalClaim);
   const owner = ownerFor(ctx);
-  if (!(await claim(deps, ctx, owner))) return toldByAnother(ctx);
+  if (!(await claim(deps, ctx, owner))) return toldByAnother(deps, ctx);
   const release = () => releaseTelling(deps.table, ctx.request.requestId, owner);
   const told = await toldUnrecorded(deps.table, ctx.request.requestId).catch(async (error: unknown) => {
     await release().catch((failed: unknown) => ctx.log.warn(GIVE_BACK_FAILED, { error: failed }));
@@ -213,9 +215,21 @@ export async function tellUntold(
 const claim = (deps: RecordDeps, ctx: RecordContext, owner: string) =>
   claimTelling(deps.table, ctx.request.requestId, owner, deps.clock(), lockExpiry(deps, ctx.timing));
 
-function toldByAnother(ctx: RecordContext): RecordResult {
-  ctx.log.info('another copy is telling the end now: not told again', { result: 'replayed' });
-  return 'replayed';
+/**
+ * Another copy holds the telling of this request's end: it tells it, unless its process dies first.
+ * Its message may be this very one (SQS delivers at least once: a duplicate runs beside it), so
+ * this copy must not let its message be deleted: it comes back once that claim has run out, then
+ * finds the end told (and replays it quietly) or tells it. `untilMs`: the claim's expiry when
+ * known; else read from the claim refused (none there any more: come back at once and claim).
+ */
+async function toldByAnother(deps: RecordDeps, ctx: RecordContext, untilMs?: number): Promise<never> {
+  const until = untilMs ?? (await tellingClaimUntil(deps.table, ctx.request.requestId)) ?? deps.clock();
+  return comeBackAfter(
+    deps,
+    ctx,
+    until,
+    'another copy is telling the end now: this copy comes back once its claim ran out',
+  );
 }
 
 /** A held request cancelled (`/autopilot cancel`): it ends here, told to the requester and the channel. */
