@@ -5,8 +5,7 @@
  * lines about it, its items in the state table (final, audit records, telling claims, effect) and
  * the posts to its reply URL and the channel. Printed after a failed run, so one failure can be read.
  */
-import { ScanCommand } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { itemsMentioning } from '../state/items-mentioning.js';
 import type { StateTable } from '../state/table.js';
 import type { ReceivedPost } from './slack-receiver.js';
 
@@ -49,18 +48,7 @@ export async function renderTrail(
 ): Promise<string> {
   const lines = [`--- trail of ${requestId}`, `  message: ${body ?? '(none)'}`];
   for (const e of trail.events.get(requestId) ?? []) lines.push(`  ${e}`);
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await table.client.send(
-      new ScanCommand({ TableName: table.tableName, ExclusiveStartKey: start as never }),
-    );
-    for (const raw of page.Items ?? []) {
-      const item = unmarshall(raw);
-      if (JSON.stringify(item).includes(requestId)) items.push(item);
-    }
-    start = page.LastEvaluatedKey;
-  } while (start);
+  const items = await itemsMentioning(table, requestId);
   lines.push('  table items:');
   for (const item of items) lines.push(`    ${JSON.stringify(item)}`);
   lines.push('  posts:');
