@@ -221,7 +221,7 @@ async function endings(stack: LocalStack, messages: ChaosMessage[]) {
     if (state === undefined) lost.push(m.requestId ?? m.body);
     else terminal[state] = (terminal[state] ?? 0) + 1;
   }
-  return { finals, terminal, lost, finalItems, ownEnds };
+  return { finals, terminal, lost, finalItems, ownEnds, dlqIds };
 }
 
 /** Successful mutation calls per effect key, from the sandbox's request log and its state. */
@@ -332,7 +332,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     );
     await source.stop();
 
-    const { finals, terminal, lost, finalItems, ownEnds } = await endings(stack, messages);
+    const { finals, terminal, lost, finalItems, ownEnds, dlqIds } = await endings(stack, messages);
     const { calls, faultsInjected, mutationCalls } = effectsAt(sandbox);
     const duplicatedEffects = [...calls]
       .filter(([, n]) => n > 1)
@@ -345,7 +345,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     );
     const telling = tellLedger(
       stack.receiver.posts(),
-      { finals: finalItems, withReplyUrl, channelOwed: ownEnds, deliveries, crashed },
+      { finals: finalItems, withReplyUrl, channelOwed: ownEnds, deliveries, crashed, inDlq: dlqIds },
       stack.notifyReceiver,
     );
     // The trails of the requests told wrongly or never (and of any named by CHAOS_TRACE).
@@ -461,7 +461,8 @@ export function renderTelling(t: TellLedger): string[] {
     `  ended requests (a final in the table): ${t.ended} (${t.owed.requester} with a reply URL, ` +
       `${t.owed.channel} owed to the channel, ${t.owed.crashed} in a crashed invocation); never told to their requester: ` +
       `${t.untoldRequester.length}${sample(t.untoldRequester)}; never told to the channel: ` +
-      `${t.untoldChannel.length}${sample(t.untoldChannel)}`,
+      `${t.untoldChannel.length}${sample(t.untoldChannel)}; untold with their message in the DLQ (told when an ` +
+      `operator redrives it): ${t.untoldInDlq.length}${sample(t.untoldInDlq)}`,
     `  told two different ends: ${t.contradictions.length}${sample(t.contradictions)}`,
     `  told an end other than the final: ${t.mismatches.length}${sample(t.mismatches)}`,
     `  the same end told again: to the channel ${extra(repeats('channel'))} time(s) for ${repeats('channel').length} request(s), ` +

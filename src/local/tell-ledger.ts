@@ -103,6 +103,11 @@ export interface TellFacts {
   deliveries: ReadonlyMap<string, number>;
   /** Requests in an invocation that crashed (injected): they may be told twice rather than never. */
   crashed: ReadonlySet<string>;
+  /**
+   * Requests whose message ended in the DLQ (its last receive crashed, say): an untold end there is
+   * told when an operator redrives the message (the DLQ alarm pages them), so it is counted apart.
+   */
+  inDlq?: ReadonlySet<string>;
 }
 
 export interface Contradiction {
@@ -138,6 +143,8 @@ export interface TellLedger {
   owed: { requester: number; channel: number; crashed: number };
   untoldRequester: string[];
   untoldChannel: string[];
+  /** Ended requests untold whose message is in the DLQ: told on the operator's redrive, not a failure. */
+  untoldInDlq: string[];
   contradictions: Contradiction[];
   mismatches: Mismatch[];
   repeats: Repeat[];
@@ -182,8 +189,14 @@ function checkTold(ledger: TellLedger, perRequest: PerRequest, facts: TellFacts,
     if (owesRequester) ledger.owed.requester += 1;
     if (owesChannel) ledger.owed.channel += 1;
     if (facts.crashed.has(requestId)) ledger.owed.crashed += 1;
-    if (owesRequester && !told.some((p) => p.to === 'requester')) ledger.untoldRequester.push(requestId);
-    if (owesChannel && !told.some((p) => p.to === 'channel')) ledger.untoldChannel.push(requestId);
+    const untoldRequester = owesRequester && !told.some((p) => p.to === 'requester');
+    const untoldChannel = owesChannel && !told.some((p) => p.to === 'channel');
+    if ((untoldRequester || untoldChannel) && facts.inDlq?.has(requestId)) {
+      ledger.untoldInDlq.push(requestId);
+      continue;
+    }
+    if (untoldRequester) ledger.untoldRequester.push(requestId);
+    if (untoldChannel) ledger.untoldChannel.push(requestId);
   }
 }
 
@@ -225,6 +238,7 @@ export function tellLedger(raw: RawPost[], facts: TellFacts, channelSet: boolean
     owed: { requester: 0, channel: 0, crashed: 0 },
     untoldRequester: [],
     untoldChannel: [],
+    untoldInDlq: [],
     contradictions: [],
     mismatches: [],
     repeats: [],

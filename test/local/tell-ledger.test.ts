@@ -162,6 +162,21 @@ describe('the tell ledger', () => {
     ]);
   });
 
+  it('counts apart an untold end whose message is in the DLQ (an operator redrives it), and fails the others', () => {
+    const ended = {
+      finals: new Map([
+        ['a', 'approved'],
+        ['b', 'denied'],
+      ]),
+      withReplyUrl: new Set(['a', 'b']),
+      channelOwed: new Set<string>(),
+    };
+    const ledger = tellLedger([], facts({ ...ended, inDlq: new Set(['a']) }), true);
+    expect(ledger.untoldInDlq).toEqual(['a']);
+    expect(ledger.untoldRequester).toEqual(['b']);
+    expect(tellFailures(ledger)).toEqual(['1 ended request(s) never told to their requester']);
+  });
+
   it('allows the channel an end twice only after a crash of that request, and a requester only after a crash or a redelivery', () => {
     const posts = [
       toChannel(outcome('a', 'approved')),
