@@ -158,7 +158,9 @@ const EVENTS: Record<string, unknown> = {
     'detail-type': 'Scheduled Event',
     source: 'aws.events',
     account: '123456789012',
-    time: '2026-11-23T09:00:00Z',
+    // Now, as EventBridge stamps it: the sweeper refuses a run whose time is far from its clock
+    // (src/sweeper/run-time.ts), and a refused run would stop before any of its work.
+    time: new Date().toISOString(),
     region: 'eu-central-1',
     resources: ['arn:aws:events:eu-central-1:123456789012:rule/bench'],
     detail: {},
