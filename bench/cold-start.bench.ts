@@ -30,6 +30,7 @@ import {
 import { FUNCTION_MEMORY_MB, MEMORY_HEADROOM } from '../infra/function-memory.js';
 import { createRng } from '../src/sandbox/prng.js';
 import type { NormalizedPolicyFile } from '../src/wiring/policy-file.js';
+import { profileInits } from './init-profile.js';
 import { median, shuffled } from './stats.js';
 import type { BenchSection } from './types.js';
 
@@ -40,6 +41,8 @@ import type { BenchSection } from './types.js';
 const RUNS = Number(process.env.BENCH_COLD_RUNS ?? 41);
 /** Three extra variants that explain the figures (policy load, validated or trusted; source-map cost); off by default to save time. */
 const DIAGNOSTICS = process.env.BENCH_COLD_DIAGNOSTICS === '1';
+/** Fresh processes per variant under the CPU profiler, for where the init goes (bench/init-profile.ts). */
+const PROFILE_RUNS = Number(process.env.BENCH_COLD_PROFILE_RUNS ?? 11);
 const SIZE_LIMIT_BYTES = 1_200_000;
 const INIT_RATIO_TARGET = 1.1;
 /** The Powertools worker fixture: its variant name and the name its rows go by (README cites them). */
@@ -370,6 +373,7 @@ export async function run(): Promise<BenchSection> {
         `${POWERTOOLS_ROW}: not measured: its bundle could not be built (${powertoolsMissing}). Powertools' DynamoDB idempotency layer imports @aws-sdk/util-dynamodb, which must be a devDependency.`,
       );
     }
+    if (PROFILE_RUNS > 0) explainInit(rows, notes, { handlers, variants, envFor, init, size });
     if (DIAGNOSTICS) {
       const policyInit = init('bare-sdk-policy');
       const bundledPolicyInit = init('bare-sdk-bundled-policy');
@@ -430,4 +434,68 @@ function kb(bytes: number): number {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   run().then((section) => console.log(JSON.stringify(section, null, 2)));
+}
+
+/**
+ * Where each handler's init goes, against the baseline's, and what the init target would take:
+ * the handlers' excess over the baseline is almost all V8 compiling more bytes, so the target
+ * is a bundle size over the baseline's (at this run's cost per KB).
+ */
+function explainInit(
+  rows: BenchSection['rows'],
+  notes: string[],
+  run: {
+    handlers: HandlerName[];
+    variants: Variant[];
+    envFor: (v: Variant) => NodeJS.ProcessEnv;
+    init: (name: string) => number;
+    size: (name: string) => number;
+  },
+): void {
+  const names = ['bare-sdk-lazy', ...run.handlers];
+  const profiled = profileInits(
+    names.map((name) => {
+      const variant = run.variants.find((v) => v.name === name)!;
+      return { name, file: variant.file, env: run.envFor(variant) };
+    }),
+    PROFILE_RUNS,
+  );
+  const bare = profiled.get('bare-sdk-lazy')!;
+  const bareInit = run.init('bare-sdk-lazy');
+  const allowedMs = (INIT_RATIO_TARGET - 1) * bareInit;
+  // One cost per extra KB, pooled over the three handlers (each alone is noisy at small excesses).
+  const extraKb = (name: string) => (run.size(name) - run.size('bare-sdk-lazy')) / 1000;
+  const msPerKb =
+    run.handlers.reduce((sum, n) => sum + run.init(n) - bareInit, 0) /
+    run.handlers.reduce((sum, n) => sum + extraKb(n), 0);
+  const explained: string[] = [];
+  for (const name of run.handlers) {
+    const split = profiled.get(name)!;
+    rows.push(
+      {
+        name: `${name}: init under the CPU profiler — V8 compiling the bundle (vs the baseline's)`,
+        value: round1(split.compileMs),
+        unit: 'ms',
+        baseline: round1(bare.compileMs),
+        ratio: Math.round((split.compileMs / bare.compileMs) * 100) / 100,
+      },
+      {
+        name: `${name}: init under the CPU profiler — the bundle's top-level code (vs the baseline's)`,
+        value: round1(split.bundleCodeMs),
+        unit: 'ms',
+        baseline: round1(bare.bundleCodeMs),
+        ratio: Math.round((split.bundleCodeMs / bare.bundleCodeMs) * 100) / 100,
+      },
+    );
+    const compileExcess = split.compileMs - bare.compileMs;
+    const codeExcess = split.bundleCodeMs - bare.bundleCodeMs;
+    explained.push(
+      `${name} ${Math.round(extraKb(name))} KB over the baseline's bundle, ${Math.round((100 * compileExcess) / (compileExcess + codeExcess))}% of its excess compile`,
+    );
+  }
+  const allowedKb =
+    msPerKb > 0 ? `about ${Math.round(allowedMs / msPerKb)} KB` : 'any size (no excess measured)';
+  notes.push(
+    `Where the init goes (median of ${PROFILE_RUNS} more processes per variant under \`--cpu-prof\`, bench/init-profile.ts; the profiler slows all alike): of each handler's excess over the baseline, the share that is V8 compiling more bytes rather than running more top-level code: ${explained.join('; ')}. At this run's init cost of ${round1(msPerKb * 1000)} µs per extra KB (pooled over the three), ≤ ${INIT_RATIO_TARGET}× (${round1(allowedMs)} ms over the baseline) would allow a bundle ${allowedKb} over the baseline's. The remedies that would get there move the cost, not remove it: loading our code on first use makes the first invocation pay it (the user waits for both on a cold start, and Lambda gives the invoke phase less CPU than init at small memory sizes).`,
+  );
 }
