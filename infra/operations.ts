@@ -251,6 +251,16 @@ export class Operations extends Construct {
       appMetric('ActionsQueueUnreachable', 'webhook').with({ period: Duration.minutes(15) }),
       { threshold: 3 },
     );
+    // The webhook could not sign chat-ops requests for the worker: its requester key's secret is
+    // unreadable (a KMS key policy, a deleted secret, the role's read) or was not read by the
+    // deadline. Answered 200, so nothing else shows it. One is a slow read on a cold start; two
+    // within 15 minutes are people's tries failing again.
+    alarm(
+      'WebhookCannotSign',
+      "The Slack webhook could not sign chat-ops requests for the worker at least 2 times in 15 minutes: its requester key (WEBHOOK_REQUESTER_KEY_SECRET_ID) could not be read, or not within the 2.5 s deadline. Each person was answered that it was not queued (nothing was changed), so every chat-ops change fails while this lasts. In Logs Insights over the webhook's log group, `filter outcome = \"signing_failed\" | fields @timestamp, requestId, error`: AccessDenied or KMS errors name the role's secretsmanager:GetSecretValue or the secret's key policy; ResourceNotFound a deleted secret (restore it, or redeploy the stack). Once fixed, people just try again.",
+      appMetric('RequestsNotSigned', 'webhook').with({ period: Duration.minutes(15) }),
+      { threshold: 2 },
+    );
     // Slack posts are how outcomes, questions and notices reach people. A single failure is a blip
     // (Slack slow for a moment, a post cut by the invocation's end); three in an hour are posts
     // failing again and again, as with a revoked incoming webhook or an archived channel: an hour,
@@ -402,6 +412,7 @@ export class Operations extends Construct {
         right: [
           api.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum', label: 'webhook 5xx' }),
           appMetric('ActionsQueueUnreachable', 'webhook', 'Sum', 'not queued'),
+          appMetric('RequestsNotSigned', 'webhook', 'Sum', 'not signed'),
         ],
         ...third,
       }),

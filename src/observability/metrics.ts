@@ -59,6 +59,12 @@ export const METRIC_CATALOGUE = {
    * did not come in time (they may be queued), nor the ones it could not sign.
    */
   ActionsQueueUnreachable: { unit: 'Count', dimensions: [] },
+  /**
+   * Chat-ops requests the webhook could not sign for the worker (`signing_failed`: its requester
+   * key's secret unreadable or not read by the deadline; the person was answered "not queued").
+   * Answered 200, so only this count shows that every chat-ops change is failing.
+   */
+  RequestsNotSigned: { unit: 'Count', dimensions: [] },
   /** Slack posts (replies, channel notices, questions) that could not be delivered. */
   SlackPostsFailed: { unit: 'Count', dimensions: [] },
   /** Events the sweeper read in a run. */

@@ -55,6 +55,12 @@ const SLACK_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** Outcomes answered to the person that only an operator can cure: logged at error level. */
 const OPERATOR_FAULTS: ReadonlySet<string> = new Set(['signing_failed'] satisfies NotQueued[]);
 
+/** Outcomes answered "not queued" that an alarm counts (not `queue_unconfirmed`: it may be queued). */
+const NOT_QUEUED_METRICS: Partial<Record<string, 'ActionsQueueUnreachable' | 'RequestsNotSigned'>> = {
+  queue_unreachable: 'ActionsQueueUnreachable',
+  signing_failed: 'RequestsNotSigned',
+} satisfies Partial<Record<NotQueued, 'ActionsQueueUnreachable' | 'RequestsNotSigned'>>;
+
 /**
  * A JSON answer, scrubbed of every secret the process holds: a reply can carry what a person
  * typed (a pause reason, a usage error's echo), and Slack shows it to the whole channel.
@@ -104,8 +110,9 @@ export function createWebhookApp(deps: WebhookDeps): Hono<AppEnv> {
     const operatorFault = OPERATOR_FAULTS.has(log.outcome ?? '');
     // Answered 200 ("not queued"): without a metric, a queue that stays unreachable fails every
     // chat-ops change while the dashboards look calm (the ActionsQueueUnreachable alarm reads it).
-    if (log.outcome === ('queue_unreachable' satisfies NotQueued))
-      deps.metrics?.put('ActionsQueueUnreachable', 1, {}, log.requestId ? { requestId: log.requestId } : {});
+    // The same for a key that cannot be read: every change fails "not queued" (RequestsNotSigned).
+    const notQueued = NOT_QUEUED_METRICS[log.outcome ?? ''];
+    if (notQueued) deps.metrics?.put(notQueued, 1, {}, log.requestId ? { requestId: log.requestId } : {});
     const level =
       status >= 500 || operatorFault ? 'error' : status >= 400 || log.error || log.warning ? 'warn' : 'info';
     deps.logger[level]('request', {

@@ -134,6 +134,7 @@ describe('the alarms', () => {
         'SweeperLagging',
         'SweeperNotRunning',
         'StaleSweepNotJudging',
+        'WebhookCannotSign',
         'WebhookServerErrors',
         'WorkerErrors',
       ].sort(),

@@ -13,12 +13,12 @@
  * webhook's key, its metric lines captured; the alarms from the synthesized stack.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { createRequesterSigner } from '../src/actions/proof.js';
-import { createMetrics } from '../src/observability/metrics.js';
-import { commandBody, signedRequest } from './helpers/slack-requests.js';
-import { alarmsOf, emittedMetrics } from './infra/alarm-reading.js';
-import { synthesize } from './infra/synth.js';
-import { buildApp } from './webhook/harness.js';
+import { createRequesterSigner } from '../../src/actions/proof.js';
+import { createMetrics } from '../../src/observability/metrics.js';
+import { commandBody, signedRequest } from '../helpers/slack-requests.js';
+import { alarmsOf, emittedMetrics } from '../infra/alarm-reading.js';
+import { synthesize } from '../infra/synth.js';
+import { buildApp } from './harness.js';
 
 const NOW = Date.parse('2026-11-23T10:00:00Z');
 const synth = synthesize({}, { bundle: false });
