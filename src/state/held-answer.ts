@@ -7,8 +7,8 @@
  * with the held item when the question ends (the approved copy ends it); a cancel still wins.
  */
 
-import { updateIf } from './dynamo-update.js';
-import { type HeldRecord, heldItemKey } from './held.js';
+import type { HeldRecord } from './held.js';
+import { takeOffMark, writeMark } from './held-marks.js';
 import type { StateTable } from './table.js';
 
 /**
@@ -21,29 +21,18 @@ export async function markAnswered(
   by: string,
   at: Date,
 ): Promise<boolean> {
-  const out = await updateIf(
-    table,
-    heldItemKey(requestId),
-    {
-      expression: 'SET answeredBy = :by, answeredAt = :at',
-      values: { ':by': { S: by }, ':at': { S: at.toISOString() }, ':ask': { S: 'ask' } },
-    },
-    {
-      expression:
-        'attribute_exists(pk) AND why = :ask AND attribute_not_exists(cancelledBy) AND (attribute_not_exists(answeredBy) OR answeredBy = :by)',
-    },
-  );
-  return out !== undefined;
+  // A retry of the same click finds its own mark: no refusal (held-marks.ts: an answer yields to another).
+  return writeMark(table, requestId, {
+    mark: 'answered',
+    update: 'SET answeredBy = :by, answeredAt = :at',
+    values: { ':by': { S: by }, ':at': { S: at.toISOString() } },
+    own: { answered: 'answeredBy = :by' },
+  });
 }
 
 /** The click's approved copy never reached the queue: the question is open again. */
 export async function unmarkAnswered(table: StateTable, requestId: string, by: string): Promise<void> {
-  await updateIf(
-    table,
-    heldItemKey(requestId),
-    { expression: 'REMOVE answeredBy, answeredAt', values: { ':by': { S: by } } },
-    { expression: 'answeredBy = :by' },
-  );
+  await takeOffMark(table, requestId, 'answered', { S: by });
 }
 
 /**

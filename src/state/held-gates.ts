@@ -3,12 +3,13 @@
  * API for it, or recording how it ended). Each is a conditional write on the one held item, so
  * exactly one of them takes: a cancel that is marked is never followed by the API call nor by
  * another end, and a worker that marked first makes the cancel fail (its author hears why).
+ * Which mark refuses which is declared once, in held-marks.ts; its subtle cases are said here.
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { getItem } from './dynamo.js';
-import { updateIf } from './dynamo-update.js';
 import { effectItemKey } from './effects.js';
-import { type CancelMark, cancelFromItem, heldItemKey as key } from './held.js';
+import { type CancelMark, cancelFromItem } from './held.js';
+import { markThatWon, takeOffMark, writeMark } from './held-marks.js';
 import type { StateTable } from './table.js';
 
 export type CancelMarked = 'marked' | 'not-held' | 'executing' | 'ending' | 'already-cancelled';
@@ -24,29 +25,21 @@ export async function markCancelled(
   requestId: string,
   mark: CancelMark,
 ): Promise<CancelMarked> {
-  const now = { N: String(Date.parse(mark.at)) };
-  const out = await updateIf(
-    table,
-    key(requestId),
-    {
-      expression: `SET cancelledBy = :by, cancelledAt = :at${mark.reason ? ', cancelReason = :reason' : ''}`,
-      values: {
-        ':by': { S: mark.by },
-        ':at': { S: mark.at },
-        ':now': now,
-        ...(mark.reason ? { ':reason': { S: mark.reason } } : {}),
-      },
+  const written = await writeMark(table, requestId, {
+    mark: 'cancelled',
+    update: `SET cancelledBy = :by, cancelledAt = :at${mark.reason ? ', cancelReason = :reason' : ''}`,
+    values: {
+      ':by': { S: mark.by },
+      ':at': { S: mark.at },
+      ...(mark.reason ? { ':reason': { S: mark.reason } } : {}),
     },
-    {
-      expression:
-        'attribute_exists(pk) AND attribute_not_exists(executingBy) AND attribute_not_exists(reachedAt) AND attribute_not_exists(cancelledBy) AND (attribute_not_exists(endingUntil) OR endingUntil < :now)',
-    },
-  );
-  if (out) return 'marked';
-  const item = await getItem(table, key(requestId));
+    nowMs: Date.parse(mark.at),
+  });
+  if (written) return 'marked';
+  const { item, won } = await markThatWon(table, requestId, 'cancelled');
   if (!item) return 'not-held';
-  if (item.cancelledBy) return 'already-cancelled';
-  if (item.executingBy || item.reachedAt) return 'executing';
+  if (won === 'cancelled') return 'already-cancelled';
+  if (won === 'executing' || won === 'reached') return 'executing';
   return 'ending';
 }
 
@@ -57,32 +50,6 @@ type Gate = { state: 'go' } | { state: 'cancelled'; cancel: CancelMark } | { sta
  * `denied` while a person's Deny marks it (`deniedBy`, src/state/held.ts `lookNow`).
  */
 type ExecutingGate = Gate | { state: 'ending'; untilMs: number } | { state: 'denied' };
-
-/**
- * Sets `field` on the held item unless it was cancelled first (or `refused` holds); `gone` when
- * no held item is left, `ending` when the item carries an ending lease.
- */
-async function gate(
-  table: StateTable,
-  requestId: string,
-  field: string,
-  value: { S: string } | { N: string },
-  refused = '',
-): Promise<ExecutingGate> {
-  const out = await updateIf(
-    table,
-    key(requestId),
-    { expression: `SET ${field} = :value`, values: { ':value': value } },
-    { expression: `attribute_exists(pk) AND attribute_not_exists(cancelledBy)${refused}` },
-  );
-  if (out) return { state: 'go' };
-  const item = await getItem(table, key(requestId));
-  const cancel = cancelFromItem(item);
-  if (cancel) return { state: 'cancelled', cancel };
-  if (item?.endingUntil?.N) return { state: 'ending', untilMs: Number(item.endingUntil.N) };
-  if (item?.deniedBy?.S) return { state: 'denied' };
-  return { state: 'gone' };
-}
 
 /**
  * A worker is about to call the API for a held request: it says so on the held item, unless
@@ -99,14 +66,27 @@ async function gate(
  * finds the veto). Not for an Approve click's copy (`byDeny: false`): a person's approval is no
  * automation, which is all a Deny stops.
  */
-export function startExecutingHeld(
+export async function startExecutingHeld(
   table: StateTable,
   requestId: string,
   owner: string,
   byDeny = true,
 ): Promise<ExecutingGate> {
-  const refused = ` AND attribute_not_exists(endingUntil)${byDeny ? ' AND attribute_not_exists(deniedBy)' : ''}`;
-  return gate(table, requestId, 'executingBy', { S: owner }, refused);
+  const written = await writeMark(table, requestId, {
+    mark: 'executing',
+    update: 'SET executingBy = :value',
+    values: { ':value': { S: owner } },
+    ...(byDeny ? {} : { ignoring: ['denied'] as const }),
+  });
+  if (written) return { state: 'go' };
+  // Read back alike for an Approve click's copy: a Deny is reported to it only when the mark that
+  // refused it (a cancel, a lease) was taken off before the read.
+  const { item, won } = await markThatWon(table, requestId, 'executing');
+  const cancel = cancelFromItem(item);
+  if (won === 'cancelled' && cancel) return { state: 'cancelled', cancel };
+  if (won === 'ending') return { state: 'ending', untilMs: Number(item?.endingUntil?.N) };
+  if (won === 'denied') return { state: 'denied' };
+  return { state: 'gone' };
 }
 
 /**
@@ -120,14 +100,15 @@ export async function clearStaleEnding(
   untilMs: number,
   nowMs: number,
 ): Promise<void> {
-  await updateIf(
+  await takeOffMark(
     table,
-    key(requestId),
+    requestId,
+    'ending',
+    { N: String(untilMs) },
     {
-      expression: 'REMOVE endingUntil',
-      values: { ':until': { N: String(untilMs) }, ':now': { N: String(nowMs) } },
+      expression: 'endingUntil < :now',
+      values: { ':now': { N: String(nowMs) } },
     },
-    { expression: 'endingUntil = :until AND endingUntil < :now' },
   );
 }
 
@@ -154,29 +135,30 @@ export async function startEndingHeld(
   untilMs: number,
   by: { effect: string; nowMs: number; ownRequest?: string },
 ): Promise<EndingGate> {
+  // Not in the table of marks (held-marks.ts): whose executing mark refuses the lease. One of a copy
+  // of `ownRequest` is the caller's own; one whose copy died (its effect claim run out or given
+  // back) is none, which only a read of the effect claim shows, so the write is tried again with
+  // that owner allowed. Three tries: the mark may come and go between the write and the reads.
   let dead: string | undefined;
   for (let tries = 0; tries < 3; tries++) {
-    const values = {
-      ':value': { N: String(untilMs) },
-      ...(by.ownRequest ? { ':mine': { S: `${by.ownRequest}/` } } : {}),
-      ...(dead ? { ':dead': { S: dead } } : {}),
-    };
-    const mine = by.ownRequest ? ' OR begins_with(executingBy, :mine)' : '';
-    const out = await updateIf(
-      table,
-      key(requestId),
-      { expression: 'SET endingUntil = :value', values },
-      {
-        expression: `attribute_exists(pk) AND attribute_not_exists(cancelledBy) AND (attribute_not_exists(executingBy)${mine}${dead ? ' OR executingBy = :dead' : ''})`,
+    const own = [by.ownRequest ? 'begins_with(executingBy, :mine)' : '', dead ? 'executingBy = :dead' : ''];
+    const written = await writeMark(table, requestId, {
+      mark: 'ending',
+      update: 'SET endingUntil = :value',
+      values: {
+        ':value': { N: String(untilMs) },
+        ...(by.ownRequest ? { ':mine': { S: `${by.ownRequest}/` } } : {}),
+        ...(dead ? { ':dead': { S: dead } } : {}),
       },
-    );
-    if (out) return { state: 'go' };
-    const item = await getItem(table, key(requestId));
+      own: { executing: own.filter(Boolean).join(' OR ') },
+    });
+    if (written) return { state: 'go' };
+    const { item, won } = await markThatWon(table, requestId, 'ending');
     const cancel = cancelFromItem(item);
-    if (cancel) return { state: 'cancelled', cancel };
+    if (won === 'cancelled' && cancel) return { state: 'cancelled', cancel };
     if (!item) return { state: 'gone' };
     const owner = item.executingBy?.S;
-    if (owner === undefined) continue; // taken off since: tried again
+    if (won !== 'executing' || owner === undefined) continue; // taken off since: tried again
     const live = liveUntil(await getItem(table, effectItemKey(by.effect)), owner, by.nowMs);
     if (live !== undefined) return { state: 'executing', untilMs: live };
     dead = owner;
@@ -199,12 +181,11 @@ function liveUntil(item: Record<string, AttributeValue> | undefined, owner: stri
  * changed. Unlike `executingBy`, nothing but the request's end takes this mark off.
  */
 export async function markReached(table: StateTable, requestId: string, at: Date): Promise<void> {
-  await updateIf(
-    table,
-    key(requestId),
-    { expression: 'SET reachedAt = :at', values: { ':at': { S: at.toISOString() } } },
-    { expression: 'attribute_exists(pk)' },
-  );
+  await writeMark(table, requestId, {
+    mark: 'reached',
+    update: 'SET reachedAt = :at',
+    values: { ':at': { S: at.toISOString() } },
+  });
 }
 
 /**
@@ -213,10 +194,5 @@ export async function markReached(table: StateTable, requestId: string, at: Date
  * takes its mark back (a crashed one's stays until the next attempt: it may have reached it).
  */
 export async function stopExecutingHeld(table: StateTable, requestId: string, owner: string): Promise<void> {
-  await updateIf(
-    table,
-    key(requestId),
-    { expression: 'REMOVE executingBy', values: { ':owner': { S: owner } } },
-    { expression: 'executingBy = :owner' },
-  );
+  await takeOffMark(table, requestId, 'executing', { S: owner });
 }

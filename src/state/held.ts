@@ -6,11 +6,12 @@
  * message) brings back. The worker writes it when the request starts to wait, deletes it at the end.
  */
 import type { ActionRequest } from '../actions/request.js';
-import { getItem, type Item, itemKey } from './dynamo.js';
+import { getItem, type Item } from './dynamo.js';
 import { deleteItem } from './dynamo-delete.js';
 import { queryPartition } from './dynamo-query.js';
 import { updateIf } from './dynamo-update.js';
-import { expiresAfterDays, ITEM_FAMILIES, type StateTable } from './table.js';
+import { heldItemKey as key, HELD_PK as PK, writeMark } from './held-marks.js';
+import { expiresAfterDays, type StateTable } from './table.js';
 
 /** Why a request waits. */
 export type HeldWhy = 'paused' | 'window' | 'limit' | 'ask';
@@ -51,10 +52,7 @@ export interface CancelMark {
   reason?: string;
 }
 
-const PK = `${ITEM_FAMILIES.held}#all`;
-const key = (requestId: string) => itemKey(PK, requestId);
-
-export const heldItemKey = key; // for readers that batch it with other items (the worker)
+export { heldItemKey } from './held-marks.js'; // for readers that batch it with other items (the worker)
 
 /** A forgotten record (a worker that never came back) leaves by itself after this long. */
 const KEEP_DAYS = 30;
@@ -203,20 +201,21 @@ export async function lookNow(
   deniedBy?: string,
 ): Promise<boolean> {
   const when = { S: at.toISOString() };
-  const out = await updateIf(
+  // The first look (before the veto) yields only to what closed the question: a cancel, a click's answer.
+  return writeMark(
     table,
-    key(requestId),
+    requestId,
     deniedBy
       ? {
-          expression: 'SET nextLook = :at, deniedBy = :by, deniedAt = :at',
-          values: { ':at': when, ':ask': { S: 'ask' }, ':by': { S: deniedBy } },
+          mark: 'denied',
+          update: 'SET nextLook = :at, deniedBy = :by, deniedAt = :at',
+          values: { ':at': when, ':by': { S: deniedBy } },
         }
-      : { expression: 'SET nextLook = :at', values: { ':at': when, ':ask': { S: 'ask' } } },
-    {
-      expression: `attribute_exists(pk) AND why = :ask AND attribute_not_exists(cancelledBy) AND attribute_not_exists(answeredBy)${
-        deniedBy ? ' AND attribute_not_exists(executingBy) AND attribute_not_exists(reachedAt)' : ''
-      }`,
-    },
+      : {
+          mark: 'denied',
+          update: 'SET nextLook = :at',
+          values: { ':at': when },
+          ignoring: ['executing', 'reached'],
+        },
   );
-  return out !== undefined;
 }
