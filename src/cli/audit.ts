@@ -96,6 +96,13 @@ export async function auditCommand(args: string[], io: CliIo): Promise<number> {
     throw new UsageError('say what: --request <id>, --target <id> or --since <24h>', AUDIT_USAGE);
   if (values.request && values.target)
     throw new UsageError('--request and --target exclude each other', AUDIT_USAGE);
+  // A request's story is always whole: a --since beside it would be ignored, and an operator would
+  // read steps from days back as if they fell in that window.
+  if (values.request && values.since)
+    throw new UsageError(
+      '--request shows the whole story and takes no --since (--since goes alone or with --target)',
+      AUDIT_USAGE,
+    );
   const table = stateTableFor(io, values, AUDIT_USAGE);
   let list: RequestStory[];
   try {
