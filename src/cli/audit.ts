@@ -17,6 +17,7 @@ import { stateTableFor } from './state-table.js';
 export const AUDIT_USAGE = `Usage:
   autopilot audit --request <requestId> [--json] [--local | --table NAME]
       One request's story: every decision and outcome with its rule and reason, and how it ended.
+      Exit 1 when the id has no audit record.
   autopilot audit --target <trg_1 | trg_1/ph_2 | configId | experimentId> [--since 30d] [--json] [...]
       The stories of every request about that target since --since (default 30d).
   autopilot audit --since <24h | 30d | ISO instant> [--json] [...]
@@ -111,6 +112,11 @@ export async function auditCommand(args: string[], io: CliIo): Promise<number> {
     if (error instanceof UsageError) throw error;
     throw new CommandError(`cannot read the audit trail of ${table.tableName}: ${(error as Error).message}`);
   }
+  // No record under the id: a failure (exit 1, as `dlq delete` for an id it cannot find), not an
+  // empty story with exit 0, so that a script can tell "no such request" from a request's story.
+  const [only] = list;
+  if (values.request && only && only.steps.length === 0 && !only.final)
+    throw new CommandError(storyLines(only).map(printable).join('\n'));
   io.stdout(values.json ? JSON.stringify(list, null, 2) : render(list, values));
   return EXIT.ok;
 }
