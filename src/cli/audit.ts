@@ -17,6 +17,7 @@ import { stateTableFor } from './state-table.js';
 export const AUDIT_USAGE = `Usage:
   autopilot audit --request <requestId> [--json] [--local | --table NAME]
       One request's story: every decision and outcome with its rule and reason, and how it ended.
+      Exit 1 when the id has no audit record.
   autopilot audit --target <trg_1 | trg_1/ph_2 | configId | experimentId> [--since 30d] [--json] [...]
       The stories of every request about that target since --since (default 30d).
   autopilot audit --since <24h | 30d | ISO instant> [--json] [...]
@@ -96,6 +97,13 @@ export async function auditCommand(args: string[], io: CliIo): Promise<number> {
     throw new UsageError('say what: --request <id>, --target <id> or --since <24h>', AUDIT_USAGE);
   if (values.request && values.target)
     throw new UsageError('--request and --target exclude each other', AUDIT_USAGE);
+  // A request's story is always whole: a --since beside it would be ignored, and an operator would
+  // read steps from days back as if they fell in that window.
+  if (values.request && values.since)
+    throw new UsageError(
+      '--request shows the whole story and takes no --since (--since goes alone or with --target)',
+      AUDIT_USAGE,
+    );
   const table = stateTableFor(io, values, AUDIT_USAGE);
   let list: RequestStory[];
   try {
@@ -104,6 +112,11 @@ export async function auditCommand(args: string[], io: CliIo): Promise<number> {
     if (error instanceof UsageError) throw error;
     throw new CommandError(`cannot read the audit trail of ${table.tableName}: ${(error as Error).message}`);
   }
+  // No record under the id: a failure (exit 1, as `dlq delete` for an id it cannot find), not an
+  // empty story with exit 0, so that a script can tell "no such request" from a request's story.
+  const [only] = list;
+  if (values.request && only && only.steps.length === 0 && !only.final)
+    throw new CommandError(storyLines(only).map(printable).join('\n'));
   io.stdout(values.json ? JSON.stringify(list, null, 2) : render(list, values));
   return EXIT.ok;
 }

@@ -141,9 +141,9 @@ function commandLine(sub: 'list' | 'redrive' | 'delete', rest: string[], io: Cli
       json: { type: 'boolean' },
       local: { type: 'boolean' },
       'dlq-url': { type: 'string' },
-      // Not for delete: it acts on the DLQ alone, and an ignored --queue-url would let an operator
-      // believe they chose the queue it deletes from (DLQ_URL's, for good).
-      ...(sub !== 'delete' ? { 'queue-url': { type: 'string' as const } } : {}),
+      // Redrive only: list and delete act on the DLQ alone, and an ignored --queue-url would let an
+      // operator believe they chose the queue listed or deleted from (DLQ_URL's, for good).
+      ...(sub === 'redrive' ? { 'queue-url': { type: 'string' as const } } : {}),
       ...(sub === 'redrive'
         ? { id: { type: 'string', multiple: true }, all: { type: 'boolean' }, 'dry-run': { type: 'boolean' } }
         : {}),

@@ -95,8 +95,8 @@ describe('autopilot audit', () => {
 
   it('says when a request is unknown, and refuses a call that says nothing', async () => {
     const t = io();
-    expect(await runCli(['audit', '--request', 'nope'], t.io)).toBe(0);
-    expect(t.out()).toContain('no audit record');
+    expect(await runCli(['audit', '--request', 'nope'], t.io)).toBe(1);
+    expect(t.err()).toContain('request nope: no audit record');
     const none = io();
     expect(await runCli(['audit'], none.io)).toBe(2);
     expect(none.err()).toContain('--request <id>, --target <id> or --since <24h>');
