@@ -1,11 +1,52 @@
 /**
  * A Deny click on an "ask" message: a veto on the question's effect (the worker reads it; the
  * webhook only writes it), and the question looked at by the next tick, which ends it by the veto.
+ * A Deny told as the answer is marked in the queued family (src/state/queued.ts), so a Slack retry
+ * of that click is recognised even once the question it ended is gone: the webhook cannot read
+ * vetoes (least privilege), and without the mark the retry was told "nothing was done".
  */
+import type { ActionRequest } from '../actions/request.js';
+import { isDryRun } from '../policy/decide.js';
 import { vetoKeyFor } from '../policy/veto-key.js';
+import { actionWords } from '../slack/mrkdwn.js';
+import { ephemeral, section } from './blocks.js';
 import { type Click, type InteractionResult, refusal, replaced } from './click.js';
 import { settleBy } from './deadline.js';
+import type { WebhookDeps } from './deps.js';
 import { lookAfterVeto, lookAgainNow } from './open-question.js';
+
+/**
+ * The mark's key: the asked request and the person, as an Approve's copy is named; never an id a
+ * request is queued under (no `slack-` prefix, no `:approved-by:`).
+ */
+const denyMarkId = (requestId: string, userId: string) => `deny:${requestId}:by:${userId}`;
+
+/** The mark's value: the veto's key, so only a retry of a Deny on the same effect matches it. */
+const denyMarkValue = (deps: WebhookDeps, request: ActionRequest) =>
+  `veto:${vetoKeyFor(deps.policy, request)}`;
+
+/**
+ * A Slack retry (`X-Slack-Retry-Num`, the same body) of a Deny its first delivery took: answered,
+ * nothing written again. Undefined when no such mark is found (the first delivery wrote nothing,
+ * was refused, or the mark cannot be read in time): the retry is then taken as a click.
+ */
+export async function denyRetried(
+  deps: WebhookDeps,
+  button: ActionRequest,
+  userId: string,
+  deadline: number,
+  now: () => number,
+  reply: Click['reply'],
+): Promise<InteractionResult | undefined> {
+  if (!button.requestId) return undefined;
+  const earlier = await settleBy(deps.queued.find(denyMarkId(button.requestId, userId)), deadline, now);
+  if (!earlier.settled || !('value' in earlier) || earlier.value !== denyMarkValue(deps, button))
+    return undefined;
+  const dry = isDryRun(deps.policy, button) ? '[dry run] ' : '';
+  const text = `${dry}Slack sent your Deny of ${actionWords(button)} again; it was already taken: its veto is recorded, and the question ends at its next check (within a minute; while automation is paused, once it is resumed) if it has not ended already. Nothing was written a second time.`;
+  await reply.send({ ...ephemeral(text, [section(`:no_entry: ${text}`)]), replace_original: false });
+  return { outcome: 'retry_ignored', userId, requestId: button.requestId, ...reply.warned() };
+}
 
 /** Deny: a veto on the effect, so automation will not do it (a person with the grant still can). */
 export async function deny({
@@ -50,6 +91,12 @@ export async function deny({
     const error = again.error !== undefined ? { error: again.error } : {};
     return { outcome: again.outcome, userId, requestId: original.requestId, ...error, ...reply.warned() };
   }
+  // Told as the answer: a Slack retry of this click finds this mark and is only answered.
+  const marked = await settleBy(
+    deps.queued.mark(denyMarkId(original.requestId, userId), denyMarkValue(deps, original), new Date(now())),
+    deadline,
+    now,
+  );
   await reply.send(
     replaced(
       `${dryRun ? '[dry run] ' : ''}Denied by ${userId}`,
@@ -64,5 +111,7 @@ export async function deny({
     userId,
     requestId: original.requestId,
     ...reply.warned(),
+    // Denied all the same; only a later retry of it could be taken once more (the same veto again).
+    ...(marked.settled && 'error' in marked ? { error: marked.error } : {}),
   };
 }

@@ -16,7 +16,7 @@ import { authorize } from './authorize.js';
 import { code } from './blocks.js';
 import { type Click, type InteractionContext, type InteractionResult, refusal, replaced } from './click.js';
 import { settleBy } from './deadline.js';
-import { deny } from './deny-click.js';
+import { deny, denyRetried } from './deny-click.js';
 import type { WebhookDeps } from './deps.js';
 import { MalformedSlackRequestError } from './errors.js';
 import { enqueue, responseUrlOf, SIGNING_AGAIN_TEXT, SIGNING_FAILED_TEXT } from './mutations.js';
@@ -114,6 +114,10 @@ export async function handleInteraction(
     return { outcome: allowed.outcome, userId, ...reply.warned() };
   }
   const approving = action.action_id === APPROVE_ACTION_ID;
+  // Before the question is read: a retried Deny that was taken has ended it, or soon will.
+  const retried =
+    !approving && ctx.retry ? await denyRetried(deps, original, userId, deadline, now, reply) : undefined;
+  if (retried) return retried;
   const question = await openQuestion(deps, original, deadline, now, { userId, approve: approving });
   if (!question.ok) {
     await reply.send(refusal(question.message));
