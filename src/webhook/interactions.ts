@@ -10,18 +10,21 @@ import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
 import { type ActionRequest, actionRequestSchemas, effectKey } from '../actions/request.js';
 import { isDryRun } from '../policy/decide.js';
-import { vetoKeyFor } from '../policy/veto-key.js';
 import { actionWords } from '../slack/mrkdwn.js';
 import { once } from '../util/once.js';
 import { authorize } from './authorize.js';
-import { code, problem, type SlackReply, section } from './blocks.js';
+import { code } from './blocks.js';
+import { type Click, type InteractionContext, type InteractionResult, refusal, replaced } from './click.js';
 import { settleBy } from './deadline.js';
+import { deny, denyRetried } from './deny-click.js';
 import type { WebhookDeps } from './deps.js';
 import { MalformedSlackRequestError } from './errors.js';
 import { enqueue, responseUrlOf, SIGNING_AGAIN_TEXT, SIGNING_FAILED_TEXT } from './mutations.js';
-import { answerQuestion, lookAfterVeto, lookAgainNow, openQuestion } from './open-question.js';
+import { answerQuestion, openQuestion } from './open-question.js';
 import { replier } from './reply.js';
 import { whereOutcome } from './where-outcome.js';
+
+export type { InteractionContext, InteractionResult } from './click.js';
 
 export const APPROVE_ACTION_ID = 'autopilot_approve';
 export const DENY_ACTION_ID = 'autopilot_deny';
@@ -44,25 +47,6 @@ const blockActionsSchema = once(() => {
       .check(z.minLength(1)),
   });
 });
-
-export interface InteractionContext {
-  /** The form field `payload`. */
-  payload: string | undefined;
-  retry: boolean;
-  startedAt: number;
-}
-
-export interface InteractionResult {
-  outcome: string;
-  userId?: string;
-  /** The id of the request this click queued (approve) or concerned (deny). */
-  requestId?: string;
-  /** What went wrong underneath, for the request's log line. */
-  error?: unknown;
-  /** The reply to Slack was late or not delivered (reply.ts). */
-  warning?: string;
-  replyError?: unknown;
-}
 
 /** Decodes a button value back into the request it carries; undefined when it is not one. */
 export function decodeButtonValue(value: string | undefined): ActionRequest | undefined {
@@ -87,14 +71,6 @@ export function approvedRequestId(original: ActionRequest, userId: string): stri
   return `sha-${createHash('sha256').update(base).digest('hex').slice(0, 32)}${suffix}`;
 }
 
-function replaced(text: string, mrkdwn: string): SlackReply {
-  return { replace_original: true, text, blocks: [section(mrkdwn)] };
-}
-
-function refusal(text: string): SlackReply {
-  return { ...problem(text), replace_original: false };
-}
-
 /** The block_actions payload of a click; undefined for interaction types that are not ours. */
 function parsePayload(raw: string | undefined) {
   if (raw === undefined) throw new MalformedSlackRequestError('missing payload');
@@ -108,24 +84,6 @@ function parsePayload(raw: string | undefined) {
   const parsed = blockActionsSchema().safeParse(json);
   if (!parsed.success) throw new MalformedSlackRequestError('payload is not a block_actions payload');
   return parsed.data;
-}
-
-/** What a click works with once it is parsed and allowed. */
-interface Click {
-  deps: WebhookDeps;
-  ctx: InteractionContext;
-  /** The held copy of the asked request (open-question.ts). */
-  original: ActionRequest & { requestId: string };
-  userId: string;
-  responseUrl: string | undefined;
-  /** Reads and writes give up here; the reply to Slack a little later. */
-  deadline: number;
-  now: () => number;
-  reply: ReturnType<typeof replier>;
-  /** What the request does, in mrkdwn (ids in code spans, as the worker's posts show them). */
-  what: string;
-  /** A dry run's question: its replacement must say so (the question's own words are gone with it). */
-  dryRun: boolean;
 }
 
 export async function handleInteraction(
@@ -156,6 +114,10 @@ export async function handleInteraction(
     return { outcome: allowed.outcome, userId, ...reply.warned() };
   }
   const approving = action.action_id === APPROVE_ACTION_ID;
+  // Before the question is read: a retried Deny that was taken has ended it, or soon will.
+  const retried =
+    !approving && ctx.retry ? await denyRetried(deps, original, userId, deadline, now, reply) : undefined;
+  if (retried) return retried;
   const question = await openQuestion(deps, original, deadline, now, { userId, approve: approving });
   if (!question.ok) {
     await reply.send(refusal(question.message));
@@ -177,66 +139,6 @@ export async function handleInteraction(
     dryRun: isDryRun(deps.policy, question.request),
   };
   return approving ? approve(click) : deny(click);
-}
-
-/** Deny: a veto on the effect, so automation will not do it (a person with the grant still can). */
-async function deny({
-  deps,
-  original,
-  userId,
-  deadline,
-  now,
-  reply,
-  what,
-  dryRun,
-}: Click): Promise<InteractionResult> {
-  const at = new Date(now()).toISOString();
-  // First the held question: a Deny after an Approve click answered it is refused (open-question.ts).
-  const looked = await lookAgainNow(deps, original.requestId, deadline, now);
-  if (looked.ok === false) {
-    await reply.send(refusal(looked.message));
-    return { outcome: looked.outcome, userId, ...reply.warned() };
-  }
-  const written = await settleBy(
-    deps.writeVeto(vetoKeyFor(deps.policy, original), { by: `slack:${userId}`, at }),
-    deadline,
-    now,
-  );
-  if (!written.settled || 'error' in written) {
-    await reply.send(
-      refusal(`Could not record the denial of ${what}: the state table did not answer. Please try again.`),
-    );
-    return {
-      outcome: written.settled ? 'state_unreachable' : 'state_unconfirmed',
-      userId,
-      ...(written.settled ? { error: written.error } : {}),
-      ...reply.warned(),
-    };
-  }
-  // Again, now that the veto is there: a tick between the first look and the veto re-held it for
-  // an hour; an Approve click between them answered it, and the Deny is no denial then.
-  // Its mark then stops a copy that decided "approve" before the veto (refused once one executes).
-  const again = await lookAfterVeto(deps, original.requestId, `slack:${userId}`, deadline, now);
-  if (!again.ok) {
-    await reply.send(refusal(again.message));
-    const error = again.error !== undefined ? { error: again.error } : {};
-    return { outcome: again.outcome, userId, requestId: original.requestId, ...error, ...reply.warned() };
-  }
-  await reply.send(
-    replaced(
-      `${dryRun ? '[dry run] ' : ''}Denied by ${userId}`,
-      // A dry run's Deny vetoes dry runs only (veto-key.ts): the real change is still free to be decided.
-      dryRun
-        ? `:no_entry: [dry run] ${what} was *denied* by <@${userId}>. This rehearsal ends here; the real change is not vetoed.`
-        : `:no_entry: ${what} was *denied* by <@${userId}>. Automation will not do it.`,
-    ),
-  );
-  return {
-    outcome: 'denied',
-    userId,
-    requestId: original.requestId,
-    ...reply.warned(),
-  };
 }
 
 /** Approve: the request queued as the clicking person's (a retry only when its first delivery never got there). */

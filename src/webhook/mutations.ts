@@ -12,7 +12,7 @@ import { type RequesterSigner, RequesterSignerError } from '../actions/proof.js'
 import type { ActionRequest } from '../actions/request.js';
 import type { Policy } from '../policy/schema.js';
 import { sendActionRequest } from '../queue/actions-queue.js';
-import { actionWords } from '../slack/mrkdwn.js';
+import { actionWords, oneLine } from '../slack/mrkdwn.js';
 import { isAllowedSlackUrl } from '../slack/post.js';
 import { code, ephemeral, escapeMrkdwn, inChannel, problem, type SlackReply, section } from './blocks.js';
 import type { Command } from './commands.js';
@@ -210,9 +210,11 @@ export function queuedOnRetryReply(
   ]);
 }
 
+// The reason is typed text shown to the channel: on one line, invisible characters marked (`oneLine`),
+// as the worker shows every reason, so it can neither write a line under ours nor turn ours around.
 export function pauseReply(paused: boolean, userId: string, reason: string | undefined): SlackReply {
   const text = paused
-    ? `:double_vertical_bar: <@${userId}> paused console-autopilot${reason ? `: ${escapeMrkdwn(reason)}` : ''}. No automated mutation runs until \`resume\`.`
+    ? `:double_vertical_bar: <@${userId}> paused console-autopilot${reason ? `: ${escapeMrkdwn(oneLine(reason))}` : ''}. No automated mutation runs until \`resume\`.`
     : `:arrow_forward: <@${userId}> resumed console-autopilot. Deferred actions proceed at their next check.`;
   return inChannel(paused ? 'console-autopilot paused' : 'console-autopilot resumed', [section(text)]);
 }

@@ -180,7 +180,18 @@ async function switchPause(
 ): Promise<SlashResult> {
   const paused = command.name === 'pause';
   const reason = command.name === 'pause' ? command.reason : undefined;
-  // Writing the same switch again is harmless, so a Slack retry simply repeats it.
+  // A retry of a switch its first delivery wrote is only answered: written again, it would undo a
+  // switch another person made in between (a resume retried after an incident's pause). A retry
+  // whose first delivery wrote nothing (or that cannot tell) writes it now, as a mutation is queued.
+  if (ctx.retry) {
+    const earlier = await settleBy(deps.queued.find(ctx.requestId), deadline, now);
+    if (earlier.settled && 'value' in earlier && earlier.value !== undefined)
+      return {
+        reply: switchRetryReply(command.name, ctx.requestId),
+        outcome: 'retry_ignored',
+        command: command.name,
+      };
+  }
   const written = await settleBy(
     deps.pause.write({ paused, by: `slack:${ctx.userId}`, reason, at: new Date(now()) }),
     deadline,
@@ -198,5 +209,23 @@ async function switchPause(
       ...(written.settled ? { error: written.error } : {}),
     };
   }
-  return { reply: pauseReply(paused, ctx.userId, reason), outcome: 'ok', command: command.name };
+  // Marked like a queued request (the same family, so no new grant): only a retry reads it.
+  const marked = await settleBy(
+    deps.queued.mark(ctx.requestId, `switch:${command.name}`, new Date(now())),
+    deadline,
+    now,
+  );
+  return {
+    reply: pauseReply(paused, ctx.userId, reason),
+    outcome: 'ok',
+    command: command.name,
+    ...(marked.settled && 'error' in marked ? { error: marked.error } : {}),
+  };
+}
+
+/** A Slack retry of a `pause`/`resume` already written: answered to the person only, nothing written. */
+function switchRetryReply(name: 'pause' | 'resume', requestId: string): SlackReply {
+  return ephemeral(
+    `Slack sent this ${name} again (request id ${requestId}); it was already done, so it was not done a second time.`,
+  );
 }

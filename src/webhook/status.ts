@@ -4,6 +4,7 @@
  * same overall deadline applies.
  */
 import { activeFreeze } from '../policy/rules.js';
+import { oneLine } from '../slack/mrkdwn.js';
 import { grantsFor } from './authorize.js';
 import { code, ephemeral, escapeMrkdwn, fields, header, section } from './blocks.js';
 import { settleBy } from './deadline.js';
@@ -32,8 +33,9 @@ export async function status(ctx: ReadContext, signal: AbortSignal): Promise<Rea
   ]);
   const policy = ctx.policy;
   const freeze = activeFreeze(policy, now)?.name;
+  // The reason a person typed, on one line with its invisible characters marked (as in the pause reply).
   const pauseText = pause.paused
-    ? `:double_vertical_bar: *Paused*${pause.by ? ` by ${escapeMrkdwn(pause.by)}` : ''}${pause.since ? ` since ${pause.since}` : ''}${pause.reason ? `: ${escapeMrkdwn(pause.reason)}` : ''}`
+    ? `:double_vertical_bar: *Paused*${pause.by ? ` by ${escapeMrkdwn(pause.by)}` : ''}${pause.since ? ` since ${pause.since}` : ''}${pause.reason ? `: ${escapeMrkdwn(oneLine(pause.reason))}` : ''}`
     : ':arrow_forward: *Running* (not paused)';
   const stale = policy.sweeper.staleConfigs;
   const mine = grantsFor(policy, ctx.userId);
