@@ -6,7 +6,7 @@
  */
 
 import type { HttpRequest, HttpResponse } from '../http/send.js';
-import { rememberSecret, scrubDeep, scrubSecrets } from '../util/secret-scrub.js';
+import { rememberSecret, scrubDeep } from '../util/secret-scrub.js';
 import type { Call, RequestOptions, TransportConfig } from './call.js';
 import {
   ApiAbortError,
@@ -18,6 +18,8 @@ import {
   makeApiError,
   RateLimitError,
 } from './errors.js';
+import { KeyRing } from './key-ring.js';
+import { urlOf } from './path.js';
 import type { Release } from './rate-limiter.js';
 import { labelOf, parseBody, parseResponse, pathOf, sendFailure } from './response.js';
 import { parseRetryAfter, retryDelay, shouldRetry } from './retry.js';
@@ -36,8 +38,7 @@ const BUDGET_WAIT_MIN_MS = 5;
 
 export class Transport {
   readonly baseUrl: string;
-  private readonly knownKeys = new Set<string>();
-  private plainHeaders: { key: string; headers: Readonly<Record<string, string>> } | undefined;
+  private readonly keys = new KeyRing();
   /** A configured string key: checked once (a bad one fails here); its forms as given and as sent. */
   private readonly fixedKey: string | undefined;
   private readonly fixedForms: string[] = [];
@@ -45,35 +46,12 @@ export class Transport {
   constructor(private readonly config: TransportConfig) {
     this.baseUrl = config.baseUrl.replace(/\/+$/, '');
     if (!/^https?:\/\//i.test(this.baseUrl)) throw new TypeError('baseUrl must be an http(s) URL');
-    if (typeof config.apiKey === 'string') this.fixedKey = this.remember(config.apiKey, this.fixedForms);
-  }
-
-  /** The key as sent: trimmed (as undici or the server's parser would), both forms scrubbed from echoes. */
-  private remember(raw: string, forms: string[] = []): string {
-    const key = raw.trim();
-    for (const form of new Set([raw, key])) {
-      this.knownKeys.add(form);
-      rememberSecret(form);
-      forms.push(form);
-    }
-    // The last few (enough for echoes of a key just rotated out); only printable ASCII is sent.
-    while (this.knownKeys.size > 8) this.knownKeys.delete(this.knownKeys.values().next().value as string);
-    if (!/^[ -~]+$/.test(key))
-      throw new ConsoleError('the API key is empty or holds characters other than printable ASCII');
-    return key;
+    if (typeof config.apiKey === 'string') this.fixedKey = this.keys.remember(config.apiKey, this.fixedForms);
   }
 
   /** Absolute URL of a call. */
   url(path: string, query?: Record<string, string | number | undefined>): string {
-    // The common case (an encoded path, no query) needs no URL parsing: it is on every request.
-    if (query === undefined && path.charCodeAt(0) === 47 /* '/' */) return this.baseUrl + path;
-    const absolute = /^https?:\/\//i.test(path);
-    if (!absolute && query === undefined) return this.baseUrl + path;
-    const url = new URL(absolute ? path : this.baseUrl + path);
-    for (const [name, value] of Object.entries(query ?? {})) {
-      if (value !== undefined) url.searchParams.set(name, String(value));
-    }
-    return url.href;
+    return urlOf(this.baseUrl, path, query);
   }
 
   async request<T>(call: Call<T>, options: RequestOptions = {}): Promise<T> {
@@ -88,7 +66,19 @@ export class Transport {
       if (options.signal?.aborted) throw new ApiAbortError('request aborted');
       let error: ConsoleError;
       try {
-        return await this.attemptInBudget(call, url, key, body, options, tally);
+        const limiter = this.config.limiter;
+        if (call.mutation && limiter)
+          return await this.attemptWithToken(limiter, call, url, key, body, options, tally);
+        // A read has no budget to take or give back: its attempt is awaited here, with no async
+        // frame of its own (each one is a hop more on every GET). The same steps as `attempt`.
+        const sending = this.open(call, url, key, body, options);
+        let response: HttpResponse;
+        try {
+          response = await sending.response;
+        } catch (failure) {
+          throw this.failed(call, url, sending, failure, tally);
+        }
+        return this.answered(call, url, sending, response, tally);
       } catch (caught) {
         if (!(caught instanceof ConsoleError)) throw caught;
         error = caught;
@@ -105,21 +95,6 @@ export class Transport {
       await this.sleep(delay, options.signal);
       retry++;
     }
-  }
-
-  /** One attempt; a mutation first waits for the mutation budget (the wait is observed). */
-  private attemptInBudget<T>(
-    call: Call<T>,
-    url: string,
-    key: string,
-    body: string | undefined,
-    options: RequestOptions,
-    tally: Tally,
-  ): Promise<T> {
-    const limiter = this.config.limiter;
-    // A read has no budget to take or give back: no second async frame on every GET.
-    if (!call.mutation || !limiter) return this.attempt(call, url, key, body, options, tally);
-    return this.attemptWithToken(limiter, call, url, key, body, options, tally);
   }
 
   private async attemptWithToken<T>(
@@ -183,7 +158,7 @@ export class Transport {
     const provider = this.config.apiKey;
     const key = typeof provider === 'string' ? provider : await provider({ afterUnauthorized });
     if (typeof key !== 'string' || key === '') throw new ConsoleError('the API key provider returned no key');
-    return this.remember(key);
+    return this.keys.remember(key);
   }
 
   private async sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
@@ -196,6 +171,7 @@ export class Transport {
     }
   }
 
+  /** One attempt of a mutation, holding its budget token (a read's steps are in `request`). */
   private async attempt<T>(
     call: Call<T>,
     url: string,
@@ -204,6 +180,24 @@ export class Transport {
     options: RequestOptions,
     tally: Tally,
   ): Promise<T> {
+    const sending = this.open(call, url, key, body, options);
+    let response: HttpResponse;
+    try {
+      response = await sending.response;
+    } catch (failure) {
+      throw this.failed(call, url, sending, failure, tally);
+    }
+    return this.answered(call, url, sending, response, tally);
+  }
+
+  /** Sends an attempt under its timeout (bounded by the caller's deadline). */
+  private open<T>(
+    call: Call<T>,
+    url: string,
+    key: string,
+    body: string | undefined,
+    options: RequestOptions,
+  ): Sending {
     const timeLeft =
       options.deadline === undefined ? Number.POSITIVE_INFINITY : options.deadline - this.config.now();
     if (timeLeft <= 0)
@@ -216,7 +210,7 @@ export class Transport {
     const request: HttpRequest = {
       method: call.method,
       url,
-      headers: this.headers(
+      headers: this.keys.headers(
         key,
         body !== undefined,
         call.mutation && (options.respectReviewSettings ?? this.config.respectReviewSettings),
@@ -227,36 +221,57 @@ export class Transport {
     if (body !== undefined) request.body = body;
     // A create must never arrive twice: no resend, even on a connection found closed.
     if (call.retry === 'create') request.resendOnStaleSocket = false;
-
-    let response: HttpResponse;
     const sent = this.config.now();
-    const observe = this.config.observe;
+    let response: Promise<HttpResponse>;
     try {
-      response = await this.config.send(request);
-      if (request.resent) tally.resent += request.resent;
-      observe?.({
-        kind: 'response',
-        method: call.method,
-        path: pathOf(url),
-        mutation: call.mutation,
-        status: response.status,
-        ...(response.status === 401 && tally.rereadKey ? { keyReread: true } : {}),
-        ms: this.config.now() - sent,
-      });
+      response = this.config.send(request);
     } catch (error) {
-      if (request.resent) tally.resent += request.resent;
-      const limit = { timeoutMs, byDeadline: timeoutMs < configured };
-      const failed = sendFailure(error, labelOf(call.method, url), limit, (text) => this.scrub(text));
-      const ms = this.config.now() - sent;
-      observe?.({ kind: 'failure', method: call.method, mutation: call.mutation, error: failed.kind, ms });
-      throw failed.error;
+      response = Promise.reject(error); // a sender that throws fails like one that rejects
     }
-    const text = this.scrub(response.text);
+    return { request, response, sent, timeoutMs, byDeadline: timeoutMs < configured };
+  }
 
+  /** A send that got no response, as the error the caller gets (observed). */
+  private failed<T>(
+    call: Call<T>,
+    url: string,
+    sending: Sending,
+    error: unknown,
+    tally: Tally,
+  ): ConsoleError {
+    const { request, timeoutMs, byDeadline } = sending;
+    if (request.resent) tally.resent += request.resent;
+    const limit = { timeoutMs, byDeadline };
+    const failed = sendFailure(error, labelOf(call.method, url), limit, (text) => this.keys.scrub(text));
+    const ms = this.config.now() - sending.sent;
+    this.config.observe?.({
+      kind: 'failure',
+      method: call.method,
+      mutation: call.mutation,
+      error: failed.kind,
+      ms,
+    });
+    return failed.error;
+  }
+
+  /** The response, observed: its body read by the call's schema, or the error its status means. */
+  private answered<T>(call: Call<T>, url: string, sending: Sending, response: HttpResponse, tally: Tally): T {
+    if (sending.request.resent) tally.resent += sending.request.resent;
     const status = response.status;
+    this.config.observe?.({
+      kind: 'response',
+      method: call.method,
+      path: pathOf(url),
+      mutation: call.mutation,
+      status,
+      ...(status === 401 && tally.rereadKey ? { keyReread: true } : {}),
+      ms: this.config.now() - sending.sent,
+    });
+    const text = this.keys.scrub(response.text);
     if (status < 200 || status >= 300) {
       const responseHeaders: Record<string, string> = {};
-      for (const [name, value] of Object.entries(response.headers)) responseHeaders[name] = this.scrub(value);
+      for (const [name, value] of Object.entries(response.headers))
+        responseHeaders[name] = this.keys.scrub(value);
       const init = {
         status,
         headers: responseHeaders,
@@ -272,29 +287,13 @@ export class Transport {
     }
     return parseResponse(call, url, status, text);
   }
+}
 
-  /** Request headers; without a body or review header, one frozen object per key (the sender only reads it). */
-  private headers(key: string, hasBody: boolean, review: boolean): Record<string, string> {
-    if (!hasBody && !review) {
-      if (this.plainHeaders?.key !== key)
-        this.plainHeaders = {
-          key,
-          headers: Object.freeze({ accept: 'application/json', 'SERVICE-API-KEY': key }),
-        };
-      return this.plainHeaders.headers;
-    }
-    const headers: Record<string, string> = { accept: 'application/json', 'SERVICE-API-KEY': key };
-    if (hasBody) headers['content-type'] = 'application/json';
-    if (review) headers['x-respect-review-settings'] = 'true';
-    return headers;
-  }
-
-  /** Removes any key this transport has used (and every secret the process holds, in any encoding) from text the server sent back. */
-  private scrub(text: string): string {
-    let out = text;
-    for (const key of this.knownKeys) {
-      if (key.length >= 4 && out.includes(key)) out = out.split(key).join('[redacted]');
-    }
-    return scrubSecrets(out);
-  }
+/** One attempt on its way: the request, its response to come, and what its failure is told with. */
+interface Sending {
+  request: HttpRequest;
+  response: Promise<HttpResponse>;
+  sent: number;
+  timeoutMs: number;
+  byDeadline: boolean;
 }

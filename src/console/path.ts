@@ -39,3 +39,20 @@ export function isSafeSegment(text: string): boolean {
 
 /** In `u` mode a well-formed pair is one code point: only a lone half matches. */
 const LONE_SURROGATE = /\p{Cs}/u;
+
+/** Absolute URL of a call: `path` under `baseUrl` (or an absolute URL: pagination links), with `query` set. */
+export function urlOf(
+  baseUrl: string,
+  path: string,
+  query?: Record<string, string | number | undefined>,
+): string {
+  // The common case (an encoded path, no query) needs no URL parsing: it is on every request.
+  if (query === undefined && path.charCodeAt(0) === 47 /* '/' */) return baseUrl + path;
+  const absolute = /^https?:\/\//i.test(path);
+  if (!absolute && query === undefined) return baseUrl + path;
+  const url = new URL(absolute ? path : baseUrl + path);
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) url.searchParams.set(name, String(value));
+  }
+  return url.href;
+}

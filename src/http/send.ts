@@ -19,6 +19,7 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { HttpAbortError, HttpTimeoutError } from './errors.js';
+import { decode, LazyHeadersResponse, rawHeader } from './received.js';
 
 export interface HttpRequest {
   method: string;
@@ -86,22 +87,7 @@ export function createNodeSend(options: NodeSendOptions = {}): HttpSend {
     const agent = agentFor(secure);
     return new Promise<HttpResponse>((resolve, reject) => {
       if (request.signal?.aborted) return reject(new HttpAbortError('aborted before sending'));
-      const exchange = new Exchange(resolve, reject, maxBytes, request);
-      const open = () => {
-        let req: ClientRequest;
-        try {
-          const send = secure ? httpsRequest : httpRequest;
-          req = send(request.url, { method: request.method, headers: request.headers, agent });
-          if (!req.hasHeader('accept-encoding')) req.setHeader('accept-encoding', 'gzip, deflate, br');
-          if (request.body !== undefined) req.setHeader('content-length', Buffer.byteLength(request.body));
-        } catch (error) {
-          exchange.fail(error); // an invalid URL or header value: nothing was sent
-          return;
-        }
-        exchange.attach(req);
-        req.end(request.body);
-      };
-      exchange.start(open, request.timeoutMs);
+      new Exchange(resolve, reject, maxBytes, request, secure, agent).start(request.timeoutMs);
     });
   };
 }
@@ -113,42 +99,54 @@ export function createNodeSend(options: NodeSendOptions = {}): HttpSend {
  */
 class Exchange {
   private req: ClientRequest | undefined;
-  private open: (() => void) | undefined;
   private timer: NodeJS.Timeout | undefined;
   private settled = false;
   private responded = false;
   private staleRetries = 0;
   private readonly chunks: Buffer[] = [];
   private bytes = 0;
-  private readonly onAbort = () => this.fail(new HttpAbortError('request aborted'));
-
-  private readonly signal: AbortSignal | undefined;
+  /** Built only when the caller gave a signal. */
+  private onAbort: (() => void) | undefined;
 
   constructor(
     private readonly resolve: (response: HttpResponse) => void,
     private readonly reject: (error: unknown) => void,
     private readonly maxBytes: number,
     private readonly request: HttpRequest,
-  ) {
-    this.signal = request.signal;
-  }
+    private readonly secure: boolean,
+    private readonly agent: HttpAgent | HttpsAgent,
+  ) {}
 
   /** One timer and one abort listener for the whole exchange, however many connections it takes. */
-  start(open: () => void, timeoutMs: number): void {
-    this.open = open;
+  start(timeoutMs: number): void {
     this.timer = setTimeout(timeOut, timeoutMs, this, timeoutMs);
-    this.signal?.addEventListener('abort', this.onAbort, { once: true });
-    open();
+    const signal = this.request.signal;
+    if (signal) {
+      this.onAbort = () => this.fail(new HttpAbortError('request aborted'));
+      signal.addEventListener('abort', this.onAbort, { once: true });
+    }
+    this.open();
   }
 
-  /** Listens to a request just opened (before it is sent). */
-  attach(req: ClientRequest): void {
+  /** Sends the request on a connection of the agent (again, after a closed one: requestFailed). */
+  private open(): void {
+    const request = this.request;
+    let req: ClientRequest;
+    try {
+      const send = this.secure ? httpsRequest : httpRequest;
+      req = send(request.url, { method: request.method, headers: request.headers, agent: this.agent });
+      if (!req.hasHeader('accept-encoding')) req.setHeader('accept-encoding', 'gzip, deflate, br');
+      if (request.body !== undefined) req.setHeader('content-length', Buffer.byteLength(request.body));
+    } catch (error) {
+      this.fail(error); // an invalid URL or header value: nothing was sent
+      return;
+    }
     this.req = req;
-    req.on('error', (error) => this.requestFailed(req, error));
-    req.on('response', (res) => {
-      this.responded = true;
-      this.receive(res);
-    });
+    // Listeners are module functions finding this exchange on the request (no closures per request).
+    (req as Tagged<ClientRequest>)[EXCHANGE] = this;
+    req.on('error', onRequestError);
+    req.on('response', onResponse);
+    req.end(request.body);
   }
 
   /**
@@ -160,45 +158,50 @@ class Exchange {
    * read it: a request that must not arrive twice is not sent again, and every resend is told
    * to the caller (`resent`), who counts it as an attempt. Any other failure is final.
    */
-  private requestFailed(req: ClientRequest, error: Error & { code?: string }): void {
+  requestFailed(req: ClientRequest, error: Error & { code?: string }): void {
     if (this.settled || req !== this.req) return;
     const staleSocket = req.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
     const mayResend = this.request.resendOnStaleSocket !== false;
     if (staleSocket && mayResend && !this.responded && this.staleRetries < MAX_STALE_SOCKET_RETRIES) {
       this.staleRetries++;
       this.request.resent = this.staleRetries;
-      this.open?.();
+      this.open();
       return;
     }
     this.fail(error);
   }
 
-  private receive(res: IncomingMessage): void {
-    res.on('data', (chunk: Buffer) => {
-      this.bytes += chunk.length;
-      if (this.bytes > this.maxBytes) {
-        this.fail(new Error(`response body larger than ${this.maxBytes} bytes`));
-        return;
-      }
-      this.chunks.push(chunk);
-    });
-    res.on('error', (error) => this.fail(error));
-    res.on('end', () => {
-      if (this.settled) return;
-      let text: string;
-      try {
-        text = decode(
-          Buffer.concat(this.chunks, this.bytes),
-          rawHeader(res, 'content-encoding'),
-          this.maxBytes,
-        );
-      } catch (error) {
-        this.fail(new Error(`cannot decode the response body: ${(error as Error).message}`));
-        return;
-      }
-      this.finish();
-      this.resolve(responseOf(res, text));
-    });
+  receive(res: IncomingMessage): void {
+    this.responded = true;
+    (res as Tagged<IncomingMessage>)[EXCHANGE] = this;
+    res.on('data', onData);
+    res.on('error', onResponseError);
+    res.on('end', onEnd);
+  }
+
+  data(chunk: Buffer): void {
+    this.bytes += chunk.length;
+    if (this.bytes > this.maxBytes) {
+      this.fail(new Error(`response body larger than ${this.maxBytes} bytes`));
+      return;
+    }
+    this.chunks.push(chunk);
+  }
+
+  end(res: IncomingMessage): void {
+    if (this.settled) return;
+    let text: string;
+    try {
+      // One chunk (a small body, the common case) is decoded as it came, without a copy.
+      const body =
+        this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks, this.bytes);
+      text = decode(body, rawHeader(res, 'content-encoding'), this.maxBytes);
+    } catch (error) {
+      this.fail(new Error(`cannot decode the response body: ${(error as Error).message}`));
+      return;
+    }
+    this.finish();
+    this.resolve(new LazyHeadersResponse(res, text));
   }
 
   fail(error: unknown): void {
@@ -211,73 +214,30 @@ class Exchange {
   private finish(): void {
     this.settled = true;
     clearTimeout(this.timer);
-    this.signal?.removeEventListener('abort', this.onAbort);
+    if (this.onAbort) this.request.signal?.removeEventListener('abort', this.onAbort);
   }
+}
+
+/** The exchange a request or response belongs to, for the module-level listeners below. */
+const EXCHANGE = Symbol('exchange');
+type Tagged<T> = T & { [EXCHANGE]: Exchange };
+
+function onRequestError(this: ClientRequest, error: Error & { code?: string }): void {
+  (this as Tagged<ClientRequest>)[EXCHANGE].requestFailed(this, error);
+}
+function onResponse(this: ClientRequest, res: IncomingMessage): void {
+  (this as Tagged<ClientRequest>)[EXCHANGE].receive(res);
+}
+function onData(this: IncomingMessage, chunk: Buffer): void {
+  (this as Tagged<IncomingMessage>)[EXCHANGE].data(chunk);
+}
+function onResponseError(this: IncomingMessage, error: Error): void {
+  (this as Tagged<IncomingMessage>)[EXCHANGE].fail(error);
+}
+function onEnd(this: IncomingMessage): void {
+  (this as Tagged<IncomingMessage>)[EXCHANGE].end(this);
 }
 
 function timeOut(exchange: Exchange, timeoutMs: number): void {
   exchange.fail(new HttpTimeoutError(`no complete response within ${Math.round(timeoutMs)} ms`));
-}
-
-/**
- * The body as text, decoded by its content-encoding, never past `maxBytes` decoded (a small
- * compressed body may expand enormously). zlib is loaded only when a body is encoded.
- */
-function decode(body: Buffer, encoding: string | undefined, maxBytes: number): string {
-  // Content codings are case-insensitive (RFC 9110 §8.4.1): `Identity` is no coding either.
-  const coding = encoding?.trim().toLowerCase();
-  if (!coding || coding === 'identity' || body.length === 0) return body.toString('utf8');
-  const zlib = process.getBuiltinModule('node:zlib');
-  const limit = { maxOutputLength: maxBytes };
-  switch (coding) {
-    case 'gzip':
-    case 'x-gzip':
-      return zlib.gunzipSync(body, limit).toString('utf8');
-    case 'deflate':
-      // "deflate" is meant to be zlib-wrapped, but some servers send it raw.
-      try {
-        return zlib.inflateSync(body, limit).toString('utf8');
-      } catch {
-        return zlib.inflateRawSync(body, limit).toString('utf8');
-      }
-    case 'br':
-      return zlib.brotliDecompressSync(body, limit).toString('utf8');
-    default:
-      throw new Error(`unsupported content-encoding ${encoding}`);
-  }
-}
-
-/**
- * The response, its headers built only when read: Node builds `res.headers` lazily, and a
- * caller reading a 2xx body (the common case) never needs them (2–3 µs a request, measured
- * against the sandbox on loopback).
- */
-function responseOf(res: IncomingMessage, text: string): HttpResponse {
-  let headers: Record<string, string> | undefined;
-  return {
-    status: res.statusCode ?? 0,
-    text,
-    get headers() {
-      headers ??= flatHeaders(res);
-      return headers;
-    },
-  };
-}
-
-/** One header from the raw lines (case-insensitive), without building `res.headers`. */
-function rawHeader(res: IncomingMessage, name: string): string | undefined {
-  const raw = res.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const line = raw[i] as string;
-    if (line.length === name.length && line.toLowerCase() === name) return raw[i + 1];
-  }
-  return undefined;
-}
-
-function flatHeaders(res: IncomingMessage): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(res.headers)) {
-    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return out;
 }

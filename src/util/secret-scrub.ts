@@ -15,6 +15,8 @@ const MIN_LENGTH = 8;
 const MAX_SECRETS = 16;
 
 const secrets = new Map<string, string[]>();
+/** The secret told last (the last key of `secrets`): told again, it stays where it is. */
+let newest: string | undefined;
 
 function hex(code: number, width: number, upper: boolean): string {
   const text = code.toString(16).padStart(width, '0');
@@ -70,10 +72,12 @@ function formsOf(secret: string): string[] {
  * the window however many others are learned after it was first told.
  */
 export function rememberSecret(value: string | undefined): void {
-  if (!value || value.length < MIN_LENGTH) return;
+  // Told again while still the newest (a client telling its key on every request): nothing moves.
+  if (value === newest || !value || value.length < MIN_LENGTH) return;
   const forms = secrets.get(value);
   secrets.delete(value);
   secrets.set(value, forms ?? formsOf(value));
+  newest = value;
   if (secrets.size > MAX_SECRETS) secrets.delete(secrets.keys().next().value as string);
 }
 
