@@ -14,7 +14,6 @@ import {
   type ConsoleError,
   ResponseValidationError,
 } from './errors.js';
-import { hot } from './hot-schema.js';
 
 /** Connection failures that happen before any byte of the request is sent. */
 const NOT_SENT_CODES = new Set([
@@ -38,7 +37,7 @@ export function parseResponse<T>(call: Call<T>, url: string, status: number, tex
       detail: `body is not JSON (${excerpt || 'empty'})`,
     });
   }
-  const result = hot(call.schema).safeParse(json);
+  const result = call.schema.safeParse(json);
   if (!result.success) {
     const detail = formatIssues(result.error.issues.slice(0, 5));
     throw new ResponseValidationError({

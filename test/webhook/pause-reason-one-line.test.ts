@@ -6,10 +6,10 @@
  * whole channel.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type Emulators, startEmulators } from '../src/local/emulators.js';
-import type { StateTable } from '../src/state/table.js';
-import { commandBody, signedRequest } from './helpers/slack-requests.js';
-import { buildApp } from './webhook/harness.js';
+import { type Emulators, startEmulators } from '../../src/local/emulators.js';
+import type { StateTable } from '../../src/state/table.js';
+import { commandBody, signedRequest } from '../helpers/slack-requests.js';
+import { buildApp } from './harness.js';
 
 let emu: Emulators;
 let table: StateTable;

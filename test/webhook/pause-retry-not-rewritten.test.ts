@@ -5,11 +5,11 @@
  * incident), and told the channel "<@U> resumed console-autopilot" a second time. Against dynalite.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type Emulators, startEmulators } from '../src/local/emulators.js';
-import { readPause } from '../src/state/pause.js';
-import type { StateTable } from '../src/state/table.js';
-import { commandBody, signedRequest } from './helpers/slack-requests.js';
-import { buildApp } from './webhook/harness.js';
+import { type Emulators, startEmulators } from '../../src/local/emulators.js';
+import { readPause } from '../../src/state/pause.js';
+import type { StateTable } from '../../src/state/table.js';
+import { commandBody, signedRequest } from '../helpers/slack-requests.js';
+import { buildApp } from './harness.js';
 
 let emu: Emulators;
 let table: StateTable;
