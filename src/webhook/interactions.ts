@@ -13,7 +13,7 @@ import { isDryRun } from '../policy/decide.js';
 import { actionWords } from '../slack/mrkdwn.js';
 import { once } from '../util/once.js';
 import { authorize } from './authorize.js';
-import { code } from './blocks.js';
+import { code, ephemeral, section } from './blocks.js';
 import { type Click, type InteractionContext, type InteractionResult, refusal, replaced } from './click.js';
 import { settleBy } from './deadline.js';
 import { deny, denyRetried } from './deny-click.js';
@@ -114,9 +114,13 @@ export async function handleInteraction(
     return { outcome: allowed.outcome, userId, ...reply.warned() };
   }
   const approving = action.action_id === APPROVE_ACTION_ID;
-  // Before the question is read: a retried Deny that was taken has ended it, or soon will.
-  const retried =
-    !approving && ctx.retry ? await denyRetried(deps, original, userId, deadline, now, reply) : undefined;
+  // Before the question is read: a retried click that was taken has ended it, or soon will (the
+  // worker runs an approved copy within seconds, the next tick ends a denied question).
+  const retried = !ctx.retry
+    ? undefined
+    : approving
+      ? await approveRetried(deps, original, userId, responseUrl, deadline, now, reply)
+      : await denyRetried(deps, original, userId, deadline, now, reply);
   if (retried) return retried;
   const question = await openQuestion(deps, original, deadline, now, { userId, approve: approving });
   if (!question.ok) {
@@ -141,15 +145,45 @@ export async function handleInteraction(
   return approving ? approve(click) : deny(click);
 }
 
+/**
+ * A Slack retry (`X-Slack-Retry-Num`, the same body) of an Approve its first delivery queued (its
+ * queued mark found): answered to the clicking person only, nothing queued again. Looked for before
+ * the question is read, which the approved copy ends once the worker runs it. Undefined when no mark
+ * is found (the first delivery queued nothing, or the mark cannot be read in time): the retry is
+ * then taken as a click, with the same id, so the worker acts once were it a copy after all.
+ * The reply names ids only: the mark binds the question's id and the person, not the button's words.
+ */
+async function approveRetried(
+  deps: WebhookDeps,
+  button: ActionRequest,
+  userId: string,
+  responseUrl: string | undefined,
+  deadline: number,
+  now: () => number,
+  reply: Click['reply'],
+): Promise<InteractionResult | undefined> {
+  if (!button.requestId) return undefined;
+  const requestId = approvedRequestId(button, userId);
+  const earlier = await settleBy(deps.queued.find(requestId), deadline, now);
+  if (!earlier.settled || !('value' in earlier) || earlier.value === undefined) return undefined;
+  // The first delivery's copy carries this same reply URL (the same body), when it is usable.
+  const { reply: _asked, ...asked } = button;
+  const copy: ActionRequest = responseUrl
+    ? { ...asked, reply: { slackResponseUrl: responseUrl, issuedAt: new Date(now()).toISOString() } }
+    : asked;
+  const where = whereOutcome(copy, `why ${requestId}`, deps.policy);
+  const taken = 'Slack sent your Approve of question';
+  const again = 'it was already taken: its approved request was queued as';
+  const text = `${taken} ${button.requestId} again; ${again} ${requestId} (the worker may have run it already), and nothing was queued a second time. ${where.text}`;
+  const mrkdwn = `:white_check_mark: ${taken} ${code(button.requestId)} again; ${again} ${code(requestId)} (the worker may have run it already), and nothing was queued a second time: ${where.mrkdwn}`;
+  await reply.send({ ...ephemeral(text, [section(mrkdwn)]), replace_original: false });
+  return { outcome: 'retry_ignored', userId, requestId, ...reply.warned() };
+}
+
 /** Approve: the request queued as the clicking person's (a retry only when its first delivery never got there). */
 async function approve(click: Click): Promise<InteractionResult> {
   const { deps, ctx, original, userId, responseUrl, deadline, now, reply, what, dryRun } = click;
   const requestId = approvedRequestId(original, userId);
-  if (ctx.retry) {
-    const earlier = await settleBy(deps.queued.find(requestId), deadline, now);
-    if (earlier.settled && 'value' in earlier && earlier.value !== undefined)
-      return { outcome: 'retry_ignored', userId, requestId };
-  }
   // The first Approve answers the question for good (a retry of the same click passes again).
   const answered = await answerQuestion(deps, original.requestId, userId, deadline, now);
   if (!answered.ok) {

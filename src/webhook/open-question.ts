@@ -62,7 +62,8 @@ export async function openQuestion(
   // Past its own expiry the worker denies the question at its next look (within a minute; after
   // resume while paused): a click now would be queued ("approved… the outcome follows") only to
   // be denied as expired.
-  // A retry of a click taken before is left to `approve`, which knows whether it was queued. A
+  // A retry of a click taken before reaches here only when its copy was not marked queued
+  // (interactions.ts looks first): `approve` queues it again under the same id, acted on once. A
   // Deny is still taken: its veto keeps automation (a later CI or event-rule request) off the change.
   const expiresAt = requestExpiresAt(deps.policy, held.request);
   if (!repeat && clicker?.approve !== false && now() > expiresAt.getTime())
