@@ -16,7 +16,8 @@
  * reports one constant sender for everybody, and a message the worker moves (deferral, DLQ and
  * redrive) would change its sender; a proof travels with the body.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { hmacSha256 } from '../util/hmac.js';
 import type { REQUESTER_SOURCES } from './request.js';
 
 export type RequesterSource = (typeof REQUESTER_SOURCES)[number];
@@ -42,10 +43,7 @@ const PROOF = /^v1\.(webhook|sweeper)\.([0-9a-f]{64})$/;
 export type RequesterKeys = Partial<Record<Signer, string>>;
 
 function mac(key: string, signer: Signer, body: string): Buffer {
-  return createHmac('sha256', key)
-    .update(`console-autopilot/requester-proof/v1\n${signer}\n`)
-    .update(body)
-    .digest();
+  return hmacSha256(key, `console-autopilot/requester-proof/v1\n${signer}\n`, body);
 }
 
 /** The proof attribute's value for `body` signed by `signer`. */

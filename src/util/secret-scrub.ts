@@ -15,6 +15,23 @@ const MIN_LENGTH = 8;
 const MAX_SECRETS = 16;
 
 const secrets = new Map<string, string[]>();
+/**
+ * Made once per change of `secrets`, not per text (scrubbing runs on every string of every log
+ * line and reply, ~40 a request): every form of every secret in the order they are tried (secret
+ * by secret, oldest first; each one's forms longest first), and the length of the shortest form,
+ * under which a text can hold none of them (nor, decoded, any secret: no secret is shorter than its
+ * own raw form, and decoding only shortens a text).
+ */
+let allForms: readonly string[] = [];
+let shortestForm = Number.POSITIVE_INFINITY;
+
+function indexForms(): void {
+  allForms = [...secrets.values()].flat();
+  shortestForm = allForms.reduce(
+    (shortest, form) => Math.min(shortest, form.length),
+    Number.POSITIVE_INFINITY,
+  );
+}
 
 function hex(code: number, width: number, upper: boolean): string {
   const text = code.toString(16).padStart(width, '0');
@@ -75,19 +92,20 @@ export function rememberSecret(value: string | undefined): void {
   secrets.delete(value);
   secrets.set(value, forms ?? formsOf(value));
   if (secrets.size > MAX_SECRETS) secrets.delete(secrets.keys().next().value as string);
+  indexForms();
 }
 
 /** Removes every known secret, in every form, from `text` (`depth`: decodings already looked through). */
 export function scrubSecrets(text: string, depth = 0): string {
-  if (secrets.size === 0 || text.length < MIN_LENGTH) return text;
+  // No secret known (shortestForm is then infinite), or too short to hold any of their forms.
+  if (text.length < shortestForm) return text;
   let out = text;
-  for (const forms of secrets.values()) {
-    for (const form of forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
-  }
+  for (const form of allForms) if (out.includes(form)) out = out.split(form).join(REDACTED);
   // A mix of escaped and plain characters: decode `\uXXXX` and `%XX` once and look again. Only the
   // secret's own run is redacted: the rest stays as it was (decoding it all would undo escapes
   // made on purpose, e.g. a `%3C` that must not become a live `<!channel>`).
-  if (depth > 2 || !ESCAPE.test(out)) return out;
+  // `includes` first: a plain scan, where the regex costs about as much again on a long line.
+  if (depth > 2 || !(out.includes('%') || out.includes('\\u')) || !ESCAPE.test(out)) return out;
   const { decoded, starts } = decodeOnce(out);
   const runs: Array<[number, number]> = [];
   for (const secret of secrets.keys()) {
