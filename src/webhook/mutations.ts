@@ -12,7 +12,7 @@ import type { ActionRequest } from '../actions/request.js';
 import type { Policy } from '../policy/schema.js';
 import { type SendActionOptions, sendActionRequest } from '../queue/actions-queue.js';
 import { actionWords } from '../slack/mrkdwn.js';
-import { isAllowedSlackUrl } from '../slack/post.js';
+import { allowedSlackUrl } from '../slack/post.js';
 import { sha256Hex } from '../util/hmac.js';
 import { code, ephemeral, escapeMrkdwn, inChannel, problem, type SlackReply, section } from './blocks.js';
 import type { Command } from './commands.js';
@@ -47,8 +47,8 @@ export function responseUrlOf(
   value: string | undefined,
   replyOrigins: readonly string[] = [],
 ): string | undefined {
-  if (!value || value.length > 2000 || !isAllowedSlackUrl(value, replyOrigins)) return undefined;
-  return new URL(value).toString();
+  if (!value || value.length > 2000) return undefined;
+  return allowedSlackUrl(value, replyOrigins)?.toString();
 }
 
 export function buildActionRequest(
@@ -153,11 +153,10 @@ export function queuedReply(
   const where = whereOutcome(request, `${slash} why ${request.requestId ?? ''}`, policy);
   // What is queued in `actionWords`, as every other post says it: ids may hold `:`, and bare, an id
   // such as `rel:tada:` showed as an emoji where the person typed an id.
-  const text = `Queued: ${actionWords(request)}. Request id ${request.requestId}. ${where.text}`;
+  const what = actionWords(request);
+  const text = `Queued: ${what}. Request id ${request.requestId}. ${where.text}`;
   return ephemeral(text, [
-    section(
-      `:inbox_tray: *Queued:* ${actionWords(request)}\nRequest id ${code(request.requestId ?? '')} · ${where.mrkdwn}`,
-    ),
+    section(`:inbox_tray: *Queued:* ${what}\nRequest id ${code(request.requestId ?? '')} · ${where.mrkdwn}`),
   ]);
 }
 
@@ -205,10 +204,11 @@ export function queuedOnRetryReply(
   policy: Pick<Policy, 'notifications'>,
 ): SlackReply {
   const where = whereOutcome(request, `${slash} why ${request.requestId ?? ''}`, policy);
-  const text = `Slack sent this request again (request id ${request.requestId}); its first delivery never reached the queue, so it is queued now: ${actionWords(request)}. ${where.text}`;
+  const what = actionWords(request);
+  const text = `Slack sent this request again (request id ${request.requestId}); its first delivery never reached the queue, so it is queued now: ${what}. ${where.text}`;
   return ephemeral(text, [
     section(
-      `:inbox_tray: *Queued on Slack's retry:* ${actionWords(request)}\nThe first delivery never reached the queue. Request id ${code(request.requestId ?? '')} · ${where.mrkdwn}`,
+      `:inbox_tray: *Queued on Slack's retry:* ${what}\nThe first delivery never reached the queue. Request id ${code(request.requestId ?? '')} · ${where.mrkdwn}`,
     ),
   ]);
 }

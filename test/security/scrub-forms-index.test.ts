@@ -38,3 +38,29 @@ describe('a secret told later, shorter than every form known before', () => {
     expect(scrubSecrets(`key ${LONG}`)).toBe('key [redacted]');
   });
 });
+
+describe('the forms index', () => {
+  it('matches secrets made of regular-expression characters literally, in every form', () => {
+    // Unbalanced brackets too: unescaped, they would not even make a pattern.
+    const META = 'a.b*c+d?(e)[f]{g}|h^$\\/-((]';
+    rememberSecret(META);
+    expect(scrubSecrets(`x ${META} y`)).toBe('x [redacted] y');
+    expect(scrubSecrets(`x ${encodeURIComponent(META)} y`)).toBe('x [redacted] y');
+    const escaped = [...META].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    expect(scrubSecrets(`x ${escaped} y`)).toBe('x [redacted] y');
+    expect(scrubSecrets(Buffer.from(META).toString('base64'))).toBe('[redacted]');
+    // Its characters are not a pattern: text they would match as one is left alone.
+    expect(scrubSecrets('a-b-c-d-e-f-g-h-i-j-k-l-m')).toBe('a-b-c-d-e-f-g-h-i-j-k-l-m');
+  });
+
+  it('keeps scrubbing every secret while they are told again in any order and new ones push old ones out', () => {
+    const keys = Array.from({ length: 20 }, (_, i) => `rotating-key-${i}-${'z'.repeat(i)}`);
+    for (const key of keys) {
+      rememberSecret(key);
+      // Told again between others, as the Console client tells its key before every call.
+      rememberSecret(keys[0]);
+      for (const known of [keys[0], key]) expect(scrubSecrets(`<${known}>`)).toBe('<[redacted]>');
+    }
+    expect(scrubSecrets(`${keys[19]} ${keys[0]}`)).toBe('[redacted] [redacted]');
+  });
+});
