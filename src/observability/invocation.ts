@@ -54,11 +54,12 @@ export function withInvocation<E, C, R>(
   return async (event, context) => {
     const traceId = traceRoot(traceHeader());
     const awsRequestId = (context as { awsRequestId?: unknown } | undefined)?.awsRequestId;
-    const fields: InvocationFields = {
-      ...(typeof awsRequestId === 'string' ? { awsRequestId } : {}),
-      coldStart,
-      ...(traceId ? { traceId } : {}),
-    };
+    // Assigned, not spread: a spread in an object literal costs about a microsecond on Node 20,
+    // on every invocation. Same fields, same order.
+    const fields: InvocationFields = {};
+    if (typeof awsRequestId === 'string') fields.awsRequestId = awsRequestId;
+    fields.coldStart = coldStart;
+    if (traceId) fields.traceId = traceId;
     coldStart = false;
     return invocations.run(fields, () => handler(event, context));
   };

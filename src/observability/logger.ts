@@ -10,6 +10,20 @@ import { invocationFields } from './invocation.js';
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 const SECRET_KEY = /(api[-_]?key|secret|signature|token|password|authorization|cookie)/i;
+/**
+ * `SECRET_KEY`'s verdict per field name, as names recur on every line (a dozen a request line).
+ * Bounded, as names can come from a peer's body: emptied when full.
+ */
+const secretNames = new Map<string, boolean>();
+function secretName(name: string): boolean {
+  let secret = secretNames.get(name);
+  if (secret === undefined) {
+    secret = SECRET_KEY.test(name);
+    if (secretNames.size >= 1024) secretNames.clear();
+    secretNames.set(name, secret);
+  }
+  return secret;
+}
 
 export type LogFields = Record<string, unknown>;
 export type LogSink = (line: string) => void;
@@ -82,7 +96,7 @@ function redactInto(
   ancestors: object[] = [],
 ) {
   for (const name of Object.keys(source)) {
-    const item = SECRET_KEY.test(name) ? '[redacted]' : redact(source[name], depth + 1, ancestors);
+    const item = secretName(name) ? '[redacted]' : redact(source[name], depth + 1, ancestors);
     // Keys are scrubbed too (a peer's body may be keyed by what it echoes): short ones cost nothing.
     const key = scrubSecrets(name);
     if (key === '__proto__')

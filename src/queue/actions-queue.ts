@@ -3,7 +3,12 @@
  * worker re-sending a deferred request) goes through here, so each message is validated
  * against the public contract before it leaves and carries the same attributes.
  */
-import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  type MessageAttributeValue,
+  SendMessageCommand,
+  type SendMessageCommandInput,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import { PROOF_ATTRIBUTE, type RequesterSigner, RequesterSignerError } from '../actions/proof.js';
 import { type ActionRequest, actionRequestSchemas } from '../actions/request.js';
 import { localAwsConfig } from '../config/aws.js';
@@ -41,11 +46,17 @@ export interface SendActionOptions {
  * also rejects astral characters such as emoji).
  */
 export function sqsSafeJson(value: unknown): string {
-  return JSON.stringify(value).replace(
-    /[^\x20-\x7e]/g,
+  const json = JSON.stringify(value);
+  // Tested first: most bodies are plain ASCII, and a test costs about half a replace with a
+  // callback that matches nothing (this is on every send).
+  if (!NOT_PRINTABLE_ASCII.test(json)) return json;
+  return json.replace(
+    NOT_PRINTABLE_ASCII_ALL,
     (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }
+const NOT_PRINTABLE_ASCII = /[^\x20-\x7e]/;
+const NOT_PRINTABLE_ASCII_ALL = /[^\x20-\x7e]/g;
 
 /**
  * The requester proof, or a `RequesterSignerError` when it cannot be made (the key's secret
@@ -88,24 +99,23 @@ export async function sendActionRequest(
   const body = sqsSafeJson(checked.data);
   const proof = await proofOf(options.signer, checked.data.requestedBy.source, body);
   options.beforeSend?.();
-  const out = await sqs.send(
-    new SendMessageCommand({
-      QueueUrl: queueUrl,
-      MessageBody: body,
-      ...(delay !== undefined ? { DelaySeconds: delay } : {}),
-      MessageAttributes: {
-        action: { DataType: 'String', StringValue: checked.data.action },
-        requester: {
-          DataType: 'String',
-          StringValue: `${checked.data.requestedBy.source}:${checked.data.requestedBy.id}`,
-        },
-        ...(checked.data.requestId
-          ? { requestId: { DataType: 'String', StringValue: checked.data.requestId } }
-          : {}),
-        ...(proof ? { [PROOF_ATTRIBUTE]: { DataType: 'String', StringValue: proof } } : {}),
-      },
-    }),
-  );
+  // Assembled by assignment, not with conditional spreads: on Node 20 each spread in an object
+  // literal goes through the runtime (microseconds apiece), and the webhook sends on every
+  // queued mutation. Same fields, same order.
+  const attributes: Record<string, MessageAttributeValue> = {
+    action: { DataType: 'String', StringValue: checked.data.action },
+    requester: {
+      DataType: 'String',
+      StringValue: `${checked.data.requestedBy.source}:${checked.data.requestedBy.id}`,
+    },
+  };
+  if (checked.data.requestId)
+    attributes.requestId = { DataType: 'String', StringValue: checked.data.requestId };
+  if (proof) attributes[PROOF_ATTRIBUTE] = { DataType: 'String', StringValue: proof };
+  const input: SendMessageCommandInput = { QueueUrl: queueUrl, MessageBody: body };
+  if (delay !== undefined) input.DelaySeconds = delay;
+  input.MessageAttributes = attributes;
+  const out = await sqs.send(new SendMessageCommand(input));
   if (!out.MessageId)
     throw new ActionRequestError('the queue accepted the message but returned no message id');
   return out.MessageId;

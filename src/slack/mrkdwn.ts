@@ -8,19 +8,28 @@
  */
 import type { ActionRequest } from '../actions/request.js';
 
+/** `&`, `<` or `>`: what `escapeMrkdwn` and `neutralizeMrkdwn` change. */
+const MRKDWN_CONTROL = /[&<>]/;
+
 /** Escapes `&`, `<` and `>` (in that order, so an escape is never escaped twice into meaning). */
 export function escapeMrkdwn(text: string): string {
+  // Tested first, here and in the helpers below: most text holds nothing to change, and a reply
+  // runs a dozen of these (a test is a fraction of a replace that matches nothing).
+  if (!MRKDWN_CONTROL.test(text)) return text;
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** Bidi embeddings, overrides, isolates and marks; zero-width spaces, joiners, word joiner, BOM. */
 const INVISIBLE = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/gu;
+/** `INVISIBLE` for a test (a global regex keeps its `lastIndex` between tests). */
+const HAS_INVISIBLE = new RegExp(INVISIBLE.source, 'u');
 
 /**
  * Untrusted text with its invisible characters shown as `[U+202E]`: a bidi override turned the
  * rest of our line around in the reader's client, and a zero-width space let a name pass for another.
  */
 export function showInvisible(text: string): string {
+  if (!HAS_INVISIBLE.test(text)) return text;
   return text.replace(INVISIBLE, (c, at: number) =>
     ordinaryJoiner(c, text, at) ? c : `[U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}]`,
   );
@@ -46,13 +55,16 @@ function ordinaryJoiner(c: string, text: string, at: number): boolean {
   return JOINING_SCRIPT.test(before.slice(-1)) && JOINING_SCRIPT.test(after.slice(0, 1));
 }
 
+const LINE_BREAKING = /[\p{Cc}\u2028\u2029]/u;
+const LINE_BREAKING_RUNS = /[\p{Cc}\u2028\u2029]+/gu;
+
 /**
  * Untrusted text (raw, not escaped) on one line: control characters and Unicode line/paragraph
  * separators become one space each run, so nobody who writes it starts a line of their own under
  * ours; invisible characters are shown (`showInvisible`).
  */
 export function oneLine(text: string): string {
-  return showInvisible(text.replace(/[\p{Cc}\u2028\u2029]+/gu, ' '));
+  return showInvisible(LINE_BREAKING.test(text) ? text.replace(LINE_BREAKING_RUNS, ' ') : text);
 }
 
 /**
@@ -85,7 +97,8 @@ export function cutCodePoints(text: string, max: number): string {
 
 /** Inline code for any input: escaped, on one line, without a backtick that would end the span. */
 export function inlineCode(text: string): string {
-  return `\`${escapeMrkdwn(oneLine(text).replace(/`/g, "'"))}\``;
+  const flat = oneLine(text);
+  return `\`${escapeMrkdwn(flat.includes('`') ? flat.replace(/`/g, "'") : flat)}\``;
 }
 
 /**
@@ -111,6 +124,7 @@ export function actionWords(request: ActionRequest): string {
  * so that nothing in it can become a mention or a link and nothing is escaped twice.
  */
 export function neutralizeMrkdwn(text: string): string {
+  if (!MRKDWN_CONTROL.test(text)) return text;
   return text
     .replace(/&(?!(?:amp|lt|gt);)/g, '&amp;')
     .replace(/</g, '&lt;')

@@ -61,14 +61,19 @@ export function replyOriginsFromEnv(value: string | undefined): string[] {
 
 /** True when `url` may receive a POST: https://hooks.slack.com or one of `allowedOrigins`. */
 export function isAllowedSlackUrl(url: string, allowedOrigins: readonly string[] = []): boolean {
+  return allowedSlackUrl(url, allowedOrigins) !== undefined;
+}
+
+/** `url` parsed, when `isAllowedSlackUrl` allows it (one parse for callers that keep the URL). */
+export function allowedSlackUrl(url: string, allowedOrigins: readonly string[] = []): URL | undefined {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    return false;
+    return undefined;
   }
-  if (parsed.username || parsed.password) return false;
-  return parsed.origin === SLACK_ORIGIN || allowedOrigins.includes(parsed.origin);
+  if (parsed.username || parsed.password) return undefined;
+  return parsed.origin === SLACK_ORIGIN || allowedOrigins.includes(parsed.origin) ? parsed : undefined;
 }
 
 /** Where a URL points, without its path (safe to log). */

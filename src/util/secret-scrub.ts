@@ -17,6 +17,46 @@ const MAX_SECRETS = 16;
 const secrets = new Map<string, string[]>();
 /** The secret told last (the last key of `secrets`): told again, it stays where it is. */
 let newest: string | undefined;
+/**
+ * Every form of every secret in the order they are tried (secret by secret, oldest first; each
+ * one's forms longest first). This and what follows are made when `secrets` changes, not per text:
+ * scrubbing runs on every string of every log line and reply, ~40 a request.
+ */
+let allForms: readonly string[] = [];
+/** A known secret told again moves to the end: `allForms` is made again when next needed. */
+let orderStale = false;
+/**
+ * The shortest form's length: a shorter text holds none of them, nor, decoded, any secret (no
+ * secret is shorter than its own raw form, and decoding only shortens a text).
+ */
+let shortestForm = Number.POSITIVE_INFINITY;
+/**
+ * Matches wherever any form occurs (each form's characters escaped, so each alternative is that
+ * literal): one scan of a text that holds none, where trying the forms one by one scanned it
+ * once per form (~27 forms for three secrets; a reply and a log line are ~450 characters each).
+ * When it matches, the forms are tried one by one, in order, as before. It depends on which
+ * secrets are known, not on their order: a secret told again (the Console client tells its key
+ * before every call) does not make it again.
+ */
+let anyForm = /(?!)/;
+
+function indexForms(): void {
+  allForms = [...secrets.values()].flat();
+  orderStale = false;
+  anyForm = new RegExp(allForms.map((form) => form.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|'));
+  shortestForm = allForms.reduce(
+    (shortest, form) => Math.min(shortest, form.length),
+    Number.POSITIVE_INFINITY,
+  );
+}
+
+function formsInOrder(): readonly string[] {
+  if (orderStale) {
+    allForms = [...secrets.values()].flat();
+    orderStale = false;
+  }
+  return allForms;
+}
 
 function hex(code: number, width: number, upper: boolean): string {
   const text = code.toString(16).padStart(width, '0');
@@ -78,20 +118,27 @@ export function rememberSecret(value: string | undefined): void {
   secrets.delete(value);
   secrets.set(value, forms ?? formsOf(value));
   newest = value;
+  if (forms) {
+    // The same secrets: only their order changed.
+    orderStale = true;
+    return;
+  }
   if (secrets.size > MAX_SECRETS) secrets.delete(secrets.keys().next().value as string);
+  indexForms();
 }
 
 /** Removes every known secret, in every form, from `text` (`depth`: decodings already looked through). */
 export function scrubSecrets(text: string, depth = 0): string {
-  if (secrets.size === 0 || text.length < MIN_LENGTH) return text;
+  // No secret known (shortestForm is then infinite), or too short to hold any of their forms.
+  if (text.length < shortestForm) return text;
   let out = text;
-  for (const forms of secrets.values()) {
-    for (const form of forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
-  }
+  if (anyForm.test(out))
+    for (const form of formsInOrder()) if (out.includes(form)) out = out.split(form).join(REDACTED);
   // A mix of escaped and plain characters: decode `\uXXXX` and `%XX` once and look again. Only the
   // secret's own run is redacted: the rest stays as it was (decoding it all would undo escapes
   // made on purpose, e.g. a `%3C` that must not become a live `<!channel>`).
-  if (depth > 2 || !ESCAPE.test(out)) return out;
+  // `includes` first: a plain scan, where the regex costs about as much again on a long line.
+  if (depth > 2 || !(out.includes('%') || out.includes('\\u')) || !ESCAPE.test(out)) return out;
   const { decoded, starts } = decodeOnce(out);
   const runs: Array<[number, number]> = [];
   for (const secret of secrets.keys()) {
@@ -140,6 +187,8 @@ export function scrubDeep<T>(value: T, depth = 0): T {
   if (depth > 32) return '[nested too deep]' as T;
   if (Array.isArray(value)) return value.map((item) => scrubDeep(item, depth + 1)) as T;
   const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) out[scrubSecrets(key)] = scrubDeep(item, depth + 1);
+  // Keys, then each value read once: Object.entries' pair arrays are garbage on every reply.
+  for (const key of Object.keys(value))
+    out[scrubSecrets(key)] = scrubDeep((value as Record<string, unknown>)[key], depth + 1);
   return out as T;
 }

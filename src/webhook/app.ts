@@ -14,9 +14,9 @@ import { type NotQueued, slackRequestId } from './mutations.js';
 import { readBodyLimited, verifySlackRequest } from './slack-signature.js';
 import { handleSlashCommand } from './slash-command.js';
 
-interface RequestLog {
+/** A type, not an interface: it is handed to the logger as its fields (an index signature). */
+type RequestLog = {
   route: string;
-  startedAt: number;
   outcome?: string;
   command?: string;
   userId?: string;
@@ -29,9 +29,10 @@ interface RequestLog {
   error?: unknown;
   /** Why a click's reply never reached Slack: the person was told nothing (reply.ts). */
   replyError?: unknown;
-}
+};
 
-type AppEnv = { Variables: { log: RequestLog } };
+/** `startedAt`: epoch ms the request arrived (`arrivedAt`); deadlines count from there. */
+type AppEnv = { Variables: { log: RequestLog; startedAt: number } };
 
 /** On Lambda, hono/aws-lambda binds the invocation's event: its request context says when it arrived. */
 type LambdaBindings = { requestContext?: { timeEpoch?: unknown; requestTimeEpoch?: unknown } } | undefined;
@@ -71,6 +72,8 @@ function json(c: Context, value: unknown, status: 200 | 400 | 401 | 404 | 413 | 
   return c.body(JSON.stringify(scrubDeep(value)), status, { 'content-type': 'application/json' });
 }
 const SLASH = /^\/[\p{L}\p{N}_-]{1,32}$/u;
+/** One decoder for the container: `decode` without `stream` keeps no state between calls. */
+const UTF8 = new TextDecoder();
 
 /** Reads, verifies, then parses a Slack form body. */
 async function verifiedForm(
@@ -81,7 +84,7 @@ async function verifiedForm(
   const body = await readBodyLimited(request);
   const readBy = { deadline: now + (deps.deadlineMs ?? 2500), clock: deps.now ?? Date.now };
   await verifySlackRequest(request.headers, body, deps.secrets, now, readBy);
-  return { form: new URLSearchParams(new TextDecoder().decode(body)), body };
+  return { form: new URLSearchParams(UTF8.decode(body)), body };
 }
 
 function slackId(form: URLSearchParams, field: string): string {
@@ -97,13 +100,11 @@ export function createWebhookApp(deps: WebhookDeps): Hono<AppEnv> {
 
   app.use(async (c, next) => {
     // The path is caller input: bounded before it is logged.
-    const log: RequestLog = {
-      route: `${c.req.method} ${c.req.path.slice(0, 200)}`,
-      startedAt: arrivedAt(c.env as LambdaBindings, now()),
-    };
+    const startedAt = arrivedAt(c.env as LambdaBindings, now());
+    const log: RequestLog = { route: `${c.req.method} ${c.req.path.slice(0, 200)}` };
     c.set('log', log);
+    c.set('startedAt', startedAt);
     await next();
-    const { startedAt, ...fields } = log;
     const status = c.res.status;
     // Exactly one line per request; its level says whether anybody needs to look. A request
     // that could not be signed was answered (200), but only an operator can fix its secrets.
@@ -115,19 +116,22 @@ export function createWebhookApp(deps: WebhookDeps): Hono<AppEnv> {
     if (notQueued) deps.metrics?.put(notQueued, 1, {}, log.requestId ? { requestId: log.requestId } : {});
     const level =
       status >= 500 || operatorFault ? 'error' : status >= 400 || log.error || log.warning ? 'warn' : 'info';
-    deps.logger[level]('request', {
-      ...fields,
+    // The line's fields completed in place, not copied with a rest and a spread (~4 µs on Node 20,
+    // on every request): an outcome already set keeps its place, as in `{ ...log, outcome, … }`.
+    const line = Object.assign(log, {
       outcome: log.outcome ?? (status < 400 ? 'ok' : `http_${status}`),
       status,
       latencyMs: now() - startedAt,
     });
+    deps.logger[level]('request', line);
   });
 
   app.get('/health', (c) => c.json({ ok: true, service: 'console-autopilot-webhook' }));
 
   app.post('/slack/commands', async (c) => {
     const log = c.get('log');
-    const { form, body } = await verifiedForm(deps, c.req.raw, log.startedAt);
+    const startedAt = c.get('startedAt');
+    const { form, body } = await verifiedForm(deps, c.req.raw, startedAt);
     if (form.get('ssl_check') === '1') {
       log.outcome = 'ssl_check';
       return c.body(null, 200);
@@ -145,7 +149,7 @@ export function createWebhookApp(deps: WebhookDeps): Hono<AppEnv> {
       responseUrl: form.get('response_url') ?? undefined,
       requestId: log.requestId,
       retry: log.retry,
-      startedAt: log.startedAt,
+      startedAt,
     });
     log.outcome = result.outcome;
     if (result.command) log.command = result.command;
@@ -155,13 +159,14 @@ export function createWebhookApp(deps: WebhookDeps): Hono<AppEnv> {
 
   app.post('/slack/interactions', async (c) => {
     const log = c.get('log');
-    const { form } = await verifiedForm(deps, c.req.raw, log.startedAt);
+    const startedAt = c.get('startedAt');
+    const { form } = await verifiedForm(deps, c.req.raw, startedAt);
     log.command = 'interaction';
     log.retry = c.req.header('x-slack-retry-num') !== undefined;
     const result = await handleInteraction(deps, {
       payload: form.get('payload') ?? undefined,
       retry: log.retry,
-      startedAt: log.startedAt,
+      startedAt,
     });
     log.outcome = result.outcome;
     if (result.userId) log.userId = result.userId;

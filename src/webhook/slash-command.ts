@@ -158,16 +158,18 @@ async function queueMutation(
     deadline,
     now,
   );
-  return {
+  const queued: SlashResult = {
     reply: ctx.retry
       ? queuedOnRetryReply(request, ctx.slash, deps.policy)
       : queuedReply(request, ctx.slash, deps.policy),
     outcome: ctx.retry ? 'retry_queued' : 'queued',
     command: command.name,
     queuedRequestId: ctx.requestId,
-    // Queued all the same; only a later retry of it could be queued once more (and acted on once).
-    ...(marked.settled && 'error' in marked ? { error: marked.error } : {}),
   };
+  // Queued all the same; only a later retry of it could be queued once more (and acted on once).
+  // Assigned, not spread: a spread costs microseconds on Node 20 (see buildActionRequest).
+  if (marked.settled && 'error' in marked) queued.error = marked.error;
+  return queued;
 }
 
 /** `pause` / `resume`: the switch in the state table, answered in the channel with who and why. */
