@@ -12,6 +12,7 @@ import { scrubSecrets } from '../util/secret-scrub.js';
 import { getItem, putIfAbsent, putItem } from './dynamo.js';
 import { batchGet } from './dynamo-batch.js';
 import { queryPartition } from './dynamo-query.js';
+import type { LeaseAttributes } from './lease.js';
 import { expiresAfterDays, ITEM_FAMILIES, type StateTable } from './table.js';
 
 export const AUDIT_KEEP_DAYS = 90;
@@ -154,6 +155,9 @@ export interface TellingClaim {
   untilMs: number;
 }
 
+/** Where the final item keeps the telling claimed with it (src/state/lease.ts). */
+export const FINAL_TELLING: LeaseAttributes = { owner: 'tellOwner', until: 'tellUntil' };
+
 /**
  * Records how a request ended (approved, denied, stale, ...), the first time only: copies of the
  * same request (SQS redeliveries, producer retries) replay it instead of deciding or calling
@@ -185,7 +189,9 @@ export function finalItem(
     ...finalItemKey(final.requestId),
     outcome: { S: JSON.stringify(outcome) },
     ...(owner ? { requester: { S: owner.requester }, effectKey: { S: owner.effectKey } } : {}),
-    ...(telling ? { tellOwner: { S: telling.owner }, tellUntil: { N: String(telling.untilMs) } } : {}),
+    ...(telling
+      ? { [FINAL_TELLING.owner]: { S: telling.owner }, [FINAL_TELLING.until]: { N: String(telling.untilMs) } }
+      : {}),
     expiresAt: { N: String(expiresAfterDays(now, AUDIT_KEEP_DAYS)) },
   };
 }

@@ -6,10 +6,15 @@
  * requests replay instead of calling the API again. A call that ended without a mutation (stale,
  * refused, transient) gives the claim back: a phase that was not yet current may be later. Works on DynamoDB and on dynalite alike: no transactions and no
  * `ReturnValuesOnConditionCheckFailure`; after a failed condition we read the item consistently.
+ *
+ * The claim is a lease (src/state/lease.ts: `owner`, until `lockExpiresAt`) with states of its own,
+ * kept here: a completed effect is never taken over nor given back, and its completion is no lease
+ * write (`completeEffect`); a claim given back after a call that may have reached the platform
+ * stays, run out (`releaseReached`).
  */
-import { type AttributeValue, PutItemCommand } from '@aws-sdk/client-dynamodb';
-import { conditionInput, getItem, putIf, unlessConditionFails } from './dynamo.js';
-import { deleteIf } from './dynamo-delete.js';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { getItem, putIf } from './dynamo.js';
+import { giveBackLease, ifMine, type LeaseAttributes, liveHolder, takeLease } from './lease.js';
 import { expiresAfterDays, ITEM_FAMILIES, type StateTable } from './table.js';
 
 /** What a completed effect remembers: enough to tell people again what happened. */
@@ -47,6 +52,13 @@ export function effectItemKey(effect: string) {
   return { pk: { S: `${ITEM_FAMILIES.effect}#${effect}` }, sk: { S: SK } };
 }
 const key = effectItemKey;
+const CLAIM: LeaseAttributes = { owner: 'owner', until: 'lockExpiresAt' };
+/** What a claim is while a lease: in progress (never completed). */
+const IN_PROGRESS = {
+  expression: '#status = :inProgress',
+  names: { '#status': 'status' },
+  values: { ':inProgress': { S: 'in-progress' } },
+};
 
 /**
  * Locks are about processes and retries, not about policy time, so they use the wall clock
@@ -71,9 +83,10 @@ export function effectFromItem(
   if (Item.status?.S === 'completed' && Item.outcome?.S) {
     return { status: 'completed', outcome: JSON.parse(Item.outcome.S) as StoredOutcome };
   }
-  const lockExpiresAt = Number(Item.lockExpiresAt?.N ?? 0);
-  if (lockExpiresAt < nowMs) return { status: 'free' };
-  return { status: 'in-progress', owner: Item.owner?.S ?? '', lockExpiresAt };
+  const holder = liveHolder(Item, CLAIM, nowMs);
+  return holder
+    ? { status: 'in-progress', owner: holder.owner, lockExpiresAt: holder.untilMs }
+    : { status: 'free' };
 }
 
 /**
@@ -91,9 +104,10 @@ export function claimMayHaveReached(
   nowMs: number,
 ): boolean {
   if (Item?.status?.S !== 'in-progress') return false;
-  if (Number(Item.lockExpiresAt?.N ?? 0) < nowMs) return true;
+  const holder = liveHolder(Item, CLAIM, nowMs);
+  if (!holder) return true;
   // A live claim: its owner is `<request id>/<message id>/<uuid>` (src/worker/process-record.ts).
-  return (Item.owner?.S ?? '').split('/').slice(0, -2).join('/') === requestId;
+  return holder.owner.split('/').slice(0, -2).join('/') === requestId;
 }
 
 /**
@@ -112,26 +126,15 @@ export async function claimEffect(
     const item = {
       ...key(effect),
       status: { S: 'in-progress' },
-      owner: { S: claim.owner },
-      lockExpiresAt: { N: String(claim.lockExpiresAt) },
       claimedAt: { S: now.toISOString() },
       expiresAt: { N: String(expiresAfterDays(now, KEEP_DAYS)) },
     };
-    const condition = {
-      expression: 'attribute_not_exists(pk) OR (#status = :inProgress AND lockExpiresAt < :now)',
-      names: { '#status': 'status' },
-      values: { ':inProgress': { S: 'in-progress' }, ':now': { N: String(nowMs) } },
-    };
-    // The replaced item (ALL_OLD) tells whether an earlier claim ended without letting go.
-    const put = new PutItemCommand({
-      TableName: table.tableName,
-      Item: item,
-      ...conditionInput(condition),
-      ReturnValues: 'ALL_OLD',
-    });
-    const claimed = await unlessConditionFails(() => table.client.send(put));
-    if (claimed)
-      return { claimed: true, earlierMayHaveReached: claimed.Attributes?.status?.S === 'in-progress' };
+    // Taken over only in progress (a completed effect is replayed). The replaced item tells whether
+    // an earlier claim ended without letting go.
+    const take = { item, owner: claim.owner, untilMs: claim.lockExpiresAt, nowMs, overIf: IN_PROGRESS };
+    const claimed = await takeLease(table, CLAIM, { ...take, returnReplaced: true });
+    if (claimed.taken)
+      return { claimed: true, earlierMayHaveReached: claimed.replaced?.status?.S === 'in-progress' };
     const state = await readEffect(table, effect, nowMs);
     if (state.status !== 'free') return { claimed: false, state };
   }
@@ -142,6 +145,8 @@ export async function claimEffect(
 /**
  * Marks the effect completed: the mutation happened, and every later request for the same
  * effect is told so instead of calling again. Keeps an outcome another owner already stored.
+ * No lease write (src/state/lease.ts): the change was made, so it is written over whoever's claim
+ * is there now, one taken over after this claim ran out included.
  */
 export async function completeEffect(
   table: StateTable,
@@ -169,12 +174,8 @@ export async function completeEffect(
 }
 
 /** Gives a claim back when nothing reached the platform, so a retry may claim it again. Only the owner can. */
-export async function releaseEffect(table: StateTable, effect: string, owner: string): Promise<void> {
-  await deleteIf(table, key(effect), {
-    expression: '#owner = :owner AND #status = :inProgress',
-    names: { '#owner': 'owner', '#status': 'status' },
-    values: { ':owner': { S: owner }, ':inProgress': { S: 'in-progress' } },
-  });
+export function releaseEffect(table: StateTable, effect: string, owner: string): Promise<void> {
+  return giveBackLease(table, key(effect), CLAIM, owner, IN_PROGRESS);
 }
 
 /**
@@ -198,10 +199,6 @@ export async function releaseReached(
       reachedAt: { S: now.toISOString() },
       expiresAt: { N: String(expiresAfterDays(now, KEEP_DAYS)) },
     },
-    {
-      expression: '#owner = :owner AND #status = :inProgress',
-      names: { '#owner': 'owner', '#status': 'status' },
-      values: { ':owner': { S: owner }, ':inProgress': { S: 'in-progress' } },
-    },
+    ifMine(CLAIM, owner, IN_PROGRESS),
   );
 }

@@ -5,40 +5,24 @@
  * own deadline, so a crashed run blocks the next one for at most one function timeout.
  */
 
-import { itemKey, putIf } from './dynamo.js';
-import { deleteIf } from './dynamo-delete.js';
+import { itemKey } from './dynamo.js';
+import { giveBackLease, LEASE, takeLease } from './lease.js';
 import { ITEM_FAMILIES, type StateTable } from './table.js';
 
 const KEY = itemKey(`${ITEM_FAMILIES.sweeper}#lease`, 'run');
 
-/** True when the lease was taken; false when another run holds it until after `nowMs`. */
-export function acquireLease(
+/** True when the lease was taken; false when another run holds it until after `nowMs` (src/state/lease.ts). */
+export async function acquireLease(
   table: StateTable,
   owner: string,
   nowMs: number,
   untilMs: number,
 ): Promise<boolean> {
-  return putIf(
-    table,
-    {
-      ...KEY,
-      owner: { S: owner },
-      until: { N: String(untilMs) },
-      expiresAt: { N: String(Math.ceil(untilMs / 1000) + 3600) },
-    },
-    {
-      expression: 'attribute_not_exists(pk) OR #until < :now',
-      names: { '#until': 'until' },
-      values: { ':now': { N: String(nowMs) } },
-    },
-  );
+  const item = { ...KEY, expiresAt: { N: String(Math.ceil(untilMs / 1000) + 3600) } };
+  return (await takeLease(table, LEASE, { item, owner, untilMs, nowMs })).taken;
 }
 
 /** Gives the lease back; a lease another run took meanwhile is left alone. */
-export async function releaseLease(table: StateTable, owner: string): Promise<void> {
-  await deleteIf(table, KEY, {
-    expression: '#owner = :owner',
-    names: { '#owner': 'owner' },
-    values: { ':owner': { S: owner } },
-  });
+export function releaseLease(table: StateTable, owner: string): Promise<void> {
+  return giveBackLease(table, KEY, LEASE, owner);
 }

@@ -2,11 +2,12 @@
  * Who tells a request's end: a claim, so that two copies of one request (a redelivery meeting a
  * retry, or meeting the writer of the end) never both post it. The writer of an end claims with
  * its final (src/state/audit.ts `recordFinal`); a copy finding an end untold claims with its own
- * item once no claim with the final holds.
+ * item once no claim with the final holds. Each claim here is a lease (src/state/lease.ts).
  */
 import {
   AUDIT_KEEP_DAYS,
   auditPk,
+  FINAL_TELLING,
   type FinalOutcome,
   finalItem,
   finalItemKey,
@@ -14,7 +15,7 @@ import {
   type TellingClaim,
 } from './audit.js';
 import { getItem, putIf, putItem } from './dynamo.js';
-import { deleteIf } from './dynamo-delete.js';
+import { giveBackLease, ifMine, LEASE, liveHolder, readLease, takeLease } from './lease.js';
 import { expiresAfterDays, type StateTable } from './table.js';
 
 /**
@@ -29,11 +30,7 @@ export async function releaseFinalTelling(
   owner: RequestOwner | undefined,
   telling: TellingClaim,
 ): Promise<void> {
-  await putIf(table, finalItem(final, now, owner), {
-    expression: '#tellOwner = :owner',
-    names: { '#tellOwner': 'tellOwner' },
-    values: { ':owner': { S: telling.owner } },
-  });
+  await putIf(table, finalItem(final, now, owner), ifMine(FINAL_TELLING, telling.owner));
 }
 
 /**
@@ -47,9 +44,7 @@ export async function finalTellingUntil(
   requestId: string,
   nowMs: number,
 ): Promise<number | undefined> {
-  const item = await getItem(table, finalItemKey(requestId));
-  const until = item?.tellUntil?.N;
-  return until !== undefined && Number(until) >= nowMs ? Number(until) : undefined;
+  return liveHolder(await getItem(table, finalItemKey(requestId)), FINAL_TELLING, nowMs)?.untilMs;
 }
 
 /** Whether the telling claimed with the request's final still holds at `nowMs` (`finalTellingUntil`). */
@@ -70,28 +65,18 @@ export async function finalTellingHeld(
  * invocation), so a copy that crashed while telling holds it no longer: a later copy takes it
  * over and tells. True when this copy holds it.
  */
-export function claimTelling(
+export async function claimTelling(
   table: StateTable,
   requestId: string,
   owner: string,
   nowMs: number,
   untilMs: number,
 ): Promise<boolean> {
-  return putIf(
-    table,
-    {
-      pk: auditPk(requestId),
-      sk: { S: TELLING_SK },
-      owner: { S: owner },
-      until: { N: String(untilMs) },
-      expiresAt: { N: String(expiresAfterDays(new Date(nowMs), AUDIT_KEEP_DAYS)) },
-    },
-    {
-      expression: 'attribute_not_exists(pk) OR #until < :now',
-      names: { '#until': 'until' },
-      values: { ':now': { N: String(nowMs) } },
-    },
-  );
+  const item = {
+    ...tellingKey(requestId),
+    expiresAt: { N: String(expiresAfterDays(new Date(nowMs), AUDIT_KEEP_DAYS)) },
+  };
+  return (await takeLease(table, LEASE, { item, owner, untilMs, nowMs })).taken;
 }
 
 /**
@@ -99,21 +84,15 @@ export function claimTelling(
  * refused. Undefined when none is there any more (given back since: a copy may claim again).
  */
 export async function tellingClaimUntil(table: StateTable, requestId: string): Promise<number | undefined> {
-  const item = await getItem(table, { pk: auditPk(requestId), sk: { S: TELLING_SK } });
-  const until = item?.until?.N;
-  return until === undefined ? undefined : Number(until);
+  return (await readLease(table, tellingKey(requestId), LEASE))?.untilMs;
 }
 
 /** Gives a telling claim back (the telling failed before its audit record was written: a retry tells). */
-export async function releaseTelling(table: StateTable, requestId: string, owner: string): Promise<void> {
-  await deleteIf(
-    table,
-    { pk: auditPk(requestId), sk: { S: TELLING_SK } },
-    { expression: '#owner = :owner', names: { '#owner': 'owner' }, values: { ':owner': { S: owner } } },
-  );
+export function releaseTelling(table: StateTable, requestId: string, owner: string): Promise<void> {
+  return giveBackLease(table, tellingKey(requestId), LEASE, owner);
 }
 
-const TELLING_SK = 'notified#end';
+const tellingKey = (requestId: string) => ({ pk: auditPk(requestId), sk: { S: 'notified#end' } });
 
 /**
  * Says a request's end was told though its audit record (the mark that it was told) could not be
@@ -164,46 +143,37 @@ const TOLD_UNRECORDED_SK = 'notified#end-told';
  * look at the request tells it (twice rather than never). A mark without a lease (`noticeTold`'s, or
  * one earlier versions wrote before the posts) counts as told. True when this copy holds it.
  */
-export function claimNotice(
+export async function claimNotice(
   table: StateTable,
   requestId: string,
   topic: string,
   claim: { owner: string; nowMs: number; untilMs: number },
 ): Promise<boolean> {
-  return putIf(
-    table,
-    {
-      pk: auditPk(requestId),
-      sk: { S: `notified#${topic}` },
-      at: { S: new Date(claim.nowMs).toISOString() },
-      owner: { S: claim.owner },
-      until: { N: String(claim.untilMs) },
-      expiresAt: { N: String(expiresAfterDays(new Date(claim.nowMs), AUDIT_KEEP_DAYS)) },
-    },
-    {
-      expression: 'attribute_not_exists(pk) OR #until < :now',
-      names: { '#until': 'until' },
-      values: { ':now': { N: String(claim.nowMs) } },
-    },
-  );
+  const item = {
+    ...noticeKey(requestId, topic),
+    at: { S: new Date(claim.nowMs).toISOString() },
+    expiresAt: { N: String(expiresAfterDays(new Date(claim.nowMs), AUDIT_KEEP_DAYS)) },
+  };
+  return (await takeLease(table, LEASE, { item, ...claim })).taken;
 }
+
+const noticeKey = (requestId: string, topic: string) => ({
+  pk: auditPk(requestId),
+  sk: { S: `notified#${topic}` },
+});
 
 /**
  * Gives back a claim on telling `topic` (`claimNotice`) whose posts failed, so that a retry tells
  * it; only while `owner` still holds it: once its lease ran out, the claim there (or the mark that
  * it was told) is another copy's, and stays.
  */
-export async function releaseNotice(
+export function releaseNotice(
   table: StateTable,
   requestId: string,
   topic: string,
   owner: string,
 ): Promise<void> {
-  await deleteIf(
-    table,
-    { pk: auditPk(requestId), sk: { S: `notified#${topic}` } },
-    { expression: '#owner = :owner', names: { '#owner': 'owner' }, values: { ':owner': { S: owner } } },
-  );
+  return giveBackLease(table, noticeKey(requestId, topic), LEASE, owner);
 }
 
 /** Marks `topic` told for good after its posts (`claimNotice`), while `owner` still holds it. */
@@ -214,14 +184,10 @@ export async function noticeTold(
   owner: string,
   now: Date,
 ): Promise<void> {
-  await putIf(
-    table,
-    {
-      pk: auditPk(requestId),
-      sk: { S: `notified#${topic}` },
-      at: { S: now.toISOString() },
-      expiresAt: { N: String(expiresAfterDays(now, AUDIT_KEEP_DAYS)) },
-    },
-    { expression: '#owner = :owner', names: { '#owner': 'owner' }, values: { ':owner': { S: owner } } },
-  );
+  const told = {
+    ...noticeKey(requestId, topic),
+    at: { S: now.toISOString() },
+    expiresAt: { N: String(expiresAfterDays(now, AUDIT_KEEP_DAYS)) },
+  };
+  await putIf(table, told, ifMine(LEASE, owner));
 }
