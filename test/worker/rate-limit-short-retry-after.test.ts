@@ -1,17 +1,14 @@
 /**
- * A 429 moves the message's visibility and "never spins" (README): by Retry-After, or without one
- * 15 s, 1 min, 4 min, 15 min, which outlasts the platform's 15-minute window before the queue's
- * fifth receive sends the request to the DLQ. A platform (or a gateway in front of it) answering
- * every 429 with `Retry-After: 0` is believed at every level: the client retries at once, and the
- * worker makes the message visible again after 0–2 s. Four receives then pass in seconds, inside
- * the window that refused them, and the request is given up to the DLQ ("Could not approve …
- * after 5 attempts"), where no header would have let it outlast the window.
- *
- * Not fixed (debatable: how far to trust a short Retry-After at the queue level, after the client
- * already honoured it in the call and met another 429).
+ * A 429 moves the message's visibility and "never spins" (README): 15 s, 1 min, 4 min, 15 min,
+ * which outlasts the platform's 15-minute window before the queue's fifth receive sends the
+ * request to the DLQ. A platform (or a gateway in front of it) answering every 429 with
+ * `Retry-After: 0` was believed: the worker made the message visible again after 0–2 s, four
+ * receives passed in seconds inside the window that refused them, and the request was given up to
+ * the DLQ ("Could not approve … after 5 attempts"). A shorter Retry-After no longer shortens the
+ * schedule (src/worker/defer.ts): the client already waited it within the call and was refused.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type Bench, onReceive, startBench } from './worker/fixture.js';
+import { type Bench, onReceive, startBench } from './fixture.js';
 
 let bench: Bench;
 
