@@ -9,11 +9,11 @@
  * answering the archive 422 with a multi-line message.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { clockOf, createConsoleClient } from '../src/console/index.js';
-import { readRequestAudit } from '../src/state/audit.js';
-import type { WebhookDeps } from '../src/webhook/deps.js';
-import { answerWhy } from '../src/webhook/why.js';
-import { type Bench, startBench } from './worker/fixture.js';
+import { clockOf, createConsoleClient } from '../../src/console/index.js';
+import { readRequestAudit } from '../../src/state/audit.js';
+import type { WebhookDeps } from '../../src/webhook/deps.js';
+import { answerWhy } from '../../src/webhook/why.js';
+import { type Bench, startBench } from '../worker/fixture.js';
 
 let bench: Bench;
 

@@ -10,10 +10,10 @@
  * sandbox does not: an answer lost after the effect, and a 409 for a change already made.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { clockOf, createConsoleClient } from '../src/console/index.js';
-import { readAudit, readFinal } from '../src/state/audit.js';
-import type { WorkerHandler } from '../src/worker/worker.js';
-import { type Bench, channelPostsAbout, startBench } from './worker/fixture.js';
+import { clockOf, createConsoleClient } from '../../src/console/index.js';
+import { readAudit, readFinal } from '../../src/state/audit.js';
+import type { WorkerHandler } from '../../src/worker/worker.js';
+import { type Bench, channelPostsAbout, startBench } from './fixture.js';
 
 let bench: Bench;
 let worker: WorkerHandler;
