@@ -23,8 +23,8 @@ const MAX_VISIBILITY_SECONDS = 43_200;
  * least 16 min with the jitter), so a request outlasts it instead of reaching the DLQ. (They were
  * 10, 20, 40 and 80 s: two and a half minutes.)
  *
- * A shorter Retry-After does not shorten that schedule: the client already waited it within the
- * call and was refused again, so it has proven wrong. Believed, a gateway answering every 429
+ * From the second receive on, a shorter Retry-After does not shorten that schedule: the message
+ * waited it and was refused again, so it has proven wrong. Believed, a gateway answering every 429
  * with `Retry-After: 0` made the message visible again after 0–2 s, and the receives before the
  * DLQ passed in seconds inside the window that refused them: the request was given up.
  */
@@ -39,7 +39,10 @@ export function rateLimitBackoffSeconds(
   const schedule = Math.max(1, Math.min(MAX_DELAY_SECONDS, Math.round(jittered)));
   if (retryAfterMs === undefined || !(retryAfterMs >= 0)) return schedule;
   const asked = Math.min(MAX_DELAY_SECONDS, Math.ceil(retryAfterMs / 1000) + Math.floor(random() * 3));
-  return Math.max(schedule, asked);
+  // The first refusal's Retry-After is taken at its word (the 10-s window's wait is often a second or
+  // two, and the schedule's 15 s would waste the window); a message refused again after waiting it
+  // has shown the word short, and the schedule, which outlasts the 15-min window, is the floor.
+  return receiveCount <= 1 ? asked : Math.max(schedule, asked);
 }
 
 export async function setVisibility(
