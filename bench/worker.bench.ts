@@ -32,6 +32,7 @@ import { sendActionRequest } from '../src/queue/actions-queue.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { createStateTable } from '../src/state/table.js';
 import { workerMutationBudget } from '../src/wiring/mutation-budget.js';
+import { RATE_LIMIT_BASE_SECONDS } from '../src/worker/defer.js';
 import { createWorker } from '../src/worker/worker.js';
 import { drive, lambdaContext, queueArn, receiveEvent } from '../test/helpers/lambda.js';
 import { idealSpanMs } from './ideal-span.js';
@@ -166,6 +167,8 @@ export async function run(): Promise<BenchSection> {
             queueUrl: emulators.queueUrl,
             dlqUrl: emulators.dlqUrl,
             logger,
+            // A 429's back-off through the queue, scaled in time with the windows.
+            rateLimitBaseSeconds: RATE_LIMIT_BASE_SECONDS / scale,
           }),
         );
         let drained = false;

@@ -60,6 +60,9 @@ export function parseRetryAfter(headers: Record<string, string>, now: number): n
  * a 503 that sends one), else full-jitter backoff capped by `maxRetryDelayMs`. A Retry-After
  * longer than `maxRetryDelayMs` means no retry (undefined): sent sooner, it could only be
  * refused again (a 15-minute window's 429 asks for minutes), so the caller learns it at once.
+ * A Retry-After of 0 (or a date past) is backoff, at least `BACKOFF_BASE_MS`: the platform's own
+ * answers at least 1 s (its limits are counted in seconds: 100 per 10 s, 900 per 15 min), so 0
+ * is a gateway's, and believed it sent every retry at once into the window that refused it.
  */
 export function retryDelay(
   error: unknown,
@@ -74,6 +77,8 @@ export function retryDelay(
       : error instanceof ApiError
         ? parseRetryAfter(error.headers, now)
         : undefined;
-  if (retryAfterMs !== undefined) return retryAfterMs <= maxRetryDelayMs ? retryAfterMs : undefined;
-  return backoffDelay(attempt, random, BACKOFF_BASE_MS, Math.min(BACKOFF_CAP_MS, maxRetryDelayMs));
+  if (retryAfterMs !== undefined && retryAfterMs > 0)
+    return retryAfterMs <= maxRetryDelayMs ? retryAfterMs : undefined;
+  const backoff = backoffDelay(attempt, random, BACKOFF_BASE_MS, Math.min(BACKOFF_CAP_MS, maxRetryDelayMs));
+  return retryAfterMs === 0 ? Math.min(maxRetryDelayMs, Math.max(BACKOFF_BASE_MS, backoff)) : backoff;
 }

@@ -36,7 +36,8 @@ const HEADLINES: Array<[RegExp, ToldEnd]> = [
   // A denial of a change an earlier attempt may have made (replies.ts `mayHaveBeenDone`).
   [/^:warning: (\[dry run\] )?No longer tried/, 'denied'],
   [/^:warning: Stale:/, 'stale'],
-  [/^:x: The Console API refused/, 'rejected'],
+  // A refusal of a retry whose earlier attempt got no answer (src/worker/execute.ts) reads ':warning:'.
+  [/^(:x:|:warning:) The Console API refused/, 'rejected'],
   [/^:wastebasket: Cancelled/, 'cancelled'],
   [/^:rotating_light: /, 'given-up'],
   [/^:hourglass_flowing_sand: /, 'deferred'],

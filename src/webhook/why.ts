@@ -4,6 +4,7 @@
  * from people and from the platform). Read-only, within the request's deadline.
  */
 import { storyLines, storyOf } from '../audit/story.js';
+import { oneLine } from '../slack/mrkdwn.js';
 import { ephemeral, escapeMrkdwn, problem, section } from './blocks.js';
 import { type ShortAnswer, settledOrAnswer } from './deadline.js';
 import type { WebhookDeps } from './deps.js';
@@ -28,8 +29,9 @@ export async function answerWhy(
   let body = '';
   let shown = 0;
   for (const line of steps) {
-    // Inside a code block: a backtick from a reason or a platform message could close it.
-    const next = `${body}${escapeMrkdwn(line.trim().replace(/`/g, "'"))}\n`;
+    // Inside a code block: a backtick from a reason or a platform message could close it, and a
+    // line break in one wrote a step of its own under ours (one line each, as the worker posts it).
+    const next = `${body}${escapeMrkdwn(oneLine(line).trim().replace(/`/g, "'"))}\n`;
     if (next.length > STEPS_LIMIT) break;
     body = next;
     shown++;

@@ -9,29 +9,40 @@ import type { RecordContext, RecordDeps } from './record.js';
 
 /** The longest back-off: SQS's longest message delay, a fair bound for a visibility wait too. */
 export const MAX_DELAY_SECONDS = 900;
+/** The first receive's back-off after a 429 without Retry-After (or with a shorter one). */
+export const RATE_LIMIT_BASE_SECONDS = 15;
 /** SQS caps a message's visibility timeout at 12 hours. */
 const MAX_VISIBILITY_SECONDS = 43_200;
 
 /**
- * How long a rate-limited message should stay invisible: the server's Retry-After when given
- * (plus a little jitter so a herd does not return together), else exponential in the number of
- * receives (15 s, 1 min, 4 min, then 15 min) with ±20 % jitter. Without Retry-After the 429 may
- * be the 15-min window's, spent by another client on the key: the waits before the queue's last
- * receive (`maxReceiveCount` 5, src/queue/redrive.ts) add up to more than that window (at
+ * How long a rate-limited message should stay invisible: exponential in the number of receives
+ * (15 s, 1 min, 4 min, then 15 min) with ±20 % jitter, or the server's Retry-After when that is
+ * longer (plus a little jitter so a herd does not return together). Without Retry-After the 429
+ * may be the 15-min window's, spent by another client on the key: the waits before the queue's
+ * last receive (`maxReceiveCount` 5, src/queue/redrive.ts) add up to more than that window (at
  * least 16 min with the jitter), so a request outlasts it instead of reaching the DLQ. (They were
  * 10, 20, 40 and 80 s: two and a half minutes.)
+ *
+ * From the second receive on, a shorter Retry-After does not shorten that schedule: the message
+ * waited it and was refused again, so it has proven wrong. Believed, a gateway answering every 429
+ * with `Retry-After: 0` made the message visible again after 0–2 s, and the receives before the
+ * DLQ passed in seconds inside the window that refused them: the request was given up.
  */
 export function rateLimitBackoffSeconds(
   retryAfterMs: number | undefined,
   receiveCount: number,
   random: () => number = Math.random,
+  baseSeconds = RATE_LIMIT_BASE_SECONDS,
 ): number {
-  if (retryAfterMs !== undefined && retryAfterMs >= 0) {
-    return Math.min(MAX_DELAY_SECONDS, Math.ceil(retryAfterMs / 1000) + Math.floor(random() * 3));
-  }
-  const base = 15 * 4 ** Math.max(0, Math.min(5, receiveCount - 1));
+  const base = baseSeconds * 4 ** Math.max(0, Math.min(5, receiveCount - 1));
   const jittered = base * (0.8 + 0.4 * random());
-  return Math.max(1, Math.min(MAX_DELAY_SECONDS, Math.round(jittered)));
+  const schedule = Math.max(1, Math.min(MAX_DELAY_SECONDS, Math.round(jittered)));
+  if (retryAfterMs === undefined || !(retryAfterMs >= 0)) return schedule;
+  const asked = Math.min(MAX_DELAY_SECONDS, Math.ceil(retryAfterMs / 1000) + Math.floor(random() * 3));
+  // The first refusal's Retry-After is taken at its word (the 10-s window's wait is often a second or
+  // two, and the schedule's 15 s would waste the window); a message refused again after waiting it
+  // has shown the word short, and the schedule, which outlasts the 15-min window, is the floor.
+  return receiveCount <= 1 ? asked : Math.max(schedule, asked);
 }
 
 export async function setVisibility(
@@ -49,7 +60,10 @@ export async function setVisibility(
   );
 }
 
-/** A 429 moves the message's visibility (backing off with the receive count), never spins. */
+/**
+ * A 429 moves the message's visibility (backing off with the receive count, or a longer
+ * Retry-After), never spins.
+ */
 export async function backOffIfRateLimited(
   deps: RecordDeps,
   ctx: RecordContext,
@@ -57,7 +71,12 @@ export async function backOffIfRateLimited(
 ): Promise<void> {
   if (!outcome.rateLimited) return;
   const receives = Number(ctx.record.attributes?.ApproximateReceiveCount ?? '1');
-  const seconds = rateLimitBackoffSeconds(outcome.retryAfterMs, receives);
+  const seconds = rateLimitBackoffSeconds(
+    outcome.retryAfterMs,
+    receives,
+    Math.random,
+    deps.rateLimitBaseSeconds ?? RATE_LIMIT_BASE_SECONDS,
+  );
   await setVisibility(deps.sqs, deps.queueUrl, ctx.record.receiptHandle, seconds);
   ctx.log.warn('rate limited; backing off through the message visibility', { backoffSeconds: seconds });
 }

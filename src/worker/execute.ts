@@ -15,6 +15,7 @@ import {
   RequestValidationError,
   ResponseValidationError,
 } from '../console/errors.js';
+import { withMayHaveReached } from './replies.js';
 
 /** The part of the Console API client the worker mutates with (the client satisfies it). */
 export interface MutationClient {
@@ -41,7 +42,13 @@ export interface MutationOptions {
 export type ExecutionResult =
   | { kind: 'done'; result: 'approved' | 'groups-disabled' | 'archived'; reason: string }
   | { kind: 'stale'; reason: string; status: number }
-  | { kind: 'rejected'; reason: string; status: number }
+  | {
+      kind: 'rejected';
+      reason: string;
+      status: number;
+      /** An earlier attempt (of this call, or an earlier call for this effect) may have made the change. */
+      mayHaveReached: boolean;
+    }
   | {
       kind: 'transient';
       reason: string;
@@ -171,11 +178,21 @@ export async function executeAction(
       };
     }
     if (error instanceof ApiError) {
-      return { kind: 'rejected', status: error.status, reason: platformMessage(error) };
+      // A refusal after an attempt whose answer was lost ("already approved", "already archived",
+      // a 404 for a config archived meanwhile) may be the platform answering our own earlier
+      // attempt: it is never told as a plain "refused", which reads "not done".
+      const reached = (error.attempts ?? 1) > 1 || earlierMayHaveReached;
+      const said = platformMessage(error);
+      return {
+        kind: 'rejected',
+        status: error.status,
+        reason: reached ? withMayHaveReached(said) : said,
+        mayHaveReached: reached,
+      };
     }
     // Our own request failed the client's schema: retrying cannot help, so it ends here.
     if (error instanceof RequestValidationError) {
-      return { kind: 'rejected', status: 0, reason: error.message };
+      return { kind: 'rejected', status: 0, reason: error.message, mayHaveReached: false };
     }
     // Anything else is unexpected (a bug, an abort): treat it as transient, so the record is
     // retried and, after maxReceiveCount, kept in the DLQ rather than silently ended.

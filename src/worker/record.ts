@@ -47,6 +47,13 @@ export interface RecordDeps {
    * is moved to the DLQ by SQS, so its people are told it was given up (give-up.ts).
    */
   maxReceiveCount: number;
+  /**
+   * The first receive's back-off after a 429 (default 15 s, then ×4 a receive: src/worker/defer.ts).
+   * The stack keeps the default, which outlasts the platform's 15-min window before the DLQ; a
+   * harness that compresses the queue's time (short visibility timeouts: the fault test, chaos)
+   * compresses this alike.
+   */
+  rateLimitBaseSeconds?: number;
   /** Keys that check who vouched for a requester; without them only `ci` requests are proven. */
   requesterKeys?: RequesterKeySource;
   /** Re-signs the copies the worker sends (deferrals) for the signer that vouched for the original. */

@@ -88,7 +88,10 @@ function headline(report: OutcomeReport): string {
     case 'stale':
       return `:warning: Stale: ${what}; the phase is not the trigger's current phase`;
     case 'rejected':
-      return `:x: The Console API refused to ${what}`;
+      // A refusal of a retry whose earlier attempt got no answer: that attempt may have done it.
+      return report.mayHaveBeenDone || report.reason.includes(MAY_HAVE_REACHED)
+        ? `:warning: The Console API refused to ${what}, but an earlier attempt may have done it`
+        : `:x: The Console API refused to ${what}`;
     case 'cancelled':
       return `:wastebasket: Cancelled while held: ${what}; it will not be done`;
   }
@@ -203,10 +206,12 @@ const MAY_HAVE_REACHED =
  */
 export function mayHaveBeenDone<T extends { result: OutcomeResult; reason: string }>(done: T): T {
   if (done.result !== 'denied') return done;
-  const reason = done.reason.includes(MAY_HAVE_REACHED)
-    ? done.reason
-    : `${done.reason}; but ${MAY_HAVE_REACHED}`;
-  return { ...done, reason, mayHaveBeenDone: true };
+  return { ...done, reason: withMayHaveReached(done.reason), mayHaveBeenDone: true };
+}
+
+/** `reason`, saying (once) that an attempt may have reached the platform and asking to check. */
+export function withMayHaveReached(reason: string): string {
+  return reason.includes(MAY_HAVE_REACHED) ? reason : `${reason}; but ${MAY_HAVE_REACHED}`;
 }
 
 function givenUpHeadline(report: GivenUpReport): string {

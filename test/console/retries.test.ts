@@ -195,6 +195,15 @@ describe('waits between attempts', () => {
     expect(sleeps).toEqual([3_000]);
   });
 
+  it("does not retry at once on `Retry-After: 0` (a gateway's, never the platform's): it backs off", async () => {
+    failThenOk(2, 429, SEGMENT, { 'retry-after': '0' });
+    await client({ random: () => 0 }).segments.get('seg_1');
+    expect(server.requests).toHaveLength(3);
+    // Believed, both retries were sent with no wait at all, into the window that refused them.
+    expect(sleeps).toHaveLength(2);
+    for (const ms of sleeps) expect(ms).toBeGreaterThanOrEqual(500);
+  });
+
   it('honours Retry-After as an HTTP date', async () => {
     const at = new Date(Date.now() + 20_000).toUTCString();
     failThenOk(1, 429, SEGMENT, { 'retry-after': at });

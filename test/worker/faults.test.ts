@@ -60,7 +60,15 @@ it('ends every one of 500 requests exactly once under 5xx, 429 and hangs, and ne
   for (let i = 0; i < sends.length; i += 10) await Promise.all(sends.slice(i, i + 10).map((send) => send()));
   // No audit channel here: this test is about endings, and 500 posts would only slow it down.
   const policy = { ...basePolicy(bench.slack.origin), notifications: {} };
-  const worker = bench.worker({ policy, lockMarginMs: 500, safetyMarginMs: 500, concurrency: 10 });
+  // The queue's time is compressed (2 s visibility, not 360 s): so is the 429 back-off (15 s, 1 min,
+  // 4 min in the stack, which no short Retry-After shortens): 1, 1, 4, 16 s here.
+  const worker = bench.worker({
+    policy,
+    lockMarginMs: 500,
+    safetyMarginMs: 500,
+    concurrency: 10,
+    rateLimitBaseSeconds: 0.25,
+  });
   const stats = await drive(bench.queue, worker, {
     pollers: 3,
     batchSize: 10,

@@ -70,8 +70,11 @@ describe('postToSlack', () => {
 });
 
 describe('delays and back-off', () => {
-  it('backs off from Retry-After when given, else exponentially in the receive count, never past 900 s', () => {
-    expect(rateLimitBackoffSeconds(5_000, 1, () => 0)).toBe(5);
+  it('backs off exponentially in the receive count, or by a longer Retry-After, never past 900 s', () => {
+    expect(rateLimitBackoffSeconds(60_000, 1, () => 0)).toBe(60);
+    expect(rateLimitBackoffSeconds(5_000, 1, () => 0.5)).toBe(6); // the first refusal's word, taken
+    expect(rateLimitBackoffSeconds(5_000, 2, () => 0.5)).toBe(60); // refused again: the schedule's floor
+    expect(rateLimitBackoffSeconds(3_600_000, 1, () => 0)).toBe(900);
     expect(rateLimitBackoffSeconds(undefined, 1, () => 0.5)).toBe(15);
     expect(rateLimitBackoffSeconds(undefined, 3, () => 0.5)).toBe(240);
     expect(rateLimitBackoffSeconds(undefined, 30, () => 1)).toBe(900);
