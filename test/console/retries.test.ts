@@ -11,6 +11,7 @@ import {
   parseRetryAfter,
   RateLimitError,
 } from '../../src/console/index.js';
+import { createManualClock } from './helpers/manual-clock.js';
 import {
   closedPortUrl,
   ok,
@@ -205,12 +206,12 @@ describe('waits between attempts', () => {
   });
 
   it('honours Retry-After as an HTTP date', async () => {
-    const at = new Date(Date.now() + 20_000).toUTCString();
+    // The client's clock, not the machine's: the date is 20 s after the client's now.
+    const now = Date.parse('2026-11-23T09:00:00Z');
+    const at = new Date(now + 20_000).toUTCString();
     failThenOk(1, 429, SEGMENT, { 'retry-after': at });
-    await client().segments.get('seg_1');
-    expect(sleeps).toHaveLength(1);
-    expect(sleeps[0]).toBeGreaterThan(17_000);
-    expect(sleeps[0]).toBeLessThanOrEqual(20_000);
+    await client({ clock: createManualClock(now) }).segments.get('seg_1');
+    expect(sleeps).toEqual([20_000]);
   });
 
   it('gives up at once when Retry-After is longer than maxRetryDelayMs (a sooner retry is refused again)', async () => {
