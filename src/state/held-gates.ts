@@ -46,10 +46,14 @@ export async function markCancelled(
 type Gate = { state: 'go' } | { state: 'cancelled'; cancel: CancelMark } | { state: 'gone' };
 
 /**
- * The executing gate: also `ending` while an ending lease (run out or not) is on the held item, and
- * `denied` while a person's Deny marks it (`deniedBy`, src/state/held.ts `lookNow`).
+ * The executing gate: also `ending` while an ending lease (run out or not) is on the held item,
+ * `denied` while a person's Deny marks it (`deniedBy`, src/state/held.ts `lookNow`), and `contended`.
  */
-type ExecutingGate = Gate | { state: 'ending'; untilMs: number } | { state: 'denied' };
+type ExecutingGate =
+  | Gate
+  | { state: 'ending'; untilMs: number }
+  | { state: 'denied' }
+  | { state: 'contended' };
 
 /**
  * A worker is about to call the API for a held request: it says so on the held item, unless
@@ -65,6 +69,9 @@ type ExecutingGate = Gate | { state: 'ending'; untilMs: number } | { state: 'den
  * no copy executes it): a copy of the request that decided before the veto must decide again (it
  * finds the veto). Not for an Approve click's copy (`byDeny: false`): a person's approval is no
  * automation, which is all a Deny stops.
+ *
+ * `contended` when refused three times with no refusing mark left to read back (marks coming and
+ * going): the copy has not marked the item and must not call the API; it comes back shortly.
  */
 export async function startExecutingHeld(
   table: StateTable,
@@ -72,21 +79,29 @@ export async function startExecutingHeld(
   owner: string,
   byDeny = true,
 ): Promise<ExecutingGate> {
-  const written = await writeMark(table, requestId, {
-    mark: 'executing',
-    update: 'SET executingBy = :value',
-    values: { ':value': { S: owner } },
-    ...(byDeny ? {} : { ignoring: ['denied'] as const }),
-  });
-  if (written) return { state: 'go' };
-  // Read back alike for an Approve click's copy: a Deny is reported to it only when the mark that
-  // refused it (a cancel, a lease) was taken off before the read.
-  const { item, won } = await markThatWon(table, requestId, 'executing');
-  const cancel = cancelFromItem(item);
-  if (won === 'cancelled' && cancel) return { state: 'cancelled', cancel };
-  if (won === 'ending') return { state: 'ending', untilMs: Number(item?.endingUntil?.N) };
-  if (won === 'denied') return { state: 'denied' };
-  return { state: 'gone' };
+  // Three tries, as the ending gate: the mark that refused the write (a lease run out that another
+  // copy cleared, say) may be taken off before the read-back. An item still there with no refusing
+  // mark on it is no end of the request: answering `gone` let the copy call the API with no
+  // executing mark on the item, so a cancel landing then was marked and told beside the change.
+  for (let tries = 0; tries < 3; tries++) {
+    const written = await writeMark(table, requestId, {
+      mark: 'executing',
+      update: 'SET executingBy = :value',
+      values: { ':value': { S: owner } },
+      ...(byDeny ? {} : { ignoring: ['denied'] as const }),
+    });
+    if (written) return { state: 'go' };
+    // Read back alike for an Approve click's copy: a Deny is reported to it only when the mark that
+    // refused it (a cancel, a lease) was taken off before the read.
+    const { item, won } = await markThatWon(table, requestId, 'executing');
+    const cancel = cancelFromItem(item);
+    if (won === 'cancelled' && cancel) return { state: 'cancelled', cancel };
+    if (won === 'ending') return { state: 'ending', untilMs: Number(item?.endingUntil?.N) };
+    if (won === 'denied') return { state: 'denied' };
+    if (!item) return { state: 'gone' };
+  }
+  // Three lost races in a row (marks coming and going): the copy comes back shortly, unmarked.
+  return { state: 'contended' };
 }
 
 /**

@@ -51,6 +51,11 @@ async function stoppedOn(
     if (gate.state === 'gone') return undefined;
     // A person denied it after this copy decided: it decides again, now, and finds the veto.
     if (gate.state === 'denied') return () => deniedSinceDecided(deps, ctx);
+    // Marks came and went under three tries: nothing marked, nothing called; it looks again shortly.
+    if (gate.state === 'contended') {
+      const why = `request ${ctx.request.requestId} changed under its executing gate`;
+      return () => comeBackAfter(deps, ctx, deps.clock(), why);
+    }
     // No final under the lease. A live one: its writer is recording the end now; we look again
     // once it has run out. One run out: its writer died before any final; it is taken off (only
     // that same lease) and the gate tried again, once.
