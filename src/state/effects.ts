@@ -173,9 +173,22 @@ export async function completeEffect(
   );
 }
 
-/** Gives a claim back when nothing reached the platform, so a retry may claim it again. Only the owner can. */
+/**
+ * A claim given back after a call that may have reached the platform (`releaseReached`): the item
+ * is kept for its mark, which deleting it would erase (the next claim would hear "nothing reached").
+ */
+const NOT_REACHED = {
+  expression: `${IN_PROGRESS.expression} AND attribute_not_exists(reachedAt)`,
+  names: IN_PROGRESS.names,
+  values: IN_PROGRESS.values,
+};
+
+/**
+ * Gives a claim back when nothing reached the platform, so a retry may claim it again. Only the
+ * owner can, and not once `releaseReached` marked it: that mark stays whoever gives it back later.
+ */
 export function releaseEffect(table: StateTable, effect: string, owner: string): Promise<void> {
-  return giveBackLease(table, key(effect), CLAIM, owner, IN_PROGRESS);
+  return giveBackLease(table, key(effect), CLAIM, owner, NOT_REACHED);
 }
 
 /**

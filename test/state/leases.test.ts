@@ -271,9 +271,9 @@ const ROWS: Array<[string, string, string, string, string]> = [
     'taken, an earlier may have reached',
     'B until 90s',
   ],
-  // Its owner may still delete it, mark and all: no caller gives a claim back twice
-  // (src/worker/process-record.ts gives it back one way or the other).
-  ['effect', 'A gave back, reached', 'A gives back', '-', 'none'],
+  // Not even its owner deletes it afterwards: the mark that an earlier call may have reached the
+  // platform stays for the next claim to learn, whichever way a later caller gives it back.
+  ['effect', 'A gave back, reached', 'A gives back', '-', 'A until 0, reached'],
   ['effect', 'A holds until 60s', 'B gives back, reached', '-', 'A until 60s'],
   ['effect', 'A holds until 60s', 'A gives back, reached', '-', 'A until 0, reached'],
   ['effect', 'A completed', 'B takes until 90s', 'refused, completed by A', 'completed by A'],
