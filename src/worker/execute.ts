@@ -1,7 +1,7 @@
 /**
  * Carrying out one approved action against the Console API and classifying what came back:
- * done, stale (the phase is no longer current: terminal, never retried), rejected (another
- * 4xx: terminal, with the platform's own words), or transient (429, 5xx, timeouts, connection:
+ * done, stale (the platform's 400 says the phase is not current: terminal, never retried), rejected
+ * (another 4xx, another 400 included: terminal, with the platform's own words), or transient (429, 5xx, timeouts, connection:
  * the record fails so SQS retries it).
  */
 import type { ActionRequest } from '../actions/request.js';
@@ -118,6 +118,18 @@ function earlierAttemptNote(error: ApiError, earlierMayHaveReached: boolean): st
   return '';
 }
 
+/**
+ * Whether a 400 to an approve is the phaseID guard, as the platform says it: its field errors name
+ * `phaseID`, or its message speaks of the current phase. The spec shows no error conditions, so a
+ * 400 is not always that guard (a body refused, a pipeline that will not move now): any other is
+ * told as the platform's refusal in its own words, never as "not the trigger's current phase".
+ */
+function phaseNotCurrent(error: ApiError): boolean {
+  if (error.errors?.some((entry) => entry.property === 'phaseID')) return true;
+  const message = (error.body as { message?: unknown } | undefined)?.message;
+  return typeof message === 'string' && /\bcurrent phase\b/i.test(message);
+}
+
 async function call(client: MutationClient, request: ActionRequest, options: MutationOptions) {
   switch (request.action) {
     case 'approve_phase':
@@ -169,7 +181,7 @@ export async function executeAction(
       };
     }
     // The phaseID guard: approving a phase that is no longer (or not yet) current.
-    if (request.action === 'approve_phase' && error instanceof BadRequestError) {
+    if (request.action === 'approve_phase' && error instanceof BadRequestError && phaseNotCurrent(error)) {
       const ownEarlierAttempt = earlierAttemptNote(error, earlierMayHaveReached);
       return {
         kind: 'stale',
