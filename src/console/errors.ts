@@ -16,6 +16,17 @@ export class ConsoleError extends Error {
    * than one means an earlier attempt may have reached the platform without an answer.
    */
   attempts?: number;
+  /**
+   * Whether an attempt before the last one may have reached the platform without an answer (set by
+   * the transport): false when each was answered with a refusal that did nothing (a 429) or failed
+   * before it was sent. More attempts alone do not say so: a 429 then a 409 changed nothing of ours.
+   */
+  earlierMayHaveReached?: boolean;
+
+  /** Whether the attempt that failed so may have made a change without an answer (overridden below). */
+  leftUnanswered(): boolean {
+    return true;
+  }
 
   /** Plain fields for JSON logs; the stack stays out. */
   toJSON(): Record<string, unknown> {
@@ -90,6 +101,11 @@ export class RateLimitError extends ApiError {
     super(init, options);
     this.retryAfterMs = retryAfterMs;
   }
+
+  /** A 429 is the platform's answer that it did nothing. */
+  override leftUnanswered(): boolean {
+    return false;
+  }
 }
 export class InternalServerError extends ApiError {
   override name = 'InternalServerError';
@@ -108,6 +124,11 @@ export class ApiConnectionError extends ConsoleError {
     super(message, options);
     this.requestSent = requestSent;
   }
+
+  /** Only a request that left may have made a change. */
+  override leftUnanswered(): boolean {
+    return this.requestSent;
+  }
 }
 
 /** An attempt's timeout or the caller's deadline passed. */
@@ -122,6 +143,11 @@ export class ApiTimeoutError extends ConsoleError {
   constructor(message: string, requestSent = true, options?: { cause?: unknown }) {
     super(message, options);
     this.requestSent = requestSent;
+  }
+
+  /** Only a request that left may have made a change. */
+  override leftUnanswered(): boolean {
+    return this.requestSent;
   }
 }
 

@@ -31,6 +31,7 @@ const MAX_TIMER_MS = 2_147_483_647;
 interface Tally {
   resent: number;
   rereadKey: boolean;
+  unanswered?: boolean; // an earlier attempt may have reached the platform unanswered (`leftUnanswered`)
 }
 
 /** Shorter than this, a token was free: the time is scheduling, not a wait for the budget. */
@@ -90,9 +91,11 @@ export class Transport {
         continue;
       }
       error.attempts = retry + 1 + tally.resent;
+      error.earlierMayHaveReached = tally.unanswered === true || tally.resent > 0; // a resend may have arrived
       const delay = this.retryDelay(call, url, error, retry, options);
       if (delay === undefined) throw error;
       await this.sleep(delay, options.signal);
+      tally.unanswered ||= error.leftUnanswered();
       retry++;
     }
   }
@@ -239,17 +242,15 @@ export class Transport {
     error: unknown,
     tally: Tally,
   ): ConsoleError {
-    const { request, timeoutMs, byDeadline } = sending;
-    if (request.resent) tally.resent += request.resent;
-    const limit = { timeoutMs, byDeadline };
-    const failed = sendFailure(error, labelOf(call.method, url), limit, (text) => this.keys.scrub(text));
-    const ms = this.config.now() - sending.sent;
+    if (sending.request.resent) tally.resent += sending.request.resent;
+    // `sending` holds the attempt's limit (timeoutMs, byDeadline) the failure is told with.
+    const failed = sendFailure(error, labelOf(call.method, url), sending, (text) => this.keys.scrub(text));
     this.config.observe?.({
       kind: 'failure',
       method: call.method,
       mutation: call.mutation,
       error: failed.kind,
-      ms,
+      ms: this.config.now() - sending.sent,
     });
     return failed.error;
   }

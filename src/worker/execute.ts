@@ -193,7 +193,8 @@ export async function executeAction(
       // A refusal after an attempt whose answer was lost ("already approved", "already archived",
       // a 404 for a config archived meanwhile) may be the platform answering our own earlier
       // attempt: it is never told as a plain "refused", which reads "not done".
-      const reached = (error.attempts ?? 1) > 1 || earlierMayHaveReached;
+      // Not after attempts answered 429 only: a 429 did nothing, so the refusal is ours to tell.
+      const reached = (error.earlierMayHaveReached ?? (error.attempts ?? 1) > 1) || earlierMayHaveReached;
       const said = platformMessage(error);
       return {
         kind: 'rejected',
