@@ -18,13 +18,13 @@ const secrets = new Map<string, string[]>();
 /** The secret told last (the last key of `secrets`): told again, it stays where it is. */
 let newest: string | undefined;
 /**
- * Every form of every secret in the order they are tried (secret by secret, oldest first; each
- * one's forms longest first). This and what follows are made when `secrets` changes, not per text:
- * scrubbing runs on every string of every log line and reply, ~40 a request.
+ * Every form of every secret, longest first across all secrets: a secret that contains another
+ * (a rotated key that begins with the old one, a URL holding a token) is replaced whole before the
+ * shorter one could cut it and leave its tail. This and what follows are made when the set of
+ * secrets changes, not per text: scrubbing runs on every string of every log line and reply, ~40 a
+ * request; the order secrets were told in does not matter to it.
  */
 let allForms: readonly string[] = [];
-/** A known secret told again moves to the end: `allForms` is made again when next needed. */
-let orderStale = false;
 /**
  * The shortest form's length: a shorter text holds none of them, nor, decoded, any secret (no
  * secret is shorter than its own raw form, and decoding only shortens a text).
@@ -34,28 +34,19 @@ let shortestForm = Number.POSITIVE_INFINITY;
  * Matches wherever any form occurs (each form's characters escaped, so each alternative is that
  * literal): one scan of a text that holds none, where trying the forms one by one scanned it
  * once per form (~27 forms for three secrets; a reply and a log line are ~450 characters each).
- * When it matches, the forms are tried one by one, in order, as before. It depends on which
+ * When it matches, the forms are tried one by one, longest first. It depends on which
  * secrets are known, not on their order: a secret told again (the Console client tells its key
  * before every call) does not make it again.
  */
 let anyForm = /(?!)/;
 
 function indexForms(): void {
-  allForms = [...secrets.values()].flat();
-  orderStale = false;
+  allForms = [...secrets.values()].flat().sort((a, b) => b.length - a.length);
   anyForm = new RegExp(allForms.map((form) => form.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|'));
   shortestForm = allForms.reduce(
     (shortest, form) => Math.min(shortest, form.length),
     Number.POSITIVE_INFINITY,
   );
-}
-
-function formsInOrder(): readonly string[] {
-  if (orderStale) {
-    allForms = [...secrets.values()].flat();
-    orderStale = false;
-  }
-  return allForms;
 }
 
 function hex(code: number, width: number, upper: boolean): string {
@@ -118,11 +109,8 @@ export function rememberSecret(value: string | undefined): void {
   secrets.delete(value);
   secrets.set(value, forms ?? formsOf(value));
   newest = value;
-  if (forms) {
-    // The same secrets: only their order changed.
-    orderStale = true;
-    return;
-  }
+  // The same secrets, only their order changed (it decides which is evicted, not the forms' order).
+  if (forms) return;
   if (secrets.size > MAX_SECRETS) secrets.delete(secrets.keys().next().value as string);
   indexForms();
 }
@@ -133,7 +121,7 @@ export function scrubSecrets(text: string, depth = 0): string {
   if (text.length < shortestForm) return text;
   let out = text;
   if (anyForm.test(out))
-    for (const form of formsInOrder()) if (out.includes(form)) out = out.split(form).join(REDACTED);
+    for (const form of allForms) if (out.includes(form)) out = out.split(form).join(REDACTED);
   // A mix of escaped and plain characters: decode `\uXXXX` and `%XX` once and look again. Only the
   // secret's own run is redacted: the rest stays as it was (decoding it all would undo escapes
   // made on purpose, e.g. a `%3C` that must not become a live `<!channel>`).
