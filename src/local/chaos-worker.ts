@@ -1,8 +1,11 @@
 /**
  * The worker as the chaos run drives it: short attempts, no client-side budget, and invocations
  * that die: before starting, in the middle of their batch, or right after a DynamoDB put lands
- * (chaos-dying.ts). It also keeps what the tell ledger needs to judge a repeated telling: how many
- * times each request was handed to an invocation, and which requests were in one that crashed.
+ * (chaos-dying.ts). Each invocation gets its own clients (chaos-invocation.ts): from its function
+ * timeout on, every call of an invocation still running fails at once (chaos-timeout.ts), as
+ * Lambda stops it then. It also keeps what the tell ledger needs to judge a repeated telling: how
+ * many times each request was handed to an invocation, and which requests were in one that
+ * crashed or timed out.
  */
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { clockOf, createConsoleClient } from '../console/index.js';
@@ -11,7 +14,9 @@ import { createLogger } from '../observability/logger.js';
 import { workerDepsFromEnv } from '../wiring/from-env.js';
 import { loadPolicyFile } from '../wiring/policy-file.js';
 import { createWorker } from '../worker/worker.js';
-import { dyingProcess, holdDeadBatch } from './chaos-dying.js';
+import { dyingGate, type Gate, holdDeadBatch } from './chaos-dying.js';
+import { gatedClients } from './chaos-invocation.js';
+import { InvocationTimedOut, timeoutGate } from './chaos-timeout.js';
 import { type ChaosTrail, noteTrail, trailSink } from './chaos-trace.js';
 import type { SqsHandler } from './event-source.js';
 
@@ -20,6 +25,8 @@ export interface ChaosCrashes {
   early: number;
   /** Invocations whose process died right after a put landed. */
   afterPut: number;
+  /** Invocations still running at the function timeout (not injected: slow calls add up). */
+  timedOut: number;
 }
 
 export interface ChaosWorkerOptions {
@@ -61,17 +68,30 @@ export function crashyWorker(
   const logger = trail
     ? createLogger({ service: 'worker', level: 'info', sink: trailSink(trail, () => current) })
     : createLogger({ service: 'worker', level: 'error', sink: () => undefined });
-  // The margin the worker adds to its leases (createWorker's default): a dead invocation's batch
-  // comes back after it. Shortened, an invocation the event source timed out (in-process it runs
-  // on) outlives its leases, which a killed Lambda never does.
+  // The margin the worker adds to its leases (createWorker's default): a dead or timed-out
+  // invocation's batch comes back after it (holdDeadBatch), as deployed.
   const lockMarginMs = 15_000;
-  const build = (
-    overrides: { table?: typeof deps.table; fetch?: typeof fetch; send?: typeof slackSend } = {},
-  ) =>
-    createWorker({
+  const build = (gates: Gate[]) => {
+    const own = gatedClients(
+      {
+        table: deps.table,
+        sqs: deps.sqs,
+        slackSend,
+        fetch,
+        channelUrl: deps.channelUrl,
+        requesterKeys: deps.requesterKeys,
+        signer: deps.signer,
+      },
+      gates,
+    );
+    const worker = createWorker({
       ...deps,
-      ...(overrides.table ? { table: overrides.table } : {}),
-      slack: { allowedOrigins: [], ...deps.slack, send: overrides.send ?? slackSend },
+      table: own.table,
+      sqs: own.sqs,
+      ...(own.channelUrl ? { channelUrl: own.channelUrl } : {}),
+      ...(own.requesterKeys ? { requesterKeys: own.requesterKeys } : {}),
+      ...(own.signer ? { signer: own.signer } : {}),
+      slack: { allowedOrigins: [], ...deps.slack, send: own.slackSend },
       // Short attempts so hangs cost 1 s, not 10; no client-side budget (429s are injected).
       client: createConsoleClient({
         baseUrl: env.CONSOLE_API_BASE_URL as string,
@@ -81,7 +101,7 @@ export function crashyWorker(
         maxRetryDelayMs: 1_000,
         mutationBudget: false,
         clock: clockOf(deps.clock ?? Date.now),
-        ...(overrides.fetch ? { fetch: overrides.fetch } : {}),
+        fetch: own.fetch,
       }),
       logger,
       safetyMarginMs: 1_000,
@@ -90,7 +110,8 @@ export function crashyWorker(
       // 1 min, 4 min as deployed, which no short Retry-After shortens): 1, 1, 4, 16 s here.
       rateLimitBaseSeconds: 0.25,
     });
-  const worker = build();
+    return { worker, retimed: own.retimed };
+  };
   return async (event, context) => {
     const ids = event.Records.flatMap((r) => requestIdOf(r.body) ?? []);
     for (const id of ids) chaos.deliveries.set(id, (chaos.deliveries.get(id) ?? 0) + 1);
@@ -117,37 +138,71 @@ export function crashyWorker(
       crashed('before it started');
       throw new Error('chaos: the invocation died before it started');
     }
-    if (roll < chaos.earlyRate + chaos.midRate && event.Records.length > 1) {
-      chaos.crashes.midBatch += 1;
-      const half = event.Records.slice(0, Math.ceil(event.Records.length / 2));
-      crashed(`mid-batch (after its first ${half.length} records)`);
-      await worker({ Records: half }, context);
-      throw new Error('chaos: the invocation died in the middle of its batch');
+    // Lambda stops the invocation at its timeout: from then on its calls fail, its answer is never
+    // read, and its batch is held until the leases it wrote ran out (deployed, the visibility
+    // outlasts them).
+    const timeout = timeoutGate(Date.now() + context.getRemainingTimeInMillis());
+    let retimed: ReadonlySet<string> = new Set();
+    let ended = false;
+    let timedOut = false;
+    void timeout.timedOut.then(async () => {
+      if (ended) return;
+      timedOut = true;
+      chaos.crashes.timedOut += 1;
+      crashed('TIMED OUT: from here on every call it makes fails at once');
+      await holdDeadBatch(chaos.sqs, chaos.queueUrl, event, lockMarginMs, retimed);
+    });
+    try {
+      const result = await run(roll, timeout.gate);
+      if (timedOut) throw new InvocationTimedOut('the invocation timed out; its answer was never read');
+      return result;
+    } finally {
+      ended = true;
+      timeout.end();
     }
-    if (roll < chaos.earlyRate + chaos.midRate + chaos.dyingRate) {
-      const putsBeforeDeath = 1 + Math.floor(chaos.random() * 6);
-      const dying = dyingProcess(deps.table, slackSend, putsBeforeDeath);
-      const run = build({ table: dying.table, fetch: dying.fetch, send: dying.slackSend })(event, context);
-      const outcome = await Promise.race([
-        run.then(() => 'lived' as const),
-        dying.died.then(() => 'died' as const),
-      ]);
-      if (outcome === 'lived') {
-        note(`lived (would have died after put ${putsBeforeDeath})`);
-        return run;
+
+    async function run(roll: number, stopsAtTimeout: Gate) {
+      if (roll < chaos.earlyRate + chaos.midRate && event.Records.length > 1) {
+        chaos.crashes.midBatch += 1;
+        const half = event.Records.slice(0, Math.ceil(event.Records.length / 2));
+        crashed(`mid-batch (after its first ${half.length} records)`);
+        const own = build([stopsAtTimeout]);
+        retimed = own.retimed;
+        await own.worker({ Records: half }, context);
+        throw new Error('chaos: the invocation died in the middle of its batch');
       }
-      chaos.crashes.afterPut += 1;
-      crashed(`right after put ${putsBeforeDeath} (${dying.lastPut()})`);
-      await holdDeadBatch(
-        chaos.sqs,
-        chaos.queueUrl,
-        event,
-        context.getRemainingTimeInMillis() + lockMarginMs,
-      );
-      throw new Error('chaos: the process died right after a put');
+      if (roll < chaos.earlyRate + chaos.midRate + chaos.dyingRate) {
+        const putsBeforeDeath = 1 + Math.floor(chaos.random() * 6);
+        const dying = dyingGate(putsBeforeDeath);
+        // Dying outermost: once dead, a call the timeout fails later gives nothing back either.
+        const own = build([stopsAtTimeout, dying.gate]);
+        retimed = own.retimed;
+        const ran = own.worker(event, context);
+        const outcome = await Promise.race([
+          ran.then(() => 'lived' as const),
+          dying.died.then(() => 'died' as const),
+        ]);
+        if (outcome === 'lived') {
+          note(`lived (would have died after put ${putsBeforeDeath})`);
+          return ran;
+        }
+        ended = true;
+        chaos.crashes.afterPut += 1;
+        crashed(`right after put ${putsBeforeDeath} (${dying.lastPut()})`);
+        await holdDeadBatch(
+          chaos.sqs,
+          chaos.queueUrl,
+          event,
+          context.getRemainingTimeInMillis() + lockMarginMs,
+          own.retimed,
+        );
+        throw new Error('chaos: the process died right after a put');
+      }
+      const own = build([stopsAtTimeout]);
+      retimed = own.retimed;
+      const result = await own.worker(event, context);
+      if (!timedOut) note(`returned ${JSON.stringify(result ?? {})}`);
+      return result;
     }
-    const result = await worker(event, context);
-    note(`returned ${JSON.stringify(result ?? {})}`);
-    return result;
   };
 }

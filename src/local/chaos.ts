@@ -1,7 +1,7 @@
 /**
  * `npm run chaos`: 1,000 mixed action requests through the local stack while the Console API
  * sandbox misbehaves (20 % 5xx, 10 % 429, 5 % hangs, 2 % malformed bodies) and worker
- * invocations crash mid-batch, with a short visibility timeout and parallel pollers, so
+ * invocations crash mid-batch or time out, with short timeouts and parallel pollers, so
  * redeliveries and concurrent copies are the norm. Then it checks the two things that must
  * never happen, against the sandbox's request log and the queues:
  * - a duplicated effect: one effect key mutated successfully more than once;
@@ -44,6 +44,12 @@ export interface ChaosOptions {
   /** Share of invocations whose process dies right after one of its first puts lands. */
   dyingRate?: number;
   faults?: Partial<FaultConfig>;
+  /**
+   * The worker's function timeout (8 s): the invocation stops acting at it (chaos-timeout.ts).
+   * Default visibility: one second longer, so that a message never comes back while an invocation
+   * holding it may still run, as deployed (visibility 6 × the timeout: infra/autopilot-stack.ts).
+   */
+  functionTimeoutMs?: number;
   visibilityTimeoutSeconds?: number;
   pollers?: number;
   /** Give up waiting for the queue to drain after this long. */
@@ -263,11 +269,21 @@ function doneEffectKeys(messages: ChaosMessage[], finals: Map<string, string>): 
   return doneKeys;
 }
 
+/** The request ids of the messages whose effect key is one of `keys`. */
+function requestsOfEffects(messages: ChaosMessage[], keys: Set<string>): string[] {
+  if (keys.size === 0) return [];
+  return messages.flatMap((m) => {
+    const parsed = m.requestId ? parseActionRequest(m.body) : undefined;
+    return parsed?.ok && m.requestId && keys.has(effectKey(parsed.request)) ? [m.requestId] : [];
+  });
+}
+
 export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport> {
   const count = options.count ?? 1_000;
   const random = seeded(options.seed ?? 11);
   const progress = options.progress ?? (() => undefined);
-  const crashes: ChaosCrashes = { midBatch: 0, early: 0, afterPut: 0 };
+  const timeoutMs = options.functionTimeoutMs ?? 8_000;
+  const crashes: ChaosCrashes = { midBatch: 0, early: 0, afterPut: 0, timedOut: 0 };
   const deliveries = new Map<string, number>();
   const crashed = new Set<string>();
   const trail = chaosTrail();
@@ -285,14 +301,14 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     sandbox: { rateLimits: false, faults: { ...CHAOS_FAULTS, ...options.faults } },
     sweepIntervalSeconds: false,
     queue: {
-      visibilityTimeoutSeconds: options.visibilityTimeoutSeconds ?? 5,
+      visibilityTimeoutSeconds: options.visibilityTimeoutSeconds ?? Math.ceil(timeoutMs / 1000) + 1,
       maxReceiveCount: MAX_RECEIVE_COUNT,
     },
     worker: {
       batchSize: 10,
       waitTimeSeconds: 1,
       concurrency: options.pollers ?? 4,
-      timeoutMs: 8_000,
+      timeoutMs,
       autoStart: false,
       createHandler: ({ env, policyPath, emulators }) =>
         crashyWorker(env, policyPath, {
@@ -327,7 +343,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
       progress(
         `… ${seconds()} s: ${depth} on the queue, ${source.stats.batches} invocations, ` +
           `${source.stats.errors} failed, crashes ${crashes.midBatch} mid-batch + ${crashes.early} early + ` +
-          `${crashes.afterPut} after a put`,
+          `${crashes.afterPut} after a put, ${crashes.timedOut} timed out`,
       ),
     );
     await source.stop();
@@ -348,10 +364,13 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
       { finals: finalItems, withReplyUrl, channelOwed: ownEnds, deliveries, crashed, inDlq: dlqIds },
       stack.notifyReceiver,
     );
-    // The trails of the requests told wrongly or never (and of any named by CHAOS_TRACE).
+    // The trails of the requests told wrongly or never, of those whose effect was applied twice
+    // (and of any named by CHAOS_TRACE).
+    const duplicatedKeys = new Set(duplicatedEffects.map((d) => d.effectKey));
     const traced = new Set([
       ...telling.untoldRequester,
       ...telling.untoldChannel,
+      ...requestsOfEffects(messages, duplicatedKeys),
       ...(process.env.CHAOS_TRACE ?? '').split(',').filter(Boolean),
     ]);
     const trails: string[] = [];
@@ -424,7 +443,7 @@ export function renderChaosReport(report: ChaosReport): string {
       .map(([k, v]) => `${k} ${v}`)
       .join(', ')} (of ${report.mutationCalls} mutation calls)`,
     `  worker crashes injected: ${report.crashes.midBatch} mid-batch, ${report.crashes.early} before starting, ` +
-      `${report.crashes.afterPut} right after a put ` +
+      `${report.crashes.afterPut} right after a put; ${report.crashes.timedOut} timed out ` +
       `(${report.invocations} invocations, ${report.recordsDelivered} records delivered)`,
     '',
     '  terminal state                 requests',
@@ -473,7 +492,12 @@ export function renderTelling(t: TellLedger): string[] {
 
 const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(import.meta.filename);
 if (isMain) {
-  runChaos({ progress: (line) => process.stderr.write(`${line}\n`) })
+  const seed = process.env.CHAOS_SEED ? Number(process.env.CHAOS_SEED) : undefined;
+  if (seed !== undefined && !Number.isInteger(seed)) {
+    process.stderr.write(`chaos: CHAOS_SEED must be an integer, not ${process.env.CHAOS_SEED}\n`);
+    process.exit(2);
+  }
+  runChaos({ ...(seed !== undefined ? { seed } : {}), progress: (line) => process.stderr.write(`${line}\n`) })
     .then((report) => {
       process.stdout.write(renderChaosReport(report));
       const failures = chaosFailures(report);

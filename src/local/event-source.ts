@@ -9,7 +9,10 @@
  *   the whole batch;
  * - `maxReceiveCount` → DLQ is the queue's redrive policy, which fauxqs applies on receive.
  * In-process a timed-out handler cannot be killed: its batch is left, and its promise is
- * still awaited by `stop()` so that shutdown never cuts it in half.
+ * still awaited by `stop()` so that shutdown never cuts it in half. A handler that must stop
+ * acting at its timeout, as on Lambda, fences its own clients (the chaos worker: chaos-timeout.ts);
+ * and a queue whose visibility timeout is shorter than `timeoutMs` hands a message to a second
+ * invocation while the first may still run, which deployed (visibility 6 × the timeout) never happens.
  */
 import {
   DeleteMessageBatchCommand,

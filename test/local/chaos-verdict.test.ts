@@ -16,7 +16,7 @@ const passing: ChaosReport = {
   terminal: { approved: 32 },
   duplicatedEffects: [],
   lost: [],
-  crashes: { midBatch: 5, early: 4, afterPut: 3 },
+  crashes: { midBatch: 5, early: 4, afterPut: 3, timedOut: 0 },
   invocations: 153,
   recordsDelivered: 1126,
   faultsInjected: { error: 80, hang: 17 },
@@ -40,7 +40,7 @@ describe('the chaos verdict', () => {
         lost: ['chaos-00001'],
         effectsWithoutOutcome: ['approve#trg_2#ph_1'],
         faultsInjected: {},
-        crashes: { midBatch: 0, early: 0, afterPut: 0 },
+        crashes: { midBatch: 0, early: 0, afterPut: 0, timedOut: 0 },
       }),
     ).toEqual([
       'the queue did not drain in time',
