@@ -41,7 +41,13 @@ export interface MutationOptions {
 
 export type ExecutionResult =
   | { kind: 'done'; result: 'approved' | 'groups-disabled' | 'archived'; reason: string }
-  | { kind: 'stale'; reason: string; status: number }
+  | {
+      kind: 'stale';
+      reason: string;
+      status: number;
+      /** An earlier attempt may have approved it (and so moved the trigger past the phase). */
+      mayHaveReached: boolean;
+    }
   | {
       kind: 'rejected';
       reason: string;
@@ -111,7 +117,8 @@ export function mayHaveReached(error: unknown): boolean {
  * so instead of claiming someone else did it.
  */
 function earlierAttemptNote(error: ApiError, earlierMayHaveReached: boolean): string {
-  if ((error.attempts ?? 1) > 1)
+  // Not after attempts answered 429 only: a 429 did nothing (the transport knows every answer).
+  if (error.earlierMayHaveReached ?? (error.attempts ?? 1) > 1)
     return ' (an earlier attempt of this call got no answer, so it may have been this request that approved it)';
   if (earlierMayHaveReached)
     return ' (an earlier attempt to approve this phase got no answer, so it may have been that attempt that approved it)';
@@ -187,6 +194,7 @@ export async function executeAction(
         kind: 'stale',
         status: 400,
         reason: `stale request: ${platformMessage(error)}${ownEarlierAttempt}`,
+        mayHaveReached: ownEarlierAttempt !== '',
       };
     }
     if (error instanceof ApiError) {

@@ -229,8 +229,9 @@ async function mutate(deps: RecordDeps, ctx: RecordContext, decision: Decision):
     // Its telling is claimed apart (finish.ts), after the claim went back: a failure here leaves
     // the end untold and unclaimed, for the retry to tell.
     const first = await recordFinal(deps.table, stored, currentDate(deps), ownerOf(ctx));
-    // A refusal after an attempt that got no answer keeps the effect's mark: that attempt may have made it.
-    await giveBack(outcome.kind === 'rejected' && outcome.mayHaveReached);
+    // A refusal (or a stale phase) after an attempt that got no answer keeps the effect's mark:
+    // that attempt may have made the change (and so moved the trigger past the phase).
+    await giveBack(outcome.mayHaveReached);
     // A copy of this request ended between our first read and our claim; its call changed
     // nothing and neither did ours (a guard failure is not a mutation): tell its outcome.
     const earlier = first ? undefined : await readFinal(deps.table, request.requestId);

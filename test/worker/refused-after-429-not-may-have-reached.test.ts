@@ -9,10 +9,10 @@
  * its 409 for a phase already approved.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { clockOf, createConsoleClient } from '../src/console/index.js';
-import { readFinal } from '../src/state/audit.js';
-import type { WorkerHandler } from '../src/worker/worker.js';
-import { type Bench, channelPostsAbout, startBench } from './worker/fixture.js';
+import { clockOf, createConsoleClient } from '../../src/console/index.js';
+import { readFinal } from '../../src/state/audit.js';
+import type { WorkerHandler } from '../../src/worker/worker.js';
+import { type Bench, channelPostsAbout, startBench } from './fixture.js';
 
 let bench: Bench;
 let worker: WorkerHandler;
