@@ -6,83 +6,23 @@
  * --wait` exit 3): the person reads "not done" about a change this very request made. It must
  * say that an earlier attempt may have made the change, as the 400 (stale) path already does.
  *
- * The Console API is the sandbox over HTTP; a fetch in front of it plays the two things the
- * sandbox does not: an answer lost after the effect, and a 409 for a change already made.
+ * The Console API is the sandbox over HTTP; a fetch in front of it (lost-answer.ts) plays the two
+ * things the sandbox does not: an answer lost after the effect, and a 409 for a change already made.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { clockOf, createConsoleClient } from '../../src/console/index.js';
+import { describe, expect, it } from 'vitest';
 import { readAudit, readFinal } from '../../src/state/audit.js';
-import type { WorkerHandler } from '../../src/worker/worker.js';
-import { type Bench, channelPostsAbout, startBench } from './fixture.js';
+import { channelPostsAbout } from './fixture.js';
+import { lostAnswerBench } from './lost-answer.js';
 
-let bench: Bench;
-let worker: WorkerHandler;
-/** Approve/archive calls whose answer is lost after the sandbox acted: how many more to lose. */
-let loseAnswers = 0;
-
-const conflict = (message: string) =>
-  new Response(JSON.stringify({ status: 409, message }), {
-    status: 409,
-    headers: { 'content-type': 'application/json' },
-  });
-
-/** The real fetch to the sandbox, with a lost answer and the platform's 409 for a change already made. */
-const platformFetch: typeof fetch = async (input, init) => {
-  const url = new URL(String(input));
-  const state = bench.api.sandbox.state;
-  const approve = /\/release_pipeline_triggers\/([^/]+)\/approve$/.exec(url.pathname);
-  const archive = /\/dynamic_configs\/([^/]+)\/archive$/.exec(url.pathname);
-  if (approve) {
-    const { phaseID } = JSON.parse(String(init?.body)) as { phaseID: string };
-    const trigger = state.triggers.get(decodeURIComponent(approve[1] as string));
-    if (trigger?.actions.some((a) => a.phaseID === phaseID))
-      return conflict(`Phase ${phaseID} is already approved.`);
-  }
-  if (archive && state.configs.get(decodeURIComponent(archive[1] as string))?.archived)
-    return conflict('Dynamic config is already archived.');
-  const response = await fetch(input, init);
-  if ((approve || archive) && loseAnswers > 0) {
-    loseAnswers--;
-    await response.text();
-    // The request went out and was carried out; the connection broke before the answer came.
-    throw new TypeError('fetch failed', {
-      cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
-    });
-  }
-  return response;
-};
-
-beforeAll(async () => {
-  bench = await startBench();
-  const client = createConsoleClient({
-    baseUrl: bench.api.url,
-    apiKey: 'sandbox-key',
-    fetch: platformFetch,
-    timeoutMs: 5_000,
-    maxRetries: 1,
-    maxRetryDelayMs: 100,
-    mutationBudget: false,
-    random: () => 0,
-    clock: clockOf(() => bench.clock.now.getTime()),
-  });
-  worker = bench.worker({ client });
-});
-afterAll(async () => {
-  await bench?.close();
-});
-beforeEach(async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
-  loseAnswers = 0;
-  await bench.purge();
-});
+const { bench, platform } = lostAnswerBench({ maxRetries: 1, conflicts: true });
 
 describe('a retry answered 409 after the first attempt made the change', () => {
   it('does not tell an approval this request made as a plain refusal', async () => {
     const phase = bench.api.sandbox.state.triggers.get('trg_5')?.currentPhaseID as string;
     const from = bench.slack.posts.length;
     await bench.send({ triggerId: 'trg_5', phaseId: phase, requestId: 'conflict-approve' });
-    loseAnswers = 1;
-    expect(await bench.run(worker, await bench.receive())).toEqual({ batchItemFailures: [] });
+    platform.loseAnswers = 1;
+    expect(await bench.run(platform.worker, await bench.receive())).toEqual({ batchItemFailures: [] });
 
     // The platform approved it, once: the first attempt did.
     expect(
@@ -108,8 +48,8 @@ describe('a retry answered 409 after the first attempt made the change', () => {
       requestId: 'conflict-archive',
       requestedBy: { source: 'slack', id: 'U0ADMIN' },
     });
-    loseAnswers = 1;
-    expect(await bench.run(worker, await bench.receive())).toEqual({ batchItemFailures: [] });
+    platform.loseAnswers = 1;
+    expect(await bench.run(platform.worker, await bench.receive())).toEqual({ batchItemFailures: [] });
 
     expect(bench.api.sandbox.state.configs.get('feature_tour')?.archived).toBe(true);
     const final = await readFinal(bench.table, 'conflict-archive');
@@ -124,7 +64,7 @@ describe('a retry answered 409 after the first attempt made the change', () => {
     const phase = trigger?.currentPhaseID as string;
     trigger?.actions.push({ timeMs: 0, phaseID: phase, actorName: 'someone', actorID: 'usr_1' });
     await bench.send({ triggerId: 'trg_6', phaseId: phase, requestId: 'conflict-other' });
-    expect(await bench.run(worker, await bench.receive())).toEqual({ batchItemFailures: [] });
+    expect(await bench.run(platform.worker, await bench.receive())).toEqual({ batchItemFailures: [] });
     const final = await readFinal(bench.table, 'conflict-other');
     expect(final?.result).toBe('rejected');
     expect(final?.reason).not.toMatch(/may have/);

@@ -6,58 +6,22 @@
  * refusal after an unanswered attempt does: the stale path gave the claim back cleanly (deleting
  * it), and the next request for the same phase heard that nothing earlier had reached it.
  *
- * The Console API is the sandbox over HTTP; a fetch in front of it loses one answer after the
- * sandbox acted.
+ * The Console API is the sandbox over HTTP; a fetch in front of it (lost-answer.ts) loses one
+ * answer after the sandbox acted.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { clockOf, createConsoleClient } from '../../src/console/index.js';
+import { expect, it } from 'vitest';
 import { readFinal } from '../../src/state/audit.js';
 import { claimEffect } from '../../src/state/effects.js';
-import type { WorkerHandler } from '../../src/worker/worker.js';
-import { type Bench, startBench } from './fixture.js';
+import { lostAnswerBench } from './lost-answer.js';
 
-let bench: Bench;
-let worker: WorkerHandler;
-let loseAnswers = 0;
-
-const platformFetch: typeof fetch = async (input, init) => {
-  const response = await fetch(input, init);
-  if (/\/approve$/.test(new URL(String(input)).pathname) && loseAnswers > 0) {
-    loseAnswers--;
-    await response.text();
-    // The request went out and was carried out; the connection broke before the answer came.
-    throw new TypeError('fetch failed', {
-      cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
-    });
-  }
-  return response;
-};
-
-beforeAll(async () => {
-  bench = await startBench();
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
-  const client = createConsoleClient({
-    baseUrl: bench.api.url,
-    apiKey: 'sandbox-key',
-    fetch: platformFetch,
-    timeoutMs: 5_000,
-    maxRetries: 1,
-    maxRetryDelayMs: 100,
-    mutationBudget: false,
-    random: () => 0,
-    clock: clockOf(() => bench.clock.now.getTime()),
-  });
-  worker = bench.worker({ client });
-});
-afterAll(async () => {
-  await bench?.close();
-});
+// No 409 for a phase already approved: the retry meets the sandbox's phase guard.
+const { bench, platform } = lostAnswerBench({ maxRetries: 1, conflicts: false });
 
 it('keeps the effect mark when a retry after a lost answer finds the phase already moved on', async () => {
   const phase = bench.api.sandbox.state.triggers.get('trg_5')?.currentPhaseID as string;
   await bench.send({ triggerId: 'trg_5', phaseId: phase, requestId: 'stale-after-lost' });
-  loseAnswers = 1;
-  expect(await bench.run(worker, await bench.receive())).toEqual({ batchItemFailures: [] });
+  platform.loseAnswers = 1;
+  expect(await bench.run(platform.worker, await bench.receive())).toEqual({ batchItemFailures: [] });
 
   // The first attempt approved it; the retry was refused by the phase guard.
   expect(
