@@ -3,23 +3,13 @@
  * so the same request id) is queued when its first delivery never reached the queue, and only
  * answered when it did; the answer says which. Against fauxqs and dynalite.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Emulators, startEmulators } from '../../src/local/emulators.js';
-import type { StateTable } from '../../src/state/table.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { emulatorsForFile } from '../helpers/emulators.js';
 import { commandBody, signedRequest } from '../helpers/slack-requests.js';
 import { buildApp } from '../webhook/harness.js';
 import { drainQueue } from '../webhook/queue-helpers.js';
 
-let emu: Emulators;
-let table: StateTable;
-
-beforeAll(async () => {
-  emu = await startEmulators();
-  table = { client: emu.dynamo, tableName: emu.tableName };
-});
-afterAll(async () => {
-  await emu?.stop();
-});
+const { emu, table } = emulatorsForFile();
 beforeEach(async () => {
   await drainQueue(emu.sqs, emu.queueUrl);
 });

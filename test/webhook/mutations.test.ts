@@ -1,23 +1,13 @@
 import { createServer, type Socket } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Emulators, startEmulators } from '../../src/local/emulators.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createSqsClient } from '../../src/queue/actions-queue.js';
 import { readPause, writePause } from '../../src/state/pause.js';
-import type { StateTable } from '../../src/state/table.js';
+import { emulatorsForFile } from '../helpers/emulators.js';
 import { commandBody, signedRequest } from '../helpers/slack-requests.js';
 import { buildApp } from './harness.js';
 import { drainQueue } from './queue-helpers.js';
 
-let emu: Emulators;
-let table: StateTable;
-
-beforeAll(async () => {
-  emu = await startEmulators();
-  table = { client: emu.dynamo, tableName: emu.tableName };
-});
-afterAll(async () => {
-  await emu?.stop();
-});
+const { emu, table } = emulatorsForFile();
 beforeEach(async () => {
   await drainQueue(emu.sqs, emu.queueUrl);
   await writePause(table, { paused: false, by: 'test', at: new Date() });

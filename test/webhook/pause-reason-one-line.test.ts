@@ -5,22 +5,12 @@
  * under ours ("resumed console-autopilot") and a bidi override turned our words around for the
  * whole channel.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type Emulators, startEmulators } from '../../src/local/emulators.js';
-import type { StateTable } from '../../src/state/table.js';
+import { expect, it } from 'vitest';
+import { emulatorsForFile } from '../helpers/emulators.js';
 import { commandBody, signedRequest } from '../helpers/slack-requests.js';
 import { buildApp } from './harness.js';
 
-let emu: Emulators;
-let table: StateTable;
-
-beforeAll(async () => {
-  emu = await startEmulators();
-  table = { client: emu.dynamo, tableName: emu.tableName };
-});
-afterAll(async () => {
-  await emu?.stop();
-});
+const { table } = emulatorsForFile();
 
 const NOW_MS = Date.parse('2026-11-23T10:00:00Z');
 

@@ -4,23 +4,13 @@
  * retried `resume` then un-paused automation that a release manager had just paused (an
  * incident), and told the channel "<@U> resumed console-autopilot" a second time. Against dynalite.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type Emulators, startEmulators } from '../../src/local/emulators.js';
+import { expect, it } from 'vitest';
 import { readPause } from '../../src/state/pause.js';
-import type { StateTable } from '../../src/state/table.js';
+import { emulatorsForFile } from '../helpers/emulators.js';
 import { commandBody, signedRequest } from '../helpers/slack-requests.js';
 import { buildApp } from './harness.js';
 
-let emu: Emulators;
-let table: StateTable;
-
-beforeAll(async () => {
-  emu = await startEmulators();
-  table = { client: emu.dynamo, tableName: emu.tableName };
-});
-afterAll(async () => {
-  await emu?.stop();
-});
+const { table } = emulatorsForFile();
 
 /** The webhook's clock, and Slack's (its timestamps are whole seconds). */
 let nowMs = Date.parse('2026-11-23T10:00:00Z');

@@ -5,24 +5,14 @@
  * where the person typed an id, not what was queued. Both the first answer and the one to Slack's
  * retry now say what is queued with `actionWords`. Against the emulators.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Emulators, startEmulators } from '../../src/local/emulators.js';
-import type { StateTable } from '../../src/state/table.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { SlackBlock } from '../../src/webhook/blocks.js';
+import { emulatorsForFile } from '../helpers/emulators.js';
 import { commandBody, signedRequest } from '../helpers/slack-requests.js';
 import { buildApp } from './harness.js';
 import { drainQueue } from './queue-helpers.js';
 
-let emu: Emulators;
-let table: StateTable;
-
-beforeAll(async () => {
-  emu = await startEmulators();
-  table = { client: emu.dynamo, tableName: emu.tableName };
-});
-afterAll(async () => {
-  await emu?.stop();
-});
+const { emu, table } = emulatorsForFile();
 beforeEach(async () => {
   await drainQueue(emu.sqs, emu.queueUrl);
 });

@@ -5,22 +5,13 @@
  * not come. The reply now says where the outcome can be seen instead: `why <request id>`, and the
  * notifications channel when one is set up. Real signed requests, the queue on fauxqs.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Emulators, startEmulators } from '../../src/local/emulators.js';
-import type { StateTable } from '../../src/state/table.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { emulatorsForFile } from '../helpers/emulators.js';
 import { commandBody, signedRequest } from '../helpers/slack-requests.js';
 import { buildApp } from './harness.js';
 import { drainQueue } from './queue-helpers.js';
 
-let emu: Emulators;
-let table: StateTable;
-beforeAll(async () => {
-  emu = await startEmulators();
-  table = { client: emu.dynamo, tableName: emu.tableName };
-});
-afterAll(async () => {
-  await emu?.stop();
-});
+const { emu, table } = emulatorsForFile();
 beforeEach(async () => {
   await drainQueue(emu.sqs, emu.queueUrl);
 });

@@ -6,29 +6,19 @@
  * it. A retried Approve click is recognised (its queued mark); a Deny now leaves one too, and a
  * retry whose first delivery wrote nothing is still taken. Against dynalite.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { ActionRequest } from '../../src/actions/request.js';
-import { type Emulators, startEmulators } from '../../src/local/emulators.js';
 import { vetoKeyFor } from '../../src/policy/veto-key.js';
 import { encodeButtonValue } from '../../src/slack/button-value.js';
 import { endHold, holdRequest } from '../../src/state/held.js';
-import type { StateTable } from '../../src/state/table.js';
 import { readVeto } from '../../src/state/veto.js';
 import { heldAccess } from '../../src/webhook/held.js';
 import { DENY_ACTION_ID } from '../../src/webhook/interactions.js';
+import { emulatorsForFile } from '../helpers/emulators.js';
 import { blockActionsPayload, interactionBody, signedRequest } from '../helpers/slack-requests.js';
 import { buildApp, testPolicy } from './harness.js';
 
-let emu: Emulators;
-let table: StateTable;
-
-beforeAll(async () => {
-  emu = await startEmulators();
-  table = { client: emu.dynamo, tableName: emu.tableName };
-});
-afterAll(async () => {
-  await emu?.stop();
-});
+const { table } = emulatorsForFile();
 
 const RETRY = { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' };
 
