@@ -4,8 +4,7 @@
  * its caller is told, against dynalite. The rows are written out here by hand, not derived from
  * the module's table, so that a change of the table that changes behaviour fails here.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulators, startEmulators } from '../../src/local/emulators.js';
+import { describe, expect, it } from 'vitest';
 import { getItem } from '../../src/state/dynamo.js';
 import { claimEffect } from '../../src/state/effects.js';
 import { heldItemKey, holdRequest, lookNow } from '../../src/state/held.js';
@@ -18,18 +17,9 @@ import {
   startExecutingHeld,
   stopExecutingHeld,
 } from '../../src/state/held-gates.js';
-import type { StateTable } from '../../src/state/table.js';
+import { emulatorsForFile } from '../helpers/emulators.js';
 
-let emulators: Emulators;
-let table: StateTable;
-
-beforeAll(async () => {
-  emulators = await startEmulators();
-  table = { client: emulators.dynamo, tableName: emulators.tableName };
-});
-afterAll(async () => {
-  await emulators?.stop();
-});
+const { table } = emulatorsForFile();
 
 const NOW = Date.parse('2026-11-23T10:00:00.000Z');
 const effect = (id: string) => `effect-${id}`;

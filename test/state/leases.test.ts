@@ -7,8 +7,7 @@
  * write (at NOW), what its caller is told, and the stored item after it (its owner and until as
  * stored, so a renamed attribute fails too).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulators, startEmulators } from '../../src/local/emulators.js';
+import { describe, expect, it } from 'vitest';
 import { finalItemKey, recordFinal } from '../../src/state/audit.js';
 import { getItem, type Item, itemKey } from '../../src/state/dynamo.js';
 import { deleteItem } from '../../src/state/dynamo-delete.js';
@@ -21,7 +20,7 @@ import {
   releaseReached,
 } from '../../src/state/effects.js';
 import { acquireLease, releaseLease } from '../../src/state/sweep-lease.js';
-import { ITEM_FAMILIES, type StateTable } from '../../src/state/table.js';
+import { ITEM_FAMILIES } from '../../src/state/table.js';
 import {
   claimNotice,
   claimTelling,
@@ -33,17 +32,9 @@ import {
   releaseTelling,
   tellingClaimUntil,
 } from '../../src/state/telling.js';
+import { emulatorsForFile } from '../helpers/emulators.js';
 
-let emulators: Emulators;
-let table: StateTable;
-
-beforeAll(async () => {
-  emulators = await startEmulators();
-  table = { client: emulators.dynamo, tableName: emulators.tableName };
-});
-afterAll(async () => {
-  await emulators?.stop();
-});
+const { table } = emulatorsForFile();
 
 const NOW = Date.parse('2026-11-23T10:00:00.000Z');
 const S = 1000;

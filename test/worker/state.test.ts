@@ -1,22 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulators, startEmulators } from '../../src/local/emulators.js';
+import { describe, expect, it } from 'vitest';
 import { readAudit, readFinal, recordFinal, writeAudit } from '../../src/state/audit.js';
 import { consumeCounter, refundCounter } from '../../src/state/counters.js';
 import { claimEffect, completeEffect, readEffect, releaseEffect } from '../../src/state/effects.js';
-import type { StateTable } from '../../src/state/table.js';
 import { claimNotice, noticeTold, releaseNotice } from '../../src/state/telling.js';
 import { readVeto, writeVeto } from '../../src/state/veto.js';
+import { emulatorsForFile } from '../helpers/emulators.js';
 
-let emulators: Emulators;
-let table: StateTable;
-
-beforeAll(async () => {
-  emulators = await startEmulators();
-  table = { client: emulators.dynamo, tableName: emulators.tableName };
-});
-afterAll(async () => {
-  await emulators?.stop();
-});
+const { table } = emulatorsForFile();
 
 const now = new Date('2026-11-23T10:00:00Z');
 const outcome = { result: 'approved', reason: 'done', rule: 'r', requestId: 'req-1', at: now.toISOString() };
