@@ -65,8 +65,21 @@ export type ExecutionResult =
       mayHaveReached: boolean;
     };
 
-/** What the mutation did, in words. */
-function doneReason(request: ActionRequest): string {
+/**
+ * What the mutation did, in words. An archive or a group disable answered 2xx after an earlier
+ * call for this effect may have reached the platform (a crashed copy's, an unanswered one's) may
+ * have changed nothing: the platform answers a repeat 2xx too, and the spec has no GET of a config
+ * or an experiment to look first. So it is never told as this call's own change (nor, replayed,
+ * as the other request's alone). An approval needs no note: the phaseID guard refuses a repeat.
+ */
+function doneReason(request: ActionRequest, earlierMayHaveReached: boolean): string {
+  const said = changeWords(request);
+  return earlierMayHaveReached && request.action !== 'approve_phase'
+    ? `${said} (an earlier attempt got no answer, so it may have been that attempt that made this change)`
+    : said;
+}
+
+function changeWords(request: ActionRequest): string {
   switch (request.action) {
     case 'approve_phase':
       return `phase ${request.phaseId} of trigger ${request.triggerId} approved`;
@@ -165,7 +178,11 @@ export async function executeAction(
 ): Promise<ExecutionResult> {
   try {
     await call(client, request, options);
-    return { kind: 'done', result: DONE_RESULT[request.action], reason: doneReason(request) };
+    return {
+      kind: 'done',
+      result: DONE_RESULT[request.action],
+      reason: doneReason(request, earlierMayHaveReached),
+    };
   } catch (error) {
     if (isTransientError(error)) {
       const transient: ExecutionResult = {
@@ -184,7 +201,7 @@ export async function executeAction(
       return {
         kind: 'done',
         result: DONE_RESULT[request.action],
-        reason: `${doneReason(request)} (the response did not match the spec: ${error.message})`,
+        reason: `${doneReason(request, earlierMayHaveReached)} (the response did not match the spec: ${error.message})`,
       };
     }
     // The phaseID guard: approving a phase that is no longer (or not yet) current.
