@@ -111,13 +111,16 @@ export function platformMessage(error: ApiError): string {
 
 /**
  * Whether a failed call may have reached the platform, and so may have changed something.
- * False only when the client made one attempt and it provably stopped short: refused with
- * 429 (rate limits are checked before anything is done), or failed before a byte was sent
- * (a refused connection, a deadline passed while waiting for the mutation budget). Anything
- * else (a timeout in flight, a 5xx, a lost answer, several attempts) may have.
+ * False only when every attempt provably stopped short: the last refused with 429 (rate limits
+ * are checked before anything is done) or failed before a byte was sent (a refused connection, a
+ * deadline passed while waiting for the mutation budget), and none before it may have reached the
+ * platform unanswered (the transport knows every answer: `earlierMayHaveReached`, false after
+ * 429s only). Anything else (a timeout in flight, a 5xx, a lost answer) may have. Without the
+ * transport's word (a client that does not say), several attempts may have.
  */
 export function mayHaveReached(error: unknown): boolean {
-  if (((error as { attempts?: number }).attempts ?? 1) > 1) return true;
+  const { attempts, earlierMayHaveReached } = error as { attempts?: number; earlierMayHaveReached?: boolean };
+  if (earlierMayHaveReached ?? (attempts ?? 1) > 1) return true;
   if (error instanceof RateLimitError) return false;
   if (error instanceof ApiConnectionError || error instanceof ApiTimeoutError) return error.requestSent;
   return true;

@@ -191,15 +191,17 @@ async function mutate(deps: RecordDeps, ctx: RecordContext, decision: Decision):
   const deadline = deps.clock() + ctx.timing.remainingMs() - deps.safetyMarginMs;
   const outcome = await executeAction(deps.client, request, { deadline }, claimed.earlierMayHaveReached);
   if (outcome.kind === 'transient') {
-    // A call that may have reached the platform keeps saying it executes: a cancel now could
-    // not promise that nothing changed, so it is refused until the retry ends the request.
-    if (outcome.mayHaveReached) {
+    // A call (this one, or an earlier copy's: our gate took over its executing mark) that may
+    // have reached the platform keeps saying it executes: a cancel now could not promise that
+    // nothing changed, so it is refused until the retry ends the request. Calls refused 429 on
+    // every attempt did nothing: the request can be cancelled again.
+    const mayHaveReached = outcome.mayHaveReached || claimed.earlierMayHaveReached;
+    if (mayHaveReached) {
       await giveBack(true);
       for (const heldId of heldIds) await markReached(deps.table, heldId, currentDate(deps));
     } else await letGo();
     if (decision.counter) await refundCounter(deps.table, decision.counter);
     await backOffIfRateLimited(deps, ctx, outcome);
-    const mayHaveReached = outcome.mayHaveReached || claimed.earlierMayHaveReached;
     throw new RetryLater(`transient failure: ${outcome.reason}`, { cause: outcome.error, mayHaveReached });
   }
   // Sent and answered (done, stale or refused); a transient failure is retried and counted then.

@@ -76,13 +76,24 @@ describe('whether a failed call may have reached the platform', () => {
     expect(await reached({ maxRetries: 0 }, { deadline: 0 })).toBe(false);
   });
 
-  it('may have when an attempt timed out in flight, the server failed, or several attempts were made', async () => {
+  it('has not when every attempt was refused with 429', async () => {
+    // The transport knows every answer (`earlierMayHaveReached`), not only the last: 429s did
+    // nothing, so a held request stays cancellable and a give-up never says "may have been done".
+    server.setScript(() => rateLimited);
+    expect(await reached({ maxRetries: 2 })).toBe(false);
+  });
+
+  it('may have when an attempt timed out in flight, the server failed, or an earlier attempt did', async () => {
     server.setScript(() => 'hang');
     expect(await reached({ maxRetries: 0 })).toBe(true);
     server.setScript(() => ({ status: 502, body: { status: 502, message: 'bad gateway' } }));
     expect(await reached({ maxRetries: 0 })).toBe(true);
-    // Two 429s in a row: only the last answer is known, and the first might have been a 5xx.
-    server.setScript(() => rateLimited);
+    // A 502 (the platform may have acted), then a 429: the last answer is a refusal, the first not.
+    const before = server.requests.length;
+    server.setScript((_request, index) =>
+      index === before ? { status: 502, body: { status: 502, message: 'bad gateway' } } : rateLimited,
+    );
     expect(await reached({ maxRetries: 1 })).toBe(true);
+    expect(server.requests.length - before).toBe(2);
   });
 });
