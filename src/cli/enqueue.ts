@@ -15,7 +15,7 @@ import { CommandError, UsageError } from './errors.js';
 import { type CliIo, EXIT, printable, printHelp } from './io.js';
 import { localEndpoints } from './local-endpoints.js';
 import { stateTableFor } from './state-table.js';
-import { type SentRequest, waitForOutcome } from './wait.js';
+import { type SentRequest, WAIT_EXIT, waitForOutcome } from './wait.js';
 
 export const ENQUEUE_USAGE = `Usage:
   autopilot enqueue approve <triggerId> <phaseId> [options]
@@ -31,7 +31,9 @@ Options:
   --local                   use the running local stack (.local/endpoints.json)
   --wait                    wait for the outcome: exit 0 approved (or already done), 3 denied, cancelled,
                             stale or refused, 4 still held (deferred, asked, paused) or still queued at the
-                            timeout (never recorded: backed up, or dead-lettered; see autopilot dlq list)
+                            timeout (never recorded: backed up, or dead-lettered; see autopilot dlq list),
+                            5 may have been done (it ended refused, but an attempt whose answer was lost
+                            may have made the change: check before deploying or asking again)
   --timeout <15m>           how long --wait waits (s, m or h; default 15m)
   --table <name>            the state table --wait reads (default STATE_TABLE_NAME; --local: the stack's)
 Environment: ACTIONS_QUEUE_URL, STATE_TABLE_NAME, AWS_ENDPOINT_URL_SQS / _DYNAMODB (emulators), AWS_REGION
@@ -128,12 +130,15 @@ async function waitAndTell(
     });
     const rule = outcome.rule ? ` (rule: ${outcome.rule})` : '';
     // Not yet recorded by the worker is not "held": wait.ts says why, and where to look.
+    // An end that may be a change made (5) is never told as a bare refusal.
     const result =
-      outcome.exitCode !== 4
-        ? outcome.result
-        : outcome.result === 'queued'
-          ? 'still queued at the timeout'
-          : `still held at the timeout: ${outcome.result}`;
+      outcome.exitCode === WAIT_EXIT.uncertain
+        ? `may have been done (check before deploying or asking again): ${outcome.result}`
+        : outcome.exitCode !== WAIT_EXIT.held
+          ? outcome.result
+          : outcome.result === 'queued'
+            ? 'still queued at the timeout'
+            : `still held at the timeout: ${outcome.result}`;
     // The reason may name another request's requester (any queue sender's choice): shown printable.
     io.stderr(printable(`${result}${rule}${outcome.reason ? `: ${outcome.reason}` : ''}`));
     return outcome.exitCode;

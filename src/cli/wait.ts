@@ -3,13 +3,31 @@
  * the state table (the final outcome the worker records, else the latest audit record) until the
  * request has ended or the timeout passes. Exit codes: 0 approved (or already done), 3 denied,
  * cancelled, stale, refused or dead-lettered (as recorded), 4 still held (deferred, asked, paused)
- * or still queued (never recorded: see `neverRecorded`) at the timeout.
+ * or still queued (never recorded: see `neverRecorded`) at the timeout, 5 ended so, but its reason
+ * says an attempt of it may have made the change after all (`mayHaveBeenDone`): check.
  */
 import { CHANGE_MADE, endingOf, ownSteps } from '../audit/story.js';
 import { type RequestOwner, readRequestAudit, sameOwner } from '../state/audit.js';
 import type { StateTable } from '../state/table.js';
+import { staleMayHaveApproved } from '../worker/execute.js';
+import { saysMayHaveReached } from '../worker/replies.js';
 
-export const WAIT_EXIT = { done: 0, refused: 3, held: 4 } as const;
+export const WAIT_EXIT = { done: 0, refused: 3, held: 4, uncertain: 5 } as const;
+
+/**
+ * An end that is no plain refusal: an attempt whose answer was lost may have made the change (a
+ * refusal of its retry, "already approved"; a phase guard met because that attempt moved the
+ * trigger on; a denial or a give-up after it). A deploy gate told "refused" reads "not done".
+ */
+function mayHaveBeenDone(result: string, reason: string): boolean {
+  return saysMayHaveReached(reason) || (result === 'stale' && staleMayHaveApproved(reason));
+}
+
+/** The exit code of an end: done, refused, or uncertain (its reason says it may have been done). */
+function endExit(result: string, reason: string): WaitOutcome['exitCode'] {
+  if (CHANGE_MADE.has(result)) return WAIT_EXIT.done;
+  return mayHaveBeenDone(result, reason) ? WAIT_EXIT.uncertain : WAIT_EXIT.refused;
+}
 
 export interface WaitOutcome {
   exitCode: (typeof WAIT_EXIT)[keyof typeof WAIT_EXIT];
@@ -32,7 +50,7 @@ export async function outcomeNow(
     mine && read.records.find((r) => r.result === 'dead-lettered' && r.messageId === mine.messageId);
   if (refused)
     return {
-      exitCode: WAIT_EXIT.refused,
+      exitCode: endExit(refused.result, refused.reason),
       result: refused.result,
       rule: refused.rule,
       reason: refused.reason,
@@ -47,7 +65,7 @@ export async function outcomeNow(
   }
   const ending = endingOf(requestId, records, final);
   if (ending) {
-    const exitCode = CHANGE_MADE.has(ending.result) ? WAIT_EXIT.done : WAIT_EXIT.refused;
+    const exitCode = endExit(ending.result, ending.reason);
     return { exitCode, result: ending.result, rule: ending.rule, reason: ending.reason };
   }
   // Where it stands: its own latest step (a message refused for claiming its id is not one).

@@ -15,7 +15,7 @@ import type { StateTable } from '../state/table.js';
 import { cancelHeldRequest } from '../worker/cancel.js';
 import { code, contextLine, ephemeral, escapeMrkdwn, problem, section, table } from './blocks.js';
 import type { Command } from './commands.js';
-import { type ShortAnswer, settledOrAnswer } from './deadline.js';
+import { type ShortAnswer, settleBy, settledOrAnswer } from './deadline.js';
 import type { CancelLost, WebhookDeps } from './deps.js';
 
 const PAGE_SIZE = 10;
@@ -134,14 +134,49 @@ function whoIsTold(deps: WebhookDeps, held: HeldRecord, at: Date): string {
   return `The notifications channel is told within a minute${ifAny}; the requester has no Slack reply address that still takes posts, so \`why\` is where they see it.`;
 }
 
+/** Who typed the cancel, and Slack's delivery of it (its id: the same on a retry of the same body). */
+export interface CancelDelivery {
+  userId: string;
+  /** The slash command's request id (`slackRequestId`), the key of its mark in the queued family. */
+  requestId: string;
+  /** Slack's X-Slack-Retry-Num was present. */
+  retry: boolean;
+}
+
+/** The mark's value: the cancelled request, so only a retry of this very cancel matches it. */
+const cancelMarkValue = (requestId: string) => `cancel:${requestId}`;
+
+/** A Slack retry of a cancel its first delivery took: answered to the person only, nothing written. */
+function cancelRetryReply(requestId: string): ShortAnswer {
+  const taken = 'Slack sent your cancel of';
+  const again = 'again; it was already taken: it is cancelled, and nothing was written a second time.';
+  return {
+    reply: ephemeral(`${taken} ${requestId} ${again}`, [
+      section(`:wastebasket: ${taken} ${code(requestId)} ${again}`),
+      contextLine(`${code(`why ${requestId}`)} shows its story.`),
+    ]),
+    outcome: 'retry_ignored',
+  };
+}
+
 export async function answerCancel(
   deps: WebhookDeps,
-  userId: string,
+  delivery: CancelDelivery,
   command: Extract<Command, { name: 'cancel' }>,
   deadline: number,
   now: () => number,
 ): Promise<ShortAnswer> {
   if (!deps.held) return UNAVAILABLE;
+  const { userId } = delivery;
+  // A Slack retry of a cancel its first delivery recorded finds the held item marked (or gone, once
+  // the worker ended it) and was refused "already cancelled" / "not held", though this person's own
+  // cancel did it: its mark (below) is looked for first. A retry whose first delivery recorded
+  // nothing (or that cannot tell in time) is taken as the cancel.
+  if (delivery.retry) {
+    const earlier = await settleBy(deps.queued.find(delivery.requestId), deadline, now);
+    if (earlier.settled && 'value' in earlier && earlier.value === cancelMarkValue(command.requestId))
+      return cancelRetryReply(command.requestId);
+  }
   const at = new Date(now());
   const by = `slack:${userId}`;
   const done = await settledOrAnswer(
@@ -169,6 +204,12 @@ export async function answerCancel(
       reply: problem(outcome.message),
       outcome: outcome.code === 'not-allowed' ? 'grant_missing' : outcome.code,
     };
+  // Marked like a queued request (the same family, so no new grant): only a retry reads it.
+  const marked = await settleBy(
+    deps.queued.mark(delivery.requestId, cancelMarkValue(command.requestId), at),
+    deadline,
+    now,
+  );
   return {
     reply: ephemeral(`Cancelled ${command.requestId}`, [
       section(
@@ -177,5 +218,7 @@ export async function answerCancel(
       contextLine(whoIsTold(deps, outcome.held, at)),
     ]),
     outcome: 'cancelled',
+    // Cancelled all the same; only a later retry of it would be refused as "already cancelled".
+    ...(marked.settled && 'error' in marked ? { error: marked.error } : {}),
   };
 }

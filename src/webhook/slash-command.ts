@@ -108,7 +108,7 @@ export async function handleSlashCommand(deps: WebhookDeps, ctx: SlashContext): 
     case 'held':
       return { ...(await answerHeld(deps, command.page, ctx.slash, deadline, now)), command: command.name };
     case 'cancel':
-      return { ...(await answerCancel(deps, ctx.userId, command, deadline, now)), command: command.name };
+      return { ...(await answerCancel(deps, ctx, command, deadline, now)), command: command.name };
     case 'approve':
     case 'disable-groups':
     case 'archive':

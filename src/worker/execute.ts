@@ -134,11 +134,22 @@ export function mayHaveReached(error: unknown): boolean {
  */
 function earlierAttemptNote(error: ApiError, earlierMayHaveReached: boolean): string {
   // Not after attempts answered 429 only: a 429 did nothing (the transport knows every answer).
-  if (error.earlierMayHaveReached ?? (error.attempts ?? 1) > 1)
-    return ' (an earlier attempt of this call got no answer, so it may have been this request that approved it)';
-  if (earlierMayHaveReached)
-    return ' (an earlier attempt to approve this phase got no answer, so it may have been that attempt that approved it)';
+  if (error.earlierMayHaveReached ?? (error.attempts ?? 1) > 1) return OWN_ATTEMPT_MAY_HAVE_APPROVED;
+  if (earlierMayHaveReached) return EARLIER_ATTEMPT_MAY_HAVE_APPROVED;
   return '';
+}
+
+const OWN_ATTEMPT_MAY_HAVE_APPROVED =
+  ' (an earlier attempt of this call got no answer, so it may have been this request that approved it)';
+const EARLIER_ATTEMPT_MAY_HAVE_APPROVED =
+  ' (an earlier attempt to approve this phase got no answer, so it may have been that attempt that approved it)';
+
+/**
+ * Whether a stale end's reason (as stored in its final) says an earlier attempt may have approved
+ * the phase: the change may be made, so the CI gate must not read it as a refusal (src/cli/wait.ts).
+ */
+export function staleMayHaveApproved(reason: string): boolean {
+  return reason.includes(OWN_ATTEMPT_MAY_HAVE_APPROVED) || reason.includes(EARLIER_ATTEMPT_MAY_HAVE_APPROVED);
 }
 
 /**

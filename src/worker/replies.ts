@@ -89,7 +89,7 @@ function headline(report: OutcomeReport): string {
       return `:warning: Stale: ${what}; the phase is not the trigger's current phase`;
     case 'rejected':
       // A refusal of a retry whose earlier attempt got no answer: that attempt may have done it.
-      return report.mayHaveBeenDone || report.reason.includes(MAY_HAVE_REACHED)
+      return report.mayHaveBeenDone || saysMayHaveReached(report.reason)
         ? `:warning: The Console API refused to ${what}, but an earlier attempt may have done it`
         : `:x: The Console API refused to ${what}`;
     case 'cancelled':
@@ -207,6 +207,14 @@ const MAY_HAVE_REACHED =
 export function mayHaveBeenDone<T extends { result: OutcomeResult; reason: string }>(done: T): T {
   if (done.result !== 'denied') return done;
   return { ...done, reason: withMayHaveReached(done.reason), mayHaveBeenDone: true };
+}
+
+/**
+ * Whether `reason` says an attempt may have reached the platform (`withMayHaveReached`,
+ * `givenUpReason`): an end told so may be a change made, whatever its result says.
+ */
+export function saysMayHaveReached(reason: string): boolean {
+  return reason.includes(MAY_HAVE_REACHED);
 }
 
 /** `reason`, saying (once) that an attempt may have reached the platform and asking to check. */
