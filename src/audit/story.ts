@@ -48,7 +48,16 @@ export function endingOf(
   const own = steps.filter((step) => step.result !== 'replayed').at(-1);
   const last = steps.at(-1);
   const ended = own && ENDINGS.has(own.result) ? own : last?.result === 'replayed' ? last : undefined;
-  return ended && { result: ended.result, rule: ended.rule, reason: ended.reason, requestId, at: ended.at };
+  if (!ended) return undefined;
+  const { result, rule, reason, at, mayHaveBeenDone } = ended;
+  return {
+    result,
+    rule,
+    reason,
+    requestId,
+    at,
+    ...(mayHaveBeenDone === undefined ? {} : { mayHaveBeenDone }),
+  };
 }
 
 export interface RequestStory {

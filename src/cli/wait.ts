@@ -3,8 +3,8 @@
  * the state table (the final outcome the worker records, else the latest audit record) until the
  * request has ended or the timeout passes. Exit codes: 0 approved (or already done), 3 denied,
  * cancelled, stale, refused or dead-lettered (as recorded), 4 still held (deferred, asked, paused)
- * or still queued (never recorded: see `neverRecorded`) at the timeout, 5 ended so, but its reason
- * says an attempt of it may have made the change after all (`mayHaveBeenDone`): check.
+ * or still queued (never recorded: see `neverRecorded`) at the timeout, 5 ended so, but it is
+ * stored as an end an attempt of it may have made the change after all (`mayHaveBeenDone`): check.
  */
 import { CHANGE_MADE, endingOf, ownSteps } from '../audit/story.js';
 import { type RequestOwner, readRequestAudit, sameOwner } from '../state/audit.js';
@@ -18,15 +18,28 @@ export const WAIT_EXIT = { done: 0, refused: 3, held: 4, uncertain: 5 } as const
  * An end that is no plain refusal: an attempt whose answer was lost may have made the change (a
  * refusal of its retry, "already approved"; a phase guard met because that attempt moved the
  * trigger on; a denial or a give-up after it). A deploy gate told "refused" reads "not done".
+ * The worker stores it with the end (`mayHaveBeenDone`), and that is what is read: a reason
+ * reworded must never turn exit 5 back into 3.
  */
-function mayHaveBeenDone(result: string, reason: string): boolean {
+function mayHaveBeenDone(end: StoredEnd): boolean {
+  return end.mayHaveBeenDone ?? saidMayHaveBeenDone(end);
+}
+
+/**
+ * Ends written before the field was stored say it in their reason only: read by its words. Can go
+ * once no such end is left: finals and audit records expire after 90 days (AUDIT_KEEP_DAYS), so
+ * 90 days after every deployment stores the field.
+ */
+function saidMayHaveBeenDone({ result, reason }: StoredEnd): boolean {
   return saysMayHaveReached(reason) || (result === 'stale' && staleMayHaveApproved(reason));
 }
 
-/** The exit code of an end: done, refused, or uncertain (its reason says it may have been done). */
-function endExit(result: string, reason: string): WaitOutcome['exitCode'] {
-  if (CHANGE_MADE.has(result)) return WAIT_EXIT.done;
-  return mayHaveBeenDone(result, reason) ? WAIT_EXIT.uncertain : WAIT_EXIT.refused;
+type StoredEnd = { result: string; reason: string; mayHaveBeenDone?: boolean | undefined };
+
+/** The exit code of an end: done, refused, or uncertain (stored as may have been done). */
+function endExit(end: StoredEnd): WaitOutcome['exitCode'] {
+  if (CHANGE_MADE.has(end.result)) return WAIT_EXIT.done;
+  return mayHaveBeenDone(end) ? WAIT_EXIT.uncertain : WAIT_EXIT.refused;
 }
 
 export interface WaitOutcome {
@@ -50,7 +63,7 @@ export async function outcomeNow(
     mine && read.records.find((r) => r.result === 'dead-lettered' && r.messageId === mine.messageId);
   if (refused)
     return {
-      exitCode: endExit(refused.result, refused.reason),
+      exitCode: endExit(refused),
       result: refused.result,
       rule: refused.rule,
       reason: refused.reason,
@@ -65,7 +78,7 @@ export async function outcomeNow(
   }
   const ending = endingOf(requestId, records, final);
   if (ending) {
-    const exitCode = endExit(ending.result, ending.reason);
+    const exitCode = endExit(ending);
     return { exitCode, result: ending.result, rule: ending.rule, reason: ending.reason };
   }
   // Where it stands: its own latest step (a message refused for claiming its id is not one).

@@ -39,6 +39,8 @@ export interface AuditRecord {
   answeredBy?: string;
   /** On the record the release tick writes ending a stuck wait at its expiry: housekeeping, not a policy decision. */
   stuckExpired?: boolean;
+  /** On an ending (a give-up's dead-lettering): as `FinalOutcome.mayHaveBeenDone`. Absent on records of older versions. */
+  mayHaveBeenDone?: boolean;
 }
 
 /** The partition of one request's audit records, final and markers. */
@@ -68,6 +70,7 @@ export async function writeAudit(table: StateTable, record: AuditRecord): Promis
   if (record.replayOf) item.replayOf = { S: record.replayOf };
   if (record.answeredBy) item.answeredBy = { S: record.answeredBy };
   if (record.stuckExpired) item.stuckExpired = { BOOL: true };
+  if (record.mayHaveBeenDone !== undefined) item.mayHaveBeenDone = { BOOL: record.mayHaveBeenDone };
   if (record.inputs) item.inputs = { S: scrubSecrets(JSON.stringify(record.inputs)) };
   await putItem(table, item);
 }
@@ -93,6 +96,7 @@ export function storedRecord(item: Record<string, AttributeValue>, requestId = '
   if (item.replayOf?.S) record.replayOf = item.replayOf.S;
   if (item.answeredBy?.S) record.answeredBy = item.answeredBy.S;
   if (item.stuckExpired?.BOOL) record.stuckExpired = true;
+  if (typeof item.mayHaveBeenDone?.BOOL === 'boolean') record.mayHaveBeenDone = item.mayHaveBeenDone.BOOL;
   if (item.inputs?.S) {
     try {
       record.inputs = JSON.parse(item.inputs.S) as DecisionInputs;
@@ -132,6 +136,13 @@ export interface FinalOutcome {
   answeredBy?: string;
   /** The release tick ended a stuck wait at its expiry (src/worker/stuck.ts). Told so by whoever tells it. */
   stuckExpired?: boolean;
+  /**
+   * An end that is no plain refusal: an attempt whose answer was lost may have made the change (a
+   * refusal or a stale phase after it, a denial of a request such an attempt was made for). Set by
+   * the writer that knows it, true or false; what people read follows it (the ⚠ headline, the CI
+   * gate's exit 5), never the reason's words. Absent on finals written before it was stored.
+   */
+  mayHaveBeenDone?: boolean;
 }
 
 /** Who asked for what under a request id: a copy of the request has the same. */

@@ -246,6 +246,7 @@ async function writeAuditOf(
     dryRun,
     ...(ending.answeredBy ? { answeredBy: ending.answeredBy } : {}),
     ...(ending.stuckExpired ? { stuckExpired: true } : {}),
+    ...(ending.mayHaveBeenDone === undefined ? {} : { mayHaveBeenDone: ending.mayHaveBeenDone }),
   });
 }
 

@@ -166,10 +166,16 @@ async function endedOtherwise(deps: RecordDeps, ctx: RecordContext, lost: Finish
   return 'replayed';
 }
 
-const pick = ({ result, reason, rule }: Finished) => ({ result, reason, rule });
+const pick = ({ result, reason, rule, mayHaveBeenDone }: Finished) => ({
+  result,
+  reason,
+  rule,
+  // Stored with the end: the headline and the CI gate read it (src/cli/wait.ts), not the words.
+  ...(mayHaveBeenDone === undefined ? {} : { mayHaveBeenDone }),
+});
 
 /** A stored end (a final, an effect's outcome), with what the final says besides its result. */
-export type StoredEnd = StoredOutcome & Pick<FinalOutcome, 'answeredBy' | 'stuckExpired'>;
+export type StoredEnd = StoredOutcome & Pick<FinalOutcome, 'answeredBy' | 'stuckExpired' | 'mayHaveBeenDone'>;
 
 /**
  * A request's own stored end with no audit record (the invocation ended after the final, before or
@@ -205,6 +211,7 @@ export async function tellUntold(
     // own decision, if it made one, is not what ended it).
     ...(stored.answeredBy ? { answeredBy: stored.answeredBy } : {}),
     ...(stored.stuckExpired ? { stuckExpired: true } : {}),
+    ...(stored.mayHaveBeenDone === undefined ? {} : { mayHaveBeenDone: stored.mayHaveBeenDone }),
     // Its writer died before telling it: logged as a re-tell (told twice rather than never).
     retold: true,
   };

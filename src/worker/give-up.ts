@@ -95,7 +95,7 @@ async function tellGivenUp(deps: RecordDeps, ctx: RecordContext, error: unknown)
     reason,
   });
   await Promise.all([
-    audit(deps, ctx, reason).catch((auditError: unknown) =>
+    audit(deps, ctx, reason, report.mayHaveReached).catch((auditError: unknown) =>
       ctx.log.error('could not audit that the request was given up', { error: auditError }),
     ),
     tell(deps, ctx, givenUpMessage(report), true).catch((postError: unknown) =>
@@ -116,7 +116,12 @@ async function reopenQuestion(deps: RecordDeps, ctx: RecordContext, asked: strin
   );
 }
 
-function audit(deps: RecordDeps, ctx: RecordContext, reason: string): Promise<void> {
+function audit(
+  deps: RecordDeps,
+  ctx: RecordContext,
+  reason: string,
+  mayHaveBeenDone: boolean,
+): Promise<void> {
   const { request } = ctx;
   return writeAudit(deps.table, {
     requestId: request.requestId,
@@ -130,6 +135,8 @@ function audit(deps: RecordDeps, ctx: RecordContext, reason: string): Promise<vo
     result: 'dead-lettered',
     dryRun: request.dryRun ?? false,
     messageId: ctx.record.messageId,
+    // Stored, not left to the reason's words: the CI gate reads it (exit 5, src/cli/wait.ts).
+    mayHaveBeenDone,
   });
 }
 

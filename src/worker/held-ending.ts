@@ -15,7 +15,7 @@ export interface HeldEnding {
   /** The request whose end this repeats (its change made by another): told "Already done … by request X". */
   replayOf?: string;
   /** Denied, but an earlier attempt may have made the change (replies.ts, `mayHaveBeenDone`). */
-  mayHaveBeenDone?: boolean;
+  mayHaveBeenDone?: boolean | undefined;
   /** A person's answer ends it (answered.ts): who, kept in the audit record (`policy replay` counts it apart). */
   answeredBy?: string;
   /** The release tick ends a stuck wait at its expiry (stuck.ts): kept in the audit record (`policy replay` counts it apart). */
@@ -45,10 +45,12 @@ export function storedEnding(found: FinalOutcome, held: HeldRecord, ending: Held
  * that whoever tells it records it so. Finals written before they were kept have neither: told
  * without them, their words (and no decision inputs) still say so to `policy replay`.
  */
-export function endFlags(end: Pick<HeldEnding, 'answeredBy' | 'stuckExpired'>) {
+export function endFlags(end: Pick<HeldEnding, 'answeredBy' | 'stuckExpired' | 'mayHaveBeenDone'>) {
   return {
     ...(end.answeredBy ? { answeredBy: end.answeredBy } : {}),
     ...(end.stuckExpired ? { stuckExpired: true } : {}),
+    // Whether an attempt may have made the change: stored, read by the CI gate and the headline.
+    ...(end.mayHaveBeenDone === undefined ? {} : { mayHaveBeenDone: end.mayHaveBeenDone }),
   };
 }
 

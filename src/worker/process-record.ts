@@ -26,7 +26,7 @@ import { backOffIfRateLimited, setVisibility } from './defer.js';
 import { RetryLater } from './errors.js';
 import { executeAction } from './execute.js';
 import { stoppedSinceRead } from './executing-gate.js';
-import { endCancelled, finish, type HeldTelling, recordFinalClaimed } from './finish.js';
+import { endCancelled, finish, type HeldTelling, recordFinalClaimed, type StoredEnd } from './finish.js';
 import { tellingIfGivenUp } from './give-up.js';
 import { answeredQuestion } from './hold.js';
 import {
@@ -210,12 +210,16 @@ async function mutate(deps: RecordDeps, ctx: RecordContext, decision: Decision):
   const result: OutcomeResult = outcome.kind === 'done' ? outcome.result : outcome.kind;
   const reason = outcome.kind === 'done' ? `${outcome.reason}; ${decision.reason}` : outcome.reason;
   let telling: HeldTelling | undefined;
-  const stored: StoredOutcome = {
+  // A refusal or a stale phase after an attempt whose answer was lost may be that attempt's change:
+  // stored with the final (what people and the CI gate read), never left to the reason's words.
+  const maybe = outcome.kind === 'done' ? {} : { mayHaveBeenDone: outcome.mayHaveReached };
+  const stored: StoredEnd = {
     result,
     reason,
     rule: decision.rule,
     requestId: request.requestId,
     at: currentDate(deps).toISOString(),
+    ...maybe,
   };
   if (outcome.kind === 'done') {
     // The mutation happened: every later request for this effect is told so, and this request's
@@ -239,7 +243,7 @@ async function mutate(deps: RecordDeps, ctx: RecordContext, decision: Decision):
     const earlier = first ? undefined : await readFinal(deps.table, request.requestId);
     if (earlier) return { kind: 'ended', result: await replay(deps, ctx, earlier) };
   }
-  const done = { rule: decision.rule, dryRun: false, result, reason };
+  const done = { rule: decision.rule, dryRun: false, result, reason, ...maybe };
   return { kind: 'ended', result: await finish(deps, ctx, done, 'executed', telling) };
 }
 

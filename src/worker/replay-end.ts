@@ -60,6 +60,7 @@ export async function replay(deps: RecordDeps, ctx: RecordContext, stored: Store
     reason,
     dryRun: false,
     replayOf: stored.requestId,
+    ...(stored.mayHaveBeenDone === undefined ? {} : { mayHaveBeenDone: stored.mayHaveBeenDone }),
   };
   await finish(deps, ctx, done, 'replayed');
   return 'replayed';

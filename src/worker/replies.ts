@@ -50,8 +50,11 @@ export interface OutcomeReport {
   deferUntil?: Date;
   /** Set when this is a replay of an earlier request's stored outcome (no new API call). */
   replayOf?: string;
-  /** A denial of a request an earlier attempt may have carried out already (`mayHaveBeenDone`). */
-  mayHaveBeenDone?: boolean;
+  /**
+   * An end an earlier attempt may have carried out already: a denial (`mayHaveBeenDone`), a
+   * refusal or a stale phase after an attempt whose answer was lost. As stored with the final.
+   */
+  mayHaveBeenDone?: boolean | undefined;
 }
 
 /** A date Slack renders in the reader's own time zone, with a UTC fallback. */
@@ -89,7 +92,9 @@ function headline(report: OutcomeReport): string {
       return `:warning: Stale: ${what}; the phase is not the trigger's current phase`;
     case 'rejected':
       // A refusal of a retry whose earlier attempt got no answer: that attempt may have done it.
-      return report.mayHaveBeenDone || saysMayHaveReached(report.reason)
+      // As stored with the end; only an end stored before the field was (undefined) is read by its
+      // words (can go 90 days after every deployment stores it: finals expire then).
+      return (report.mayHaveBeenDone ?? saysMayHaveReached(report.reason))
         ? `:warning: The Console API refused to ${what}, but an earlier attempt may have done it`
         : `:x: The Console API refused to ${what}`;
     case 'cancelled':

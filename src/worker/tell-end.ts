@@ -68,6 +68,7 @@ export async function writeAuditFor(
     ...(done.replayOf ? { replayOf: done.replayOf } : {}),
     ...(done.answeredBy ? { answeredBy: done.answeredBy } : {}),
     ...(done.stuckExpired ? { stuckExpired: true } : {}),
+    ...(done.mayHaveBeenDone === undefined ? {} : { mayHaveBeenDone: done.mayHaveBeenDone }),
     // The inputs of this copy's decision, when that decision is what ended it: not a replay, nor
     // another pass's end that no policy decided (a person's answer, the tick's expiry).
     ...(ctx.inputs && !done.replayOf && !done.answeredBy && !done.stuckExpired ? { inputs: ctx.inputs } : {}),
