@@ -53,7 +53,10 @@ it('a refusal after a lost answer that may have been this request is not told as
 
   // The phase is approved, once: by this request's first attempt.
   expect(approvals('trg_5', phase)).toHaveLength(1);
-  expect(await readFinal(bench.table, 'deploy-52-canary')).toMatchObject({ result: 'rejected', mayHaveBeenDone: true });
+  expect(await readFinal(bench.table, 'deploy-52-canary')).toMatchObject({
+    result: 'rejected',
+    mayHaveBeenDone: true,
+  });
   expect(code, err).not.toBe(3);
   expect(code, err).toBe(5);
   expect(err).toContain('may have been done');
@@ -68,7 +71,10 @@ it('a stale end whose own earlier attempt may have approved the phase is not tol
   const { code, err } = await gate('trg_6', phase, 'deploy-53-canary');
 
   expect(approvals('trg_6', phase)).toHaveLength(1);
-  expect(await readFinal(bench.table, 'deploy-53-canary')).toMatchObject({ result: 'stale', mayHaveBeenDone: true });
+  expect(await readFinal(bench.table, 'deploy-53-canary')).toMatchObject({
+    result: 'stale',
+    mayHaveBeenDone: true,
+  });
   expect(code, err).toBe(5);
   expect(err).toContain('may have been this request that approved it');
 });
