@@ -26,6 +26,8 @@ export type StaleSkipReason =
   | 'observation too short'
   | 'paused'
   | 'queued earlier'
+  | 'archived'
+  | 'ended earlier'
   | 'denied earlier'
   | 'invalid config id'
   | 'not in policy'
@@ -141,7 +143,12 @@ function nextAsk(
       };
     return { requestId: staleRequestId(config.configId, config.lastSeen, attempt + 1) };
   }
-  if (final?.result !== 'denied' || final.rule === 'veto') return { reason: 'queued earlier' };
+  if (!final) return { reason: 'queued earlier' };
+  // Ended otherwise: told as what it is, never as still queued (the channel read "queued for
+  // archiving" about a config archived, or refused, days before).
+  if (final.result === 'archived') return { reason: 'archived' };
+  if (final.result !== 'denied' || final.rule === 'veto')
+    return { reason: 'ended earlier', detail: `${final.result} (rule ${final.rule}) at ${final.at}` };
   const again = Date.parse(final.at) + ASK_AGAIN_AFTER_DENIAL_MS;
   if (!(input.now.getTime() >= again))
     return {
@@ -253,6 +260,7 @@ export function planStaleSweep(input: StaleInput): StalePlan {
     }
     const ask = nextAsk(entry, config, input);
     if ('reason' in ask) {
+      if (ask.reason === 'archived') plan.stale.pop(); // done: no longer a stale config in use
       plan.skipped.push({ configId: config.configId, ...ask });
       continue;
     }

@@ -206,8 +206,8 @@ export function staleNotification(summary: RunSummary): string {
   if (s.wouldQueue.length) lines.push(`would queue: ${list(s.wouldQueue)}`);
   const byReason = new Map<string, string[]>();
   for (const skip of s.skipped) {
-    // Configs taken out of the policy stay on the watch set: not news for the channel every run.
-    if (skip.reason !== 'queued earlier' && skip.reason !== 'not in policy')
+    // Configs taken out of the policy, or archived by the sweep, stay on the watch set: not news every run.
+    if (!['queued earlier', 'not in policy', 'archived'].includes(skip.reason))
       byReason.set(skip.reason, [...(byReason.get(skip.reason) ?? []), skip.configId]);
   }
   for (const [reason, ids] of byReason) lines.push(`skipped (${reason}): ${list(ids)}`);

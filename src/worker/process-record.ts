@@ -238,6 +238,9 @@ async function mutate(deps: RecordDeps, ctx: RecordContext, decision: Decision):
     // A refusal (or a stale phase) after an attempt that got no answer keeps the effect's mark:
     // that attempt may have made the change (and so moved the trigger past the phase).
     await giveBack(outcome.mayHaveReached);
+    // A refusal changed nothing: its limit unit goes back, as after a transient failure (a 404 for
+    // a deleted config spent the day's archive). Kept when an earlier attempt may have made the change.
+    if (decision.counter && !outcome.mayHaveReached) await refundCounter(deps.table, decision.counter);
     // A copy of this request ended between our first read and our claim; its call changed
     // nothing and neither did ours (a guard failure is not a mutation): tell its outcome.
     const earlier = first ? undefined : await readFinal(deps.table, request.requestId);

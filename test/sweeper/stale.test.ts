@@ -166,8 +166,8 @@ describe('the stale sweep plan', () => {
       staleRequestId('old', T - 45 * DAY, 1),
     );
     expect(reasons(plan(ended('denied', 'freeze:release', 23))).old).toBe('denied earlier');
-    expect(reasons(plan(ended('denied', 'veto', 48))).old).toBe('queued earlier');
-    expect(reasons(plan(ended('archived', 'actions.archive_config', 48))).old).toBe('queued earlier');
+    expect(reasons(plan(ended('denied', 'veto', 48))).old).toBe('ended earlier');
+    expect(reasons(plan(ended('archived', 'actions.archive_config', 48))).old).toBe('archived');
     expect(reasons(plan()).old).toBe('queued earlier'); // still waiting: no outcome yet
 
     // The second ask's denial counts from its own mark.

@@ -144,8 +144,8 @@ describe('held requests', () => {
 
   it("releases a request over the hourly limit when the counter's next hour begins", async () => {
     const limited = { source: 'ci', id: 'limited' } as const;
-    await bench.send({ triggerId: 'trg_6', phaseId: 'ph_1', requestId: 'limit-a', requestedBy: limited });
-    await bench.send({ triggerId: 'trg_7', phaseId: 'ph_1', requestId: 'limit-b', requestedBy: limited });
+    await bench.send({ triggerId: 'trg_6', phaseId: 'ph_2', requestId: 'limit-a', requestedBy: limited });
+    await bench.send({ triggerId: 'trg_7', phaseId: 'ph_2', requestId: 'limit-b', requestedBy: limited });
     const event = await bench.receive();
     for (const record of event.Records) await bench.run(worker, { Records: [record] });
     const [held] = await listHeld(bench.table);
