@@ -18,14 +18,15 @@ import {
   releaseReached,
   type StoredOutcome,
 } from '../state/effects.js';
-import { markReached, stopExecutingHeld } from '../state/held-gates.js';
+import { stopExecutingHeld } from '../state/held-gates.js';
 import { readRequestState } from '../state/request-state.js';
 import { admit, idTakenRefusal } from './admit.js';
 import { deadLetterRecord } from './dead-letter.js';
-import { backOffIfRateLimited, setVisibility } from './defer.js';
+import { setVisibility } from './defer.js';
 import { RetryLater } from './errors.js';
 import { executeAction } from './execute.js';
 import { stoppedSinceRead } from './executing-gate.js';
+import { failedForNow } from './failed-for-now.js';
 import { endCancelled, finish, type HeldTelling, recordFinalClaimed, type StoredEnd } from './finish.js';
 import { tellingIfGivenUp } from './give-up.js';
 import { answeredQuestion } from './hold.js';
@@ -190,20 +191,13 @@ async function mutate(deps: RecordDeps, ctx: RecordContext, decision: Decision):
 
   const deadline = deps.clock() + ctx.timing.remainingMs() - deps.safetyMarginMs;
   const outcome = await executeAction(deps.client, request, { deadline }, claimed.earlierMayHaveReached);
-  if (outcome.kind === 'transient') {
-    // A call (this one, or an earlier copy's: our gate took over its executing mark) that may
-    // have reached the platform keeps saying it executes: a cancel now could not promise that
-    // nothing changed, so it is refused until the retry ends the request. Calls refused 429 on
-    // every attempt did nothing: the request can be cancelled again.
-    const mayHaveReached = outcome.mayHaveReached || claimed.earlierMayHaveReached;
-    if (mayHaveReached) {
-      await giveBack(true);
-      for (const heldId of heldIds) await markReached(deps.table, heldId, currentDate(deps));
-    } else await letGo();
-    if (decision.counter) await refundCounter(deps.table, decision.counter);
-    await backOffIfRateLimited(deps, ctx, outcome);
-    throw new RetryLater(`transient failure: ${outcome.reason}`, { cause: outcome.error, mayHaveReached });
-  }
+  if (outcome.kind === 'transient')
+    return failedForNow(deps, ctx, decision, outcome, {
+      giveBack,
+      letGo,
+      heldIds,
+      earlierMayHaveReached: claimed.earlierMayHaveReached,
+    });
   // Sent and answered (done, stale or refused); a transient failure is retried and counted then.
   deps.metrics.put('MutationsSent', 1, { Action: request.action }, { requestId: request.requestId });
 

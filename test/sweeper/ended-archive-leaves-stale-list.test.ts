@@ -10,9 +10,9 @@
  * the next day a third config turns stale so the summary changes and is posted again.
  */
 import { describe, expect, it } from 'vitest';
-import { IN_PROGRESS_STATUS } from '../src/sandbox/seed.js';
-import { benchForFile } from './worker/fixture.js';
-import { addStaleLog, benchSweeper, oneArchiveADayPolicy } from './worker/stale-archive.js';
+import { IN_PROGRESS_STATUS } from '../../src/sandbox/seed.js';
+import { benchForFile } from '../worker/fixture.js';
+import { addStaleLog, benchSweeper, oneArchiveADayPolicy } from '../worker/stale-archive.js';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;

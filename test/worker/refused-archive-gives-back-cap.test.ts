@@ -9,9 +9,9 @@
  * worker runs the deleted config's first (404), then the other's.
  */
 import { describe, expect, it } from 'vitest';
-import { listHeld } from '../src/state/held.js';
-import { benchForFile } from './worker/fixture.js';
-import { addStaleLog, benchSweeper, oneArchiveADayPolicy } from './worker/stale-archive.js';
+import { listHeld } from '../../src/state/held.js';
+import { benchForFile } from './fixture.js';
+import { addStaleLog, benchSweeper, oneArchiveADayPolicy } from './stale-archive.js';
 
 const DAY = 86_400_000;
 
