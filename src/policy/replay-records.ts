@@ -43,6 +43,8 @@ export interface RecordedDecision {
   stuckExpired?: boolean;
   /** Whether the decision was a dry run; records without it count `would-mutate` as one. */
   dryRun?: boolean;
+  /** Set on an end whose call may have made the change though it was answered otherwise (src/state/audit.ts). */
+  mayHaveBeenDone?: boolean;
   inputs?: DecisionInputs;
 }
 
@@ -103,4 +105,15 @@ export function replayable(record: RecordedDecision): record is ReplayableRecord
   if (!inputs || typeof inputs !== 'object' || Number.isNaN(Date.parse(inputs.now))) return false;
   if (typeof inputs.pause?.paused !== 'boolean') return false;
   return actionRequestSchemas().actionRequest.safeParse(inputs.request).success;
+}
+
+/**
+ * Whether the record is a call the platform refused without a change: `stale` or `rejected`, and
+ * not one that may have been done by an earlier attempt (kept with the record, or, in records
+ * written before that field, said by its reason).
+ */
+export function refusedCall(record: RecordedDecision): boolean {
+  if (record.result !== 'stale' && record.result !== 'rejected') return false;
+  if (typeof record.mayHaveBeenDone === 'boolean') return !record.mayHaveBeenDone;
+  return !/may have (reached|been)|earlier attempt/.test(record.reason ?? '');
 }

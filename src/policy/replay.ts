@@ -32,6 +32,7 @@ import {
   notADecision,
   type RecordedDecision,
   type ReplayableRecord,
+  refusedCall,
   replayable,
 } from './replay-records.js';
 import type { Policy } from './schema.js';
@@ -162,7 +163,9 @@ export function replayDecisions(
     if (counter && decision.outcome === 'approve' && !decision.dryRun) {
       const used = counted.get(counter.key) ?? 0;
       if (used + 1 > counter.limit) decision = counter.exceeded;
-      else counted.set(counter.key, used + 1);
+      // The platform refused the recorded call (stale, rejected) and changed nothing: the worker
+      // gives that unit back (src/worker/process-record.ts), and so does the replay at that decision.
+      else if (!(now === decidedAt(record) && refusedCall(record))) counted.set(counter.key, used + 1);
     }
     // An ask with no channel to ask in, or too large to ask, is denied, as the worker carries it out.
     return askedWhere(decision, channelOf(record), request);
