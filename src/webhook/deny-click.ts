@@ -13,6 +13,7 @@ import { ephemeral, section } from './blocks.js';
 import { type Click, type InteractionResult, refusal, replaced } from './click.js';
 import { settleBy } from './deadline.js';
 import type { WebhookDeps } from './deps.js';
+import { firstDeliveryMark } from './first-delivery.js';
 import { lookAfterVeto, lookAgainNow } from './open-question.js';
 
 /**
@@ -39,9 +40,8 @@ export async function denyRetried(
   reply: Click['reply'],
 ): Promise<InteractionResult | undefined> {
   if (!button.requestId) return undefined;
-  const earlier = await settleBy(deps.queued.find(denyMarkId(button.requestId, userId)), deadline, now);
-  if (!earlier.settled || !('value' in earlier) || earlier.value !== denyMarkValue(deps, button))
-    return undefined;
+  const earlier = await firstDeliveryMark(deps, denyMarkId(button.requestId, userId), deadline, now);
+  if (earlier !== denyMarkValue(deps, button)) return undefined;
   const dry = isDryRun(deps.policy, button) ? '[dry run] ' : '';
   const text = `${dry}Slack sent your Deny of ${actionWords(button)} again; it was already taken: its veto is recorded, and the question ends at its next check (within a minute; while automation is paused, once it is resumed) if it has not ended already. Nothing was written a second time.`;
   await reply.send({ ...ephemeral(text, [section(`:no_entry: ${text}`)]), replace_original: false });

@@ -17,6 +17,7 @@ import { code, contextLine, ephemeral, escapeMrkdwn, problem, section, table } f
 import type { Command } from './commands.js';
 import { type ShortAnswer, settleBy, settledOrAnswer } from './deadline.js';
 import type { CancelLost, WebhookDeps } from './deps.js';
+import { firstDeliveryMark } from './first-delivery.js';
 
 const PAGE_SIZE = 10;
 
@@ -173,9 +174,8 @@ export async function answerCancel(
   // cancel did it: its mark (below) is looked for first. A retry whose first delivery recorded
   // nothing (or that cannot tell in time) is taken as the cancel.
   if (delivery.retry) {
-    const earlier = await settleBy(deps.queued.find(delivery.requestId), deadline, now);
-    if (earlier.settled && 'value' in earlier && earlier.value === cancelMarkValue(command.requestId))
-      return cancelRetryReply(command.requestId);
+    const earlier = await firstDeliveryMark(deps, delivery.requestId, deadline, now);
+    if (earlier === cancelMarkValue(command.requestId)) return cancelRetryReply(command.requestId);
   }
   const at = new Date(now());
   const by = `slack:${userId}`;

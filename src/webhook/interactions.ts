@@ -19,6 +19,7 @@ import { settleBy } from './deadline.js';
 import { deny, denyRetried } from './deny-click.js';
 import type { WebhookDeps } from './deps.js';
 import { MalformedSlackRequestError } from './errors.js';
+import { firstDeliveryMark } from './first-delivery.js';
 import { enqueue, responseUrlOf, SIGNING_AGAIN_TEXT, SIGNING_FAILED_TEXT } from './mutations.js';
 import { answerQuestion, openQuestion } from './open-question.js';
 import { replier } from './reply.js';
@@ -164,8 +165,7 @@ async function approveRetried(
 ): Promise<InteractionResult | undefined> {
   if (!button.requestId) return undefined;
   const requestId = approvedRequestId(button, userId);
-  const earlier = await settleBy(deps.queued.find(requestId), deadline, now);
-  if (!earlier.settled || !('value' in earlier) || earlier.value === undefined) return undefined;
+  if ((await firstDeliveryMark(deps, requestId, deadline, now)) === undefined) return undefined;
   // The first delivery's copy carries this same reply URL (the same body), when it is usable.
   const { reply: _asked, ...asked } = button;
   const copy: ActionRequest = responseUrl

@@ -8,6 +8,7 @@ import { code, contextLine, ephemeral, escapeMrkdwn, problem, type SlackReply, s
 import { type Command, type CommandName, commandSpec, parseCommand } from './commands.js';
 import { settleBy } from './deadline.js';
 import type { WebhookDeps } from './deps.js';
+import { firstDeliveryMark } from './first-delivery.js';
 import { answerCancel, answerHeld } from './held.js';
 import {
   buildActionRequest,
@@ -134,8 +135,7 @@ async function queueMutation(
   // first delivery never reached the queue (or we cannot tell): queue it now with that id;
   // were it a second copy after all, the worker recognises it by the id and acts once.
   if (ctx.retry) {
-    const earlier = await settleBy(deps.queued.find(ctx.requestId), deadline, now);
-    if (earlier.settled && 'value' in earlier && earlier.value !== undefined)
+    if ((await firstDeliveryMark(deps, ctx.requestId, deadline, now)) !== undefined)
       return { reply: retryReply(ctx.requestId), outcome: 'retry_ignored', command: command.name };
   }
   const request = buildActionRequest(command, {
@@ -186,8 +186,7 @@ async function switchPause(
   // switch another person made in between (a resume retried after an incident's pause). A retry
   // whose first delivery wrote nothing (or that cannot tell) writes it now, as a mutation is queued.
   if (ctx.retry) {
-    const earlier = await settleBy(deps.queued.find(ctx.requestId), deadline, now);
-    if (earlier.settled && 'value' in earlier && earlier.value !== undefined)
+    if ((await firstDeliveryMark(deps, ctx.requestId, deadline, now)) !== undefined)
       return {
         reply: switchRetryReply(command.name, ctx.requestId),
         outcome: 'retry_ignored',
