@@ -1,6 +1,7 @@
 /** Policies and requests for the policy tests: one Berlin policy that exercises every branch. */
 import type { ActionRequest } from '../../src/actions/request.js';
 import { parsePolicy } from '../../src/policy/parse.js';
+import type { RecordedDecision } from '../../src/policy/replay.js';
 import type { Policy, PolicyInput, TimeWindow } from '../../src/policy/schema.js';
 
 export const OFFICE_HOURS: TimeWindow[] = [
@@ -111,4 +112,35 @@ export function disableRequest(overrides: Overrides = {}): ActionRequest {
     requestedAt: '2026-11-23T08:00:00Z',
     ...overrides,
   } as ActionRequest;
+}
+
+/**
+ * An audit record of a CI approval of phase `requestId` of trg_1, decided at `decidedAt` (its
+ * inputs' `now`, requested then too), as `policy replay` reads it; `at` (written) defaults to it.
+ */
+export function ciApprovalRecord(
+  record: Pick<RecordedDecision, 'requestId' | 'result' | 'rule' | 'target'> & Partial<RecordedDecision>,
+  decidedAt: string,
+  inputs: { channel?: boolean } = {},
+): RecordedDecision {
+  return {
+    at: decidedAt,
+    action: 'approve_phase',
+    requester: 'ci:deploy.yml',
+    ...record,
+    inputs: {
+      request: {
+        version: 1,
+        action: 'approve_phase',
+        triggerId: 'trg_1',
+        phaseId: record.requestId,
+        requestedBy: { source: 'ci', id: 'deploy.yml' },
+        requestedAt: decidedAt,
+        requestId: record.requestId,
+      } as NonNullable<RecordedDecision['inputs']>['request'],
+      now: decidedAt,
+      pause: { paused: false },
+      ...inputs,
+    },
+  };
 }

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type RecordedDecision, replayDecisions } from '../../src/policy/replay.js';
-import { policyWith, testPolicyInput } from './fixtures.js';
+import { ciApprovalRecord, policyWith, testPolicyInput } from './fixtures.js';
 
 /** The test policy with its CI rule limited to one approval an hour. */
 const onePerHour = policyWith({
@@ -20,28 +20,11 @@ const onePerHour = policyWith({
 });
 
 function record(requestId: string, decidedAt: string, writtenAt: string, result: string): RecordedDecision {
-  return {
-    requestId,
-    at: writtenAt,
-    action: 'approve_phase',
-    target: `trg_1/${requestId}`,
-    requester: 'ci:deploy.yml',
-    rule: 'CI in office hours',
-    result,
-    inputs: {
-      request: {
-        version: 1,
-        action: 'approve_phase',
-        triggerId: 'trg_1',
-        phaseId: requestId,
-        requestedBy: { source: 'ci', id: 'deploy.yml' },
-        requestedAt: decidedAt,
-        requestId,
-      } as NonNullable<RecordedDecision['inputs']>['request'],
-      now: decidedAt,
-      pause: { paused: false },
-    },
-  };
+  const target = `trg_1/${requestId}`;
+  return ciApprovalRecord(
+    { requestId, target, rule: 'CI in office hours', result, at: writtenAt },
+    decidedAt,
+  );
 }
 
 describe('policy replay orders records by decision time', () => {

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../src/policy/parse.js';
 import { type RecordedDecision, replayDecisions } from '../../src/policy/replay.js';
 import { delayWords, MAX_LOOKS, nextLookAt } from '../../src/policy/replay-follow.js';
+import { ciApprovalRecord } from './fixtures.js';
 
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
@@ -36,29 +37,8 @@ function officeHours(options: { maxPerHour?: number; maxDeferHours?: number } = 
 
 /** The old worker approved `requestId` at once at `at` (requested then too). */
 function approvedAt(requestId: string, at: string): RecordedDecision {
-  return {
-    requestId,
-    at,
-    action: 'approve_phase',
-    target: `trigger trg_1 phase ${requestId}`,
-    requester: 'ci:deploy.yml',
-    rule: 'CI',
-    result: 'approved',
-    inputs: {
-      request: {
-        version: 1,
-        action: 'approve_phase',
-        triggerId: 'trg_1',
-        phaseId: requestId,
-        requestedBy: { source: 'ci', id: 'deploy.yml' },
-        requestedAt: at,
-        requestId,
-      } as NonNullable<RecordedDecision['inputs']>['request'],
-      now: at,
-      pause: { paused: false },
-      channel: true,
-    },
-  };
+  const target = `trigger trg_1 phase ${requestId}`;
+  return ciApprovalRecord({ requestId, target, rule: 'CI', result: 'approved' }, at, { channel: true });
 }
 
 const row = (report: ReturnType<typeof replayDecisions>, id: string) =>

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type RecordedDecision, replayDecisions } from '../../src/policy/replay.js';
-import { policyWith, testPolicyInput } from './fixtures.js';
+import { ciApprovalRecord, policyWith, testPolicyInput } from './fixtures.js';
 
 /** The test policy with its CI rule limited to one approval an hour. */
 const onePerHour = policyWith({
@@ -19,29 +19,8 @@ const onePerHour = policyWith({
 });
 
 function record(requestId: string, decidedAt: string, result: string, extra: Partial<RecordedDecision> = {}) {
-  return {
-    requestId,
-    at: decidedAt,
-    action: 'approve_phase',
-    target: `trg_1/${requestId}`,
-    requester: 'ci:deploy.yml',
-    rule: 'CI in office hours',
-    result,
-    ...extra,
-    inputs: {
-      request: {
-        version: 1,
-        action: 'approve_phase',
-        triggerId: 'trg_1',
-        phaseId: requestId,
-        requestedBy: { source: 'ci', id: 'deploy.yml' },
-        requestedAt: decidedAt,
-        requestId,
-      } as NonNullable<RecordedDecision['inputs']>['request'],
-      now: decidedAt,
-      pause: { paused: false },
-    },
-  } satisfies RecordedDecision;
+  const target = `trg_1/${requestId}`;
+  return ciApprovalRecord({ requestId, target, rule: 'CI in office hours', result, ...extra }, decidedAt);
 }
 
 describe('policy replay and a call the platform refused', () => {
