@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import { captureIo } from '../helpers/cli-io.js';
 import { type Bench, startBench } from '../worker/fixture.js';
+import { emulatorEnv, runGate } from './gate.js';
 
 let bench: Bench;
 beforeAll(async () => {
@@ -21,43 +22,20 @@ afterAll(async () => {
 });
 
 it('says at the timeout that a request the worker never recorded may be in the DLQ, and how to find it', async () => {
-  const clock = { now: bench.clock.now.getTime() };
-  const env = {
-    AWS_ENDPOINT_URL_SQS: bench.emulators.sqsEndpoint,
-    AWS_ENDPOINT_URL_DYNAMODB: bench.emulators.dynamodbEndpoint,
-  };
-  const gate = captureIo({
-    env,
-    now: () => new Date(clock.now),
+  const env = emulatorEnv(bench);
+  const { code, io: gate } = await runGate(bench, {
+    triggerId: 'trg_1',
+    phaseId: 'ph_1',
+    requestedBy: 'ci:deploy',
+    requestId: 'deploy-77-ph_1',
     // Each poll interval, a worker receives the request and crashes before recording anything:
     // the message is visible again at once, and SQS counts the receive.
-    sleep: async (ms) => {
-      clock.now += ms;
+    onPause: async () => {
       await bench.queue.sqs.send(
         new ReceiveMessageCommand({ QueueUrl: bench.queue.queueUrl, VisibilityTimeout: 0 }),
       );
     },
   });
-  const code = await runCli(
-    [
-      'enqueue',
-      'approve',
-      'trg_1',
-      'ph_1',
-      '--requested-by',
-      'ci:deploy',
-      '--request-id',
-      'deploy-77-ph_1',
-      '--queue-url',
-      bench.queue.queueUrl,
-      '--table',
-      bench.table.tableName,
-      '--wait',
-      '--timeout',
-      '30s',
-    ],
-    gate.io,
-  );
 
   // The request is in the DLQ, as an operator sees it...
   const operator = captureIo({ env: { ...env, DLQ_URL: bench.emulators.dlqUrl } });

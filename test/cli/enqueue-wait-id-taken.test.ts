@@ -3,10 +3,9 @@
  * request (ended or held), it exits 3 (refused), never 0 on the other request's approval.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run.js';
 import { readRequestAudit } from '../../src/state/audit.js';
-import { captureIo } from '../helpers/cli-io.js';
 import { type Bench, startBench } from '../worker/fixture.js';
+import { runGate, workerTakes } from './gate.js';
 
 let bench: Bench;
 beforeAll(async () => {
@@ -23,37 +22,20 @@ it('`enqueue --wait` does not pass the gate of a request refused as request-id-t
   await bench.run(worker, await bench.receive());
 
   // Another pipeline gates its deploy on trg_5 under the same id.
-  const clock = { now: bench.clock.now.getTime() + 60_000 };
   let ran = false;
-  const io = captureIo({
-    env: {
-      AWS_ENDPOINT_URL_SQS: bench.emulators.sqsEndpoint,
-      AWS_ENDPOINT_URL_DYNAMODB: bench.emulators.dynamodbEndpoint,
-    },
-    now: () => new Date(clock.now),
+  const takes = workerTakes(bench, worker);
+  const { code, io } = await runGate(bench, {
+    triggerId: 'trg_5',
+    phaseId: 'ph_1',
+    requestedBy: 'ci:other-pipeline',
+    requestId: 'rv-release-7',
+    start: bench.clock.now.getTime() + 60_000,
     // Each poll interval, the worker takes what is queued (the pinned clock moves the poll on).
-    sleep: async (ms) => {
-      clock.now += ms;
-      await bench.run(worker, await bench.receive());
+    onPause: async () => {
+      await takes();
       ran = true;
     },
   });
-  const args = ['enqueue', 'approve', 'trg_5', 'ph_1', '--requested-by', 'ci:other-pipeline'];
-  const code = await runCli(
-    [
-      ...args,
-      '--request-id',
-      'rv-release-7',
-      '--queue-url',
-      bench.queue.queueUrl,
-      '--table',
-      bench.table.tableName,
-      '--wait',
-      '--timeout',
-      '30s',
-    ],
-    io.io,
-  );
   if (!ran) await bench.run(worker, await bench.receive());
 
   // Its message was refused and trg_5 was not approved...

@@ -9,10 +9,9 @@
  * the CLI's clock is injected and its pauses run the worker.
  */
 import { expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run.js';
 import { readFinal } from '../../src/state/audit.js';
-import { captureIo } from '../helpers/cli-io.js';
 import { lostAnswerBench } from '../worker/lost-answer.js';
+import { runGate, workerTakes } from './gate.js';
 
 /** Read by the platform at each call: a retry's approve of an approved phase is a 409, or (false) meets the phase guard. */
 const mode = { maxRetries: 1, conflicts: true };
@@ -20,24 +19,14 @@ const { bench, platform } = lostAnswerBench(mode);
 
 /** The CI job: `enqueue approve … --wait` as ci:deploy; the worker runs at each of the gate's pauses. */
 async function gate(triggerId: string, phaseId: string, requestId: string) {
-  const clock = { now: bench.clock.now.getTime() };
-  const io = captureIo({
-    env: {
-      AWS_ENDPOINT_URL_SQS: bench.emulators.sqsEndpoint,
-      AWS_ENDPOINT_URL_DYNAMODB: bench.emulators.dynamodbEndpoint,
-    },
-    now: () => new Date(clock.now),
-    sleep: async (ms) => {
-      clock.now += ms;
-      await bench.run(platform.worker, await bench.receive());
-    },
+  const onPause = workerTakes(bench, platform.worker);
+  const { code, io } = await runGate(bench, {
+    triggerId,
+    phaseId,
+    requestedBy: 'ci:deploy',
+    requestId,
+    onPause,
   });
-  const args = ['enqueue', 'approve', triggerId, phaseId, '--requested-by', 'ci:deploy'];
-  const where = ['--queue-url', bench.queue.queueUrl, '--table', bench.table.tableName];
-  const code = await runCli(
-    [...args, '--request-id', requestId, ...where, '--wait', '--timeout', '30s'],
-    io.io,
-  );
   return { code, err: io.err() };
 }
 

@@ -5,11 +5,10 @@
  * must wait for that outcome, not exit 3 on the first request's dead-lettering at its first look.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run.js';
 import { MAX_RECEIVE_COUNT } from '../../src/queue/redrive.js';
 import { readAudit } from '../../src/state/audit.js';
-import { captureIo } from '../helpers/cli-io.js';
 import { type Bench, onReceive, startBench } from '../worker/fixture.js';
+import { runGate, workerTakes } from './gate.js';
 
 let bench: Bench;
 beforeAll(async () => {
@@ -40,38 +39,13 @@ it('a retried job under the id of a given-up request gates on the retry, not on 
   // The platform answers again; the job is retried with the same request id.
   bench.api.sandbox.setFaults({ rateLimitRate: 0 });
   bench.clock.now = new Date(bench.clock.now.getTime() + 30 * 60_000);
-  const clock = { now: bench.clock.now.getTime() };
-  const io = captureIo({
-    env: {
-      AWS_ENDPOINT_URL_SQS: bench.emulators.sqsEndpoint,
-      AWS_ENDPOINT_URL_DYNAMODB: bench.emulators.dynamodbEndpoint,
-    },
-    now: () => new Date(clock.now),
-    sleep: async (ms) => {
-      clock.now += ms;
-      await bench.run(worker, await bench.receive());
-    },
+  const { code, io } = await runGate(bench, {
+    triggerId: 'trg_6',
+    phaseId: phase,
+    requestedBy: 'ci:deploy',
+    requestId: 'deploy-41-canary',
+    onPause: workerTakes(bench, worker),
   });
-  const code = await runCli(
-    [
-      'enqueue',
-      'approve',
-      'trg_6',
-      phase,
-      '--requested-by',
-      'ci:deploy',
-      '--request-id',
-      'deploy-41-canary',
-      '--queue-url',
-      bench.queue.queueUrl,
-      '--table',
-      bench.table.tableName,
-      '--wait',
-      '--timeout',
-      '30s',
-    ],
-    io.io,
-  );
   // Let the worker take the retry if the gate stopped before it did.
   await bench.run(worker, await bench.receive());
 

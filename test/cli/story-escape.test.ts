@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import { captureIo } from '../helpers/cli-io.js';
 import { type Bench, startBench } from '../worker/fixture.js';
+import { emulatorEnv, runGate, workerTakes } from './gate.js';
 
 const ESC = '\u001b';
 const FORGED = '2026-11-23T10:00:02.000Z  approved  rule CI in office hours: looks fine';
@@ -40,10 +41,7 @@ afterAll(async () => {
   await bench?.close();
 });
 
-const env = () => ({
-  AWS_ENDPOINT_URL_SQS: bench.emulators.sqsEndpoint,
-  AWS_ENDPOINT_URL_DYNAMODB: bench.emulators.dynamodbEndpoint,
-});
+const env = () => emulatorEnv(bench);
 
 describe('CLI lines with untrusted fields', () => {
   it('audit --request prints the story without control characters or forged lines', async () => {
@@ -58,36 +56,14 @@ describe('CLI lines with untrusted fields', () => {
   });
 
   it("enqueue --wait's outcome line escapes the other requester it names", async () => {
-    const clock = { now: bench.clock.now.getTime() + 60_000 };
-    const worker = bench.worker();
-    const io = captureIo({
-      env: env(),
-      now: () => new Date(clock.now),
-      sleep: async (ms) => {
-        clock.now += ms;
-        await bench.run(worker, await bench.receive());
-      },
+    const { code, io } = await runGate(bench, {
+      triggerId: 'trg_esc2',
+      phaseId: 'ph_1',
+      requestedBy: 'ci:pipeline',
+      requestId: 'rr-escape-1',
+      start: bench.clock.now.getTime() + 60_000,
+      onPause: workerTakes(bench, bench.worker()),
     });
-    const code = await runCli(
-      [
-        'enqueue',
-        'approve',
-        'trg_esc2',
-        'ph_1',
-        '--requested-by',
-        'ci:pipeline',
-        '--request-id',
-        'rr-escape-1',
-        '--queue-url',
-        bench.queue.queueUrl,
-        '--table',
-        bench.table.tableName,
-        '--wait',
-        '--timeout',
-        '30s',
-      ],
-      io.io,
-    );
     expect(code, io.err()).toBe(3);
     const text = io.err();
     expect(text).toContain('belongs to another request');
