@@ -15,13 +15,7 @@ import { readFinal } from '../../src/state/audit.js';
 import { loadLastSeen } from '../../src/state/last-seen.js';
 import { releaseHeld } from '../../src/worker/release.js';
 import { benchForFile } from './fixture.js';
-import {
-  addStaleLog,
-  benchSweeper,
-  oneArchiveADayPolicy,
-  releaseTick,
-  sweepAndHoldOne,
-} from './stale-archive.js';
+import { holdOneStaleArchive, releaseTick } from './stale-archive.js';
 
 const HOUR = 3_600_000;
 
@@ -29,15 +23,10 @@ const bench = benchForFile({ sandbox: { eventCount: 0 } });
 
 describe('a stale-config archive held by the worker', () => {
   it('is not executed once the config has been exposed again', async () => {
-    const t0 = bench.clock.now.getTime(); // 2026-11-23T10:00:00Z
-    const policyInput = oneArchiveADayPolicy(bench);
-    addStaleLog(bench, t0, ['feature_tour', 'api_timeout_ms']);
-    const sweeper = benchSweeper(bench, policyInput);
-    const worker = bench.worker({ policy: policyInput });
+    // The sweep at t0 (2026-11-23T10:00:00Z) finds both stale and queues both; the worker
+    // archives one, holds the other.
+    const { t0, sweeper, worker, held, heldConfig } = await holdOneStaleArchive(bench);
     const tick = releaseTick(bench);
-
-    // The sweep at t0 finds both stale and queues both; the worker archives one, holds the other.
-    const { held, heldConfig } = await sweepAndHoldOne(bench, sweeper, worker, t0);
 
     // Two hours later the held config is in use again, and the sweeper records the exposure.
     bench.clock.now = new Date(t0 + 2 * HOUR);

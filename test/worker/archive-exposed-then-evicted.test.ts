@@ -10,13 +10,7 @@ import { readFinal } from '../../src/state/audit.js';
 import { loadLastSeen } from '../../src/state/last-seen.js';
 import { releaseHeld } from '../../src/worker/release.js';
 import { benchForFile } from './fixture.js';
-import {
-  benchEvents,
-  benchSweeper,
-  oneArchiveADayPolicy,
-  releaseTick,
-  sweepAndHoldOne,
-} from './stale-archive.js';
+import { holdOneStaleArchive, releaseTick } from './stale-archive.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -25,26 +19,24 @@ const bench = benchForFile({ sandbox: { eventCount: 0 } });
 
 describe('a held stale-config archive whose config was exposed again', () => {
   it('is not executed after the config’s entry was evicted from the last-seen index', async () => {
-    const t0 = bench.clock.now.getTime(); // 2026-11-23T10:00:00Z
-    const policyInput = oneArchiveADayPolicy(bench);
     // Two configs unused for 40 days, one in use, and page views every two days (observation
     // counts from history without a silence of more than 3 days).
-    bench.api.sandbox.addEvents([
-      { timestamp: t0 - 40 * DAY, name: 'config_exposure', metadata: { config: 'feature_tour' } },
-      { timestamp: t0 - 40 * DAY + 1, name: 'config_exposure', metadata: { config: 'api_timeout_ms' } },
-      { timestamp: t0 - 2 * HOUR, name: 'config_exposure', metadata: { config: 'checkout_banner' } },
-      ...Array.from({ length: 21 }, (_, i) => ({
-        timestamp: t0 - 41 * DAY + i * 2 * DAY,
-        name: 'page_view',
-      })),
-    ]);
+    const addLog = (t0: number) =>
+      bench.api.sandbox.addEvents([
+        { timestamp: t0 - 40 * DAY, name: 'config_exposure', metadata: { config: 'feature_tour' } },
+        { timestamp: t0 - 40 * DAY + 1, name: 'config_exposure', metadata: { config: 'api_timeout_ms' } },
+        { timestamp: t0 - 2 * HOUR, name: 'config_exposure', metadata: { config: 'checkout_banner' } },
+        ...Array.from({ length: 21 }, (_, i) => ({
+          timestamp: t0 - 41 * DAY + i * 2 * DAY,
+          name: 'page_view',
+        })),
+      ]);
     // An index of 5 ids: the log's 3 configs and a few more (10,000 deployed).
-    const sweeper = benchSweeper(bench, policyInput, benchEvents(bench), { lastSeenMaxIds: 5 });
-    const worker = bench.worker({ policy: policyInput });
+    const extra = { lastSeenMaxIds: 5 };
+    // The sweep at t0 (2026-11-23T10:00:00Z) queues both archives; the worker archives one, holds
+    // the other (maxPerDay 1).
+    const { t0, sweeper, worker, held, heldConfig } = await holdOneStaleArchive(bench, { addLog, extra });
     const tick = releaseTick(bench);
-
-    // The sweep at t0 queues both archives; the worker archives one, holds the other (maxPerDay 1).
-    const { held, heldConfig } = await sweepAndHoldOne(bench, sweeper, worker, t0);
 
     // Two hours later the held config is in use again; right after, a client logs user ids as
     // config ids, and the index evicts the ids seen longest ago: the held config's among them.

@@ -8,17 +8,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { writeReadUpTo } from '../../src/state/sweep-cursor.js';
-import type { EventsSource } from '../../src/sweeper/types.js';
 import { releaseHeld } from '../../src/worker/release.js';
 import { benchForFile } from './fixture.js';
-import {
-  addStaleLog,
-  benchEvents,
-  benchSweeper,
-  oneArchiveADayPolicy,
-  releaseTick,
-  sweepAndHoldOne,
-} from './stale-archive.js';
+import { failingEvents, holdOneStaleArchive, releaseTick, sweepAt } from './stale-archive.js';
 
 const HOUR = 3_600_000;
 const FUTURE = new Date('2030-01-01T00:00:00.000Z');
@@ -27,20 +19,10 @@ const bench = benchForFile({ sandbox: { eventCount: 0 } });
 
 describe('a held stale-config archive after a run at a far-future time', () => {
   it('waits while the sweeper cannot read the log, although that run said it read up to 2030', async () => {
-    const t0 = bench.clock.now.getTime(); // 2026-11-23T10:00:00Z
-    const policyInput = oneArchiveADayPolicy(bench);
-    addStaleLog(bench, t0, ['feature_tour', 'api_timeout_ms']);
-    const api = benchEvents(bench);
     let readable = true;
-    const events: EventsSource = {
-      list(params, options) {
-        if (!readable) return Promise.reject(new Error('GET /events: 503'));
-        return api.list(params, options);
-      },
-    };
-    const sweeper = benchSweeper(bench, policyInput, events);
-    const worker = bench.worker({ policy: policyInput });
-    const { held, heldConfig } = await sweepAndHoldOne(bench, sweeper, worker, t0);
+    const events = failingEvents(bench, () => !readable);
+    // t0: 2026-11-23T10:00:00Z
+    const { t0, sweeper, worker, held, heldConfig } = await holdOneStaleArchive(bench, { events });
 
     // An hour later an operator's test event named 2030: that run read the log "up to 2030".
     await writeReadUpTo(bench.table, FUTURE.getTime(), FUTURE);
@@ -50,8 +32,7 @@ describe('a held stale-config archive after a run at a far-future time', () => {
       { timestamp: t0 + 2 * HOUR, name: 'config_exposure', metadata: { config: heldConfig } },
     ]);
     for (const at of [t0 + 2 * HOUR, t0 + 8 * HOUR]) {
-      bench.clock.now = new Date(at);
-      const run = await sweeper.run({ now: new Date(at), remainingMs: 60_000 });
+      const run = await sweepAt(bench, sweeper, at);
       expect(run.stop).toBe('error');
     }
 

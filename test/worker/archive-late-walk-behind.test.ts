@@ -9,17 +9,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { listHeld } from '../../src/state/held.js';
-import type { EventsSource } from '../../src/sweeper/types.js';
 import { releaseHeld } from '../../src/worker/release.js';
 import { benchForFile } from './fixture.js';
-import {
-  addStaleLog,
-  benchEvents,
-  benchSweeper,
-  oneArchiveADayPolicy,
-  releaseTick,
-  sweepAndHoldOne,
-} from './stale-archive.js';
+import { failingEvents, holdOneStaleArchive, releaseTick, sweepAt } from './stale-archive.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -28,26 +20,13 @@ const bench = benchForFile({ sandbox: { eventCount: 0 } });
 
 describe('a held stale-config archive while the late-exposure walk fails', () => {
   it('is not executed although the sweeper’s own walk reads on time', async () => {
-    const t0 = bench.clock.now.getTime(); // 2026-11-23T10:00:00Z
-    const policyInput = oneArchiveADayPolicy(bench);
-    addStaleLog(bench, t0, ['feature_tour', 'api_timeout_ms']);
     // Listed newest first: the sweeper's walk reads the top pages, the late walk, 6 hours behind,
     // deeper ones (from page 3 on here).
     let lateFails = false;
-    const api = benchEvents(bench);
-    const events: EventsSource = {
-      list(params, options) {
-        if (lateFails && params.page >= 3) return Promise.reject(new Error('GET /events: 503'));
-        return api.list(params, options);
-      },
-    };
-    const sweeper = benchSweeper(bench, policyInput, events);
-    const run = async (at: number) => {
-      bench.clock.now = new Date(at);
-      return sweeper.run({ now: new Date(at), remainingMs: 60_000 });
-    };
-    const worker = bench.worker({ policy: policyInput });
-    const { held, heldConfig } = await sweepAndHoldOne(bench, sweeper, worker, t0);
+    const events = failingEvents(bench, (params) => lateFails && params.page >= 3);
+    // t0: 2026-11-23T10:00:00Z
+    const { t0, sweeper, worker, held, heldConfig } = await holdOneStaleArchive(bench, { events });
+    const run = (at: number) => sweepAt(bench, sweeper, at);
 
     // Page views every 5 seconds from 10:20 to 12:00, read by the sweeper at 12:00.
     bench.api.sandbox.addEvents(

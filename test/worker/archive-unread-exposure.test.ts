@@ -6,17 +6,9 @@
  * (src/policy/stale-sweep.ts), and then the exposure denies the archive.
  */
 import { describe, expect, it } from 'vitest';
-import type { EventsSource } from '../../src/sweeper/types.js';
 import { releaseHeld } from '../../src/worker/release.js';
 import { benchForFile } from './fixture.js';
-import {
-  addStaleLog,
-  benchEvents,
-  benchSweeper,
-  oneArchiveADayPolicy,
-  releaseTick,
-  sweepAndHoldOne,
-} from './stale-archive.js';
+import { failingEvents, holdOneStaleArchive, releaseTick, sweepAt } from './stale-archive.js';
 
 const HOUR = 3_600_000;
 
@@ -24,20 +16,10 @@ const bench = benchForFile({ sandbox: { eventCount: 0 } });
 
 describe('a held stale-config archive while the sweeper cannot read the event log', () => {
   it('is not executed although an exposure logged since was never read', async () => {
-    const t0 = bench.clock.now.getTime(); // 2026-11-23T10:00:00Z
-    const policyInput = oneArchiveADayPolicy(bench);
-    addStaleLog(bench, t0, ['feature_tour', 'api_timeout_ms']);
-    const api = benchEvents(bench);
     let readable = true;
-    const events: EventsSource = {
-      list(params, options) {
-        if (!readable) return Promise.reject(new Error('GET /events: 503'));
-        return api.list(params, options);
-      },
-    };
-    const sweeper = benchSweeper(bench, policyInput, events);
-    const worker = bench.worker({ policy: policyInput });
-    const { held, heldConfig } = await sweepAndHoldOne(bench, sweeper, worker, t0);
+    const events = failingEvents(bench, () => !readable);
+    // t0: 2026-11-23T10:00:00Z
+    const { t0, sweeper, worker, held, heldConfig } = await holdOneStaleArchive(bench, { events });
 
     // From now on every sweeper run fails to read; the held config is exposed two hours later.
     readable = false;
@@ -45,8 +27,7 @@ describe('a held stale-config archive while the sweeper cannot read the event lo
       { timestamp: t0 + 2 * HOUR, name: 'config_exposure', metadata: { config: heldConfig } },
     ]);
     for (const at of [t0 + 2 * HOUR, t0 + 8 * HOUR]) {
-      bench.clock.now = new Date(at);
-      const run = await sweeper.run({ now: new Date(at), remainingMs: 60_000 });
+      const run = await sweepAt(bench, sweeper, at);
       expect(run.stop).toBe('error');
     }
 

@@ -103,3 +103,45 @@ export function releaseTick(bench: Bench): ReleaseDeps {
     signer: createRequesterSigner(async () => bench.requesterKeys),
   };
 }
+
+/** The bench's event log, failing (a 503) each read for which `fails` says so at the time of the read. */
+export function failingEvents(
+  bench: Bench,
+  fails: (params: Parameters<EventsSource['list']>[0]) => boolean,
+): EventsSource {
+  const api = benchEvents(bench);
+  return {
+    list(params, options) {
+      if (fails(params)) return Promise.reject(new Error('GET /events: 503'));
+      return api.list(params, options);
+    },
+  };
+}
+
+/** A sweeper run at `at`, the bench's clock moved there first. */
+export function sweepAt(bench: Bench, sweeper: ReturnType<typeof benchSweeper>, at: number) {
+  bench.clock.now = new Date(at);
+  return sweeper.run({ now: new Date(at), remainingMs: 60_000 });
+}
+
+/**
+ * The start the stale-archive tests share: at the bench's `t0`, under `oneArchiveADayPolicy`, the
+ * log `addLog` writes (`addStaleLog` of feature_tour and api_timeout_ms by default), a sweeper over
+ * `events` (with `extra` deps) and a worker; the sweep at `t0` holds one archive (`sweepAndHoldOne`).
+ */
+export async function holdOneStaleArchive(
+  bench: Bench,
+  options: {
+    events?: EventsSource;
+    extra?: Partial<SweeperDeps>;
+    addLog?: (t0: number) => void;
+  } = {},
+) {
+  const t0 = bench.clock.now.getTime();
+  const policyInput = oneArchiveADayPolicy(bench);
+  (options.addLog ?? ((at) => addStaleLog(bench, at, ['feature_tour', 'api_timeout_ms'])))(t0);
+  const sweeper = benchSweeper(bench, policyInput, options.events ?? benchEvents(bench), options.extra);
+  const worker = bench.worker({ policy: policyInput });
+  const { held, heldConfig } = await sweepAndHoldOne(bench, sweeper, worker, t0);
+  return { t0, sweeper, worker, held, heldConfig };
+}
