@@ -6,20 +6,14 @@
  * request may be there and how an operator finds it, rather than "still held: queued".
  */
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import { captureIo } from '../helpers/cli-io.js';
-import { type Bench, startBench } from '../worker/fixture.js';
+import { benchForFile } from '../worker/fixture.js';
 import { emulatorEnv, runGate } from './gate.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  // Two receives allowed: the third moves the message to the DLQ, as the sixth would deployed.
-  bench = await startBench({ emulators: { maxReceiveCount: 2 } });
-});
-afterAll(async () => {
-  await bench?.close();
-});
+// Two receives allowed: the third moves the message to the DLQ, as the sixth would deployed.
+const bench = benchForFile({ emulators: { maxReceiveCount: 2 } });
 
 it('says at the timeout that a request the worker never recorded may be in the DLQ, and how to find it', async () => {
   const env = emulatorEnv(bench);

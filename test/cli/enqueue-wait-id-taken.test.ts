@@ -2,18 +2,12 @@
  * `autopilot enqueue --wait` gates on its own request: under an id that belongs to another
  * request (ended or held), it exits 3 (refused), never 0 on the other request's approval.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { readRequestAudit } from '../../src/state/audit.js';
-import { type Bench, startBench } from '../worker/fixture.js';
+import { benchForFile } from '../worker/fixture.js';
 import { runGate, workerTakes } from './gate.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
+const bench = benchForFile();
 
 it('`enqueue --wait` does not pass the gate of a request refused as request-id-taken', async () => {
   const worker = bench.worker();

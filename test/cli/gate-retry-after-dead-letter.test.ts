@@ -4,19 +4,13 @@
  * new message the worker decides afresh, and approves once the platform answers again; its gate
  * must wait for that outcome, not exit 3 on the first request's dead-lettering at its first look.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { MAX_RECEIVE_COUNT } from '../../src/queue/redrive.js';
 import { readAudit } from '../../src/state/audit.js';
-import { type Bench, onReceive, startBench } from '../worker/fixture.js';
+import { benchForFile, onReceive } from '../worker/fixture.js';
 import { runGate, workerTakes } from './gate.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench({ client: { maxRetries: 0 } });
-});
-afterAll(async () => {
-  await bench?.close();
-});
+const bench = benchForFile({ client: { maxRetries: 0 } });
 
 it('a retried job under the id of a given-up request gates on the retry, not on the old dead-lettering', async () => {
   const worker = bench.worker();
