@@ -222,7 +222,7 @@ async function measure(
             pause = { paused: change.paused };
           },
         },
-        writeVeto: async () => undefined,
+        writeVeto: async (_key, veto) => ({ recorded: true, veto }),
         queued: { mark: async () => undefined, find: async () => undefined },
         postReply: async () => ({ ok: true as const, status: 200 }),
         // Real JSON log lines are built; only the write to stdout is skipped.

@@ -51,17 +51,10 @@ export const WEBHOOK_HELD_ATTRIBUTES = [
   'endingUntil',
 ] as const;
 
-/** Vetoes: the webhook writes a person's Deny; only the worker reads them (with a request's state). */
-const WEBHOOK_VETOES = WEBHOOK_PARTITION_KEYS.filter((key) => key.startsWith('veto#'));
-
 export const WEBHOOK_TABLE_GRANTS: readonly TableGrant[] = [
-  // Only its own items: the pause switch and its queued marks (read and written) ...
-  {
-    actions: ['dynamodb:GetItem', 'dynamodb:PutItem'],
-    partitionKeys: WEBHOOK_PARTITION_KEYS.filter((key) => !WEBHOOK_VETOES.includes(key)),
-  },
-  // ... and vetoes, written only.
-  { actions: ['dynamodb:PutItem'], partitionKeys: WEBHOOK_VETOES },
+  // Only its own items: the pause switch, its queued marks and vetoes (a Deny's conditional put,
+  // and the Deny on record read back when it is refused: the first Deny stands, src/state/veto.ts).
+  { actions: ['dynamodb:GetItem', 'dynamodb:PutItem'], partitionKeys: WEBHOOK_PARTITION_KEYS },
   // Read-only, for `/autopilot why`: the audit trail.
   { actions: ['dynamodb:GetItem', 'dynamodb:Query'], partitionKeys: WEBHOOK_READ_PARTITION_KEYS },
   // `/autopilot held`, and a click's or a cancel's marks (the worker ends the request): held requests only.

@@ -2,11 +2,13 @@
  * A Deny click on an "ask" message: a veto on the question's effect (the worker reads it; the
  * webhook only writes it), and the question looked at by the next tick, which ends it by the veto.
  * A Deny told as the answer is marked in the queued family (src/state/queued.ts), so a Slack retry
- * of that click is recognised even once the question it ended is gone: the webhook cannot read
- * vetoes (least privilege), and without the mark the retry was told "nothing was done".
+ * of that click is recognised even once the question it ended is gone: the veto alone cannot tell
+ * it (it may be a retry's, or an earlier question's on the same effect), and without the mark the
+ * retry was told "nothing was done". The first Deny on an effect is its veto (src/state/veto.ts):
+ * another person's later Deny is told whose it is, and is not the answer.
  */
 import type { ActionRequest } from '../actions/request.js';
-import { isDryRun } from '../policy/decide.js';
+import { isDryRun, type Veto } from '../policy/decide.js';
 import { vetoKeyFor } from '../policy/veto-key.js';
 import { actionWords } from '../slack/mrkdwn.js';
 import { ephemeral, section } from './blocks.js';
@@ -48,6 +50,13 @@ export async function denyRetried(
   return { outcome: 'retry_ignored', userId, requestId: button.requestId, ...reply.warned() };
 }
 
+/** Another person's Deny, earlier, is the veto on record: like an answered question's "already answered". */
+function alreadyDenied(earlier: Veto, dryRun: boolean): string {
+  const who = earlier.by.replace(/^slack:/, '');
+  const at = earlier.at.replace(/\.\d{3}Z$/, 'Z');
+  return `${dryRun ? '[dry run] ' : ''}This question was already denied: ${who} denied it at ${at}, and that Deny stops automated requests for this change; the question ends at its next check (within a minute; while automation is paused, once it is resumed) if it has not ended already. Your Deny was not recorded over it.`;
+}
+
 /** Deny: a veto on the effect, so automation will not do it (a person with the grant still can). */
 export async function deny({
   deps,
@@ -82,14 +91,22 @@ export async function deny({
       ...reply.warned(),
     };
   }
+  const veto = written.value;
   // Again, now that the veto is there: a tick between the first look and the veto re-held it for
   // an hour; an Approve click between them answered it, and the Deny is no denial then.
   // Its mark then stops a copy that decided "approve" before the veto (refused once one executes).
-  const again = await lookAfterVeto(deps, original.requestId, `slack:${userId}`, deadline, now);
+  // A later Deny by another person leaves it too, in the name of the Deny on record: that Deny's
+  // own mark may be unwritten yet (a slow write), and the question must not be approved meanwhile.
+  const again = await lookAfterVeto(deps, original.requestId, veto.veto.by, deadline, now);
   if (!again.ok) {
     await reply.send(refusal(again.message));
     const error = again.error !== undefined ? { error: again.error } : {};
     return { outcome: again.outcome, userId, requestId: original.requestId, ...error, ...reply.warned() };
+  }
+  // Another person's Deny vetoed it first: theirs stands, and the question ends by it.
+  if (!veto.recorded) {
+    await reply.send(refusal(alreadyDenied(veto.veto, dryRun)));
+    return { outcome: 'question_denied', userId, requestId: original.requestId, ...reply.warned() };
   }
   // Told as the answer: a Slack retry of this click finds this mark and is only answered.
   const marked = await settleBy(

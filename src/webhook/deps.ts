@@ -14,6 +14,7 @@ import type { PostResult } from '../slack/post.js';
 import type { FinalOutcome, StoredAuditRecord } from '../state/audit.js';
 import type { HeldRecord } from '../state/held.js';
 import type { PauseState } from '../state/pause.js';
+import type { VetoWrite } from '../state/veto.js';
 import type { CancelOutcome, CancelRequest } from '../worker/cancel.js';
 import type { SlackReply } from './blocks.js';
 import type { ConsoleReads } from './reads.js';
@@ -47,8 +48,11 @@ export interface WebhookDeps {
     /** The SQS message id it was queued as; undefined when it never was. */
     find(requestId: string): Promise<string | undefined>;
   };
-  /** Records a human's "Deny" on an effect key (`src/state/veto.ts`). */
-  writeVeto(effectKey: string, veto: Veto): Promise<void>;
+  /**
+   * Records a human's "Deny" on an effect key (`src/state/veto.ts`), unless another person's is
+   * there already: the first Deny stands, and the answer says whose the veto on record is.
+   */
+  writeVeto(effectKey: string, veto: Veto): Promise<VetoWrite>;
   /**
    * Posts to a Slack `response_url` (`src/slack/post.ts`, which refuses foreign origins); never
    * throws. A result that is not ok goes on the request's log line (reply.ts).

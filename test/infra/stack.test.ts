@@ -316,9 +316,8 @@ describe('least privilege', () => {
         ...own('Webhook'),
         readSecret('WebhookSecret'),
         readSecret('WebhookRequesterKey'),
+        // Its own items: the pause switch, queued marks and vetoes (a Deny's, read back when refused).
         grant(['dynamodb:GetItem', 'dynamodb:PutItem'], s.logicalId('StateTable')),
-        // Vetoes: a person's Deny is written, never read back (only the worker reads them).
-        grant(['dynamodb:PutItem'], s.logicalId('StateTable')),
         // Read-only, for /autopilot why and held (the audit trail's and the held partitions: see least-privilege).
         grant(['dynamodb:GetItem', 'dynamodb:Query'], s.logicalId('StateTable')),
         // Marks on held requests (a click's answer, a cancel), and no other attribute: see least-privilege.

@@ -99,22 +99,18 @@ describe('the state table', () => {
   const onTable = (name: (typeof FUNCTIONS)[number]) =>
     statementsOf(name).filter((st) => [st.Resource].flat().some((r) => JSON.stringify(r) === table()));
 
-  it("is open to the webhook only for get and put on its own items' partition keys (vetoes put only), reading the audit trail, and held requests", () => {
+  it("is open to the webhook only for get and put on its own items' partition keys, reading the audit trail, and held requests", () => {
     const resource = { 'Fn::GetAtt': [s.logicalId('StateTable'), 'Arn'] };
     expect(onTable('Webhook')).toEqual(
       expect.arrayContaining([
         {
+          // A person's Deny is put under veto#, and the Deny on record read back when it is refused.
           Effect: 'Allow',
           Action: ['dynamodb:GetItem', 'dynamodb:PutItem'],
           Resource: resource,
-          Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['control#pause', 'queued#*'] } },
-        },
-        {
-          // A person's Deny is written here; only the worker reads vetoes.
-          Effect: 'Allow',
-          Action: 'dynamodb:PutItem',
-          Resource: resource,
-          Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['veto#*'] } },
+          Condition: {
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['control#pause', 'veto#*', 'queued#*'] },
+          },
         },
         {
           Effect: 'Allow',
@@ -144,7 +140,7 @@ describe('the state table', () => {
         },
       ]),
     );
-    expect(onTable('Webhook')).toHaveLength(5);
+    expect(onTable('Webhook')).toHaveLength(4);
     expect(WEBHOOK_HELD_ATTRIBUTES).not.toContain('request');
     expect(WEBHOOK_HELD_PARTITION_KEYS).toEqual(['held#all']);
     expect(WEBHOOK_PARTITION_KEYS).toEqual(['control#pause', 'veto#*', 'queued#*']);

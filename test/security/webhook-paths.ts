@@ -89,6 +89,8 @@ export async function driveWebhookPaths(
   await command('approve trg_1 ph_1', true);
   await command('archive old_banner', true);
   await click(DENY_ACTION_ID);
+  // Clicked again: its veto is on record (refused, read back).
+  await click(DENY_ACTION_ID);
   await click(APPROVE_ACTION_ID);
   if (options.auditReads) await command('status');
   await command('held');

@@ -23,7 +23,7 @@ describe('a Deny click', () => {
       writeVeto: async (key, veto) => {
         expect((await releaseHeld(tick, bench.clock.now)).released).toContain('dn-asked-1');
         await bench.run(bench.worker(), await bench.receive());
-        await writeVeto(bench.table, key, veto);
+        return writeVeto(bench.table, key, veto);
       },
     });
     // The next tick, a minute later, sends it back and the worker ends it by the veto.

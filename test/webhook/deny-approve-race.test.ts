@@ -71,7 +71,7 @@ describe('a Deny click racing an Approve click', () => {
       // U0ADMIN's Approve lands after the Deny's first look, before its veto is written.
       writeVeto: async (key, veto) => {
         approve = await click(APPROVE_ACTION_ID, value, 'U0ADMIN');
-        await writeVeto(bench.table, key, veto);
+        return writeVeto(bench.table, key, veto);
       },
     });
     expect(approve?.outcome).toBe('queued');

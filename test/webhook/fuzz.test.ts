@@ -65,8 +65,9 @@ function harness() {
         pause = { paused: change.paused, by: change.by };
       },
     },
-    writeVeto: async (key) => {
+    writeVeto: async (key, veto) => {
       vetoes.push(key);
+      return { recorded: true, veto };
     },
     held: {
       list: async () => [ASKED_HELD],
