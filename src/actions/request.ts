@@ -206,7 +206,13 @@ export function effectKey(request: ActionRequest): string {
     case 'approve_phase':
       return `approve_phase#${request.triggerId}#${request.phaseId}`;
     case 'disable_groups': {
-      const groups = [...request.groupNames].sort().join(',');
+      const sorted = [...request.groupNames].sort();
+      // Names are free text: joined with commas, ["a,b"] and ["a", "b"] (two different changes) had
+      // one key, and the second was told "Already done". A name holding the separators goes by a
+      // digest of the exact list, under a prefix of its own; ordinary names keep their key.
+      if (sorted.some((name) => /[,#]/.test(name)))
+        return `disable_groups~list-sha256#${request.experimentId}#${createHash('sha256').update(JSON.stringify(sorted)).digest('hex')}`;
+      const groups = sorted.join(',');
       const key = `disable_groups#${request.experimentId}#${groups}`;
       // It keys DynamoDB items (effect claim, veto): past 1 KB the groups go by their digest, so a
       // long valid list (50 names of 200 characters) never exceeds the 2 KB partition key.

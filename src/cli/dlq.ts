@@ -71,7 +71,7 @@ function redriveReport(result: Awaited<ReturnType<typeof redrive>>, unknown: str
     `Moved ${result.moved.length} message(s) back to the actions queue.`,
     ...result.moved.map(
       (m) =>
-        `  ${m.messageId} → ${m.newMessageId}${m.requestId ? ` (request ${m.requestId})` : ''}` +
+        `  ${m.messageId} → ${m.newMessageId}${m.requestId ? ` (request ${m.requestId}${m.wasRequestId ? `, was ${m.wasRequestId}` : ''})` : ''}` +
         (m.notDeleted
           ? ` — but NOT deleted from the DLQ (${m.notDeleted}): it shows there again; do not redrive it twice`
           : ''),

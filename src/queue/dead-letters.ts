@@ -143,7 +143,15 @@ export async function release(sqs: Sqs, dlqUrl: string, letters: DeadLetter[]): 
 
 export interface RedriveResult {
   /** Sent back; `notDeleted` when its delete from the DLQ then failed (it comes back there). */
-  moved: Array<{ messageId: string; newMessageId: string; requestId?: string; notDeleted?: string }>;
+  moved: Array<{
+    messageId: string;
+    newMessageId: string;
+    /** The id its outcome is recorded under from now on. */
+    requestId?: string;
+    /** The id it had before, when the redrive changed it (a body without a request id). */
+    wasRequestId?: string;
+    notDeleted?: string;
+  }>;
   failed: Array<{ messageId: string; error: string }>;
 }
 
@@ -258,10 +266,18 @@ export async function redrive(
         () => undefined,
         (error: unknown) => (error as Error).message,
       );
+    // A body without a request id is named by the worker after the message it receives: the
+    // redriven one is a new message, so its outcome is recorded under the new id, not the old.
+    const parsed = parseActionRequest(letter.body);
+    const ownId = parsed.ok ? parsed.request.requestId : undefined;
+    const requestId = ownId ?? (newMessageId ? `sqs:${newMessageId}` : undefined);
+    const was =
+      letter.requestId !== undefined && letter.requestId !== requestId ? letter.requestId : undefined;
     result.moved.push({
       messageId: letter.messageId,
       newMessageId,
-      ...(letter.requestId ? { requestId: letter.requestId } : {}),
+      ...(requestId ? { requestId } : {}),
+      ...(was ? { wasRequestId: was } : {}),
       ...(notDeleted !== undefined ? { notDeleted } : {}),
     });
   }
