@@ -54,8 +54,11 @@ export interface CancelMark {
 
 export { heldItemKey } from './held-marks.js'; // for readers that batch it with other items (the worker)
 
-/** A forgotten record (a worker that never came back) leaves by itself after this long. */
-const KEEP_DAYS = 30;
+/**
+ * A forgotten record (a worker that never came back) leaves by itself after this long. While
+ * automation is paused nothing writes a record again: the release tick keeps them (held-keep.ts).
+ */
+export const KEEP_DAYS = 30;
 
 /**
  * What became of writing a wait: `held`, and whether this write `began` the holding (no held

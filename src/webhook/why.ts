@@ -11,6 +11,8 @@ import type { WebhookDeps } from './deps.js';
 
 /** Slack's limit for a section's text is 3000 characters; the steps stay under it. */
 const STEPS_LIMIT = 2800;
+/** The first and the last line of a cut story are shortened to this, so both always fit. */
+const SHOWN_LINE_LIMIT = 1200;
 
 export async function answerWhy(
   deps: WebhookDeps,
@@ -25,22 +27,36 @@ export async function answerWhy(
     failed: { text: 'The audit trail cannot be read right now; please try again.', outcome: 'read_failed' },
   });
   if (!read.ok) return read.answer;
-  const [heading = '', ...steps] = storyLines(storyOf(requestId, read.value.records, read.value.final));
-  let body = '';
-  let shown = 0;
-  for (const line of steps) {
-    // Inside a code block: a backtick from a reason or a platform message could close it, and a
-    // line break in one wrote a step of its own under ours (one line each, as the worker posts it).
-    const next = `${body}${escapeMrkdwn(oneLine(line).trim().replace(/`/g, "'"))}\n`;
-    if (next.length > STEPS_LIMIT) break;
-    body = next;
-    shown++;
-  }
-  const more =
-    steps.length - shown > 0 ? `(${steps.length - shown} more: \`npx autopilot audit --request\`)\n` : '';
-  const blocks = [
-    section(`*${escapeMrkdwn(heading)}*`),
-    ...(body ? [section(`\`\`\`\n${body}${more}\`\`\``)] : []),
-  ];
+  const [heading = '', ...lines] = storyLines(storyOf(requestId, read.value.records, read.value.final));
+  // Inside a code block: a backtick from a reason or a platform message could close it, and a
+  // line break in one wrote a step of its own under ours (one line each, as the worker posts it).
+  const body = fitSteps(lines.map((line) => `${escapeMrkdwn(oneLine(line).trim().replace(/`/g, "'"))}\n`));
+  const blocks = [section(`*${escapeMrkdwn(heading)}*`), ...(body ? [section(`\`\`\`\n${body}\`\`\``)] : [])];
   return { reply: ephemeral(heading, blocks), outcome: 'ok' };
+}
+
+/**
+ * The story's lines within STEPS_LIMIT. A question looked at every hour writes two steps an hour,
+ * so a long wait has far more than fit: cut oldest first, `why` showed only its first hours, and
+ * never its latest step nor the line saying how it ended (or that it has not). So the first step
+ * (what was asked and decided) and the last line always show, and the latest steps that fit; the
+ * steps left out between are counted.
+ */
+function fitSteps(lines: string[]): string {
+  if (lines.join('').length <= STEPS_LIMIT) return lines.join('');
+  // Each of the two is cut to a share of the room, so a step with a very long reason still leaves it.
+  const clip = (line: string) =>
+    line.length > SHOWN_LINE_LIMIT ? `${line.slice(0, SHOWN_LINE_LIMIT - 2)}…\n` : line;
+  const last = clip(lines.at(-1) ?? '');
+  const [head = '', ...middle] = lines.slice(0, -1);
+  const first = clip(head);
+  const note = (n: number) => `(${n} more: \`npx autopilot audit --request\`)\n`;
+  let room = STEPS_LIMIT - first.length - last.length - note(middle.length).length;
+  const latest: string[] = [];
+  for (let i = middle.length - 1; i >= 0 && (middle[i]?.length ?? 0) <= room; i--) {
+    const line = middle[i] ?? '';
+    latest.unshift(line);
+    room -= line.length;
+  }
+  return `${first}${note(middle.length - latest.length)}${latest.join('')}${last}`;
 }

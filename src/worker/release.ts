@@ -13,6 +13,7 @@ import { effectKey } from '../actions/request.js';
 import { sendActionRequest } from '../queue/actions-queue.js';
 import { writeAudit } from '../state/audit.js';
 import { type HeldRecord, isStuck, listHeld } from '../state/held.js';
+import { keepHeldThroughPause } from '../state/held-keep.js';
 import { markReleased, unmarkReleased } from '../state/held-release.js';
 import { readPause } from '../state/pause.js';
 import { forEachBounded } from '../util/pool.js';
@@ -99,5 +100,7 @@ export async function releaseHeld(deps: ReleaseDeps, now: Date): Promise<Release
     });
     deps.logger.info('held request released', { requestId: record.requestId, why: record.why, messageId });
   });
+  // Paused, nothing is held again by a worker: the records' own clean-up must not end them (held-keep.ts).
+  if (pause.paused) await keepHeldThroughPause(deps.table, now);
   return { held: held.length, released, ended, notReleased, paused: pause.paused };
 }
