@@ -33,6 +33,9 @@ function render(report: ReplayReport, policyFile: string, since: Date): string {
       (report.alreadyEnded > 0
         ? `; ${report.alreadyEnded} later record(s) of requests the new policy had already ended`
         : '') +
+      (report.alreadyDone > 0
+        ? `; ${report.alreadyDone} request(s) for a change the new policy had already made for another request (told as done, not decided)`
+        : '') +
       (report.laterLooks > 0
         ? `; ${report.laterLooks} later look(s) at requests the new policy had already deferred or asked about (not decided again)`
         : '') +

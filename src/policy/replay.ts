@@ -11,7 +11,7 @@
  * request (an asked request's hourly looks, say) are not decided again: each is one change.
  * Pure: records in, rows and counts out.
  */
-import { type ActionRequest, actionTarget, requesterKey } from '../actions/request.js';
+import { type ActionRequest, actionTarget, effectKey, requesterKey } from '../actions/request.js';
 import { askedWhere } from './ask-channel.js';
 import { type Decision, decide, type Outcome } from './decide.js';
 import {
@@ -59,6 +59,11 @@ export interface ReplayReport {
   notReplayable: number;
   /** Later records of a request the new policy had already approved or denied at an earlier one: they would not exist. */
   alreadyEnded: number;
+  /**
+   * Records of a request whose change the new policy had already made for another request (a CI
+   * retry under a new id): the worker tells such a request "already done" without deciding it.
+   */
+  alreadyDone: number;
   /**
    * Later records of a request the new policy deferred (followed from there) or asked about at an
    * earlier one where the old policy had not: the old worker's looks at it, not new decisions.
@@ -122,6 +127,7 @@ export function replayDecisions(
     unchanged: 0,
     notReplayable: 0,
     alreadyEnded: 0,
+    alreadyDone: 0,
     laterLooks: 0,
     answers: 0,
     stuckExpired: 0,
@@ -136,6 +142,13 @@ export function replayDecisions(
   // A deferred request leaves one record per decision; once the new policy ends it (approve or
   // deny), its later records would never have been made, and must not take a counter unit again.
   const ended = new Set<string>();
+  // The changes the new policy made (effect key → the request that made it): the worker replays a
+  // completed effect to any other request for it before the policy is asked, taking no counter unit.
+  const madeBy = new Map<string, string>();
+  const doneByAnother = (record: ReplayableRecord) => {
+    const by = madeBy.get(effectKey(record.inputs.request as ActionRequest));
+    return by !== undefined && by !== record.requestId;
+  };
   // In the order the worker took counter units: by decision time. The record's own `at` is when the
   // request finished (after its Console API call), so a slow approval is written after a quick
   // one decided later; records without readable inputs fall back to it.
@@ -159,14 +172,19 @@ export function replayDecisions(
       eventsReadUpTo,
     });
     const counter = decision.counter;
-    // A dry run mutates nothing, and the worker takes no counter unit for it: neither does the replay.
-    if (counter && decision.outcome === 'approve' && !decision.dryRun) {
+    // The platform refused the recorded call (stale, rejected) and changed nothing: the worker
+    // gives that unit back (src/worker/process-record.ts), and so does the replay at that decision.
+    const refused = now === decidedAt(record) && refusedCall(record);
+    // A dry run mutates nothing, and the worker takes no counter unit for it: neither does the
+    // replay. Nor for a followed wait whose change another request made meanwhile (told as done).
+    const changes = decision.outcome === 'approve' && !decision.dryRun && !doneByAnother(record);
+    if (counter && changes) {
       const used = counted.get(counter.key) ?? 0;
       if (used + 1 > counter.limit) decision = counter.exceeded;
-      // The platform refused the recorded call (stale, rejected) and changed nothing: the worker
-      // gives that unit back (src/worker/process-record.ts), and so does the replay at that decision.
-      else if (!(now === decidedAt(record) && refusedCall(record))) counted.set(counter.key, used + 1);
+      else if (!refused) counted.set(counter.key, used + 1);
     }
+    if (changes && decision.outcome === 'approve' && !refused)
+      madeBy.set(effectKey(request as ActionRequest), record.requestId);
     // An ask with no channel to ask in, or too large to ask, is denied, as the worker carries it out.
     return askedWhere(decision, channelOf(record), request);
   };
@@ -214,6 +232,7 @@ export function replayDecisions(
     if (ended.has(record.requestId)) return 'alreadyEnded';
     const apart = notADecision(record);
     if (apart) return apart;
+    if (replayable(record) && doneByAnother(record)) return 'alreadyDone';
     return decidedOnce.has(record.requestId) ? 'laterLooks' : undefined;
   };
   const takeLooksBefore = (limit?: number) => {
