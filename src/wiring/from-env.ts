@@ -20,6 +20,7 @@ import { createLogger, type Logger } from '../observability/logger.js';
 import { consoleApiMetrics, createMetrics, type Metrics } from '../observability/metrics.js';
 import type { Policy } from '../policy/schema.js';
 import { MAX_RECEIVE_COUNT, MAX_RECEIVE_COUNT_RANGE, MAX_RECEIVE_COUNT_VARIABLE } from '../queue/redrive.js';
+import { secretsApart } from '../secrets/keys-apart.js';
 import { previousKeysFromEnv } from '../secrets/previous-keys.js';
 import {
   type FunctionRole,
@@ -29,7 +30,6 @@ import {
   requesterKeyVariable,
   type SecretField,
   type SecretsProvider,
-  secretsFromEnvironment,
 } from '../secrets/secrets.js';
 import { replyOriginsFromEnv } from '../slack/post.js';
 import { readRequestAudit } from '../state/audit.js';
@@ -151,7 +151,8 @@ function common(role: FunctionRole, env: Env, options: WiringOptions): Common {
       : AWS_CALL_BOUNDS;
   const secretsClient = { ...bounded, ...awsClientConfig(env, 'SECRETS_MANAGER') };
   const warn = (message: string) => logger.warn(message);
-  const secrets = secretsFromEnvironment(env, role, REQUIRED_SECRETS[role], clock, secretsClient, warn);
+  // The webhook's requester key is read apart from its signing secret: src/secrets/keys-apart.ts.
+  const { secrets, keys } = secretsApart(env, role, REQUIRED_SECRETS[role], clock, secretsClient, warn);
   // Built on the first call rather than at init (cold start; util/lazy-client). Endpoints come
   // from AWS_ENDPOINT_URL_SQS / _DYNAMODB in `env` when set (local stack, tests).
   const sqs = lazyClient(() => new SQSClient({ ...bounded, ...awsClientConfig(env, 'SQS') }));
@@ -165,7 +166,7 @@ function common(role: FunctionRole, env: Env, options: WiringOptions): Common {
     },
     sqs,
     queueUrl: requireEnv('ACTIONS_QUEUE_URL', env),
-    signer: options.signer ?? createRequesterSigner(async () => (await secrets.get()).requesterKeys ?? {}),
+    signer: options.signer ?? createRequesterSigner(async () => (await keys.get()).requesterKeys ?? {}),
     allowedOrigins: replyOriginsFromEnv(optionalEnv('SLACK_REPLY_ORIGINS', env)),
     logger,
     metrics: options.metrics ?? createMetrics({ service: role, now: clock, ...metricsFileSink(env) }),
