@@ -58,7 +58,7 @@ describe('policy test: a dry run takes no counter unit, as in the worker', () =>
         requestId: 'dry',
         at: '2026-11-23T08:30:00.000Z',
         action: 'approve_phase',
-        target: 'trg_1/ph_2',
+        target: 'trg_1/ph_99',
         requester: 'ci:deploy.yml',
         rule: 'CI in office hours',
         result: 'would-mutate',
@@ -68,7 +68,7 @@ describe('policy test: a dry run takes no counter unit, as in the worker', () =>
             version: 1,
             action: 'approve_phase',
             triggerId: 'trg_1',
-            phaseId: 'ph_2',
+            phaseId: 'ph_99',
             requestedBy: { source: 'ci', id: 'deploy.yml' },
             requestedAt: '2026-11-23T08:30:00.000Z',
             requestId: 'dry',
@@ -79,7 +79,9 @@ describe('policy test: a dry run takes no counter unit, as in the worker', () =>
         },
       },
     ] as never);
-    expect(replay.unchanged).toBe(31); // replay: the dry run is still approved with 30 real approvals before it
+    // replay: the dry run is still approved with 30 real approvals before it (of other phases: a dry
+    // run of a change another request made is told "already done", in the worker and in replay)
+    expect(replay.unchanged).toBe(31);
     expect(decision.outcome).toBe('approve');
     expect(runCases(testPolicy, { cases: [testCase] })[0]?.pass).toBe(true);
   });
