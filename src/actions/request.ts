@@ -196,12 +196,18 @@ export function requestOwner(
   return { requester: requesterKey(request.requestedBy), effectKey: request.dryRun ? `${key}~dry-run` : key };
 }
 
+/** What an effect key is made of: the action and its target (the chaos harness builds one from a logged call). */
+export type EffectTarget =
+  | Pick<ApprovePhaseRequest, 'action' | 'triggerId' | 'phaseId'>
+  | Pick<DisableGroupsRequest, 'action' | 'experimentId' | 'groupNames'>
+  | Pick<ArchiveConfigRequest, 'action' | 'configId'>;
+
 /**
  * The identity of the mutation a request would cause: action + target (+ phase). Two requests
  * with the same effect key must never mutate twice (the worker claims it before calling the
  * API), and a human's veto is recorded against it.
  */
-export function effectKey(request: ActionRequest): string {
+export function effectKey(request: ActionRequest | EffectTarget): string {
   switch (request.action) {
     case 'approve_phase':
       return `approve_phase#${request.triggerId}#${request.phaseId}`;
