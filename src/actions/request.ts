@@ -210,6 +210,14 @@ export type EffectTarget =
 export function effectKey(request: ActionRequest | EffectTarget): string {
   switch (request.action) {
     case 'approve_phase':
+      // Ids may hold '#' (the identifier schema forbids only whitespace and control characters):
+      // joined with '#', trigger "a#b" phase "c" and trigger "a" phase "b#c" had one key (one claim,
+      // one veto). Such ids go by a digest of the exact pair, under a prefix of its own; ordinary
+      // ids keep their key, so claims and vetoes stored before still match.
+      if (request.triggerId.includes('#') || request.phaseId.includes('#'))
+        return `approve_phase~sha256#${createHash('sha256')
+          .update(JSON.stringify([request.triggerId, request.phaseId]))
+          .digest('hex')}`;
       return `approve_phase#${request.triggerId}#${request.phaseId}`;
     case 'disable_groups': {
       const sorted = [...request.groupNames].sort();
