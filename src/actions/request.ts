@@ -196,14 +196,28 @@ export function requestOwner(
   return { requester: requesterKey(request.requestedBy), effectKey: request.dryRun ? `${key}~dry-run` : key };
 }
 
+/** What an effect key is made of: the action and its target (the chaos harness builds one from a logged call). */
+export type EffectTarget =
+  | Pick<ApprovePhaseRequest, 'action' | 'triggerId' | 'phaseId'>
+  | Pick<DisableGroupsRequest, 'action' | 'experimentId' | 'groupNames'>
+  | Pick<ArchiveConfigRequest, 'action' | 'configId'>;
+
 /**
  * The identity of the mutation a request would cause: action + target (+ phase). Two requests
  * with the same effect key must never mutate twice (the worker claims it before calling the
  * API), and a human's veto is recorded against it.
  */
-export function effectKey(request: ActionRequest): string {
+export function effectKey(request: ActionRequest | EffectTarget): string {
   switch (request.action) {
     case 'approve_phase':
+      // Ids may hold '#' (the identifier schema forbids only whitespace and control characters):
+      // joined with '#', trigger "a#b" phase "c" and trigger "a" phase "b#c" had one key (one claim,
+      // one veto). Such ids go by a digest of the exact pair, under a prefix of its own; ordinary
+      // ids keep their key, so claims and vetoes stored before still match.
+      if (request.triggerId.includes('#') || request.phaseId.includes('#'))
+        return `approve_phase~sha256#${createHash('sha256')
+          .update(JSON.stringify([request.triggerId, request.phaseId]))
+          .digest('hex')}`;
       return `approve_phase#${request.triggerId}#${request.phaseId}`;
     case 'disable_groups': {
       const sorted = [...request.groupNames].sort();

@@ -21,10 +21,11 @@ import { join, resolve } from 'node:path';
 import { ReceiveMessageCommand, SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { effectKey, parseActionRequest } from '../actions/request.js';
 import { MAX_RECEIVE_COUNT } from '../queue/redrive.js';
-import type { FaultConfig, LoggedRequest, Sandbox } from '../sandbox/index.js';
+import type { FaultConfig } from '../sandbox/index.js';
 import { readAudit, readFinals } from '../state/audit.js';
 import { forEachBounded } from '../util/pool.js';
 import { FINAL_RESULTS } from '../worker/replies.js';
+import { effectsAt } from './chaos-effects.js';
 import { type ChaosMessage, chaosMix, seeded } from './chaos-mix.js';
 import { chaosTrail, renderTrail } from './chaos-trace.js';
 import { type ChaosCrashes, crashyWorker } from './chaos-worker.js';
@@ -90,19 +91,6 @@ export const CHAOS_FAULTS: Partial<FaultConfig> = {
   malformedRate: 0.02,
   retryAfterSeconds: 1,
 };
-
-/** The effect key of a logged mutation (same form as `effectKey(request)`), or undefined. */
-function loggedEffectKey(entry: LoggedRequest): string | undefined {
-  const body = (entry.body ?? {}) as { phaseID?: string; group_names?: string[] };
-  let m = /\/release_pipeline_triggers\/([^/]+)\/approve$/.exec(entry.path);
-  if (m) return `approve_phase#${decodeURIComponent(m[1] as string)}#${body.phaseID}`;
-  m = /\/experiments\/([^/]+)\/disable_groups$/.exec(entry.path);
-  if (m)
-    return `disable_groups#${decodeURIComponent(m[1] as string)}#${[...(body.group_names ?? [])].sort().join(',')}`;
-  m = /\/dynamic_configs\/([^/]+)\/archive$/.exec(entry.path);
-  if (m) return `archive_config#${decodeURIComponent(m[1] as string)}`;
-  return undefined;
-}
 
 function chaosPolicy(dir: string): string {
   const policy = JSON.parse(readFileSync(resolve(REPO_ROOT, 'policy.json'), 'utf8'));
@@ -228,33 +216,6 @@ async function endings(stack: LocalStack, messages: ChaosMessage[]) {
     else terminal[state] = (terminal[state] ?? 0) + 1;
   }
   return { finals, terminal, lost, finalItems, ownEnds, dlqIds };
-}
-
-/** Successful mutation calls per effect key, from the sandbox's request log and its state. */
-function effectsAt(sandbox: Sandbox) {
-  const calls = new Map<string, number>();
-  const faultsInjected: Record<string, number> = {};
-  let mutationCalls = 0;
-  for (const entry of sandbox.requests) {
-    if (entry.fault) faultsInjected[entry.fault] = (faultsInjected[entry.fault] ?? 0) + 1;
-    if (entry.method === 'GET') continue;
-    mutationCalls += 1;
-    const key = loggedEffectKey(entry);
-    // A fault answers before the handler runs: only a clean 2xx is an effect.
-    if (!key || entry.fault || entry.status < 200 || entry.status >= 300) continue;
-    calls.set(key, (calls.get(key) ?? 0) + 1);
-  }
-  // The sandbox's state agrees: a trigger's action log holds each approved phase once.
-  for (const trigger of sandbox.state.triggers.values()) {
-    const perPhase = new Map<string, number>();
-    for (const action of trigger.actions)
-      perPhase.set(action.phaseID, (perPhase.get(action.phaseID) ?? 0) + 1);
-    for (const [phase, n] of perPhase) {
-      const key = `approve_phase#${trigger.id}#${phase}`;
-      if (n > 1 && (calls.get(key) ?? 0) < n) calls.set(key, n);
-    }
-  }
-  return { calls, faultsInjected, mutationCalls };
 }
 
 /** Effect keys of the requests whose final outcome says the mutation was done. */

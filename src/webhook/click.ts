@@ -4,7 +4,7 @@
  * for everyone, or a refusal shown only to the person who clicked.
  */
 import type { ActionRequest } from '../actions/request.js';
-import { problem, type SlackReply, section } from './blocks.js';
+import { ephemeral, problem, type SlackReply, section } from './blocks.js';
 import type { WebhookDeps } from './deps.js';
 import type { replier } from './reply.js';
 
@@ -51,4 +51,13 @@ export function replaced(text: string, mrkdwn: string): SlackReply {
 
 export function refusal(text: string): SlackReply {
   return { ...problem(text), replace_original: false };
+}
+
+/**
+ * A refusal that names people as mentions: `mrkdwn` is built from our own records and escaped by
+ * its maker (refusal() neutralizes all its text, so a mention would show as `<@U…>`); `text` is the
+ * plain fallback.
+ */
+export function refusalNaming(text: string, mrkdwn: string): SlackReply {
+  return { ...ephemeral(text, [section(`:warning: ${mrkdwn}`)]), replace_original: false };
 }

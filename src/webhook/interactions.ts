@@ -14,7 +14,14 @@ import { actionWords } from '../slack/mrkdwn.js';
 import { once } from '../util/once.js';
 import { authorize } from './authorize.js';
 import { code, ephemeral, section } from './blocks.js';
-import { type Click, type InteractionContext, type InteractionResult, refusal, replaced } from './click.js';
+import {
+  type Click,
+  type InteractionContext,
+  type InteractionResult,
+  refusal,
+  refusalNaming,
+  replaced,
+} from './click.js';
 import { settleBy } from './deadline.js';
 import { deny, denyRetried } from './deny-click.js';
 import type { WebhookDeps } from './deps.js';
@@ -125,7 +132,9 @@ export async function handleInteraction(
   if (retried) return retried;
   const question = await openQuestion(deps, original, deadline, now, { userId, approve: approving });
   if (!question.ok) {
-    await reply.send(refusal(question.message));
+    await reply.send(
+      question.mrkdwn ? refusalNaming(question.message, question.mrkdwn) : refusal(question.message),
+    );
     const { outcome, error } = question;
     return { outcome, userId, ...(error !== undefined ? { error } : {}), ...reply.warned() };
   }

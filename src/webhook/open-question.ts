@@ -8,12 +8,13 @@
  */
 import { type ActionRequest, effectKey } from '../actions/request.js';
 import { afterExpiry, requestExpiresAt } from '../policy/decide.js';
+import { escapeMrkdwn, oneLine } from '../slack/mrkdwn.js';
 import { settleBy } from './deadline.js';
 import type { WebhookDeps } from './deps.js';
 
 export type OpenQuestion =
   | { ok: true; request: ActionRequest & { requestId: string } }
-  | { ok: false; outcome: string; message: string; error?: unknown };
+  | { ok: false; outcome: string; message: string; error?: unknown; mrkdwn?: string };
 
 const CLOSED =
   'This question is no longer open (it was answered, cancelled or has expired), or the button does not match it; nothing was done.';
@@ -29,6 +30,40 @@ const answered = (by: string) =>
  */
 const expired = (at: Date, request: ActionRequest) =>
   `This question expired at ${at.toISOString().replace(/\.\d{3}Z$/, 'Z')} (approvals.maxDeferHours), so it can no longer be answered; nothing was done. It is closed as expired at its next look (while automation is paused: once it is resumed); ${afterExpiry(request)}.`;
+
+/** `slack:U…` as a mention, anything else escaped; and as plain text (the fallback). */
+const named = (by: string | undefined) => {
+  if (!by) return { text: 'a person', mrkdwn: 'a person' };
+  const user = /^slack:([A-Z0-9]+)$/.exec(by)?.[1];
+  return user
+    ? { text: user, mrkdwn: `<@${user}>` }
+    : { text: oneLine(by), mrkdwn: escapeMrkdwn(oneLine(by)) };
+};
+
+/**
+ * A question the worker ended as denied by a person's Deny (its final: `denied` by rule `veto`,
+ * about the button's effect), with who, from the audit record of that decision (its veto input):
+ * our own records only, never the button's text. Undefined otherwise, or when unread in time.
+ */
+async function deniedEnd(
+  deps: WebhookDeps,
+  requestId: string,
+  button: ActionRequest,
+  deadline: number,
+  now: () => number,
+): Promise<{ message: string; mrkdwn: string } | undefined> {
+  if (!deps.audit) return undefined;
+  const read = await settleBy(deps.audit.read(requestId), deadline, now);
+  if (!read.settled || 'error' in read) return undefined;
+  const { final, records } = read.value;
+  if (final?.result !== 'denied' || final.rule !== 'veto') return undefined;
+  const decided = records.findLast((r) => r.result === 'denied' && r.rule === 'veto' && r.inputs?.veto);
+  if (!decided || decided.effectKey !== effectKey(button)) return undefined;
+  const who = named(decided.inputs?.veto?.by);
+  const words = (by: string) =>
+    `${decided.dryRun ? '[dry run] ' : ''}This question was already denied by ${by}; nothing was done.`;
+  return { message: words(who.text), mrkdwn: words(who.mrkdwn) };
+}
 
 export async function openQuestion(
   deps: WebhookDeps,
@@ -55,7 +90,12 @@ export async function openQuestion(
   }
   const held = read.value;
   const open = held?.why === 'ask' && !held.cancel && effectKey(held.request) === effectKey(button);
-  if (!open) return { ok: false, outcome: 'question_closed', message: CLOSED };
+  if (!open) {
+    // Gone: the worker may have ended it as denied by a person's Deny; then that is what is said.
+    const denied = held ? undefined : await deniedEnd(deps, button.requestId, button, deadline, now);
+    if (denied) return { ok: false, outcome: 'question_denied', ...denied };
+    return { ok: false, outcome: 'question_closed', message: CLOSED };
+  }
   const repeat = clicker?.approve === true && held.answeredBy === clicker.userId;
   if (held.answeredBy && !repeat)
     return { ok: false, outcome: 'question_answered', message: answered(held.answeredBy) };

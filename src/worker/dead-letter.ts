@@ -154,9 +154,12 @@ export async function deadLetterRecord(
   const requestId = request?.requestId ?? `sqs:${record.messageId}`;
   const reason = refused ? refused.reason : `not a valid action request: ${error}`;
   const rule = refused?.rule ?? 'validation';
-  // An invalid body's id is unproven: never the line's `requestId`, but written beside it, so the
+  // An invalid body's id, or the id of a body whose requester is not proven, is a claim: never the
+  // lines' `requestId` (they would join another request's story), but written beside it, so the
   // query by the id its producer knows finds the line (only an id of the request id syntax).
-  const claimed = refused ? undefined : claimedRequestId(record.body);
+  const unproven = !refused || refused.rule === 'requester-not-proven';
+  const claimed = unproven ? claimedRequestId(record.body) : undefined;
+  const lineId = unproven ? `sqs:${record.messageId}` : requestId;
   await Promise.all([
     completeEffect(
       deps.table,
@@ -188,14 +191,14 @@ export async function deadLetterRecord(
     }),
   ]);
   const dlqReason = dlqReasonOf(rule);
-  const properties = { requestId, messageId: record.messageId };
+  const properties = { requestId: lineId, messageId: record.messageId };
   deps.metrics.put('DeadLettered', 1, { Reason: dlqReason }, properties);
   deps.metrics.put('Decisions', 1, { Action: request?.action ?? 'unknown', Outcome: dlqReason }, properties);
   deps.logger.warn(
     refused ? 'refused action request sent to the DLQ' : 'invalid action request sent to the DLQ',
     {
       result: 'dead-lettered',
-      requestId,
+      requestId: lineId,
       ...(claimed ? { claimedRequestId: claimed } : {}),
       messageId: record.messageId,
       dlqMessageId,

@@ -48,14 +48,21 @@ import { ask, defer } from './wait.js';
 
 export type { RecordDeps, RecordResult, RecordTiming };
 
+/**
+ * `proven` is set to the request's id once its requester is proven: until then the id in the body
+ * is a claim, and the handler's line for a record that fails is named by the message id.
+ */
 export async function processRecord(
   deps: RecordDeps,
   record: SQSRecord,
   timing: RecordTiming,
+  proven: { requestId?: string } = {},
 ): Promise<RecordResult> {
   const parsed = parseActionRequest(record.body);
   if (!parsed.ok) return deadLetterRecord(deps, record, parsed.error, timing);
   const refusal = await admit(parsed.request, record, deps.requesterKeys, currentDate(deps));
+  if (refusal?.rule !== 'requester-not-proven')
+    proven.requestId = parsed.request.requestId ?? `sqs:${record.messageId}`;
   if (refusal)
     return deadLetterRecord(deps, record, refusal.reason, timing, { ...refusal, request: parsed.request });
 

@@ -10,7 +10,7 @@
  * bench/fixtures/powertools-worker-handler.ts), not claimed here.
  */
 import type { Context, ScheduledEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { claimedRequestId, parseActionRequest } from '../actions/request.js';
+import { claimedRequestId } from '../actions/request.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { noMetrics } from '../observability/metrics.js';
 import { decide as policyDecide } from '../policy/decide.js';
@@ -36,14 +36,17 @@ export type WorkerContext = Pick<Context, 'getRemainingTimeInMillis'> & Partial<
 export type WorkerHandler = (event: SQSEvent, context?: WorkerContext) => Promise<SQSBatchResponse>;
 
 /**
- * The ids a failed record's line is found by: a valid request's own id, else the one the worker
- * gives the message, with the id an invalid body claims beside it (unproven: never the line's
- * `requestId`), as the dead-letter line writes them.
+ * The ids a failed record's line is found by: a proven request's own id, else the one the worker
+ * gives the message, with the id the body claims beside it (an invalid body's, or one whose
+ * requester is not proven, e.g. on the first receive after a key rotation: never the line's
+ * `requestId`, or the line would join another request's story), as the dead-letter line writes them.
  */
-function requestIdsOf(record: SQSRecord): { requestId: string; claimedRequestId?: string } {
-  const parsed = parseActionRequest(record.body);
-  if (parsed.ok && parsed.request.requestId) return { requestId: parsed.request.requestId };
-  const claimed = parsed.ok ? undefined : claimedRequestId(record.body);
+function requestIdsOf(
+  record: SQSRecord,
+  proven: { requestId?: string },
+): { requestId: string; claimedRequestId?: string } {
+  if (proven.requestId) return { requestId: proven.requestId };
+  const claimed = claimedRequestId(record.body);
   return { requestId: `sqs:${record.messageId}`, ...(claimed ? { claimedRequestId: claimed } : {}) };
 }
 
@@ -73,12 +76,13 @@ export function createWorker(deps: WorkerDeps): WorkerHandler {
     const results: Partial<Record<RecordResult | 'retry', number>> = {};
     await forEachBounded(event.Records, concurrency, async (record) => {
       let result: RecordResult | 'retry';
+      const proven: { requestId?: string } = {};
       try {
-        result = await processRecord(recordDeps, record, { remainingMs });
+        result = await processRecord(recordDeps, record, { remainingMs }, proven);
       } catch (error) {
         result = 'retry';
         batchItemFailures.push({ itemIdentifier: record.messageId });
-        const fields = { ...requestIdsOf(record), messageId: record.messageId, error };
+        const fields = { ...requestIdsOf(record, proven), messageId: record.messageId, error };
         // On its last receive SQS moves it to the DLQ rather than deliver it again.
         if (isLastReceive(record, recordDeps.maxReceiveCount))
           logger.error('record failed on its last receive; SQS moves it to the DLQ', fields);
