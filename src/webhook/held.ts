@@ -11,6 +11,7 @@ import { isAllowedSlackUrl } from '../slack/post.js';
 import { readFinal } from '../state/audit.js';
 import { type HeldRecord, listHeld, lookNow, nextLookText, readHeld } from '../state/held.js';
 import { markAnswered, unmarkAnswered, whyText } from '../state/held-answer.js';
+import { countHeld } from '../state/held-count.js';
 import type { StateTable } from '../state/table.js';
 import { cancelHeldRequest } from '../worker/cancel.js';
 import { code, contextLine, ephemeral, escapeMrkdwn, problem, section, table } from './blocks.js';
@@ -25,6 +26,7 @@ const PAGE_SIZE = 10;
 export function heldAccess(table: StateTable): NonNullable<WebhookDeps['held']> {
   return {
     list: () => listHeld(table),
+    count: () => countHeld(table),
     read: (requestId) => readHeld(table, requestId),
     cancel: async (request, mayCancel) => {
       const outcome = await cancelHeldRequest({ table, mayCancel }, request);
