@@ -18,6 +18,15 @@ export type OpenQuestion =
 const CLOSED =
   'This question is no longer open (it was answered, cancelled or has expired), or the button does not match it; nothing was done.';
 
+/**
+ * A question held again by a pause (a redelivery of its asking message while paused: the pause
+ * comes first, and the worker writes the wait anew as `paused`). It is no open question (a mark
+ * is written only on one), but nothing closed it: `resume` sends it back, the worker asks no
+ * second time, and these buttons count again while it is still asked.
+ */
+const PAUSED =
+  'Automation is paused, so this question is held until someone resumes automation (`resume`); nothing was done. Once it is resumed the question is looked at again within a minute, and while it is still asked these buttons count again.';
+
 /** Approved already by a click (src/state/held-answer.ts): only that person's retry still counts. */
 const answered = (by: string) =>
   `This question was already answered: ${by} approved it, and the approved request is on its way; nothing was done.`;
@@ -54,8 +63,9 @@ export async function openQuestion(
     };
   }
   const held = read.value;
-  const open = held?.why === 'ask' && !held.cancel && effectKey(held.request) === effectKey(button);
-  if (!open) return { ok: false, outcome: 'question_closed', message: CLOSED };
+  const ours = held !== undefined && !held.cancel && effectKey(held.request) === effectKey(button);
+  if (!ours || (held.why !== 'ask' && held.why !== 'paused'))
+    return { ok: false, outcome: 'question_closed', message: CLOSED };
   const repeat = clicker?.approve === true && held.answeredBy === clicker.userId;
   if (held.answeredBy && !repeat)
     return { ok: false, outcome: 'question_answered', message: answered(held.answeredBy) };
@@ -68,6 +78,7 @@ export async function openQuestion(
   const expiresAt = requestExpiresAt(deps.policy, held.request);
   if (!repeat && clicker?.approve !== false && now() > expiresAt.getTime())
     return { ok: false, outcome: 'question_expired', message: expired(expiresAt, held.request) };
+  if (held.why === 'paused') return { ok: false, outcome: 'question_paused', message: PAUSED };
   return { ok: true, request: { ...held.request, requestId: held.requestId } };
 }
 
