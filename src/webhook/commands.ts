@@ -38,7 +38,11 @@ export interface CommandSpec {
 /** Every command, in the order `help` lists them. */
 export const COMMANDS: readonly CommandSpec[] = [
   { name: 'help', usage: 'help', summary: 'what you can do here' },
-  { name: 'status', usage: 'status', summary: 'pause state, queue depth and the policy in short' },
+  {
+    name: 'status',
+    usage: 'status',
+    summary: 'pause state, queue depth, what is held and why, and the policy in short',
+  },
   { name: 'why', usage: 'why <requestId>', summary: "a request's whole story: decisions, rules, outcome" },
   { name: 'held', usage: 'held [page]', summary: 'what is held and why, a page at a time' },
   {

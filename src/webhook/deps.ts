@@ -13,6 +13,7 @@ import type { SecretsProvider } from '../secrets/secrets.js';
 import type { PostResult } from '../slack/post.js';
 import type { FinalOutcome, StoredAuditRecord } from '../state/audit.js';
 import type { HeldRecord } from '../state/held.js';
+import type { HeldCount } from '../state/held-count.js';
 import type { PauseState } from '../state/pause.js';
 import type { VetoWrite } from '../state/veto.js';
 import type { CancelOutcome, CancelRequest } from '../worker/cancel.js';
@@ -75,6 +76,8 @@ export interface WebhookDeps {
    */
   held?: {
     list(): Promise<HeldRecord[]>;
+    /** How many are held and why, up to a cap (`status`: src/state/held-count.ts). */
+    count?(): Promise<HeldCount>;
     /** One held request (a click is checked against the question it answers). */
     read(requestId: string): Promise<HeldRecord | undefined>;
     cancel(

@@ -1,16 +1,19 @@
 /**
- * `/autopilot held [page]` (what is held: id, action, target, requester, why, next look, as a
- * paged table like the other reads) and `/autopilot cancel <requestId> [reason…]` (marks a held
- * request cancelled when the person holds the grant for its action; the worker then ends it and
- * tells the requester and the channel). Within the request's deadline, every value escaped.
+ * `/autopilot held [page]` (what is held: id, action, target, requester, why, for a question when
+ * it expires, next look, as a paged table like the other reads) and `/autopilot cancel <requestId>
+ * [reason…]` (marks a held request cancelled when the person holds the grant for its action; the
+ * worker then ends it and tells the requester and the channel). Within the request's deadline, every value escaped.
  */
 import { liveReplyUrl } from '../actions/request.js';
 import { mayCancel } from '../policy/cancel-grant.js';
+import { requestExpiresAt } from '../policy/decide.js';
+import type { Policy } from '../policy/schema.js';
 import { actionWords, oneLine } from '../slack/mrkdwn.js';
 import { isAllowedSlackUrl } from '../slack/post.js';
 import { readFinal } from '../state/audit.js';
 import { type HeldRecord, listHeld, lookNow, nextLookText, readHeld } from '../state/held.js';
 import { markAnswered, unmarkAnswered, whyText } from '../state/held-answer.js';
+import { countHeld } from '../state/held-count.js';
 import type { StateTable } from '../state/table.js';
 import { cancelHeldRequest } from '../worker/cancel.js';
 import { code, contextLine, ephemeral, escapeMrkdwn, problem, section, table } from './blocks.js';
@@ -25,6 +28,7 @@ const PAGE_SIZE = 10;
 export function heldAccess(table: StateTable): NonNullable<WebhookDeps['held']> {
   return {
     list: () => listHeld(table),
+    count: () => countHeld(table),
     read: (requestId) => readHeld(table, requestId),
     cancel: async (request, mayCancel) => {
       const outcome = await cancelHeldRequest({ table, mayCancel }, request);
@@ -52,7 +56,19 @@ const UNAVAILABLE: ShortAnswer = {
 };
 
 /** To the minute: the table stays narrow enough for Slack. */
-const nextLook = (held: HeldRecord) => nextLookText(held).replace(/:\d\d\.\d{3}Z$/, 'Z');
+const toMinute = (iso: string) => iso.replace(/:\d\d\.\d{3}Z$/, 'Z');
+const nextLook = (held: HeldRecord) => toMinute(nextLookText(held));
+
+/**
+ * Why it waits; an open question also says when it expires unanswered (src/policy/decide.ts, the
+ * worker's own instant: after it an Approve is refused and the next look denies it), which its
+ * hourly next look does not tell. Fits a cell: "ask, expires 2026-11-26T10:00Z".
+ */
+function whyCell(policy: Policy, held: HeldRecord): string {
+  if (held.why !== 'ask' || held.answeredBy || held.cancel) return whyText(held);
+  const expires = requestExpiresAt(policy, held.request);
+  return Number.isFinite(expires.getTime()) ? `ask, expires ${toMinute(expires.toISOString())}` : 'ask';
+}
 
 export async function answerHeld(
   deps: WebhookDeps,
@@ -84,7 +100,7 @@ export async function answerHeld(
     };
   const body = table(
     ['id', 'action', 'target', 'requester', 'why', 'next look'],
-    rows.map((h) => [h.requestId, h.action, h.target, h.requester, whyText(h), nextLook(h)]),
+    rows.map((h) => [h.requestId, h.action, h.target, h.requester, whyCell(deps.policy, h), nextLook(h)]),
   );
   return {
     reply: ephemeral(`Held requests, page ${page}`, [section('*Held requests*'), body, contextLine(hint)]),

@@ -19,6 +19,15 @@ export type OpenQuestion =
 const CLOSED =
   'This question is no longer open (it was answered, cancelled or has expired), or the button does not match it; nothing was done.';
 
+/**
+ * A question held again by a pause (a redelivery of its asking message while paused: the pause
+ * comes first, and the worker writes the wait anew as `paused`). It is no open question (a mark
+ * is written only on one), but nothing closed it: `resume` sends it back, the worker asks no
+ * second time, and these buttons count again while it is still asked.
+ */
+const PAUSED =
+  'Automation is paused, so this question is held until someone resumes automation (`resume`); nothing was done. Once it is resumed the question is looked at again within a minute, and while it is still asked these buttons count again.';
+
 /** Approved already by a click (src/state/held-answer.ts): only that person's retry still counts. */
 const answered = (by: string) =>
   `This question was already answered: ${by} approved it, and the approved request is on its way; nothing was done.`;
@@ -89,8 +98,8 @@ export async function openQuestion(
     };
   }
   const held = read.value;
-  const open = held?.why === 'ask' && !held.cancel && effectKey(held.request) === effectKey(button);
-  if (!open) {
+  const ours = held !== undefined && !held.cancel && effectKey(held.request) === effectKey(button);
+  if (!ours || (held.why !== 'ask' && held.why !== 'paused')) {
     // Gone: the worker may have ended it as denied by a person's Deny; then that is what is said.
     const denied = held ? undefined : await deniedEnd(deps, button.requestId, button, deadline, now);
     if (denied) return { ok: false, outcome: 'question_denied', ...denied };
@@ -108,6 +117,7 @@ export async function openQuestion(
   const expiresAt = requestExpiresAt(deps.policy, held.request);
   if (!repeat && clicker?.approve !== false && now() > expiresAt.getTime())
     return { ok: false, outcome: 'question_expired', message: expired(expiresAt, held.request) };
+  if (held.why === 'paused') return { ok: false, outcome: 'question_paused', message: PAUSED };
   return { ok: true, request: { ...held.request, requestId: held.requestId } };
 }
 

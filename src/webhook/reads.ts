@@ -6,6 +6,7 @@
  */
 
 import type { Policy } from '../policy/schema.js';
+import type { HeldCount } from '../state/held-count.js';
 import type { PauseState } from '../state/pause.js';
 import { code, contextLine, ephemeral, escapeMrkdwn, fields, header, section, table } from './blocks.js';
 import type { Command } from './commands.js';
@@ -63,6 +64,8 @@ export interface StatusSources {
   readPause(): Promise<PauseState>;
   /** Approximate number of queued actions; optional (undefined when not cheap to know). */
   queueDepth?: () => Promise<number | undefined>;
+  /** How many requests are held and why, capped (optional: shown only when the webhook has the table). */
+  heldCount?: () => Promise<HeldCount>;
 }
 
 export interface ReadContext {

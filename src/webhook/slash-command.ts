@@ -92,7 +92,11 @@ export async function handleSlashCommand(deps: WebhookDeps, ctx: SlashContext): 
         {
           console: deps.console,
           policy: deps.policy,
-          status: { readPause: deps.pause.read, ...(deps.queueDepth ? { queueDepth: deps.queueDepth } : {}) },
+          status: {
+            readPause: deps.pause.read,
+            ...(deps.queueDepth ? { queueDepth: deps.queueDepth } : {}),
+            ...(deps.held?.count ? { heldCount: deps.held.count.bind(deps.held) } : {}),
+          },
           userId: ctx.userId,
           slash: ctx.slash,
           deadline,
