@@ -4,6 +4,7 @@
  * short for a request deferred to it to be looked at while it is open. Said only when provable from
  * the policy alone: a warning that is not true would teach people to ignore them. Pure.
  */
+import { RELEASE_MARGIN_MS } from './action-rules.js';
 import type { ApprovalRule, Policy } from './schema.js';
 import type { PolicyWarning } from './warnings.js';
 
@@ -79,5 +80,98 @@ export function shadowedRuleWarnings(policy: Policy): PolicyWarning[] {
       ];
     }
     return [];
+  });
+}
+
+const MINUTE = 60_000;
+const DAY_MINUTES = 24 * 60;
+const WEEK_MINUTES = 7 * DAY_MINUTES;
+const DAY_INDEX: Record<string, number> = { mon: 0, tue: 1, wed: 2, thu: 3, fri: 4, sat: 5, sun: 6 };
+
+/**
+ * The shortest opening worth declaring: a request deferred to a window is looked at up to
+ * RELEASE_MARGIN_MS after it opens (the release tick each minute, then queue delivery behind the
+ * batches before it), so an opening must outlast that delay, and again for one more look (a retry
+ * after a throttled call, a second request behind the first). Twice the delay: 10 minutes.
+ */
+export const SHORTEST_WINDOW_MINUTES = (2 * RELEASE_MARGIN_MS) / MINUTE;
+
+const minutesOf = (clock: string) => Number(clock.slice(0, 2)) * 60 + Number(clock.slice(3, 5));
+
+/**
+ * The rule's openings over a week of wall-clock minutes (daylight-saving changes aside), windows
+ * that overlap or adjoin taken together (Sunday's end meets Monday's start): each opening shorter
+ * than SHORTEST_WINDOW_MINUTES, with the windows it is made of.
+ */
+function shortOpenings(
+  windows: NonNullable<ApprovalRule['windows']>,
+): { minutes: number; windows: number[] }[] {
+  // Dense (not `new Array(n)`): indexOf skips the holes of a sparse array.
+  const open: Array<Set<number> | undefined> = Array.from({ length: WEEK_MINUTES }, () => undefined);
+  windows.forEach((window, index) => {
+    const start = minutesOf(window.start);
+    const end = window.end === '24:00' ? DAY_MINUTES : minutesOf(window.end);
+    const length = end > start ? end - start : end + DAY_MINUTES - start; // an earlier end crosses midnight
+    for (const day of window.days) {
+      const from = (DAY_INDEX[day] as number) * DAY_MINUTES + start;
+      for (let m = from; m < from + length; m++) {
+        const slot = open[m % WEEK_MINUTES] ?? new Set<number>();
+        slot.add(index);
+        open[m % WEEK_MINUTES] = slot;
+      }
+    }
+  });
+  const closed = open.indexOf(undefined);
+  if (closed < 0) return []; // open all week
+  const found: { minutes: number; windows: number[] }[] = [];
+  let run: { minutes: number; windows: Set<number> } | undefined;
+  // From a closed minute round the week and back to it, so that a run across Sunday midnight is one.
+  for (let step = 1; step <= WEEK_MINUTES; step++) {
+    const slot = open[(closed + step) % WEEK_MINUTES];
+    if (slot) {
+      run ??= { minutes: 0, windows: new Set() };
+      run.minutes++;
+      for (const index of slot) run.windows.add(index);
+    } else if (run) {
+      if (run.minutes < SHORTEST_WINDOW_MINUTES)
+        found.push({ minutes: run.minutes, windows: [...run.windows] });
+      run = undefined;
+    }
+  }
+  return found;
+}
+
+/**
+ * A window that opens for only a few minutes: a request deferred to it may find it closed when it
+ * is looked at, and be deferred to the next opening, each time, until maxDeferHours denies it.
+ * One warning per rule and set of windows, with the shortest such opening.
+ */
+export function shortWindowWarnings(policy: Policy): PolicyWarning[] {
+  return policy.approvals.rules.flatMap((rule) => {
+    if (!rule.windows) return [];
+    const shortest = new Map<string, number>();
+    for (const opening of shortOpenings(rule.windows)) {
+      const key = opening.windows.sort((a, b) => a - b).join(',');
+      shortest.set(key, Math.min(shortest.get(key) ?? Number.POSITIVE_INFINITY, opening.minutes));
+    }
+    const windows = rule.windows;
+    return [...shortest].map(([key, minutes]) => {
+      const named = key
+        .split(',')
+        .map((i) => {
+          const window = windows[Number(i)];
+          return `windows[${i}] (${window?.days.join(',')} ${window?.start}–${window?.end})`;
+        })
+        .join(' with ');
+      return {
+        code: 'window-too-short',
+        where: `approvals.rules "${rule.name}"`,
+        message:
+          `${named} is open only ${minutes} minute${minutes === 1 ? '' : 's'} at a time: a request deferred to it is looked at ` +
+          `up to ${RELEASE_MARGIN_MS / MINUTE} minutes after it opens (the release tick runs every minute, then the queue delivers), ` +
+          'so it may find it closed and wait for the next opening, again and again until approvals.maxDeferHours denies it; ' +
+          `make it at least ${SHORTEST_WINDOW_MINUTES} minutes long`,
+      };
+    });
   });
 }

@@ -9,7 +9,7 @@ import { REQUESTER_SOURCES } from '../actions/request.js';
 import { globMatch } from '../util/glob.js';
 import { EVENT_PATH } from './event-paths.js';
 import { grantKeyWarning } from './grant-keys.js';
-import { shadowedRuleWarnings } from './rule-warnings.js';
+import { shadowedRuleWarnings, shortWindowWarnings } from './rule-warnings.js';
 import type { EventRule, Policy } from './schema.js';
 
 export type PolicyWarning = { code: string; where: string; message: string };
@@ -252,6 +252,7 @@ function grantWarnings(policy: Policy): PolicyWarning[] {
 export function policyWarnings(policy: Policy): PolicyWarning[] {
   return [
     ...shadowedRuleWarnings(policy),
+    ...shortWindowWarnings(policy),
     ...approvalWarnings(policy),
     ...actionWarnings(policy),
     ...deadRequesterWarnings(policy),
