@@ -8,6 +8,8 @@
 import { REQUESTER_SOURCES } from '../actions/request.js';
 import { globMatch } from '../util/glob.js';
 import { EVENT_PATH } from './event-paths.js';
+import { grantKeyWarning } from './grant-keys.js';
+import { shadowedRuleWarnings, shortWindowWarnings } from './rule-warnings.js';
 import type { EventRule, Policy } from './schema.js';
 
 export type PolicyWarning = { code: string; where: string; message: string };
@@ -237,12 +239,25 @@ function templateWarnings(policy: Policy, rule: EventRule): PolicyWarning[] {
   return warnings;
 }
 
+/** A grant under a key Slack never sends as a person's id (`u0admin`, a user group): it grants nobody. */
+function grantWarnings(policy: Policy): PolicyWarning[] {
+  return Object.keys(policy.chat.grants).flatMap((key) => {
+    const message = grantKeyWarning(key);
+    return message === undefined
+      ? []
+      : [{ code: 'grant-key-never-matches', where: `chat.grants "${key}"`, message }];
+  });
+}
+
 export function policyWarnings(policy: Policy): PolicyWarning[] {
   return [
+    ...shadowedRuleWarnings(policy),
+    ...shortWindowWarnings(policy),
     ...approvalWarnings(policy),
     ...actionWarnings(policy),
     ...deadRequesterWarnings(policy),
     ...policy.sweeper.eventRules.flatMap((rule) => templateWarnings(policy, rule)),
+    ...grantWarnings(policy),
     ...(policy.notifications.slackWebhookUrl
       ? [
           {

@@ -6,6 +6,7 @@
  * latency and the request id that travels in the queued message.
  */
 import { type Context, Hono } from 'hono';
+import { SLACK_ID } from '../slack/ids.js';
 import { scrubDeep } from '../util/secret-scrub.js';
 import type { WebhookDeps } from './deps.js';
 import { MalformedSlackRequestError, WebhookError } from './errors.js';
@@ -50,8 +51,6 @@ function arrivedAt(env: LambdaBindings, now: number): number {
   const at = Number(context?.timeEpoch ?? context?.requestTimeEpoch);
   return Number.isFinite(at) && at <= now && now - at <= MAX_ARRIVAL_AGE_MS ? at : now;
 }
-
-const SLACK_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Outcomes answered to the person that only an operator can cure: logged at error level. */
 const OPERATOR_FAULTS: ReadonlySet<string> = new Set(['signing_failed'] satisfies NotQueued[]);

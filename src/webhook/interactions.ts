@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
 import { type ActionRequest, actionRequestSchemas, effectKey } from '../actions/request.js';
 import { isDryRun } from '../policy/decide.js';
+import { SLACK_ID } from '../slack/ids.js';
 import { actionWords } from '../slack/mrkdwn.js';
 import { once } from '../util/once.js';
 import { authorize } from './authorize.js';
@@ -39,7 +40,7 @@ export const DENY_ACTION_ID = 'autopilot_deny';
 
 // zod/mini, built on the first click rather than at import: both keep the cold start short.
 const blockActionsSchema = once(() => {
-  const slackId = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/));
+  const slackId = z.string().check(z.regex(SLACK_ID));
   return z.object({
     type: z.literal('block_actions'),
     team: z.object({ id: slackId }),

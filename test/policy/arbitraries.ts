@@ -48,18 +48,23 @@ const whenArb = fc.record({
   triggers: fc.array(idGlobArb, { minLength: 1, maxLength: 2 }),
   phases: fc.array(idGlobArb, { minLength: 1, maxLength: 2 }),
 });
-// Windows and limits belong to approve rules only (the schema refuses them on deny and ask).
+// Windows and limits belong to approve rules only (the schema refuses them on deny and ask), and
+// outsideWindows only beside windows (without them the rule approves at any time).
 const ruleArb = fc.oneof(
-  fc.record(
-    {
-      when: whenArb,
-      decision: fc.constant('approve'),
-      windows: fc.array(windowArb, { minLength: 1, maxLength: 3 }),
-      outsideWindows: fc.constantFrom('defer', 'deny'),
-      maxPerHour: fc.integer({ min: 1, max: 100 }),
-    },
-    { requiredKeys: ['when', 'decision'] },
-  ),
+  fc
+    .record(
+      {
+        when: whenArb,
+        decision: fc.constant('approve'),
+        windows: fc.array(windowArb, { minLength: 1, maxLength: 3 }),
+        outsideWindows: fc.constantFrom('defer', 'deny'),
+        maxPerHour: fc.integer({ min: 1, max: 100 }),
+      },
+      { requiredKeys: ['when', 'decision'] },
+    )
+    .map(({ outsideWindows, ...rule }) =>
+      rule.windows && outsideWindows ? { ...rule, outsideWindows } : rule,
+    ),
   fc.record({ when: whenArb, decision: fc.constantFrom('deny', 'ask') }),
 );
 

@@ -6,7 +6,9 @@
 import '../../util/zod-locale.js';
 import * as z from 'zod/mini';
 import { ACTION_NAMES } from '../../actions/request.js';
-import { described, type Primitives } from './primitives.js';
+import { SLACK_ID } from '../../slack/ids.js';
+import { grantKeyError } from '../grant-keys.js';
+import { described, type Primitives, withJsonSchema } from './primitives.js';
 
 export function buildActionsSchema({ Glob }: Primitives) {
   const actionPolicyShape = {
@@ -53,7 +55,19 @@ export function buildChatSchema() {
         ),
         grants: described(
           z._default(
-            z.record(z.string().check(z.minLength(1)), z.array(z.enum([...ACTION_NAMES, 'pause']))),
+            withJsonSchema(
+              z.record(z.string().check(z.minLength(1)), z.array(z.enum([...ACTION_NAMES, 'pause']))).check(
+                z.superRefine((grants, ctx) => {
+                  // The webhook matches keys against the user id Slack sends: one that is no such
+                  // id (`slack:U0ADMIN`, `<@U0ADMIN>`) would grant nobody, silently.
+                  for (const key of Object.keys(grants)) {
+                    const message = grantKeyError(key);
+                    if (message !== undefined) ctx.addIssue({ code: 'custom', message, path: [key] });
+                  }
+                }),
+              ),
+              { propertyNames: { type: 'string', pattern: SLACK_ID.source } },
+            ),
             {},
           ),
           'Slack user id → what that person may decide (overrides rules and vetoes, not freezes)',

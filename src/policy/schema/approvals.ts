@@ -80,7 +80,20 @@ function buildApprovalRule({ GlobList }: Primitives, WindowSchema: ReturnType<ty
   });
   const checked = rule.check(
     z.superRefine((value, ctx) => {
-      if (value.decision === 'approve') return;
+      if (value.decision === 'approve') {
+        // Without windows an approve rule approves at any time: outsideWindows would be ignored
+        // ("deny" written for office hours whose windows were forgotten would keep nothing out).
+        if (value.outsideWindows !== undefined && value.windows === undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            message:
+              'outsideWindows acts only beside windows: this rule has none, so it approves at any time and outsideWindows would be ignored; ' +
+              'add the windows it is meant for, or remove outsideWindows',
+            path: ['outsideWindows'],
+          });
+        }
+        return;
+      }
       // Strict objects refuse a misspelt key; this refuses a key the rule would silently ignore
       // (a "deny on Friday afternoons" rule with windows would otherwise deny at every hour).
       for (const field of APPROVE_ONLY) {
@@ -95,8 +108,10 @@ function buildApprovalRule({ GlobList }: Primitives, WindowSchema: ReturnType<ty
       }
     }),
   );
-  // The same rule for editors: only an approve rule has windows, outsideWindows or maxPerHour.
+  // The same rules for editors: only an approve rule has windows, outsideWindows or maxPerHour,
+  // and outsideWindows only beside windows.
   return withJsonSchema(checked, {
+    dependentRequired: { outsideWindows: ['windows'] },
     anyOf: [
       { type: 'object', properties: { decision: { const: 'approve' } } },
       {
