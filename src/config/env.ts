@@ -20,6 +20,27 @@ export function requireEnv(name: string, env: Env = process.env): string {
   return value;
 }
 
+/**
+ * An absolute http(s) URL from `name` (required), or a ConfigError naming the variable: a value
+ * without its scheme (`console.example.com`) or without a host (`https://`) would otherwise fail
+ * later, or be refused by whoever uses it without the variable's name. The value is not echoed:
+ * a URL may carry credentials.
+ */
+export function httpUrlEnv(name: string, env: Env = process.env): string {
+  const value = requireEnv(name, env).trim();
+  let ok = /^https?:\/\/[^/]/i.test(value);
+  try {
+    ok &&= ['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    ok = false;
+  }
+  if (!ok)
+    throw new ConfigError(
+      `environment variable ${name} must be an absolute http(s) URL (e.g. https://console.example.com)`,
+    );
+  return value;
+}
+
 /** The value of `name`, or undefined when unset or empty. */
 export function optionalEnv(name: string, env: Env = process.env): string | undefined {
   const value = env[name];

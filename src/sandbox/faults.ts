@@ -150,10 +150,13 @@ export function faultsFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<Fau
   if (retryAfter !== undefined && retryAfter !== '') {
     if (retryAfter === 'none') out.retryAfterSeconds = null;
     else {
-      const n = Number(retryAfter);
-      if (!Number.isInteger(n) || n < 0)
-        throw new Error(`SANDBOX_RETRY_AFTER_SECONDS must be an integer or "none"`);
-      out.retryAfterSeconds = n;
+      // Decimal digits only, as every count of the project: Number() would read 0x10, 1e1 or 2.0.
+      const digits = retryAfter.trim();
+      if (!/^\d+$/.test(digits) || !Number.isSafeInteger(Number(digits)))
+        throw new Error(
+          `SANDBOX_RETRY_AFTER_SECONDS must be a whole number of seconds or "none", got "${retryAfter}"`,
+        );
+      out.retryAfterSeconds = Number(digits);
     }
   }
   const only = env.SANDBOX_FAULTS_ONLY;

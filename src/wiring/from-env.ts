@@ -13,7 +13,7 @@ import { appendFileSync } from 'node:fs';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { createRequesterSigner, type RequesterSigner } from '../actions/proof.js';
-import { ConfigError, integerEnv, logLevelEnv, optionalEnv, requireEnv } from '../config/env.js';
+import { ConfigError, httpUrlEnv, integerEnv, logLevelEnv, optionalEnv, requireEnv } from '../config/env.js';
 import { type ConsoleClient, type ConsoleClientOptions, createConsoleClient } from '../console/index.js';
 import { clockOf } from '../console/rate-limiter.js';
 import { createLogger, type Logger } from '../observability/logger.js';
@@ -187,7 +187,7 @@ export function consoleClientFor(
   metrics?: Metrics,
 ): ConsoleClient {
   return createConsoleClient({
-    baseUrl: requireEnv('CONSOLE_API_BASE_URL', env),
+    baseUrl: httpUrlEnv('CONSOLE_API_BASE_URL', env),
     apiKey: async ({ afterUnauthorized }) => {
       if (afterUnauthorized) await secrets.refresh().catch(() => false);
       const values = await secrets.get();
