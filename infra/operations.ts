@@ -242,12 +242,14 @@ export class Operations extends Construct {
       api.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum' }),
     );
     // Each count is a request whose send failed after the SDK's own retries, answered "not queued,
-    // try again". One is a blip (a dropped connection, one throttled call) the person's next try
-    // gets past; three within 15 minutes are people's tries failing again: a cause that lasts (the
-    // queue's policy or key, throttling), and every chat-ops change fails until someone acts.
+    // try again", or was still running at the deadline, answered "not confirmed" (a hanging queue
+    // ends a send begun late, after a cold start, that way). One is a blip (a dropped connection,
+    // one throttled call) the person's next try gets past; three within 15 minutes are people's
+    // tries failing again: a cause that lasts (the queue's policy or key, throttling, a network
+    // path to SQS that hangs), and every chat-ops change fails until someone acts.
     alarm(
       'ActionsQueueUnreachable',
-      'The Slack webhook could not put chat-ops requests on the actions queue at least 3 times in 15 minutes: SQS refused or failed the send. Each person was answered that it was not queued (nothing was changed), so every chat-ops change fails while this lasts; CI producers sending to the queue may fail too. In Logs Insights over the webhook\'s log group, `filter outcome = "queue_unreachable" | fields @timestamp, requestId, error`: the error names the cause (AccessDenied: the queue policy, or the webhook role\'s sqs:SendMessage; throttling; a deleted queue, ACTIONS_QUEUE_URL). Once fixed, people just try again.',
+      'The Slack webhook could not put chat-ops requests on the actions queue, or SQS did not confirm them within the webhook\'s 2.5 s deadline, at least 3 times in 15 minutes. A person whose send failed was answered that it was not queued (outcome "queue_unreachable": nothing was changed); one whose send did not answer in time, that it was not confirmed (outcome "queue_unconfirmed": it may be queued, and trying again is safe). Every chat-ops change fails while this lasts; CI producers sending to the queue may fail too. In Logs Insights over the webhook\'s log group, `filter outcome in ["queue_unreachable", "queue_unconfirmed"] | fields @timestamp, outcome, requestId, error`: for queue_unreachable the error names the cause (AccessDenied: the queue policy, or the webhook role\'s sqs:SendMessage; throttling; a deleted queue, ACTIONS_QUEUE_URL; TimeoutError: SQS or the network path to it not answering); queue_unconfirmed alone means SQS is slow or hanging (the network path, SQS\'s health in the AWS Health Dashboard). Once fixed, people just try again.',
       appMetric('ActionsQueueUnreachable', 'webhook').with({ period: Duration.minutes(15) }),
       { threshold: 3 },
     );
@@ -411,7 +413,7 @@ export class Operations extends Construct {
         left: [acrossServices('SlackPostsFailed', all, 'Slack posts failed')],
         right: [
           api.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum', label: 'webhook 5xx' }),
-          appMetric('ActionsQueueUnreachable', 'webhook', 'Sum', 'not queued'),
+          appMetric('ActionsQueueUnreachable', 'webhook', 'Sum', 'not queued or not confirmed'),
           appMetric('RequestsNotSigned', 'webhook', 'Sum', 'not signed'),
         ],
         ...third,

@@ -55,8 +55,9 @@ export const METRIC_CATALOGUE = {
   ReleaseTicks: { unit: 'Count', dimensions: [] },
   /**
    * Chat-ops requests the webhook could not put on the actions queue: SQS refused or failed the
-   * send (`queue_unreachable`; the person was answered "not queued"). Not the sends whose answer
-   * did not come in time (they may be queued), nor the ones it could not sign.
+   * send (`queue_unreachable`; the person was answered "not queued"), or did not answer by the
+   * deadline (`queue_unconfirmed`; answered "not confirmed": it may be queued). The outcome is a
+   * property. Not the ones it could not sign (RequestsNotSigned).
    */
   ActionsQueueUnreachable: { unit: 'Count', dimensions: [] },
   /**

@@ -56,11 +56,17 @@ const SLACK_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** Outcomes answered to the person that only an operator can cure: logged at error level. */
 const OPERATOR_FAULTS: ReadonlySet<string> = new Set(['signing_failed'] satisfies NotQueued[]);
 
-/** Outcomes answered "not queued" that an alarm counts (not `queue_unconfirmed`: it may be queued). */
+/**
+ * Outcomes answered "not queued" (or "not confirmed") that an alarm counts. `queue_unconfirmed`
+ * counts with `queue_unreachable`: the request may be queued, but the person was told it was not
+ * confirmed, and a queue that hangs ends a send begun late (a cold start) that way, not as a
+ * failure; uncounted, such a queue failed changes without a page. The outcome rides along.
+ */
 const NOT_QUEUED_METRICS: Partial<Record<string, 'ActionsQueueUnreachable' | 'RequestsNotSigned'>> = {
   queue_unreachable: 'ActionsQueueUnreachable',
+  queue_unconfirmed: 'ActionsQueueUnreachable',
   signing_failed: 'RequestsNotSigned',
-} satisfies Partial<Record<NotQueued, 'ActionsQueueUnreachable' | 'RequestsNotSigned'>>;
+} satisfies Record<NotQueued, 'ActionsQueueUnreachable' | 'RequestsNotSigned'>;
 
 /**
  * A JSON answer, scrubbed of every secret the process holds: a reply can carry what a person
@@ -113,7 +119,13 @@ export function createWebhookApp(deps: WebhookDeps): Hono<AppEnv> {
     // chat-ops change while the dashboards look calm (the ActionsQueueUnreachable alarm reads it).
     // The same for a key that cannot be read: every change fails "not queued" (RequestsNotSigned).
     const notQueued = NOT_QUEUED_METRICS[log.outcome ?? ''];
-    if (notQueued) deps.metrics?.put(notQueued, 1, {}, log.requestId ? { requestId: log.requestId } : {});
+    if (notQueued)
+      deps.metrics?.put(
+        notQueued,
+        1,
+        {},
+        { outcome: log.outcome, ...(log.requestId ? { requestId: log.requestId } : {}) },
+      );
     const level =
       status >= 500 || operatorFault ? 'error' : status >= 400 || log.error || log.warning ? 'warn' : 'info';
     // The line's fields completed in place, not copied with a rest and a spread (~4 µs on Node 20,
