@@ -263,6 +263,15 @@ export class Operations extends Construct {
       appMetric('RequestsNotSigned', 'webhook').with({ period: Duration.minutes(15) }),
       { threshold: 2 },
     );
+    // The webhook's own state: a pause or resume not written leaves automation running that a
+    // person meant to stop (or stopped), answered 200 with an error, so nothing else shows it. One
+    // is a blip the SDK's retries did not get past; two within 15 minutes are a try failing again.
+    alarm(
+      'WebhookStateUnreachable',
+      'The Slack webhook could not read or write its state table at least 2 times in 15 minutes: a `pause` or `resume` was not written (automation may still run, or stay stopped, against what the person asked), a cancel, a denial or an answer by button not recorded, `status` or `held` not read. Each person was told it failed. First, if a pause was asked for: stop automation another way (README "Roll back": disable the worker\'s event source mapping and the schedule). In Logs Insights over the webhook\'s log group, `filter outcome in ["state_unreachable", "state_unconfirmed"] | fields @timestamp, command, requestId, error`: the error names the cause (AccessDenied: the webhook role\'s dynamodb grants or the table\'s key; ResourceNotFound: the table deleted or STATE_TABLE_NAME wrong; throttling: the table\'s ThrottledRequests on the dashboard); state_unconfirmed alone means DynamoDB or the path to it is slow. Once fixed, people just try again (a pause shows in `/autopilot status`).',
+      appMetric('StateTableUnreachable', 'webhook').with({ period: Duration.minutes(15) }),
+      { threshold: 2 },
+    );
     // Slack posts are how outcomes, questions and notices reach people. A single failure is a blip
     // (Slack slow for a moment, a post cut by the invocation's end); three in an hour are posts
     // failing again and again, as with a revoked incoming webhook or an archived channel: an hour,
@@ -415,6 +424,7 @@ export class Operations extends Construct {
           api.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum', label: 'webhook 5xx' }),
           appMetric('ActionsQueueUnreachable', 'webhook', 'Sum', 'not queued or not confirmed'),
           appMetric('RequestsNotSigned', 'webhook', 'Sum', 'not signed'),
+          appMetric('StateTableUnreachable', 'webhook', 'Sum', 'state table failed'),
         ],
         ...third,
       }),

@@ -66,6 +66,12 @@ export const METRIC_CATALOGUE = {
    * Answered 200, so only this count shows that every chat-ops change is failing.
    */
   RequestsNotSigned: { unit: 'Count', dimensions: [] },
+  /**
+   * Webhook requests whose read or write of the state table failed (`state_unreachable`) or was
+   * not confirmed by the deadline (`state_unconfirmed`): a `pause`/`resume`, a cancel, a denial or an
+   * answer by button, `status`, `held`. Answered 200 with an error, so only this count shows it.
+   */
+  StateTableUnreachable: { unit: 'Count', dimensions: [] },
   /** Slack posts (replies, channel notices, questions) that could not be delivered. */
   SlackPostsFailed: { unit: 'Count', dimensions: [] },
   /** Events the sweeper read in a run. */

@@ -56,17 +56,25 @@ const SLACK_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** Outcomes answered to the person that only an operator can cure: logged at error level. */
 const OPERATOR_FAULTS: ReadonlySet<string> = new Set(['signing_failed'] satisfies NotQueued[]);
 
+type CountedOutcome = 'ActionsQueueUnreachable' | 'RequestsNotSigned' | 'StateTableUnreachable';
+
 /**
- * Outcomes answered "not queued" (or "not confirmed") that an alarm counts. `queue_unconfirmed`
- * counts with `queue_unreachable`: the request may be queued, but the person was told it was not
+ * Outcomes answered 200 that an alarm counts: only an operator cures them, and nothing else
+ * shows them. "Not queued" (or "not confirmed"): `queue_unconfirmed` counts with
+ * `queue_unreachable`, for the request may be queued but the person was told it was not
  * confirmed, and a queue that hangs ends a send begun late (a cold start) that way, not as a
- * failure; uncounted, such a queue failed changes without a page. The outcome rides along.
+ * failure. The state table failing a read or a write (`pause`/`resume`, a denial, an answered
+ * question, `status`, `held`): the person sees an error, a pause may not be in force.
  */
-const NOT_QUEUED_METRICS: Partial<Record<string, 'ActionsQueueUnreachable' | 'RequestsNotSigned'>> = {
-  queue_unreachable: 'ActionsQueueUnreachable',
-  queue_unconfirmed: 'ActionsQueueUnreachable',
-  signing_failed: 'RequestsNotSigned',
-} satisfies Record<NotQueued, 'ActionsQueueUnreachable' | 'RequestsNotSigned'>;
+const COUNTED_OUTCOMES: Partial<Record<string, CountedOutcome>> = {
+  ...({
+    queue_unreachable: 'ActionsQueueUnreachable',
+    queue_unconfirmed: 'ActionsQueueUnreachable',
+    signing_failed: 'RequestsNotSigned',
+  } satisfies Record<NotQueued, CountedOutcome>),
+  state_unreachable: 'StateTableUnreachable',
+  state_unconfirmed: 'StateTableUnreachable',
+};
 
 /**
  * A JSON answer, scrubbed of every secret the process holds: a reply can carry what a person
@@ -117,11 +125,12 @@ export function createWebhookApp(deps: WebhookDeps): Hono<AppEnv> {
     const operatorFault = OPERATOR_FAULTS.has(log.outcome ?? '');
     // Answered 200 ("not queued"): without a metric, a queue that stays unreachable fails every
     // chat-ops change while the dashboards look calm (the ActionsQueueUnreachable alarm reads it).
-    // The same for a key that cannot be read: every change fails "not queued" (RequestsNotSigned).
-    const notQueued = NOT_QUEUED_METRICS[log.outcome ?? ''];
-    if (notQueued)
+    // The same for a key that cannot be read: every change fails "not queued" (RequestsNotSigned),
+    // and for a state table that fails every pause (StateTableUnreachable).
+    const counted = COUNTED_OUTCOMES[log.outcome ?? ''];
+    if (counted)
       deps.metrics?.put(
-        notQueued,
+        counted,
         1,
         {},
         { outcome: log.outcome, ...(log.requestId ? { requestId: log.requestId } : {}) },
