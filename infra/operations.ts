@@ -272,6 +272,24 @@ export class Operations extends Construct {
       appMetric('StateTableUnreachable', 'webhook').with({ period: Duration.minutes(15) }),
       { threshold: 2 },
     );
+    // A wrong or mis-rotated signing secret answers every Slack request 401, and a 4xx pages
+    // nothing else. The endpoint is public, so refused signatures alone would page on anyone
+    // probing it: the alarm wants Slack-shaped requests refused (3, a person trying again) and not
+    // one verified in the same 15 minutes. A quiet night has no data: not breaching, never a page.
+    const signatures = Duration.minutes(15);
+    alarm(
+      'WebhookSigningSecretWrong',
+      "The Slack webhook refused the signature of at least 3 Slack requests in 15 minutes and verified none: its Slack signing secret is not the Slack app's, so every slash command and button answers 401 and chat-ops is dead. Compare the webhook secret's slackSigningSecret (WebhookSecretArn in Secrets Manager; SLACK_SIGNING_SECRET locally) with the Slack app's Basic Information → Signing Secret: a recent rotation (Regenerate in Slack, or a new value put in the secret) not made on both sides is the usual cause, as is a secret copied from another Slack app or with whitespace. Put the app's value in the secret: the webhook re-reads it at the next refused signature, no redeploy. In Logs Insights over the webhook's log group, `filter outcome = \"signature_mismatch\" | fields @timestamp, route, reason` shows the refused requests; if they are not Slack's (someone forging Slack's headers), the secret is right and nothing is broken.",
+      new MathExpression({
+        expression: 'IF(FILL(rejected, 0) >= 3 AND FILL(verified, 0) == 0, 1, 0)',
+        usingMetrics: {
+          rejected: appMetric('SlackRequestsRejected', 'webhook').with({ period: signatures }),
+          verified: appMetric('SlackRequestsVerified', 'webhook').with({ period: signatures }),
+        },
+        label: 'Slack requests refused, none verified',
+        period: signatures,
+      }),
+    );
     // Slack posts are how outcomes, questions and notices reach people. A single failure is a blip
     // (Slack slow for a moment, a post cut by the invocation's end); three in an hour are posts
     // failing again and again, as with a revoked incoming webhook or an archived channel: an hour,
@@ -425,6 +443,8 @@ export class Operations extends Construct {
           appMetric('ActionsQueueUnreachable', 'webhook', 'Sum', 'not queued or not confirmed'),
           appMetric('RequestsNotSigned', 'webhook', 'Sum', 'not signed'),
           appMetric('StateTableUnreachable', 'webhook', 'Sum', 'state table failed'),
+          appMetric('SlackRequestsRejected', 'webhook', 'Sum', 'Slack signatures refused'),
+          appMetric('SlackRequestsVerified', 'webhook', 'Sum', 'Slack signatures verified'),
         ],
         ...third,
       }),

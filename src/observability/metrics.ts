@@ -72,6 +72,14 @@ export const METRIC_CATALOGUE = {
    * answer by button, `status`, `held`. Answered 200 with an error, so only this count shows it.
    */
   StateTableUnreachable: { unit: 'Count', dimensions: [] },
+  /** Slack requests whose signature the webhook verified (with the secret as read, or re-read). */
+  SlackRequestsVerified: { unit: 'Count', dimensions: [] },
+  /**
+   * Slack-shaped requests (both headers, a fresh timestamp, a v0 signature) whose signature did not
+   * match, even with the secret re-read: what every request gets under a wrong signing secret.
+   * Not requests without Slack's headers or with a stale timestamp (scanners, replays).
+   */
+  SlackRequestsRejected: { unit: 'Count', dimensions: [] },
   /** Slack posts (replies, channel notices, questions) that could not be delivered. */
   SlackPostsFailed: { unit: 'Count', dimensions: [] },
   /** Events the sweeper read in a run. */

@@ -8,7 +8,7 @@
 import { type Context, Hono } from 'hono';
 import { scrubDeep } from '../util/secret-scrub.js';
 import type { WebhookDeps } from './deps.js';
-import { MalformedSlackRequestError, WebhookError } from './errors.js';
+import { MalformedSlackRequestError, SlackSignatureError, WebhookError } from './errors.js';
 import { handleInteraction } from './interactions.js';
 import { type NotQueued, slackRequestId } from './mutations.js';
 import { readBodyLimited, verifySlackRequest } from './slack-signature.js';
@@ -97,7 +97,17 @@ async function verifiedForm(
 ): Promise<{ form: URLSearchParams; body: Uint8Array }> {
   const body = await readBodyLimited(request);
   const readBy = { deadline: now + (deps.deadlineMs ?? 2500), clock: deps.now ?? Date.now };
-  await verifySlackRequest(request.headers, body, deps.secrets, now, readBy);
+  try {
+    await verifySlackRequest(request.headers, body, deps.secrets, now, readBy);
+  } catch (error) {
+    // Only Slack-shaped requests (both headers, a fresh timestamp, a v0 signature) that fail the
+    // HMAC, as every request does under a wrong signing secret: a scanner without Slack's headers
+    // is not counted, so the WebhookSigningSecretWrong alarm does not page for one.
+    if (error instanceof SlackSignatureError && error.outcome === 'signature_mismatch')
+      deps.metrics?.put('SlackRequestsRejected', 1, {});
+    throw error;
+  }
+  deps.metrics?.put('SlackRequestsVerified', 1, {});
   return { form: new URLSearchParams(UTF8.decode(body)), body };
 }
 

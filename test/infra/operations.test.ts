@@ -136,6 +136,7 @@ describe('the alarms', () => {
         'StaleSweepNotJudging',
         'WebhookCannotSign',
         'WebhookServerErrors',
+        'WebhookSigningSecretWrong',
         'WebhookStateUnreachable',
         'WorkerErrors',
       ].sort(),
