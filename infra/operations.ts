@@ -153,6 +153,11 @@ export class Operations extends Construct {
       'DeadLetterQueueNotEmpty',
       'Action requests reached the DLQ (invalid, requester not proven, dated in the future, or retries exhausted). Run `npx autopilot dlq list` to see each with its reason; fix the cause, then `npx autopilot dlq redrive --id <id>`; delete one that must never run (forged, or from another queue) with `npx autopilot dlq delete <id>`.',
       dlq.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' }),
+      // SQS reports a queue's metrics only while it is active (a message sent or read in the last
+      // six hours): messages left in a quiet DLQ stop being reported, and treated as not breaching
+      // the alarm would go OK (and tell the topic) with them still there. It keeps its state; an
+      // emptied DLQ, redriven or deleted from (both activity), is reported as 0 and clears it.
+      { treatMissingData: TreatMissingData.IGNORE },
     );
     alarm(
       'ConsoleApiUnauthorized',
