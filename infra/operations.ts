@@ -153,6 +153,11 @@ export class Operations extends Construct {
       'DeadLetterQueueNotEmpty',
       'Action requests reached the DLQ (invalid, requester not proven, dated in the future, or retries exhausted). Run `npx autopilot dlq list` to see each with its reason; fix the cause, then `npx autopilot dlq redrive --id <id>`; delete one that must never run (forged, or from another queue) with `npx autopilot dlq delete <id>`.',
       dlq.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' }),
+      // SQS reports a queue's metrics only while it is active (a message sent or read in the last
+      // six hours): messages left in a quiet DLQ stop being reported, and treated as not breaching
+      // the alarm would go OK (and tell the topic) with them still there. It keeps its state; an
+      // emptied DLQ, redriven or deleted from (both activity), is reported as 0 and clears it.
+      { treatMissingData: TreatMissingData.IGNORE },
     );
     alarm(
       'ConsoleApiUnauthorized',
@@ -242,12 +247,14 @@ export class Operations extends Construct {
       api.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum' }),
     );
     // Each count is a request whose send failed after the SDK's own retries, answered "not queued,
-    // try again". One is a blip (a dropped connection, one throttled call) the person's next try
-    // gets past; three within 15 minutes are people's tries failing again: a cause that lasts (the
-    // queue's policy or key, throttling), and every chat-ops change fails until someone acts.
+    // try again", or was still running at the deadline, answered "not confirmed" (a hanging queue
+    // ends a send begun late, after a cold start, that way). One is a blip (a dropped connection,
+    // one throttled call) the person's next try gets past; three within 15 minutes are people's
+    // tries failing again: a cause that lasts (the queue's policy or key, throttling, a network
+    // path to SQS that hangs), and every chat-ops change fails until someone acts.
     alarm(
       'ActionsQueueUnreachable',
-      'The Slack webhook could not put chat-ops requests on the actions queue at least 3 times in 15 minutes: SQS refused or failed the send. Each person was answered that it was not queued (nothing was changed), so every chat-ops change fails while this lasts; CI producers sending to the queue may fail too. In Logs Insights over the webhook\'s log group, `filter outcome = "queue_unreachable" | fields @timestamp, requestId, error`: the error names the cause (AccessDenied: the queue policy, or the webhook role\'s sqs:SendMessage; throttling; a deleted queue, ACTIONS_QUEUE_URL). Once fixed, people just try again.',
+      'The Slack webhook could not put chat-ops requests on the actions queue, or SQS did not confirm them within the webhook\'s 2.5 s deadline, at least 3 times in 15 minutes. A person whose send failed was answered that it was not queued (outcome "queue_unreachable": nothing was changed); one whose send did not answer in time, that it was not confirmed (outcome "queue_unconfirmed": it may be queued, and trying again is safe). Every chat-ops change fails while this lasts; CI producers sending to the queue may fail too. In Logs Insights over the webhook\'s log group, `filter outcome in ["queue_unreachable", "queue_unconfirmed"] | fields @timestamp, outcome, requestId, error`: for queue_unreachable the error names the cause (AccessDenied: the queue policy, or the webhook role\'s sqs:SendMessage; throttling; a deleted queue, ACTIONS_QUEUE_URL; TimeoutError: SQS or the network path to it not answering); queue_unconfirmed alone means SQS is slow or hanging (the network path, SQS\'s health in the AWS Health Dashboard). Once fixed, people just try again.',
       appMetric('ActionsQueueUnreachable', 'webhook').with({ period: Duration.minutes(15) }),
       { threshold: 3 },
     );
@@ -260,6 +267,33 @@ export class Operations extends Construct {
       "The Slack webhook could not sign chat-ops requests for the worker at least 2 times in 15 minutes: its requester key (WEBHOOK_REQUESTER_KEY_SECRET_ID) could not be read, or not within the 2.5 s deadline. Each person was answered that it was not queued (nothing was changed), so every chat-ops change fails while this lasts. In Logs Insights over the webhook's log group, `filter outcome = \"signing_failed\" | fields @timestamp, requestId, error`: AccessDenied or KMS errors name the role's secretsmanager:GetSecretValue or the secret's key policy; ResourceNotFound a deleted secret (restore it, or redeploy the stack). Once fixed, people just try again.",
       appMetric('RequestsNotSigned', 'webhook').with({ period: Duration.minutes(15) }),
       { threshold: 2 },
+    );
+    // The webhook's own state: a pause or resume not written leaves automation running that a
+    // person meant to stop (or stopped), answered 200 with an error, so nothing else shows it. One
+    // is a blip the SDK's retries did not get past; two within 15 minutes are a try failing again.
+    alarm(
+      'WebhookStateUnreachable',
+      'The Slack webhook could not read or write its state table at least 2 times in 15 minutes: a `pause` or `resume` was not written (automation may still run, or stay stopped, against what the person asked), a cancel, a denial or an answer by button not recorded, `status` or `held` not read. Each person was told it failed. First, if a pause was asked for: stop automation another way (README "Roll back": disable the worker\'s event source mapping and the schedule). In Logs Insights over the webhook\'s log group, `filter outcome in ["state_unreachable", "state_unconfirmed"] | fields @timestamp, command, requestId, error`: the error names the cause (AccessDenied: the webhook role\'s dynamodb grants or the table\'s key; ResourceNotFound: the table deleted or STATE_TABLE_NAME wrong; throttling: the table\'s ThrottledRequests on the dashboard); state_unconfirmed alone means DynamoDB or the path to it is slow. Once fixed, people just try again (a pause shows in `/autopilot status`).',
+      appMetric('StateTableUnreachable', 'webhook').with({ period: Duration.minutes(15) }),
+      { threshold: 2 },
+    );
+    // A wrong or mis-rotated signing secret answers every Slack request 401, and a 4xx pages
+    // nothing else. The endpoint is public, so refused signatures alone would page on anyone
+    // probing it: the alarm wants Slack-shaped requests refused (3, a person trying again) and not
+    // one verified in the same 15 minutes. A quiet night has no data: not breaching, never a page.
+    const signatures = Duration.minutes(15);
+    alarm(
+      'WebhookSigningSecretWrong',
+      "The Slack webhook refused the signature of at least 3 Slack requests in 15 minutes and verified none: its Slack signing secret is not the Slack app's, so every slash command and button answers 401 and chat-ops is dead. Compare the webhook secret's slackSigningSecret (WebhookSecretArn in Secrets Manager; SLACK_SIGNING_SECRET locally) with the Slack app's Basic Information → Signing Secret: a recent rotation (Regenerate in Slack, or a new value put in the secret) not made on both sides is the usual cause, as is a secret copied from another Slack app or with whitespace. Put the app's value in the secret: the webhook re-reads it at the next refused signature, no redeploy. In Logs Insights over the webhook's log group, `filter outcome = \"signature_mismatch\" | fields @timestamp, route, reason` shows the refused requests; if they are not Slack's (someone forging Slack's headers), the secret is right and nothing is broken.",
+      new MathExpression({
+        expression: 'IF(FILL(rejected, 0) >= 3 AND FILL(verified, 0) == 0, 1, 0)',
+        usingMetrics: {
+          rejected: appMetric('SlackRequestsRejected', 'webhook').with({ period: signatures }),
+          verified: appMetric('SlackRequestsVerified', 'webhook').with({ period: signatures }),
+        },
+        label: 'Slack requests refused, none verified',
+        period: signatures,
+      }),
     );
     // Slack posts are how outcomes, questions and notices reach people. A single failure is a blip
     // (Slack slow for a moment, a post cut by the invocation's end); three in an hour are posts
@@ -411,8 +445,11 @@ export class Operations extends Construct {
         left: [acrossServices('SlackPostsFailed', all, 'Slack posts failed')],
         right: [
           api.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum', label: 'webhook 5xx' }),
-          appMetric('ActionsQueueUnreachable', 'webhook', 'Sum', 'not queued'),
+          appMetric('ActionsQueueUnreachable', 'webhook', 'Sum', 'not queued or not confirmed'),
           appMetric('RequestsNotSigned', 'webhook', 'Sum', 'not signed'),
+          appMetric('StateTableUnreachable', 'webhook', 'Sum', 'state table failed'),
+          appMetric('SlackRequestsRejected', 'webhook', 'Sum', 'Slack signatures refused'),
+          appMetric('SlackRequestsVerified', 'webhook', 'Sum', 'Slack signatures verified'),
         ],
         ...third,
       }),

@@ -55,8 +55,9 @@ export const METRIC_CATALOGUE = {
   ReleaseTicks: { unit: 'Count', dimensions: [] },
   /**
    * Chat-ops requests the webhook could not put on the actions queue: SQS refused or failed the
-   * send (`queue_unreachable`; the person was answered "not queued"). Not the sends whose answer
-   * did not come in time (they may be queued), nor the ones it could not sign.
+   * send (`queue_unreachable`; the person was answered "not queued"), or did not answer by the
+   * deadline (`queue_unconfirmed`; answered "not confirmed": it may be queued). The outcome is a
+   * property. Not the ones it could not sign (RequestsNotSigned).
    */
   ActionsQueueUnreachable: { unit: 'Count', dimensions: [] },
   /**
@@ -65,6 +66,20 @@ export const METRIC_CATALOGUE = {
    * Answered 200, so only this count shows that every chat-ops change is failing.
    */
   RequestsNotSigned: { unit: 'Count', dimensions: [] },
+  /**
+   * Webhook requests whose read or write of the state table failed (`state_unreachable`) or was
+   * not confirmed by the deadline (`state_unconfirmed`): a `pause`/`resume`, a cancel, a denial or an
+   * answer by button, `status`, `held`. Answered 200 with an error, so only this count shows it.
+   */
+  StateTableUnreachable: { unit: 'Count', dimensions: [] },
+  /** Slack requests whose signature the webhook verified (with the secret as read, or re-read). */
+  SlackRequestsVerified: { unit: 'Count', dimensions: [] },
+  /**
+   * Slack-shaped requests (both headers, a fresh timestamp, a v0 signature) whose signature did not
+   * match, even with the secret re-read: what every request gets under a wrong signing secret.
+   * Not requests without Slack's headers or with a stale timestamp (scanners, replays).
+   */
+  SlackRequestsRejected: { unit: 'Count', dimensions: [] },
   /** Slack posts (replies, channel notices, questions) that could not be delivered. */
   SlackPostsFailed: { unit: 'Count', dimensions: [] },
   /** Events the sweeper read in a run. */

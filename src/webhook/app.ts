@@ -9,7 +9,7 @@ import { type Context, Hono } from 'hono';
 import { SLACK_ID } from '../slack/ids.js';
 import { scrubDeep } from '../util/secret-scrub.js';
 import type { WebhookDeps } from './deps.js';
-import { MalformedSlackRequestError, WebhookError } from './errors.js';
+import { MalformedSlackRequestError, SlackSignatureError, WebhookError } from './errors.js';
 import { handleInteraction } from './interactions.js';
 import { type NotQueued, slackRequestId } from './mutations.js';
 import { readBodyLimited, verifySlackRequest } from './slack-signature.js';
@@ -55,11 +55,25 @@ function arrivedAt(env: LambdaBindings, now: number): number {
 /** Outcomes answered to the person that only an operator can cure: logged at error level. */
 const OPERATOR_FAULTS: ReadonlySet<string> = new Set(['signing_failed'] satisfies NotQueued[]);
 
-/** Outcomes answered "not queued" that an alarm counts (not `queue_unconfirmed`: it may be queued). */
-const NOT_QUEUED_METRICS: Partial<Record<string, 'ActionsQueueUnreachable' | 'RequestsNotSigned'>> = {
-  queue_unreachable: 'ActionsQueueUnreachable',
-  signing_failed: 'RequestsNotSigned',
-} satisfies Partial<Record<NotQueued, 'ActionsQueueUnreachable' | 'RequestsNotSigned'>>;
+type CountedOutcome = 'ActionsQueueUnreachable' | 'RequestsNotSigned' | 'StateTableUnreachable';
+
+/**
+ * Outcomes answered 200 that an alarm counts: only an operator cures them, and nothing else
+ * shows them. "Not queued" (or "not confirmed"): `queue_unconfirmed` counts with
+ * `queue_unreachable`, for the request may be queued but the person was told it was not
+ * confirmed, and a queue that hangs ends a send begun late (a cold start) that way, not as a
+ * failure. The state table failing a read or a write (`pause`/`resume`, a denial, an answered
+ * question, `status`, `held`): the person sees an error, a pause may not be in force.
+ */
+const COUNTED_OUTCOMES: Partial<Record<string, CountedOutcome>> = {
+  ...({
+    queue_unreachable: 'ActionsQueueUnreachable',
+    queue_unconfirmed: 'ActionsQueueUnreachable',
+    signing_failed: 'RequestsNotSigned',
+  } satisfies Record<NotQueued, CountedOutcome>),
+  state_unreachable: 'StateTableUnreachable',
+  state_unconfirmed: 'StateTableUnreachable',
+};
 
 /**
  * A JSON answer, scrubbed of every secret the process holds: a reply can carry what a person
@@ -82,7 +96,17 @@ async function verifiedForm(
 ): Promise<{ form: URLSearchParams; body: Uint8Array }> {
   const body = await readBodyLimited(request);
   const readBy = { deadline: now + (deps.deadlineMs ?? 2500), clock: deps.now ?? Date.now };
-  await verifySlackRequest(request.headers, body, deps.secrets, now, readBy);
+  try {
+    await verifySlackRequest(request.headers, body, deps.secrets, now, readBy);
+  } catch (error) {
+    // Only Slack-shaped requests (both headers, a fresh timestamp, a v0 signature) that fail the
+    // HMAC, as every request does under a wrong signing secret: a scanner without Slack's headers
+    // is not counted, so the WebhookSigningSecretWrong alarm does not page for one.
+    if (error instanceof SlackSignatureError && error.outcome === 'signature_mismatch')
+      deps.metrics?.put('SlackRequestsRejected', 1, {});
+    throw error;
+  }
+  deps.metrics?.put('SlackRequestsVerified', 1, {});
   return { form: new URLSearchParams(UTF8.decode(body)), body };
 }
 
@@ -110,9 +134,16 @@ export function createWebhookApp(deps: WebhookDeps): Hono<AppEnv> {
     const operatorFault = OPERATOR_FAULTS.has(log.outcome ?? '');
     // Answered 200 ("not queued"): without a metric, a queue that stays unreachable fails every
     // chat-ops change while the dashboards look calm (the ActionsQueueUnreachable alarm reads it).
-    // The same for a key that cannot be read: every change fails "not queued" (RequestsNotSigned).
-    const notQueued = NOT_QUEUED_METRICS[log.outcome ?? ''];
-    if (notQueued) deps.metrics?.put(notQueued, 1, {}, log.requestId ? { requestId: log.requestId } : {});
+    // The same for a key that cannot be read: every change fails "not queued" (RequestsNotSigned),
+    // and for a state table that fails every pause (StateTableUnreachable).
+    const counted = COUNTED_OUTCOMES[log.outcome ?? ''];
+    if (counted)
+      deps.metrics?.put(
+        counted,
+        1,
+        {},
+        { outcome: log.outcome, ...(log.requestId ? { requestId: log.requestId } : {}) },
+      );
     const level =
       status >= 500 || operatorFault ? 'error' : status >= 400 || log.error || log.warning ? 'warn' : 'info';
     // The line's fields completed in place, not copied with a rest and a spread (~4 µs on Node 20,

@@ -136,6 +136,8 @@ describe('the alarms', () => {
         'StaleSweepNotJudging',
         'WebhookCannotSign',
         'WebhookServerErrors',
+        'WebhookSigningSecretWrong',
+        'WebhookStateUnreachable',
         'WorkerErrors',
       ].sort(),
     );

@@ -1,0 +1,95 @@
+/**
+ * An actions queue that hangs (SQS stalling, a network path that swallows requests): the
+ * deployed webhook's SQS client gives up after two attempts of 1 s each, about 2.1 s after the
+ * send began. A send that begins early is answered "not queued" (`queue_unreachable`, counted by
+ * the ActionsQueueUnreachable alarm); one that begins later than ~0.4 s after the request reached
+ * API Gateway (a cold start, a first read of the requester key) is still running at the 2.5 s
+ * deadline, and the person is answered "the actions queue did not confirm it in time"
+ * (`queue_unconfirmed`). That outcome was not counted at all, so a hanging queue failed such
+ * changes without a page.
+ *
+ * The webhook wired the deployed way (webhookDepsFromEnv), its state on the emulators, SQS at a
+ * server that accepts connections and never answers; a real signed Slack request that reached
+ * API Gateway 0.7 s before the webhook runs it (as after a cold start); the alarm from the
+ * synthesized stack.
+ */
+import { createServer, type Server, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Emulators, startEmulators } from '../../src/local/emulators.js';
+import { createLogger } from '../../src/observability/logger.js';
+import { createMetrics } from '../../src/observability/metrics.js';
+import { parsePolicy } from '../../src/policy/parse.js';
+import { createWebhookApp } from '../../src/webhook/app.js';
+import { webhookDepsFromEnv } from '../../src/wiring/from-env.js';
+import { commandBody, SIGNING_SECRET, signedRequest } from '../helpers/slack-requests.js';
+import { alarmReading, emittedMetrics, expectReadsEmitted } from '../infra/alarm-reading.js';
+import { type Synthesized, synthesize } from '../infra/synth.js';
+import { TEST_POLICY } from './harness.js';
+
+let emulators: Emulators;
+let synth: Synthesized;
+let hung: Server;
+let hungUrl: string;
+const sockets: Socket[] = [];
+beforeAll(async () => {
+  emulators = await startEmulators();
+  synth = synthesize({}, { bundle: false });
+  hung = createServer((socket) => {
+    sockets.push(socket); // accepts the connection, never answers
+  });
+  await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+  hungUrl = `http://127.0.0.1:${(hung.address() as { port: number }).port}`;
+}, 120_000);
+afterAll(async () => {
+  synth?.cleanup();
+  for (const socket of sockets) socket.destroy();
+  await Promise.all([emulators?.stop(), new Promise((resolve) => hung?.close(resolve))]);
+});
+
+function deployedWebhook() {
+  const lines: string[] = [];
+  const deps = webhookDepsFromEnv(
+    {
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      WEBHOOK_REQUESTER_KEY: 'test-webhook-key',
+      AWS_ENDPOINT_URL_SQS: hungUrl,
+      AWS_ENDPOINT_URL_DYNAMODB: emulators.dynamodbEndpoint,
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      CONSOLE_API_KEY: 'unused-key',
+      CONSOLE_API_BASE_URL: 'http://127.0.0.1:9',
+      ACTIONS_QUEUE_URL: emulators.queueUrl,
+      STATE_TABLE_NAME: emulators.tableName,
+    },
+    {
+      policy: parsePolicy(TEST_POLICY),
+      logger: createLogger({ service: 'webhook', sink: () => undefined }),
+      metrics: createMetrics({ service: 'webhook', sink: (line) => lines.push(line) }),
+    },
+  );
+  return { app: createWebhookApp(deps), lines };
+}
+
+describe('a webhook whose actions queue never answers', () => {
+  it('counts each change it could not confirm under the metric the ActionsQueueUnreachable alarm reads', async () => {
+    const { app, lines } = deployedWebhook();
+    // Bound the way hono/aws-lambda binds an HTTP API event: when the request reached API Gateway.
+    const arrived = { requestContext: { timeEpoch: Date.now() - 700 } };
+    const res = await app.request(
+      signedRequest('/slack/commands', commandBody({ text: 'approve trg_1 ph_1 smoke tests green' })),
+      undefined,
+      arrived,
+    );
+    expect(res.status).toBe(200);
+    expect(JSON.stringify(await res.json())).toContain('did not confirm');
+
+    const alarm = alarmReading(synth, 'ActionsQueueUnreachable');
+    const counted = emittedMetrics(lines).filter((m) => m.name === 'ActionsQueueUnreachable');
+    expect(counted, lines.join('\n')).toHaveLength(1);
+    expectReadsEmitted(alarm, counted[0]!);
+    // The runbook sends on-call to both outcomes' request lines.
+    expect(alarm.props.AlarmDescription).toContain('queue_unreachable');
+    expect(alarm.props.AlarmDescription).toContain('queue_unconfirmed');
+  }, 20_000);
+});
