@@ -40,7 +40,7 @@ export function parseResponse<T>(
 ): T {
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(withoutBom(text));
   } catch {
     // Never the body's text: a page's words (a proxy's, a web app's) are no diagnosis of ours
     // and could carry anything into logs and Slack; its type and size say what it was.
@@ -134,6 +134,14 @@ export function requestSent(error: unknown): boolean {
   return true;
 }
 
+/**
+ * The text without one leading UTF-8 byte order mark: RFC 8259 §8.1 lets a parser ignore it, and
+ * `JSON.parse` refuses it (node:http's and a streamed fetch body's decoding keep it).
+ */
+export function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 /** A header value for messages: printable ASCII only (no line breaks, no escapes), 100 characters at most. */
 function printable(value: string | undefined): string {
   return (value ?? '')
@@ -146,7 +154,7 @@ function printable(value: string | undefined): string {
 export function parseBody(text: string): unknown {
   if (text.trim() === '') return undefined;
   try {
-    return JSON.parse(text);
+    return JSON.parse(withoutBom(text));
   } catch {
     return text;
   }
