@@ -175,23 +175,41 @@ export class RequestValidationError extends ConsoleError {
   }
 }
 
-/** A 2xx response that was not JSON or did not match the schema. */
+/**
+ * A 2xx response that was not JSON or did not match the schema, told apart by `kind`:
+ * `schema` is JSON of another shape, an answer the platform gave; `not-json` (HTML, an empty
+ * body, broken JSON) may be no answer of the platform's at all (a proxy's login or "blocked"
+ * page, a base URL pointing at a web app), so it says nothing of whether the call was carried out.
+ */
 export class ResponseValidationError extends ConsoleError {
   override name = 'ResponseValidationError';
+  readonly kind: 'not-json' | 'schema';
   readonly issues: Array<{ path: PropertyKey[]; message: string }>;
   readonly status: number;
   readonly method: string;
   readonly path: string;
+  /** The answer's content-type (printable, cut short) when it was not JSON; never its body. */
+  readonly contentType: string | undefined;
 
   constructor(
-    init: { method: string; path: string; status: number; detail: string; issues?: z.core.$ZodIssue[] },
+    init: {
+      method: string;
+      path: string;
+      status: number;
+      detail: string;
+      kind?: 'not-json' | 'schema';
+      contentType?: string;
+      issues?: z.core.$ZodIssue[];
+    },
     options?: { cause?: unknown },
   ) {
     super(`${init.method} ${init.path}: unexpected response: ${init.detail}`, options);
+    this.kind = init.kind ?? 'schema';
     this.issues = (init.issues ?? []).map((issue) => ({ path: [...issue.path], message: issue.message }));
     this.status = init.status;
     this.method = init.method;
     this.path = init.path;
+    this.contentType = init.contentType;
   }
 }
 

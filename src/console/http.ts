@@ -278,7 +278,11 @@ export class Transport {
         status === 429 ? parseRetryAfter(responseHeaders, this.config.now()) : undefined,
       );
     }
-    return parseResponse(call, url, status, text);
+    // The content-type only for a body that is not JSON (headers are built lazily), scrubbed like the body.
+    return parseResponse(call, url, status, text, () => {
+      const type = response.headers['content-type'];
+      return type === undefined ? undefined : this.keys.scrub(type);
+    });
   }
 }
 

@@ -122,7 +122,7 @@ export class PagePromise<T> implements Promise<Page<T>>, AsyncIterable<T> {
 /**
  * Resolves a `nextPage` link against the base URL (keeping any path prefix before
  * `/console/v1`) or, for `?query` and other relative forms, against the current page.
- * Throws PaginationError for a link to another origin.
+ * Throws PaginationError for a link to another origin or one that is not a URL.
  *
  * @example
  * resolvePageLink('?page=2&limit=10', 'https://h/gw/console/v1/events?page=1', 'https://h/gw')
@@ -132,22 +132,29 @@ export function resolvePageLink(link: string, currentUrl: string, baseUrl: strin
   const base = baseUrl.replace(/\/+$/, '');
   const trimmed = link.trim();
   let resolved: URL;
-  if (/^[a-z][a-z0-9+.-]*:/i.test(trimmed) || trimmed.startsWith('//')) {
-    resolved = new URL(trimmed, base);
-  } else if (trimmed.startsWith('?')) {
-    resolved = new URL(currentUrl);
-    resolved.search = trimmed;
-  } else if (trimmed.startsWith('/console/')) {
-    resolved = new URL(base + trimmed);
-  } else if (trimmed.startsWith('console/')) {
-    resolved = new URL(`${base}/${trimmed}`);
-  } else {
-    resolved = new URL(trimmed, currentUrl);
+  // A link no URL parser reads (`http://[bad`) is refused like any other we will not follow: one
+  // error tree for callers, and the TypeError's `input` would carry the server's link onwards.
+  try {
+    resolved = parsePageLink(trimmed, currentUrl, base);
+  } catch {
+    throw new PaginationError('refusing to follow a nextPage link that is not a valid URL');
   }
   if (resolved.origin !== new URL(base).origin) {
     throw new PaginationError(`refusing to follow a nextPage link to another origin (${resolved.origin})`);
   }
   return resolved.href;
+}
+
+function parsePageLink(trimmed: string, currentUrl: string, base: string): URL {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(trimmed) || trimmed.startsWith('//')) return new URL(trimmed, base);
+  if (trimmed.startsWith('?')) {
+    const resolved = new URL(currentUrl);
+    resolved.search = trimmed;
+    return resolved;
+  }
+  if (trimmed.startsWith('/console/')) return new URL(base + trimmed);
+  if (trimmed.startsWith('console/')) return new URL(`${base}/${trimmed}`);
+  return new URL(trimmed, currentUrl);
 }
 
 /** Identity of a page URL regardless of query parameter order. */

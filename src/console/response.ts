@@ -25,16 +25,31 @@ const NOT_SENT_CODES = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
 
-/** The response body as `call.schema` reads it; a body that is not JSON or not the schema is a ResponseValidationError. */
-export function parseResponse<T>(call: Call<T>, url: string, status: number, text: string): T {
+/**
+ * The response body as `call.schema` reads it. A body that is not JSON at all (a proxy's login
+ * page, an empty body) and JSON that does not match the schema are both a ResponseValidationError,
+ * told apart by `kind`: only the second is an answer of the platform's (src/worker/execute.ts).
+ * `contentType` is read only then (building the headers costs on every response).
+ */
+export function parseResponse<T>(
+  call: Call<T>,
+  url: string,
+  status: number,
+  text: string,
+  contentType: () => string | undefined = () => undefined,
+): T {
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(withoutBom(text));
   } catch {
-    const excerpt = text.replace(/\s+/g, ' ').trim().slice(0, 120);
+    // Never the body's text: a page's words (a proxy's, a web app's) are no diagnosis of ours
+    // and could carry anything into logs and Slack; its type and size say what it was.
+    const type = printable(contentType()) || 'none';
     throw new ResponseValidationError({
       ...where(call.method, url, status),
-      detail: `body is not JSON (${excerpt || 'empty'})`,
+      kind: 'not-json',
+      contentType: type,
+      detail: `the answer (status ${status}, content-type ${type}, ${Buffer.byteLength(text)} bytes) is not JSON`,
     });
   }
   const result = call.schema.safeParse(json);
@@ -42,6 +57,7 @@ export function parseResponse<T>(call: Call<T>, url: string, status: number, tex
     const detail = formatIssues(result.error.issues.slice(0, 5));
     throw new ResponseValidationError({
       ...where(call.method, url, status),
+      kind: 'schema',
       detail,
       issues: result.error.issues,
     });
@@ -118,11 +134,27 @@ export function requestSent(error: unknown): boolean {
   return true;
 }
 
+/**
+ * The text without one leading UTF-8 byte order mark: RFC 8259 §8.1 lets a parser ignore it, and
+ * `JSON.parse` refuses it (node:http's and a streamed fetch body's decoding keep it).
+ */
+export function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** A header value for messages: printable ASCII only (no line breaks, no escapes), 100 characters at most. */
+function printable(value: string | undefined): string {
+  return (value ?? '')
+    .replace(/[^\x20-\x7e]/g, '')
+    .trim()
+    .slice(0, 100);
+}
+
 /** JSON when it parses, the text otherwise (HTML, plain text), undefined when empty. */
 export function parseBody(text: string): unknown {
   if (text.trim() === '') return undefined;
   try {
-    return JSON.parse(text);
+    return JSON.parse(withoutBom(text));
   } catch {
     return text;
   }

@@ -1,8 +1,8 @@
 /**
  * Carrying out one approved action against the Console API and classifying what came back:
  * done, stale (the platform's 400 says the phase is not current: terminal, never retried), rejected
- * (another 4xx, another 400 included: terminal, with the platform's own words), or transient (429, 5xx, timeouts, connection:
- * the record fails so SQS retries it).
+ * (another 4xx, another 400 included: terminal, with the platform's own words), or transient (429, 5xx, timeouts, connection,
+ * a 2xx whose body is not JSON: the record fails so SQS retries it).
  */
 import type { ActionRequest } from '../actions/request.js';
 import {
@@ -183,6 +183,38 @@ async function call(client: MutationClient, request: ActionRequest, options: Mut
   }
 }
 
+/** A 2xx answer the client could not read (not JSON, or JSON of another shape), as a result. */
+function unreadAnswer(
+  error: unknown,
+  request: ActionRequest,
+  earlierMayHaveReached: boolean,
+): ExecutionResult | undefined {
+  if (!(error instanceof ResponseValidationError)) return undefined;
+  // A 2xx whose body is not JSON at all (a proxy's login page, a web app's index.html, an empty
+  // body) is no answer of the platform's: it may never have seen the call, or made the change
+  // and the answer was replaced. Unconfirmed, like a lost answer: retried through the queue, the
+  // effect marked "may have reached" (an approve then meets the phase guard; an archive or a
+  // disable, answered again, ends done "it may have been that attempt"), never told as done.
+  if (error.kind === 'not-json') {
+    return {
+      kind: 'transient',
+      reason: `the change is not confirmed: ${error.message}`,
+      error,
+      rateLimited: false,
+      mayHaveReached: true,
+    };
+  }
+  // JSON of another shape with a 2xx: the platform answered that it accepted the mutation.
+  if (error.status >= 200 && error.status < 300) {
+    return {
+      kind: 'done',
+      result: DONE_RESULT[request.action],
+      reason: `${doneReason(request, earlierMayHaveReached)} (the response did not match the spec: ${error.message})`,
+    };
+  }
+  return undefined;
+}
+
 export async function executeAction(
   client: MutationClient,
   request: ActionRequest,
@@ -210,14 +242,8 @@ export async function executeAction(
         transient.retryAfterMs = error.retryAfterMs;
       return transient;
     }
-    // A 2xx whose body we cannot read: the platform accepted the mutation, so it happened.
-    if (error instanceof ResponseValidationError && error.status >= 200 && error.status < 300) {
-      return {
-        kind: 'done',
-        result: DONE_RESULT[request.action],
-        reason: `${doneReason(request, earlierMayHaveReached)} (the response did not match the spec: ${error.message})`,
-      };
-    }
+    const unread = unreadAnswer(error, request, earlierMayHaveReached);
+    if (unread) return unread;
     // The phaseID guard: approving a phase that is no longer (or not yet) current.
     if (request.action === 'approve_phase' && error instanceof BadRequestError && phaseNotCurrent(error)) {
       const ownEarlierAttempt = earlierAttemptNote(error, earlierMayHaveReached);

@@ -188,6 +188,8 @@ describe('response validation', () => {
       .roles.get('r1')
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseValidationError);
+    // JSON of another shape: the platform did answer (told apart from a body that is not JSON).
+    expect((error as ResponseValidationError).kind).toBe('schema');
     expect((error as ResponseValidationError).issues[0]?.path).toEqual([
       'data',
       'permissions',
@@ -205,8 +207,19 @@ describe('response validation', () => {
     ['HTML', '<html><body>gateway</body></html>'],
     ['an empty body', ''],
     ['truncated JSON', '{"message": "ok", "data": {"id"'],
-  ])('survives a 200 with %s', async (_, body) => {
-    server.setScript(() => ({ status: 200, body, headers: { 'content-type': 'text/html' } }));
-    await expect(client().segments.get('seg_1')).rejects.toBeInstanceOf(ResponseValidationError);
-  });
+  ])(
+    'survives a 200 with %s, told as not JSON by its content-type and size, never its text',
+    async (_, body) => {
+      server.setScript(() => ({ status: 200, body, headers: { 'content-type': 'text/html' } }));
+      const error = await client()
+        .segments.get('seg_1')
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ResponseValidationError);
+      expect(error).toMatchObject({ kind: 'not-json', status: 200, contentType: 'text/html', issues: [] });
+      expect((error as Error).message).toContain(
+        `(status 200, content-type text/html, ${Buffer.byteLength(body)} bytes) is not JSON`,
+      );
+      if (body) expect((error as Error).message).not.toContain(body.slice(0, 12));
+    },
+  );
 });

@@ -281,9 +281,14 @@ describe('resilience against the sandbox', () => {
     expect(running.sandbox.requests.some((r) => r.status >= 429)).toBe(true);
   });
 
-  it('survives malformed bodies: a 200 is a ResponseValidationError, a 500 an InternalServerError', async () => {
+  it('survives malformed bodies: a 200 is a ResponseValidationError of kind not-json (no answer of the platform), a 500 an InternalServerError', async () => {
     running.sandbox.setFaults({ malformedRate: 1, malformedStatus: 200, malformedKind: 'html' });
-    await expect(client({ maxRetries: 0 }).segments.get('x')).rejects.toBeInstanceOf(ResponseValidationError);
+    const error = await client({ maxRetries: 0 })
+      .segments.get('x')
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect(error).toMatchObject({ kind: 'not-json', status: 200, contentType: 'text/html' });
+    expect((error as Error).message).not.toContain('Bad Gateway');
     running.sandbox.setFaults({ malformedStatus: 500, malformedKind: 'invalid-json' });
     await expect(client({ maxRetries: 0 }).segments.get('x')).rejects.toBeInstanceOf(InternalServerError);
   });

@@ -1,7 +1,10 @@
 /**
  * Shapes shared by every area: the response envelope, the pagination object, the owner
  * object and list query parameters. Response schemas are loose (unknown fields are kept,
- * never rejected); request schemas are strict where the spec says what is accepted.
+ * never rejected), and a field they read as optional takes null too (`nullish`): spec 2.13
+ * leaves nullability open, and one null (a config in no team) must not make a read fail; the
+ * fields that name the object (`id`, `name`) stay required. Request schemas are strict where
+ * the spec says what is accepted.
  * Cold start (bench/cold-start.bench.ts): written with `zod/mini` (functions, not methods),
  * since classic zod costs ~40 ms at every handler's init; and no schema is built when these
  * modules load. Each one is a function (`segmentSchema()`, `once` from src/util/once.ts) that
@@ -23,7 +26,7 @@ export const paginationSchema = once(() =>
     nextPage: z.nullish(z.string()),
     previousPage: z.nullish(z.string()),
     /** Relative link to the unpaged list; may be an empty string. */
-    all: z.optional(z.string()),
+    all: z.nullish(z.string()),
   }),
 );
 export type Pagination = z.infer<ReturnType<typeof paginationSchema>>;
@@ -44,11 +47,11 @@ export function listEnvelope<T extends z.ZodMiniType>(item: T) {
 /** Owner object (spec 2.4). Metric responses add `name` and may carry only that. */
 export const ownerSchema = once(() =>
   z.looseObject({
-    ownerID: z.optional(z.string()),
-    ownerType: z.optional(z.string()),
-    ownerName: z.optional(z.string()),
-    ownerEmail: z.optional(z.string()),
-    name: z.optional(z.string()),
+    ownerID: z.nullish(z.string()),
+    ownerType: z.nullish(z.string()),
+    ownerName: z.nullish(z.string()),
+    ownerEmail: z.nullish(z.string()),
+    name: z.nullish(z.string()),
   }),
 );
 export type Owner = z.infer<ReturnType<typeof ownerSchema>>;

@@ -3,12 +3,12 @@ import * as z from 'zod/mini';
 import { once } from '../../util/once.js';
 import { ownerSchema } from './common.js';
 
-/** The optional fields most of these objects are made of, built once and shared by them. */
+/** The optional (or null: spec 2.13) fields most of these objects are made of, built once and shared by them. */
 const optional = once(() => ({
-  str: z.optional(z.string()),
-  num: z.optional(z.number()),
-  bool: z.optional(z.boolean()),
-  strings: z.optional(z.array(z.string())),
+  str: z.nullish(z.string()),
+  num: z.nullish(z.number()),
+  bool: z.nullish(z.boolean()),
+  strings: z.nullish(z.array(z.string())),
 }));
 
 export const experimentGroupSchema = once(() => {
@@ -16,7 +16,7 @@ export const experimentGroupSchema = once(() => {
   return z.looseObject({
     name: z.string(),
     size: num,
-    parameterValues: z.optional(z.record(z.string(), z.unknown())),
+    parameterValues: z.nullish(z.record(z.string(), z.unknown())),
     id: str,
     disabled: bool,
     description: str,
@@ -42,11 +42,11 @@ export const healthCheckMetadataSchema = once(() => {
     lastPulseLoadTime: num,
     crossoverPercent: num,
     deduplication_rate: num,
-    deduplication_rates: z.optional(
+    deduplication_rates: z.nullish(
       z.array(z.looseObject({ group_id: z.string(), rate: z.number(), group_name: z.string() })),
     ),
     missingMetrics: strings,
-    metrics: z.optional(
+    metrics: z.nullish(
       z.array(z.looseObject({ metric_name: z.string(), earliest_date: z.string(), latest_date: z.string() })),
     ),
   });
@@ -57,7 +57,7 @@ export const healthCheckSchema = once(() => {
   return z.looseObject({
     name: z.string(),
     description: str,
-    metadata: z.optional(healthCheckMetadataSchema()),
+    metadata: z.nullish(healthCheckMetadataSchema()),
   });
 });
 
@@ -108,7 +108,7 @@ export const experimentSchema = once(() => {
     cohortedAnalysisDuration: num,
     fixedAnalysisDuration: num,
     scheduledReloadHour: num,
-    scheduledReloadDays: z.optional(z.array(z.number())),
+    scheduledReloadDays: z.nullish(z.array(z.number())),
     bonferroniCorrection: bool,
     bonferroniCorrectionPerMetric: bool,
     benjaminiHochbergPerVariant: bool,
@@ -120,36 +120,36 @@ export const experimentSchema = once(() => {
     cohortWaitUntilEndToInclude: bool,
     turboMode: bool,
     isSidecar: bool,
-    groups: z.optional(z.array(experimentGroupSchema())),
-    primaryMetrics: z.optional(z.array(experimentMetricSchema())),
-    secondaryMetrics: z.optional(z.array(experimentMetricSchema())),
-    otherMetrics: z.optional(z.array(experimentMetricSchema())),
-    reviewSettings: z.optional(
+    groups: z.nullish(z.array(experimentGroupSchema())),
+    primaryMetrics: z.nullish(z.array(experimentMetricSchema())),
+    secondaryMetrics: z.nullish(z.array(experimentMetricSchema())),
+    otherMetrics: z.nullish(z.array(experimentMetricSchema())),
+    reviewSettings: z.nullish(
       z.looseObject({
         requiredReview: bool,
-        allowedReviewers: z.optional(z.array(z.looseObject({ id: str, name: str, email: str }))),
+        allowedReviewers: z.nullish(z.array(z.looseObject({ id: str, name: str, email: str }))),
       }),
     ),
     activeReview: z.nullish(z.looseObject({ reviewID: str, reviewStatus: str, description: str })),
-    links: z.optional(z.array(z.looseObject({ url: z.string(), title: str }))),
-    manualQualityScores: z.optional(
+    links: z.nullish(z.array(z.looseObject({ url: z.string(), title: str }))),
+    manualQualityScores: z.nullish(
       z.array(z.looseObject({ criteriaDescription: str, score: num, weight: num })),
     ),
-    assignmentSourceFilters: z.optional(
+    assignmentSourceFilters: z.nullish(
       z.array(z.looseObject({ column: z.string(), values: z.array(z.string()) })),
     ),
-    preComputedUserDimensions: z.optional(z.array(z.looseObject({ name: z.string(), propertySource: str }))),
-    cureCovariates: z.optional(z.array(z.looseObject({ name: z.string(), type: str }))),
+    preComputedUserDimensions: z.nullish(z.array(z.looseObject({ name: z.string(), propertySource: str }))),
+    cureCovariates: z.nullish(z.array(z.looseObject({ name: z.string(), type: str }))),
     stratifiedSampling: z.nullish(
       z.looseObject({
-        metric: z.optional(z.looseObject({ name: str, startDate: str, endDate: str })),
-        entityPropertySource: z.optional(z.looseObject({ propertySourceName: str, column: str })),
-        csv: z.optional(z.looseObject({ original: str, identifier: str })),
+        metric: z.nullish(z.looseObject({ name: str, startDate: str, endDate: str })),
+        entityPropertySource: z.nullish(z.looseObject({ propertySourceName: str, column: str })),
+        csv: z.nullish(z.looseObject({ original: str, identifier: str })),
       }),
     ),
-    healthChecks: z.optional(z.array(healthCheckSchema())),
-    owner: z.optional(ownerSchema()),
-    summarySections: z.optional(z.array(z.looseObject({ name: z.string(), content: str }))),
+    healthChecks: z.nullish(z.array(healthCheckSchema())),
+    owner: z.nullish(ownerSchema()),
+    summarySections: z.nullish(z.array(z.looseObject({ name: z.string(), content: str }))),
   });
 });
 export type Experiment = z.infer<ReturnType<typeof experimentSchema>>;

@@ -4,32 +4,32 @@ import { once } from '../../util/once.js';
 
 export const segmentConditionSchema = once(() =>
   z.looseObject({
-    type: z.optional(z.string()),
-    operator: z.optional(z.string()),
-    targetValue: z.optional(z.unknown()),
-    field: z.optional(z.string()),
-    customID: z.optional(z.string()),
+    type: z.nullish(z.string()),
+    operator: z.nullish(z.string()),
+    targetValue: z.nullish(z.unknown()),
+    field: z.nullish(z.string()),
+    customID: z.nullish(z.string()),
   }),
 );
 
 export const segmentRulesSchema = once(() =>
   z.looseObject({
-    name: z.optional(z.string()),
-    passPercentage: z.optional(z.number()),
-    conditions: z.optional(z.array(segmentConditionSchema())),
-    returnValue: z.optional(z.record(z.string(), z.unknown())),
+    name: z.nullish(z.string()),
+    passPercentage: z.nullish(z.number()),
+    conditions: z.nullish(z.array(segmentConditionSchema())),
+    returnValue: z.nullish(z.record(z.string(), z.unknown())),
   }),
 );
 
 /** The fields both kinds of segment have: built once and shared by both schemas. */
 const segmentFields = once(() => ({
   id: z.string(),
-  isEnabled: z.optional(z.boolean()),
-  description: z.optional(z.string()),
-  lastModifierName: z.optional(z.string()),
-  lastModifierID: z.optional(z.string()),
-  count: z.optional(z.number().check(z.int())),
-  tags: z.optional(z.array(z.string())),
+  isEnabled: z.nullish(z.boolean()),
+  description: z.nullish(z.string()),
+  lastModifierName: z.nullish(z.string()),
+  lastModifierID: z.nullish(z.string()),
+  count: z.nullish(z.number().check(z.int())),
+  tags: z.nullish(z.array(z.string())),
 }));
 
 export const idListSegmentSchema = once(() =>

@@ -35,10 +35,10 @@ export type CreateTeam = z.input<ReturnType<typeof createTeamSchema>>;
 
 export const teamMemberSchema = once(() =>
   z.looseObject({
-    email: z.optional(z.string()),
-    firstName: z.optional(z.string()),
-    lastName: z.optional(z.string()),
-    role: z.optional(z.string()),
+    email: z.nullish(z.string()),
+    firstName: z.nullish(z.string()),
+    lastName: z.nullish(z.string()),
+    role: z.nullish(z.string()),
   }),
 );
 
@@ -46,16 +46,16 @@ export const teamMemberSchema = once(() =>
 export const teamSchema = once(() =>
   z.looseObject({
     name: z.string(),
-    members: z.optional(z.array(teamMemberSchema())),
-    admins: z.optional(z.array(z.union([z.string(), teamMemberSchema()]))),
-    defaultGateMetrics: z.optional(z.array(metricRefSchema())),
-    defaultExperimentPrimaryMetrics: z.optional(z.array(metricRefSchema())),
-    defaultExperimentSecondaryMetrics: z.optional(z.array(metricRefSchema())),
-    defaultHoldoutMetrics: z.optional(z.array(metricRefSchema())),
-    defaultTargetApplications: z.optional(z.array(z.string())),
-    changeTeamConfigs: z.optional(z.string()),
-    reviewApproval: z.optional(z.string()),
-    description: z.optional(z.string()),
+    members: z.nullish(z.array(teamMemberSchema())),
+    admins: z.nullish(z.array(z.union([z.string(), teamMemberSchema()]))),
+    defaultGateMetrics: z.nullish(z.array(metricRefSchema())),
+    defaultExperimentPrimaryMetrics: z.nullish(z.array(metricRefSchema())),
+    defaultExperimentSecondaryMetrics: z.nullish(z.array(metricRefSchema())),
+    defaultHoldoutMetrics: z.nullish(z.array(metricRefSchema())),
+    defaultTargetApplications: z.nullish(z.array(z.string())),
+    changeTeamConfigs: z.nullish(z.string()),
+    reviewApproval: z.nullish(z.string()),
+    description: z.nullish(z.string()),
     defaultHoldoutID: z.nullish(z.string()),
     requireReviews: z.nullish(z.boolean()),
     requireGateTemplates: z.nullish(z.boolean()),

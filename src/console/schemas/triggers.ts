@@ -2,8 +2,8 @@
 import * as z from 'zod/mini';
 import { once } from '../../util/once.js';
 
-/** An optional string, the type of most trigger fields: built once and shared by both schemas. */
-const optionalString = once(() => z.optional(z.string()));
+/** An optional (or null) string, the type of most trigger fields: built once and shared by both schemas. */
+const optionalString = once(() => z.nullish(z.string()));
 
 export const triggerActionSchema = once(() => {
   const str = optionalString();
@@ -30,9 +30,9 @@ export const triggerSchema = once(() => {
     gateID: str,
     dynamicConfigID: str,
     configSnapshotID: str,
-    createdTime: z.optional(z.number()),
-    currentPhaseEndTime: z.optional(z.number()),
-    actions: z.optional(z.array(triggerActionSchema())),
+    createdTime: z.nullish(z.number()),
+    currentPhaseEndTime: z.nullish(z.number()),
+    actions: z.nullish(z.array(triggerActionSchema())),
   });
 });
 export type Trigger = z.infer<ReturnType<typeof triggerSchema>>;
