@@ -1,7 +1,9 @@
 /**
  * The action request: the SQS message body that asks the worker for one mutation of the
  * Console API. It is the public interface for CI producers (see README, "Action request"),
- * so the schema is strict about what it needs and says exactly what is wrong.
+ * so the schema is strict about what it needs and says exactly what is wrong. Every object
+ * refuses keys it does not know: a field the worker would ignore (`dryrun` for `dryRun`, a
+ * misspelt `requestId`) would otherwise make a real change the producer did not ask for.
  */
 import { createHash } from 'node:crypto';
 import '../util/zod-locale.js';
@@ -51,6 +53,35 @@ const requestIdSchema = () =>
       z.regex(/^[A-Za-z0-9._:@/-]+$/, 'letters, digits and . _ : @ / - only'),
     );
 
+/** Case, `_` and `-` aside: `dry_run`, `DryRun` and `dryrun` are all `dryrun`. */
+const nearKey = (key: string) => key.toLowerCase().replace(/[_-]/g, '');
+
+/**
+ * Words for keys an object of the request does not know, with the known key each is a near
+ * miss of (`dryrun` → "did you mean `dryRun`?"). The producer fixes its body and redrives.
+ */
+export function unknownFieldsMessage(keys: readonly string[], known: readonly string[]): string {
+  const words = keys.map((key) => {
+    const meant = known.find((k) => nearKey(k) === nearKey(key));
+    return meant ? `\`${key}\` (did you mean \`${meant}\`?)` : `\`${key}\``;
+  });
+  return `unknown field${keys.length > 1 ? 's' : ''} ${words.join(', ')}: the worker acts only on fields it knows`;
+}
+
+/**
+ * A strict object: an unknown key is an issue that names it (and the near miss it is of).
+ * No field was ever removed from the request (`git log -p` of this file), so a held body an
+ * older worker stored holds only known fields; a field retired some day must stay here, known
+ * and ignored, for the bodies the release tick still re-sends.
+ */
+function strict<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
+  const known = Object.keys(shape);
+  return z.strictObject(shape, {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys' ? unknownFieldsMessage(issue.keys, known) : undefined,
+  });
+}
+
 function buildSchemas() {
   /** Identifiers we pass to the Console API: bounded, printable, no whitespace or control characters. */
   const identifier = z
@@ -61,7 +92,7 @@ function buildSchemas() {
       z.regex(/^[^\s\p{Cc}]+$/u, 'must not contain whitespace or control characters'),
     );
 
-  const requester = z.object({
+  const requester = strict({
     source: z.enum(REQUESTER_SOURCES),
     id: z.string().check(z.minLength(1), z.maxLength(200)),
   });
@@ -77,7 +108,7 @@ function buildSchemas() {
     answers: z.optional(requestIdSchema()),
     /** `issuedAt`: when Slack issued the URL (the webhook's receipt); it takes posts for 30 minutes. */
     reply: z.optional(
-      z.object({
+      strict({
         slackResponseUrl: z.optional(z.url()),
         issuedAt: z.optional(z.iso.datetime({ offset: true })),
       }),
@@ -85,14 +116,14 @@ function buildSchemas() {
     dryRun: z.optional(z.boolean()),
   };
 
-  const approvePhase = z.object({
+  const approvePhase = strict({
     ...common,
     action: z.literal('approve_phase'),
     triggerId: identifier,
     phaseId: identifier,
   });
 
-  const disableGroups = z.object({
+  const disableGroups = strict({
     ...common,
     action: z.literal('disable_groups'),
     experimentId: identifier,
@@ -101,7 +132,7 @@ function buildSchemas() {
       .check(z.minLength(1), z.maxLength(50)),
   });
 
-  const archiveConfig = z.object({
+  const archiveConfig = strict({
     ...common,
     action: z.literal('archive_config'),
     configId: identifier,

@@ -184,7 +184,11 @@ async function mutate(deps: RecordDeps, ctx: RecordContext, decision: Decision):
     await giveBack(false);
     for (const heldId of heldIds) await stopExecutingHeld(deps.table, heldId, owner);
   };
-  if (decision.counter) {
+  // An earlier call for this effect may have made the change, and kept its unit for it (a lost
+  // answer, a crash): this call makes that same change at most once, so it takes no second unit
+  // (a retry of the request would otherwise be held as over its own limit).
+  const unitTaken = decision.counter !== undefined && !claimed.earlierMayHaveReached;
+  if (decision.counter && unitTaken) {
     const taken = await consumeCounter(deps.table, decision.counter).catch(async (error: unknown) => {
       await letGo();
       throw error;
@@ -199,12 +203,19 @@ async function mutate(deps: RecordDeps, ctx: RecordContext, decision: Decision):
   const deadline = deps.clock() + ctx.timing.remainingMs() - deps.safetyMarginMs;
   const outcome = await executeAction(deps.client, request, { deadline }, claimed.earlierMayHaveReached);
   if (outcome.kind === 'transient')
-    return failedForNow(deps, ctx, decision, outcome, {
-      giveBack,
-      letGo,
-      heldIds,
-      earlierMayHaveReached: claimed.earlierMayHaveReached,
-    });
+    return failedForNow(
+      deps,
+      ctx,
+      decision,
+      outcome,
+      {
+        giveBack,
+        letGo,
+        heldIds,
+        earlierMayHaveReached: claimed.earlierMayHaveReached,
+      },
+      unitTaken,
+    );
   // Sent and answered (done, stale or refused); a transient failure is retried and counted then.
   deps.metrics.put('MutationsSent', 1, { Action: request.action }, { requestId: request.requestId });
 
@@ -239,9 +250,10 @@ async function mutate(deps: RecordDeps, ctx: RecordContext, decision: Decision):
     // A refusal (or a stale phase) after an attempt that got no answer keeps the effect's mark:
     // that attempt may have made the change (and so moved the trigger past the phase).
     await giveBack(outcome.mayHaveReached);
-    // A refusal changed nothing: its limit unit goes back, as after a transient failure (a 404 for
-    // a deleted config spent the day's archive). Kept when an earlier attempt may have made the change.
-    if (decision.counter && !outcome.mayHaveReached) await refundCounter(deps.table, decision.counter);
+    // A refusal changed nothing: its limit unit goes back, as after a 429 (a 404 for a deleted
+    // config spent the day's archive). Kept when an earlier attempt may have made the change.
+    if (decision.counter && unitTaken && !outcome.mayHaveReached)
+      await refundCounter(deps.table, decision.counter);
     // A copy of this request ended between our first read and our claim; its call changed
     // nothing and neither did ours (a guard failure is not a mutation): tell its outcome.
     const earlier = first ? undefined : await readFinal(deps.table, request.requestId);

@@ -41,4 +41,31 @@ describe('action request', () => {
     const parsed = parseActionRequest(JSON.stringify({ ...valid, triggerId: 'trg 1' }));
     expect(parsed).toMatchObject({ ok: false, error: expect.stringMatching(/^triggerId: /) });
   });
+
+  it('refuses an unknown key, naming the known field it is a near miss of', () => {
+    for (const [key, meant] of [
+      ['dryrun', 'dryRun'],
+      ['dry_run', 'dryRun'],
+      ['DryRun', 'dryRun'],
+      ['dry-run', 'dryRun'],
+      ['request_id', 'requestId'],
+      ['Reason', 'reason'],
+    ] as const) {
+      const parsed = parseActionRequest(JSON.stringify({ ...valid, [key]: 'x' }));
+      expect(parsed).toEqual({
+        ok: false,
+        error: expect.stringContaining(`\`${key}\` (did you mean \`${meant}\`?)`),
+      });
+    }
+    const other = parseActionRequest(JSON.stringify({ ...valid, priority: 'high' }));
+    expect(other).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^\(root\): unknown field `priority`: /),
+    });
+  });
+
+  it('refuses a field of another action (force on an approval)', () => {
+    const parsed = parseActionRequest(JSON.stringify({ ...valid, force: true }));
+    expect(parsed).toEqual({ ok: false, error: expect.stringContaining('unknown field `force`') });
+  });
 });
