@@ -1,10 +1,13 @@
 /**
  * What the chaos run counts as effects: each successful mutation call in the sandbox's request
- * log, by the effect key of the request that would make it, so duplicates and effects without a
- * done outcome are found by the keys the worker claims.
+ * log, by the effect key of the request that would make it, so duplicates, effects without a
+ * done outcome and done outcomes without an effect are found by the keys the worker claims.
  */
-import { effectKey } from '../actions/request.js';
+import { effectKey, parseActionRequest } from '../actions/request.js';
 import type { LoggedRequest, Sandbox } from '../sandbox/index.js';
+import type { FinalOutcome } from '../state/audit.js';
+import { doneMayHaveBeenEarlier } from '../worker/execute.js';
+import { saysMayHaveReached } from '../worker/replies.js';
 
 /**
  * The effect key of a logged mutation, or undefined: `effectKey` itself, of the target the call
@@ -52,4 +55,43 @@ export function effectsAt(sandbox: Sandbox) {
     }
   }
   return { calls, faultsInjected, mutationCalls };
+}
+
+/** The results of a final that tell the change as made. */
+const CHANGE_MADE: ReadonlySet<string> = new Set(['approved', 'groups-disabled', 'archived']);
+
+/**
+ * Whether a final tells its change as made without a doubt: a done result with no "may have been
+ * done" qualifier (the stored flag, or the words of an unanswered earlier attempt). Those told
+ * with one are left out: what they assert is hedged, and the other checks own them.
+ */
+export function saysFlatlyDone(final: FinalOutcome): boolean {
+  return (
+    CHANGE_MADE.has(final.result) &&
+    final.mayHaveBeenDone !== true &&
+    !doneMayHaveBeenEarlier(final.reason) &&
+    !saysMayHaveReached(final.reason)
+  );
+}
+
+/**
+ * The requests whose final says flatly done while the sandbox applied no change under their effect
+ * key (`applied`: `effectsAt(...).calls`, from its own request log, never from our state table): a
+ * "done" told for a call the platform never carried out (a 2xx that was no answer of its, say).
+ * The key is the one the request's own message asks for, so a replay of another request's change
+ * ("already done by …") is owned by that change.
+ */
+export function doneWithoutEffect(
+  messages: ReadonlyArray<{ requestId?: string; body: string }>,
+  finals: ReadonlyMap<string, FinalOutcome>,
+  applied: ReadonlyMap<string, number>,
+): string[] {
+  const missing = new Set<string>();
+  for (const m of messages) {
+    const final = m.requestId ? finals.get(m.requestId) : undefined;
+    if (!m.requestId || !final || !saysFlatlyDone(final)) continue;
+    const parsed = parseActionRequest(m.body);
+    if (parsed.ok && (applied.get(effectKey(parsed.request)) ?? 0) === 0) missing.add(m.requestId);
+  }
+  return [...missing];
 }

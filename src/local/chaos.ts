@@ -2,10 +2,12 @@
  * `npm run chaos`: 1,000 mixed action requests through the local stack while the Console API
  * sandbox misbehaves (20 % 5xx, 10 % 429, 5 % hangs, 2 % malformed bodies) and worker
  * invocations crash mid-batch or time out, with short timeouts and parallel pollers, so
- * redeliveries and concurrent copies are the norm. Then it checks the two things that must
- * never happen, against the sandbox's request log and the queues:
+ * redeliveries and concurrent copies are the norm. Then it checks what must never happen,
+ * against the sandbox's request log and the queues:
  * - a duplicated effect: one effect key mutated successfully more than once;
- * - a lost request: a message with no terminal state (no final outcome, not in the DLQ).
+ * - a lost request: a message with no terminal state (no final outcome, not in the DLQ);
+ * - an effect applied without a request recorded as done, and a request recorded flatly as done
+ *   whose change the sandbox never applied (chaos-effects.ts).
  * And what people were told (src/local/tell-ledger.ts): every post to a requester's reply URL and
  * to the notifications channel, as the local stack's Slack receiver kept them, read against each
  * request's final: told at all, never two different ends, the end recorded, and twice only after
@@ -18,22 +20,22 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ReceiveMessageCommand, SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { effectKey, parseActionRequest } from '../actions/request.js';
+import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { MAX_RECEIVE_COUNT } from '../queue/redrive.js';
 import type { FaultConfig } from '../sandbox/index.js';
-import { readAudit, readFinals } from '../state/audit.js';
-import { forEachBounded } from '../util/pool.js';
-import { FINAL_RESULTS } from '../worker/replies.js';
-import { effectsAt } from './chaos-effects.js';
+import { doneWithoutEffect, effectsAt, saysFlatlyDone } from './chaos-effects.js';
+import { doneEffectKeys, endings, requestsOfEffects } from './chaos-endings.js';
 import { type ChaosMessage, chaosMix, seeded } from './chaos-mix.js';
+import { type ChaosReport, chaosFailures, renderChaosReport } from './chaos-report.js';
 import { chaosTrail, renderTrail } from './chaos-trace.js';
 import { type ChaosCrashes, crashyWorker } from './chaos-worker.js';
 import { REPO_ROOT } from './endpoints.js';
 import { queueDepth } from './event-source.js';
 import { bootLocalStack, type LocalStack } from './stack.js';
-import { type TellLedger, tellFailures, tellLedger } from './tell-ledger.js';
+import { tellLedger } from './tell-ledger.js';
 import { vouchAttributes } from './vouch.js';
+
+export { type ChaosReport, chaosFailures, renderChaosReport, renderTelling } from './chaos-report.js';
 
 export interface ChaosOptions {
   count?: number;
@@ -57,32 +59,6 @@ export interface ChaosOptions {
   drainTimeoutMs?: number;
   progress?: (line: string) => void;
 }
-
-export interface ChaosReport {
-  sent: number;
-  drained: boolean;
-  durationMs: number;
-  terminal: Record<string, number>;
-  duplicatedEffects: Array<{ effectKey: string; successfulCalls: number }>;
-  lost: string[];
-  crashes: ChaosCrashes;
-  invocations: number;
-  recordsDelivered: number;
-  faultsInjected: Record<string, number>;
-  mutationCalls: number;
-  effects: number;
-  /** Effects the sandbox applied for which no request records a done outcome (should be 0). */
-  effectsWithoutOutcome: string[];
-  /** What people were told: the tell ledger's checks (src/local/tell-ledger.ts). */
-  telling: TellLedger;
-  /** The trails of the requests told never (and of any named by CHAOS_TRACE): chaos-trace.ts. */
-  trails?: string[];
-}
-
-const DONE_RESULTS = new Set(['approved', 'groups-disabled', 'archived', 'replayed']);
-
-/** How a request's audit trail can end: a final result, a copy that replayed one, or the DLQ. */
-const TERMINAL_RESULTS: ReadonlySet<string> = new Set([...FINAL_RESULTS, 'replayed', 'dead-lettered']);
 
 export const CHAOS_FAULTS: Partial<FaultConfig> = {
   errorRate: 0.2,
@@ -108,23 +84,6 @@ function chaosPolicy(dir: string): string {
   const file = join(dir, 'chaos-policy.json');
   writeFileSync(file, JSON.stringify(policy));
   return file;
-}
-
-async function drainDlq(sqs: SQSClient, dlqUrl: string): Promise<string[]> {
-  const bodies: string[] = [];
-  for (let i = 0; i < 500; i++) {
-    const out = await sqs.send(
-      new ReceiveMessageCommand({
-        QueueUrl: dlqUrl,
-        MaxNumberOfMessages: 10,
-        WaitTimeSeconds: 0,
-        VisibilityTimeout: 600,
-      }),
-    );
-    if (!out.Messages?.length) break;
-    for (const m of out.Messages) bodies.push(m.Body ?? '');
-  }
-  return bodies;
 }
 
 /** Sends the mix, ten at a time; chaos plays the webhook for its chat requests (they carry its proof). */
@@ -164,79 +123,6 @@ async function drainQueue(
     await new Promise((r) => setTimeout(r, 500));
   }
   return false;
-}
-
-/** The request ids among the DLQ's bodies (poison bodies have none). */
-function requestIdsOf(bodies: string[]): Set<string> {
-  const ids = new Set<string>();
-  for (const body of bodies) {
-    try {
-      const id = (JSON.parse(body) as { requestId?: unknown }).requestId;
-      if (typeof id === 'string') ids.add(id);
-    } catch {
-      // a poison body
-    }
-  }
-  return ids;
-}
-
-/**
- * How each request ended: its last terminal audit record (a deferral or a question is not an
- * end; a replay is: the effect's first outcome told again), or the DLQ; the rest are lost.
- */
-async function endings(stack: LocalStack, messages: ChaosMessage[]) {
-  const dlqBodies = await drainDlq(stack.emulators.sqs, stack.endpoints.dlqUrl);
-  const dlqSet = new Set(dlqBodies);
-  const dlqIds = requestIdsOf(dlqBodies);
-  const table = { client: stack.emulators.dynamo, tableName: stack.endpoints.tableName };
-  const finals = new Map<string, string>();
-  // Requests whose own end is in their trail (not a replay): it was owed to the channel.
-  const ownEnds = new Set<string>();
-  const ids = [...new Set(messages.flatMap((m) => (m.requestId ? [m.requestId] : [])))];
-  await forEachBounded(ids, 8, async (id) => {
-    const records = await readAudit(table, id);
-    const last = records.filter((r) => TERMINAL_RESULTS.has(r.result)).at(-1);
-    if (last) finals.set(id, last.result);
-    if (records.some((r) => FINAL_RESULTS.has(r.result as never))) ownEnds.add(id);
-  });
-  // The finals as the state table holds them (the item every copy of a request reads its end from).
-  const finalItems = new Map<string, string>();
-  for (let i = 0; i < ids.length; i += 100)
-    for (const [id, final] of await readFinals(table, ids.slice(i, i + 100)))
-      finalItems.set(id, final.result);
-  const terminal: Record<string, number> = {};
-  const lost: string[] = [];
-  for (const m of messages) {
-    let state: string | undefined;
-    if (m.kind === 'poison') state = dlqSet.has(m.body) ? 'invalid → DLQ' : undefined;
-    else if (m.requestId) {
-      state = finals.get(m.requestId) ?? (dlqIds.has(m.requestId) ? 'retries exhausted → DLQ' : undefined);
-    }
-    if (state === undefined) lost.push(m.requestId ?? m.body);
-    else terminal[state] = (terminal[state] ?? 0) + 1;
-  }
-  return { finals, terminal, lost, finalItems, ownEnds, dlqIds };
-}
-
-/** Effect keys of the requests whose final outcome says the mutation was done. */
-function doneEffectKeys(messages: ChaosMessage[], finals: Map<string, string>): Set<string> {
-  const doneKeys = new Set<string>();
-  for (const m of messages) {
-    const final = m.requestId ? finals.get(m.requestId) : undefined;
-    if (!final || !DONE_RESULTS.has(final)) continue;
-    const parsed = parseActionRequest(m.body);
-    if (parsed.ok) doneKeys.add(effectKey(parsed.request));
-  }
-  return doneKeys;
-}
-
-/** The request ids of the messages whose effect key is one of `keys`. */
-function requestsOfEffects(messages: ChaosMessage[], keys: Set<string>): string[] {
-  if (keys.size === 0) return [];
-  return messages.flatMap((m) => {
-    const parsed = m.requestId ? parseActionRequest(m.body) : undefined;
-    return parsed?.ok && m.requestId && keys.has(effectKey(parsed.request)) ? [m.requestId] : [];
-  });
 }
 
 export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport> {
@@ -309,7 +195,10 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     );
     await source.stop();
 
-    const { finals, terminal, lost, finalItems, ownEnds, dlqIds } = await endings(stack, messages);
+    const { finals, terminal, lost, finalItems, finalOutcomes, ownEnds, dlqIds } = await endings(
+      stack,
+      messages,
+    );
     const { calls, faultsInjected, mutationCalls } = effectsAt(sandbox);
     const duplicatedEffects = [...calls]
       .filter(([, n]) => n > 1)
@@ -317,6 +206,8 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     // Every applied effect is owned by a request that says it was done (or replayed that).
     const doneKeys = doneEffectKeys(messages, finals);
     const effectsWithoutOutcome = [...calls.keys()].filter((key) => !doneKeys.has(key));
+    // And the reverse: every request told flatly "done" had its change applied by the sandbox.
+    const doneUnapplied = doneWithoutEffect(messages, finalOutcomes, calls);
     const withReplyUrl = new Set(
       messages.flatMap((m) => (m.requestId && m.body.includes('"slackResponseUrl"') ? [m.requestId] : [])),
     );
@@ -332,6 +223,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
       ...telling.untoldRequester,
       ...telling.untoldChannel,
       ...requestsOfEffects(messages, duplicatedKeys),
+      ...doneUnapplied,
       ...(process.env.CHAOS_TRACE ?? '').split(',').filter(Boolean),
     ]);
     const trails: string[] = [];
@@ -363,6 +255,8 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
       mutationCalls,
       effects: calls.size,
       effectsWithoutOutcome,
+      doneWithoutEffect: doneUnapplied,
+      doneChecked: [...finalOutcomes.values()].filter(saysFlatlyDone).length,
       telling,
       trails,
     };
@@ -370,85 +264,6 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     await stack.stop();
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/**
- * Why a chaos run failed; empty when it passed. Besides no duplicated and no lost request, the
- * run must have been a real test (faults injected, workers crashed) and every applied effect must
- * belong to a request recorded as done: one that was not is a change made while someone was
- * told otherwise. And what people were told must hold (`tellFailures`).
- */
-export function chaosFailures(report: ChaosReport): string[] {
-  const failures: string[] = [];
-  if (!report.drained) failures.push('the queue did not drain in time');
-  if (report.duplicatedEffects.length > 0)
-    failures.push(`${report.duplicatedEffects.length} duplicated effect(s)`);
-  if (report.lost.length > 0) failures.push(`${report.lost.length} lost request(s)`);
-  if (report.effectsWithoutOutcome.length > 0)
-    failures.push(
-      `${report.effectsWithoutOutcome.length} effect(s) applied without a request recorded as done`,
-    );
-  if (Object.keys(report.faultsInjected).length === 0) failures.push('no fault was injected at the sandbox');
-  if (report.crashes.midBatch + report.crashes.early + report.crashes.afterPut === 0)
-    failures.push('no worker crash was injected');
-  failures.push(...tellFailures(report.telling));
-  return failures;
-}
-
-export function renderChaosReport(report: ChaosReport): string {
-  const lines = [
-    '',
-    `chaos: ${report.sent} requests in ${(report.durationMs / 1000).toFixed(1)} s` +
-      `${report.drained ? '' : ' — the queue did NOT drain in time'}`,
-    `  faults injected at the sandbox: ${Object.entries(report.faultsInjected)
-      .map(([k, v]) => `${k} ${v}`)
-      .join(', ')} (of ${report.mutationCalls} mutation calls)`,
-    `  worker crashes injected: ${report.crashes.midBatch} mid-batch, ${report.crashes.early} before starting, ` +
-      `${report.crashes.afterPut} right after a put; ${report.crashes.timedOut} timed out ` +
-      `(${report.invocations} invocations, ${report.recordsDelivered} records delivered)`,
-    '',
-    '  terminal state                 requests',
-    '  ------------------------------ --------',
-    ...Object.entries(report.terminal)
-      .sort((a, b) => b[1] - a[1])
-      .map(([state, n]) => `  ${state.padEnd(30)} ${String(n).padStart(8)}`),
-    '',
-    `  effects applied: ${report.effects}` +
-      (report.effectsWithoutOutcome.length
-        ? `; without a recorded "done": ${report.effectsWithoutOutcome.length} ${JSON.stringify(report.effectsWithoutOutcome.slice(0, 5))}`
-        : '; each owned by a request recorded as done'),
-    `  duplicated effects: ${report.duplicatedEffects.length}${report.duplicatedEffects.length ? ` ${JSON.stringify(report.duplicatedEffects.slice(0, 10))}` : ''}`,
-    `  lost requests: ${report.lost.length}${report.lost.length ? ` ${JSON.stringify(report.lost.slice(0, 10))}` : ''}`,
-    '',
-    ...renderTelling(report.telling),
-    '',
-    ...(report.trails ?? []),
-  ];
-  return lines.join('\n');
-}
-
-const sample = (items: unknown[]) => (items.length ? ` ${JSON.stringify(items.slice(0, 5))}` : '');
-
-/** The tell ledger's figures: what people were told, against each request's final. */
-export function renderTelling(t: TellLedger): string[] {
-  const repeats = (to: 'requester' | 'channel') => t.repeats.filter((r) => r.to === to);
-  const extra = (list: TellLedger['repeats']) => list.reduce((n, r) => n + r.count - 1, 0);
-  const unexplained = t.repeats.filter((r) => !r.explained);
-  return [
-    `  told: ${t.posts.requester} posts to requesters, ${t.posts.channel} to the channel ` +
-      `(${t.posts.ends} of an end, ${t.posts.notEnds} not; ${t.unattributed} about no request we could read, ` +
-      `${t.unknown.length} with a headline we do not know${sample(t.unknown)})`,
-    `  ended requests (a final in the table): ${t.ended} (${t.owed.requester} with a reply URL, ` +
-      `${t.owed.channel} owed to the channel, ${t.owed.crashed} in a crashed invocation); never told to their requester: ` +
-      `${t.untoldRequester.length}${sample(t.untoldRequester)}; never told to the channel: ` +
-      `${t.untoldChannel.length}${sample(t.untoldChannel)}; untold with their message in the DLQ (told when an ` +
-      `operator redrives it): ${t.untoldInDlq.length}${sample(t.untoldInDlq)}`,
-    `  told two different ends: ${t.contradictions.length}${sample(t.contradictions)}`,
-    `  told an end other than the final: ${t.mismatches.length}${sample(t.mismatches)}`,
-    `  the same end told again: to the channel ${extra(repeats('channel'))} time(s) for ${repeats('channel').length} request(s), ` +
-      `to requesters ${extra(repeats('requester'))} for ${repeats('requester').length}; ` +
-      `with no crash or redelivery to explain it: ${unexplained.length}${sample(unexplained)}`,
-  ];
 }
 
 const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(import.meta.filename);
@@ -465,6 +280,7 @@ if (isMain) {
       process.stdout.write(
         failures.length === 0
           ? 'PASS: no duplicated effect, no lost request, every effect owned by a request recorded as done, ' +
+              'every done applied, ' +
               'every end told, never two different ends, never twice without a crash\n'
           : `FAIL: ${failures.join('; ')}\n`,
       );

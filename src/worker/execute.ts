@@ -75,8 +75,19 @@ export type ExecutionResult =
 function doneReason(request: ActionRequest, earlierMayHaveReached: boolean): string {
   const said = changeWords(request);
   return earlierMayHaveReached && request.action !== 'approve_phase'
-    ? `${said} (an earlier attempt got no answer, so it may have been that attempt that made this change)`
+    ? `${said}${EARLIER_ATTEMPT_MAY_HAVE_DONE}`
     : said;
+}
+
+const EARLIER_ATTEMPT_MAY_HAVE_DONE =
+  ' (an earlier attempt got no answer, so it may have been that attempt that made this change)';
+
+/**
+ * Whether a done end's reason (as stored in its final) says an earlier, unanswered attempt may have
+ * made the change: the chaos run's check that a flat "done" was applied reads it (src/local/chaos-effects.ts).
+ */
+export function doneMayHaveBeenEarlier(reason: string): boolean {
+  return reason.includes(EARLIER_ATTEMPT_MAY_HAVE_DONE);
 }
 
 function changeWords(request: ActionRequest): string {

@@ -18,6 +18,8 @@ it('a small chaos run tells every end, never two ways, never the wrong one, and 
   });
   expect(chaosFailures(report), JSON.stringify(report.telling)).toEqual([]);
   expect(report.telling.ended).toBeGreaterThan(0);
+  // The check that every request recorded as done had its change applied read some.
+  expect(report.doneChecked).toBeGreaterThan(0);
   expect(report.telling.posts.channel).toBeGreaterThan(0);
   expect(report.telling.posts.requester).toBeGreaterThan(0);
   expect(report.telling.owed.requester).toBeGreaterThan(0);

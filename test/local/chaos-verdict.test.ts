@@ -1,6 +1,7 @@
 /**
  * The chaos run's verdict (src/local/chaos.ts): besides duplicates and losses, it fails on an
- * effect applied without a request recorded as done, on a run that injected nothing, and on what
+ * effect applied without a request recorded as done, on a request recorded as done whose change
+ * was never applied, on a run that injected nothing, and on what
  * people were told (the tell ledger: test/local/tell-ledger.test.ts).
  */
 import { describe, expect, it } from 'vitest';
@@ -23,6 +24,8 @@ const passing: ChaosReport = {
   mutationCalls: 417,
   effects: 64,
   effectsWithoutOutcome: [],
+  doneWithoutEffect: [],
+  doneChecked: 30,
   telling: tellLedger([], { ...noFacts, deliveries: new Map(), crashed: new Set() }, true),
 };
 
@@ -39,6 +42,7 @@ describe('the chaos verdict', () => {
         duplicatedEffects: [{ effectKey: 'approve#trg_1#ph_1', successfulCalls: 2 }],
         lost: ['chaos-00001'],
         effectsWithoutOutcome: ['approve#trg_2#ph_1'],
+        doneWithoutEffect: ['chaos-00002'],
         faultsInjected: {},
         crashes: { midBatch: 0, early: 0, afterPut: 0, timedOut: 0 },
       }),
@@ -47,6 +51,7 @@ describe('the chaos verdict', () => {
       '1 duplicated effect(s)',
       '1 lost request(s)',
       '1 effect(s) applied without a request recorded as done',
+      '1 request(s) recorded as done whose change the sandbox never applied',
       'no fault was injected at the sandbox',
       'no worker crash was injected',
     ]);
