@@ -82,7 +82,31 @@ export function planFlush(input: FlushInput): FlushPlan {
     observeExposures(plan, input, item);
   }
   for (const item of input.late ?? []) observeExposures(plan, input, item);
+  foldForms(plan, input);
   return plan;
+}
+
+/**
+ * An exposure names the config as the app passed it to the SDK, and the platform evaluates names
+ * whatever their case: `New_Checkout_Copy` is a use of the watched `new_checkout_copy`. Recorded
+ * only under the form written, the watched config looked unexposed and was archived in daily use.
+ * So every form of a name (the ones exposed here, the watched ones, the policy's) takes the newest
+ * exposure of any of them: a config can only look more recently used, never less.
+ */
+function foldForms(plan: FlushPlan, input: FlushInput): void {
+  if (plan.observed.size === 0) return;
+  const fold = (id: string) => id.toLowerCase();
+  const newest = new Map<string, number>();
+  for (const [id, at] of plan.observed) newest.set(fold(id), Math.max(newest.get(fold(id)) ?? at, at));
+  const forms = [
+    ...plan.observed.keys(),
+    ...input.watch.keys(),
+    ...(input.policy.sweeper.staleConfigs?.configs ?? []),
+  ];
+  for (const id of forms) {
+    const at = newest.get(fold(id));
+    if (at !== undefined) plan.observed.set(id, Math.max(plan.observed.get(id) ?? at, at));
+  }
 }
 
 function applyRules(plan: FlushPlan, input: FlushInput, { event, id, ts }: NewEvent, oldest: number): void {
@@ -145,7 +169,9 @@ function observeExposures(plan: FlushPlan, input: FlushInput, { event, id, ts }:
  * the sweep on, an archive request for it). `configIdFrom` can name the string inside it.
  */
 function configIdOf(value: unknown): string | undefined {
-  if (typeof value === 'string') return value === '' ? undefined : value;
+  // Whitespace around a name is a client's padding (no config id holds whitespace): unrecorded, the
+  // watched config it names looked unexposed.
+  if (typeof value === 'string') return value.trim() === '' ? undefined : value.trim();
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   return undefined;
 }

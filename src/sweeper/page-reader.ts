@@ -2,14 +2,15 @@
  * Reading pages of `GET /events` for the poller (src/sweeper/poller.ts): one request with its
  * deadline and a refused `limit` lowered, the page laid out by position and its order verified,
  * the order detected from page 1, and the page holding a position found again when the log's
- * layout (page size, length) moved under us. Pages read in the current layout are cached.
+ * layout (page size, length) moved under us, a page shorter than it says passed, and whether more
+ * requests fit the run's page budget. Pages read in the current layout are cached.
  */
 import { unreadableEvent } from '../console/schemas/events.js';
 import type { Logger } from '../observability/logger.js';
 import type { Cursor } from '../state/sweep-cursor.js';
 import { EventOrderError } from './errors.js';
 import { orderOf, servedOrder, verifyOrder } from './event-order.js';
-import { layOut, type ReadPage, type StopReason } from './event-walk.js';
+import { layOut, type ReadPage, type StopReason, type Walk } from './event-walk.js';
 import type { EventLike, EventOrder, EventsSource } from './types.js';
 
 export interface PollStats {
@@ -71,6 +72,9 @@ export function createPageReader(
 ) {
   const { clock, maxPages } = options;
   const cache = new Map<number, ReadPage>();
+  // Which response each page is (the count of pages read then): the shift check asks whether a
+  // page the walk passed was served after its first one (src/sweeper/shift-check.ts).
+  const served = new WeakMap<ReadPage, number>();
 
   const pageOf = (pos: number, o: EventOrder) =>
     o === 'oldest-first'
@@ -126,6 +130,7 @@ export function createPageReader(
     const applied = response.pagination.itemsPerPage;
     layout.size = Math.max(applied > 0 ? applied : layout.limit, response.data.length, 1);
     const read = layOut(response.data, page, layout.size, layout.total, o ?? 'oldest-first');
+    served.set(read, stats.pagesRead);
     if (o !== undefined) {
       await verify(read, o);
       cache.set(page, read);
@@ -170,8 +175,9 @@ export function createPageReader(
     }
     cursor.order = detected;
     // Re-lay page 1 in the detected order so the scan can reuse it.
-    const served = first.items.map((i) => i.event);
-    const relaid = layOut(served, first.page, first.size, first.total, detected);
+    const events = first.items.map((i) => i.event);
+    const relaid = layOut(events, first.page, first.size, first.total, detected);
+    served.set(relaid, served.get(first) ?? 0);
     verifyOrder(relaid, detected);
     cache.set(1, relaid);
     return detected;
@@ -200,5 +206,40 @@ export function createPageReader(
     return read;
   }
 
-  return { cache, pageOf, fetchPage, detect, pageContaining };
+  /**
+   * The page meant to hold `walk.next` ended before it: the API served fewer events than the
+   * page size it reports. Reading it again serves the same, so the walk moves on to the next
+   * page's first position (what the page lacks cannot be read); when the layout moved instead,
+   * the scan fails rather than guess (the next run starts again from the cursor). The events
+   * passed unread may hold exposures (an API that caps `limit` but reports the one asked for
+   * serves every page short): like a gap of expired events, observation starts again after them.
+   */
+  function passShortPage(read: ReadPage, walk: Walk, o: EventOrder, passedUnread: string): void {
+    const following =
+      o === 'oldest-first' ? read.page * layout.size : layout.total - (read.page - 1) * layout.size;
+    if (read.page !== pageOf(walk.next, o) || read.total !== layout.total || following <= walk.next)
+      throw new Error(`the event log reader made no progress at position ${walk.next} of ${layout.total}`);
+    options.logger.warn(`GET /events served a short page; moving past it: ${passedUnread}`, {
+      page: read.page,
+      served: read.items.length,
+      itemsPerPage: layout.size,
+      skipped: following - walk.next,
+    });
+    walk.next = following;
+    // Observation starts again from the next event read: what follows is history again.
+    walk.observedSince = null;
+    walk.historyEnd = walk.present;
+  }
+
+  /**
+   * Whether `n` more requests fit the page budget. Not the deadline: how long the next request
+   * takes is a guess, and keeping room for a slow one cost a run reading up to the deadline a
+   * page it had the time for.
+   */
+  const fits = (n: number) => stats.pagesRead + n <= maxPages;
+
+  /** Which response `read` is (counted from the run's first): later pages were served later. */
+  const servedAs = (read: ReadPage) => served.get(read) ?? 0;
+
+  return { cache, pageOf, fetchPage, detect, pageContaining, fits, passShortPage, servedAs };
 }

@@ -7,13 +7,21 @@
  * page q holds N-1-(q-1)·L downwards, N being `totalItems` of that very response. A run
  * starts at the page holding the last processed event (one page of overlap), reads towards
  * the newest, and hands out the unseen events page by page in ascending position order.
- * Cost: ceil(k/L) + 2 requests for k new events, whatever the history.
  *
- * Positions are only a guide. Which events are new is decided by the cursor's timestamp
- * boundary and identity counts, so a shifted page (events arriving mid-run, old events
- * expiring: the walk follows a shrinking `totalItems`) costs a re-read, never a lost or doubled
- * event. The order is detected from the
- * timestamps of the first page (or the policy's override) and verified on every page.
+ * Positions are only a guide: which events are new is decided by the cursor's boundary and
+ * identity counts, and a log that moved while the run read (old events expiring, even as fast as
+ * new ones arrive) is found by the events seen, not positions (src/sweeper/shift-check.ts): the
+ * run's span is read again newest first and what slid under the walk is handed out, not lost.
+ * Cost: at most ceil(k/L) + 3 requests for k new events when nothing moved (the last is the
+ * shift check, made when the run read a page after its first), about twice that when it moved.
+ * Guaranteed: a run that reaches the log's end hands out what slid under it; one stopped by its
+ * page budget checks with the last page it keeps for that, and a moved log (like a reading again
+ * cut short) starts observation again, so a config used only in what slid past is never judged
+ * from it. Not guaranteed: a run stopped by its deadline is not checked (no request is left),
+ * nor one whose budget ends on the page after its first; late events inserted below the first
+ * page's newest event, as many as expired, hide a move from the check.
+ * The order is detected from the first page's timestamps (or the policy's override), verified
+ * on every page.
  */
 import type { Logger } from '../observability/logger.js';
 import { type Cursor, EMPTY_CURSOR } from '../state/sweep-cursor.js';
@@ -28,6 +36,7 @@ import {
 } from './event-walk.js';
 import { createPageReader, type Layout, type PollStats, PollStopped } from './page-reader.js';
 import { MAX_CLOCK_SKEW_MS, settle, storedWindow, windowOf } from './recent.js';
+import { createShiftCheck } from './shift-check.js';
 import type { EventOrder, EventsSource } from './types.js';
 
 export interface PollerOptions {
@@ -89,12 +98,19 @@ export function createPoller(options: PollerOptions) {
     stats,
     state,
   );
-  const { cache, pageOf, fetchPage, detect, pageContaining } = reader;
+  const { cache, pageOf, fetchPage, detect, pageContaining, fits, passShortPage, servedAs } = reader;
   const until = options.until ?? Number.POSITIVE_INFINITY;
   const present = (options.now ?? clock()) + MAX_CLOCK_SKEW_MS;
   const horizon = Math.min(present, until);
   let warnedTrim = false;
   const passedUnread = options.passedUnread ?? 'observation of exposures starts again';
+  // A cached page is the log as it stood: a moved log is read as it stands now.
+  const readFresh = (pos: number, o = layout.order ?? 'oldest-first') => {
+    cache.delete(pageOf(pos, o));
+    return pageContaining(pos, o);
+  };
+  const shiftDeps = { readFresh, servedAs, stats, logger: options.logger, passedUnread };
+  let shifts = createShiftCheck(shiftDeps);
 
   /**
    * The page to start from: the one with the last processed event, and earlier still until the
@@ -149,31 +165,6 @@ export function createPoller(options: PollerOptions) {
     return read;
   }
 
-  /**
-   * The page meant to hold `walk.next` ended before it: the API served fewer events than the
-   * page size it reports. Reading it again serves the same, so the walk moves on to the next
-   * page's first position (what the page lacks cannot be read); when the layout moved instead,
-   * the scan fails rather than guess (the next run starts again from the cursor). The events
-   * passed unread may hold exposures (an API that caps `limit` but reports the one asked for
-   * serves every page short): like a gap of expired events, observation starts again after them.
-   */
-  function passShortPage(read: ReadPage, walk: Walk, o: EventOrder): void {
-    const following =
-      o === 'oldest-first' ? read.page * layout.size : layout.total - (read.page - 1) * layout.size;
-    if (read.page !== pageOf(walk.next, o) || read.total !== layout.total || following <= walk.next)
-      throw new Error(`the event log reader made no progress at position ${walk.next} of ${layout.total}`);
-    options.logger.warn(`GET /events served a short page; moving past it: ${passedUnread}`, {
-      page: read.page,
-      served: read.items.length,
-      itemsPerPage: layout.size,
-      skipped: following - walk.next,
-    });
-    walk.next = following;
-    // Observation starts again from the next event read: what follows is history again.
-    walk.observedSince = null;
-    walk.historyEnd = walk.present;
-  }
-
   function commit(walk: Walk): void {
     const trimmed = settle(walk, layout.size);
     if (!warnedTrim && (trimmed.windowCut || trimmed.aheadDropped > 0 || trimmed.boundaryDropped > 0)) {
@@ -203,21 +194,40 @@ export function createPoller(options: PollerOptions) {
     let read = start.read;
     if (read.items.length === 0 && layout.total === 0) return CAUGHT_UP;
     const walk = startWalk(state, read, horizon, start.gap, until, present);
+    shifts = createShiftCheck(shiftDeps); // a scan again from scratch (order detected again) checks its own walk
     for (;;) {
       const before = walk.next;
+      shifts.pass(read, walk.next);
       const { newEvents, late } = takeNewEvents(read, walk);
       countDisorder(walk);
       if (walk.next === before && walk.next < layout.total) {
         // An empty page says nothing of where its events went: fail, and read again next run.
         if (read.items.length === 0)
           throw new Error(`GET /events served an empty page for position ${walk.next} of ${layout.total}`);
-        passShortPage(read, walk, o);
+        passShortPage(read, walk, o, passedUnread);
       }
       commit(walk);
       yield { newEvents, late, cursor: structuredClone(state), page: read.page };
-      if (walk.next >= layout.total || walk.reachedUntil) return CAUGHT_UP;
+      const end = endAfter(walk);
+      if (end) return yield* finish(walk, read.page, end);
       read = await pageAfter(walk, o);
     }
+  }
+
+  /** Where the walk ends after its page: the log's end, or short of it while the shift check fits. */
+  function endAfter(walk: Walk): PollEnd | undefined {
+    if (walk.next >= layout.total || walk.reachedUntil) return CAUGHT_UP;
+    // The check takes the last request of the page budget: reading on would leave it none.
+    return shifts.pending() && !fits(2) ? { caughtUp: false, stop: 'max-pages' } : undefined;
+  }
+
+  /** The walk's end, or where it stops short: what slid under it (src/sweeper/shift-check.ts). */
+  async function* finish(walk: Walk, page: number, end: PollEnd): AsyncGenerator<PolledPage, PollEnd> {
+    const settled = await shifts.settle(walk, end.caughtUp);
+    if (!settled) return end;
+    commit(walk);
+    yield { newEvents: settled.newEvents, late: [], cursor: structuredClone(state), page };
+    return settled.stop ? { caughtUp: false, stop: settled.stop } : end;
   }
 
   /**

@@ -4,7 +4,7 @@
  */
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
-import { escapeMrkdwn } from '../slack/mrkdwn.js';
+import { escapeMrkdwn, showInvisible } from '../slack/mrkdwn.js';
 import type { LastSeenIndex } from '../state/last-seen.js';
 import type { Cursor } from '../state/sweep-cursor.js';
 import { type FlushPlan, withoutConfigIdReport } from './flush-plan.js';
@@ -188,9 +188,10 @@ export function indexCutShort(
 export function staleNotification(summary: RunSummary): string {
   const s = summary.stale;
   // Discovered ids come from exposure events, which any client SDK writes: escaped, or an id
-  // like `<!channel>` would ping the channel.
+  // like `<!channel>` would ping the channel; invisible characters shown, or a zero-width space
+  // passes an id off as another's and a bidi override turns the line around.
   const list = (all: string[]) => {
-    const ids = all.map(escapeMrkdwn);
+    const ids = all.map((id) => showInvisible(escapeMrkdwn(id)));
     return ids.length > 20 ? `${ids.slice(0, 20).join(', ')} … (+${ids.length - 20})` : ids.join(', ');
   };
   const lines = [
