@@ -37,6 +37,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { PLATFORM_MUTATION_LIMITS } from '../src/console/platform-limits.js';
+import { MAX_MESSAGE_BYTES } from '../src/queue/message-size.js';
 import { MAX_RECEIVE_COUNT, MAX_RECEIVE_COUNT_VARIABLE } from '../src/queue/redrive.js';
 import { GENERATED_FILLER_FIELD } from '../src/secrets/secret-json.js';
 import { POLICY_WEBHOOK_URL_DEPRECATED } from '../src/secrets/secrets.js';
@@ -203,6 +204,9 @@ export class AutopilotStack extends Stack {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       retentionPeriod: Duration.days(14),
+      // Said, not the default (which differs by SQS's and CDK's version): the worker fits a dead
+      // letter's body and error within this number (src/queue/message-size.ts).
+      maxMessageSizeBytes: MAX_MESSAGE_BYTES,
       // Its messages are requests nobody has dealt with yet: `cdk destroy` must not drop them.
       removalPolicy: RemovalPolicy.RETAIN,
     });
@@ -211,6 +215,7 @@ export class AutopilotStack extends Stack {
       enforceSSL: true,
       visibilityTimeout: QUEUE_VISIBILITY,
       retentionPeriod: Duration.days(4),
+      maxMessageSizeBytes: MAX_MESSAGE_BYTES,
       // The worker reads the same number (MAX_RECEIVE_COUNT below) to tell a request given up.
       deadLetterQueue: { queue: dlq, maxReceiveCount: MAX_RECEIVE_COUNT },
     });

@@ -236,7 +236,8 @@ export type EffectTarget =
 /**
  * The identity of the mutation a request would cause: action + target (+ phase). Two requests
  * with the same effect key must never mutate twice (the worker claims it before calling the
- * API), and a human's veto is recorded against it.
+ * API), and a human's veto is recorded against it. No key is another key followed by `#dry-run`
+ * (a dry run's own veto, src/policy/veto-key.ts): an id holding '#' goes by a digest form.
  */
 export function effectKey(request: ActionRequest | EffectTarget): string {
   switch (request.action) {
@@ -252,6 +253,14 @@ export function effectKey(request: ActionRequest | EffectTarget): string {
       return `approve_phase#${request.triggerId}#${request.phaseId}`;
     case 'disable_groups': {
       const sorted = [...request.groupNames].sort();
+      // An experiment id with '#' made a key one '#' longer than any ordinary key, the form of a
+      // dry run's own veto (`<effect>#dry-run`, src/policy/veto-key.ts): experiment "e#g" group
+      // "dry-run" had the key of the veto on a dry run of experiment "e" group "g". Such an id goes
+      // by a digest of the exact pair, under a prefix of its own; ordinary ids keep their key.
+      if (request.experimentId.includes('#'))
+        return `disable_groups~pair-sha256#${createHash('sha256')
+          .update(JSON.stringify([request.experimentId, sorted]))
+          .digest('hex')}`;
       // Names are free text: joined with commas, ["a,b"] and ["a", "b"] (two different changes) had
       // one key, and the second was told "Already done". A name holding the separators goes by a
       // digest of the exact list, under a prefix of its own; ordinary names keep their key.
@@ -266,6 +275,10 @@ export function effectKey(request: ActionRequest | EffectTarget): string {
       return `disable_groups~sha256#${request.experimentId}#${createHash('sha256').update(groups).digest('hex')}`;
     }
     case 'archive_config':
+      // As above: config "x#dry-run" had the key of the veto on a dry run of config "x". An id
+      // with '#' goes by its digest, under a prefix of its own; ordinary ids keep their key.
+      if (request.configId.includes('#'))
+        return `archive_config~sha256#${createHash('sha256').update(request.configId).digest('hex')}`;
       return `archive_config#${request.configId}`;
   }
 }

@@ -5,7 +5,9 @@
  *
  * `nextPage` links come in several forms (`/console/v1/x?page=2`, `console/v1/x?page=2`,
  * `?page=2`, an absolute URL); each is resolved against the base URL, and a link to another
- * origin is refused (it would carry the API key elsewhere). Iteration stops on a null or
+ * origin is refused (it would carry the API key elsewhere), as is one to another path of the same
+ * origin: only the query may differ from the first request's (a server writing an event name back
+ * decoded, `/events/a/b/metrics`, would send the key to another endpoint). Iteration stops on a null or
  * empty `nextPage`, an empty page, a link seen before, and after `maxPages` pages.
  */
 import type { Logger } from '../observability/logger.js';
@@ -122,7 +124,9 @@ export class PagePromise<T> implements Promise<Page<T>>, AsyncIterable<T> {
 /**
  * Resolves a `nextPage` link against the base URL (keeping any path prefix before
  * `/console/v1`) or, for `?query` and other relative forms, against the current page.
- * Throws PaginationError for a link to another origin or one that is not a URL.
+ * Throws PaginationError for a link to another origin, to another path (or user) than
+ * `currentUrl`'s (every page keeps the first request's path; only the query may differ), or one
+ * that is not a URL.
  *
  * @example
  * resolvePageLink('?page=2&limit=10', 'https://h/gw/console/v1/events?page=1', 'https://h/gw')
@@ -142,6 +146,11 @@ export function resolvePageLink(link: string, currentUrl: string, baseUrl: strin
   if (resolved.origin !== new URL(base).origin) {
     throw new PaginationError(`refusing to follow a nextPage link to another origin (${resolved.origin})`);
   }
+  // The path as sent, encoded: a link naming another endpoint (or another user) is not this list's
+  // next page. Not logged: the server's path may carry what the request encoded.
+  if (withoutQuery(resolved) !== withoutQuery(new URL(currentUrl))) {
+    throw new PaginationError('refusing to follow a nextPage link to another path than the first page');
+  }
   return resolved.href;
 }
 
@@ -155,6 +164,14 @@ function parsePageLink(trimmed: string, currentUrl: string, base: string): URL {
   if (trimmed.startsWith('/console/')) return new URL(base + trimmed);
   if (trimmed.startsWith('console/')) return new URL(`${base}/${trimmed}`);
   return new URL(trimmed, currentUrl);
+}
+
+/** The URL but its query and fragment: origin, user and path. */
+function withoutQuery(url: URL): string {
+  const copy = new URL(url);
+  copy.search = '';
+  copy.hash = '';
+  return copy.href;
 }
 
 /** Identity of a page URL regardless of query parameter order. */

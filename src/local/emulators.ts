@@ -8,6 +8,7 @@ import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@
 import dynalite from 'dynalite';
 import { buildApp as buildFauxqs, interceptLocalhostDns } from 'fauxqs';
 import { createSqsClient } from '../queue/actions-queue.js';
+import { MAX_MESSAGE_BYTES } from '../queue/message-size.js';
 import { MAX_RECEIVE_COUNT } from '../queue/redrive.js';
 import { createDynamoClient, createStateTable, type DynamoClient } from '../state/table.js';
 
@@ -76,7 +77,7 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Emu
   const dlq = await sqs.send(
     new CreateQueueCommand({
       QueueName: `${queueName}-dlq`,
-      Attributes: { MessageRetentionPeriod: '1209600' },
+      Attributes: { MessageRetentionPeriod: '1209600', MaximumMessageSize: String(MAX_MESSAGE_BYTES) },
     }),
   );
   const dlqUrl = dlq.QueueUrl!;
@@ -88,6 +89,7 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Emu
       QueueName: queueName,
       Attributes: {
         VisibilityTimeout: String(options.visibilityTimeoutSeconds ?? 30),
+        MaximumMessageSize: String(MAX_MESSAGE_BYTES),
         RedrivePolicy: JSON.stringify({
           deadLetterTargetArn: dlqArn,
           maxReceiveCount: options.maxReceiveCount ?? MAX_RECEIVE_COUNT,

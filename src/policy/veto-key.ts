@@ -8,7 +8,11 @@ import { type ActionRequest, effectKey } from '../actions/request.js';
 import { isDryRun } from './decide.js';
 import type { Policy } from './schema.js';
 
-/** The veto key a dry run's own Deny writes, for the effect `effect`. */
+/**
+ * The veto key a dry run's own Deny writes, for the effect `effect`. No effect key is another one
+ * followed by `#dry-run` (effectKey gives ids holding '#' a digest form), so this is never the key
+ * of a real change's veto.
+ */
 export function dryRunVetoKey(effect: string): string {
   return `${effect}#dry-run`;
 }

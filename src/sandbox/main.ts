@@ -31,7 +31,7 @@ function describeLimits(limits: false | RateLimitConfig | undefined): string {
   if (limits === false) return 'off';
   const { limits: windows, retryAfter = true } = limits ?? PLATFORM_LIMITS;
   const text = windows.map((w) => `${w.max} mutations / ${w.perMs} ms`).join(' and ');
-  return `${text} per key${retryAfter ? '' : ', 429 without Retry-After'}`;
+  return `${text} per project${retryAfter ? '' : ', 429 without Retry-After'}`;
 }
 const { state } = running.sandbox;
 const faults = Object.entries(options.faults ?? {})

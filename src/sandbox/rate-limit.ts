@@ -1,5 +1,5 @@
 /**
- * The real platform's mutation limits (about 100 per 10 s and 900 per 15 min per key), as
+ * The real platform's mutation limits (about 100 per 10 s and 900 per 15 min per project), as
  * sliding windows: a mutation is refused when the window already holds `max` accepted
  * mutations. Refused requests do not count. Time comes from the sandbox's injectable clock.
  */
@@ -30,7 +30,7 @@ export type RateDecision = { ok: true } | { ok: false; retryAfterMs: number; max
 export type RateLimiter = { check(key: string): RateDecision; reset(): void };
 
 export function createRateLimiter(config: RateLimitConfig, now: () => number): RateLimiter {
-  // Per key, per limit: accepted times, oldest first (pruned from the front).
+  // Per key (the sandbox's project), per limit: accepted times, oldest first (pruned from the front).
   const logs = new Map<string, number[][]>();
   return {
     check(key) {

@@ -46,7 +46,7 @@ export type SandboxOptions = {
   eventListing?: EventListing;
   /** Seeded events over the last 90 days. Default 2,000. */
   eventCount?: number;
-  /** Mutation limits per API key. Default the platform's 100/10 s and 900/15 min; false disables. */
+  /** Mutation limits per project (all its keys share them). Default the platform's 100/10 s and 900/15 min; false disables. */
   rateLimits?: false | RateLimitConfig;
   faults?: Partial<FaultConfig>;
 };
@@ -86,6 +86,8 @@ export type Sandbox = {
 };
 
 const MUTATIONS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** The one project a sandbox is: every accepted key is one of its keys. */
+const PROJECT = 'project';
 
 function rawPath(url: string): string {
   const start = url.indexOf('/', url.indexOf('//') + 2);
@@ -208,7 +210,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     if (readOnlyKeys.includes(key as string)) {
       return c.json(errorBody(403, 'This API key is not allowed to make changes.'), 403);
     }
-    const decision = limiter?.check(String(keyIndex));
+    // The platform limits a project, not a key (FACTS.md), and every key here is the one project's:
+    // during a key rotation both keys draw on one budget.
+    const decision = limiter?.check(PROJECT);
     if (!decision || decision.ok) return undefined;
     if (retryAfterOnLimit) {
       c.header('Retry-After', String(Math.ceil(decision.retryAfterMs / 1000)));

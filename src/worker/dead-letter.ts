@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { type MessageAttributeValue, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
 import { type ActionRequest, actionTarget, claimedRequestId, requesterKey } from '../actions/request.js';
+import { MAX_MESSAGE_BYTES } from '../queue/message-size.js';
 import { writeAudit } from '../state/audit.js';
 import { claimEffect, completeEffect, releaseEffect } from '../state/effects.js';
 import type { Refusal } from './admit.js';
@@ -18,11 +19,7 @@ import { currentDate, lockExpiry, type RecordDeps, type RecordResult, type Recor
 const MAX_ORIGINAL_ATTRIBUTES = 7;
 /** A validation error never needs more than this. */
 const MAX_ERROR_BYTES = 4_000;
-/**
- * SQS's limit on one message (the stack keeps the queues' default): the body plus every
- * attribute's name, type and value. A poison body near it leaves the error less room.
- */
-export const MAX_MESSAGE_BYTES = 262_144;
+// A poison body near MAX_MESSAGE_BYTES (the queues' size, as the stack sets it) leaves the error less room.
 
 /** What a message's attributes count towards its size. */
 function attributeBytes(attributes: Record<string, MessageAttributeValue>): number {

@@ -186,6 +186,25 @@ describe('iteration stops', () => {
     expect(seen).toHaveLength(2);
     expect(server.requests).toHaveLength(1);
   });
+
+  it('with PaginationError on a link to another path, after the items it had', async () => {
+    // The first request asked /events/a%2Fb/metrics; a server that writes the event name back
+    // decoded links to /events/a/b/metrics, another endpoint, which must not get the API key.
+    server.setScript((req) =>
+      page(
+        [{ id: `m_${pageOf(req)}::event_count` }],
+        `/console/v1/events/a/b/metrics?page=${pageOf(req) + 1}&limit=10`,
+        pageOf(req),
+      ),
+    );
+    const seen: string[] = [];
+    const run = async () => {
+      for await (const m of client().metrics.listByEvent('a/b')) seen.push(m.id);
+    };
+    await expect(run()).rejects.toBeInstanceOf(PaginationError);
+    expect(seen).toEqual(['m_1::event_count']);
+    expect(server.requests.map((r) => r.url)).toEqual(['/console/v1/events/a%2Fb/metrics?page=1&limit=10']);
+  });
 });
 
 describe('resolvePageLink', () => {
@@ -210,6 +229,17 @@ describe('resolvePageLink', () => {
     '//other.example.com/x',
     'http://api.example.com/x',
   ])('refuses %s (another origin)', (link) => {
+    expect(() => resolvePageLink(link, current, base)).toThrow(PaginationError);
+  });
+
+  it.each([
+    '/console/v1/segments?page=2',
+    'console/v1/events/x/metrics?page=2',
+    'https://api.example.com/gw/console/v1/experiments?page=2',
+    'https://user@api.example.com/gw/console/v1/events?page=2',
+    '/gw/console/v1/events/?page=2',
+    'metrics?page=2',
+  ])('refuses %s (another path or user on the same origin)', (link) => {
     expect(() => resolvePageLink(link, current, base)).toThrow(PaginationError);
   });
 });

@@ -48,19 +48,23 @@ describe('mutation rate limits', () => {
     expect((await mutate(s)).status).toBe(200);
   });
 
-  it('counts per API key and does not count refused requests', async () => {
+  // FACTS.md: the platform limits mutations per project. The sandbox is one project, whatever key
+  // a request carries: during a key rotation (two valid keys) there is still one budget.
+  it('counts per project, every key of it sharing one budget, and does not count refused requests', async () => {
     let clock = NOW;
     const s = createSandbox({
-      apiKeys: ['a', 'b'],
+      apiKeys: ['old', 'new'],
+      readOnlyApiKeys: ['viewer'],
       now: () => clock,
-      rateLimits: { limits: [{ max: 1, perMs: 1000 }] },
+      rateLimits: { limits: [{ max: 2, perMs: 1000 }] },
     });
-    expect((await mutate(s, 'a')).status).toBe(200);
-    expect((await mutate(s, 'b')).status).toBe(200);
-    expect((await mutate(s, 'a')).status).toBe(429);
-    expect((await mutate(s, 'a')).status).toBe(429);
+    expect((await mutate(s, 'viewer')).status).toBe(403);
+    expect((await mutate(s, 'old')).status).toBe(200);
+    expect((await mutate(s, 'new')).status).toBe(200);
+    expect((await mutate(s, 'new')).status).toBe(429);
+    expect((await mutate(s, 'old')).status).toBe(429);
     clock += 1000;
-    expect((await mutate(s, 'a')).status).toBe(200);
+    expect((await mutate(s, 'new')).status).toBe(200);
   });
 
   it('keeps Retry-After’s 1-s resolution in scaled time: retry-after-ms in steps of 1000 / timeScale', async () => {

@@ -6,7 +6,8 @@
  */
 import type { SQSRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { deadLetterMessage, MAX_MESSAGE_BYTES } from '../../src/worker/dead-letter.js';
+import { MAX_MESSAGE_BYTES } from '../../src/queue/message-size.js';
+import { deadLetterMessage } from '../../src/worker/dead-letter.js';
 
 const NOW = new Date('2026-11-23T10:00:00Z');
 
