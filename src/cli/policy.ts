@@ -13,6 +13,7 @@ import {
   requesterKey,
 } from '../actions/request.js';
 import { decide, describeDecision } from '../policy/decide.js';
+import { policyDigest } from '../policy/digest.js';
 import { type Policy, policySchemas } from '../policy/schema.js';
 import { policyWarnings } from '../policy/warnings.js';
 import { formatPath } from '../util/zod-issues.js';
@@ -69,6 +70,8 @@ function loadPolicy(io: CliIo, file: string): Policy {
 function summary(policy: Policy, file: string, now: Date): string {
   const out: string[] = [
     `${file} is a valid policy (version ${policy.version}, time zone ${policy.timezone}).`,
+    // What audit records name it by (`why`, `audit`, `policy replay`): the same for the file and its bundle.
+    `Policy digest: ${policyDigest(policy)}`,
   ];
   const { approvals, actions, chat, sweeper } = policy;
   out.push(
