@@ -28,7 +28,8 @@ export const POLICY_REPLAY_USAGE = `Usage:
       vetoes it met then, and print what would change. A new deferral or question the old
       policy did not make is followed, through the worker's looks at it, to its end or to now
       (approve → defer → approve: after 2h; approve → ask → deny (maxDeferHours) if nobody
-      answers). Read-only.
+      answers). Also counts the recorded decisions made under the new policy itself, under
+      another, and under an unknown one (records older than policyDigest). Read-only.
       --local: the running local stack's table (.local/endpoints.json); otherwise --table or
       STATE_TABLE_NAME with the usual AWS credentials and region.`;
 

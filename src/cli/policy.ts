@@ -25,9 +25,10 @@ import { policyFileOf } from './policy-input.js';
 
 export const POLICY_USAGE = `Usage:
   autopilot policy check [file] [--strict]
-      Validate a policy file (default: AUTOPILOT_POLICY or policy.json). Prints a summary and
-      warnings (e.g. events that may approve any phase); an invalid file prints every problem
-      with its path and exits 1. --strict: warnings exit 1 too.
+      Validate a policy file (default: AUTOPILOT_POLICY or policy.json). Prints a summary, the
+      policy's digest (as audit records name it: policyDigest) and warnings (e.g. events that may
+      approve any phase); an invalid file prints every problem with its path and exits 1.
+      --strict: warnings exit 1 too.
   autopilot policy explain <request.json> [--at <time>] [--paused] [--policy <file>] [--json]
       Decide an action request (a file, or - for stdin) as the worker would: which rule
       decides, and why. --at: an ISO 8601 instant with offset, seconds optional (default: now);
