@@ -84,25 +84,41 @@ export function storyOf(requestId: string, records: StoredAuditRecord[], final?:
   };
 }
 
-/** One step in words: when, what happened, by which rule, why. */
-export function stepLine(step: StoredAuditRecord): string {
+/**
+ * Which policy decided a step, in words. Without `deployed` (the CLI, which cannot know what is
+ * deployed) its digest, to match with `policy check`; with it, only a policy other than that one:
+ * a held request keeps the next look and the question its deciding policy gave it.
+ */
+function policyWords(step: StoredAuditRecord, deployed?: string): string | undefined {
+  if (!step.policyDigest) return undefined;
+  if (deployed === undefined) return `policy ${step.policyDigest}`;
+  if (step.policyDigest === deployed) return undefined;
+  return `decided under policy ${step.policyDigest}, not the one deployed now (${deployed})`;
+}
+
+/**
+ * One step in words: when, what happened, by which rule, why. `deployed`: the short digest of the
+ * policy deployed now (`why`), against which the step's deciding policy is told.
+ */
+export function stepLine(step: StoredAuditRecord, deployed?: string): string {
   const extras = [
     step.deferUntil ? `looks again at ${step.deferUntil}` : undefined,
     step.replayOf ? `as request ${step.replayOf}` : undefined,
     step.dryRun ? 'dry run' : undefined,
+    policyWords(step, deployed),
   ].filter(Boolean);
   return `${step.at}  ${step.result}  rule ${step.rule}: ${step.reason}${extras.length ? ` (${extras.join('; ')})` : ''}`;
 }
 
-/** The story as plain lines: a heading, each step, and the ending (or that it has not ended). */
-export function storyLines(story: RequestStory): string[] {
+/** The story as plain lines: a heading, each step, and the ending (or that it has not ended). `deployed`: as `stepLine`. */
+export function storyLines(story: RequestStory, deployed?: string): string[] {
   if (story.steps.length === 0 && !story.final)
     return [
       `request ${story.requestId}: no audit record (unknown id, not yet picked up, or older than 90 days)`,
     ];
   return [
     `request ${story.requestId}: ${story.action} ${story.target}, asked by ${story.requester}`,
-    ...story.steps.map((step) => `  ${stepLine(step)}`),
+    ...story.steps.map((step) => `  ${stepLine(step, deployed)}`),
     story.final
       ? `  ended: ${story.final.result} (rule ${story.final.rule}) at ${story.final.at}`
       : '  not ended yet: it is waiting (see the last step)',

@@ -3,7 +3,14 @@
  * what a policy change would have done to the requests of the audit trail. Read-only: it scans
  * the state table's audit records and never writes to the table or the queue.
  */
-import { outcomeLabel, type ReplayReport, type ReplayRow, replayDecisions } from '../policy/replay.js';
+import { policyDigest } from '../policy/digest.js';
+import {
+  outcomeLabel,
+  type PolicyTally,
+  type ReplayReport,
+  type ReplayRow,
+  replayDecisions,
+} from '../policy/replay.js';
 import { delayRange, delayWords } from '../policy/replay-follow.js';
 import { scanAuditSince } from '../state/audit-scan.js';
 import type { StateTable } from '../state/table.js';
@@ -21,11 +28,25 @@ export const POLICY_REPLAY_USAGE = `Usage:
       vetoes it met then, and print what would change. A new deferral or question the old
       policy did not make is followed, through the worker's looks at it, to its end or to now
       (approve → defer → approve: after 2h; approve → ask → deny (maxDeferHours) if nobody
-      answers). Read-only.
+      answers). Also counts the recorded decisions made under the new policy itself, under
+      another, and under an unknown one (records older than policyDigest). Read-only.
       --local: the running local stack's table (.local/endpoints.json); otherwise --table or
       STATE_TABLE_NAME with the usual AWS credentials and region.`;
 
-function render(report: ReplayReport, policyFile: string, since: Date): string {
+/**
+ * Which policies made the recorded decisions: a record made under the replayed policy itself
+ * changes only by what the replay cannot see (counters, answers); records older than the field are unknown.
+ */
+function decidedUnderWords({ thisPolicy, otherPolicy, unknown }: PolicyTally, digest: string): string {
+  return (
+    `Recorded decisions by the policy that made them: ${thisPolicy} under this one (${digest}), ` +
+    `${otherPolicy} under another` +
+    (unknown > 0 ? `, ${unknown} unknown (recorded before the policy was kept)` : '') +
+    '.'
+  );
+}
+
+function render(report: ReplayReport, policyFile: string, since: Date, digest: string): string {
   const kinds = Object.entries(report.changes).sort((a, b) => b[1] - a[1]);
   const lines = [
     `Replayed ${report.replayed} decision(s) since ${since.toISOString()} under ${policyFile}: ` +
@@ -50,6 +71,7 @@ function render(report: ReplayReport, policyFile: string, since: Date): string {
       const delays = report.delays[kind];
       return `  ${kind}: ${count}${delays ? ` (${delayRange(delays)})` : ''}`;
     }),
+    decidedUnderWords(report.decidedUnder, digest),
   ];
   if (report.rows.length > 0) {
     // A column for how followed waits ended, only when there are some.
@@ -115,11 +137,12 @@ export async function policyReplayCommand(
     throw new CommandError(`cannot read the audit trail of ${table.tableName}: ${(error as Error).message}`);
   }
   // Up to now: the worker's looks at a wait after now have not happened.
-  const report = replayDecisions(policy, records, { until: io.now() });
+  const digest = policyDigest(policy);
+  const report = replayDecisions(policy, records, { until: io.now(), policyDigest: digest });
   io.stdout(
     values.json
-      ? JSON.stringify({ since: since.toISOString(), ...report }, null, 2)
-      : render(report, values.policy, since),
+      ? JSON.stringify({ since: since.toISOString(), policyDigest: digest, ...report }, null, 2)
+      : render(report, values.policy, since, digest),
   );
   return 0;
 }

@@ -13,6 +13,7 @@ import {
   requesterKey,
 } from '../actions/request.js';
 import { decide, describeDecision } from '../policy/decide.js';
+import { policyDigest } from '../policy/digest.js';
 import { type Policy, policySchemas } from '../policy/schema.js';
 import { policyWarnings } from '../policy/warnings.js';
 import { formatPath } from '../util/zod-issues.js';
@@ -24,9 +25,10 @@ import { policyFileOf } from './policy-input.js';
 
 export const POLICY_USAGE = `Usage:
   autopilot policy check [file] [--strict]
-      Validate a policy file (default: AUTOPILOT_POLICY or policy.json). Prints a summary and
-      warnings (e.g. events that may approve any phase); an invalid file prints every problem
-      with its path and exits 1. --strict: warnings exit 1 too.
+      Validate a policy file (default: AUTOPILOT_POLICY or policy.json). Prints a summary, the
+      policy's digest (as audit records name it: policyDigest) and warnings (e.g. events that may
+      approve any phase); an invalid file prints every problem with its path and exits 1.
+      --strict: warnings exit 1 too.
   autopilot policy explain <request.json> [--at <time>] [--paused] [--policy <file>] [--json]
       Decide an action request (a file, or - for stdin) as the worker would: which rule
       decides, and why. --at: an ISO 8601 instant with offset, seconds optional (default: now);
@@ -69,6 +71,8 @@ function loadPolicy(io: CliIo, file: string): Policy {
 function summary(policy: Policy, file: string, now: Date): string {
   const out: string[] = [
     `${file} is a valid policy (version ${policy.version}, time zone ${policy.timezone}).`,
+    // What audit records name it by (`why`, `audit`, `policy replay`): the same for the file and its bundle.
+    `Policy digest: ${policyDigest(policy)}`,
   ];
   const { approvals, actions, chat, sweeper } = policy;
   out.push(

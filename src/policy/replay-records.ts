@@ -5,7 +5,7 @@
  */
 import { type ActionRequest, actionRequestSchemas } from '../actions/request.js';
 import { NO_CHANNEL_WORDS } from './ask-channel.js';
-import type { PauseInput, Veto } from './decide.js';
+import type { Outcome, PauseInput, Veto } from './decide.js';
 
 /** What a decision was made from, kept in its audit record so that it can be decided again under another policy. */
 export interface DecisionInputs {
@@ -46,6 +46,8 @@ export interface RecordedDecision {
   /** Set on an end whose call may have made the change though it was answered otherwise (src/state/audit.ts). */
   mayHaveBeenDone?: boolean;
   inputs?: DecisionInputs;
+  /** The short digest of the policy that decided it (src/policy/digest.ts); absent on records older than it. */
+  policyDigest?: string;
 }
 
 /** A record with inputs `decide` can take. */
@@ -88,6 +90,39 @@ function isStuckExpiry(record: RecordedDecision): boolean {
     record.rule === 'maxDeferHours' &&
     /; it was stuck: sent back \d+ times without coming back/.test(record.reason ?? '')
   );
+}
+
+/** The policy outcome a recorded result came from; undefined for records that are not decisions (DLQ, cancellations). */
+export function outcomeOfResult(result: string): Outcome | undefined {
+  if (['approved', 'groups-disabled', 'archived', 'would-mutate', 'stale', 'rejected'].includes(result))
+    return 'approve';
+  if (result === 'denied') return 'deny';
+  if (result === 'deferred') return 'defer';
+  if (result === 'asked') return 'ask';
+  return undefined;
+}
+
+/** How many recorded decisions each policy made, against the one replayed. */
+export interface PolicyTally {
+  thisPolicy: number;
+  otherPolicy: number;
+  /** Records written before the deciding policy was kept (or a replay given no digest): never an error. */
+  unknown: number;
+}
+
+/**
+ * Counts a recorded decision (a person's answer and the tick's end of a stuck wait are none) by
+ * the policy that made it: `replayed` is the replayed policy's short digest.
+ */
+export function tallyPolicy(
+  tally: PolicyTally,
+  record: RecordedDecision,
+  replayed: string | undefined,
+): void {
+  if (notADecision(record)) return;
+  if (!record.policyDigest || replayed === undefined) tally.unknown += 1;
+  else if (record.policyDigest === replayed) tally.thisPolicy += 1;
+  else tally.otherPolicy += 1;
 }
 
 /** When the worker decided the record (its inputs' `now`), else when the record was written. */

@@ -30,14 +30,18 @@ import {
   channelOf,
   decidedAt,
   notADecision,
+  outcomeOfResult,
+  type PolicyTally,
   type RecordedDecision,
   type ReplayableRecord,
   refusedCall,
   replayable,
+  tallyPolicy,
 } from './replay-records.js';
 import type { Policy } from './schema.js';
 
-export type { DecisionInputs, RecordedDecision } from './replay-records.js';
+export type { DecisionInputs, PolicyTally, RecordedDecision } from './replay-records.js';
+export { outcomeOfResult };
 
 export interface ReplayRow {
   requestId: string;
@@ -48,6 +52,8 @@ export interface ReplayRow {
   old: { outcome: Outcome; rule: string; dryRun: boolean };
   /** The new policy's answer at the recorded time. */
   new: { outcome: Outcome; rule: string; reason: string; dryRun: boolean };
+  /** The short digest of the policy that made the recorded decision; absent on records older than it. */
+  policyDigest?: string;
   /** Where `new` is a deferral or a question the replay followed (the old policy did not make it): how it ended. */
   followed?: FollowedEnd;
 }
@@ -86,17 +92,9 @@ export interface ReplayReport {
   changes: Record<string, number>;
   /** For each kind of change ending a followed wait: its shortest and longest wait. */
   delays: Record<string, Delays>;
+  /** The recorded decisions by the policy that made them: the one replayed, another, or unknown (older records). */
+  decidedUnder: PolicyTally;
   rows: ReplayRow[];
-}
-
-/** The policy outcome a recorded result came from; undefined for records that are not decisions (DLQ, cancellations). */
-export function outcomeOfResult(result: string): Outcome | undefined {
-  if (['approved', 'groups-disabled', 'archived', 'would-mutate', 'stale', 'rejected'].includes(result))
-    return 'approve';
-  if (result === 'denied') return 'deny';
-  if (result === 'deferred') return 'defer';
-  if (result === 'asked') return 'ask';
-  return undefined;
 }
 
 /** An outcome as a change is told: a dry-run approval changes nothing, so it differs from a real one. */
@@ -119,7 +117,8 @@ interface Chain {
 export function replayDecisions(
   policy: Policy,
   records: readonly RecordedDecision[],
-  options: { until?: Date } = {},
+  /** `policyDigest`: the replayed policy's short digest (src/policy/digest.ts), for `decidedUnder`. */
+  options: { until?: Date; policyDigest?: string } = {},
 ): ReplayReport {
   const until = options.until?.getTime() ?? Number.POSITIVE_INFINITY;
   const report: ReplayReport = {
@@ -133,6 +132,7 @@ export function replayDecisions(
     stuckExpired: 0,
     changes: {},
     delays: {},
+    decidedUnder: { thisPolicy: 0, otherPolicy: 0, unknown: 0 },
     rows: [],
   };
   const count = (kind: string) => {
@@ -243,6 +243,7 @@ export function replayDecisions(
     takeLooksBefore(decidedAt(record));
     const oldOutcome = outcomeOfResult(record.result);
     if (!oldOutcome) continue;
+    tallyPolicy(report.decidedUnder, record, options.policyDigest);
     const skipped = notDecidedAgain(record);
     if (skipped) {
       report[skipped] += 1;
@@ -286,6 +287,7 @@ function rowOf(record: ReplayableRecord, old: ReplayRow['old'], decision: Decisi
     action: request.action,
     target: actionTarget(request),
     requester: requesterKey(request.requestedBy),
+    ...(record.policyDigest ? { policyDigest: record.policyDigest } : {}),
     old,
     new: { outcome: decision.outcome, rule: decision.rule, reason: decision.reason, dryRun: decision.dryRun },
   };

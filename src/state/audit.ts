@@ -35,6 +35,11 @@ export interface AuditRecord {
   replayOf?: string;
   /** Set on the record of a policy decision (not on later outcomes or replays of stored ones). */
   inputs?: DecisionInputs;
+  /**
+   * With `inputs`: the short digest of the policy that decided (src/policy/digest.ts, as
+   * `policy check` prints it). Absent on records written before it was kept: unknown.
+   */
+  policyDigest?: string;
   /** On the record ending an asked request a person answered: who (`slack:U…`). Not a policy decision. */
   answeredBy?: string;
   /** On the record the release tick writes ending a stuck wait at its expiry: housekeeping, not a policy decision. */
@@ -71,6 +76,7 @@ export async function writeAudit(table: StateTable, record: AuditRecord): Promis
   if (record.answeredBy) item.answeredBy = { S: record.answeredBy };
   if (record.stuckExpired) item.stuckExpired = { BOOL: true };
   if (record.mayHaveBeenDone !== undefined) item.mayHaveBeenDone = { BOOL: record.mayHaveBeenDone };
+  if (record.policyDigest) item.policyDigest = { S: record.policyDigest };
   if (record.inputs) item.inputs = { S: scrubSecrets(JSON.stringify(record.inputs)) };
   await putItem(table, item);
 }
@@ -97,6 +103,7 @@ export function storedRecord(item: Record<string, AttributeValue>, requestId = '
   if (item.answeredBy?.S) record.answeredBy = item.answeredBy.S;
   if (item.stuckExpired?.BOOL) record.stuckExpired = true;
   if (typeof item.mayHaveBeenDone?.BOOL === 'boolean') record.mayHaveBeenDone = item.mayHaveBeenDone.BOOL;
+  if (item.policyDigest?.S) record.policyDigest = item.policyDigest.S;
   if (item.inputs?.S) {
     try {
       record.inputs = JSON.parse(item.inputs.S) as DecisionInputs;

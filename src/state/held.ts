@@ -26,6 +26,11 @@ export interface HeldRecord {
   reason: string;
   /** When the request is looked at again (ISO); none for a pause (released by `resume`). */
   nextLook?: string;
+  /**
+   * The short digest of the policy whose decision holds it (src/policy/digest.ts): its next look
+   * and its question are that policy's, though another may be deployed since. Absent on older records.
+   */
+  policyDigest?: string;
   /** When it started to wait this time (ISO). */
   since: string;
   /** The request as it will be sent again (same id, same `requestedAt`). */
@@ -94,13 +99,19 @@ export async function holdRequest(
     request: { S: JSON.stringify(held.request) },
     expiresAt: { N: String(expiresAfterDays(now, KEEP_DAYS)) },
     ...(held.nextLook ? { nextLook: { S: held.nextLook } } : {}),
+    ...(held.policyDigest ? { policyDigest: { S: held.policyDigest } } : {}),
   };
   // An update, not a put: the wait's fields anew, the last wait's releases off. A cancel mark,
   // `reachedAt` and `executingBy` stay (their copy may be calling the API now: an Approve's copy).
   const names = Object.fromEntries(Object.keys(fields).map((name, i) => [`#f${i}`, name]));
   const values = Object.fromEntries(Object.values(fields).map((value, i) => [`:f${i}`, value]));
   const set = Object.keys(names).map((name, i) => `${name} = :f${i}`);
-  const gone = ['releasedAt', 'releases', ...(held.nextLook ? [] : ['nextLook'])];
+  const gone = [
+    'releasedAt',
+    'releases',
+    ...(held.nextLook ? [] : ['nextLook']),
+    ...(held.policyDigest ? [] : ['policyDigest']),
+  ];
   const written = await updateIf(
     table,
     key(held.requestId),
@@ -135,6 +146,7 @@ export function heldFromItem(item: Item): HeldRecord | undefined {
     request: JSON.parse(body) as ActionRequest,
   };
   if (item.nextLook?.S) held.nextLook = item.nextLook.S;
+  if (item.policyDigest?.S) held.policyDigest = item.policyDigest.S;
   if (item.releasedAt?.S) held.releasedAt = item.releasedAt.S;
   if (item.releases?.N) held.releases = Number(item.releases.N);
   if (item.answeredBy?.S) held.answeredBy = item.answeredBy.S;

@@ -30,6 +30,8 @@ export interface CancelLost {
 
 export interface WebhookDeps {
   policy: Policy;
+  /** The deployed policy's short digest (src/policy/digest.ts), which `why` tells older decisions from; default: taken of `policy`. */
+  policyDigest?: string;
   secrets: SecretsProvider;
   console: ConsoleReads;
   sqs: Pick<SQSClient, 'send'>;

@@ -4,6 +4,7 @@
  * from people and from the platform). Read-only, within the request's deadline.
  */
 import { storyLines, storyOf } from '../audit/story.js';
+import { policyDigest } from '../policy/digest.js';
 import { oneLine } from '../slack/mrkdwn.js';
 import { ephemeral, escapeMrkdwn, problem, section } from './blocks.js';
 import { type ShortAnswer, settledOrAnswer } from './deadline.js';
@@ -27,7 +28,11 @@ export async function answerWhy(
     failed: { text: 'The audit trail cannot be read right now; please try again.', outcome: 'read_failed' },
   });
   if (!read.ok) return read.answer;
-  const [heading = '', ...lines] = storyLines(storyOf(requestId, read.value.records, read.value.final));
+  // Steps a policy other than the deployed one decided say so: a request held across a redeploy
+  // keeps its old policy's next look and question until it is looked at again.
+  const deployed = deps.policyDigest ?? policyDigest(deps.policy);
+  const story = storyOf(requestId, read.value.records, read.value.final);
+  const [heading = '', ...lines] = storyLines(story, deployed);
   // Inside a code block: a backtick from a reason or a platform message could close it, and a
   // line break in one wrote a step of its own under ours (one line each, as the worker posts it).
   const body = fitSteps(lines.map((line) => `${escapeMrkdwn(oneLine(line).trim().replace(/`/g, "'"))}\n`));

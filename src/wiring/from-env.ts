@@ -44,14 +44,15 @@ import { heldAccess } from '../webhook/held.js';
 import type { WorkerDeps } from '../worker/worker.js';
 import { awsClientConfig, sqsQueueDepth } from './aws-clients.js';
 import { mutationLimitsFromEnv, workerMutationBudget } from './mutation-budget.js';
-import { loadPolicyFile } from './policy-file.js';
+import { policyWithDigest } from './policy-file.js';
 import { webhookReplies } from './webhook-replies.js';
 
 type Env = Record<string, string | undefined>;
 
 export interface WiringOptions {
-  /** The policy, when the caller already loaded it (CLI, tests); else `AUTOPILOT_POLICY` is read. */
+  /** The policy and its digest (default: taken of it), when the caller loaded it (CLI, tests); else `AUTOPILOT_POLICY`. */
   policy?: Policy;
+  policyDigest?: string;
   logger?: Logger;
   /** EMF metrics; default one line per metric on stdout, as CloudWatch Logs reads them. */
   metrics?: Metrics;
@@ -94,6 +95,7 @@ function metricsFileSink(env: Env): { sink?: (line: string) => void } {
 interface Common {
   role: FunctionRole;
   policy: Policy;
+  policyDigest: string;
   secrets: SecretsProvider;
   table: StateTable;
   sqs: Pick<SQSClient, 'send'>;
@@ -123,9 +125,8 @@ function requireRequesterKeys(role: FunctionRole, env: Env): void {
 }
 
 /** The notifications channel's URL, a credential kept in the secret (`slackWebhookUrl` / `SLACK_WEBHOOK_URL`). */
-function channelUrlOf(secrets: SecretsProvider): () => Promise<string | undefined> {
-  return async () => (await secrets.get()).slackWebhookUrl || undefined;
-}
+const channelUrlOf = (secrets: SecretsProvider) => async () =>
+  (await secrets.get()).slackWebhookUrl || undefined;
 
 /** The worker's and the sweeper's AWS calls: 1 s to connect, 3 s a request, the SDK's retries. */
 const AWS_CALL_BOUNDS = {
@@ -133,7 +134,7 @@ const AWS_CALL_BOUNDS = {
 };
 
 function common(role: FunctionRole, env: Env, options: WiringOptions): Common {
-  const policy = options.policy ?? loadPolicyFile(optionalEnv('AUTOPILOT_POLICY', env) ?? 'policy.json');
+  const { policy, policyDigest } = policyWithDigest(options, optionalEnv('AUTOPILOT_POLICY', env));
   if (!options.signer) requireRequesterKeys(role, env);
   const level = logLevelEnv(env);
   const clock = options.clock ?? Date.now;
@@ -159,6 +160,7 @@ function common(role: FunctionRole, env: Env, options: WiringOptions): Common {
   return {
     role,
     policy,
+    policyDigest,
     secrets,
     table: {
       client: lazyClient(() => new DynamoDBClient({ ...bounded, ...awsClientConfig(env, 'DYNAMODB') })),
@@ -207,6 +209,7 @@ export function webhookDepsFromEnv(env: Env = process.env, options: WiringOption
   const c = common('webhook', env, options);
   return {
     policy: c.policy,
+    policyDigest: c.policyDigest,
     secrets: c.secrets,
     // The webhook never mutates the Console API (the worker does, within the budget). No client
     // logger: the request's own log line is the only one.
@@ -248,6 +251,7 @@ export function workerDepsFromEnv(env: Env = process.env, options: WiringOptions
   const budget = workerMutationBudget(c.table, mutationLimitsFromEnv(env), consoleClock);
   return {
     policy: c.policy,
+    policyDigest: c.policyDigest,
     client: consoleClientFor(
       'worker',
       env,

@@ -25,9 +25,9 @@
  * mutated, and the request is retried and dead-lettered. Checking it at every start would cost
  * 2–3 ms (`Intl.supportedValuesOf`), or ~20 ms for an alias such as `UTC`.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { policyDigest, policySha256, shortPolicyDigest } from '../policy/digest.js';
 import { PolicyError } from '../policy/errors.js';
 import { normalizedPolicyText, parsePolicyText } from '../policy/parse.js';
 import type { Policy } from '../policy/schema.js';
@@ -43,10 +43,7 @@ declare global {
 /** The esbuild `define` key whose value is the validated policy's digest (a JSON string literal). */
 export const VALIDATED_POLICY_SHA256_DEFINE = 'globalThis.__AUTOPILOT_VALIDATED_POLICY_SHA256__';
 
-/** SHA-256 (hex) of a policy file's bytes (a string is taken as its UTF-8 bytes). */
-export function policySha256(bytes: string | Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
+export { policySha256 };
 
 function readPolicyBytes(path: string): { file: string; bytes: Buffer } {
   const file = resolve(path);
@@ -62,12 +59,40 @@ function readPolicyBytes(path: string): { file: string; bytes: Buffer } {
  * directory. The file the bundle was built with is trusted by its digest; any other is validated.
  */
 export function loadPolicyFile(path = process.env.AUTOPILOT_POLICY ?? 'policy.json'): Policy {
+  return loadPolicyWithDigest(path).policy;
+}
+
+/**
+ * `loadPolicyFile`, with the policy's short digest (src/policy/digest.ts) that the worker writes on
+ * its decisions. A bundle's file is the normalized text the build hashed: its digest is the
+ * define's; any other is taken of the validated policy's normalized text, so it is the same.
+ */
+export function loadPolicyWithDigest(path = process.env.AUTOPILOT_POLICY ?? 'policy.json'): {
+  policy: Policy;
+  digest: string;
+} {
   const { file, bytes } = readPolicyBytes(path);
   const text = bytes.toString('utf8');
   // A constant in a deployed bundle (esbuild `define`), undefined anywhere else.
   const validated = globalThis.__AUTOPILOT_VALIDATED_POLICY_SHA256__;
-  if (validated !== undefined && policySha256(bytes) === validated) return JSON.parse(text) as Policy;
-  return parsePolicyText(text, `policy file ${file}`);
+  if (validated !== undefined && policySha256(bytes) === validated)
+    return { policy: JSON.parse(text) as Policy, digest: shortPolicyDigest(validated) };
+  const policy = parsePolicyText(text, `policy file ${file}`);
+  return { policy, digest: policyDigest(policy) };
+}
+
+/**
+ * The policy a function runs and its short digest: the caller's (the CLI, tests; its digest taken
+ * of it unless given too), else the file at `path`.
+ */
+export function policyWithDigest(
+  given: { policy?: Policy | undefined; policyDigest?: string | undefined },
+  path = 'policy.json',
+): { policy: Policy; policyDigest: string } {
+  const loaded = given.policy
+    ? { policy: given.policy, digest: policyDigest(given.policy) }
+    : loadPolicyWithDigest(path);
+  return { policy: loaded.policy, policyDigest: given.policyDigest ?? loaded.digest };
 }
 
 /** A policy file as a bundle ships it: validated, normalized, and the digest of those bytes. */

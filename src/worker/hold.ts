@@ -31,7 +31,14 @@ export async function holdFor(
   table: StateTable,
   request: ActionRequest & { requestId: string },
   /** `existing`: this copy read a held item of the request (src/state/held.ts, `holdRequest`). */
-  wait: { why: HeldWhy; decision: Decision; nextLook: Date | undefined; existing?: boolean },
+  wait: {
+    why: HeldWhy;
+    decision: Decision;
+    nextLook: Date | undefined;
+    existing?: boolean;
+    /** The deciding policy's short digest (RecordDeps.policyDigest). */
+    policyDigest: string;
+  },
   now: Date,
 ): Promise<HoldOutcome> {
   return holdRequest(
@@ -47,6 +54,7 @@ export async function holdFor(
       since: now.toISOString(),
       request,
       ...(wait.nextLook ? { nextLook: wait.nextLook.toISOString() } : {}),
+      policyDigest: wait.policyDigest,
     },
     now,
     wait.existing,

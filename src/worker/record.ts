@@ -21,6 +21,11 @@ import type { OutcomeResult } from './replies.js';
 
 export interface RecordDeps {
   policy: Policy;
+  /**
+   * The policy's short digest (src/policy/digest.ts), written on every decision's audit record and
+   * on the held record, so a request held across a redeploy says which policy decided it.
+   */
+  policyDigest: string;
   decide: (policy: Policy, input: DecisionInput) => Decision;
   client: MutationClient;
   sqs: Pick<SQSClient, 'send'>;

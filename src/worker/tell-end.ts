@@ -71,7 +71,10 @@ export async function writeAuditFor(
     ...(done.mayHaveBeenDone === undefined ? {} : { mayHaveBeenDone: done.mayHaveBeenDone }),
     // The inputs of this copy's decision, when that decision is what ended it: not a replay, nor
     // another pass's end that no policy decided (a person's answer, the tick's expiry).
-    ...(ctx.inputs && !done.replayOf && !done.answeredBy && !done.stuckExpired ? { inputs: ctx.inputs } : {}),
+    // Which policy made that decision: after a redeploy, `why` and `policy replay` tell it apart.
+    ...(ctx.inputs && !done.replayOf && !done.answeredBy && !done.stuckExpired
+      ? { inputs: ctx.inputs, policyDigest: deps.policyDigest }
+      : {}),
   });
 }
 

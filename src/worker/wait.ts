@@ -48,7 +48,12 @@ export async function defer(
   const stopped = unlessHeld(
     deps,
     ctx,
-    await holdFor(deps.table, request, { why, decision, nextLook, existing: ctx.held === true }, now),
+    await holdFor(
+      deps.table,
+      request,
+      { why, decision, nextLook, existing: ctx.held === true, policyDigest: deps.policyDigest },
+      now,
+    ),
     why,
   );
   if (stopped) return stopped;
@@ -74,6 +79,7 @@ export async function ask(deps: RecordDeps, ctx: RecordContext, decision: Decisi
     decision: { ...decision, reason },
     nextLook,
     existing: ctx.held === true,
+    policyDigest: deps.policyDigest,
   };
   const stopped = unlessHeld(deps, ctx, await holdFor(deps.table, ctx.request, wait, now), 'ask');
   if (stopped) return stopped;

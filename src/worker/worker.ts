@@ -14,6 +14,7 @@ import { claimedRequestId } from '../actions/request.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { noMetrics } from '../observability/metrics.js';
 import { decide as policyDecide } from '../policy/decide.js';
+import { policyDigest } from '../policy/digest.js';
 import { isLastReceive, MAX_RECEIVE_COUNT } from '../queue/redrive.js';
 import { forEachBounded } from '../util/pool.js';
 import { RetryLater } from './errors.js';
@@ -22,7 +23,15 @@ import { type ReleaseDeps, type ReleaseSummary, releaseHeld } from './release.js
 
 export type WorkerDeps = Omit<
   RecordDeps,
-  'logger' | 'metrics' | 'clock' | 'decide' | 'slack' | 'safetyMarginMs' | 'lockMarginMs' | 'maxReceiveCount'
+  | 'logger'
+  | 'metrics'
+  | 'clock'
+  | 'decide'
+  | 'slack'
+  | 'safetyMarginMs'
+  | 'lockMarginMs'
+  | 'maxReceiveCount'
+  | 'policyDigest'
 > &
   Partial<RecordDeps> & {
     /** Records processed at the same time within one invocation (default 5). */
@@ -54,6 +63,8 @@ export function createWorker(deps: WorkerDeps): WorkerHandler {
   const logger: Logger = deps.logger ?? createLogger({ service: 'worker' });
   const recordDeps: RecordDeps = {
     ...deps,
+    // The wiring hands the loaded file's digest; a worker built on a policy alone names it the same way.
+    policyDigest: deps.policyDigest ?? policyDigest(deps.policy),
     logger,
     metrics: deps.metrics ?? noMetrics,
     clock: deps.clock ?? Date.now,
