@@ -10,6 +10,7 @@ import '../util/zod-locale.js';
 import * as z from 'zod/mini';
 import { once } from '../util/once.js';
 import { formatIssues } from '../util/zod-issues.js';
+import { formerEffectKey } from './former-effect-key.js';
 
 // Cold start (bench/cold-start.bench.ts): every handler imports this module, so it is written
 // with zod/mini (classic zod costs ~40 ms at init) and builds no schema when it loads: they are
@@ -223,8 +224,15 @@ export function actionTarget(request: ActionRequest): string {
 export function requestOwner(
   request: ActionRequest,
   key = effectKey(request),
-): { requester: string; effectKey: string } {
-  return { requester: requesterKey(request.requestedBy), effectKey: request.dryRun ? `${key}~dry-run` : key };
+): { requester: string; effectKey: string; formerEffectKey?: string } {
+  const mark = (k: string) => (request.dryRun ? `${k}~dry-run` : k);
+  // Finals written before an id's key took its digest form name it by the former key (former-effect-key.ts).
+  const former = formerEffectKey(request);
+  return {
+    requester: requesterKey(request.requestedBy),
+    effectKey: mark(key),
+    ...(former !== key ? { formerEffectKey: mark(former) } : {}),
+  };
 }
 
 /** What an effect key is made of: the action and its target (the chaos harness builds one from a logged call). */

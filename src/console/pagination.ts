@@ -148,7 +148,7 @@ export function resolvePageLink(link: string, currentUrl: string, baseUrl: strin
   }
   // The path as sent, encoded: a link naming another endpoint (or another user) is not this list's
   // next page. Not logged: the server's path may carry what the request encoded.
-  if (withoutQuery(resolved) !== withoutQuery(new URL(currentUrl))) {
+  if (endpointOf(resolved) !== endpointOf(new URL(currentUrl))) {
     throw new PaginationError('refusing to follow a nextPage link to another path than the first page');
   }
   return resolved.href;
@@ -166,12 +166,20 @@ function parsePageLink(trimmed: string, currentUrl: string, base: string): URL {
   return new URL(trimmed, currentUrl);
 }
 
-/** The URL but its query and fragment: origin, user and path. */
-function withoutQuery(url: URL): string {
-  const copy = new URL(url);
-  copy.search = '';
-  copy.hash = '';
-  return copy.href;
+/**
+ * Origin, user and the path's segments decoded: the client encodes a segment with
+ * encodeURIComponent (`:` as `%3A`), and a server writing it back decoded (`checkout:done`) names
+ * the same endpoint. A decoded `/` (`a%2Fb` written `a/b`) makes other segments: another endpoint.
+ */
+function endpointOf(url: URL): string {
+  const segments = url.pathname.split('/').map((segment) => {
+    try {
+      return decodeURIComponent(segment);
+    } catch {
+      return segment; // a lone `%`: compared as written
+    }
+  });
+  return JSON.stringify([url.origin, url.username, url.password, segments]);
 }
 
 /** Identity of a page URL regardless of query parameter order. */

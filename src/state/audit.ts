@@ -157,11 +157,19 @@ export interface RequestOwner {
   /** `source:id`. */
   requester: string;
   effectKey: string;
+  /**
+   * The key the change had before its id took a digest form (src/actions/former-effect-key.ts), when
+   * it differs; never stored. A final written before that deploy is still this request's own.
+   */
+  formerEffectKey?: string;
 }
 
-/** Whether two owners are one request's (its copies have the same). */
+/** Whether two owners are one request's (its copies have the same; one may be stored under the former key). */
 export function sameOwner(a: RequestOwner, b: RequestOwner): boolean {
-  return a.requester === b.requester && a.effectKey === b.effectKey;
+  if (a.requester !== b.requester) return false;
+  return (
+    a.effectKey === b.effectKey || a.formerEffectKey === b.effectKey || a.effectKey === b.formerEffectKey
+  );
 }
 
 /**

@@ -49,14 +49,15 @@ export interface RequestState {
 export async function readRequestState(
   table: StateTable,
   /**
-   * `exposureOf`: a config whose last exposure is read too. `dryRunVeto`: a dry run's own veto key
-   * (src/policy/veto-key.ts), read besides the effect's: the real veto wins.
+   * `exposureOf`: a config whose last exposure is read too. `vetoKeys`: the keys a veto on the
+   * request may be under, first wins (src/policy/veto-key.ts `vetoKeysToRead`: the effect's, its
+   * former key's, a dry run's own); only the effect's when omitted.
    */
   subject: {
     requestId: string;
     effectKey: string;
     exposureOf?: string | undefined;
-    dryRunVeto?: string | undefined;
+    vetoKeys?: readonly string[] | undefined;
   },
   /** The process clock (epoch ms) an effect's lock is judged by. */
   nowMs = Date.now(),
@@ -65,7 +66,6 @@ export async function readRequestState(
     final: finalItemKey(subject.requestId),
     effect: effectItemKey(subject.effectKey),
     pause: PAUSE_KEY,
-    veto: vetoItemKey(subject.effectKey),
     held: heldItemKey(subject.requestId),
     ...(subject.exposureOf === undefined
       ? {}
@@ -74,18 +74,18 @@ export async function readRequestState(
           evictedUpTo: evictedUpToItemKey(),
           readUpTo: READ_UP_TO_KEY,
         }),
-    ...(subject.dryRunVeto === undefined ? {} : { dryRunVeto: vetoItemKey(subject.dryRunVeto) }),
   };
-  const found = new Map((await batchGet(table, Object.values(keys))).map((item) => [keyId(item), item]));
+  const vetoKeys = (subject.vetoKeys ?? [subject.effectKey]).map(vetoItemKey);
+  const found = new Map(
+    (await batchGet(table, [...Object.values(keys), ...vetoKeys])).map((item) => [keyId(item), item]),
+  );
   const heldItem = found.get(keyId(keys.held));
   const heldRecord = heldItem ? heldFromItem(heldItem) : undefined;
   return {
     final: finalFromItem(found.get(keyId(keys.final))),
     effect: effectFromItem(found.get(keyId(keys.effect)), nowMs),
     pause: pauseFromItem(found.get(keyId(keys.pause))),
-    veto:
-      vetoFromItem(found.get(keyId(keys.veto))) ??
-      (keys.dryRunVeto ? vetoFromItem(found.get(keyId(keys.dryRunVeto))) : undefined),
+    veto: vetoKeys.map((key) => vetoFromItem(found.get(keyId(key)))).find((veto) => veto !== undefined),
     held: heldItem !== undefined,
     heldOwner: heldRecord && requestOwner(heldRecord.request),
     cancel: cancelFromItem(heldItem),

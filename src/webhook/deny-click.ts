@@ -75,6 +75,11 @@ export async function deny({
     await reply.send(refusal(looked.message));
     return { outcome: looked.outcome, userId, ...reply.warned() };
   }
+  // Written and read back under the current key only, not the former one the worker also reads
+  // (src/policy/veto-key.ts): a Deny on record there, from before the digest keys, goes unseen
+  // here, so this click writes a second veto rather than being told of the first. Both stop
+  // automation; only the credit may name the later person. Reading both would need a transaction
+  // to keep "the first Deny wins", for at most 90 days of questions asked across the deploy.
   const written = await settleBy(
     deps.writeVeto(vetoKeyFor(deps.policy, original), { by: `slack:${userId}`, at }),
     deadline,

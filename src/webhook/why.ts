@@ -5,7 +5,7 @@
  */
 import { storyLines, storyOf } from '../audit/story.js';
 import { policyDigest } from '../policy/digest.js';
-import { oneLine } from '../slack/mrkdwn.js';
+import { cutMrkdwn, oneLine } from '../slack/mrkdwn.js';
 import { ephemeral, escapeMrkdwn, problem, section } from './blocks.js';
 import { type ShortAnswer, settledOrAnswer } from './deadline.js';
 import type { WebhookDeps } from './deps.js';
@@ -50,12 +50,15 @@ export async function answerWhy(
 function fitSteps(lines: string[]): string {
   if (lines.join('').length <= STEPS_LIMIT) return lines.join('');
   // Each of the two is cut to a share of the room, so a step with a very long reason still leaves it.
+  // Lines are escaped already: cutMrkdwn never cuts inside an escape (`&am…` shown as text) nor
+  // between the two halves of an emoji (a lone surrogate, garbage to the reader).
   const clip = (line: string) =>
-    line.length > SHOWN_LINE_LIMIT ? `${line.slice(0, SHOWN_LINE_LIMIT - 2)}…\n` : line;
+    line.length > SHOWN_LINE_LIMIT ? `${cutMrkdwn(line.slice(0, -1), SHOWN_LINE_LIMIT - 1)}\n` : line;
   const last = clip(lines.at(-1) ?? '');
   const [head = '', ...middle] = lines.slice(0, -1);
   const first = clip(head);
-  const note = (n: number) => `(${n} more: \`npx autopilot audit --request\`)\n`;
+  // Only when steps were left out: a story over the limit by its first or last line alone has none.
+  const note = (n: number) => (n > 0 ? `(${n} more: \`npx autopilot audit --request\`)\n` : '');
   let room = STEPS_LIMIT - first.length - last.length - note(middle.length).length;
   const latest: string[] = [];
   for (let i = middle.length - 1; i >= 0 && (middle[i]?.length ?? 0) <= room; i--) {

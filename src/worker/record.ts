@@ -12,7 +12,7 @@ import type { Metrics } from '../observability/metrics.js';
 import { type Decision, type DecisionInput, isDryRun } from '../policy/decide.js';
 import type { DecisionInputs } from '../policy/replay.js';
 import type { Policy } from '../policy/schema.js';
-import { dryRunVetoKey } from '../policy/veto-key.js';
+import { vetoKeysToRead } from '../policy/veto-key.js';
 import type { RequestOwner } from '../state/audit.js';
 import type { StateTable } from '../state/table.js';
 import type { RequesterKeySource } from './admit.js';
@@ -119,7 +119,8 @@ export function lockExpiry(deps: RecordDeps, timing: RecordTiming): number {
 
 /**
  * What the worker reads with a request's state besides its own items: for a stale sweep's
- * archive the config's last exposure, for a dry run its own veto (src/policy/veto-key.ts).
+ * archive the config's last exposure; the keys a veto on it may be under (src/policy/veto-key.ts:
+ * a dry run's own, a Deny written under the change's former key).
  */
 export function stateSubject(policy: Policy, request: Request, key: string) {
   const stale = request.action === 'archive_config' && request.requestedBy.source === 'schedule';
@@ -127,6 +128,6 @@ export function stateSubject(policy: Policy, request: Request, key: string) {
     requestId: request.requestId,
     effectKey: key,
     exposureOf: stale ? request.configId : undefined,
-    dryRunVeto: isDryRun(policy, request) ? dryRunVetoKey(key) : undefined,
+    vetoKeys: vetoKeysToRead(request, key, isDryRun(policy, request)),
   };
 }
