@@ -6,8 +6,8 @@
  * turned around. Every other post shows such characters as `[U+…]` (src/slack/mrkdwn.ts).
  */
 import { describe, expect, it } from 'vitest';
-import type { EventLike } from '../src/sweeper/types.js';
-import { DAY, freshState, makeSweeper, NOW, policyWith, rigForTests, sortedLog } from './sweeper/harness.js';
+import type { EventLike } from '../../src/sweeper/types.js';
+import { DAY, freshState, makeSweeper, NOW, policyWith, rigForTests, sortedLog } from './harness.js';
 
 const HOUR = 3_600_000;
 

@@ -12,17 +12,17 @@
  * holding the webhook's JSON secret but not its requester key's (deleted).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulators, startEmulators } from '../src/local/emulators.js';
-import { createLogger } from '../src/observability/logger.js';
-import { createMetrics } from '../src/observability/metrics.js';
-import { parsePolicy } from '../src/policy/parse.js';
-import { createWebhookApp } from '../src/webhook/app.js';
-import { webhookDepsFromEnv } from '../src/wiring/from-env.js';
-import { type FakeSecretsManager, startFakeSecretsManager } from './helpers/secrets-manager.js';
-import { commandBody, SIGNING_SECRET, signedRequest } from './helpers/slack-requests.js';
-import { alarmReading, emittedMetrics, expectReadsEmitted } from './infra/alarm-reading.js';
-import { type Synthesized, synthesize } from './infra/synth.js';
-import { TEST_POLICY } from './webhook/harness.js';
+import { type Emulators, startEmulators } from '../../src/local/emulators.js';
+import { createLogger } from '../../src/observability/logger.js';
+import { createMetrics } from '../../src/observability/metrics.js';
+import { parsePolicy } from '../../src/policy/parse.js';
+import { createWebhookApp } from '../../src/webhook/app.js';
+import { webhookDepsFromEnv } from '../../src/wiring/from-env.js';
+import { type FakeSecretsManager, startFakeSecretsManager } from '../helpers/secrets-manager.js';
+import { commandBody, SIGNING_SECRET, signedRequest } from '../helpers/slack-requests.js';
+import { alarmReading, emittedMetrics, expectReadsEmitted } from '../infra/alarm-reading.js';
+import { type Synthesized, synthesize } from '../infra/synth.js';
+import { TEST_POLICY } from './harness.js';
 
 const NOW = Date.parse('2026-11-23T10:00:00Z');
 let emulators: Emulators;
