@@ -3,7 +3,7 @@
  * real worker, sweeper and Console API client (no PutMetricData anywhere), each request's
  * lines carrying its request id as a property, never as a dimension.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConsoleClient } from '../../src/console/index.js';
 import {
   consoleApiMetrics,
@@ -23,7 +23,7 @@ import {
   type Rig,
   startRig,
 } from '../sweeper/harness.js';
-import { type Bench, startBench } from '../worker/fixture.js';
+import { benchResetEachTest } from '../worker/fixture.js';
 import { emfProblems } from './emf.js';
 
 type Line = Record<string, unknown> & {
@@ -110,17 +110,7 @@ describe('an EMF line', () => {
 });
 
 describe('the worker', () => {
-  let bench: Bench;
-  beforeAll(async () => {
-    bench = await startBench();
-  });
-  afterAll(async () => {
-    await bench?.close();
-  });
-  beforeEach(async () => {
-    bench.clock.now = new Date('2026-11-23T10:00:00Z'); // Monday, office hours (UTC)
-    await bench.purge();
-  });
+  const bench = benchResetEachTest(); // 10:00 on Monday, office hours (UTC)
 
   it('emits a decision per outcome, with the request id, and counts held requests, mutations and DLQ sends', async () => {
     const { metrics, raw, named } = capture();

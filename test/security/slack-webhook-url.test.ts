@@ -7,25 +7,17 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/observability/logger.js';
 import { parsePolicy } from '../../src/policy/parse.js';
 import { POLICY_WEBHOOK_URL_DEPRECATED } from '../../src/secrets/secrets.js';
 import { workerDepsFromEnv } from '../../src/wiring/from-env.js';
 import { synthesize } from '../infra/synth.js';
-import { type Bench, basePolicy, startBench } from '../worker/fixture.js';
+import { type Bench, basePolicy, benchResetEachTest } from '../worker/fixture.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
-beforeEach(async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
+const bench = benchResetEachTest();
+beforeEach(() => {
   bench.slack.posts.length = 0;
-  await bench.purge();
 });
 
 const withoutChannel = () => {

@@ -14,16 +14,12 @@ import { parsePolicy } from '../../src/policy/parse.js';
 import { readCursor } from '../../src/state/sweep-cursor.js';
 import { loadWatchSet } from '../../src/state/watch.js';
 import type { EventLike } from '../../src/sweeper/types.js';
+import { exposure } from './events.js';
 import { DAY, freshState, makeSweeper, NOW, type Rig, sortedLog, startRig } from './harness.js';
 
 const HOUR = 3_600_000;
 const FUTURE = Date.parse('2030-01-01T00:00:00.000Z');
 
-const exposure = (ts: number, config: string): EventLike => ({
-  timestamp: String(ts),
-  name: 'config_exposure',
-  metadata: { config },
-});
 /** Day `d` (from NOW) of a product in daily use: a page view and an exposure of cfg_busy. */
 const day = (d: number): EventLike[] => [
   { timestamp: String(NOW + d * DAY - 2 * HOUR), name: 'page_view' },

@@ -10,17 +10,12 @@ import { describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../src/policy/parse.js';
 import { LONGEST_SILENCE_MS, observe } from '../../src/sweeper/observation.js';
 import type { EventLike } from '../../src/sweeper/types.js';
+import { exposure, pageView } from './events.js';
 import { DAY, drainQueue, freshState, makeSweeper, NOW, rigForTests, sortedLog } from './harness.js';
 
 const HOUR = 3_600_000;
 const STALE = { configs: ['cfg_x'], staleAfterDays: 30, graceDays: 0, dryRun: false };
 
-const pageView = (ts: number): EventLike => ({ timestamp: String(ts), name: 'page_view' });
-const exposure = (ts: number, config: string): EventLike => ({
-  timestamp: String(ts),
-  name: 'config_exposure',
-  metadata: { config },
-});
 /** A product in daily use from `from` to `to` (days from NOW): a page view and an exposure of cfg_busy each day. */
 const daily = (from: number, to: number): EventLike[] =>
   Array.from({ length: to - from + 1 }, (_, i) => [

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../src/policy/parse.js';
 import { LATE_EXPOSURE_BOUND_MS } from '../../src/sweeper/late-exposures.js';
 import type { EventLike } from '../../src/sweeper/types.js';
+import { exposure } from './events.js';
 import {
   DAY,
   drainQueue,
@@ -48,11 +49,6 @@ describe('an exposure logged late', () => {
           dryRun: false,
         },
       },
-    });
-    const exposure = (at: number, config: string): EventLike => ({
-      timestamp: String(at),
-      name: 'config_exposure',
-      metadata: { config },
     });
     // Three days of history: a web config and the mobile app's config in use every hour; the
     // mobile app's exposures reach the log two hours after it stamped them.

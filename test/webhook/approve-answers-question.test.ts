@@ -6,66 +6,25 @@
  * the approval "overrides the earlier Deny"), and a second Approve queued a second copy. The
  * real webhook (signed requests) and the real worker, on the emulators and the sandbox.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createRequesterSigner } from '../../src/actions/proof.js';
+import { describe, expect, it } from 'vitest';
 import { heldRows } from '../../src/cli/held.js';
-import { parsePolicy } from '../../src/policy/parse.js';
-import { postToSlack } from '../../src/slack/post.js';
 import { readFinal } from '../../src/state/audit.js';
 import { listHeld } from '../../src/state/held.js';
 import { readVeto } from '../../src/state/veto.js';
 import type { WebhookDeps } from '../../src/webhook/deps.js';
 import { answerHeld, heldAccess } from '../../src/webhook/held.js';
 import { APPROVE_ACTION_ID, DENY_ACTION_ID } from '../../src/webhook/interactions.js';
-import { blockActionsPayload, interactionBody, signedRequest } from '../helpers/slack-requests.js';
-import { type Bench, basePolicy, startBench } from '../worker/fixture.js';
-import { askQuestion } from '../worker/questions.js';
-import { buildApp } from './harness.js';
+import { benchResetEachTest } from '../worker/fixture.js';
+import { askQuestion, clickAsApprover, twoApproversPolicy } from '../worker/questions.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
-beforeEach(async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
-  await bench.purge();
-});
+const bench = benchResetEachTest();
 
 /** Two people may approve phases. */
-function policy() {
-  const input = basePolicy(bench.slack.origin);
-  input.chat = { teams: ['T0001'], grants: { U0ADMIN: ['approve_phase'], U0REL: ['approve_phase'] } };
-  return input;
-}
+const policy = () => twoApproversPolicy(bench);
 
-let clicks = 0;
 /** `userId` clicks `actionId` on the question's message: the request's log line and what it posted. */
-async function click(actionId: string, value: string, userId: string, retry = false, sqs = bench.queue.sqs) {
-  const { app, requestLines } = buildApp({
-    policy: parsePolicy(policy()),
-    sqs,
-    queueUrl: bench.queue.queueUrl,
-    table: bench.table,
-    held: heldAccess(bench.table),
-    now: () => bench.clock.now.getTime(),
-    signer: createRequesterSigner(async () => bench.requesterKeys),
-    postReply: (url, message) => postToSlack(url, message, { allowedOrigins: [bench.slack.origin] }),
-  });
-  const path = `/actions/T0001/${++clicks}/click`;
-  const payload = blockActionsPayload({ actionId, value, userId, responseUrl: bench.slack.url(path) });
-  const res = await app.request(
-    signedRequest('/slack/interactions', interactionBody(payload), {
-      timestamp: Math.floor(bench.clock.now.getTime() / 1000),
-      ...(retry ? { extraHeaders: { 'x-slack-retry-num': '1' } } : {}),
-    }),
-  );
-  expect(res.status).toBe(200);
-  const replies = bench.slack.posts.filter((p) => p.path === path).map((p) => JSON.stringify(p.body));
-  return { outcome: requestLines().at(-1)?.outcome, replies };
-}
+const click = (actionId: string, value: string, userId: string, retry = false, sqs = bench.queue.sqs) =>
+  clickAsApprover(bench, actionId, value, userId, { retry, overrides: { sqs } });
 
 describe('a question answered with Approve', () => {
   it('takes no second answer while the approved copy waits: neither a Deny nor another Approve', async () => {

@@ -5,23 +5,15 @@
  * (why, Slack's status; never the URL's path, a bearer capability) at warn level. The real
  * webhook on the emulators, the worker asking the question, Slack's stand-in refusing the reply.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { APPROVE_ACTION_ID } from '../../src/webhook/interactions.js';
 import { blockActionsPayload, interactionBody, signedRequest } from '../helpers/slack-requests.js';
-import { type Bench, startBench } from '../worker/fixture.js';
+import { benchResetEachTest } from '../worker/fixture.js';
 import { askQuestion, questionWebhook } from '../worker/questions.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
-beforeEach(async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
+const bench = benchResetEachTest();
+beforeEach(() => {
   bench.slack.setStatus(200);
-  await bench.purge();
 });
 
 /** `userId` clicks Approve on the question's message; the request's log line. */

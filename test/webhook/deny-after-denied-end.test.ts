@@ -7,63 +7,21 @@
  * veto), the person named as a Slack mention. The real webhook (signed requests), the release tick
  * and the worker on the emulators.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createRequesterSigner } from '../../src/actions/proof.js';
-import { parsePolicy } from '../../src/policy/parse.js';
-import { postToSlack } from '../../src/slack/post.js';
+import { expect, it } from 'vitest';
 import { readFinal, readRequestAudit } from '../../src/state/audit.js';
-import { heldAccess } from '../../src/webhook/held.js';
 import { DENY_ACTION_ID } from '../../src/webhook/interactions.js';
 import { releaseHeld } from '../../src/worker/release.js';
-import { blockActionsPayload, interactionBody, signedRequest } from '../helpers/slack-requests.js';
-import { type Bench, basePolicy, startBench } from '../worker/fixture.js';
-import { askQuestion, releaseDeps } from '../worker/questions.js';
-import { buildApp } from './harness.js';
+import { benchForFile } from '../worker/fixture.js';
+import { askQuestion, clickAsApprover, releaseDeps, twoApproversPolicy } from '../worker/questions.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
+const bench = benchForFile();
+const policy = () => twoApproversPolicy(bench);
 
-function policy() {
-  const input = basePolicy(bench.slack.origin);
-  input.chat = { teams: ['T0001'], grants: { U0ADMIN: ['approve_phase'], U0REL: ['approve_phase'] } };
-  return input;
-}
-
-let clicks = 0;
 /** `userId` clicks Deny on the question `value` at the bench's time, through the real webhook. */
-async function deny(value: string, userId: string) {
-  const { app, requestLines } = buildApp({
-    policy: parsePolicy(policy()),
-    sqs: bench.queue.sqs,
-    queueUrl: bench.queue.queueUrl,
-    table: bench.table,
-    held: heldAccess(bench.table),
-    audit: { read: (requestId) => readRequestAudit(bench.table, requestId) },
-    now: () => bench.clock.now.getTime(),
-    signer: createRequesterSigner(async () => bench.requesterKeys),
-    postReply: (url, message) => postToSlack(url, message, { allowedOrigins: [bench.slack.origin] }),
+const deny = (value: string, userId: string) =>
+  clickAsApprover(bench, DENY_ACTION_ID, value, userId, {
+    overrides: { audit: { read: (requestId) => readRequestAudit(bench.table, requestId) } },
   });
-  const path = `/actions/T0001/${++clicks}/deny`;
-  const payload = blockActionsPayload({
-    actionId: DENY_ACTION_ID,
-    value,
-    userId,
-    responseUrl: bench.slack.url(path),
-  });
-  const res = await app.request(
-    signedRequest('/slack/interactions', interactionBody(payload), {
-      timestamp: Math.floor(bench.clock.now.getTime() / 1000),
-    }),
-  );
-  expect(res.status).toBe(200);
-  const replies = bench.slack.posts.filter((p) => p.path === path).map((p) => JSON.stringify(p.body));
-  return { outcome: requestLines().at(-1)?.outcome, replies };
-}
 
 it('a Deny on a question the worker ended as denied is told it was already denied, and by whom', async () => {
   bench.clock.now = new Date('2026-11-23T10:00:00Z');

@@ -7,61 +7,18 @@
  * src/state/held-answer.ts promises the opposite: a Deny racing an Approve is told the question
  * is answered. The real webhook (signed requests), the real worker, on the emulators.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createRequesterSigner } from '../../src/actions/proof.js';
-import { parsePolicy } from '../../src/policy/parse.js';
-import { postToSlack } from '../../src/slack/post.js';
+import { describe, expect, it } from 'vitest';
 import { writeVeto } from '../../src/state/veto.js';
 import type { WebhookDeps } from '../../src/webhook/deps.js';
-import { heldAccess } from '../../src/webhook/held.js';
 import { APPROVE_ACTION_ID, DENY_ACTION_ID } from '../../src/webhook/interactions.js';
-import { blockActionsPayload, interactionBody, signedRequest } from '../helpers/slack-requests.js';
-import { type Bench, basePolicy, startBench } from '../worker/fixture.js';
-import { askQuestion } from '../worker/questions.js';
-import { buildApp } from './harness.js';
+import { benchResetEachTest } from '../worker/fixture.js';
+import { askQuestion, clickAsApprover, twoApproversPolicy } from '../worker/questions.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
-beforeEach(async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
-  await bench.purge();
-});
+const bench = benchResetEachTest();
+const policy = () => twoApproversPolicy(bench);
 
-function policy() {
-  const input = basePolicy(bench.slack.origin);
-  input.chat = { teams: ['T0001'], grants: { U0ADMIN: ['approve_phase'], U0REL: ['approve_phase'] } };
-  return input;
-}
-
-let clicks = 0;
-async function click(actionId: string, value: string, userId: string, overrides: Partial<WebhookDeps> = {}) {
-  const { app, requestLines } = buildApp({
-    policy: parsePolicy(policy()),
-    sqs: bench.queue.sqs,
-    queueUrl: bench.queue.queueUrl,
-    table: bench.table,
-    held: heldAccess(bench.table),
-    now: () => bench.clock.now.getTime(),
-    signer: createRequesterSigner(async () => bench.requesterKeys),
-    postReply: (url, message) => postToSlack(url, message, { allowedOrigins: [bench.slack.origin] }),
-    ...overrides,
-  });
-  const path = `/actions/T0001/${++clicks}/click`;
-  const payload = blockActionsPayload({ actionId, value, userId, responseUrl: bench.slack.url(path) });
-  const res = await app.request(
-    signedRequest('/slack/interactions', interactionBody(payload), {
-      timestamp: Math.floor(bench.clock.now.getTime() / 1000),
-    }),
-  );
-  expect(res.status).toBe(200);
-  const replies = bench.slack.posts.filter((p) => p.path === path).map((p) => JSON.stringify(p.body));
-  return { outcome: requestLines().at(-1)?.outcome, replies };
-}
+const click = (actionId: string, value: string, userId: string, overrides: Partial<WebhookDeps> = {}) =>
+  clickAsApprover(bench, actionId, value, userId, { overrides });
 
 describe('a Deny click racing an Approve click', () => {
   it('is not shown as a denial when the Approve answered the question between its look and its veto', async () => {

@@ -4,27 +4,17 @@
  * a rehearsal blocked the release. A dry run's Deny is kept apart now, and a dry run still meets
  * the real change's veto (it predicts what the real request would meet).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { effectKey } from '../../src/actions/request.js';
 import { dryRunVetoKey } from '../../src/policy/veto-key.js';
 import { readFinal } from '../../src/state/audit.js';
 import { listHeld } from '../../src/state/held.js';
 import { readVeto, writeVeto } from '../../src/state/veto.js';
 import { releaseHeld } from '../../src/worker/release.js';
-import { type Bench, startBench } from '../worker/fixture.js';
+import { benchResetEachTest } from '../worker/fixture.js';
 import { clickDeny, questionValue, releaseDeps } from '../worker/questions.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
-beforeEach(async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
-  await bench.purge();
-});
+const bench = benchResetEachTest();
 
 const nightly = { source: 'schedule', id: 'nightly' } as const;
 

@@ -15,61 +15,31 @@
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulators, startEmulators } from '../../src/local/emulators.js';
-import { createLogger } from '../../src/observability/logger.js';
-import { createMetrics } from '../../src/observability/metrics.js';
-import { parsePolicy } from '../../src/policy/parse.js';
-import { createWebhookApp } from '../../src/webhook/app.js';
-import { webhookDepsFromEnv } from '../../src/wiring/from-env.js';
-import { commandBody, SIGNING_SECRET, signedRequest } from '../helpers/slack-requests.js';
+import { emulatorsForFile } from '../helpers/emulators.js';
+import { commandBody, signedRequest } from '../helpers/slack-requests.js';
 import { alarmReading, emittedMetrics, expectReadsEmitted } from '../infra/alarm-reading.js';
-import { type Synthesized, synthesize } from '../infra/synth.js';
-import { TEST_POLICY } from './harness.js';
+import { synthesize } from '../infra/synth.js';
+import { deployedWebhookOn } from './deployed-webhook.js';
 
-let emulators: Emulators;
-let synth: Synthesized;
+const { emu: emulators } = emulatorsForFile();
+const synth = synthesize({}, { bundle: false });
 let hung: Server;
 let hungUrl: string;
 const sockets: Socket[] = [];
 beforeAll(async () => {
-  emulators = await startEmulators();
-  synth = synthesize({}, { bundle: false });
   hung = createServer((socket) => {
     sockets.push(socket); // accepts the connection, never answers
   });
   await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
   hungUrl = `http://127.0.0.1:${(hung.address() as { port: number }).port}`;
-}, 120_000);
+});
 afterAll(async () => {
-  synth?.cleanup();
+  synth.cleanup();
   for (const socket of sockets) socket.destroy();
-  await Promise.all([emulators?.stop(), new Promise((resolve) => hung?.close(resolve))]);
+  await new Promise((resolve) => hung?.close(resolve));
 });
 
-function deployedWebhook() {
-  const lines: string[] = [];
-  const deps = webhookDepsFromEnv(
-    {
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      WEBHOOK_REQUESTER_KEY: 'test-webhook-key',
-      AWS_ENDPOINT_URL_SQS: hungUrl,
-      AWS_ENDPOINT_URL_DYNAMODB: emulators.dynamodbEndpoint,
-      AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: 'local',
-      AWS_SECRET_ACCESS_KEY: 'local',
-      CONSOLE_API_KEY: 'unused-key',
-      CONSOLE_API_BASE_URL: 'http://127.0.0.1:9',
-      ACTIONS_QUEUE_URL: emulators.queueUrl,
-      STATE_TABLE_NAME: emulators.tableName,
-    },
-    {
-      policy: parsePolicy(TEST_POLICY),
-      logger: createLogger({ service: 'webhook', sink: () => undefined }),
-      metrics: createMetrics({ service: 'webhook', sink: (line) => lines.push(line) }),
-    },
-  );
-  return { app: createWebhookApp(deps), lines };
-}
+const deployedWebhook = () => deployedWebhookOn(emulators, { env: { AWS_ENDPOINT_URL_SQS: hungUrl } });
 
 describe('a webhook whose actions queue never answers', () => {
   it('counts each change it could not confirm under the metric the ActionsQueueUnreachable alarm reads', async () => {

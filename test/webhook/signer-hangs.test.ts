@@ -8,7 +8,7 @@
  * asked, so nothing waits in real time; the queue is fauxqs, its sends counted as they leave.
  */
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRequesterSigner, type RequesterSigner } from '../../src/actions/proof.js';
 import { APPROVE_ACTION_ID } from '../../src/webhook/interactions.js';
 import {
@@ -17,21 +17,11 @@ import {
   interactionBody,
   signedRequest,
 } from '../helpers/slack-requests.js';
-import { type Bench, startBench } from '../worker/fixture.js';
+import { benchResetEachTest } from '../worker/fixture.js';
 import { askQuestion, questionWebhook } from '../worker/questions.js';
 import { drainQueue } from './queue-helpers.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
-beforeEach(async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
-  await bench.purge();
-});
+const bench = benchResetEachTest();
 
 /** The webhook's 2.5 s budget, counted from arrival (WebhookDeps.deadlineMs). */
 const DEADLINE_MS = 2_500;

@@ -10,53 +10,19 @@
  * that is not the one the requests are signed with; real signed and unsigned requests; the alarm
  * from the synthesized stack.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulators, startEmulators } from '../../src/local/emulators.js';
-import { createLogger } from '../../src/observability/logger.js';
-import { createMetrics } from '../../src/observability/metrics.js';
-import { parsePolicy } from '../../src/policy/parse.js';
-import { createWebhookApp } from '../../src/webhook/app.js';
-import { webhookDepsFromEnv } from '../../src/wiring/from-env.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { emulatorsForFile } from '../helpers/emulators.js';
 import { commandBody, SIGNING_SECRET, signedRequest } from '../helpers/slack-requests.js';
 import { alarmReading, emittedMetrics, expectReadsEmitted } from '../infra/alarm-reading.js';
-import { type Synthesized, synthesize } from '../infra/synth.js';
-import { TEST_POLICY } from './harness.js';
+import { synthesize } from '../infra/synth.js';
+import { deployedWebhookOn } from './deployed-webhook.js';
 
-let emulators: Emulators;
-let synth: Synthesized;
-beforeAll(async () => {
-  emulators = await startEmulators();
-  synth = synthesize({}, { bundle: false });
-}, 120_000);
-afterAll(async () => {
-  synth?.cleanup();
-  await emulators?.stop();
-});
+const { emu: emulators } = emulatorsForFile();
+const synth = synthesize({}, { bundle: false });
+afterAll(() => synth.cleanup());
 
-function deployedWebhook(signingSecret: string) {
-  const lines: string[] = [];
-  const deps = webhookDepsFromEnv(
-    {
-      SLACK_SIGNING_SECRET: signingSecret,
-      WEBHOOK_REQUESTER_KEY: 'test-webhook-key',
-      AWS_ENDPOINT_URL_SQS: emulators.sqsEndpoint,
-      AWS_ENDPOINT_URL_DYNAMODB: emulators.dynamodbEndpoint,
-      AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: 'local',
-      AWS_SECRET_ACCESS_KEY: 'local',
-      CONSOLE_API_KEY: 'unused-key',
-      CONSOLE_API_BASE_URL: 'http://127.0.0.1:9',
-      ACTIONS_QUEUE_URL: emulators.queueUrl,
-      STATE_TABLE_NAME: emulators.tableName,
-    },
-    {
-      policy: parsePolicy(TEST_POLICY),
-      logger: createLogger({ service: 'webhook', sink: () => undefined }),
-      metrics: createMetrics({ service: 'webhook', sink: (line) => lines.push(line) }),
-    },
-  );
-  return { app: createWebhookApp(deps), lines };
-}
+const deployedWebhook = (signingSecret: string) =>
+  deployedWebhookOn(emulators, { env: { SLACK_SIGNING_SECRET: signingSecret } });
 
 const help = () => signedRequest('/slack/commands', commandBody({ text: 'help' }));
 

@@ -9,58 +9,20 @@
  * a table that does not exist (DynamoDB answers ResourceNotFoundException); real signed Slack
  * requests; the alarms from the synthesized stack.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulators, startEmulators } from '../../src/local/emulators.js';
-import { createLogger } from '../../src/observability/logger.js';
-import { createMetrics } from '../../src/observability/metrics.js';
-import { parsePolicy } from '../../src/policy/parse.js';
-import { createWebhookApp } from '../../src/webhook/app.js';
-import { webhookDepsFromEnv } from '../../src/wiring/from-env.js';
-import { commandBody, SIGNING_SECRET, signedRequest } from '../helpers/slack-requests.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { emulatorsForFile } from '../helpers/emulators.js';
+import { commandBody, signedRequest } from '../helpers/slack-requests.js';
 import { alarmsOf, emittedMetrics, expectReadsEmitted } from '../infra/alarm-reading.js';
-import { type Synthesized, synthesize } from '../infra/synth.js';
-import { TEST_POLICY } from './harness.js';
+import { synthesize } from '../infra/synth.js';
+import { deployedWebhookOn } from './deployed-webhook.js';
 
-let emulators: Emulators;
-let synth: Synthesized;
-beforeAll(async () => {
-  emulators = await startEmulators();
-  synth = synthesize({}, { bundle: false });
-}, 120_000);
-afterAll(async () => {
-  synth?.cleanup();
-  await emulators?.stop();
-});
+const { emu: emulators } = emulatorsForFile();
+const synth = synthesize({}, { bundle: false });
+afterAll(() => synth.cleanup());
 
-function deployedWebhook() {
-  const lines: string[] = [];
-  const requests: Array<Record<string, unknown>> = [];
-  const deps = webhookDepsFromEnv(
-    {
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      WEBHOOK_REQUESTER_KEY: 'test-webhook-key',
-      AWS_ENDPOINT_URL_SQS: emulators.sqsEndpoint,
-      AWS_ENDPOINT_URL_DYNAMODB: emulators.dynamodbEndpoint,
-      AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: 'local',
-      AWS_SECRET_ACCESS_KEY: 'local',
-      CONSOLE_API_KEY: 'unused-key',
-      CONSOLE_API_BASE_URL: 'http://127.0.0.1:9',
-      ACTIONS_QUEUE_URL: emulators.queueUrl,
-      // Gone: every read and write of it is refused.
-      STATE_TABLE_NAME: `${emulators.tableName}-deleted`,
-    },
-    {
-      policy: parsePolicy(TEST_POLICY),
-      logger: createLogger({
-        service: 'webhook',
-        sink: (line) => requests.push(JSON.parse(line) as Record<string, unknown>),
-      }),
-      metrics: createMetrics({ service: 'webhook', sink: (line) => lines.push(line) }),
-    },
-  );
-  return { app: createWebhookApp(deps), lines, requests };
-}
+const deployedWebhook = () =>
+  // Gone: every read and write of it is refused.
+  deployedWebhookOn(emulators, { env: { STATE_TABLE_NAME: `${emulators.tableName}-deleted` } });
 
 describe('a webhook that cannot write its state table', () => {
   for (const text of ['pause incident 42', 'resume']) {

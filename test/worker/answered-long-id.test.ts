@@ -4,23 +4,12 @@
  * copy used to be tied to the question by its id alone: the question never ended, and a cancel
  * of it did not stop the copy. The copy now carries the question's id (`answers`).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { outcomeNow } from '../../src/cli/wait.js';
-import { type Bench, startBench } from './fixture.js';
+import { benchResetEachTest } from './fixture.js';
 import { askQuestion, chatCommand, clickApprove } from './questions.js';
 
-let bench: Bench;
-
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
-beforeEach(async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
-  await bench.purge();
-});
+const bench = benchResetEachTest();
 
 // 115 characters: valid (max 128), but with ":approved-by:U0ADMIN" past 128, so the copy's id is hashed.
 const longId = (tag: string) => `rv-long-${tag}-`.padEnd(115, 'x');

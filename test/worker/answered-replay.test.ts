@@ -5,23 +5,13 @@
  * id waited, for a change that was already made. The question ends with the copy, saying who made
  * the change. The real webhook and worker on the emulators and the sandbox.
  */
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { outcomeNow } from '../../src/cli/wait.js';
 import { listHeld } from '../../src/state/held.js';
-import { type Bench, startBench } from './fixture.js';
+import { benchResetEachTest } from './fixture.js';
 import { askQuestion, clickApprove } from './questions.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
-beforeEach(async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
-  await bench.purge();
-});
+const bench = benchResetEachTest();
 
 it('ends the question at once when its approved copy replays another request’s change', async () => {
   const value = await askQuestion(bench, 'trg_ar1', 'ar-asked-1');

@@ -13,24 +13,14 @@
  * rehearsal's Deny refuses that other change (fail safe: a refusal, never a change made). Once the
  * former-key read is removed, these two cases archive and disable: turn their expectations back.
  */
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { type EffectTarget, effectKey } from '../../src/actions/request.js';
 import { dryRunVetoKey } from '../../src/policy/veto-key.js';
 import { readFinal } from '../../src/state/audit.js';
 import { writeVeto } from '../../src/state/veto.js';
-import { type Bench, basePolicy, startBench } from './fixture.js';
+import { basePolicy, benchResetEachTest } from './fixture.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
-beforeEach(async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z'); // a Monday, in CI's office hours
-  await bench.purge();
-});
+const bench = benchResetEachTest(); // 10:00 on a Monday, in CI's office hours
 
 // CI, not a Slack user: a person's chat grant would override any veto.
 const ci = { source: 'ci', id: 'github-actions/deploy.yml' } as const;

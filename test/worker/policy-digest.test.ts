@@ -5,21 +5,14 @@
  * `policy replay` tell them apart by this. The digest is a dependency like the others: injected
  * here, taken of the policy when none is given, never read from a file on disk.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { policyDigest } from '../../src/policy/digest.js';
 import { parsePolicy } from '../../src/policy/parse.js';
 import { readAudit } from '../../src/state/audit.js';
 import { endHold, readHeld } from '../../src/state/held.js';
-import { type Bench, basePolicy, startBench } from './fixture.js';
+import { basePolicy, benchForFile } from './fixture.js';
 
-let bench: Bench;
-
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
+const bench = benchForFile();
 beforeEach(async () => {
   await bench.purge();
 });

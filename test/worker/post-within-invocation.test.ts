@@ -4,22 +4,12 @@
  * batch came back, and the finished records were told again ("Already done", a second post). A
  * post now never waits past the invocation's last second.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { HttpRequest } from '../../src/http/send.js';
 import { lambdaContext } from '../helpers/lambda.js';
-import { type Bench, startBench } from './fixture.js';
+import { benchResetEachTest } from './fixture.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
-beforeEach(async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
-  await bench.purge();
-});
+const bench = benchResetEachTest();
 
 describe("the worker's Slack posts", () => {
   it('wait no longer than the invocation has left, less a second', async () => {

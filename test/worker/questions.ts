@@ -7,6 +7,7 @@ import { expect } from 'vitest';
 import { createRequesterSigner } from '../../src/actions/proof.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { parsePolicy } from '../../src/policy/parse.js';
+import type { PolicyInput } from '../../src/policy/schema.js';
 import { postToSlack } from '../../src/slack/post.js';
 import { listHeld } from '../../src/state/held.js';
 import { heldAccess } from '../../src/webhook/held.js';
@@ -81,6 +82,50 @@ export function questionWebhook(bench: Bench, overrides: HarnessOptions = {}) {
     replyOrigins: [bench.slack.origin],
     ...overrides,
   });
+}
+
+/** The bench policy under which two people may approve phases: U0ADMIN and U0REL. */
+export function twoApproversPolicy(bench: Bench): PolicyInput {
+  const input = basePolicy(bench.slack.origin);
+  input.chat = { teams: ['T0001'], grants: { U0ADMIN: ['approve_phase'], U0REL: ['approve_phase'] } };
+  return input;
+}
+
+let clicks = 0;
+/**
+ * `userId` clicks `actionId` on the question `value` at the bench's time, through the real webhook
+ * under the two-approvers policy (`overrides` wrap its dependencies; `retry` sends the click as
+ * Slack's retry). It must be taken (200): the request's outcome and what was replied to the clicker.
+ */
+export async function clickAsApprover(
+  bench: Bench,
+  actionId: string,
+  value: string,
+  userId: string,
+  options: { overrides?: HarnessOptions; retry?: boolean } = {},
+) {
+  const { app, requestLines } = buildApp({
+    policy: parsePolicy(twoApproversPolicy(bench)),
+    sqs: bench.queue.sqs,
+    queueUrl: bench.queue.queueUrl,
+    table: bench.table,
+    held: heldAccess(bench.table),
+    now: () => bench.clock.now.getTime(),
+    signer: createRequesterSigner(async () => bench.requesterKeys),
+    postReply: (url, message) => postToSlack(url, message, { allowedOrigins: [bench.slack.origin] }),
+    ...options.overrides,
+  });
+  const path = `/actions/T0001/${++clicks}/click`;
+  const payload = blockActionsPayload({ actionId, value, userId, responseUrl: bench.slack.url(path) });
+  const res = await app.request(
+    signedRequest('/slack/interactions', interactionBody(payload), {
+      timestamp: Math.floor(bench.clock.now.getTime() / 1000),
+      ...(options.retry ? { extraHeaders: { 'x-slack-retry-num': '1' } } : {}),
+    }),
+  );
+  expect(res.status).toBe(200);
+  const replies = bench.slack.posts.filter((p) => p.path === path).map((p) => JSON.stringify(p.body));
+  return { outcome: requestLines().at(-1)?.outcome, replies };
 }
 
 /** U0ADMIN clicks Deny on the bench's clock (`overrides` wrap the webhook's dependencies); it must be taken. */

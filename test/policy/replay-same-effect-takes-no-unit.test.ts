@@ -8,9 +8,9 @@
  * defer → approve") where the worker under the new policy approves it at once.
  */
 import { describe, expect, it } from 'vitest';
-import type { RecordedDecision } from '../src/policy/replay.js';
-import { replayDecisions } from '../src/policy/replay.js';
-import { policyWith, testPolicyInput } from './policy/fixtures.js';
+import type { RecordedDecision } from '../../src/policy/replay.js';
+import { replayDecisions } from '../../src/policy/replay.js';
+import { policyWith, testPolicyInput } from './fixtures.js';
 
 /** The test policy (Berlin) with "CI in office hours" limited to two approvals an hour. */
 const twoPerHour = policyWith({

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../infra/bundling.js';
+import { REPO_ROOT } from '../../infra/bundling.js';
 
 const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
 const dir = mkdtempSync(join(tmpdir(), 'slack-manifest-'));

@@ -8,10 +8,10 @@
  */
 import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runCli } from '../src/cli/run.js';
-import { readAudit } from '../src/state/audit.js';
-import { captureIo } from './helpers/cli-io.js';
-import { type Bench, startBench } from './worker/fixture.js';
+import { runCli } from '../../src/cli/run.js';
+import { readAudit } from '../../src/state/audit.js';
+import { captureIo } from '../helpers/cli-io.js';
+import { type Bench, startBench } from '../worker/fixture.js';
 
 let bench: Bench;
 beforeAll(async () => {

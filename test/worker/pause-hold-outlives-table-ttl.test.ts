@@ -11,13 +11,13 @@
  */
 import { DeleteItemCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { outcomeNow } from './../src/cli/wait.js';
-import { parsePolicy } from './../src/policy/parse.js';
-import { listHeld } from './../src/state/held.js';
-import { writePause } from './../src/state/pause.js';
-import type { ReleaseSummary } from './../src/worker/release.js';
-import { basePolicy, benchResetEachTest, channelPostsAbout } from './worker/fixture.js';
-import { deployedTick } from './worker/stuck.js';
+import { outcomeNow } from '../../src/cli/wait.js';
+import { parsePolicy } from '../../src/policy/parse.js';
+import { listHeld } from '../../src/state/held.js';
+import { writePause } from '../../src/state/pause.js';
+import type { ReleaseSummary } from '../../src/worker/release.js';
+import { basePolicy, benchResetEachTest, channelPostsAbout } from './fixture.js';
+import { deployedTick } from './stuck.js';
 
 const bench = benchResetEachTest();
 

@@ -12,61 +12,39 @@
  * holding the webhook's JSON secret but not its requester key's (deleted).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulators, startEmulators } from '../src/local/emulators.js';
-import { createLogger } from '../src/observability/logger.js';
-import { createMetrics } from '../src/observability/metrics.js';
-import { parsePolicy } from '../src/policy/parse.js';
-import { createWebhookApp } from '../src/webhook/app.js';
-import { webhookDepsFromEnv } from '../src/wiring/from-env.js';
-import { type FakeSecretsManager, startFakeSecretsManager } from './helpers/secrets-manager.js';
-import { commandBody, SIGNING_SECRET, signedRequest } from './helpers/slack-requests.js';
-import { alarmReading, emittedMetrics, expectReadsEmitted } from './infra/alarm-reading.js';
-import { type Synthesized, synthesize } from './infra/synth.js';
-import { TEST_POLICY } from './webhook/harness.js';
+import { emulatorsForFile } from '../helpers/emulators.js';
+import { type FakeSecretsManager, startFakeSecretsManager } from '../helpers/secrets-manager.js';
+import { commandBody, SIGNING_SECRET, signedRequest } from '../helpers/slack-requests.js';
+import { alarmReading, emittedMetrics, expectReadsEmitted } from '../infra/alarm-reading.js';
+import { synthesize } from '../infra/synth.js';
+import { deployedWebhookOn } from './deployed-webhook.js';
 
 const NOW = Date.parse('2026-11-23T10:00:00Z');
-let emulators: Emulators;
+const { emu: emulators } = emulatorsForFile();
+const synth = synthesize({}, { bundle: false });
 let sm: FakeSecretsManager;
-let synth: Synthesized;
 beforeAll(async () => {
-  [emulators, sm] = await Promise.all([startEmulators(), startFakeSecretsManager({ now: () => NOW })]);
+  sm = await startFakeSecretsManager({ now: () => NOW });
   sm.values.set(
     'webhook-secret',
     JSON.stringify({ slackSigningSecret: SIGNING_SECRET, consoleReadOnlyApiKey: 'read-only-key-0123456789' }),
   );
-  synth = synthesize({}, { bundle: false });
-}, 120_000);
+});
 afterAll(async () => {
-  synth?.cleanup();
-  await Promise.all([emulators?.stop(), sm?.close()]);
+  synth.cleanup();
+  await sm?.close();
 });
 
-function deployedWebhook() {
-  const lines: string[] = [];
-  const deps = webhookDepsFromEnv(
-    {
+const deployedWebhook = () =>
+  deployedWebhookOn(emulators, {
+    secrets: {
       AUTOPILOT_SECRET_ID: 'webhook-secret',
       // Deleted: Secrets Manager answers ResourceNotFoundException for it.
       WEBHOOK_REQUESTER_KEY_SECRET_ID: 'webhook-requester-key-deleted',
       AWS_ENDPOINT_URL_SECRETS_MANAGER: sm.url,
-      AWS_ENDPOINT_URL_SQS: emulators.sqsEndpoint,
-      AWS_ENDPOINT_URL_DYNAMODB: emulators.dynamodbEndpoint,
-      AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: 'local',
-      AWS_SECRET_ACCESS_KEY: 'local',
-      CONSOLE_API_BASE_URL: 'http://127.0.0.1:9',
-      ACTIONS_QUEUE_URL: emulators.queueUrl,
-      STATE_TABLE_NAME: emulators.tableName,
     },
-    {
-      policy: parsePolicy(TEST_POLICY),
-      clock: () => NOW,
-      logger: createLogger({ service: 'webhook', sink: () => undefined }),
-      metrics: createMetrics({ service: 'webhook', now: () => NOW, sink: (line) => lines.push(line) }),
-    },
-  );
-  return { app: createWebhookApp(deps), lines };
-}
+    now: NOW,
+  });
 
 const command = (text: string) =>
   signedRequest('/slack/commands', commandBody({ text }), { timestamp: Math.floor(NOW / 1000) });

@@ -7,19 +7,13 @@
  * config unexposed for 30 days and queued its archive while it was in daily use.
  */
 import { describe, expect, it } from 'vitest';
-import { parsePolicy } from '../src/policy/parse.js';
-import { sweeperHandler } from '../src/sweeper/handler.js';
-import type { EventLike } from '../src/sweeper/types.js';
-import { DAY, drainQueue, freshState, makeSweeper, NOW, rigForTests, sortedLog } from './sweeper/harness.js';
+import { parsePolicy } from '../../src/policy/parse.js';
+import { sweeperHandler } from '../../src/sweeper/handler.js';
+import type { EventLike } from '../../src/sweeper/types.js';
+import { exposure, pageView } from './events.js';
+import { DAY, drainQueue, freshState, makeSweeper, NOW, rigForTests, sortedLog } from './harness.js';
 
 const HOUR = 3_600_000;
-
-const pageView = (ts: number): EventLike => ({ timestamp: String(ts), name: 'page_view' });
-const exposure = (ts: number, config: string): EventLike => ({
-  timestamp: String(ts),
-  name: 'config_exposure',
-  metadata: { config },
-});
 
 /** Sixty days of daily traffic (observation long enough), another config exposed daily. */
 function history(): EventLike[] {

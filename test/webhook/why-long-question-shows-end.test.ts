@@ -10,13 +10,13 @@
  * tick brings the question back at each look until its expiry, and the webhook's `why` answers.
  */
 import { expect, it } from 'vitest';
-import { readRequestAudit } from '../src/state/audit.js';
-import { listHeld } from '../src/state/held.js';
-import type { WebhookDeps } from '../src/webhook/deps.js';
-import { answerWhy } from '../src/webhook/why.js';
-import { releaseHeld } from '../src/worker/release.js';
-import { benchResetEachTest } from './worker/fixture.js';
-import { askQuestion, releaseDeps } from './worker/questions.js';
+import { readRequestAudit } from '../../src/state/audit.js';
+import { listHeld } from '../../src/state/held.js';
+import type { WebhookDeps } from '../../src/webhook/deps.js';
+import { answerWhy } from '../../src/webhook/why.js';
+import { releaseHeld } from '../../src/worker/release.js';
+import { benchResetEachTest } from '../worker/fixture.js';
+import { askQuestion, releaseDeps } from '../worker/questions.js';
 
 const bench = benchResetEachTest();
 

@@ -6,9 +6,9 @@
  * same key: the second request was told it was done, and its two groups stayed enabled.
  */
 import { expect, it } from 'vitest';
-import { effectKey } from '../src/actions/request.js';
-import { readAudit } from '../src/state/audit.js';
-import { benchForFile } from './worker/fixture.js';
+import { effectKey } from '../../src/actions/request.js';
+import { readAudit } from '../../src/state/audit.js';
+import { benchForFile } from './fixture.js';
 
 const bench = benchForFile();
 

@@ -6,16 +6,11 @@
  * turned around. Every other post shows such characters as `[U+…]` (src/slack/mrkdwn.ts).
  */
 import { describe, expect, it } from 'vitest';
-import type { EventLike } from '../src/sweeper/types.js';
-import { DAY, freshState, makeSweeper, NOW, policyWith, rigForTests, sortedLog } from './sweeper/harness.js';
+import type { EventLike } from '../../src/sweeper/types.js';
+import { exposure } from './events.js';
+import { DAY, freshState, makeSweeper, NOW, policyWith, rigForTests, sortedLog } from './harness.js';
 
 const HOUR = 3_600_000;
-
-const exposure = (ts: number, config: string): EventLike => ({
-  timestamp: String(ts),
-  name: 'config_exposure',
-  metadata: { config },
-});
 
 describe('the stale summary posted to the channel', () => {
   const rig = rigForTests({ eventCount: 10 });

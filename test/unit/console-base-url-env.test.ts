@@ -8,7 +8,7 @@
  * environment as their entry points build them.
  */
 import { describe, expect, it } from 'vitest';
-import { sweeperDepsFromEnv, webhookDepsFromEnv, workerDepsFromEnv } from '../src/wiring/from-env.js';
+import { sweeperDepsFromEnv, webhookDepsFromEnv, workerDepsFromEnv } from '../../src/wiring/from-env.js';
 
 const env = {
   STATE_TABLE_NAME: 'autopilot-state',

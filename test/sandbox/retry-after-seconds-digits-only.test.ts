@@ -6,7 +6,7 @@
  * `2.0` as 2 s, where every other count of the sandbox refuses them with the variable's name.
  */
 import { describe, expect, it } from 'vitest';
-import { faultsFromEnv } from '../src/sandbox/faults.js';
+import { faultsFromEnv } from '../../src/sandbox/faults.js';
 
 describe('SANDBOX_RETRY_AFTER_SECONDS', () => {
   it.each([['0x10'], ['1e1'], ['2.0'], ['-1'], ['+3']])('refuses %s, naming the variable', (value) => {

@@ -5,13 +5,8 @@
  * already read, like a link to another origin.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createConsoleClient, PaginationError } from '../src/console/index.js';
-import {
-  page,
-  type ScriptedServer,
-  SEGMENT,
-  startScriptedServer,
-} from './console/helpers/scripted-server.js';
+import { createConsoleClient, PaginationError } from '../../src/console/index.js';
+import { page, type ScriptedServer, SEGMENT, startScriptedServer } from './helpers/scripted-server.js';
 
 let server: ScriptedServer;
 beforeAll(async () => {
