@@ -7,8 +7,8 @@
  * Only a link whose segments decode to other segments (`a%2Fb` written `a/b`) is another endpoint.
  */
 import { describe, expect, it } from 'vitest';
-import { PaginationError } from '../src/console/errors.js';
-import { resolvePageLink } from '../src/console/pagination.js';
+import { PaginationError } from '../../src/console/errors.js';
+import { resolvePageLink } from '../../src/console/pagination.js';
 
 describe('resolvePageLink, a path segment written back decoded', () => {
   const base = 'https://api.example.com';

@@ -6,10 +6,10 @@
  * wait` shut the CI gate the same way) instead of being told its outcome again.
  */
 import { expect, it } from 'vitest';
-import { requestOwner } from '../src/actions/request.js';
-import { outcomeNow, WAIT_EXIT } from '../src/cli/wait.js';
-import { type FinalOutcome, readFinal, recordFinal } from '../src/state/audit.js';
-import { benchResetEachTest, copyTrigger } from './worker/fixture.js';
+import { requestOwner } from '../../src/actions/request.js';
+import { outcomeNow, WAIT_EXIT } from '../../src/cli/wait.js';
+import { type FinalOutcome, readFinal, recordFinal } from '../../src/state/audit.js';
+import { benchResetEachTest, copyTrigger } from './fixture.js';
 
 const bench = benchResetEachTest();
 
