@@ -9,7 +9,14 @@
 import type { Item } from './dynamo.js';
 import { batchGet } from './dynamo-batch.js';
 import { queryPages } from './dynamo-query.js';
-import { cancelFromItem, type HeldRecord, type HeldWhy, heldFromItem, heldItemKey } from './held.js';
+import {
+  cancelFromItem,
+  type HeldRecord,
+  type HeldWhy,
+  heldFromItem,
+  heldItemKey,
+  readHeld,
+} from './held.js';
 import { HELD_PK } from './held-marks.js';
 import type { StateTable } from './table.js';
 
@@ -91,4 +98,24 @@ export async function readHeldRecords(
     if (held) byId.set(held.requestId, held);
   }
   return requestIds.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** One page of `/autopilot held`: how many are held, and the rows shown, with their requests. */
+export interface HeldPage {
+  total: number;
+  rows: HeldRecord[];
+}
+
+/**
+ * The held requests from `offset` (oldest wait first, as `listHeld` orders them), `size` of them
+ * with their requests: the listing is the projection, and only the rows shown are read whole (one
+ * GetItem each: the webhook's grant on the held partition), so a page costs the same whatever is held.
+ */
+export async function listHeldPage(table: StateTable, offset: number, size: number): Promise<HeldPage> {
+  const entries: HeldEntry[] = [];
+  for await (const page of heldEntryPages(table)) entries.push(...page);
+  entries.sort((a, b) => a.since.localeCompare(b.since) || a.requestId.localeCompare(b.requestId));
+  const shown = entries.slice(offset, offset + size);
+  const rows = await Promise.all(shown.map((entry) => readHeld(table, entry.requestId)));
+  return { total: entries.length, rows: rows.filter((held): held is HeldRecord => held !== undefined) };
 }

@@ -12,6 +12,7 @@ import { beforeAll, expect, it } from 'vitest';
 import type { ActionRequest } from '../../src/actions/request.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { holdRequest, KEEP_DAYS, listHeld, readHeld } from '../../src/state/held.js';
+import { listHeldPage } from '../../src/state/held-list.js';
 import { heldItemKey } from '../../src/state/held-marks.js';
 import { writePause } from '../../src/state/pause.js';
 import { expiresAfterDays } from '../../src/state/table.js';
@@ -98,6 +99,9 @@ it('the release tick sends back a due request held behind 100 MB of other held r
   expect(summary.bodiesRead).toBe(1);
   expect(summary.left).toBe(0);
   expect((await listHeld(table)).length).toBe(WAITING + 1);
+  // `/autopilot held`'s last page: every one counted, only the row shown read whole.
+  const last = await listHeldPage(table, WAITING, 10);
+  expect([last.total, last.rows.map((h) => h.requestId)]).toEqual([WAITING + 1, ['zz-due']]);
 }, 60_000);
 
 it('through a pause the tick keeps alive a held request behind 100 MB of others', async () => {
