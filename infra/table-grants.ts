@@ -91,7 +91,8 @@ export const SWEEPER_TABLE_GRANTS: readonly TableGrant[] = [
  * marks, not the sweeper's items.
  */
 export const WORKER_TABLE_GRANTS: readonly TableGrant[] = [
-  // One BatchGetItem per record reads all five together: one statement must cover them all.
+  // One BatchGetItem per record reads all five together: one statement must cover them all. It
+  // covers the release tick's BatchGetItem of the held requests it acts on too (src/state/held-list.ts).
   { actions: ['dynamodb:BatchGetItem'], partitionKeys: WORKER_PARTITION_KEYS.requestState },
   { actions: ['dynamodb:GetItem'], partitionKeys: WORKER_PARTITION_KEYS.pause },
   {

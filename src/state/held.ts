@@ -178,7 +178,7 @@ export async function readHeld(table: StateTable, requestId: string): Promise<He
  */
 export const MAX_RELEASES = 3;
 
-export function isStuck(held: HeldRecord): boolean {
+export function isStuck(held: Pick<HeldRecord, 'releases'>): boolean {
   return (held.releases ?? 0) >= MAX_RELEASES;
 }
 
@@ -190,9 +190,13 @@ export function nextLookText(held: HeldRecord): string {
   return held.why === 'paused' ? 'on resume' : '';
 }
 
-/** Every held request, oldest wait first. */
+/**
+ * Every held request with its body, oldest wait first, for `autopilot held` (a person's read, not
+ * the worker's: the release tick pages a projection, held-list.ts). No page cap, which silently
+ * left out the requests whose ids sort last; the Query's own guard throws rather than stop early.
+ */
 export async function listHeld(table: StateTable): Promise<HeldRecord[]> {
-  const items = await queryPartition(table, PK, { maxPages: 100 });
+  const items = await queryPartition(table, PK);
   return items
     .map(heldFromItem)
     .filter((held): held is HeldRecord => held !== undefined)

@@ -14,6 +14,7 @@ import type { PostResult } from '../slack/post.js';
 import type { FinalOutcome, StoredAuditRecord } from '../state/audit.js';
 import type { HeldRecord } from '../state/held.js';
 import type { HeldCount } from '../state/held-count.js';
+import type { HeldPage } from '../state/held-list.js';
 import type { PauseState } from '../state/pause.js';
 import type { VetoWrite } from '../state/veto.js';
 import type { CancelOutcome, CancelRequest } from '../worker/cancel.js';
@@ -77,7 +78,8 @@ export interface WebhookDeps {
    * ended otherwise first (`ended-otherwise`: that end, already told, is the request's).
    */
   held?: {
-    list(): Promise<HeldRecord[]>;
+    /** One page of them (oldest wait first) and how many are held: only the rows shown are read whole. */
+    page(offset: number, size: number): Promise<HeldPage>;
     /** How many are held and why, up to a cap (`status`: src/state/held-count.ts). */
     count?(): Promise<HeldCount>;
     /** One held request (a click is checked against the question it answers). */

@@ -11,9 +11,10 @@ import type { Policy } from '../policy/schema.js';
 import { actionWords, oneLine } from '../slack/mrkdwn.js';
 import { isAllowedSlackUrl } from '../slack/post.js';
 import { readFinal } from '../state/audit.js';
-import { type HeldRecord, listHeld, lookNow, nextLookText, readHeld } from '../state/held.js';
+import { type HeldRecord, lookNow, nextLookText, readHeld } from '../state/held.js';
 import { markAnswered, unmarkAnswered, whyText } from '../state/held-answer.js';
 import { countHeld } from '../state/held-count.js';
+import { listHeldPage } from '../state/held-list.js';
 import type { StateTable } from '../state/table.js';
 import { cancelHeldRequest } from '../worker/cancel.js';
 import { code, contextLine, ephemeral, escapeMrkdwn, problem, section, table } from './blocks.js';
@@ -27,7 +28,7 @@ const PAGE_SIZE = 10;
 /** What the webhook does with held requests, on the state table (its held partition only). */
 export function heldAccess(table: StateTable): NonNullable<WebhookDeps['held']> {
   return {
-    list: () => listHeld(table),
+    page: (offset, size) => listHeldPage(table, offset, size),
     count: () => countHeld(table),
     read: (requestId) => readHeld(table, requestId),
     cancel: async (request, mayCancel) => {
@@ -78,18 +79,17 @@ export async function answerHeld(
   now: () => number,
 ): Promise<ShortAnswer> {
   if (!deps.held) return UNAVAILABLE;
-  const read = await settledOrAnswer(deps.held.list(), deadline, now, {
+  const read = await settledOrAnswer(deps.held.page((page - 1) * PAGE_SIZE, PAGE_SIZE), deadline, now, {
     late: { text: 'The state table is slow to answer; please try again.', outcome: 'timeout' },
     failed: { text: 'Held requests cannot be read right now; please try again.', outcome: 'read_failed' },
   });
   if (!read.ok) return read.answer;
-  const all = read.value;
-  if (all.length === 0)
+  const { total, rows } = read.value;
+  if (total === 0)
     return { reply: ephemeral('Nothing is held.', [section('Nothing is held.')]), outcome: 'ok' };
-  const pages = Math.ceil(all.length / PAGE_SIZE);
-  const rows = all.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+  const pages = Math.ceil(total / PAGE_SIZE);
   const more = page < pages ? ` · ${code(`${slash} held ${page + 1}`)} for more` : '';
-  const hint = `Page ${page} of ${pages} · ${all.length} held${more} · ${code(`${slash} cancel <id> [reason]`)} cancels one`;
+  const hint = `Page ${page} of ${pages} · ${total} held${more} · ${code(`${slash} cancel <id> [reason]`)} cancels one`;
   if (rows.length === 0)
     return {
       reply: ephemeral('No held requests on this page.', [

@@ -12,8 +12,9 @@ import type { RequesterSigner } from '../actions/proof.js';
 import { effectKey } from '../actions/request.js';
 import { sendActionRequest } from '../queue/actions-queue.js';
 import { writeAudit } from '../state/audit.js';
-import { type HeldRecord, isStuck, listHeld } from '../state/held.js';
-import { keepHeldThroughPause } from '../state/held-keep.js';
+import { type HeldRecord, isStuck } from '../state/held.js';
+import { expiresSoon, keepHeldThroughPause } from '../state/held-keep.js';
+import { type HeldEntry, heldEntryPages, readHeldRecords } from '../state/held-list.js';
 import { markReleased, unmarkReleased } from '../state/held-release.js';
 import { readPause } from '../state/pause.js';
 import { forEachBounded } from '../util/pool.js';
@@ -21,6 +22,16 @@ import { endStuckCancelled, endStuckExpired, type StuckDeps } from './stuck.js';
 
 /** A released copy that never came back (lost, or its worker crashed) is sent again after this long. */
 export const RELEASE_RETRY_MS = 15 * 60_000;
+
+/**
+ * The tick starts no new work once its invocation has less than this left: a chunk's sends,
+ * marks and audit records in flight finish well within it, and what is left stays held for the
+ * next tick (nothing is lost). A tick that ran out mid-write would leave a send without its audit.
+ */
+export const TICK_MARGIN_MS = 10_000;
+
+/** Full records read and acted on at a time (BatchGetItem's 100 keys): ~1.2 MB of 12 KB bodies. */
+const CHUNK = 100;
 
 /** The tick's deps: the stuck-wait endings' (stuck.ts: table, logger, where to tell, policy, metrics), and the queue. */
 export interface ReleaseDeps extends StuckDeps {
@@ -37,6 +48,10 @@ export interface ReleaseSummary {
   ended: string[];
   /** Due, but their send failed: still held, sent again by a later tick (the handler fails the tick for them). */
   notReleased: string[];
+  /** Due, but not started for want of time (the oldest due went first): still held, the next tick's. */
+  left: number;
+  /** Full held records (with their requests) read by key: only those the tick acted on. */
+  bodiesRead: number;
   paused: boolean;
 }
 
@@ -44,7 +59,7 @@ export interface ReleaseSummary {
  * True when `held` should be sent back now: a cancelled one at once (the worker ends it), the
  * others when their wait is over. While paused nothing else is: it would only be held again.
  */
-export function isDue(held: HeldRecord, paused: boolean, now: Date): boolean {
+export function isDue(held: HeldEntry, paused: boolean, now: Date): boolean {
   if (isStuck(held)) return false;
   if (held.releasedAt && now.getTime() - Date.parse(held.releasedAt) < RELEASE_RETRY_MS) return false;
   if (held.cancel) return true;
@@ -60,47 +75,153 @@ function releaseReason(held: HeldRecord): string {
     : `its next look (${held.nextLook}) has come: the request is looked at again`;
 }
 
-export async function releaseHeld(deps: ReleaseDeps, now: Date): Promise<ReleaseSummary> {
-  const [pause, held] = await Promise.all([readPause(deps.table), listHeld(deps.table)]);
-  const ended = [
-    ...(await endStuckCancelled(deps, held, now)),
-    ...(await endStuckExpired(deps, held, now, pause.paused)),
-  ];
-  const due = held.filter((record) => isDue(record, pause.paused, now));
+/** What one listing of the held partition gives the tick: only the entries it acts on are kept. */
+interface Listing {
+  held: number;
+  /** Due, in the order they go: cancels (people were told "within a minute"), then the oldest due. */
+  due: HeldEntry[];
+  /** Stuck waits the tick may end itself: cancelled, or (not paused, a policy known) past their expiry. */
+  stuck: HeldEntry[];
+  /** Paused: records whose TTL must be moved on (held-keep.ts). */
+  expiring: HeldEntry[];
+}
+
+async function listForTick(deps: ReleaseDeps, paused: boolean, now: Date): Promise<Listing> {
+  const listing: Listing = { held: 0, due: [], stuck: [], expiring: [] };
+  for await (const page of heldEntryPages(deps.table))
+    for (const entry of page) {
+      listing.held++;
+      // Whether a stuck one is past its expiry depends on its request: its body is read to tell.
+      if (isStuck(entry) && (entry.cancel || (deps.policy && !paused))) listing.stuck.push(entry);
+      else if (isDue(entry, paused, now)) listing.due.push(entry);
+      if (paused && expiresSoon(entry, now)) listing.expiring.push(entry);
+    }
+  listing.due.sort(dueFirst);
+  return listing;
+}
+
+/** When its wait ended: a pause's when it began waiting (all end at the resume), else its next look. */
+const dueAt = (entry: HeldEntry) =>
+  entry.cancel?.at ?? (entry.why === 'paused' ? entry.since : (entry.nextLook ?? entry.since));
+
+function dueFirst(a: HeldEntry, b: HeldEntry): number {
+  if (Boolean(a.cancel) !== Boolean(b.cancel)) return a.cancel ? -1 : 1;
+  return dueAt(a).localeCompare(dueAt(b)) || a.requestId.localeCompare(b.requestId);
+}
+
+interface Tick {
+  deps: ReleaseDeps;
+  timeLeft: () => boolean;
+  bodiesRead: number;
+}
+
+/**
+ * Reads the full records of `entries` a chunk at a time and acts on each chunk, while time is
+ * left: how many entries were not reached. One chunk of bodies is in memory at a time.
+ */
+async function inChunks(
+  tick: Tick,
+  entries: readonly HeldEntry[],
+  act: (records: HeldRecord[]) => Promise<void>,
+): Promise<number> {
+  for (let i = 0; i < entries.length; i += CHUNK) {
+    if (!tick.timeLeft()) return entries.length - i;
+    const ids = entries.slice(i, i + CHUNK).map((entry) => entry.requestId);
+    const records = await readHeldRecords(tick.deps.table, ids);
+    tick.bodiesRead += records.length;
+    await act(records);
+  }
+  return 0;
+}
+
+/**
+ * One tick. `remainingMs` is the invocation's time left (the Lambda context's); without one (the
+ * local stack, tests) the tick has no deadline of its own.
+ */
+export async function releaseHeld(
+  deps: ReleaseDeps,
+  now: Date,
+  remainingMs: () => number = () => Number.POSITIVE_INFINITY,
+): Promise<ReleaseSummary> {
+  const pause = await readPause(deps.table);
+  const listing = await listForTick(deps, pause.paused, now);
+  const tick: Tick = { deps, timeLeft: () => remainingMs() > TICK_MARGIN_MS, bodiesRead: 0 };
+  const ended: string[] = [];
+  const stuckUnread = await inChunks(tick, listing.stuck, async (records) => {
+    ended.push(...(await endStuckCancelled(deps, records, now)));
+    ended.push(...(await endStuckExpired(deps, records, now, pause.paused)));
+  });
   const released: string[] = [];
   const notReleased: string[] = [];
-  await forEachBounded(due, 5, async (record) => {
-    // Marked first: a second tick running at the same time leaves it to this one.
-    if (!(await markReleased(deps.table, record, now))) return;
-    let messageId: string;
-    try {
-      messageId = await sendActionRequest(deps.sqs, deps.queueUrl, record.request, {
-        ...(deps.signer ? { signer: deps.signer } : {}),
-      });
-    } catch (error) {
-      // Still held and marked: a later tick sends it again (RELEASE_RETRY_MS); the others go on.
-      await unmarkReleased(deps.table, record, now).catch(() => {});
-      deps.logger.error('held request not released', { requestId: record.requestId, error });
-      notReleased.push(record.requestId);
-      return;
-    }
-    released.push(record.requestId);
-    await writeAudit(deps.table, {
-      requestId: record.requestId,
-      at: now,
-      action: record.action,
-      target: record.target,
-      effectKey: effectKey(record.request),
-      requester: record.requester,
-      rule: 'release',
-      reason: releaseReason(record),
-      result: 'released',
-      dryRun: false,
-      messageId,
-    });
-    deps.logger.info('held request released', { requestId: record.requestId, why: record.why, messageId });
-  });
+  let notStarted = 0;
+  const unreached = await inChunks(tick, listing.due, (records) =>
+    forEachBounded(records, 5, async (record) => {
+      // Read again since the listing: a worker that held it anew, or another tick, decides now.
+      if (!isDue(record, pause.paused, now)) return;
+      if (!tick.timeLeft()) {
+        notStarted++;
+        return;
+      }
+      const sent = await releaseOne(deps, record, now);
+      if (sent === 'released') released.push(record.requestId);
+      if (sent === 'failed') notReleased.push(record.requestId);
+    }),
+  );
+  const left = unreached + notStarted;
   // Paused, nothing is held again by a worker: the records' own clean-up must not end them (held-keep.ts).
-  if (pause.paused) await keepHeldThroughPause(deps.table, now);
-  return { held: held.length, released, ended, notReleased, paused: pause.paused };
+  const keep = pause.paused
+    ? await keepHeldThroughPause(deps.table, now, { expiring: listing.expiring, timeLeft: tick.timeLeft })
+    : { left: 0 };
+  if (left + stuckUnread + keep.left > 0)
+    deps.logger.warn('release tick out of time: the rest is left held for the next tick', {
+      left,
+      stuckUnread,
+      keepLeft: keep.left,
+      released: released.length,
+    });
+  return {
+    held: listing.held,
+    released,
+    ended,
+    notReleased,
+    left,
+    bodiesRead: tick.bodiesRead,
+    paused: pause.paused,
+  };
+}
+
+/** Sends one back; `marked-elsewhere` when another tick (or a worker) changed it first. */
+async function releaseOne(
+  deps: ReleaseDeps,
+  record: HeldRecord,
+  now: Date,
+): Promise<'released' | 'failed' | 'marked-elsewhere'> {
+  // Marked first: a second tick running at the same time leaves it to this one.
+  if (!(await markReleased(deps.table, record, now))) return 'marked-elsewhere';
+  let messageId: string;
+  try {
+    messageId = await sendActionRequest(deps.sqs, deps.queueUrl, record.request, {
+      ...(deps.signer ? { signer: deps.signer } : {}),
+    });
+  } catch (error) {
+    // Still held and marked: a later tick sends it again (RELEASE_RETRY_MS); the others go on.
+    await unmarkReleased(deps.table, record, now).catch(() => {});
+    deps.logger.error('held request not released', { requestId: record.requestId, error });
+    return 'failed';
+  }
+  await writeAudit(deps.table, {
+    requestId: record.requestId,
+    at: now,
+    action: record.action,
+    target: record.target,
+    effectKey: effectKey(record.request),
+    requester: record.requester,
+    rule: 'release',
+    reason: releaseReason(record),
+    result: 'released',
+    dryRun: false,
+    messageId,
+  });
+  deps.logger.info('held request released', { requestId: record.requestId, why: record.why, messageId });
+  return 'released';
 }

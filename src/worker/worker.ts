@@ -121,15 +121,16 @@ export function createWorkerEntry(deps: WorkerDeps) {
     event: SQSEvent | Pick<ScheduledEvent, 'time'>,
     context?: WorkerContext,
   ): Promise<SQSBatchResponse | ReleaseSummary> =>
-    'Records' in event ? worker(event, context) : release(event);
+    'Records' in event ? worker(event, context) : release(event, context);
 }
 
 /**
  * The release tick as a handler: the schedule's time is "now" (tests and the local stack name
- * another); without one, the worker's clock.
+ * another); without one, the worker's clock. The invocation's remaining time (its Lambda context)
+ * bounds the tick: a large backlog is sent back over several ticks rather than cut by the timeout.
  */
 export function releaseHandler(deps: ReleaseDeps & { clock?: () => number }) {
-  return async (event: Pick<ScheduledEvent, 'time'>): Promise<ReleaseSummary> => {
+  return async (event: Pick<ScheduledEvent, 'time'>, context?: WorkerContext): Promise<ReleaseSummary> => {
     const scheduled = event?.time ? new Date(event.time) : undefined;
     const now =
       scheduled && !Number.isNaN(scheduled.getTime()) ? scheduled : new Date((deps.clock ?? Date.now)());
@@ -138,7 +139,7 @@ export function releaseHandler(deps: ReleaseDeps & { clock?: () => number }) {
     deps.metrics?.put('ReleaseTicks', 1, {});
     let summary: ReleaseSummary;
     try {
-      summary = await releaseHeld(deps, now);
+      summary = await releaseHeld(deps, now, context ? () => context.getRemainingTimeInMillis() : undefined);
     } catch (error) {
       // The invocation fails (WorkerErrors counts it); this line is what the runbook's query finds.
       deps.logger.error('release tick failed', { error });
@@ -149,6 +150,8 @@ export function releaseHandler(deps: ReleaseDeps & { clock?: () => number }) {
       held: summary.held,
       released: summary.released.length,
       notReleased: notReleased.length,
+      left: summary.left,
+      bodiesRead: summary.bodiesRead,
       paused: summary.paused,
     });
     // A due request whose send failed stays held, retried by a later tick; but a cause that lasts

@@ -1,0 +1,78 @@
+/**
+ * A release tick whose invocation is running out of time sends back what it can, oldest due
+ * first, and starts nothing more: the rest stay held (nothing lost) and the next tick sends them.
+ * A large due backlog (a resume after a long pause) thus drains over several ticks instead of
+ * being cut by the Lambda timeout mid-write. The remaining time is the context's, injected here.
+ */
+import { expect, it } from 'vitest';
+import type { ActionRequest } from '../../src/actions/request.js';
+import { createLogger } from '../../src/observability/logger.js';
+import { holdRequest, listHeld } from '../../src/state/held.js';
+import { releaseHandler } from '../../src/worker/worker.js';
+import { emulatorsForFile } from '../helpers/emulators.js';
+
+const { emu, table } = emulatorsForFile();
+const NOW = '2026-11-23T20:00:00.000Z';
+
+function request(requestId: string): ActionRequest {
+  return {
+    version: 1,
+    action: 'disable_groups',
+    experimentId: 'exp_checkout',
+    groupNames: ['treatment'],
+    requestedBy: { source: 'ci', id: 'release-bot' },
+    requestedAt: '2026-11-23T19:00:00.000Z',
+    reason: 'held back by the window',
+    requestId,
+  };
+}
+
+/** Five waits, all over; ids sort against the order their waits ended (`e` ended first). */
+async function holdFive(): Promise<void> {
+  for (const [i, id] of ['a', 'b', 'c', 'd', 'e'].entries())
+    await holdRequest(
+      table,
+      {
+        requestId: id,
+        action: 'disable_groups',
+        target: 'experiment exp_checkout',
+        requester: 'ci:release-bot',
+        why: 'window',
+        rule: 'CI in office hours',
+        reason: 'outside the windows',
+        since: '2026-11-23T19:00:00.000Z',
+        nextLook: `2026-11-23T19:5${5 - i}:00.000Z`,
+        request: request(id),
+      },
+      new Date(NOW),
+    );
+}
+
+it('releases the oldest due while time is left and leaves the rest held for the next tick', async () => {
+  await holdFive();
+  const lines: { msg: string; fields: Record<string, unknown> }[] = [];
+  const logger = createLogger({
+    service: 'release',
+    sink: (line) => {
+      const { message, ...fields } = JSON.parse(line) as { message: string };
+      lines.push({ msg: message, fields });
+    },
+  });
+  const tick = releaseHandler({ table, sqs: emu.sqs, queueUrl: emu.queueUrl, logger });
+  // Plenty of time for the chunk's read and two sends' start; then under the tick's margin.
+  let asked = 0;
+  const shortOfTime = { getRemainingTimeInMillis: () => (++asked <= 3 ? 50_000 : 4_000) };
+
+  const first = await tick({ time: NOW }, shortOfTime);
+  expect(first.released.sort()).toEqual(['d', 'e']);
+  expect(first.left).toBe(3);
+  expect(first.notReleased).toEqual([]);
+  expect(first.bodiesRead).toBe(5);
+  expect(lines.find((l) => l.msg.startsWith('release tick out of time'))?.fields).toMatchObject({ left: 3 });
+  expect(lines.find((l) => l.msg === 'release tick')?.fields).toMatchObject({ released: 2, left: 3 });
+  expect((await listHeld(table)).map((h) => h.requestId).sort()).toEqual(['a', 'b', 'c', 'd', 'e']);
+
+  const next = await tick({ time: '2026-11-23T20:01:00.000Z' }, { getRemainingTimeInMillis: () => 50_000 });
+  expect(next.released.sort()).toEqual(['a', 'b', 'c']);
+  expect(next.left).toBe(0);
+});
