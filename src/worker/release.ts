@@ -147,9 +147,18 @@ export async function releaseHeld(
   const listing = await listForTick(deps, pause.paused, now);
   const tick: Tick = { deps, timeLeft: () => remainingMs() > TICK_MARGIN_MS, bodiesRead: 0 };
   const ended: string[] = [];
+  let stuckNotStarted = 0;
   const stuckUnread = await inChunks(tick, listing.stuck, async (records) => {
-    ended.push(...(await endStuckCancelled(deps, records, now)));
-    ended.push(...(await endStuckExpired(deps, records, now, pause.paused)));
+    // The time is checked before each end, not only each chunk: an end posts to the requester and
+    // the channel (up to 5 s each), so a chunk of 100 would run on past the invocation's timeout.
+    for (const record of records) {
+      if (!tick.timeLeft()) {
+        stuckNotStarted++;
+        continue;
+      }
+      ended.push(...(await endStuckCancelled(deps, [record], now)));
+      ended.push(...(await endStuckExpired(deps, [record], now, pause.paused)));
+    }
   });
   const released: string[] = [];
   const notReleased: string[] = [];
@@ -172,10 +181,11 @@ export async function releaseHeld(
   const keep = pause.paused
     ? await keepHeldThroughPause(deps.table, now, { expiring: listing.expiring, timeLeft: tick.timeLeft })
     : { left: 0 };
-  if (left + stuckUnread + keep.left > 0)
+  const stuckLeft = stuckUnread + stuckNotStarted;
+  if (left + stuckLeft + keep.left > 0)
     deps.logger.warn('release tick out of time: the rest is left held for the next tick', {
       left,
-      stuckUnread,
+      stuckUnread: stuckLeft,
       keepLeft: keep.left,
       released: released.length,
     });
