@@ -135,8 +135,9 @@ async function inChunks(
 }
 
 /**
- * One tick. `remainingMs` is the invocation's time left (the Lambda context's); without one (the
- * local stack, tests) the tick has no deadline of its own.
+ * One tick. `remainingMs` is the invocation's time left (the Lambda context's; the local stack
+ * hands a 60 s one, src/local/stack.ts `runRelease`); without one (tests calling it directly)
+ * the tick has no deadline of its own.
  */
 export async function releaseHeld(
   deps: ReleaseDeps,
