@@ -35,7 +35,12 @@ function aboutTarget(record: StoredAuditRecord, target: string): boolean {
 
 function byRequest(records: StoredAuditRecord[]): Map<string, StoredAuditRecord[]> {
   const out = new Map<string, StoredAuditRecord[]>();
-  for (const record of records) out.set(record.requestId, [...(out.get(record.requestId) ?? []), record]);
+  // Pushed in place: copying a request's list per record was quadratic in its records.
+  for (const record of records) {
+    const steps = out.get(record.requestId);
+    if (steps) steps.push(record);
+    else out.set(record.requestId, [record]);
+  }
   return out;
 }
 

@@ -7,6 +7,9 @@
 import type * as z from 'zod/mini';
 import { scrubSecrets } from '../util/secret-scrub.js';
 import { formatPath } from '../util/zod-issues.js';
+import { apiErrorMessage, boundBody, type FieldError, fieldErrors, platformSaid } from './error-text.js';
+
+export type { FieldError } from './error-text.js';
 
 /** Base of every error the client throws. */
 export class ConsoleError extends Error {
@@ -34,12 +37,6 @@ export class ConsoleError extends Error {
   }
 }
 
-/** One `{property, errorMessage}` entry of an error body. */
-export interface FieldError {
-  property: string;
-  errorMessage: string;
-}
-
 export interface ApiErrorInit {
   status: number;
   headers: Record<string, string>;
@@ -55,20 +52,34 @@ export class ApiError extends ConsoleError {
   /** Response headers (never the request's). */
   readonly headers: Record<string, string>;
   readonly requestId: string | undefined;
-  /** Parsed JSON body, the raw text when it was not JSON, or undefined when empty. */
+  /**
+   * Parsed JSON body, the raw text when it was not JSON, or undefined when empty: bounded
+   * (src/console/error-text.ts), as is everything below that is read from it.
+   */
   readonly body: unknown;
   readonly errors: FieldError[] | undefined;
+  /** What the platform said (its `message` and `errors[]`, at most 2,000 characters), if anything. */
+  readonly said: string | undefined;
   readonly method: string;
   readonly path: string;
 
   constructor(init: ApiErrorInit, options?: { cause?: unknown }) {
+    // The platform's words bounded here, once, before anything reads them: they go on into
+    // audit records, finals, replies and log lines, each with a size limit of its own.
+    const body = boundBody(init.body);
+    const errors = fieldErrors(body);
     // Scrubbed once more as a whole: parts of a secret in `message` and `errors[]` may join here.
-    super(scrubSecrets(apiErrorMessage(init)), options);
+    super(
+      scrubSecrets(apiErrorMessage(`${init.method} ${init.path}: ${init.status}`, body, errors)),
+      options,
+    );
     this.status = init.status;
     this.headers = init.headers;
     this.requestId = init.headers['x-request-id'] ?? init.headers['request-id'];
-    this.body = init.body;
-    this.errors = fieldErrors(init.body);
+    this.body = body;
+    this.errors = errors;
+    const said = platformSaid(body, errors);
+    this.said = said === undefined ? undefined : scrubSecrets(said);
     this.method = init.method;
     this.path = init.path;
   }
@@ -251,37 +262,4 @@ export function isTransientError(err: unknown): boolean {
   if (err instanceof ApiConnectionError || err instanceof ApiTimeoutError) return true;
   if (err instanceof ApiError) return err.status === 408 || err.status === 429 || err.status >= 500;
   return false;
-}
-
-function apiErrorMessage(init: ApiErrorInit): string {
-  const head = `${init.method} ${init.path}: ${init.status}`;
-  const body = init.body;
-  if (body && typeof body === 'object') {
-    const message = (body as { message?: unknown }).message;
-    const errors = fieldErrors(body);
-    const detail = errors?.map((e) => `${e.property}: ${e.errorMessage}`).join('; ');
-    const text = typeof message === 'string' ? message : '';
-    return [head, text, detail].filter(Boolean).join(' — ');
-  }
-  if (typeof body === 'string' && body.length > 0) {
-    // HTML or plain-text bodies: a short, single-line excerpt is enough to diagnose.
-    return `${head} — ${body.replace(/\s+/g, ' ').trim().slice(0, 200)}`;
-  }
-  return head;
-}
-
-function fieldErrors(body: unknown): FieldError[] | undefined {
-  if (!body || typeof body !== 'object') return undefined;
-  const errors = (body as { errors?: unknown }).errors;
-  if (!Array.isArray(errors)) return undefined;
-  return errors.flatMap((entry): FieldError[] => {
-    if (!entry || typeof entry !== 'object') return [];
-    const { property, errorMessage } = entry as { property?: unknown; errorMessage?: unknown };
-    return [
-      {
-        property: typeof property === 'string' ? property : '',
-        errorMessage: typeof errorMessage === 'string' ? errorMessage : JSON.stringify(errorMessage ?? ''),
-      },
-    ];
-  });
 }

@@ -114,9 +114,15 @@ export function storedRecord(item: Record<string, AttributeValue>, requestId = '
   return record;
 }
 
-/** A request's audit history, oldest first. */
+/**
+ * A request's audit history, oldest first, every page of it. No cap: one cut at 20 pages (oldest
+ * first) silently lost the newest steps, the end among them (`why` showed an ended request still
+ * waiting; `endingRecorded` missed the mark and the end could be told twice). One request's
+ * records are bounded in practice (its holds end within `maxDeferHours`, and the platform's words
+ * in a reason are bounded by the client), so reading them all is what it costs to be right.
+ */
 export async function readAudit(table: StateTable, requestId: string): Promise<StoredAuditRecord[]> {
-  const items = await queryPartition(table, auditPk(requestId).S, { skPrefix: 'record#', maxPages: 20 });
+  const items = await queryPartition(table, auditPk(requestId).S, { skPrefix: 'record#' });
   return items.map((item) => storedRecord(item, requestId));
 }
 

@@ -107,17 +107,9 @@ const DONE_RESULT = {
   archive_config: 'archived',
 } as const;
 
-/** The platform's own explanation from an error body (`message` and `errors[]`), else ours. */
+/** The platform's own explanation from an error body (bounded by the client: src/console/error-text.ts), else ours. */
 export function platformMessage(error: ApiError): string {
-  const body = error.body as { message?: unknown } | undefined;
-  const parts: string[] = [];
-  if (body && typeof body === 'object' && typeof body.message === 'string' && body.message) {
-    parts.push(body.message);
-  }
-  for (const entry of error.errors ?? []) {
-    parts.push(entry.property ? `${entry.property}: ${entry.errorMessage}` : entry.errorMessage);
-  }
-  return parts.length > 0 ? parts.join('; ') : `the Console API answered ${error.status}`;
+  return error.said ?? `the Console API answered ${error.status}`;
 }
 
 /**

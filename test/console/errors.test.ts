@@ -111,6 +111,28 @@ describe('error mapping', () => {
     expect(error.errors).toEqual([{ property: '', errorMessage: '""' }]);
   });
 
+  it('bounds what the platform said, however much it was: message, field errors, a raw body', async () => {
+    const flood = (await failWith(400, {
+      status: 400,
+      message: 'm'.repeat(500_000),
+      errors: Array.from({ length: 100_000 }, (_, i) => ({
+        property: `p${i}`,
+        errorMessage: 'e'.repeat(50),
+      })),
+      nested: { a: { b: { c: { d: { e: 'deep' } } } } },
+    })) as ApiError;
+    expect(flood).toBeInstanceOf(BadRequestError);
+    expect(flood.said).toMatch(/^m{2000}… \(\d[\d,]* characters more\)$/);
+    expect(flood.message.length).toBeLessThan(2_200);
+    expect(flood.message).toContain('… (');
+    // The whole error as a log line carries it: bounded too.
+    expect(JSON.stringify(flood).length).toBeLessThan(32_000);
+    const raw = (await failWith(502, `<html>${'x'.repeat(1_000_000)}</html>`)) as ApiError;
+    expect(String(raw.body).length).toBeLessThan(2_100);
+    expect(raw.body).toMatch(/… \([\d,]+ characters more\)$/);
+    expect(JSON.stringify(raw).length).toBeLessThan(4_000);
+  });
+
   it('reads Retry-After onto a RateLimitError', async () => {
     const error = (await failWith(429, { message: 'slow down' }, { 'retry-after': '7' })) as RateLimitError;
     expect(error.retryAfterMs).toBe(7_000);
