@@ -8,11 +8,11 @@
  * (cancels people were told "within a minute") never started. The remaining time is injected.
  */
 import { expect, it } from 'vitest';
-import { readFinal } from '../src/state/audit.js';
-import { listHeld } from '../src/state/held.js';
-import type { ReleaseSummary } from '../src/worker/release.js';
-import { benchResetEachTest } from './worker/fixture.js';
-import { cancelFromSlack, deployedTick, holdStuck } from './worker/stuck.js';
+import { readFinal } from '../../src/state/audit.js';
+import { listHeld } from '../../src/state/held.js';
+import type { ReleaseSummary } from '../../src/worker/release.js';
+import { benchResetEachTest } from './fixture.js';
+import { cancelFromSlack, deployedTick, holdStuck } from './stuck.js';
 
 const bench = benchResetEachTest();
 
