@@ -241,6 +241,16 @@ export class Operations extends Construct {
         treatMissingData: TreatMissingData.BREACHING,
       },
     );
+    // A tick out of time every minute still writes its heartbeat, so ReleaseTickNotRunning stays
+    // quiet while cancels and resumes wait. One slow tick (a resume's backlog, Slack slow for a
+    // minute) is left behind once and catches up: three 5-minute periods in a row with work left
+    // are a tick that is not keeping up. Idle, or caught up, nothing is sent: not breaching.
+    alarm(
+      'ReleaseTickBehind',
+      `Release ticks ran out of time (a tick starts nothing new with under 10 s of its invocation left) and left held items for the next tick in each of the last 3 periods of ${Math.max(5, tick)} minutes: a tick runs, so ReleaseTickNotRunning stays quiet, but it does not keep up. Due requests (cancels, resumes, answered questions, waits that are over) go back later than the minute people were told; stuck waits are not ended; paused, held records' expiry is not moved on (each still has about a week). Nothing is lost: what is left stays held and the next tick goes on, cancels first, then the oldest due. How many are left: the worker's warn line "release tick out of time" (saved query "release tick behind") gives left (due requests not sent back), stuckUnread (stuck waits not ended), keepLeft (records whose expiry was not moved on) and released (sent back by that tick); the dashboard's "held left for the next tick" line beside the release ticks; \`npx autopilot held\` lists what is held. Causes: a backlog after a long pause, or many waits ending at once: it catches up on its own, oldest first; check that left shrinks from tick to tick. Slack slow or failing (each stuck end posts to the requester and the channel, up to 5 s each): see SlackPostsFailing and the dashboard's Slack graph. The state table throttled or failing: the dashboard's "State table" graph (throttled requests, system errors). What to do: if left shrinks, nothing (the alarm clears once ticks keep up); if it stays or grows, fix the slow dependency (Slack's incoming webhook or channel, the table's capacity or throttling) and watch left fall; a send back that fails is WorkerErrors' to page (saved query "errors by function").`,
+      appMetric('ReleaseTickBehind', 'worker').with({ period: Duration.minutes(Math.max(5, tick)) }),
+      { evaluationPeriods: 3 },
+    );
     alarm(
       'WebhookServerErrors',
       'The Slack webhook answered 5xx: people in Slack see failures. Run the saved query "errors by function" for the webhook; if it finds nothing, the function was throttled or failed to start (its Throttles metric, its init errors in the log group).',
@@ -334,7 +344,7 @@ export class Operations extends Construct {
     this.dashboard.addWidgets(
       new TextWidget({
         markdown:
-          '## Is automation acting?\nDecisions by action and outcome, mutations sent, requests held, release ticks.',
+          '## Is automation acting?\nDecisions by action and outcome, mutations sent, requests held, release ticks and what a tick left for the next.',
         width: 24,
         height: 1,
       }),
@@ -342,11 +352,13 @@ export class Operations extends Construct {
     this.dashboard.addWidgets(
       new GraphWidget({ title: 'Decisions (worker)', left: [searchOf('Decisions', 'worker', '')], ...wide }),
       new GraphWidget({
-        title: 'Mutations sent, requests held, release ticks',
+        title: 'Mutations sent, requests held, release ticks, held left by a tick',
         left: [searchOf('MutationsSent', 'worker', '')],
         right: [
           searchOf('HeldRequests', 'worker', ''),
           appMetric('ReleaseTicks', 'worker', 'Sum', 'release ticks'),
+          // Beside the heartbeat: a tick that runs but does not keep up (ReleaseTickBehind).
+          appMetric('ReleaseTickBehind', 'worker', 'Maximum', 'held left for the next tick (max)'),
         ],
         ...wide,
       }),
@@ -517,6 +529,13 @@ export const SAVED_QUERIES: Record<string, QueryString> = {
     filterStatements: ['level = "error" or @message like /Task timed out|Invoke Error|Runtime\\.[A-Za-z]+/'],
     statsStatements: ['count(*) as errors, latest(@message) as last_line by @log'],
     sort: 'errors desc',
+  }),
+  // The ReleaseTickBehind alarm's: how much each tick left, so a backlog is seen to shrink or not.
+  'release tick behind': new QueryString({
+    fields: ['@timestamp', 'left', 'stuckUnread', 'keepLeft', 'released'],
+    filterStatements: ['message like /release tick out of time/'],
+    sort: '@timestamp desc',
+    limit: 100,
   }),
   'slowest Console API calls': new QueryString({
     fields: ['@timestamp', 'Service', 'method', 'path', 'status', 'ConsoleApiLatency'],

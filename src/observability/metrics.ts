@@ -54,6 +54,12 @@ export const METRIC_CATALOGUE = {
    */
   ReleaseTicks: { unit: 'Count', dimensions: [] },
   /**
+   * Held items a release tick left for the next one for want of time (due requests, stuck waits
+   * not ended, records not kept alive through a pause), only when some were: a tick that runs out
+   * of time every minute still writes its heartbeat, so only this shows the backlog not draining.
+   */
+  ReleaseTickBehind: { unit: 'Count', dimensions: [] },
+  /**
    * Chat-ops requests the webhook could not put on the actions queue: SQS refused or failed the
    * send (`queue_unreachable`; the person was answered "not queued"), or did not answer by the
    * deadline (`queue_unconfirmed`; answered "not confirmed": it may be queued). The outcome is a

@@ -50,6 +50,12 @@ export interface ReleaseSummary {
   notReleased: string[];
   /** Due, but not started for want of time (the oldest due went first): still held, the next tick's. */
   left: number;
+  /**
+   * Every held item left for the next tick for want of time: `left`, the stuck waits not ended and
+   * (paused) the records not kept alive. The worker counts it (ReleaseTickBehind): a tick out of
+   * time every minute still beats its heartbeat, so only this shows people waiting past the minute.
+   */
+  behind: number;
   /** Full held records (with their requests) read by key: only those the tick acted on. */
   bodiesRead: number;
   paused: boolean;
@@ -183,7 +189,8 @@ export async function releaseHeld(
     ? await keepHeldThroughPause(deps.table, now, { expiring: listing.expiring, timeLeft: tick.timeLeft })
     : { left: 0 };
   const stuckLeft = stuckUnread + stuckNotStarted;
-  if (left + stuckLeft + keep.left > 0)
+  const behind = left + stuckLeft + keep.left;
+  if (behind > 0)
     deps.logger.warn('release tick out of time: the rest is left held for the next tick', {
       left,
       stuckUnread: stuckLeft,
@@ -196,6 +203,7 @@ export async function releaseHeld(
     ended,
     notReleased,
     left,
+    behind,
     bodiesRead: tick.bodiesRead,
     paused: pause.paused,
   };

@@ -146,11 +146,15 @@ export function releaseHandler(deps: ReleaseDeps & { clock?: () => number }) {
       throw error;
     }
     const { notReleased } = summary;
+    // Only a tick that left work for the next sends it: an idle deployment sends no such line.
+    // Before the failure below: a tick that failed some sends may have run out of time too.
+    if (summary.behind > 0) deps.metrics?.put('ReleaseTickBehind', summary.behind, {});
     deps.logger[notReleased.length > 0 ? 'error' : 'info']('release tick', {
       held: summary.held,
       released: summary.released.length,
       notReleased: notReleased.length,
       left: summary.left,
+      behind: summary.behind,
       bodiesRead: summary.bodiesRead,
       paused: summary.paused,
     });

@@ -80,7 +80,7 @@ describe('the dashboard', () => {
 });
 
 describe('the saved queries', () => {
-  it('cover one request, denials by rule, errors by function, slow Console API calls, over all three log groups', () => {
+  it('cover one request, denials by rule, errors by function, ticks left behind, slow Console API calls, over all three log groups', () => {
     const queries = Object.values(s.template.findResources('AWS::Logs::QueryDefinition')).map(
       (q) => q.Properties as { Name: string; QueryString: string; LogGroupNames: unknown[] },
     );
@@ -88,6 +88,7 @@ describe('the saved queries', () => {
       'console-autopilot/denials by rule',
       'console-autopilot/errors by function',
       'console-autopilot/one request by id',
+      'console-autopilot/release tick behind',
       'console-autopilot/slowest Console API calls',
     ]);
     for (const q of queries) expect(q.LogGroupNames).toHaveLength(3);
@@ -96,6 +97,7 @@ describe('the saved queries', () => {
     expect(byName['denials by rule']).toContain('stats count(*) as denials by rule');
     expect(byName['errors by function']).toContain('level = "error"');
     expect(byName['slowest Console API calls']).toContain('sort ConsoleApiLatency desc');
+    expect(byName['release tick behind']).toContain('filter message like /release tick out of time/');
   });
 });
 
@@ -128,6 +130,7 @@ describe('the alarms', () => {
         'ConsoleApiServerErrors',
         'ConsoleApiUnreachable',
         'DeadLetterQueueNotEmpty',
+        'ReleaseTickBehind',
         'ReleaseTickNotRunning',
         'SlackPostsFailing',
         'SweeperErrors',

@@ -535,7 +535,7 @@ describe('alarms', () => {
       Endpoint: 'oncall@example.com',
       TopicArn: { Ref: s.logicalId('AlarmTopic') },
     });
-    expect(resourcesOfType('AWS::CloudWatch::Alarm')).toHaveLength(19);
+    expect(resourcesOfType('AWS::CloudWatch::Alarm')).toHaveLength(20);
     for (const [, alarm] of resourcesOfType('AWS::CloudWatch::Alarm')) {
       expect(alarm.Properties?.AlarmActions).toEqual(topicRef());
     }

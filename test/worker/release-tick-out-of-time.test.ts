@@ -7,9 +7,11 @@
 import { expect, it } from 'vitest';
 import type { ActionRequest } from '../../src/actions/request.js';
 import { createLogger } from '../../src/observability/logger.js';
+import { createMetrics } from '../../src/observability/metrics.js';
 import { holdRequest, listHeld } from '../../src/state/held.js';
 import { releaseHandler } from '../../src/worker/worker.js';
 import { emulatorsForFile } from '../helpers/emulators.js';
+import { emittedMetrics } from '../infra/alarm-reading.js';
 
 const { emu, table } = emulatorsForFile();
 const NOW = '2026-11-23T20:00:00.000Z';
@@ -58,7 +60,10 @@ it('releases the oldest due while time is left and leaves the rest held for the 
       lines.push({ msg: message, fields });
     },
   });
-  const tick = releaseHandler({ table, sqs: emu.sqs, queueUrl: emu.queueUrl, logger });
+  const metricLines: string[] = [];
+  const metrics = createMetrics({ service: 'worker', sink: (line) => metricLines.push(line) });
+  const behind = () => emittedMetrics(metricLines.splice(0)).filter((m) => m.name === 'ReleaseTickBehind');
+  const tick = releaseHandler({ table, sqs: emu.sqs, queueUrl: emu.queueUrl, logger, metrics });
   // Plenty of time for the chunk's read and two sends' start; then under the tick's margin.
   let asked = 0;
   const shortOfTime = { getRemainingTimeInMillis: () => (++asked <= 3 ? 50_000 : 4_000) };
@@ -66,6 +71,9 @@ it('releases the oldest due while time is left and leaves the rest held for the 
   const first = await tick({ time: NOW }, shortOfTime);
   expect(first.released.sort()).toEqual(['d', 'e']);
   expect(first.left).toBe(3);
+  // What it left is counted (ReleaseTickBehind pages on it; test/worker/release-tick-behind.test.ts).
+  expect(first.behind).toBe(3);
+  expect(behind().map((m) => m.value)).toEqual([3]);
   expect(first.notReleased).toEqual([]);
   expect(first.bodiesRead).toBe(5);
   expect(lines.find((l) => l.msg.startsWith('release tick out of time'))?.fields).toMatchObject({ left: 3 });
@@ -75,4 +83,6 @@ it('releases the oldest due while time is left and leaves the rest held for the 
   const next = await tick({ time: '2026-11-23T20:01:00.000Z' }, { getRemainingTimeInMillis: () => 50_000 });
   expect(next.released.sort()).toEqual(['a', 'b', 'c']);
   expect(next.left).toBe(0);
+  expect(next.behind).toBe(0);
+  expect(behind()).toEqual([]);
 });
