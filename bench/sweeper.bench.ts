@@ -4,7 +4,9 @@
  * 1. Incremental poll: 100,000 events of history (read once by a first run), then 1,000 new
  *    events; one sweeper run (event rules, last-seen, cursor, stale sweep included) against the
  *    raw page reads alone (GET of exactly the pages that hold the new events, no processing).
- *    Requests are counted at the sandbox; target ≤ ceil(k / limit) + 2. Both event orders,
+ *    Requests are counted at the sandbox; target ≤ ceil(k / limit) + 3, the cost README states
+ *    (the last request is the end-of-run shift check that keeps events sliding under steady
+ *    retention from being lost: src/sweeper/shift-check.ts; + 2 before it). Both event orders,
  *    at limit 100 and 1000.
  * 2. Stale sweep of 10,000 watched configs (30 % stale): wall time and DynamoDB operations
  *    (counted by an SDK middleware), against the bare reads of the watch set and index.
@@ -100,8 +102,9 @@ export async function run(): Promise<BenchSection> {
           name: `${order}: first run, ${HISTORY.toLocaleString('en')} events of history (limit 1000)`,
           value: round(firstMs / 1000, 2),
           unit: 's',
-          target: `${Math.ceil(HISTORY / 1000) + 1} requests`,
-          pass: log.length - from <= Math.ceil(HISTORY / 1000) + 1 && first.events.newEvents === HISTORY,
+          // The pages, the order check, and the end-of-run shift check (+ 1 before it).
+          target: `≤ ${Math.ceil(HISTORY / 1000) + 2} requests (${log.length - from} made)`,
+          pass: log.length - from <= Math.ceil(HISTORY / 1000) + 2 && first.events.newEvents === HISTORY,
         });
         let t = NOW + 1000;
         for (const limit of [100, 1000]) {
@@ -138,7 +141,7 @@ export async function run(): Promise<BenchSection> {
           start = performance.now();
           for (let p = 0; p < pages; p++) await client.events.list({ page: startPage + p, limit });
           const rawMs = performance.now() - start;
-          const bound = Math.ceil(NEW / limit) + 2;
+          const bound = Math.ceil(NEW / limit) + 3;
           rows.push({
             name: `${order}: run with ${NEW} new events, limit ${limit} — requests of the sweeper's walk`,
             value: requests,
