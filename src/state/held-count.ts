@@ -6,6 +6,7 @@
  */
 import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import { MAX_RELEASES } from './held.js';
+import { heldEntryFromItem } from './held-list.js';
 import { HELD_PK } from './held-marks.js';
 import type { StateTable } from './table.js';
 
@@ -26,7 +27,8 @@ export const HELD_COUNT_CAP = 50;
 
 /**
  * The held requests, up to `cap`, counted by what they wait for; `more` when more may be held
- * than were counted. An item with no request (marks only) is no held request: not counted.
+ * than were counted. An item with no request (marks only) is no held request: not counted, by the
+ * same test the release tick lists by (held-list.ts).
  */
 export async function countHeld(table: StateTable, cap = HELD_COUNT_CAP): Promise<HeldCount> {
   const out = await table.client.send(
@@ -35,9 +37,10 @@ export async function countHeld(table: StateTable, cap = HELD_COUNT_CAP): Promis
       KeyConditionExpression: 'pk = :pk',
       ExpressionAttributeValues: { ':pk': { S: HELD_PK } },
       // `why` is not reserved, but names keep the projection safe as attributes come and go.
-      ProjectionExpression: '#id, #why, #answered, #cancelled, #releases',
+      ProjectionExpression: '#id, #since, #why, #answered, #cancelled, #releases',
       ExpressionAttributeNames: {
         '#id': 'requestId',
+        '#since': 'since',
         '#why': 'why',
         '#answered': 'answeredBy',
         '#cancelled': 'cancelledBy',
@@ -48,7 +51,7 @@ export async function countHeld(table: StateTable, cap = HELD_COUNT_CAP): Promis
     }),
   );
   const kinds: Partial<Record<HeldKind, number>> = {};
-  const held = (out.Items ?? []).filter((item) => item.requestId?.S);
+  const held = (out.Items ?? []).filter((item) => heldEntryFromItem(item) !== undefined);
   for (const item of held.slice(0, cap)) {
     const kind = kindOf(item.why?.S, {
       answered: Boolean(item.answeredBy?.S),

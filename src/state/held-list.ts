@@ -55,7 +55,8 @@ const ENTRY_ATTRIBUTES = [
   'expiresAt',
 ] as const;
 
-function entryFromItem(item: Item): HeldEntry | undefined {
+/** The entry of a held item; undefined for an item that is no held request (marks only: no `since`). */
+export function heldEntryFromItem(item: Item): HeldEntry | undefined {
   const requestId = item.requestId?.S;
   const since = item.since?.S;
   if (!requestId || !since) return undefined;
@@ -79,7 +80,7 @@ function entryFromItem(item: Item): HeldEntry | undefined {
  */
 export async function* heldEntryPages(table: StateTable): AsyncGenerator<HeldEntry[]> {
   for await (const page of queryPages(table, HELD_PK, { attributes: ENTRY_ATTRIBUTES }))
-    yield page.map(entryFromItem).filter((entry): entry is HeldEntry => entry !== undefined);
+    yield page.map(heldEntryFromItem).filter((entry): entry is HeldEntry => entry !== undefined);
 }
 
 /**
