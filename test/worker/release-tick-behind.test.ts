@@ -11,14 +11,14 @@
  * the synthesized stack.
  */
 import { describe, expect, it } from 'vitest';
-import type { ActionRequest } from '../../src/actions/request.js';
 import { scheduledEvent } from '../../src/local/events.js';
-import { holdRequest, listHeld } from '../../src/state/held.js';
+import { listHeld } from '../../src/state/held.js';
 import type { StateTable } from '../../src/state/table.js';
 import type { ReleaseSummary } from '../../src/worker/release.js';
 import { lambdaContext } from '../helpers/lambda.js';
 import { alarmReading, emittedMetrics, expectReadsEmitted, simulate } from '../infra/alarm-reading.js';
 import { deployedWithMetrics } from '../infra/deployed-metrics.js';
+import { holdWindowWaits } from './held-window-waits.js';
 
 const deployed = deployedWithMetrics('release-tick-behind', (emulators) => ({
   AUTOPILOT_POLICY: 'policy.json',
@@ -33,38 +33,9 @@ const deployed = deployedWithMetrics('release-tick-behind', (emulators) => ({
 const NOW = new Date('2026-11-23T20:00:00.000Z');
 const IDS = ['tb-a', 'tb-b', 'tb-c', 'tb-d', 'tb-e'];
 
-function request(requestId: string): ActionRequest {
-  return {
-    version: 1,
-    action: 'disable_groups',
-    experimentId: 'exp_checkout',
-    groupNames: ['treatment'],
-    requestedBy: { source: 'ci', id: 'release-bot' },
-    requestedAt: '2026-11-23T19:00:00.000Z',
-    reason: 'held back by the window',
-    requestId,
-  };
-}
-
 /** Five waits, all over by NOW. */
-async function holdFive(table: StateTable): Promise<void> {
-  for (const [i, id] of IDS.entries())
-    await holdRequest(
-      table,
-      {
-        requestId: id,
-        action: 'disable_groups',
-        target: 'experiment exp_checkout',
-        requester: 'ci:release-bot',
-        why: 'window',
-        rule: 'CI in office hours',
-        reason: 'outside the windows',
-        since: '2026-11-23T19:00:00.000Z',
-        nextLook: `2026-11-23T19:5${i}:00.000Z`,
-        request: request(id),
-      },
-      NOW,
-    );
+function holdFive(table: StateTable): Promise<void> {
+  return holdWindowWaits(table, IDS, (i) => `2026-11-23T19:5${i}:00.000Z`, NOW);
 }
 
 /** The metric lines so far: none before the first line creates the file. */

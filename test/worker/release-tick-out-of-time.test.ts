@@ -5,49 +5,25 @@
  * being cut by the Lambda timeout mid-write. The remaining time is the context's, injected here.
  */
 import { expect, it } from 'vitest';
-import type { ActionRequest } from '../../src/actions/request.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { createMetrics } from '../../src/observability/metrics.js';
-import { holdRequest, listHeld } from '../../src/state/held.js';
+import { listHeld } from '../../src/state/held.js';
 import { releaseHandler } from '../../src/worker/worker.js';
 import { emulatorsForFile } from '../helpers/emulators.js';
 import { emittedMetrics } from '../infra/alarm-reading.js';
+import { holdWindowWaits } from './held-window-waits.js';
 
 const { emu, table } = emulatorsForFile();
 const NOW = '2026-11-23T20:00:00.000Z';
 
-function request(requestId: string): ActionRequest {
-  return {
-    version: 1,
-    action: 'disable_groups',
-    experimentId: 'exp_checkout',
-    groupNames: ['treatment'],
-    requestedBy: { source: 'ci', id: 'release-bot' },
-    requestedAt: '2026-11-23T19:00:00.000Z',
-    reason: 'held back by the window',
-    requestId,
-  };
-}
-
 /** Five waits, all over; ids sort against the order their waits ended (`e` ended first). */
-async function holdFive(): Promise<void> {
-  for (const [i, id] of ['a', 'b', 'c', 'd', 'e'].entries())
-    await holdRequest(
-      table,
-      {
-        requestId: id,
-        action: 'disable_groups',
-        target: 'experiment exp_checkout',
-        requester: 'ci:release-bot',
-        why: 'window',
-        rule: 'CI in office hours',
-        reason: 'outside the windows',
-        since: '2026-11-23T19:00:00.000Z',
-        nextLook: `2026-11-23T19:5${5 - i}:00.000Z`,
-        request: request(id),
-      },
-      new Date(NOW),
-    );
+function holdFive(): Promise<void> {
+  return holdWindowWaits(
+    table,
+    ['a', 'b', 'c', 'd', 'e'],
+    (i) => `2026-11-23T19:5${5 - i}:00.000Z`,
+    new Date(NOW),
+  );
 }
 
 it('releases the oldest due while time is left and leaves the rest held for the next tick', async () => {
