@@ -12,6 +12,13 @@ interface QueryOptions {
    * keeps kilobytes per page in memory, not the megabyte of items DynamoDB read for it.
    */
   attributes?: readonly string[];
+  /**
+   * Start after the item whose `sk` is this (it need not exist any more): a person's next page
+   * (`/autopilot held after <id>`, src/state/held-list.ts) picks up where the last one ended.
+   */
+  after?: string;
+  /** At most this many items per Query (its `Limit`): a caller that needs only a few reads only a few. */
+  limit?: number;
 }
 
 /**
@@ -38,7 +45,8 @@ export async function* queryPages(
   options: QueryOptions = {},
 ): AsyncGenerator<Item[]> {
   const maxPages = options.maxPages ?? 10_000;
-  let start: Item | undefined;
+  let start: Item | undefined =
+    options.after === undefined ? undefined : { pk: { S: pk }, sk: { S: options.after } };
   for (let page = 0; page < maxPages; page++) {
     const out = await table.client.send(
       new QueryCommand({
@@ -51,6 +59,7 @@ export async function* queryPages(
         },
         ...projection(options.attributes),
         ConsistentRead: true,
+        ...(options.limit === undefined ? {} : { Limit: options.limit }),
         ...(start ? { ExclusiveStartKey: start } : {}),
       }),
     );

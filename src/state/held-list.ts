@@ -5,18 +5,12 @@
  * requests whose ids sort last (never released, nor kept through a pause). So the tick pages
  * through a projection of the few small fields that say what is due (`heldEntryPages`), with no
  * page cap, and reads the full records by key (`readHeldRecords`) only for those it acts on.
+ * `/autopilot held` reads one page from a cursor instead (`listHeldPage`).
  */
 import type { Item } from './dynamo.js';
 import { batchGet } from './dynamo-batch.js';
 import { queryPages } from './dynamo-query.js';
-import {
-  cancelFromItem,
-  type HeldRecord,
-  type HeldWhy,
-  heldFromItem,
-  heldItemKey,
-  readHeld,
-} from './held.js';
+import { cancelFromItem, type HeldRecord, type HeldWhy, heldFromItem, heldItemKey } from './held.js';
 import { HELD_PK } from './held-marks.js';
 import type { StateTable } from './table.js';
 
@@ -101,22 +95,33 @@ export async function readHeldRecords(
   return requestIds.flatMap((id) => byId.get(id) ?? []);
 }
 
-/** One page of `/autopilot held`: how many are held, and the rows shown, with their requests. */
+/** One page of `/autopilot held`: the rows shown, with their requests, and where the next page starts. */
 export interface HeldPage {
-  total: number;
   rows: HeldRecord[];
+  /** The last row's id when more are held after it: the next page is the one after it. */
+  next?: string;
 }
 
 /**
- * The held requests from `offset` (oldest wait first, as `listHeld` orders them), `size` of them
- * with their requests: the listing is the projection, and only the rows shown are read whole (one
- * GetItem each: the webhook's grant on the held partition), so a page costs the same whatever is held.
+ * `size` held requests with their requests, in request-id order (the partition's own key order),
+ * from the one after `after` (the last id of the page before; it may have ended since).
+ *
+ * Keyed by the item's key, which a request keeps while held, not by `since`: a request the tick
+ * sent back and the worker held again (or a pause held again) moved within a `since` order between
+ * two pages, so an offset into it showed one request twice and skipped another. And a page is one
+ * Query from the cursor of `size + 1` whole items (the one past the page says whether there is a
+ * next), not a walk of the whole partition: it reads the same whatever is held (a dozen items of
+ * at most ~12 KB, where the tick's projection walk below reads thousands).
  */
-export async function listHeldPage(table: StateTable, offset: number, size: number): Promise<HeldPage> {
-  const entries: HeldEntry[] = [];
-  for await (const page of heldEntryPages(table)) entries.push(...page);
-  entries.sort((a, b) => a.since.localeCompare(b.since) || a.requestId.localeCompare(b.requestId));
-  const shown = entries.slice(offset, offset + size);
-  const rows = await Promise.all(shown.map((entry) => readHeld(table, entry.requestId)));
-  return { total: entries.length, rows: rows.filter((held): held is HeldRecord => held !== undefined) };
+export async function listHeldPage(table: StateTable, size: number, after?: string): Promise<HeldPage> {
+  const rows: HeldRecord[] = [];
+  const range = { limit: size + 1, ...(after === undefined ? {} : { after }) };
+  for await (const page of queryPages(table, HELD_PK, range)) {
+    // An item with marks only (no request) is no held request and takes no row.
+    rows.push(...page.map(heldFromItem).filter((held): held is HeldRecord => held !== undefined));
+    if (rows.length > size) break;
+  }
+  const shown = rows.slice(0, size);
+  const last = shown.at(-1);
+  return rows.length > size && last ? { rows: shown, next: last.requestId } : { rows: shown };
 }

@@ -22,7 +22,7 @@ export type Command =
   | { name: 'resume' }
   | { name: 'status' }
   | { name: 'why'; requestId: string }
-  | { name: 'held'; page: number }
+  | { name: 'held'; after?: string }
   | { name: 'cancel'; requestId: string; reason?: string };
 
 export type CommandName = Command['name'];
@@ -44,7 +44,11 @@ export const COMMANDS: readonly CommandSpec[] = [
     summary: 'pause state, queue depth, what is held and why, and the policy in short',
   },
   { name: 'why', usage: 'why <requestId>', summary: "a request's whole story: decisions, rules, outcome" },
-  { name: 'held', usage: 'held [page]', summary: 'what is held and why, a page at a time' },
+  {
+    name: 'held',
+    usage: 'held [after <requestId>]',
+    summary: 'what is held and why, by request id, a page at a time',
+  },
   {
     name: 'cancel',
     usage: 'cancel <requestId> [reason…]',
@@ -125,6 +129,21 @@ function checkPage(value: string | undefined): number {
     throw new UsageError(`page must be a whole number from 1 to ${MAX_PAGE}, got \`${preview(value)}\``);
   }
   return Number(value);
+}
+
+/**
+ * `held` pages by the last request id shown (`after <requestId>`, the command the reply offers),
+ * not by a page number: held requests come and go, and a page number's rows shifted between pages.
+ */
+function checkHeldCursor(args: string[]): { after?: string } {
+  const [word, requestId, ...rest] = args;
+  if (word === undefined) return {};
+  if (word.toLowerCase() !== 'after')
+    throw new UsageError(
+      `the next page starts after the last id shown: \`held after <requestId>\`, not \`${preview(word)}\``,
+    );
+  noMore(rest);
+  return { after: checkRequestId(requestId) };
 }
 
 function checkReason(words: string[]): string | undefined {
@@ -211,6 +230,7 @@ function build(name: CommandName, args: string[]): Command {
       return reason === undefined ? { name, requestId } : { name, requestId, reason };
     }
     case 'held':
+      return { name, ...checkHeldCursor(args) };
     case 'segments':
     case 'events':
       noMore(args.slice(1));

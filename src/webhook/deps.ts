@@ -78,8 +78,8 @@ export interface WebhookDeps {
    * ended otherwise first (`ended-otherwise`: that end, already told, is the request's).
    */
   held?: {
-    /** One page of them (oldest wait first) and how many are held: only the rows shown are read whole. */
-    page(offset: number, size: number): Promise<HeldPage>;
+    /** `size` of them from the one after `after`, in request-id order (src/state/held-list.ts `listHeldPage`). */
+    page(size: number, after?: string): Promise<HeldPage>;
     /** How many are held and why, up to a cap (`status`: src/state/held-count.ts). */
     count?(): Promise<HeldCount>;
     /** One held request (a click is checked against the question it answers). */

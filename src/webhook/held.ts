@@ -1,6 +1,6 @@
 /**
- * `/autopilot held [page]` (what is held: id, action, target, requester, why, for a question when
- * it expires, next look, as a paged table like the other reads) and `/autopilot cancel <requestId>
+ * `/autopilot held [after <requestId>]` (what is held: id, action, target, requester, why, for a
+ * question when it expires, next look, as a table paged by request id) and `/autopilot cancel <requestId>
  * [reason…]` (marks a held request cancelled when the person holds the grant for its action; the
  * worker then ends it and tells the requester and the channel). Within the request's deadline, every value escaped.
  */
@@ -13,7 +13,7 @@ import { isAllowedSlackUrl } from '../slack/post.js';
 import { readFinal } from '../state/audit.js';
 import { type HeldRecord, lookNow, nextLookText, readHeld } from '../state/held.js';
 import { markAnswered, unmarkAnswered, whyText } from '../state/held-answer.js';
-import { countHeld } from '../state/held-count.js';
+import { countHeld, type HeldCount } from '../state/held-count.js';
 import { listHeldPage } from '../state/held-list.js';
 import type { StateTable } from '../state/table.js';
 import { cancelHeldRequest } from '../worker/cancel.js';
@@ -28,7 +28,7 @@ const PAGE_SIZE = 10;
 /** What the webhook does with held requests, on the state table (its held partition only). */
 export function heldAccess(table: StateTable): NonNullable<WebhookDeps['held']> {
   return {
-    page: (offset, size) => listHeldPage(table, offset, size),
+    page: (size, after) => listHeldPage(table, size, after),
     count: () => countHeld(table),
     read: (requestId) => readHeld(table, requestId),
     cancel: async (request, mayCancel) => {
@@ -71,29 +71,35 @@ function whyCell(policy: Policy, held: HeldRecord): string {
   return Number.isFinite(expires.getTime()) ? `ask, expires ${toMinute(expires.toISOString())}` : 'ask';
 }
 
+/** How many are held, as `status` counts them (up to 50: "50+"), or nothing when it cannot count. */
+const heldCountText = (count: HeldCount | undefined) =>
+  count ? `${count.count}${count.more ? '+' : ''} held · ` : '';
+
 export async function answerHeld(
   deps: WebhookDeps,
-  page: number,
+  after: string | undefined,
   slash: string,
   deadline: number,
   now: () => number,
 ): Promise<ShortAnswer> {
   if (!deps.held) return UNAVAILABLE;
-  const read = await settledOrAnswer(deps.held.page((page - 1) * PAGE_SIZE, PAGE_SIZE), deadline, now, {
+  // The count is status's capped one: an exact total would read every held item for each page.
+  const reading = Promise.all([deps.held.page(PAGE_SIZE, after), deps.held.count?.()]);
+  const read = await settledOrAnswer(reading, deadline, now, {
     late: { text: 'The state table is slow to answer; please try again.', outcome: 'timeout' },
     failed: { text: 'Held requests cannot be read right now; please try again.', outcome: 'read_failed' },
   });
   if (!read.ok) return read.answer;
-  const { total, rows } = read.value;
-  if (total === 0)
+  const [{ rows, next }, count] = read.value;
+  if (rows.length === 0 && after === undefined)
     return { reply: ephemeral('Nothing is held.', [section('Nothing is held.')]), outcome: 'ok' };
-  const pages = Math.ceil(total / PAGE_SIZE);
-  const more = page < pages ? ` · ${code(`${slash} held ${page + 1}`)} for more` : '';
-  const hint = `Page ${page} of ${pages} · ${total} held${more} · ${code(`${slash} cancel <id> [reason]`)} cancels one`;
+  const more = next === undefined ? '' : `${code(`${slash} held after ${next}`)} for more · `;
+  const hint = `${heldCountText(count)}by request id · ${more}${code(`${slash} cancel <id> [reason]`)} cancels one`;
+  const title = after === undefined ? 'Held requests' : `Held requests after ${after}`;
   if (rows.length === 0)
     return {
-      reply: ephemeral('No held requests on this page.', [
-        section('No held requests on this page.'),
+      reply: ephemeral(`No held requests after ${after}.`, [
+        section(`No held requests after ${code(after ?? '')}.`),
         contextLine(hint),
       ]),
       outcome: 'ok',
@@ -102,10 +108,8 @@ export async function answerHeld(
     ['id', 'action', 'target', 'requester', 'why', 'next look'],
     rows.map((h) => [h.requestId, h.action, h.target, h.requester, whyCell(deps.policy, h), nextLook(h)]),
   );
-  return {
-    reply: ephemeral(`Held requests, page ${page}`, [section('*Held requests*'), body, contextLine(hint)]),
-    outcome: 'ok',
-  };
+  const heading = after === undefined ? '*Held requests*' : `*Held requests* after ${code(after)}`;
+  return { reply: ephemeral(title, [section(heading), body, contextLine(hint)]), outcome: 'ok' };
 }
 
 /**

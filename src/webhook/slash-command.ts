@@ -111,7 +111,7 @@ export async function handleSlashCommand(deps: WebhookDeps, ctx: SlashContext): 
       return { ...why, command: command.name };
     }
     case 'held':
-      return { ...(await answerHeld(deps, command.page, ctx.slash, deadline, now)), command: command.name };
+      return { ...(await answerHeld(deps, command.after, ctx.slash, deadline, now)), command: command.name };
     case 'cancel':
       return { ...(await answerCancel(deps, ctx, command, deadline, now)), command: command.name };
     case 'approve':

@@ -40,7 +40,7 @@ describe('a question answered with Approve', () => {
     const now = () => bench.clock.now.getTime();
     const chat = await answerHeld(
       { held: heldAccess(bench.table) } as WebhookDeps,
-      1,
+      undefined,
       '/autopilot',
       now() + 2_000,
       now,

@@ -70,7 +70,7 @@ function harness() {
       return { recorded: true, veto };
     },
     held: {
-      page: async (offset) => ({ total: 1, rows: offset === 0 ? [ASKED_HELD] : [] }),
+      page: async (_size, after) => ({ rows: after === undefined ? [ASKED_HELD] : [] }),
       read: async (requestId) => (requestId === ASKED.requestId ? ASKED_HELD : undefined),
       cancel: async () => ({ ok: false, code: 'not-allowed', message: 'not in this test' }),
     },

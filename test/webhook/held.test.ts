@@ -1,5 +1,5 @@
 /**
- * `/autopilot held [page]` and `/autopilot cancel <id> [reason…]` against held records the real
+ * `/autopilot held [after <id>]` and `/autopilot cancel <id> [reason…]` against held records the real
  * worker writes (dynalite, injected clock): a paged table, and a cancel that needs the grant for
  * the request's action, after which the worker ends the request as cancelled.
  */
@@ -58,7 +58,7 @@ function slack() {
 }
 
 describe('/autopilot held', () => {
-  it('shows held requests ten to a page: id, action, target, requester, why, next look', async () => {
+  it('shows held requests ten to a page by request id: id, action, target, requester, why, next look', async () => {
     const say = slack();
     const first = await say('held');
     expect(first.shown).toContain('eve-01');
@@ -66,11 +66,16 @@ describe('/autopilot held', () => {
       /eve-01 +approve_phase +trigger trg_1 phase ph_1 +ci:github-actions\/deploy.yml +window +2026-11-24T09:00Z/,
     );
     expect(first.shown).not.toContain('eve-11');
-    expect(first.shown).toContain('Page 1 of 2 · 12 held');
-    const second = await say('held 2');
+    expect(first.shown).toContain('12 held · by request id · `/autopilot held after eve-10` for more');
+    const second = await say('held after eve-10');
     expect(second.shown).toContain('eve-11');
     expect(second.shown).toContain('eve-12');
-    expect((await say('held 3')).shown).toContain('No held requests on this page.');
+    expect(second.shown).not.toContain('for more');
+    // The last id shown may have ended since: the next page still starts right after it.
+    expect((await say('held after eve-10-ended')).shown).toMatch(/eve-11[\s\S]*eve-12/);
+    expect((await say('held after eve-12')).shown).toContain('No held requests after `eve-12`.');
+    // A page number (the old way) is refused with the way that works.
+    expect((await say('held 2')).reply.text).toContain('`held after &lt;requestId&gt;`, not `2`');
   });
 });
 
