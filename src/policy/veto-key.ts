@@ -4,7 +4,7 @@
  * under the effect key marked `#dry-run`. A dry run still honours the real change's veto, so that
  * it predicts what the real request would meet.
  */
-import { formerEffectKey } from '../actions/former-effect-key.js';
+import { formerClaimOnlyThisChanges, formerEffectKey } from '../actions/former-effect-key.js';
 import { type ActionRequest, effectKey } from '../actions/request.js';
 import { isDryRun } from './decide.js';
 import type { Policy } from './schema.js';
@@ -22,6 +22,22 @@ export function dryRunVetoKey(effect: string): string {
 export function vetoKeyFor(policy: Policy, request: ActionRequest): string {
   const effect = effectKey(request);
   return isDryRun(policy, request) ? dryRunVetoKey(effect) : effect;
+}
+
+/**
+ * The former key a Deny on a question about `request` may already be on record under, when it is
+ * no key written today: a question open across the deploy of the digest keys may have been denied
+ * before it, and a later person's Deny is told whose that first Deny is, not recorded over it
+ * (src/state/veto.ts `writeVeto`). Nothing is written under a former key any more, so the first
+ * Deny there stays the first. Undefined where the key did not change, and where the former key is
+ * another change's today (group names holding ',' and no '#'; a key ending `#dry-run`, that of a
+ * Deny on a dry run): a Deny there is not this question's, and crediting it would lose this one.
+ */
+export function formerVetoKeyFor(policy: Policy, request: ActionRequest): string | undefined {
+  const former = formerEffectKey(request);
+  if (former === effectKey(request) || !formerClaimOnlyThisChanges(request) || former.endsWith('#dry-run'))
+    return undefined;
+  return isDryRun(policy, request) ? dryRunVetoKey(former) : former;
 }
 
 /**

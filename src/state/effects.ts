@@ -106,8 +106,13 @@ export function claimMayHaveReached(
   if (Item?.status?.S !== 'in-progress') return false;
   const holder = liveHolder(Item, CLAIM, nowMs);
   if (!holder) return true;
-  // A live claim: its owner is `<request id>/<message id>/<uuid>` (src/worker/process-record.ts).
-  return holder.owner.split('/').slice(0, -2).join('/') === requestId;
+  return claimRequestId(Item) === requestId;
+}
+
+/** The request whose claim (or completion) the item is: its owner is `<request id>/<message id>/<uuid>` (src/worker/process-record.ts). */
+export function claimRequestId(Item: Record<string, AttributeValue> | undefined): string | undefined {
+  const owner = Item?.owner?.S;
+  return owner === undefined ? undefined : owner.split('/').slice(0, -2).join('/');
 }
 
 /**

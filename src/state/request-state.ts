@@ -11,7 +11,13 @@ import type { Veto } from '../policy/decide.js';
 import { type FinalOutcome, finalFromItem, finalItemKey, type RequestOwner } from './audit.js';
 import { keyId } from './dynamo.js';
 import { batchGet } from './dynamo-batch.js';
-import { claimMayHaveReached, type EffectState, effectFromItem, effectItemKey } from './effects.js';
+import {
+  claimMayHaveReached,
+  claimRequestId,
+  type EffectState,
+  effectFromItem,
+  effectItemKey,
+} from './effects.js';
 import { type CancelMark, cancelFromItem, heldFromItem, heldItemKey } from './held.js';
 import { evictedUpToItemKey, lastSeenFromItem, lastSeenItemKey } from './last-seen.js';
 import { PAUSE_KEY, type PauseState, pauseFromItem } from './pause.js';
@@ -38,6 +44,11 @@ export interface RequestState {
   /** Its effect's claim says a call for it may have reached the platform (effects.ts, `claimMayHaveReached`). */
   effectReached: boolean;
   /**
+   * The claim under the effect's former key says so (`subject.formerEffect`): no claim under the
+   * current key can have heard of that call, so the claim taken now does not say it by itself.
+   */
+  formerEffectReached: boolean;
+  /**
    * The newest exposure the sweeper recorded for `subject.exposureOf` (epoch ms), never earlier
    * than the last-seen index's eviction watermark: its entry may have been evicted (last-seen.ts).
    */
@@ -51,13 +62,17 @@ export async function readRequestState(
   /**
    * `exposureOf`: a config whose last exposure is read too. `vetoKeys`: the keys a veto on the
    * request may be under, first wins (src/policy/veto-key.ts `vetoKeysToRead`: the effect's, its
-   * former key's, a dry run's own); only the effect's when omitted.
+   * former key's, a dry run's own); only the effect's when omitted. `formerEffect`: the change's
+   * key before ids holding '#' (or group names holding ',') took a digest form, when it differs
+   * (src/actions/former-effect-key.ts), and whether a claim there is this change's whoever's it is
+   * (`anyOwner`), or only when it is this request's own (the former key may be another change's).
    */
   subject: {
     requestId: string;
     effectKey: string;
     exposureOf?: string | undefined;
     vetoKeys?: readonly string[] | undefined;
+    formerEffect?: { key: string; anyOwner: boolean } | undefined;
   },
   /** The process clock (epoch ms) an effect's lock is judged by. */
   nowMs = Date.now(),
@@ -76,21 +91,36 @@ export async function readRequestState(
         }),
   };
   const vetoKeys = (subject.vetoKeys ?? [subject.effectKey]).map(vetoItemKey);
+  const formerKey = subject.formerEffect && effectItemKey(subject.formerEffect.key);
   const found = new Map(
-    (await batchGet(table, [...Object.values(keys), ...vetoKeys])).map((item) => [keyId(item), item]),
+    (await batchGet(table, [...Object.values(keys), ...vetoKeys, ...(formerKey ? [formerKey] : [])])).map(
+      (item) => [keyId(item), item],
+    ),
   );
   const heldItem = found.get(keyId(keys.held));
   const heldRecord = heldItem ? heldFromItem(heldItem) : undefined;
+  const effectItem = found.get(keyId(keys.effect));
+  // A claim written before the deploy of the digest keys is under the former key only (kept 90
+  // days, never written again): a change completed then is replayed rather than made again, and a
+  // call that got no answer then may have made it (its retry must say so, and take no second unit).
+  const formerItem = formerKey && found.get(keyId(formerKey));
+  const former =
+    formerItem && (subject.formerEffect?.anyOwner || claimRequestId(formerItem) === subject.requestId)
+      ? formerItem
+      : undefined;
+  const effect = effectFromItem(effectItem, nowMs);
+  const formerEffectReached = claimMayHaveReached(former, subject.requestId, nowMs);
   return {
     final: finalFromItem(found.get(keyId(keys.final))),
-    effect: effectFromItem(found.get(keyId(keys.effect)), nowMs),
+    effect: effect.status === 'free' && former ? effectFromItem(former, nowMs) : effect,
     pause: pauseFromItem(found.get(keyId(keys.pause))),
     veto: vetoKeys.map((key) => vetoFromItem(found.get(keyId(key)))).find((veto) => veto !== undefined),
     held: heldItem !== undefined,
     heldOwner: heldRecord && requestOwner(heldRecord.request),
     cancel: cancelFromItem(heldItem),
     reached: heldRecord?.reachedAt !== undefined || heldRecord?.executingBy !== undefined,
-    effectReached: claimMayHaveReached(found.get(keyId(keys.effect)), subject.requestId, nowMs),
+    effectReached: claimMayHaveReached(effectItem, subject.requestId, nowMs) || formerEffectReached,
+    formerEffectReached,
     lastExposure:
       subject.exposureOf === undefined
         ? undefined

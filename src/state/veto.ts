@@ -30,7 +30,9 @@ export interface VetoWrite {
 }
 
 /**
- * Writes `veto` unless a live one is on the effect already: the first Deny wins, and its name,
+ * Writes `veto` unless a live one is on the effect already, under `effectKey` or under `formerKey`
+ * (the change's key before the digest keys, never written any more: src/policy/veto-key.ts
+ * `formerVetoKeyFor`; a Deny there is earlier than any under the current key): the first Deny wins, and its name,
  * reason and time are never replaced by a later one (they credit the person who denied it, in the
  * audit trail and the channel). A veto past its expiry that TTL has not deleted yet is replaced:
  * it is about to go, and with it the later Deny. Read back on a refusal (dynalite has no
@@ -40,6 +42,7 @@ export async function writeVeto(
   table: StateTable,
   effectKey: string,
   veto: { by: string; at: string | Date; reason?: string | undefined },
+  formerKey?: string,
 ): Promise<VetoWrite> {
   const at = veto.at instanceof Date ? veto.at : new Date(veto.at);
   const mine: Veto = { by: veto.by, at: at.toISOString(), ...(veto.reason ? { reason: veto.reason } : {}) };
@@ -50,10 +53,17 @@ export async function writeVeto(
     expiresAt: { N: String(expiresAfterDays(at, KEEP_DAYS)) },
     ...(mine.reason ? { reason: { S: mine.reason } } : {}),
   };
+  const nowSeconds = Math.floor(at.getTime() / 1000);
   const free = {
     expression: 'attribute_not_exists(pk) OR expiresAt <= :now',
-    values: { ':now': { N: String(Math.floor(at.getTime() / 1000)) } },
+    values: { ':now': { N: String(nowSeconds) } },
   };
+  // Read first: nothing is written under a former key any more, so none can appear after this read.
+  // One past its expiry (TTL not yet run) is about to go, as above.
+  const former = formerKey === undefined ? undefined : await getItem(table, key(formerKey));
+  const formerLive = Number(former?.expiresAt?.N ?? Number.POSITIVE_INFINITY) > nowSeconds;
+  const earlierThere = formerLive ? vetoFromItem(former) : undefined;
+  if (earlierThere) return { recorded: earlierThere.by === mine.by, veto: earlierThere };
   for (let attempt = 0; attempt < 3; attempt++) {
     if (await putIf(table, item, free)) return { recorded: true, veto: mine };
     const earlier = vetoFromItem(await getItem(table, key(effectKey)));

@@ -9,7 +9,7 @@
  */
 import type { ActionRequest } from '../actions/request.js';
 import { isDryRun, type Veto } from '../policy/decide.js';
-import { vetoKeyFor } from '../policy/veto-key.js';
+import { formerVetoKeyFor, vetoKeyFor } from '../policy/veto-key.js';
 import { actionWords } from '../slack/mrkdwn.js';
 import { ephemeral, section } from './blocks.js';
 import { type Click, type InteractionResult, refusal, replaced } from './click.js';
@@ -75,13 +75,15 @@ export async function deny({
     await reply.send(refusal(looked.message));
     return { outcome: looked.outcome, userId, ...reply.warned() };
   }
-  // Written and read back under the current key only, not the former one the worker also reads
-  // (src/policy/veto-key.ts): a Deny on record there, from before the digest keys, goes unseen
-  // here, so this click writes a second veto rather than being told of the first. Both stop
-  // automation; only the credit may name the later person. Reading both would need a transaction
-  // to keep "the first Deny wins", for at most 90 days of questions asked across the deploy.
+  // Written under the current key; a Deny on record under the former one (a question open across
+  // the deploy of the digest keys, denied before it) is the first Deny, and this one is told whose
+  // it is (src/policy/veto-key.ts `formerVetoKeyFor`): else the channel and audit credited this click.
   const written = await settleBy(
-    deps.writeVeto(vetoKeyFor(deps.policy, original), { by: `slack:${userId}`, at }),
+    deps.writeVeto(
+      vetoKeyFor(deps.policy, original),
+      { by: `slack:${userId}`, at },
+      formerVetoKeyFor(deps.policy, original),
+    ),
     deadline,
     now,
   );

@@ -54,9 +54,10 @@ export interface WebhookDeps {
   };
   /**
    * Records a human's "Deny" on an effect key (`src/state/veto.ts`), unless another person's is
-   * there already: the first Deny stands, and the answer says whose the veto on record is.
+   * there already (also under `formerKey`, the key before the digest keys: src/policy/veto-key.ts
+   * `formerVetoKeyFor`): the first Deny stands, and the answer says whose the veto on record is.
    */
-  writeVeto(effectKey: string, veto: Veto): Promise<VetoWrite>;
+  writeVeto(effectKey: string, veto: Veto, formerKey?: string): Promise<VetoWrite>;
   /**
    * Posts to a Slack `response_url` (`src/slack/post.ts`, which refuses foreign origins); never
    * throws. A result that is not ok goes on the request's log line (reply.ts).

@@ -229,7 +229,7 @@ export function webhookDepsFromEnv(env: Env = process.env, options: WiringOption
     queueUrl: c.queueUrl,
     signer: c.signer,
     pause: { read: () => readPause(c.table), write: (change) => writePause(c.table, change) },
-    writeVeto: (key, veto) => writeVeto(c.table, key, veto),
+    writeVeto: (key, veto, formerKey) => writeVeto(c.table, key, veto, formerKey),
     queued: {
       mark: (requestId, messageId, at) => markQueued(c.table, requestId, messageId, at),
       find: (requestId) => queuedAs(c.table, requestId),

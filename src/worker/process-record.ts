@@ -97,6 +97,7 @@ export async function processRecord(
   // An earlier attempt may have made the change: its held item's marks, or its effect's claim (a
   // request that is not held: a retry, a copy redriven from the DLQ). A dry run calls nothing.
   ctx.reached = state.reached || (state.effectReached && !isDryRun(deps.policy, request));
+  ctx.formerClaimReached = state.formerEffectReached;
   // A copy of a request that already ended (SQS redelivery, producer retry): tell it again.
   if (final) return replay(deps, ctx, final);
   // The effect already happened for another request: tell, never call again.
@@ -281,7 +282,12 @@ async function recordDoneFinal(
 async function claim(deps: RecordDeps, ctx: RecordContext, owner: string) {
   const lockExpiresAt = lockExpiry(deps, ctx.timing);
   const claimed = await claimEffect(deps.table, ctx.key, { owner, lockExpiresAt, nowMs: deps.clock() });
-  if (claimed.claimed) return claimed;
+  // A call under the former key (before the digest keys) may have reached the platform: as if here.
+  if (claimed.claimed)
+    return {
+      ...claimed,
+      earlierMayHaveReached: claimed.earlierMayHaveReached || ctx.formerClaimReached === true,
+    };
   if (claimed.state.status === 'completed') return replay(deps, ctx, claimed.state.outcome);
   const waitSeconds = Math.ceil((claimed.state.lockExpiresAt - deps.clock()) / 1000) + 1;
   await setVisibility(deps.sqs, deps.queueUrl, ctx.record.receiptHandle, Math.max(1, waitSeconds));

@@ -4,6 +4,7 @@
  */
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
+import { formerClaimOnlyThisChanges, formerEffectKey } from '../actions/former-effect-key.js';
 import type { RequesterSigner } from '../actions/proof.js';
 import { type ActionRequest, requestOwner } from '../actions/request.js';
 import type { HttpSend } from '../http/send.js';
@@ -93,6 +94,11 @@ export interface RecordContext {
    * was not made (replies.ts, `mayHaveBeenDone`).
    */
   reached?: boolean;
+  /**
+   * The effect's claim under its former key says a call may have reached the platform (a call
+   * unanswered before the digest keys' deploy): the claim taken under the current key says so too.
+   */
+  formerClaimReached?: boolean;
 }
 
 /** Whose request this is, as its final keeps it (a message claiming the id for another is refused). */
@@ -122,6 +128,12 @@ export function lockExpiry(deps: RecordDeps, timing: RecordTiming): number {
  * archive the config's last exposure; the keys a veto on it may be under (src/policy/veto-key.ts:
  * a dry run's own, a Deny written under the change's former key).
  */
+/** The former key a claim of the change may be under, when it differs (request-state.ts). */
+function formerEffect(request: Request, key: string) {
+  const former = formerEffectKey(request);
+  return former === key ? undefined : { key: former, anyOwner: formerClaimOnlyThisChanges(request) };
+}
+
 export function stateSubject(policy: Policy, request: Request, key: string) {
   const stale = request.action === 'archive_config' && request.requestedBy.source === 'schedule';
   return {
@@ -129,5 +141,6 @@ export function stateSubject(policy: Policy, request: Request, key: string) {
     effectKey: key,
     exposureOf: stale ? request.configId : undefined,
     vetoKeys: vetoKeysToRead(request, key, isDryRun(policy, request)),
+    formerEffect: formerEffect(request, key),
   };
 }

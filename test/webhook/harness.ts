@@ -101,7 +101,7 @@ export function buildApp(options: HarnessOptions = {}) {
           },
         },
     writeVeto: table
-      ? (key, veto) => writeVeto(table, key, veto)
+      ? (key, veto, formerKey) => writeVeto(table, key, veto, formerKey)
       : async () => {
           throw new Error('no state table in this test');
         },
