@@ -20,6 +20,18 @@ import { InvocationTimedOut, timeoutGate } from './chaos-timeout.js';
 import { type ChaosTrail, noteTrail, trailSink } from './chaos-trace.js';
 import type { SqsHandler } from './event-source.js';
 
+/**
+ * The margin the worker adds to its leases (createWorker's default): a dead or timed-out
+ * invocation's batch comes back after it (holdDeadBatch), as deployed.
+ */
+export const CHAOS_LOCK_MARGIN_MS = 15_000;
+/**
+ * The queue's time is compressed (a 9-s visibility timeout): so is the 429 back-off (15 s, 1 min,
+ * 4 min, 15 min as deployed, which no short Retry-After shortens): 1, 1, 4, 16, 64 s here. The
+ * drain deadline is computed from it (chaos-drain.ts).
+ */
+export const CHAOS_RATE_LIMIT_BASE_SECONDS = 0.25;
+
 export interface ChaosCrashes {
   midBatch: number;
   early: number;
@@ -68,9 +80,7 @@ export function crashyWorker(
   const logger = trail
     ? createLogger({ service: 'worker', level: 'info', sink: trailSink(trail, () => current) })
     : createLogger({ service: 'worker', level: 'error', sink: () => undefined });
-  // The margin the worker adds to its leases (createWorker's default): a dead or timed-out
-  // invocation's batch comes back after it (holdDeadBatch), as deployed.
-  const lockMarginMs = 15_000;
+  const lockMarginMs = CHAOS_LOCK_MARGIN_MS;
   const build = (gates: Gate[]) => {
     const own = gatedClients(
       {
@@ -106,9 +116,7 @@ export function crashyWorker(
       logger,
       safetyMarginMs: 1_000,
       lockMarginMs,
-      // The queue's time is compressed (a 5-s visibility timeout): so is the 429 back-off (15 s,
-      // 1 min, 4 min as deployed, which no short Retry-After shortens): 1, 1, 4, 16 s here.
-      rateLimitBaseSeconds: 0.25,
+      rateLimitBaseSeconds: CHAOS_RATE_LIMIT_BASE_SECONDS,
     });
     return { worker, retimed: own.retimed };
   };

@@ -23,6 +23,7 @@ import { join, resolve } from 'node:path';
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { MAX_RECEIVE_COUNT } from '../queue/redrive.js';
 import type { FaultConfig } from '../sandbox/index.js';
+import { chaosMessageLifeMs, drainDeadline, drainQueue, firstDeliveries } from './chaos-drain.js';
 import { doneWithoutEffect, effectsAt, saysFlatlyDone } from './chaos-effects.js';
 import { doneEffectKeys, endings, requestsOfEffects } from './chaos-endings.js';
 import { type ChaosMessage, chaosMix, seeded } from './chaos-mix.js';
@@ -30,7 +31,6 @@ import { type ChaosReport, chaosFailures, renderChaosReport } from './chaos-repo
 import { chaosTrail, renderTrail } from './chaos-trace.js';
 import { type ChaosCrashes, crashyWorker } from './chaos-worker.js';
 import { REPO_ROOT } from './endpoints.js';
-import { queueDepth } from './event-source.js';
 import { bootLocalStack, type LocalStack } from './stack.js';
 import { tellLedger } from './tell-ledger.js';
 import { vouchAttributes } from './vouch.js';
@@ -55,7 +55,11 @@ export interface ChaosOptions {
   functionTimeoutMs?: number;
   visibilityTimeoutSeconds?: number;
   pollers?: number;
-  /** Give up waiting for the queue to drain after this long. */
+  /**
+   * The time allowed for the mix to be taken off the queue once (default 150 s). The run waits
+   * longer while a message first delivered late may still rightly be on the queue: up to the
+   * worker's own longest schedule after the last first delivery (chaos-drain.ts).
+   */
   drainTimeoutMs?: number;
   progress?: (line: string) => void;
 }
@@ -104,27 +108,6 @@ async function sendAll(stack: LocalStack, messages: ChaosMessage[]): Promise<voi
   }
 }
 
-/** Polls until the queue stays empty twice in a row, or `drainBy`; true when drained. */
-async function drainQueue(
-  stack: LocalStack,
-  drainBy: number,
-  report: (depth: number) => void,
-): Promise<boolean> {
-  let quiet = 0;
-  let lastReport = 0;
-  while (Date.now() < drainBy) {
-    const depth = await queueDepth(stack.emulators.sqs, stack.endpoints.queueUrl);
-    quiet = depth === 0 ? quiet + 1 : 0;
-    if (quiet >= 2) return true;
-    if (Date.now() - lastReport > 5_000) {
-      lastReport = Date.now();
-      report(depth);
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  return false;
-}
-
 export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport> {
   const count = options.count ?? 1_000;
   const random = seeded(options.seed ?? 11);
@@ -137,6 +120,11 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
   const dir = mkdtempSync(join(tmpdir(), 'autopilot-chaos-'));
   const started = Date.now();
   const seconds = () => Math.round((Date.now() - started) / 1000);
+  const visibilityTimeoutSeconds = options.visibilityTimeoutSeconds ?? Math.ceil(timeoutMs / 1000) + 1;
+  const faults = { ...CHAOS_FAULTS, ...options.faults };
+  // How long one message may rightly stay on the queue, from the worker's own schedule.
+  const messageLifeMs = chaosMessageLifeMs(timeoutMs, visibilityTimeoutSeconds, faults.retryAfterSeconds);
+  let delivered: ReturnType<typeof firstDeliveries> | undefined;
 
   const stack = await bootLocalStack({
     port: 0,
@@ -145,10 +133,10 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     // The channel's posts go to the receiver, beside the requesters' replies: the tell ledger reads both.
     notifyReceiver: true,
     // Only the injected 429s: the real limits would just make the run long.
-    sandbox: { rateLimits: false, faults: { ...CHAOS_FAULTS, ...options.faults } },
+    sandbox: { rateLimits: false, faults },
     sweepIntervalSeconds: false,
     queue: {
-      visibilityTimeoutSeconds: options.visibilityTimeoutSeconds ?? Math.ceil(timeoutMs / 1000) + 1,
+      visibilityTimeoutSeconds,
       maxReceiveCount: MAX_RECEIVE_COUNT,
     },
     worker: {
@@ -157,19 +145,23 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
       concurrency: options.pollers ?? 4,
       timeoutMs,
       autoStart: false,
-      createHandler: ({ env, policyPath, emulators }) =>
-        crashyWorker(env, policyPath, {
-          random,
-          earlyRate: options.earlyCrashRate ?? 0.03,
-          midRate: options.midBatchCrashRate ?? 0.05,
-          dyingRate: options.dyingRate ?? 0.05,
-          crashes,
-          deliveries,
-          crashed,
-          sqs: emulators.sqs,
-          queueUrl: emulators.queueUrl,
-          trail,
-        }),
+      createHandler: ({ env, policyPath, emulators }) => {
+        delivered = firstDeliveries(
+          crashyWorker(env, policyPath, {
+            random,
+            earlyRate: options.earlyCrashRate ?? 0.03,
+            midRate: options.midBatchCrashRate ?? 0.05,
+            dyingRate: options.dyingRate ?? 0.05,
+            crashes,
+            deliveries,
+            crashed,
+            sqs: emulators.sqs,
+            queueUrl: emulators.queueUrl,
+            trail,
+          }),
+        );
+        return delivered.handler;
+      },
     },
     env: { LOG_LEVEL: 'error' },
     receiver: { print: false, keep: Number.POSITIVE_INFINITY },
@@ -186,7 +178,15 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     progress(`sent ${messages.length} messages; ${seconds()} s`);
 
     source.start();
-    const drained = await drainQueue(stack, Date.now() + (options.drainTimeoutMs ?? 150_000), (depth) =>
+    const drainStartedAt = Date.now();
+    const deadline = () =>
+      drainDeadline({
+        drainStartedAt,
+        backlogAllowanceMs: options.drainTimeoutMs ?? 150_000,
+        lastFirstDeliveryAt: delivered?.lastFirstDeliveryAt(),
+        messageLifeMs,
+      });
+    const drained = await drainQueue(stack, deadline, (depth) =>
       progress(
         `… ${seconds()} s: ${depth} on the queue, ${source.stats.batches} invocations, ` +
           `${source.stats.errors} failed, crashes ${crashes.midBatch} mid-batch + ${crashes.early} early + ` +
