@@ -62,6 +62,14 @@ function cell(value: unknown): string {
 
 /** A table as a code block; rows that would pass Slack's section limit are dropped with a note. */
 export function table(columns: string[], rows: unknown[][]): SlackBlock {
+  return fittedTable(columns, rows).block;
+}
+
+/**
+ * The table and how many of `rows` it shows (the first `shown`): a paged listing must continue
+ * after the last row shown, not the last row read, or the dropped rows are never shown.
+ */
+export function fittedTable(columns: string[], rows: unknown[][]): { block: SlackBlock; shown: number } {
   const cells = [columns.map(cell), ...rows.map((row) => columns.map((_, i) => cell(row[i])))];
   const widths = columns.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
   const lines = cells.map((row) =>
@@ -80,7 +88,7 @@ export function table(columns: string[], rows: unknown[][]): SlackBlock {
   }
   const dropped = lines.length - shown;
   const note = dropped > 0 ? `(${dropped} more not shown)\n` : '';
-  return section(`\`\`\`\n${body}${note}\`\`\``);
+  return { block: section(`\`\`\`\n${body}${note}\`\`\``), shown: Math.max(0, shown - 1) };
 }
 
 /** An ephemeral reply (only the caller sees it). The fallback text can hold no mention or link. */

@@ -17,7 +17,7 @@ import { countHeld, type HeldCount } from '../state/held-count.js';
 import { listHeldPage } from '../state/held-list.js';
 import type { StateTable } from '../state/table.js';
 import { cancelHeldRequest } from '../worker/cancel.js';
-import { code, contextLine, ephemeral, escapeMrkdwn, problem, section, table } from './blocks.js';
+import { code, contextLine, ephemeral, escapeMrkdwn, fittedTable, problem, section } from './blocks.js';
 import type { Command } from './commands.js';
 import { type ShortAnswer, settleBy, settledOrAnswer } from './deadline.js';
 import type { CancelLost, WebhookDeps } from './deps.js';
@@ -90,9 +90,16 @@ export async function answerHeld(
     failed: { text: 'Held requests cannot be read right now; please try again.', outcome: 'read_failed' },
   });
   if (!read.ok) return read.answer;
-  const [{ rows, next }, count] = read.value;
+  const [{ rows, next: afterPage }, count] = read.value;
   if (rows.length === 0 && after === undefined)
     return { reply: ephemeral('Nothing is held.', [section('Nothing is held.')]), outcome: 'ok' };
+  const { block: body, shown } = fittedTable(
+    ['id', 'action', 'target', 'requester', 'why', 'next look'],
+    rows.map((h) => [h.requestId, h.action, h.target, h.requester, whyCell(deps.policy, h), nextLook(h)]),
+  );
+  // Rows too wide for Slack's limit are dropped from the table: the next page starts after the
+  // last row shown, or they would never be shown.
+  const next = shown < rows.length ? rows[shown - 1]?.requestId : afterPage;
   const more = next === undefined ? '' : `${code(`${slash} held after ${next}`)} for more · `;
   const hint = `${heldCountText(count)}by request id · ${more}${code(`${slash} cancel <id> [reason]`)} cancels one`;
   const title = after === undefined ? 'Held requests' : `Held requests after ${after}`;
@@ -104,10 +111,6 @@ export async function answerHeld(
       ]),
       outcome: 'ok',
     };
-  const body = table(
-    ['id', 'action', 'target', 'requester', 'why', 'next look'],
-    rows.map((h) => [h.requestId, h.action, h.target, h.requester, whyCell(deps.policy, h), nextLook(h)]),
-  );
   const heading = after === undefined ? '*Held requests*' : `*Held requests* after ${code(after)}`;
   return { reply: ephemeral(title, [section(heading), body, contextLine(hint)]), outcome: 'ok' };
 }
