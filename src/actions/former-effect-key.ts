@@ -30,13 +30,26 @@ export function formerEffectKey(request: EffectTarget): string {
 }
 
 /**
- * Whether an effect claim under the former key of `request` can only be this change's. A former
- * key that held an id with '#' has more '#' than any key claimed today (ordinary ids hold none,
- * digest forms have a `~` prefix, and a dry run's `#dry-run` form is never claimed). A list of
- * group names holding ',' and no '#' had the key another list has today (["a,b"]: that of
- * ["a", "b"]), so a claim there may be that other change's: only this request's own is taken.
+ * Whether the former key of `request` is no key written today (a Deny click reads it: src/policy/
+ * veto-key.ts). A former key that held an id with '#' has more '#' than any key written today
+ * (ordinary ids hold none, digest forms have a `~` prefix). A list of group names holding ',' and
+ * no '#' had the key another list has today (["a,b"]: that of ["a", "b"]). Former keys may still
+ * be one another's (`formerClaimIsThisChanges`).
  */
 export function formerClaimOnlyThisChanges(request: EffectTarget): boolean {
   if (request.action !== 'disable_groups') return true;
   return request.experimentId.includes('#') || request.groupNames.some((name) => name.includes('#'));
+}
+
+/**
+ * Whether the former key of `request` was the key of this change only, so that a claim there is
+ * this change's whoever made it. Only a config's (`archive_config#<configId>`: the id is all the
+ * rest). An approval's and a group disable's former forms also collide with each other, not only
+ * with keys written today: trigger "a#b" phase "c" and trigger "a" phase "b#c" both had
+ * `approve_phase#a#b#c`, experiment "e#x" with ["a,b"] and with ["a", "b"] both
+ * `disable_groups#e#x#a,b`; taken whoever's, a change completed for the one was told "Already done"
+ * to the other, never made. There only the same request's own claim is taken (src/worker/record.ts).
+ */
+export function formerClaimIsThisChanges(request: EffectTarget): boolean {
+  return request.action === 'archive_config';
 }

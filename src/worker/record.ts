@@ -4,7 +4,7 @@
  */
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
-import { formerClaimOnlyThisChanges, formerEffectKey } from '../actions/former-effect-key.js';
+import { formerClaimIsThisChanges, formerEffectKey } from '../actions/former-effect-key.js';
 import type { RequesterSigner } from '../actions/proof.js';
 import { type ActionRequest, requestOwner } from '../actions/request.js';
 import type { HttpSend } from '../http/send.js';
@@ -131,7 +131,7 @@ export function lockExpiry(deps: RecordDeps, timing: RecordTiming): number {
 /** The former key a claim of the change may be under, when it differs (request-state.ts). */
 function formerEffect(request: Request, key: string) {
   const former = formerEffectKey(request);
-  return former === key ? undefined : { key: former, anyOwner: formerClaimOnlyThisChanges(request) };
+  return former === key ? undefined : { key: former, anyOwner: formerClaimIsThisChanges(request) };
 }
 
 export function stateSubject(policy: Policy, request: Request, key: string) {
