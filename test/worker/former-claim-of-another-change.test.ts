@@ -8,12 +8,12 @@
  * group "a,b" was never disabled, and the person was told it was.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formerEffectKey } from '../src/actions/former-effect-key.js';
-import { type ActionRequest, effectKey } from '../src/actions/request.js';
-import type { PolicyInput } from '../src/policy/schema.js';
-import { readAudit, readFinal } from '../src/state/audit.js';
-import { completeEffect } from '../src/state/effects.js';
-import { type Bench, basePolicy, startBench } from './worker/fixture.js';
+import { formerEffectKey } from '../../src/actions/former-effect-key.js';
+import { type ActionRequest, effectKey } from '../../src/actions/request.js';
+import type { PolicyInput } from '../../src/policy/schema.js';
+import { readAudit, readFinal } from '../../src/state/audit.js';
+import { completeEffect } from '../../src/state/effects.js';
+import { type Bench, basePolicy, startBench } from './fixture.js';
 
 let bench: Bench;
 beforeAll(async () => {
