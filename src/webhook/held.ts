@@ -84,7 +84,9 @@ export async function answerHeld(
 ): Promise<ShortAnswer> {
   if (!deps.held) return UNAVAILABLE;
   // The count is status's capped one: an exact total would read every held item for each page.
-  const reading = Promise.all([deps.held.page(PAGE_SIZE, after), deps.held.count?.()]);
+  // It only decorates the page: a count that fails leaves the total out, not the page.
+  const counting = deps.held.count?.().catch(() => undefined);
+  const reading = Promise.all([deps.held.page(PAGE_SIZE, after), counting]);
   const read = await settledOrAnswer(reading, deadline, now, {
     late: { text: 'The state table is slow to answer; please try again.', outcome: 'timeout' },
     failed: { text: 'Held requests cannot be read right now; please try again.', outcome: 'read_failed' },
