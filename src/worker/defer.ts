@@ -61,6 +61,15 @@ export async function setVisibility(
 }
 
 /**
+ * Puts the received message back for `seconds` (its visibility), and notes that on the record's
+ * context: a copy that fails now registers as live until then (give-up.ts).
+ */
+export async function putBack(deps: RecordDeps, ctx: RecordContext, seconds: number): Promise<void> {
+  await setVisibility(deps.sqs, deps.queueUrl, ctx.record.receiptHandle, seconds);
+  ctx.putBackSeconds = seconds;
+}
+
+/**
  * A 429 moves the message's visibility (backing off with the receive count, or a longer
  * Retry-After), never spins.
  */
@@ -77,7 +86,7 @@ export async function backOffIfRateLimited(
     Math.random,
     deps.rateLimitBaseSeconds ?? RATE_LIMIT_BASE_SECONDS,
   );
-  await setVisibility(deps.sqs, deps.queueUrl, ctx.record.receiptHandle, seconds);
+  await putBack(deps, ctx, seconds);
   ctx.log.warn('rate limited; backing off through the message visibility', { backoffSeconds: seconds });
 }
 
@@ -93,6 +102,6 @@ export async function comeBackAfter(
   why: string,
 ): Promise<never> {
   const waitSeconds = Math.ceil((untilMs - deps.clock()) / 1000) + 1;
-  await setVisibility(deps.sqs, deps.queueUrl, ctx.record.receiptHandle, Math.max(1, waitSeconds));
+  await putBack(deps, ctx, Math.max(1, waitSeconds));
   throw new RetryLater(why, { otherCopy: true });
 }
