@@ -4,6 +4,7 @@
  * table and released by the tick: hold.ts, release.ts.)
  */
 import { ChangeMessageVisibilityCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { isLastReceive, receivesOf } from '../queue/redrive.js';
 import { RetryLater } from './errors.js';
 import type { RecordContext, RecordDeps } from './record.js';
 
@@ -71,15 +72,17 @@ export async function putBack(deps: RecordDeps, ctx: RecordContext, seconds: num
 
 /**
  * A 429 moves the message's visibility (backing off with the receive count, or a longer
- * Retry-After), never spins.
+ * Retry-After), never spins. Not on the last receive: the message is not received again but moved
+ * to the DLQ, where its give-up says it waits (give-up.ts makes it visible at once); backed off,
+ * it stayed in the actions queue for up to 15 minutes, out of `dlq list` and the DLQ alarm.
  */
 export async function backOffIfRateLimited(
   deps: RecordDeps,
   ctx: RecordContext,
   outcome: { rateLimited?: boolean; retryAfterMs?: number | undefined },
 ): Promise<void> {
-  if (!outcome.rateLimited) return;
-  const receives = Number(ctx.record.attributes?.ApproximateReceiveCount ?? '1');
+  if (!outcome.rateLimited || isLastReceive(ctx.record, deps.maxReceiveCount)) return;
+  const receives = receivesOf(ctx.record);
   const seconds = rateLimitBackoffSeconds(
     outcome.retryAfterMs,
     receives,

@@ -25,6 +25,7 @@ import { registerLiveCopy, takeOffLiveCopy } from '../state/live-copies.js';
 import type { RequestState } from '../state/request-state.js';
 import { readRequestState } from '../state/request-state.js';
 import { scrubSecrets } from '../util/secret-scrub.js';
+import { setVisibility } from './defer.js';
 import { RetryLater } from './errors.js';
 import { answeredQuestion } from './hold.js';
 import {
@@ -66,10 +67,26 @@ export async function tellingIfGivenUp(
     else {
       // Off the list even when it tells nothing: it never comes back.
       const live = await otherLiveCopies(deps, ctx);
-      if (!otherCopy) await tellGivenUp(deps, ctx, error, live);
+      if (!otherCopy) {
+        await tellGivenUp(deps, ctx, error, live);
+        await toDeadLetterQueueNow(deps, ctx);
+      }
     }
     throw error;
   }
+}
+
+/**
+ * Visible at once: SQS moves it to the DLQ on the event source's next receive, where `dlq list` and
+ * the DLQ alarm see it, rather than once the queue's visibility timeout ends (6 minutes deployed).
+ * A copy waiting for another (`otherCopy`) keeps its wait: that one ends the request.
+ */
+async function toDeadLetterQueueNow(deps: RecordDeps, ctx: RecordContext): Promise<void> {
+  await setVisibility(deps.sqs, deps.queueUrl, ctx.record.receiptHandle, 0).catch((error: unknown) =>
+    ctx.log.warn('could not make the message visible: it reaches the DLQ once its visibility ends', {
+      error,
+    }),
+  );
 }
 
 /** This copy comes back once its back-off (or the queue's visibility timeout) ends: live until then. */
