@@ -38,7 +38,11 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { PLATFORM_MUTATION_LIMITS } from '../src/console/platform-limits.js';
 import { MAX_MESSAGE_BYTES } from '../src/queue/message-size.js';
-import { MAX_RECEIVE_COUNT, MAX_RECEIVE_COUNT_VARIABLE } from '../src/queue/redrive.js';
+import {
+  MAX_RECEIVE_COUNT,
+  MAX_RECEIVE_COUNT_VARIABLE,
+  QUEUE_VISIBILITY_SECONDS,
+} from '../src/queue/redrive.js';
 import { GENERATED_FILLER_FIELD } from '../src/secrets/secret-json.js';
 import { POLICY_WEBHOOK_URL_DEPRECATED } from '../src/secrets/secrets.js';
 import { TABLE_KEYS } from '../src/state/table.js';
@@ -104,8 +108,11 @@ export interface AutopilotStackProps extends StackProps {
 export const WORKER_TIMEOUT = Duration.seconds(60);
 /** Minutes between release ticks (the ReleaseTick rule); the ReleaseTickNotRunning alarm is built on it. */
 export const RELEASE_TICK_MINUTES = 1;
-/** Lambda's guidance: visibility at least six times the function timeout, so retries of a batch never overlap. */
-export const QUEUE_VISIBILITY = Duration.seconds(WORKER_TIMEOUT.toSeconds() * 6);
+/**
+ * Lambda's guidance: visibility at least six times the function timeout, so retries of a batch never
+ * overlap. One number with the worker's (src/queue/redrive.ts: how long a failed copy waits).
+ */
+export const QUEUE_VISIBILITY = Duration.seconds(QUEUE_VISIBILITY_SECONDS);
 
 export class AutopilotStack extends Stack {
   readonly api: HttpApi;

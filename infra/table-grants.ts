@@ -109,4 +109,6 @@ export const WORKER_TABLE_GRANTS: readonly TableGrant[] = [
     actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
     partitionKeys: WORKER_PARTITION_KEYS.budget,
   },
+  // A copy put back with a back-off registers itself; its last receive takes itself off (give-up.ts).
+  { actions: ['dynamodb:UpdateItem'], partitionKeys: WORKER_PARTITION_KEYS.liveCopies },
 ];

@@ -10,6 +10,13 @@ import type { SQSRecord } from 'aws-lambda';
 /** Receives of one message before SQS moves it to the DLQ (the redrive policy's `maxReceiveCount`). */
 export const MAX_RECEIVE_COUNT = 5;
 
+/**
+ * The actions queue's visibility timeout (the stack's `QUEUE_VISIBILITY`: six times the worker's
+ * 60-s timeout, Lambda's guidance): how long a record that failed without setting its own
+ * visibility waits before it is received again. The worker counts such a copy as live that long.
+ */
+export const QUEUE_VISIBILITY_SECONDS = 360;
+
 /** The worker's environment variable carrying the queue's `maxReceiveCount` (set by the stacks). */
 export const MAX_RECEIVE_COUNT_VARIABLE = 'MAX_RECEIVE_COUNT';
 

@@ -26,11 +26,20 @@ export function updateIf(
   );
 }
 
-/** Applies `update` to the item with `key` (creating it when absent); the new values (`returnNew`) or the whole new item (`returnAll`). */
+/**
+ * Applies `update` to the item with `key` (creating it when absent); the new values (`returnNew`) or
+ * the whole new item (`returnAll`). `names` stand for attribute names an expression cannot spell.
+ */
 export async function updateItem(
   table: StateTable,
   key: Key,
-  update: { expression: string; values: Item; returnNew?: boolean; returnAll?: boolean },
+  update: {
+    expression: string;
+    values: Item;
+    names?: Record<string, string>;
+    returnNew?: boolean;
+    returnAll?: boolean;
+  },
 ): Promise<UpdateItemCommandOutput> {
   const returnValues = update.returnAll ? 'ALL_NEW' : update.returnNew ? 'UPDATED_NEW' : undefined;
   return table.client.send(
@@ -38,6 +47,7 @@ export async function updateItem(
       TableName: table.tableName,
       Key: key,
       UpdateExpression: update.expression,
+      ...(update.names ? { ExpressionAttributeNames: update.names } : {}),
       ExpressionAttributeValues: update.values,
       ...(returnValues ? { ReturnValues: returnValues } : {}),
     }),

@@ -24,6 +24,7 @@ export const ITEM_FAMILIES = {
   queued: 'queued', // a Slack request the webhook queued (its retries are not queued again)
   held: 'held', // requests that wait (paused, window, limit, ask), listed and released by the tick
   budget: 'budget', // the mutation budget the worker's containers share (tickets in order)
+  copies: 'copies', // a request's copies waiting in their back-off (src/state/live-copies.ts)
 } as const;
 
 /**
@@ -99,6 +100,8 @@ export const WORKER_PARTITION_KEYS = {
   held: [`${ITEM_FAMILIES.held}#all`],
   /** The mutation budget the worker's containers share: a counter and numbered tickets. */
   budget: [`${ITEM_FAMILIES.budget}#mutations`],
+  /** A request's copies waiting in their back-off: registered and taken off by one update each. */
+  liveCopies: [`${ITEM_FAMILIES.copies}#*`],
 } as const;
 
 /** The DynamoDB client, named here so that modules outside `src/state/` need not import the SDK. */

@@ -4,6 +4,7 @@
  * table and released by the tick: hold.ts, release.ts.)
  */
 import { ChangeMessageVisibilityCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { isLastReceive, receivesOf } from '../queue/redrive.js';
 import { RetryLater } from './errors.js';
 import type { RecordContext, RecordDeps } from './record.js';
 
@@ -61,23 +62,34 @@ export async function setVisibility(
 }
 
 /**
+ * Puts the received message back for `seconds` (its visibility), and notes that on the record's
+ * context: a copy that fails now registers as live until then (give-up.ts).
+ */
+export async function putBack(deps: RecordDeps, ctx: RecordContext, seconds: number): Promise<void> {
+  await setVisibility(deps.sqs, deps.queueUrl, ctx.record.receiptHandle, seconds);
+  ctx.putBackSeconds = seconds;
+}
+
+/**
  * A 429 moves the message's visibility (backing off with the receive count, or a longer
- * Retry-After), never spins.
+ * Retry-After), never spins. Not on the last receive: the message is not received again but moved
+ * to the DLQ, where its give-up says it waits (give-up.ts makes it visible at once); backed off,
+ * it stayed in the actions queue for up to 15 minutes, out of `dlq list` and the DLQ alarm.
  */
 export async function backOffIfRateLimited(
   deps: RecordDeps,
   ctx: RecordContext,
   outcome: { rateLimited?: boolean; retryAfterMs?: number | undefined },
 ): Promise<void> {
-  if (!outcome.rateLimited) return;
-  const receives = Number(ctx.record.attributes?.ApproximateReceiveCount ?? '1');
+  if (!outcome.rateLimited || isLastReceive(ctx.record, deps.maxReceiveCount)) return;
+  const receives = receivesOf(ctx.record);
   const seconds = rateLimitBackoffSeconds(
     outcome.retryAfterMs,
     receives,
     Math.random,
     deps.rateLimitBaseSeconds ?? RATE_LIMIT_BASE_SECONDS,
   );
-  await setVisibility(deps.sqs, deps.queueUrl, ctx.record.receiptHandle, seconds);
+  await putBack(deps, ctx, seconds);
   ctx.log.warn('rate limited; backing off through the message visibility', { backoffSeconds: seconds });
 }
 
@@ -93,6 +105,6 @@ export async function comeBackAfter(
   why: string,
 ): Promise<never> {
   const waitSeconds = Math.ceil((untilMs - deps.clock()) / 1000) + 1;
-  await setVisibility(deps.sqs, deps.queueUrl, ctx.record.receiptHandle, Math.max(1, waitSeconds));
+  await putBack(deps, ctx, Math.max(1, waitSeconds));
   throw new RetryLater(why, { otherCopy: true });
 }

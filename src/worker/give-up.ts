@@ -6,14 +6,26 @@
  * `retries-exhausted`, with the last failure) and tells the requester and the channel, where its
  * outcomes are told (finish.ts). The record still fails: it must reach the DLQ, never be
  * dropped. Telling that fails is logged, never thrown.
+ *
+ * One request can be on the queue as several messages (a producer retrying SendMessage). A copy
+ * that fails before its last receive registers as live until its back-off ends, plus a margin
+ * (src/state/live-copies.ts); on its last receive a copy takes itself off, and when another copy is
+ * still live it tells nothing and writes no `dead-lettered` record (the CI gate keeps waiting): that
+ * copy comes back and ends the request (done, stale, or its own give-up, told then). Told here too,
+ * the request had two different ends. A give-up writes no final, so a later message under the id
+ * (a CI retry, `autopilot dlq redrive`) is decided afresh. A copy never received (or never failed)
+ * before the give-up is not registered: it too is decided afresh, like a CI retry, and may tell a
+ * second end after the give-up.
  */
 import { actionTarget, requesterKey } from '../actions/request.js';
-import { isLastReceive, receivesOf } from '../queue/redrive.js';
+import { isLastReceive, QUEUE_VISIBILITY_SECONDS, receivesOf } from '../queue/redrive.js';
 import { writeAudit } from '../state/audit.js';
 import { unmarkAnswered } from '../state/held-answer.js';
+import { registerLiveCopy, takeOffLiveCopy } from '../state/live-copies.js';
 import type { RequestState } from '../state/request-state.js';
 import { readRequestState } from '../state/request-state.js';
 import { scrubSecrets } from '../util/secret-scrub.js';
+import { setVisibility } from './defer.js';
 import { RetryLater } from './errors.js';
 import { answeredQuestion } from './hold.js';
 import {
@@ -30,11 +42,17 @@ import { tell } from './tell.js';
 export const GIVEN_UP_RULE = 'retries-exhausted';
 /** A failure is told, not dumped: an unexpected error's message can be long. */
 const MAX_FAILURE_CHARS = 500;
+/**
+ * How long past its back-off a copy still counts as live: it is received again a little after its
+ * visibility ends (a busy queue, a throttled event source) and then runs up to the worker's timeout.
+ */
+const LIVE_MARGIN_MS = 2 * 60_000;
 
 /**
- * Runs the request's own attempt; if it fails on the record's last receive, tells that the
- * request was given up, then fails the record all the same (the handler reports it and SQS
- * moves it to the DLQ). A failure because another copy handles the request is not one.
+ * Runs the request's own attempt; if it fails before the record's last receive, registers the copy
+ * as live until it comes back; if it fails on the last receive, tells that the request was given up
+ * (unless another copy is live), then fails the record all the same (the handler reports it and
+ * SQS moves it to the DLQ). A failure because another copy handles the request is not one.
  */
 export async function tellingIfGivenUp(
   deps: RecordDeps,
@@ -45,12 +63,59 @@ export async function tellingIfGivenUp(
     return await attempt();
   } catch (error) {
     const otherCopy = error instanceof RetryLater && error.otherCopy;
-    if (!otherCopy && isLastReceive(ctx.record, deps.maxReceiveCount)) await tellGivenUp(deps, ctx, error);
+    if (!isLastReceive(ctx.record, deps.maxReceiveCount)) await registerLive(deps, ctx);
+    else {
+      // Off the list even when it tells nothing: it never comes back.
+      const live = await otherLiveCopies(deps, ctx);
+      if (!otherCopy) {
+        await tellGivenUp(deps, ctx, error, live);
+        await toDeadLetterQueueNow(deps, ctx);
+      }
+    }
     throw error;
   }
 }
 
-async function tellGivenUp(deps: RecordDeps, ctx: RecordContext, error: unknown): Promise<void> {
+/**
+ * Visible at once: SQS moves it to the DLQ on the event source's next receive, where `dlq list` and
+ * the DLQ alarm see it, rather than once the queue's visibility timeout ends (6 minutes deployed).
+ * A copy waiting for another (`otherCopy`) keeps its wait: that one ends the request.
+ */
+async function toDeadLetterQueueNow(deps: RecordDeps, ctx: RecordContext): Promise<void> {
+  await setVisibility(deps.sqs, deps.queueUrl, ctx.record.receiptHandle, 0).catch((error: unknown) =>
+    ctx.log.warn('could not make the message visible: it reaches the DLQ once its visibility ends', {
+      error,
+    }),
+  );
+}
+
+/** This copy comes back once its back-off (or the queue's visibility timeout) ends: live until then. */
+async function registerLive(deps: RecordDeps, ctx: RecordContext): Promise<void> {
+  const backOffMs = (ctx.putBackSeconds ?? QUEUE_VISIBILITY_SECONDS) * 1000;
+  const untilMs = deps.clock() + backOffMs + LIVE_MARGIN_MS;
+  await registerLiveCopy(deps.table, ctx.request.requestId, ctx.record.messageId, untilMs).catch(
+    (error: unknown) =>
+      ctx.log.warn('could not register this copy as live: a copy giving up meanwhile tells it', { error }),
+  );
+}
+
+/** Takes this copy off the live ones; the others still live. None known when that fails: it tells. */
+async function otherLiveCopies(deps: RecordDeps, ctx: RecordContext): Promise<string[]> {
+  const { request, record } = ctx;
+  return takeOffLiveCopy(deps.table, request.requestId, record.messageId, deps.clock()).catch(
+    (error: unknown) => {
+      ctx.log.warn('could not read the live copies of the request: told as given up', { error });
+      return [];
+    },
+  );
+}
+
+async function tellGivenUp(
+  deps: RecordDeps,
+  ctx: RecordContext,
+  error: unknown,
+  liveCopies: string[],
+): Promise<void> {
   const fields = { receives: receivesOf(ctx.record), maxReceiveCount: deps.maxReceiveCount };
   let state: RequestState;
   try {
@@ -66,6 +131,15 @@ async function tellGivenUp(deps: RecordDeps, ctx: RecordContext, error: unknown)
   // not given up, and "could not be done" would not be true.
   if (state.final || state.effect.status === 'completed' || state.held) {
     ctx.log.info('last receive failed, but the request ended or is held: not told as given up', fields);
+    return;
+  }
+  // Another copy comes back and ends the request: its end is the one told.
+  if (liveCopies.length > 0) {
+    ctx.log.warn('last receive failed; the give-up defers to the live copy that ends the request', {
+      ...fields,
+      liveCopies,
+      error,
+    });
     return;
   }
   const report: GivenUpReport = {

@@ -22,7 +22,7 @@ import { stopExecutingHeld } from '../state/held-gates.js';
 import { readRequestState } from '../state/request-state.js';
 import { admit, idTakenRefusal } from './admit.js';
 import { deadLetterRecord } from './dead-letter.js';
-import { setVisibility } from './defer.js';
+import { putBack } from './defer.js';
 import { RetryLater } from './errors.js';
 import { executeAction } from './execute.js';
 import { stoppedSinceRead } from './executing-gate.js';
@@ -290,6 +290,6 @@ async function claim(deps: RecordDeps, ctx: RecordContext, owner: string) {
     };
   if (claimed.state.status === 'completed') return replay(deps, ctx, claimed.state.outcome);
   const waitSeconds = Math.ceil((claimed.state.lockExpiresAt - deps.clock()) / 1000) + 1;
-  await setVisibility(deps.sqs, deps.queueUrl, ctx.record.receiptHandle, Math.max(1, waitSeconds));
+  await putBack(deps, ctx, Math.max(1, waitSeconds));
   throw new RetryLater(`effect ${ctx.key} is being executed by another copy`, { otherCopy: true });
 }

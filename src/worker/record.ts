@@ -99,6 +99,8 @@ export interface RecordContext {
    * unanswered before the digest keys' deploy): the claim taken under the current key says so too.
    */
   formerClaimReached?: boolean;
+  /** The message was put back for this many seconds (its visibility: defer.ts `putBack`). */
+  putBackSeconds?: number;
 }
 
 /** Whose request this is, as its final keeps it (a message claiming the id for another is refused). */

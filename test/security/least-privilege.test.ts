@@ -185,6 +185,7 @@ describe('the state table', () => {
       ['dynamodb:UpdateItem', 'counter#*'],
       ['dynamodb:DeleteItem,dynamodb:GetItem,dynamodb:Query,dynamodb:UpdateItem', 'held#all'],
       ['dynamodb:BatchGetItem,dynamodb:GetItem,dynamodb:PutItem,dynamodb:UpdateItem', 'budget#mutations'],
+      ['dynamodb:UpdateItem', 'copies#*'],
     ]);
   });
 
