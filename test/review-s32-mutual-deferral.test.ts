@@ -116,3 +116,62 @@ it('two copies on their last receive together: one of them tells the request was
   expect(told.filter((body) => /after 5 attempts/.test(body))).toHaveLength(1);
   expect((await readAudit(bench.table, requestId)).map((r) => r.result)).toEqual(['dead-lettered']);
 });
+
+it('the live copy deferred to waits on another request for the same change at its last receive: still told', async () => {
+  const requestId = 'ci-sent-twice-other-request';
+  const phaseId = current('trg_8');
+  const request = {
+    triggerId: 'trg_8',
+    phaseId,
+    requestId,
+    reply: { slackResponseUrl: bench.slack.url(`/actions/${requestId}`) },
+  };
+  await bench.send(request);
+  await bench.send(request);
+  const { Records } = await bench.receive();
+  expect(Records).toHaveLength(2);
+  const copyA: SQSEvent = { Records: [Records[0]!] };
+  const copyB: SQSEvent = { Records: [Records[1]!] };
+  bench.api.sandbox.setFaults({ rateLimitRate: 1, retryAfterSeconds: 30, only: 'mutations' });
+  const plain = bench.worker();
+
+  // B is refused 429 on its 4th receive (registered live, 15 min); A gives up on its last and defers to B.
+  expect((await bench.run(plain, onReceive(copyB, MAX_RECEIVE_COUNT - 1))).batchItemFailures).toHaveLength(1);
+  bench.clock.now = new Date('2026-11-23T10:00:05Z');
+  expect((await bench.run(plain, onReceive(copyA, MAX_RECEIVE_COUNT))).batchItemFailures).toHaveLength(1);
+  expect(postsAbout(requestId)).toEqual([]);
+
+  // B comes back for its last receive while another request for the same phase is being executed.
+  bench.api.sandbox.setFaults({ rateLimitRate: 0 });
+  bench.clock.now = new Date('2026-11-23T10:15:05Z');
+  await bench.send({ triggerId: 'trg_8', phaseId, requestId: 'ci-other-request' });
+  // (B's message stays in the queue, its receipt handle valid: no purge here.)
+  const received = await bench.receive();
+  const other: SQSEvent = { Records: received.Records.filter((r) => r.body.includes('ci-other-request')) };
+  expect(other.Records).toHaveLength(1);
+  let bRun: Awaited<ReturnType<typeof bench.run>> | undefined;
+  const real = createConsoleClient({
+    baseUrl: bench.api.url,
+    apiKey: 'sandbox-key',
+    timeoutMs: 2_000,
+    maxRetries: 0,
+    mutationBudget: false,
+    clock: clockOf(() => bench.clock.now.getTime()),
+  });
+  const clientOfOther = {
+    ...real,
+    releasePipelineTriggers: {
+      ...real.releasePipelineTriggers,
+      approve: async (...args: Parameters<typeof real.releasePipelineTriggers.approve>) => {
+        bRun = await bench.run(plain, onReceive(copyB, MAX_RECEIVE_COUNT));
+        return real.releasePipelineTriggers.approve(...args);
+      },
+    },
+  } as typeof real;
+  expect((await bench.run(bench.worker({ client: clientOfOther }), other)).batchItemFailures).toEqual([]);
+  expect(bRun?.batchItemFailures).toHaveLength(1);
+  expect(current('trg_8')).not.toBe(phaseId);
+
+  // Both copies of the request are gone (DLQ): its people must hear an end (given up, or the change done).
+  expect(postsAbout(requestId).length).toBeGreaterThan(0);
+});
