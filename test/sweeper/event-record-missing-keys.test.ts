@@ -6,41 +6,29 @@
  * nothing an operator could do), and no event logged after it was ever handed to a rule or
  * recorded as an exposure, until the platform expired it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sweeperHandler } from '../../src/sweeper/handler.js';
-import { type EventsAsWritten, serveEventsAsWritten } from '../helpers/events-as-written.js';
+import { describe, expect, it } from 'vitest';
+import { eventsAsWrittenForTests } from '../helpers/events-as-written.js';
+import { checksPassed } from './events.js';
 import {
   canaryRulePolicy,
   consoleEventsAt,
   drainQueue,
   freshState,
+  handleAtNow,
   makeSweeper,
   NOW,
-  type Rig,
-  startRig,
+  rigForTests,
 } from './harness.js';
 
 const MIN = 60_000;
 
 describe('an event record without a timestamp or name key', () => {
-  let rig: Rig;
-  let server: EventsAsWritten;
-  const records: Array<Record<string, unknown>> = [];
-  beforeAll(async () => {
-    rig = await startRig({ eventCount: 10 });
-    server = await serveEventsAsWritten(records);
-  });
-  afterAll(async () => {
-    await rig.close();
-    await server.close();
-  });
+  const rig = rigForTests({ eventCount: 10 });
+  const records: unknown[] = [];
+  const server = eventsAsWrittenForTests(records);
 
   it('does not stop the walk at its page: the events after it reach the rules', async () => {
-    const checks = (at: number, n: number) => ({
-      timestamp: String(at),
-      name: 'release_checks_passed',
-      metadata: { triggerID: `trg_${n}`, phaseID: 'ph_canary' },
-    });
+    const checks = (at: number, n: number) => checksPassed(at, `trg_${n}`, 'ph_canary');
     records.push(
       checks(NOW - 30 * MIN, 1),
       { name: 'page_view', userID: 'u1' }, // no timestamp key
@@ -54,12 +42,8 @@ describe('an event record without a timestamp or name key', () => {
       clock: () => NOW,
       pageSize: 10,
     });
-    const handler = sweeperHandler(sweeper);
 
-    const summary = await handler(
-      { time: new Date(NOW).toISOString() },
-      { getRemainingTimeInMillis: () => 60_000 },
-    );
+    const summary = await handleAtNow(sweeper);
     expect(summary.stop).toBe('done');
     expect(summary.events.caughtUp).toBe(true);
     const queued = await drainQueue(rig, state.queueUrl);
