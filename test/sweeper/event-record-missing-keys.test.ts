@@ -9,16 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { eventsAsWrittenForTests } from '../helpers/events-as-written.js';
 import { checksPassed } from './events.js';
-import {
-  canaryRulePolicy,
-  consoleEventsAt,
-  drainQueue,
-  freshState,
-  handleAtNow,
-  makeSweeper,
-  NOW,
-  rigForTests,
-} from './harness.js';
+import { drainQueue, NOW, rigForTests, sweepServedAt } from './harness.js';
 
 const MIN = 60_000;
 
@@ -35,15 +26,7 @@ describe('an event record without a timestamp or name key', () => {
       { timestamp: String(NOW - 20 * MIN), userID: 'u2' }, // no name key
       checks(NOW - 10 * MIN, 2),
     );
-    const state = await freshState(rig);
-    const sweeper = makeSweeper(rig, state, {
-      policy: canaryRulePolicy({ staleConfigs: false }),
-      events: consoleEventsAt(server.url),
-      clock: () => NOW,
-      pageSize: 10,
-    });
-
-    const summary = await handleAtNow(sweeper);
+    const { state, summary } = await sweepServedAt(rig, server.url, 10);
     expect(summary.stop).toBe('done');
     expect(summary.events.caughtUp).toBe(true);
     const queued = await drainQueue(rig, state.queueUrl);

@@ -10,16 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { readCursor } from '../../src/state/sweep-cursor.js';
 import { eventsAsWrittenForTests } from '../helpers/events-as-written.js';
 import { checksPassed } from './events.js';
-import {
-  canaryRulePolicy,
-  consoleEventsAt,
-  drainQueue,
-  freshState,
-  handleAtNow,
-  makeSweeper,
-  NOW,
-  rigForTests,
-} from './harness.js';
+import { drainQueue, NOW, rigForTests, sweepServedAt } from './harness.js';
 
 const MIN = 60_000;
 
@@ -40,15 +31,7 @@ describe('an events page element that is not a record', () => {
       // The next page: the walk goes on past the first.
       ...Array.from({ length: 4 }, (_, i) => checks(NOW - (9 - i) * MIN, 3 + i)),
     );
-    const state = await freshState(rig);
-    const sweeper = makeSweeper(rig, state, {
-      policy: canaryRulePolicy({ staleConfigs: false }),
-      events: consoleEventsAt(server.url),
-      clock: () => NOW,
-      pageSize: 6,
-    });
-
-    const summary = await handleAtNow(sweeper);
+    const { state, summary } = await sweepServedAt(rig, server.url, 6);
     expect(summary.stop).toBe('done');
     expect(summary.events.caughtUp).toBe(true);
     // Every element keeps its place: the cursor stands after all ten.

@@ -221,6 +221,21 @@ export function handleAtNow(sweeper: Sweeper) {
 }
 
 /**
+ * One scheduled run (the handler at NOW) on a fresh state, under the canary rule alone, over the
+ * events a stand-in serves at `baseUrl`, `pageSize` a page: the records-as-written tests' sweep.
+ */
+export async function sweepServedAt(rig: Rig, baseUrl: string, pageSize: number) {
+  const state = await freshState(rig);
+  const sweeper = makeSweeper(rig, state, {
+    policy: canaryRulePolicy({ staleConfigs: false }),
+    events: consoleEventsAt(baseUrl),
+    clock: () => NOW,
+    pageSize,
+  });
+  return { state, summary: await handleAtNow(sweeper) };
+}
+
+/**
  * One sweep at NOW over `log` (served oldest first, in one page) on a fresh state, with the
  * canary rule and the stale-config sweep on: its summary, its log lines and its state table.
  */
