@@ -8,27 +8,25 @@
  * One SQS moved after its retries keeps its sender's attributes only: none of them is the worker's.
  */
 import {
-  GetQueueAttributesCommand,
   type Message,
   PurgeQueueCommand,
   ReceiveMessageCommand,
   SendMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import { receiveAll, release } from '../../src/queue/dead-letters.js';
 import { MAX_RECEIVE_COUNT } from '../../src/queue/redrive.js';
 import { captureIo } from '../helpers/cli-io.js';
-import { type Bench, startBench } from '../worker/fixture.js';
+import { queueArn } from '../helpers/lambda.js';
+import { benchForFile } from '../worker/fixture.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
+const bench = benchForFile();
+
+/** The CLI's IO with the DLQ and the SQS endpoint of the bench. */
+const dlqIo = () =>
+  captureIo({ env: { DLQ_URL: bench.emulators.dlqUrl, AWS_ENDPOINT_URL_SQS: bench.emulators.sqsEndpoint } });
 
 async function purge() {
   for (const url of [bench.queue.queueUrl, bench.emulators.dlqUrl])
@@ -53,9 +51,7 @@ it('a refused message cannot name itself after another message in the DLQ', asyn
   const worker = bench.worker();
   expect(await bench.run(worker, await bench.receive())).toEqual({ batchItemFailures: [] });
 
-  const list = captureIo({
-    env: { DLQ_URL: bench.emulators.dlqUrl, AWS_ENDPOINT_URL_SQS: bench.emulators.sqsEndpoint },
-  });
+  const list = dlqIo();
   expect(await runCli(['dlq', 'list', '--json'], list.io)).toBe(0);
   const letters = JSON.parse(list.out()) as Array<{
     requestId?: string;
@@ -71,9 +67,7 @@ it('a refused message cannot name itself after another message in the DLQ', asyn
   });
 
   // The genuine letter is named by its own id alone: deleting it by that id deletes it.
-  const del = captureIo({
-    env: { DLQ_URL: bench.emulators.dlqUrl, AWS_ENDPOINT_URL_SQS: bench.emulators.sqsEndpoint },
-  });
+  const del = dlqIo();
   expect(await runCli(['dlq', 'delete', `sqs:${genuine.MessageId}`, '--dry-run'], del.io)).toBe(0);
   expect(del.out()).toContain('Would delete 1 message(s)');
 });
@@ -114,14 +108,7 @@ it("a message SQS moved after its retries shows none of its sender's attributes 
   );
   for (let i = 0; i <= MAX_RECEIVE_COUNT; i++)
     await sqs.send(new ReceiveMessageCommand({ QueueUrl: bench.queue.queueUrl, VisibilityTimeout: 0 }));
-  const arn = await sqs.send(
-    new GetQueueAttributesCommand({ QueueUrl: bench.queue.queueUrl, AttributeNames: ['QueueArn'] }),
-  );
-  const client = reportingSource(
-    sqs,
-    new Set([sent.MessageId as string]),
-    arn.Attributes?.QueueArn as string,
-  );
+  const client = reportingSource(sqs, new Set([sent.MessageId as string]), await queueArn(bench.queue));
   const letters = await receiveAll(client, bench.emulators.dlqUrl, { holdSeconds: 60 });
   await release(client, bench.emulators.dlqUrl, letters);
   expect(letters).toHaveLength(1);

@@ -11,29 +11,19 @@
  */
 import {
   CreateQueueCommand,
-  GetQueueAttributesCommand,
   type Message,
   PurgeQueueCommand,
   ReceiveMessageCommand,
   SendMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type Emulators, startEmulators } from '../../src/local/emulators.js';
+import { expect, it } from 'vitest';
 import { foreignLetters, receiveAll, redrive } from '../../src/queue/dead-letters.js';
+import { emulatorsForFile } from '../helpers/emulators.js';
+import { queueArn } from '../helpers/lambda.js';
 
-let emulators: Emulators;
-beforeAll(async () => {
-  emulators = await startEmulators();
-});
-afterAll(async () => {
-  await emulators?.stop();
-});
-
-async function arnOf(sqs: SQSClient, url: string): Promise<string> {
-  const out = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['QueueArn'] }));
-  return out.Attributes?.QueueArn as string;
-}
+const { emu: emulators } = emulatorsForFile();
+const arnOf = (sqs: SQSClient, queueUrl: string) => queueArn({ sqs, queueUrl });
 
 /** fauxqs, reporting `DeadLetterQueueSourceArn` on messages it moved into `dlqUrl`, as SQS does. */
 function withDeadLetterSource(sqs: SQSClient, dlqUrl: string, arns: Map<string, string>) {

@@ -5,6 +5,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 
 export interface EventsAsWritten {
   /** Base URL for a Console client (`http://127.0.0.1:<port>`). */
@@ -45,4 +46,28 @@ export function serveEventsAsWritten(
       }),
     ),
   );
+}
+
+/**
+ * `serveEventsAsWritten` for the enclosing describe block (or file): started before its tests,
+ * closed after them, so a test file says only what it serves. Read `url` in hooks and tests only.
+ */
+export function eventsAsWrittenForTests(
+  records: readonly unknown[],
+  options: { nextPage?: boolean } = {},
+): { readonly url: string } {
+  let server: EventsAsWritten | undefined;
+  beforeAll(async () => {
+    server = await serveEventsAsWritten(records, options);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  return {
+    get url() {
+      if (!server)
+        throw new Error('the events server is started before the first test (read it in hooks and tests)');
+      return server.url;
+    },
+  };
 }

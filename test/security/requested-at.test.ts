@@ -4,24 +4,16 @@
  * is audited and changes nothing. A little skew between producers' clocks is accepted.
  */
 import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readAudit } from '../../src/state/audit.js';
 import type { WorkerHandler } from '../../src/worker/worker.js';
-import { type Bench, startBench } from '../worker/fixture.js';
+import { benchResetEachTest } from '../worker/fixture.js';
 
-let bench: Bench;
+const bench = benchResetEachTest();
 let worker: WorkerHandler;
 
-beforeAll(async () => {
-  bench = await startBench();
+beforeAll(() => {
   worker = bench.worker();
-});
-afterAll(async () => {
-  await bench?.close();
-});
-beforeEach(async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
-  await bench.purge();
 });
 
 async function dlqErrors(): Promise<string[]> {

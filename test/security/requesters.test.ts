@@ -5,7 +5,7 @@
  * are audited, and change nothing. Driven against fauxqs, dynalite and the sandbox.
  */
 import { DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   checkRequesterProof,
   createRequesterSigner,
@@ -19,21 +19,15 @@ import { readAudit } from '../../src/state/audit.js';
 import { endHold, holdRequest } from '../../src/state/held.js';
 import { releaseHeld } from '../../src/worker/release.js';
 import type { WorkerHandler } from '../../src/worker/worker.js';
-import { type Bench, startBench } from '../worker/fixture.js';
+import { benchResetEachTest } from '../worker/fixture.js';
 
-let bench: Bench;
+const bench = benchResetEachTest();
 let worker: WorkerHandler;
 
-beforeAll(async () => {
-  bench = await startBench();
+beforeAll(() => {
   worker = bench.worker();
 });
-afterAll(async () => {
-  await bench?.close();
-});
 beforeEach(async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
-  await bench.purge();
   await drainDlq();
 });
 

@@ -3,29 +3,15 @@
  * JSON recursed per level and overflowed the stack, the run failed at that page, and every run
  * after it: no later event was ever handed out. Nesting past 64 levels is one marker now.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EventLike } from '../../src/sweeper/types.js';
-import {
-  canaryRulePolicy,
-  drainQueue,
-  freshState,
-  makeSweeper,
-  NOW,
-  type Rig,
-  sortedLog,
-  startRig,
-} from './harness.js';
+import { checksPassed } from './events.js';
+import { canaryRulePolicy, drainQueue, freshState, NOW, rigForTests, sweepsOver } from './harness.js';
 
 const MIN = 60_000;
 
 describe('an event with deeply nested metadata', () => {
-  let rig: Rig;
-  beforeAll(async () => {
-    rig = await startRig({ eventCount: 10 });
-  });
-  afterAll(async () => {
-    await rig.close();
-  });
+  const rig = rigForTests({ eventCount: 10 });
 
   it('does not stop the sweeper from processing the events after it', async () => {
     const state = await freshState(rig);
@@ -34,17 +20,9 @@ describe('an event with deeply nested metadata', () => {
     const deep = JSON.parse(`{"x":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`) as Record<string, unknown>;
     const log: EventLike[] = [
       { timestamp: String(NOW - 10 * MIN), name: 'anything', metadata: deep },
-      {
-        timestamp: String(NOW - 5 * MIN),
-        name: 'release_checks_passed',
-        metadata: { triggerID: 't1', phaseID: 'p1' },
-      },
+      checksPassed(NOW - 5 * MIN, 't1', 'p1'),
     ];
-    const run = (at: number) =>
-      makeSweeper(rig, state, { policy, events: sortedLog(() => log), clock: () => at, pageSize: 1000 }).run({
-        now: new Date(at),
-        remainingMs: 60_000,
-      });
+    const run = sweepsOver(rig, state, policy, () => log);
     const outcomes: string[] = [];
     for (const at of [NOW, NOW + 15 * MIN]) {
       const s = await run(at);

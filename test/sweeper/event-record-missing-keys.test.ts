@@ -6,60 +6,27 @@
  * nothing an operator could do), and no event logged after it was ever handed to a rule or
  * recorded as an exposure, until the platform expired it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sweeperHandler } from '../../src/sweeper/handler.js';
-import { type EventsAsWritten, serveEventsAsWritten } from '../helpers/events-as-written.js';
-import {
-  canaryRulePolicy,
-  consoleEventsAt,
-  drainQueue,
-  freshState,
-  makeSweeper,
-  NOW,
-  type Rig,
-  startRig,
-} from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { eventsAsWrittenForTests } from '../helpers/events-as-written.js';
+import { checksPassed } from './events.js';
+import { drainQueue, NOW, rigForTests, sweepServedAt } from './harness.js';
 
 const MIN = 60_000;
 
 describe('an event record without a timestamp or name key', () => {
-  let rig: Rig;
-  let server: EventsAsWritten;
-  const records: Array<Record<string, unknown>> = [];
-  beforeAll(async () => {
-    rig = await startRig({ eventCount: 10 });
-    server = await serveEventsAsWritten(records);
-  });
-  afterAll(async () => {
-    await rig.close();
-    await server.close();
-  });
+  const rig = rigForTests({ eventCount: 10 });
+  const records: unknown[] = [];
+  const server = eventsAsWrittenForTests(records);
 
   it('does not stop the walk at its page: the events after it reach the rules', async () => {
-    const checks = (at: number, n: number) => ({
-      timestamp: String(at),
-      name: 'release_checks_passed',
-      metadata: { triggerID: `trg_${n}`, phaseID: 'ph_canary' },
-    });
+    const checks = (at: number, n: number) => checksPassed(at, `trg_${n}`, 'ph_canary');
     records.push(
       checks(NOW - 30 * MIN, 1),
       { name: 'page_view', userID: 'u1' }, // no timestamp key
       { timestamp: String(NOW - 20 * MIN), userID: 'u2' }, // no name key
       checks(NOW - 10 * MIN, 2),
     );
-    const state = await freshState(rig);
-    const sweeper = makeSweeper(rig, state, {
-      policy: canaryRulePolicy({ staleConfigs: false }),
-      events: consoleEventsAt(server.url),
-      clock: () => NOW,
-      pageSize: 10,
-    });
-    const handler = sweeperHandler(sweeper);
-
-    const summary = await handler(
-      { time: new Date(NOW).toISOString() },
-      { getRemainingTimeInMillis: () => 60_000 },
-    );
+    const { state, summary } = await sweepServedAt(rig, server.url, 10);
     expect(summary.stop).toBe('done');
     expect(summary.events.caughtUp).toBe(true);
     const queued = await drainQueue(rig, state.queueUrl);

@@ -6,42 +6,21 @@
  * recorded, nothing judged, until the platform expired it. It reads as an empty record instead,
  * in its place (pagination and counts stay right), which no rule or exposure reads.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readCursor } from '../../src/state/sweep-cursor.js';
-import { sweeperHandler } from '../../src/sweeper/handler.js';
-import { type EventsAsWritten, serveEventsAsWritten } from '../helpers/events-as-written.js';
-import {
-  canaryRulePolicy,
-  consoleEventsAt,
-  drainQueue,
-  freshState,
-  makeSweeper,
-  NOW,
-  type Rig,
-  startRig,
-} from './harness.js';
+import { eventsAsWrittenForTests } from '../helpers/events-as-written.js';
+import { checksPassed } from './events.js';
+import { drainQueue, NOW, rigForTests, sweepServedAt } from './harness.js';
 
 const MIN = 60_000;
 
 describe('an events page element that is not a record', () => {
-  let rig: Rig;
-  let server: EventsAsWritten;
+  const rig = rigForTests({ eventCount: 10 });
   const records: unknown[] = [];
-  beforeAll(async () => {
-    rig = await startRig({ eventCount: 10 });
-    server = await serveEventsAsWritten(records);
-  });
-  afterAll(async () => {
-    await rig.close();
-    await server.close();
-  });
+  const server = eventsAsWrittenForTests(records);
 
   it('does not stop the walk at its page: the events after it reach the rules', async () => {
-    const checks = (at: number, n: number) => ({
-      timestamp: String(at),
-      name: 'release_checks_passed',
-      metadata: { triggerID: `trg_${n}`, phaseID: 'ph_canary' },
-    });
+    const checks = (at: number, n: number) => checksPassed(at, `trg_${n}`, 'ph_canary');
     records.push(
       checks(NOW - 30 * MIN, 1),
       null,
@@ -52,19 +31,7 @@ describe('an events page element that is not a record', () => {
       // The next page: the walk goes on past the first.
       ...Array.from({ length: 4 }, (_, i) => checks(NOW - (9 - i) * MIN, 3 + i)),
     );
-    const state = await freshState(rig);
-    const sweeper = makeSweeper(rig, state, {
-      policy: canaryRulePolicy({ staleConfigs: false }),
-      events: consoleEventsAt(server.url),
-      clock: () => NOW,
-      pageSize: 6,
-    });
-    const handler = sweeperHandler(sweeper);
-
-    const summary = await handler(
-      { time: new Date(NOW).toISOString() },
-      { getRemainingTimeInMillis: () => 60_000 },
-    );
+    const { state, summary } = await sweepServedAt(rig, server.url, 6);
     expect(summary.stop).toBe('done');
     expect(summary.events.caughtUp).toBe(true);
     // Every element keeps its place: the cursor stands after all ten.

@@ -16,7 +16,8 @@ import { loadLastSeen } from '../../src/state/last-seen.js';
 import { readCursor } from '../../src/state/sweep-cursor.js';
 import { createStateTable, type StateTable } from '../../src/state/table.js';
 import { loadWatchSet } from '../../src/state/watch.js';
-import { createSweeper } from '../../src/sweeper/sweeper.js';
+import { sweeperHandler } from '../../src/sweeper/handler.js';
+import { createSweeper, type Sweeper } from '../../src/sweeper/sweeper.js';
 import type { EventLike, EventOrder, EventsSource, SweeperDeps } from '../../src/sweeper/types.js';
 import { type SlackCapture, startSlackCapture } from '../helpers/slack-capture.js';
 
@@ -138,6 +139,18 @@ export function canaryRulePolicy(options: { staleConfigs?: boolean } = {}) {
   });
 }
 
+/** A policy letting the schedule archive configs, with the sweeper settings given: what most sweeper tests vary. */
+export function schedulePolicy(sweeper: PolicyInput['sweeper']) {
+  return parsePolicy({ version: 1, actions: { archive_config: { requesters: ['schedule:*'] } }, sweeper });
+}
+
+/** The stale sweep over `config` alone, judged stale after a day unseen, no grace, archives queued: the late-exposure tests' policy. */
+export function staleAfterADayPolicy(config: string) {
+  return schedulePolicy({
+    staleConfigs: { configs: [config], staleAfterDays: 1, graceDays: 0, maxPerRun: 5, dryRun: false },
+  });
+}
+
 export function policyWith(rig: Rig, patch: (p: PolicyInput) => void = () => {}) {
   const input = structuredClone(BASE_POLICY);
   input.notifications = { slackWebhookUrl: rig.slack.url('/channel') };
@@ -180,6 +193,46 @@ export function makeSweeper(
     pageSize: 100,
     ...extra,
   });
+}
+
+/**
+ * A run of a fresh sweeper on `state` over `log()` (served oldest first, in one page) at `at`, under
+ * `policy` unless another is given: the tests that sweep the same log at several times share it.
+ */
+export function sweepsOver(
+  rig: Rig,
+  state: { table: StateTable; queueUrl: string },
+  policy: SweeperDeps['policy'],
+  log: () => EventLike[],
+) {
+  return (at: number, p = policy) =>
+    makeSweeper(rig, state, { policy: p, events: sortedLog(log), clock: () => at, pageSize: 1000 }).run({
+      now: new Date(at),
+      remainingMs: 60_000,
+    });
+}
+
+/** The sweeper's Lambda handler run once at NOW with a minute left: the scheduled run as deployed. */
+export function handleAtNow(sweeper: Sweeper) {
+  return sweeperHandler(sweeper)(
+    { time: new Date(NOW).toISOString() },
+    { getRemainingTimeInMillis: () => 60_000 },
+  );
+}
+
+/**
+ * One scheduled run (the handler at NOW) on a fresh state, under the canary rule alone, over the
+ * events a stand-in serves at `baseUrl`, `pageSize` a page: the records-as-written tests' sweep.
+ */
+export async function sweepServedAt(rig: Rig, baseUrl: string, pageSize: number) {
+  const state = await freshState(rig);
+  const sweeper = makeSweeper(rig, state, {
+    policy: canaryRulePolicy({ staleConfigs: false }),
+    events: consoleEventsAt(baseUrl),
+    clock: () => NOW,
+    pageSize,
+  });
+  return { state, summary: await handleAtNow(sweeper) };
 }
 
 /**
@@ -262,6 +315,17 @@ export function sortedLog(log: () => EventLike[]): EventsSource {
       const sorted = [...log()].sort((a, b) => Number(a.timestamp) - Number(b.timestamp));
       const data = sorted.slice((page - 1) * limit, page * limit);
       return { data, pagination: { itemsPerPage: limit, pageNumber: page, totalItems: sorted.length } };
+    },
+  };
+}
+
+/** Oldest first; serves at most 100 events a page whatever `limit` asks, and reports `limit` back (an API capping `limit` silently). */
+export function cappedLog(log: EventLike[]): EventsSource {
+  return {
+    async list({ page, limit }) {
+      const applied = Math.min(limit, 100);
+      const data = log.slice((page - 1) * applied, page * applied);
+      return { data, pagination: { itemsPerPage: limit, pageNumber: page, totalItems: log.length } };
     },
   };
 }

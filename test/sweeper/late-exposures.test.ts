@@ -6,8 +6,7 @@
  * queued for archiving while in use. Now a second walk of the log, `LATE_EXPOSURE_BOUND_MS`
  * behind the run's time, records the exposures logged up to that late.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parsePolicy } from '../../src/policy/parse.js';
+import { describe, expect, it } from 'vitest';
 import { LATE_EXPOSURE_BOUND_MS } from '../../src/sweeper/late-exposures.js';
 import type { EventLike } from '../../src/sweeper/types.js';
 import { exposure } from './events.js';
@@ -17,9 +16,9 @@ import {
   freshState,
   makeSweeper,
   NOW,
-  type Rig,
+  rigForTests,
   sortedLog,
-  startRig,
+  staleAfterADayPolicy,
   stateOf,
 } from './harness.js';
 
@@ -27,29 +26,11 @@ const MIN = 60_000;
 const HOUR = 60 * MIN;
 
 describe('an exposure logged late', () => {
-  let rig: Rig;
-  beforeAll(async () => {
-    rig = await startRig({ eventCount: 10 });
-  });
-  afterAll(async () => {
-    await rig.close();
-  });
+  const rig = rigForTests({ eventCount: 10 });
 
   it('is recorded, so a config only a late client uses is not archived', async () => {
     const state = await freshState(rig);
-    const policy = parsePolicy({
-      version: 1,
-      actions: { archive_config: { requesters: ['schedule:*'] } },
-      sweeper: {
-        staleConfigs: {
-          configs: ['mobile_only'],
-          staleAfterDays: 1,
-          graceDays: 0,
-          maxPerRun: 5,
-          dryRun: false,
-        },
-      },
-    });
+    const policy = staleAfterADayPolicy('mobile_only');
     // Three days of history: a web config and the mobile app's config in use every hour; the
     // mobile app's exposures reach the log two hours after it stamped them.
     const log: EventLike[] = [];

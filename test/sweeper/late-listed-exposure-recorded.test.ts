@@ -6,10 +6,17 @@
  * read its exposure, and its archive queued (the worker then found no exposure either).
  */
 import { describe, expect, it } from 'vitest';
-import { parsePolicy } from '../../src/policy/parse.js';
 import type { NewEvent } from '../../src/sandbox/index.js';
 import type { EventOrder } from '../../src/sweeper/types.js';
-import { drainQueue, freshState, makeSweeper, NOW, rigForTests, stateOf } from './harness.js';
+import {
+  drainQueue,
+  freshState,
+  makeSweeper,
+  NOW,
+  rigForTests,
+  staleAfterADayPolicy,
+  stateOf,
+} from './harness.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -30,19 +37,7 @@ describe.each(['oldest-first', 'newest-first'] as const)(
     it('records an exposure the sweeper’s walk read listed late, before judging the config stale', async () => {
       rig.sandbox.sandbox.reset();
       const state = await freshState(rig);
-      const policy = parsePolicy({
-        version: 1,
-        actions: { archive_config: { requesters: ['schedule:*'] } },
-        sweeper: {
-          staleConfigs: {
-            configs: ['mobile_only'],
-            staleAfterDays: 1,
-            graceDays: 0,
-            maxPerRun: 5,
-            dryRun: false,
-          },
-        },
-      });
+      const policy = staleAfterADayPolicy('mobile_only');
       const add = (...events: NewEvent[]) => rig.sandbox.sandbox.addEvents(events);
       const sweeper = makeSweeper(rig, state, { policy, pageSize: 5 });
       // Three days of history: the web config every hour, the mobile one until 25 hours ago.

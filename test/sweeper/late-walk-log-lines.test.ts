@@ -6,22 +6,28 @@
  * operator reading that line after a quiet night would look for a reset that did not happen.
  * The late walk's lines now say what is true for it, and name the walk.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parsePolicy } from '../../src/policy/parse.js';
+import { describe, expect, it } from 'vitest';
 import { LAST_SEEN_MAX_IDS } from '../../src/state/last-seen.js';
 import { readLateExposures } from '../../src/sweeper/late-exposures.js';
 import { emptySummary } from '../../src/sweeper/summary.js';
 import type { EventLike, EventsSource } from '../../src/sweeper/types.js';
-import { DAY, freshState, memoryLogger, NOW, type Rig, sortedLog, startRig } from './harness.js';
+import {
+  cappedLog,
+  DAY,
+  freshState,
+  memoryLogger,
+  NOW,
+  rigForTests,
+  schedulePolicy,
+  sortedLog,
+} from './harness.js';
 
 const HOUR = 3_600_000;
 const PASSED =
   'exposures logged late among the events passed unread are not recorded (when observation starts is the sweeper walk’s, unchanged)';
 
-const policy = parsePolicy({
-  version: 1,
-  actions: { archive_config: { requesters: ['schedule:*'] } },
-  sweeper: { staleConfigs: { configs: ['cfg_busy'], staleAfterDays: 30, graceDays: 0, dryRun: true } },
+const policy = schedulePolicy({
+  staleConfigs: { configs: ['cfg_busy'], staleAfterDays: 30, graceDays: 0, dryRun: true },
 });
 
 const exposure = (t: number): EventLike => ({
@@ -30,25 +36,8 @@ const exposure = (t: number): EventLike => ({
   metadata: { config: 'cfg_busy' },
 });
 
-/** Oldest first; serves at most 100 events a page whatever `limit` asks, and reports `limit` back. */
-function cappedLog(log: EventLike[]): EventsSource {
-  return {
-    async list({ page, limit }) {
-      const applied = Math.min(limit, 100);
-      const data = log.slice((page - 1) * applied, page * applied);
-      return { data, pagination: { itemsPerPage: limit, pageNumber: page, totalItems: log.length } };
-    },
-  };
-}
-
 describe("the late walk's log lines", () => {
-  let rig: Rig;
-  beforeAll(async () => {
-    rig = await startRig({ eventCount: 10 });
-  });
-  afterAll(async () => {
-    await rig.close();
-  });
+  const rig = rigForTests({ eventCount: 10 });
 
   async function lateWalk(
     events: EventsSource,

@@ -9,7 +9,7 @@
  * triggers no rule (as when it lands behind the cursor of a log kept in timestamp order), and
  * its exposures are recorded by the late-exposure walk.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../src/policy/parse.js';
 import type { NewEvent } from '../../src/sandbox/index.js';
 import { EMPTY_CURSOR } from '../../src/state/sweep-cursor.js';
@@ -23,8 +23,8 @@ import {
   freshState,
   makeSweeper,
   NOW,
-  type Rig,
-  startRig,
+  rigForTests,
+  staleAfterADayPolicy,
   stateOf,
 } from './harness.js';
 
@@ -48,13 +48,7 @@ const page = (at: number, userID: string): NewEvent => ({ timestamp: at, name: '
 describe.each(['oldest-first', 'newest-first'] as const)(
   'a log listed by arrival, %s',
   (order: EventOrder) => {
-    let rig: Rig;
-    beforeAll(async () => {
-      rig = await startRig({ eventOrder: order, eventCount: 0, eventListing: 'arrival' });
-    });
-    afterAll(async () => {
-      await rig.close();
-    });
+    const rig = rigForTests({ eventOrder: order, eventCount: 0, eventListing: 'arrival' });
 
     it('hands an event listed up to the lookback late to the rules once, one later to none, and no run fails', async () => {
       rig.sandbox.sandbox.reset();
@@ -111,19 +105,7 @@ describe.each(['oldest-first', 'newest-first'] as const)(
     it('records exposures listed hours late, so a config only a late client uses is not archived', async () => {
       rig.sandbox.sandbox.reset();
       const state = await freshState(rig);
-      const policy = parsePolicy({
-        version: 1,
-        actions: { archive_config: { requesters: ['schedule:*'] } },
-        sweeper: {
-          staleConfigs: {
-            configs: ['mobile_only'],
-            staleAfterDays: 1,
-            graceDays: 0,
-            maxPerRun: 5,
-            dryRun: false,
-          },
-        },
-      });
+      const policy = staleAfterADayPolicy('mobile_only');
       const add = (...events: NewEvent[]) => rig.sandbox.sandbox.addEvents(events);
       // Three days of history, both configs in use every hour.
       for (let t = NOW - 3 * DAY; t < NOW; t += HOUR)

@@ -5,8 +5,7 @@
  * the current settings started, and a gap of events that expired unread restarts it. Clocks are
  * injected; nothing depends on the machine's.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parsePolicy } from '../../src/policy/parse.js';
+import { describe, expect, it } from 'vitest';
 import type { PolicyInput } from '../../src/policy/schema.js';
 import type { EventLike } from '../../src/sweeper/types.js';
 import {
@@ -14,18 +13,14 @@ import {
   DAY,
   drainQueue,
   freshState,
-  makeSweeper,
   NOW,
-  type Rig,
-  sortedLog,
-  startRig,
+  rigForTests,
+  schedulePolicy,
   stateOf,
+  sweepsOver,
 } from './harness.js';
 
 const MIN = 60_000;
-const BASE: PolicyInput = { version: 1, actions: { archive_config: { requesters: ['schedule:*'] } } };
-
-/** Serves `log()` as it is now, sorted by timestamp, oldest first. */
 
 const event = (ts: number, name = 'page_view', metadata?: Record<string, unknown>): EventLike => ({
   timestamp: String(ts),
@@ -34,23 +29,11 @@ const event = (ts: number, name = 'page_view', metadata?: Record<string, unknown
 });
 
 describe('what the sweeper observes', () => {
-  let rig: Rig;
-  beforeAll(async () => {
-    rig = await startRig({ eventCount: 10 });
-  });
-  afterAll(async () => {
-    await rig.close();
-  });
+  const rig = rigForTests({ eventCount: 10 });
 
   async function runner(sweeper: PolicyInput['sweeper'], log: () => EventLike[]) {
     const state = await freshState(rig);
-    const policy = parsePolicy({ ...BASE, sweeper });
-    const run = (at: number, p = policy) =>
-      makeSweeper(rig, state, { policy: p, events: sortedLog(log), clock: () => at, pageSize: 1000 }).run({
-        now: new Date(at),
-        remainingMs: 60_000,
-      });
-    return { state, run };
+    return { state, run: sweepsOver(rig, state, schedulePolicy(sweeper), log) };
   }
 
   it('hands out once an event logged after a run with a timestamp just before the newest one read', async () => {
@@ -108,9 +91,8 @@ describe('what the sweeper observes', () => {
     ];
     const { state, run } = await runner({}, () => log);
     await run(NOW);
-    const withStale = parsePolicy({
-      ...BASE,
-      sweeper: { staleConfigs: { configs: ['cfg_in_use'], staleAfterDays: 30, graceDays: 7, dryRun: false } },
+    const withStale = schedulePolicy({
+      staleConfigs: { configs: ['cfg_in_use'], staleAfterDays: 30, graceDays: 7, dryRun: false },
     });
     await run(NOW, withStale);
     const later = await run(NOW + 7 * DAY, withStale);

@@ -7,32 +7,23 @@
  * exposed every hour up to now. A read that skipped events is missing data: staleness must not be
  * judged from it (observation starts again after the events passed unread, as after expired ones).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parsePolicy } from '../../src/policy/parse.js';
-import type { EventLike, EventsSource } from '../../src/sweeper/types.js';
-import { DAY, drainQueue, freshState, makeSweeper, NOW, type Rig, startRig } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import type { EventLike } from '../../src/sweeper/types.js';
+import {
+  cappedLog,
+  DAY,
+  drainQueue,
+  freshState,
+  makeSweeper,
+  NOW,
+  rigForTests,
+  schedulePolicy,
+} from './harness.js';
 
 const HOUR = 3_600_000;
 
-/** Oldest first; serves at most 100 events a page whatever `limit` asks, and reports `limit` back. */
-function cappedLog(log: EventLike[]): EventsSource {
-  return {
-    async list({ page, limit }) {
-      const applied = Math.min(limit, 100);
-      const data = log.slice((page - 1) * applied, page * applied);
-      return { data, pagination: { itemsPerPage: limit, pageNumber: page, totalItems: log.length } };
-    },
-  };
-}
-
 describe('a stale judgment after pages served short', () => {
-  let rig: Rig;
-  beforeAll(async () => {
-    rig = await startRig({ eventCount: 10 });
-  });
-  afterAll(async () => {
-    await rig.close();
-  });
+  const rig = rigForTests({ eventCount: 10 });
 
   it('does not archive a config exposed every hour up to now', async () => {
     const state = await freshState(rig);
@@ -40,12 +31,8 @@ describe('a stale judgment after pages served short', () => {
     const log: EventLike[] = [];
     for (let t = NOW - 60 * DAY; t < NOW; t += HOUR)
       log.push({ timestamp: String(t), name: 'config_exposure', metadata: { config: 'cfg_busy' } });
-    const policy = parsePolicy({
-      version: 1,
-      actions: { archive_config: { requesters: ['schedule:*'] } },
-      sweeper: {
-        staleConfigs: { configs: ['cfg_busy'], staleAfterDays: 30, graceDays: 0, dryRun: false },
-      },
+    const policy = schedulePolicy({
+      staleConfigs: { configs: ['cfg_busy'], staleAfterDays: 30, graceDays: 0, dryRun: false },
     });
     const summary = await makeSweeper(rig, state, {
       policy,

@@ -7,62 +7,29 @@
  * exposures are not recorded (a config in use may look stale), and SweeperLag reads 0: an
  * operator asked "why did the rule not fire?" finds a clean run. The sweeper's handler over HTTP.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clockOf, createConsoleClient } from '../../src/console/index.js';
-import { parsePolicy } from '../../src/policy/parse.js';
-import { sweeperHandler } from '../../src/sweeper/handler.js';
+import { describe, expect, it } from 'vitest';
+import { eventsAsWrittenForTests } from '../helpers/events-as-written.js';
+import { checksPassed } from './events.js';
 import {
-  APPROVE_CANARY_RULE,
+  canaryRulePolicy,
+  consoleEventsAt,
   freshState,
+  handleAtNow,
   makeSweeper,
   memoryLogger,
   NOW,
-  type Rig,
-  startRig,
+  rigForTests,
 } from './harness.js';
 
 const MIN = 60_000;
 
-/** GET /console/v1/events over HTTP, oldest first, serving `records` exactly as written. */
-function eventsServer(records: unknown[]): Promise<Server> {
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const page = Number(url.searchParams.get('page') ?? 1);
-    const limit = Number(url.searchParams.get('limit') ?? 10);
-    const data = records.slice((page - 1) * limit, page * limit);
-    res.setHeader('content-type', 'application/json');
-    res.end(
-      JSON.stringify({
-        message: 'Events listed successfully',
-        data,
-        pagination: { itemsPerPage: limit, pageNumber: page, totalItems: records.length },
-      }),
-    );
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
-
 describe('events page elements that are not records', () => {
-  let rig: Rig;
-  let server: Server;
+  const rig = rigForTests({ eventCount: 10 });
   const records: unknown[] = [];
-  beforeAll(async () => {
-    rig = await startRig({ eventCount: 10 });
-    server = await eventsServer(records);
-  });
-  afterAll(async () => {
-    await rig.close();
-    await new Promise((resolve) => server.close(resolve));
-  });
+  const server = eventsAsWrittenForTests(records);
 
   it('are counted in the run summary and named by a warning', async () => {
-    const checks = (at: number, n: number) => ({
-      timestamp: String(at),
-      name: 'release_checks_passed',
-      metadata: { triggerID: `trg_${n}`, phaseID: 'ph_canary' },
-    });
+    const checks = (at: number, n: number) => checksPassed(at, `trg_${n}`, 'ph_canary');
     records.push(
       checks(NOW - 30 * MIN, 1),
       null,
@@ -72,24 +39,15 @@ describe('events page elements that are not records', () => {
       checks(NOW - 10 * MIN, 2),
     );
     const state = await freshState(rig);
-    const { port } = server.address() as AddressInfo;
-    const client = createConsoleClient({
-      baseUrl: `http://127.0.0.1:${port}`,
-      apiKey: 'k',
-      maxRetries: 0,
-      clock: clockOf(() => NOW),
-    });
-    const policy = parsePolicy({
-      version: 1,
-      actions: { archive_config: { requesters: ['schedule:*'] } },
-      sweeper: { eventRules: [APPROVE_CANARY_RULE] },
-    });
+    const policy = canaryRulePolicy({ staleConfigs: false });
     const { logger, lines } = memoryLogger();
-    const sweeper = makeSweeper(rig, state, { policy, events: client.events, clock: () => NOW, logger });
-    const summary = await sweeperHandler(sweeper)(
-      { time: new Date(NOW).toISOString() },
-      { getRemainingTimeInMillis: () => 60_000 },
-    );
+    const sweeper = makeSweeper(rig, state, {
+      policy,
+      events: consoleEventsAt(server.url),
+      clock: () => NOW,
+      logger,
+    });
+    const summary = await handleAtNow(sweeper);
     expect(summary.stop).toBe('done');
     expect(summary.events.eventsRead).toBe(6);
 

@@ -7,28 +7,13 @@
  * The order is now told as the sweeper tells it (src/sweeper/event-order.ts): by most pairs.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createConsoleClient } from '../../src/console/index.js';
-import { clockOf } from '../../src/console/rate-limiter.js';
 import { type NewEvent, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
-import { answerRead, type ConsoleReads, type ReadContext } from '../../src/webhook/reads.js';
-import { testPolicy } from './harness.js';
+import { answerRead, type ConsoleReads } from '../../src/webhook/reads.js';
+import { asText, consoleAt, readContext, TIME } from './events.js';
 
 const T0 = Date.parse('2026-11-22T10:00:00Z');
 const MIN = 60_000;
-const TIME = /\d{4}-\d\d-\d\d \d\d:\d\d:\d\d/g;
-const asText = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
-
-function context(console: ConsoleReads): ReadContext {
-  return {
-    console,
-    policy: testPolicy(),
-    status: { readPause: async () => ({ paused: false }) },
-    userId: 'U0READER',
-    slash: '/autopilot',
-    deadline: T0 + 5_000,
-    now: () => T0,
-  };
-}
+const context = (console: ConsoleReads) => readContext(console, T0);
 
 /**
  * 25 events in the order they arrived, a minute apart, but one (at arrival `late`) a client
@@ -49,7 +34,7 @@ describe.each([
   'events on a platform listing by arrival, %s, with a late event on its first page',
   (eventOrder, late) => {
     let sandbox: RunningSandbox;
-    let console: ReturnType<typeof createConsoleClient>;
+    let console: ReturnType<typeof consoleAt>;
     const added = arrivals(late);
     /** Listed positions counted from the last arrived: what "latest" can mean without reading the whole log. */
     const lastArrivedFirst = [...added].reverse().map((e) => asText(Number(e.timestamp)));
@@ -63,13 +48,7 @@ describe.each([
         eventListing: 'arrival',
       });
       sandbox.sandbox.addEvents(added);
-      console = createConsoleClient({
-        baseUrl: sandbox.url,
-        apiKey: 'sandbox-key',
-        maxRetries: 0,
-        mutationBudget: false,
-        clock: clockOf(() => T0),
-      });
+      console = consoleAt(sandbox.url, T0);
       // The platform's first page (10) holds the late event.
       const first = await console.events.list({ page: 1, limit: 10 });
       expect(first.data.map((e) => e.name)).toContain('late_batch');

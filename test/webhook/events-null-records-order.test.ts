@@ -5,15 +5,12 @@
  * unreadable timestamp the sweeper's order rule skips, so four of them made page 1 look
  * oldest-first and the reply showed the OLDEST events under "Latest events · Newest first".
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clockOf, createConsoleClient } from '../../src/console/index.js';
-import { answerRead, type ConsoleReads, type ReadContext } from '../../src/webhook/reads.js';
-import { type EventsAsWritten, serveEventsAsWritten } from '../helpers/events-as-written.js';
-import { testPolicy } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { answerRead } from '../../src/webhook/reads.js';
+import { eventsAsWrittenForTests } from '../helpers/events-as-written.js';
+import { asText, consoleAt, readContext, TIME } from './events.js';
 
 const T0 = Date.UTC(2026, 10, 22, 10, 0, 0);
-const TIME = /\d{4}-\d\d-\d\d \d\d:\d\d:\d\d/g;
-const asText = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
 
 /** Newest first: four broken entries, then 26 events a minute apart, newest first. */
 const stamps = Array.from({ length: 26 }, (_, i) => T0 - i * 60_000);
@@ -26,33 +23,10 @@ const records: unknown[] = [
 ];
 
 describe('events listing with null entries on a newest-first platform', () => {
-  let server: EventsAsWritten;
-  let reads: ConsoleReads;
-  beforeAll(async () => {
-    server = await serveEventsAsWritten(records, { nextPage: true });
-    reads = createConsoleClient({
-      baseUrl: server.url,
-      apiKey: 'k',
-      maxRetries: 0,
-      mutationBudget: false,
-      clock: clockOf(() => T0),
-    }) as unknown as ConsoleReads;
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+  const server = eventsAsWrittenForTests(records, { nextPage: true });
 
   it('page 1 shows the newest events, never the oldest ones as the latest', async () => {
-    const ctx: ReadContext = {
-      console: reads,
-      policy: testPolicy(),
-      status: { readPause: async () => ({ paused: false }) },
-      userId: 'U0READER',
-      slash: '/autopilot',
-      deadline: T0 + 5_000,
-      now: () => T0,
-    };
-    const read = await answerRead(ctx, { name: 'events', page: 1 });
+    const read = await answerRead(readContext(consoleAt(server.url, T0), T0), { name: 'events', page: 1 });
     expect(read.outcome, read.reply.text).toBe('ok');
     const all = JSON.stringify(read.reply.blocks);
     const times = all.match(TIME) ?? [];

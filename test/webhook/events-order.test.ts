@@ -4,53 +4,31 @@
  * reply says it is the platform's order instead of calling it the latest.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createConsoleClient } from '../../src/console/index.js';
-import { clockOf } from '../../src/console/rate-limiter.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
-import { answerRead, type ConsoleReads, type ReadContext } from '../../src/webhook/reads.js';
-import { NO_CONSOLE, testPolicy } from './harness.js';
+import { answerRead, type ConsoleReads } from '../../src/webhook/reads.js';
+import { asText, consoleAt, readContext, TIME } from './events.js';
+import { NO_CONSOLE } from './harness.js';
 
 const T0 = Date.parse('2026-11-22T10:00:00Z');
-const TIME = /\d{4}-\d\d-\d\d \d\d:\d\d:\d\d/g;
-
-function context(console: ConsoleReads): ReadContext {
-  return {
-    console,
-    policy: testPolicy(),
-    status: { readPause: async () => ({ paused: false }) },
-    userId: 'U0READER',
-    slash: '/autopilot',
-    deadline: T0 + 5_000,
-    now: () => T0,
-  };
-}
 
 async function eventsPage(console: ConsoleReads, page: number) {
-  const read = await answerRead(context(console), { name: 'events', page });
+  const read = await answerRead(readContext(console, T0), { name: 'events', page });
   expect(read.outcome).toBe('ok');
   const all = JSON.stringify(read.reply.blocks);
   return { text: read.reply.text, all, times: all.match(TIME) ?? [] };
 }
 
-const asText = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
-
 describe.each(['oldest-first', 'newest-first'] as const)(
   'events when the platform pages %s',
   (eventOrder) => {
     let sandbox: RunningSandbox;
-    let console: ReturnType<typeof createConsoleClient>;
+    let console: ReturnType<typeof consoleAt>;
     let newestFirst: string[];
 
     beforeAll(async () => {
       // 35: the last page of an oldest-first platform is not full, so pages must be cut, not just reversed.
       sandbox = await startSandbox({ seed: 7, now: () => T0, eventCount: 35, eventOrder });
-      console = createConsoleClient({
-        baseUrl: sandbox.url,
-        apiKey: 'sandbox-key',
-        maxRetries: 0,
-        mutationBudget: false,
-        clock: clockOf(() => T0),
-      });
+      console = consoleAt(sandbox.url, T0);
       const all = await console.events.list({ page: 1, limit: 100 });
       newestFirst = all.data
         .map((e) => Number(e.timestamp))

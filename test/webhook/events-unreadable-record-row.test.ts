@@ -5,12 +5,10 @@
  * reads as a rendering fault or misses. It is now one row saying the record was unreadable, in
  * its place. Through the real client and read handler, serving the platform's raw pages.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clockOf, createConsoleClient } from '../../src/console/index.js';
-import { answerRead, type ConsoleReads, type ReadContext } from '../../src/webhook/reads.js';
-import { testPolicy } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { answerRead } from '../../src/webhook/reads.js';
+import { eventsAsWrittenForTests } from '../helpers/events-as-written.js';
+import { consoleAt, readContext } from './events.js';
 
 const T0 = Date.UTC(2026, 10, 22, 10, 0, 0);
 
@@ -24,53 +22,11 @@ const records: unknown[] = Array.from({ length: 14 }, (_, i) => ({
 records[2] = null;
 records[4] = 'garbage';
 
-function eventsServer(): Promise<Server> {
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const page = Number(url.searchParams.get('page') ?? 1);
-    const limit = Number(url.searchParams.get('limit') ?? 10);
-    const data = records.slice((page - 1) * limit, page * limit);
-    const nextPage = page * limit < records.length ? String(page + 1) : null;
-    res.setHeader('content-type', 'application/json');
-    res.end(
-      JSON.stringify({
-        message: 'Events listed successfully',
-        data,
-        pagination: { itemsPerPage: limit, pageNumber: page, totalItems: records.length, nextPage },
-      }),
-    );
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
-
 describe('events listing with an unreadable entry', () => {
-  let server: Server;
-  let reads: ConsoleReads;
-  beforeAll(async () => {
-    server = await eventsServer();
-    reads = createConsoleClient({
-      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-      apiKey: 'k',
-      maxRetries: 0,
-      mutationBudget: false,
-      clock: clockOf(() => T0),
-    }) as unknown as ConsoleReads;
-  });
-  afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
-  });
+  const server = eventsAsWrittenForTests(records, { nextPage: true });
 
   it('shows each as one row saying the record was unreadable, in its place, never a blank row', async () => {
-    const ctx: ReadContext = {
-      console: reads,
-      policy: testPolicy(),
-      status: { readPause: async () => ({ paused: false }) },
-      userId: 'U0READER',
-      slash: '/autopilot',
-      deadline: T0 + 5_000,
-      now: () => T0,
-    };
-    const read = await answerRead(ctx, { name: 'events', page: 1 });
+    const read = await answerRead(readContext(consoleAt(server.url, T0), T0), { name: 'events', page: 1 });
     expect(read.outcome, read.reply.text).toBe('ok');
     const text = (read.reply.blocks ?? [])
       .map((b) => (b as { text?: { text?: string } }).text?.text ?? '')

@@ -3,27 +3,19 @@
  * it used to check only its own held item, so a cancel of the question ("it will not be done")
  * did not stop it after resume. It checks the question's held item too, or the question's end.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { outcomeNow } from '../../src/cli/wait.js';
 import { listHeld } from '../../src/state/held.js';
 import { writePause } from '../../src/state/pause.js';
 import { type ReleaseDeps, releaseHeld } from '../../src/worker/release.js';
-import { type Bench, startBench } from './fixture.js';
+import { benchResetEachTest } from './fixture.js';
 import { askQuestion, chatCommand, clickApprove, releaseDeps } from './questions.js';
 
-let bench: Bench;
+const bench = benchResetEachTest();
 let tick: ReleaseDeps;
 
-beforeAll(async () => {
-  bench = await startBench();
+beforeAll(() => {
   tick = releaseDeps(bench);
-});
-afterAll(async () => {
-  await bench?.close();
-});
-beforeEach(async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
-  await bench.purge();
 });
 
 describe('an asked request whose approved copy is held by a pause', () => {

@@ -4,27 +4,19 @@
  * stay unended (a CI gate on its id timed out though the change was made), and a cancel of it
  * after the click was answered "it will not be done" while the copy went on to make the change.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { outcomeNow } from '../../src/cli/wait.js';
 import { ApiTimeoutError } from '../../src/console/index.js';
 import { listHeld } from '../../src/state/held.js';
 import { type ReleaseDeps, releaseHeld } from '../../src/worker/release.js';
-import { type Bench, startBench } from './fixture.js';
+import { benchResetEachTest } from './fixture.js';
 import { askQuestion, chatCommand, clickApprove, releaseDeps } from './questions.js';
 
-let bench: Bench;
+const bench = benchResetEachTest();
 let tick: ReleaseDeps;
 
-beforeAll(async () => {
-  bench = await startBench();
+beforeAll(() => {
   tick = releaseDeps(bench);
-});
-afterAll(async () => {
-  await bench?.close();
-});
-beforeEach(async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
-  await bench.purge();
 });
 
 /** Approving times out after the request left: it may have reached the platform. */

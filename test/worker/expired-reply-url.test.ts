@@ -4,23 +4,15 @@
  * as a failed Slack post; the channel still hears the outcome. Without `reply.issuedAt` (a
  * producer that does not say when the URL was issued) the URL is tried as before.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { WorkerHandler } from '../../src/worker/worker.js';
-import { type Bench, startBench } from './fixture.js';
+import { benchResetEachTest } from './fixture.js';
 
-let bench: Bench;
+const bench = benchResetEachTest();
 let worker: WorkerHandler;
 
-beforeAll(async () => {
-  bench = await startBench();
+beforeAll(() => {
   worker = bench.worker();
-});
-afterAll(async () => {
-  await bench?.close();
-});
-beforeEach(async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
-  await bench.purge();
 });
 
 const postsTo = (path: string) => bench.slack.posts.filter((p) => p.path === path);

@@ -128,14 +128,18 @@ export async function clickAsApprover(
   return { outcome: requestLines().at(-1)?.outcome, replies };
 }
 
-/** U0ADMIN clicks Deny on the bench's clock (`overrides` wrap the webhook's dependencies); it must be taken. */
-export async function clickDeny(bench: Bench, value: string, overrides: HarnessOptions = {}): Promise<void> {
+/**
+ * U0ADMIN clicks `actionId` on the question `value` (`overrides` wrap the webhook's dependencies);
+ * it must be taken (200): the webhook's line for the click. Clicks of Deny and Approve share it.
+ */
+async function adminClick(bench: Bench, actionId: string, value: string, overrides: HarnessOptions = {}) {
+  // On the bench's clock, never the machine's: a question expires maxDeferHours after it was asked.
   const { app, requestLines } = questionWebhook(bench, {
     now: () => bench.clock.now.getTime(),
     ...overrides,
   });
   const payload = blockActionsPayload({
-    actionId: DENY_ACTION_ID,
+    actionId,
     value,
     userId: 'U0ADMIN',
     responseUrl: bench.slack.url('/actions/T0001/1/click'),
@@ -146,27 +150,19 @@ export async function clickDeny(bench: Bench, value: string, overrides: HarnessO
     }),
   );
   expect(res.status).toBe(200);
-  expect(requestLines().at(-1)?.outcome).toBe('denied');
+  return requestLines().at(-1);
+}
+
+/** U0ADMIN clicks Deny on the bench's clock (`overrides` wrap the webhook's dependencies); it must be taken. */
+export async function clickDeny(bench: Bench, value: string, overrides: HarnessOptions = {}): Promise<void> {
+  expect((await adminClick(bench, DENY_ACTION_ID, value, overrides))?.outcome).toBe('denied');
 }
 
 /** U0ADMIN clicks Approve; the approved copy lands on the bench queue. Its request id. */
 export async function clickApprove(bench: Bench, value: string): Promise<string> {
-  // On the bench's clock, never the machine's: a question expires maxDeferHours after it was asked.
-  const { app, requestLines } = questionWebhook(bench, { now: () => bench.clock.now.getTime() });
-  const payload = blockActionsPayload({
-    actionId: APPROVE_ACTION_ID,
-    value,
-    userId: 'U0ADMIN',
-    responseUrl: bench.slack.url('/actions/T0001/1/click'),
-  });
-  const res = await app.request(
-    signedRequest('/slack/interactions', interactionBody(payload), {
-      timestamp: Math.floor(bench.clock.now.getTime() / 1000),
-    }),
-  );
-  expect(res.status).toBe(200);
-  expect(requestLines().at(-1)?.outcome).toBe('queued');
-  return requestLines().at(-1)?.requestId as string;
+  const line = await adminClick(bench, APPROVE_ACTION_ID, value);
+  expect(line?.outcome).toBe('queued');
+  return line?.requestId as string;
 }
 
 /**

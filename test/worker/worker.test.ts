@@ -1,5 +1,5 @@
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/observability/logger.js';
 import { readAudit } from '../../src/state/audit.js';
 import { listHeld } from '../../src/state/held.js';
@@ -7,21 +7,13 @@ import { writePause } from '../../src/state/pause.js';
 import { writeVeto } from '../../src/state/veto.js';
 import { releaseHeld } from '../../src/worker/release.js';
 import type { WorkerHandler } from '../../src/worker/worker.js';
-import { type Bench, basePolicy, startBench } from './fixture.js';
+import { type Bench, basePolicy, benchResetEachTest } from './fixture.js';
 
-let bench: Bench;
+const bench = benchResetEachTest();
 let worker: WorkerHandler;
 
-beforeAll(async () => {
-  bench = await startBench();
+beforeAll(() => {
   worker = bench.worker();
-});
-afterAll(async () => {
-  await bench?.close();
-});
-beforeEach(async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
-  await bench.purge();
 });
 
 const quiet = createLogger({ service: 'release', sink: () => {} });
