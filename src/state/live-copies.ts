@@ -6,12 +6,13 @@
  * it may come back and run; the give-up takes its own off and reads the others in the same update.
  *
  * One small item per request (`copies#<requestId>`, sk `live`), one attribute per message
- * (`m:<messageId>` = until, epoch ms), each write one UpdateItem. Entries are not taken off when a
- * copy ends the request (its end is a final or a hold, which the give-up reads first): they run out
- * at their `until`, and the item goes with the table's TTL.
+ * (`m:<messageId>` = until, epoch ms), and the mark of a give-up that deferred (`givenUp`), each
+ * write one UpdateItem. Entries are not taken off when a copy ends the request (its end is a final
+ * or a hold, which the give-up reads first): they run out at their `until`, and the item goes with
+ * the table's TTL.
  */
 import { itemKey } from './dynamo.js';
-import { updateItem } from './dynamo-update.js';
+import { updateIf, updateItem } from './dynamo-update.js';
 import { expiresAfterDays, ITEM_FAMILIES, type StateTable } from './table.js';
 
 /** Kept a day past the latest registration: longer than any back-off (SQS caps a visibility at 12 h). */
@@ -38,23 +39,67 @@ export async function registerLiveCopy(
 }
 
 /**
+ * The give-up mark: a copy gave up on its last receive (it took itself off with `givenUp`). The
+ * copy that takes itself off last with the mark there is the last copy standing: it tells the
+ * give-up (src/worker/give-up.ts). Its last failure and whether that attempt may have reached the
+ * platform, for the telling; `by` tells one mark from the next (clearGivenUp).
+ */
+export interface GivenUpMark {
+  by: string;
+  failure: string;
+  mayHaveReached: boolean;
+}
+
+/** What is left once a copy took itself off: the other copies still live, and a give-up mark. */
+export interface LiveCopiesLeft {
+  others: string[];
+  givenUp?: GivenUpMark;
+}
+
+const MARK = 'givenUp';
+
+/**
  * Takes message `messageId` off the request's live copies (it will not come back) and answers the
- * other copies still live at `nowMs` (their message ids), from the same update.
+ * other copies still live at `nowMs` (their message ids) and the give-up mark, from the same update.
+ * A copy that gives up (`givenUp`) marks the item in that update: the mark and its removal are one
+ * write, so of two copies taking themselves off together exactly one sees no other live, and that
+ * one sees the mark of the other (DynamoDB applies the updates one after the other).
  */
 export async function takeOffLiveCopy(
   table: StateTable,
   requestId: string,
   messageId: string,
   nowMs: number,
-): Promise<string[]> {
+  givenUp?: Omit<GivenUpMark, 'by'>,
+): Promise<LiveCopiesLeft> {
+  const mark = givenUp && JSON.stringify({ by: `${messageId}@${nowMs}`, ...givenUp });
   const { Attributes } = await updateItem(table, liveKey(requestId), {
     // An update creates the item when absent: it then goes with the table's TTL too.
-    expression: 'REMOVE #m SET expiresAt = if_not_exists(expiresAt, :expires)',
-    names: { '#m': `${ENTRY_PREFIX}${messageId}` },
-    values: { ':expires': { N: String(expiresAfterDays(new Date(nowMs), KEEP_DAYS)) } },
+    expression: `REMOVE #m SET expiresAt = if_not_exists(expiresAt, :expires)${mark ? ', #g = :mark' : ''}`,
+    names: { '#m': `${ENTRY_PREFIX}${messageId}`, ...(mark ? { '#g': MARK } : {}) },
+    values: {
+      ':expires': { N: String(expiresAfterDays(new Date(nowMs), KEEP_DAYS)) },
+      ...(mark ? { ':mark': { S: mark } } : {}),
+    },
     returnAll: true,
   });
-  return Object.entries(Attributes ?? {})
+  const others = Object.entries(Attributes ?? {})
     .filter(([name, value]) => name.startsWith(ENTRY_PREFIX) && Number(value.N) > nowMs)
     .map(([name]) => name.slice(ENTRY_PREFIX.length));
+  const stored = Attributes?.[MARK]?.S;
+  return stored ? { others, givenUp: JSON.parse(stored) as GivenUpMark } : { others };
+}
+
+/**
+ * Takes the give-up mark off once the last copy standing has settled it (told it, or found the
+ * request ended or held): a later message under the id (a CI retry sent twice) is not taken for a
+ * copy deferred to. Only that same mark: a give-up since then marked anew for copies live now.
+ */
+export async function clearGivenUp(table: StateTable, requestId: string, mark: GivenUpMark): Promise<void> {
+  await updateIf(
+    table,
+    liveKey(requestId),
+    { expression: `REMOVE ${MARK}`, values: { ':mark': { S: JSON.stringify(mark) } } },
+    { expression: `${MARK} = :mark` },
+  );
 }

@@ -12,7 +12,9 @@
  * (src/state/live-copies.ts); on its last receive a copy takes itself off, and when another copy is
  * still live it tells nothing and writes no `dead-lettered` record (the CI gate keeps waiting): that
  * copy comes back and ends the request (done, stale, or its own give-up, told then). Told here too,
- * the request had two different ends. A give-up writes no final, so a later message under the id
+ * the request had two different ends. That copy may itself end on its last receive waiting for
+ * another copy's claim (which tells nothing of its own): the last copy standing tells the give-up
+ * (onLastReceive). A give-up writes no final, so a later message under the id
  * (a CI retry, `autopilot dlq redrive`) is decided afresh. A copy never received (or never failed)
  * before the give-up is not registered: it too is decided afresh, like a CI retry, and may tell a
  * second end after the give-up.
@@ -21,7 +23,13 @@ import { actionTarget, requesterKey } from '../actions/request.js';
 import { isLastReceive, QUEUE_VISIBILITY_SECONDS, receivesOf } from '../queue/redrive.js';
 import { writeAudit } from '../state/audit.js';
 import { unmarkAnswered } from '../state/held-answer.js';
-import { registerLiveCopy, takeOffLiveCopy } from '../state/live-copies.js';
+import {
+  clearGivenUp,
+  type GivenUpMark,
+  type LiveCopiesLeft,
+  registerLiveCopy,
+  takeOffLiveCopy,
+} from '../state/live-copies.js';
 import type { RequestState } from '../state/request-state.js';
 import { readRequestState } from '../state/request-state.js';
 import { scrubSecrets } from '../util/secret-scrub.js';
@@ -52,7 +60,8 @@ const LIVE_MARGIN_MS = 2 * 60_000;
  * Runs the request's own attempt; if it fails before the record's last receive, registers the copy
  * as live until it comes back; if it fails on the last receive, tells that the request was given up
  * (unless another copy is live), then fails the record all the same (the handler reports it and
- * SQS moves it to the DLQ). A failure because another copy handles the request is not one.
+ * SQS moves it to the DLQ). A failure because another copy handles the request is not one (unless
+ * a give-up deferred to this copy and no other is live: onLastReceive).
  */
 export async function tellingIfGivenUp(
   deps: RecordDeps,
@@ -64,16 +73,62 @@ export async function tellingIfGivenUp(
   } catch (error) {
     const otherCopy = error instanceof RetryLater && error.otherCopy;
     if (!isLastReceive(ctx.record, deps.maxReceiveCount)) await registerLive(deps, ctx);
-    else {
-      // Off the list even when it tells nothing: it never comes back.
-      const live = await otherLiveCopies(deps, ctx);
-      if (!otherCopy) {
-        await tellGivenUp(deps, ctx, error, live);
-        await toDeadLetterQueueNow(deps, ctx);
-      }
-    }
+    else await onLastReceive(deps, ctx, error, otherCopy);
     throw error;
   }
+}
+
+/** A last failure as told: its text, and whether it may have reached the platform (unknown: the state says). */
+interface LastFailure {
+  text: string;
+  mayHaveReached?: boolean;
+}
+
+/**
+ * The last copy standing tells. This copy never comes back: it takes itself off the live copies,
+ * and when it gives up it marks that on the same item in the same update. With another copy still
+ * live it tells nothing (that copy ends the request, or is the last standing and tells). Else it
+ * tells the give-up: its own, or, failing only because another copy of the request held what it
+ * waited for (`otherCopy`), the give-up marked by a copy that deferred to it. An `otherCopy` with
+ * no mark stays silent: the copy holding the claim or lease it waited for ends the request and
+ * tells. The update is atomic and DynamoDB applies them one after the other, so of two copies
+ * ending together exactly one sees no other live (and sees the other's mark): told once.
+ */
+async function onLastReceive(
+  deps: RecordDeps,
+  ctx: RecordContext,
+  error: unknown,
+  otherCopy: boolean,
+): Promise<void> {
+  // A RetryLater says whether its call may have reached the platform; another error leaves it to the state.
+  const own: LastFailure | undefined = otherCopy
+    ? undefined
+    : {
+        text: failureText(error),
+        ...(error instanceof RetryLater ? { mayHaveReached: error.mayHaveReached } : {}),
+      };
+  const mark = own && { failure: own.text, mayHaveReached: own.mayHaveReached === true };
+  const left = await otherLiveCopies(deps, ctx, mark);
+  const lastStanding = left.others.length === 0;
+  const deferredTo = lastStanding && otherCopy ? left.givenUp : undefined;
+  const standing =
+    'last receive failed waiting for another copy, which gave up: the last copy standing tells';
+  if (deferredTo) ctx.log.warn(standing, { givenUpBy: deferredTo.by });
+  // The give-up deferred to this copy is told with its failure; a call it did not know reached is left to the state.
+  const told =
+    own ??
+    (deferredTo && {
+      text: deferredTo.failure,
+      ...(deferredTo.mayHaveReached ? { mayHaveReached: true } : {}),
+    });
+  if (!told) return;
+  await tellGivenUp(deps, ctx, told, left.others);
+  await toDeadLetterQueueNow(deps, ctx);
+  // Settled by the last copy standing: a later message under the id is not one deferred to.
+  if (lastStanding && left.givenUp)
+    await clearGivenUp(deps.table, ctx.request.requestId, left.givenUp).catch((clearError: unknown) =>
+      ctx.log.warn('could not take the give-up mark off the live copies', { error: clearError }),
+    );
 }
 
 /**
@@ -99,13 +154,25 @@ async function registerLive(deps: RecordDeps, ctx: RecordContext): Promise<void>
   );
 }
 
-/** Takes this copy off the live ones; the others still live. None known when that fails: it tells. */
-async function otherLiveCopies(deps: RecordDeps, ctx: RecordContext): Promise<string[]> {
+/**
+ * Takes this copy off the live ones (marking its give-up, `mark`); the others still live and the
+ * give-up mark. None known when that fails: a copy giving up tells, one waiting for another does not.
+ */
+async function otherLiveCopies(
+  deps: RecordDeps,
+  ctx: RecordContext,
+  mark: Omit<GivenUpMark, 'by'> | undefined,
+): Promise<LiveCopiesLeft> {
   const { request, record } = ctx;
-  return takeOffLiveCopy(deps.table, request.requestId, record.messageId, deps.clock()).catch(
+  return takeOffLiveCopy(deps.table, request.requestId, record.messageId, deps.clock(), mark).catch(
     (error: unknown) => {
-      ctx.log.warn('could not read the live copies of the request: told as given up', { error });
-      return [];
+      ctx.log.error(
+        mark
+          ? 'could not read the live copies of the request: told as given up'
+          : 'could not read the live copies of the request: a give-up deferred to this copy is not told',
+        { error },
+      );
+      return { others: [] };
     },
   );
 }
@@ -113,7 +180,7 @@ async function otherLiveCopies(deps: RecordDeps, ctx: RecordContext): Promise<st
 async function tellGivenUp(
   deps: RecordDeps,
   ctx: RecordContext,
-  error: unknown,
+  failure: LastFailure,
   liveCopies: string[],
 ): Promise<void> {
   const fields = { receives: receivesOf(ctx.record), maxReceiveCount: deps.maxReceiveCount };
@@ -138,7 +205,7 @@ async function tellGivenUp(
     ctx.log.warn('last receive failed; the give-up defers to the live copy that ends the request', {
       ...fields,
       liveCopies,
-      error,
+      lastFailure: failure.text,
     });
     return;
   }
@@ -146,13 +213,10 @@ async function tellGivenUp(
     request: ctx.request,
     requestId: ctx.request.requestId,
     attempts: receivesOf(ctx.record),
-    lastFailure: failureText(error),
+    lastFailure: failure.text,
     // An unexpected error that left the effect claimed may have come during or after a call; a
     // claim never given back (a copy that crashed mid-call) may have reached it too.
-    mayHaveReached:
-      error instanceof RetryLater
-        ? error.mayHaveReached
-        : state.effect.status !== 'free' || state.effectReached,
+    mayHaveReached: failure.mayHaveReached ?? (state.effect.status !== 'free' || state.effectReached),
   };
   const asked = report.mayHaveReached ? undefined : answeredQuestion(ctx.request);
   if (asked) report.questionReopened = true;
