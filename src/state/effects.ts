@@ -112,7 +112,12 @@ export function claimMayHaveReached(
 /** The request whose claim (or completion) the item is: its owner is `<request id>/<message id>/<uuid>` (src/worker/process-record.ts). */
 export function claimRequestId(Item: Record<string, AttributeValue> | undefined): string | undefined {
   const owner = Item?.owner?.S;
-  return owner === undefined ? undefined : owner.split('/').slice(0, -2).join('/');
+  return owner === undefined ? undefined : ownerRequestId(owner);
+}
+
+/** The request of a claim's `owner` (`<request id>/<message id>/<uuid>`; a request id may hold slashes). */
+export function ownerRequestId(owner: string): string {
+  return owner.split('/').slice(0, -2).join('/');
 }
 
 /**

@@ -11,19 +11,12 @@ import { effectKey, parseActionRequest, requesterKey } from '../actions/request.
 import { type Decision, isDryRun } from '../policy/decide.js';
 import { readFinal, recordFinal } from '../state/audit.js';
 import { consumeCounter, refundCounter } from '../state/counters.js';
-import {
-  claimEffect,
-  completeEffect,
-  releaseEffect,
-  releaseReached,
-  type StoredOutcome,
-} from '../state/effects.js';
+import { completeEffect, releaseEffect, releaseReached, type StoredOutcome } from '../state/effects.js';
 import { stopExecutingHeld } from '../state/held-gates.js';
 import { readRequestState } from '../state/request-state.js';
 import { admit, idTakenRefusal } from './admit.js';
 import { deadLetterRecord } from './dead-letter.js';
-import { putBack } from './defer.js';
-import { RetryLater } from './errors.js';
+import { claim } from './effect-claim.js';
 import { executeAction } from './execute.js';
 import { stoppedSinceRead } from './executing-gate.js';
 import { failedForNow } from './failed-for-now.js';
@@ -32,7 +25,6 @@ import { tellingIfGivenUp } from './give-up.js';
 import { answeredQuestion } from './hold.js';
 import {
   currentDate,
-  lockExpiry,
   notificationsUrl,
   ownerOf,
   type RecordContext,
@@ -272,24 +264,4 @@ async function recordDoneFinal(
 ): Promise<HeldTelling | undefined> {
   const written = await recordFinalClaimed(deps, ctx, stored, true);
   return typeof written === 'boolean' ? undefined : written;
-}
-
-/**
- * Claims the effect for `owner` (the claim, saying whether an earlier call may have reached the platform). An effect completed meanwhile is
- * replayed; one another copy is executing now is retried once that copy's lock would have
- * expired at the latest (by then it has completed, and we replay, or crashed, and we claim).
- */
-async function claim(deps: RecordDeps, ctx: RecordContext, owner: string) {
-  const lockExpiresAt = lockExpiry(deps, ctx.timing);
-  const claimed = await claimEffect(deps.table, ctx.key, { owner, lockExpiresAt, nowMs: deps.clock() });
-  // A call under the former key (before the digest keys) may have reached the platform: as if here.
-  if (claimed.claimed)
-    return {
-      ...claimed,
-      earlierMayHaveReached: claimed.earlierMayHaveReached || ctx.formerClaimReached === true,
-    };
-  if (claimed.state.status === 'completed') return replay(deps, ctx, claimed.state.outcome);
-  const waitSeconds = Math.ceil((claimed.state.lockExpiresAt - deps.clock()) / 1000) + 1;
-  await putBack(deps, ctx, Math.max(1, waitSeconds));
-  throw new RetryLater(`effect ${ctx.key} is being executed by another copy`, { otherCopy: true });
 }

@@ -203,8 +203,9 @@ describe('a request given up after the last receive', () => {
   it('tells nobody when another copy is executing the effect', async () => {
     const worker = bench.worker();
     const phaseId = current('trg_9') ?? '';
+    // A copy of this same request (owner `<request id>/<message id>/<uuid>`): it tells its own end.
     await claimEffect(bench.table, `approve_phase#trg_9#${phaseId}`, {
-      owner: 'another-copy',
+      owner: 'ci-busy/another-copy-message/0e5f6a7b',
       lockExpiresAt: bench.clock.now.getTime() + 60 * 60_000,
       nowMs: bench.clock.now.getTime(),
     });
