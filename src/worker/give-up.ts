@@ -51,10 +51,17 @@ export const GIVEN_UP_RULE = 'retries-exhausted';
 /** A failure is told, not dumped: an unexpected error's message can be long. */
 const MAX_FAILURE_CHARS = 500;
 /**
- * How long past its back-off a copy still counts as live: it is received again a little after its
- * visibility ends (a busy queue, a throttled event source) and then runs up to the worker's timeout.
+ * How long past its back-off a copy still counts as live. A copy comes back when the event source
+ * receives it, not when its visibility ends: behind a backlog (a low maxConcurrency, a throttled
+ * event source) that is minutes later, then it runs up to the worker's timeout, and a run that dies
+ * (a timeout, a crash) comes back only after the queue's visibility timeout. Counted out too soon,
+ * the other copy told "gave up" and the late one then told the real end (the margin was 2 minutes).
+ * Counted too long costs little: the last copy standing tells, and a copy that ended without taking
+ * itself off ended the request (its final or hold is read before any give-up is told) or died on
+ * its last receive (then nobody tells, as for one copy alone: the DLQ alarm sees it). So twice the
+ * queue's visibility timeout: one dead run's return, and as long again behind a backlog.
  */
-const LIVE_MARGIN_MS = 2 * 60_000;
+const LIVE_MARGIN_MS = 2 * QUEUE_VISIBILITY_SECONDS * 1000;
 
 /**
  * Runs the request's own attempt; if it fails before the record's last receive, registers the copy
