@@ -173,12 +173,12 @@ async function otherLiveCopies(
   const { request, record } = ctx;
   return takeOffLiveCopy(deps.table, request.requestId, record.messageId, deps.clock(), mark).catch(
     (error: unknown) => {
-      ctx.log.error(
-        mark
-          ? 'could not read the live copies of the request: told as given up'
-          : 'could not read the live copies of the request: a give-up deferred to this copy is not told',
-        { error },
-      );
+      // Waiting for another copy, this one cannot know whether a give-up deferred to it: an error.
+      if (mark) ctx.log.warn('could not read the live copies of the request: told as given up', { error });
+      else
+        ctx.log.error('could not read the live copies: a give-up deferred to this copy is not told', {
+          error,
+        });
       return { others: [] };
     },
   );
