@@ -5,7 +5,7 @@
  */
 import { ChangeMessageVisibilityCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { isLastReceive, receivesOf } from '../queue/redrive.js';
-import { RetryLater } from './errors.js';
+import { RetryLater, type RetryLaterOptions } from './errors.js';
 import type { RecordContext, RecordDeps } from './record.js';
 
 /** The longest back-off: SQS's longest message delay, a fair bound for a visibility wait too. */
@@ -96,15 +96,17 @@ export async function backOffIfRateLimited(
 /**
  * Another copy or pass is handling the request until `untilMs` (epoch ms, the worker's clock): this
  * copy comes back once that has run out, and did not fail (`otherCopy`: its last receive tells
- * nobody it was given up).
+ * nobody it was given up). A wait on another request's hold is this copy's own failure: the caller
+ * says so with `failure` (no `otherCopy`), and its last receive tells the give-up.
  */
 export async function comeBackAfter(
   deps: RecordDeps,
   ctx: RecordContext,
   untilMs: number,
   why: string,
+  failure: RetryLaterOptions = { otherCopy: true },
 ): Promise<never> {
   const waitSeconds = Math.ceil((untilMs - deps.clock()) / 1000) + 1;
   await putBack(deps, ctx, Math.max(1, waitSeconds));
-  throw new RetryLater(why, { otherCopy: true });
+  throw new RetryLater(why, failure);
 }

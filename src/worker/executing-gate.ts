@@ -7,6 +7,7 @@
 import { readFinal } from '../state/audit.js';
 import { clearStaleEnding, startExecutingHeld, stopExecutingHeld } from '../state/held-gates.js';
 import { comeBackAfter } from './defer.js';
+import type { RetryLaterOptions } from './errors.js';
 import { endCancelled } from './finish.js';
 import type { RecordContext, RecordDeps, RecordResult } from './record.js';
 import { replay } from './replay-end.js';
@@ -14,15 +15,20 @@ import { replay } from './replay-end.js';
 /** How the request ends instead of executing (a function, run once the effect claim went back). */
 type Stop = () => Promise<RecordResult>;
 
-/** A held request stopped since our first read: cancelled first (the race is won on its held item), or ended by another copy. */
+/**
+ * A held request stopped since our first read: cancelled first (the race is won on its held item),
+ * or ended by another copy. `mayHaveReached`: an earlier attempt of this request may have made the
+ * change (told so if the copy gives up waiting on another request's hold: waitFailure).
+ */
 export async function stoppedSinceRead(
   deps: RecordDeps,
   ctx: RecordContext,
   owner: string,
   heldIds: string[],
+  mayHaveReached: boolean,
 ): Promise<Stop | undefined> {
   for (const [i, heldId] of heldIds.entries()) {
-    const stop = await stoppedOn(deps, ctx, owner, heldId);
+    const stop = await stoppedOn(deps, ctx, owner, heldId, mayHaveReached);
     if (!stop) continue;
     // Nothing executes: the marks already made are taken back.
     for (const marked of heldIds.slice(0, i)) await stopExecutingHeld(deps.table, marked, owner);
@@ -37,7 +43,10 @@ async function stoppedOn(
   ctx: RecordContext,
   owner: string,
   heldId: string,
+  mayHaveReached: boolean,
 ): Promise<Stop | undefined> {
+  const failure = waitFailure(ctx, heldId, mayHaveReached);
+  const what = heldId === ctx.request.requestId ? `request ${heldId}` : `question ${heldId}`;
   for (let tries = 0; ; tries++) {
     const gate = await startExecutingHeld(deps.table, heldId, owner, heldId === ctx.request.requestId);
     if (gate.state === 'cancelled') return () => endCancelled(deps, ctx, gate.cancel);
@@ -50,16 +59,17 @@ async function stoppedOn(
     if (final) return () => replay(deps, ctx, final);
     if (gate.state === 'gone') return undefined;
     // A person denied it after this copy decided: it decides again, now, and finds the veto.
-    if (gate.state === 'denied') return () => deniedSinceDecided(deps, ctx);
+    if (gate.state === 'denied') return () => deniedSinceDecided(deps, ctx, what, failure);
     // Marks came and went under three tries: nothing marked, nothing called; it looks again shortly.
     if (gate.state === 'contended') {
-      const why = `request ${ctx.request.requestId} changed under its executing gate`;
-      return () => comeBackAfter(deps, ctx, deps.clock(), why);
+      const why = `${what} changed under its executing gate`;
+      return () => comeBackAfter(deps, ctx, deps.clock(), why, failure);
     }
     // No final under the lease. A live one: its writer is recording the end now; we look again
     // once it has run out. One run out: its writer died before any final; it is taken off (only
     // that same lease) and the gate tried again, once.
-    if (gate.untilMs >= deps.clock() || tries > 0) return () => whileEnding(deps, ctx, gate.untilMs);
+    if (gate.untilMs >= deps.clock() || tries > 0)
+      return () => comeBackAfter(deps, ctx, gate.untilMs, `${what} is being ended by another pass`, failure);
     await clearStaleEnding(deps.table, heldId, gate.untilMs, deps.clock());
   }
 }
@@ -72,17 +82,31 @@ async function endOf(deps: RecordDeps, ctx: RecordContext, heldId: string) {
   );
 }
 
-/** Another pass is recording the request's end: this copy comes back once its lease has run out. */
-function whileEnding(deps: RecordDeps, ctx: RecordContext, untilMs: number): Promise<never> {
-  return comeBackAfter(deps, ctx, untilMs, `request ${ctx.request.requestId} is being ended by another pass`);
+/**
+ * How a copy waiting at `heldId`'s gate fails meanwhile (an ending lease, marks contended). On the
+ * request's own held item, whoever holds it ends this request and tells its people, and while it
+ * is held its give-up tells nothing anyway (give-up.ts): `otherCopy`. The question an Approve
+ * click's copy answers is another request's: whoever holds it (the question's own copy, the tick's
+ * expiry) ends and tells the question, never the clicker, so waiting on it is this copy's own
+ * failure and its last receive tells the clicker it gave up (it ended silently: nobody told them).
+ */
+function waitFailure(ctx: RecordContext, heldId: string, mayHaveReached: boolean): RetryLaterOptions {
+  if (heldId === ctx.request.requestId) return { otherCopy: true };
+  return { mayHaveReached: mayHaveReached || ctx.reached === true };
 }
 
 /** A person's Deny marked the request after this copy decided: it comes back at once and decides again. */
-function deniedSinceDecided(deps: RecordDeps, ctx: RecordContext): Promise<never> {
+function deniedSinceDecided(
+  deps: RecordDeps,
+  ctx: RecordContext,
+  what: string,
+  failure: RetryLaterOptions,
+): Promise<never> {
   return comeBackAfter(
     deps,
     ctx,
     deps.clock(),
-    `request ${ctx.request.requestId} was denied by a person since it was decided`,
+    `${what} was denied by a person since it was decided`,
+    failure,
   );
 }

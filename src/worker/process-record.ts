@@ -166,7 +166,7 @@ async function mutate(deps: RecordDeps, ctx: RecordContext, decision: Decision):
   // items that it is executing, unless one was cancelled first (a cancel then is refused).
   const question = answeredQuestion(request);
   const heldIds = [...(ctx.held ? [request.requestId] : []), ...(question ? [question] : [])];
-  const stopped = await stoppedSinceRead(deps, ctx, owner, heldIds);
+  const stopped = await stoppedSinceRead(deps, ctx, owner, heldIds, claimed.earlierMayHaveReached);
   if (stopped) {
     await giveBack(false);
     return { kind: 'ended', result: await stopped() };
