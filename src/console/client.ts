@@ -88,6 +88,30 @@ export type ConsoleClient = ReturnType<typeof createConsoleClient>;
  *   { deadline: Date.now() + context.getRemainingTimeInMillis() - 1_000 });
  */
 export function createConsoleClient(options: ConsoleClientOptions) {
+  const context = createConsoleContext(options);
+  return {
+    roles: rolesResource(context),
+    dynamicConfigs: dynamicConfigsResource(context),
+    segments: segmentsResource(context),
+    experiments: experimentsResource(context),
+    metricSources: metricSourcesResource(context),
+    metrics: metricsResource(context),
+    events: eventsResource(context),
+    releasePipelineTriggers: releasePipelineTriggersResource(context),
+    teams: teamsResource(context),
+    /** This client's mutation budget (undefined when disabled), e.g. to watch its backlog. */
+    mutationBudget: context.mutationBudget,
+  };
+}
+
+/**
+ * What every resource of a client is built on (the transport, its budget, the page bound), for
+ * a caller that builds only the resources it calls (`eventsResource(context)`): a bundle then
+ * holds only those resources and their schemas (src/wiring/console-for.ts).
+ */
+export function createConsoleContext(
+  options: ConsoleClientOptions,
+): ResourceContext & { mutationBudget: MutationBudget | undefined } {
   const clock = options.clock;
   const limiter = budgetOf(options.mutationBudget, clock);
   const transport = new Transport({
@@ -105,22 +129,10 @@ export function createConsoleClient(options: ConsoleClientOptions) {
     logger: options.logger,
     observe: options.observe,
   });
-  const context: ResourceContext = {
+  return {
     transport,
     maxPages: positive('maxPages', options.maxPages ?? DEFAULT_MAX_PAGES),
     logger: options.logger,
-  };
-  return {
-    roles: rolesResource(context),
-    dynamicConfigs: dynamicConfigsResource(context),
-    segments: segmentsResource(context),
-    experiments: experimentsResource(context),
-    metricSources: metricSourcesResource(context),
-    metrics: metricsResource(context),
-    events: eventsResource(context),
-    releasePipelineTriggers: releasePipelineTriggersResource(context),
-    teams: teamsResource(context),
-    /** This client's mutation budget (undefined when disabled), e.g. to watch its backlog. */
     mutationBudget: limiter,
   };
 }

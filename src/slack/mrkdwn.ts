@@ -7,6 +7,7 @@
  * plant a link.
  */
 import type { ActionRequest } from '../actions/request.js';
+import { once } from '../util/once.js';
 
 /** `&`, `<` or `>`: what `escapeMrkdwn` and `neutralizeMrkdwn` change. */
 const MRKDWN_CONTROL = /[&<>]/;
@@ -35,12 +36,22 @@ export function showInvisible(text: string): string {
   );
 }
 
-/** An emoji (with its skin tone or presentation selector) right before, one right after. */
-const EMOJI_BEFORE = /\p{Extended_Pictographic}[\uFE0F\u{1F3FB}-\u{1F3FF}]?$/u;
-const EMOJI_AFTER = /^\p{Extended_Pictographic}/u;
-/** Scripts whose spelling asks for (non-)joiners between letters: Persian, Urdu, the Indic ones. */
-const JOINING_SCRIPT =
-  /[\p{Script=Arabic}\p{Script=Syriac}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Oriya}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{Script=Sinhala}]/u;
+/**
+ * What `ordinaryJoiner` reads, made on its first call (only text holding a joiner gets there), from
+ * strings rather than literals: V8 checks a regex literal's Unicode property classes when it
+ * compiles the bundle, ~0.6 ms for these three at every cold start of every function, used or not
+ * (bench/REPORT.md, cold start); a string is parsed only when its RegExp is made.
+ */
+const unicodeRegExp = (source: string) => new RegExp(source, 'u');
+const joinerPatterns = once(() => ({
+  /** An emoji (with its skin tone or presentation selector) right before, one right after. */
+  emojiBefore: unicodeRegExp(String.raw`\p{Extended_Pictographic}[\uFE0F\u{1F3FB}-\u{1F3FF}]?$`),
+  emojiAfter: unicodeRegExp(String.raw`^\p{Extended_Pictographic}`),
+  /** Scripts whose spelling asks for (non-)joiners between letters: Persian, Urdu, the Indic ones. */
+  joiningScript: unicodeRegExp(
+    String.raw`[\p{Script=Arabic}\p{Script=Syriac}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Oriya}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{Script=Sinhala}]`,
+  ),
+}));
 
 /**
  * A joiner that ordinary text holds, kept as written: inside an emoji sequence (👩‍💻, 🏳️‍🌈) and
@@ -51,8 +62,9 @@ function ordinaryJoiner(c: string, text: string, at: number): boolean {
   if (c !== '\u200c' && c !== '\u200d') return false;
   const before = text.slice(Math.max(0, at - 4), at);
   const after = text.slice(at + 1, at + 3);
-  if (c === '\u200d' && EMOJI_BEFORE.test(before) && EMOJI_AFTER.test(after)) return true;
-  return JOINING_SCRIPT.test(before.slice(-1)) && JOINING_SCRIPT.test(after.slice(0, 1));
+  const { emojiBefore, emojiAfter, joiningScript } = joinerPatterns();
+  if (c === '\u200d' && emojiBefore.test(before) && emojiAfter.test(after)) return true;
+  return joiningScript.test(before.slice(-1)) && joiningScript.test(after.slice(0, 1));
 }
 
 const LINE_BREAKING = /[\p{Cc}\u2028\u2029]/u;

@@ -13,11 +13,10 @@ import { appendFileSync } from 'node:fs';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { createRequesterSigner, type RequesterSigner } from '../actions/proof.js';
-import { ConfigError, httpUrlEnv, integerEnv, logLevelEnv, optionalEnv, requireEnv } from '../config/env.js';
-import { type ConsoleClient, type ConsoleClientOptions, createConsoleClient } from '../console/index.js';
+import { ConfigError, integerEnv, logLevelEnv, optionalEnv, requireEnv } from '../config/env.js';
 import { clockOf } from '../console/rate-limiter.js';
 import { createLogger, type Logger } from '../observability/logger.js';
-import { consoleApiMetrics, createMetrics, type Metrics } from '../observability/metrics.js';
+import { createMetrics, type Metrics } from '../observability/metrics.js';
 import type { Policy } from '../policy/schema.js';
 import { MAX_RECEIVE_COUNT, MAX_RECEIVE_COUNT_RANGE, MAX_RECEIVE_COUNT_VARIABLE } from '../queue/redrive.js';
 import { secretsApart } from '../secrets/keys-apart.js';
@@ -43,9 +42,12 @@ import type { WebhookDeps } from '../webhook/deps.js';
 import { heldAccess } from '../webhook/held.js';
 import type { WorkerDeps } from '../worker/worker.js';
 import { awsClientConfig, sqsQueueDepth } from './aws-clients.js';
+import { sweeperEvents, webhookConsole, workerConsole } from './console-for.js';
 import { mutationLimitsFromEnv, workerMutationBudget } from './mutation-budget.js';
 import { policyWithDigest } from './policy-file.js';
 import { webhookReplies } from './webhook-replies.js';
+
+export { consoleClientFor } from './console-for.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -176,30 +178,6 @@ function common(role: FunctionRole, env: Env, options: WiringOptions): Common {
   };
 }
 
-/**
- * The Console API client of every function, built here only. Its key comes from the secrets;
- * after a 401 the client asks again and the secret is re-read first (at most once a minute),
- * so a rotated key is used at once. Only the worker mutates; the others read with `consoleReadOnlyApiKey`.
- */
-export function consoleClientFor(
-  role: FunctionRole,
-  env: Env,
-  secrets: SecretsProvider,
-  options: Omit<ConsoleClientOptions, 'baseUrl' | 'apiKey'> = {},
-  metrics?: Metrics,
-): ConsoleClient {
-  return createConsoleClient({
-    baseUrl: httpUrlEnv('CONSOLE_API_BASE_URL', env),
-    apiKey: async ({ afterUnauthorized }) => {
-      if (afterUnauthorized) await secrets.refresh().catch(() => false);
-      const values = await secrets.get();
-      return role === 'worker' ? values.consoleApiKey : values.consoleReadOnlyApiKey || values.consoleApiKey;
-    },
-    ...(metrics ? { observe: consoleApiMetrics(metrics) } : {}),
-    ...options,
-  });
-}
-
 export function webhookDepsFromEnv(env: Env = process.env, options: WiringOptions = {}): WebhookDeps {
   if (!optionalEnv('AUTOPILOT_SECRET_ID', env) && !optionalEnv('SLACK_SIGNING_SECRET', env)) {
     throw new ConfigError(
@@ -213,8 +191,7 @@ export function webhookDepsFromEnv(env: Env = process.env, options: WiringOption
     secrets: c.secrets,
     // The webhook never mutates the Console API (the worker does, within the budget). No client
     // logger: the request's own log line is the only one.
-    console: consoleClientFor(
-      'webhook',
+    console: webhookConsole(
       env,
       c.secrets,
       {
@@ -252,13 +229,7 @@ export function workerDepsFromEnv(env: Env = process.env, options: WiringOptions
   return {
     policy: c.policy,
     policyDigest: c.policyDigest,
-    client: consoleClientFor(
-      'worker',
-      env,
-      c.secrets,
-      { mutationBudget: budget, clock: consoleClock },
-      c.metrics,
-    ),
+    client: workerConsole(env, c.secrets, { mutationBudget: budget, clock: consoleClock }, c.metrics),
     clock,
     sqs: c.sqs,
     table: c.table,
@@ -284,7 +255,7 @@ export function sweeperDepsFromEnv(env: Env = process.env, options: WiringOption
   const c = common('sweeper', env, options);
   return {
     policy: c.policy,
-    events: consoleClientFor('sweeper', env, c.secrets, { clock: clockOf(c.clock) }, c.metrics).events,
+    events: sweeperEvents(env, c.secrets, { clock: clockOf(c.clock) }, c.metrics),
     table: c.table,
     sqs: c.sqs,
     queueUrl: c.queueUrl,

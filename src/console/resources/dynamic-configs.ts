@@ -11,7 +11,7 @@ import {
 } from '../schemas/dynamic-configs.js';
 import { pathParam, type ResourceContext, validate } from './shared.js';
 
-const configEnvelope = once(() => envelope(dynamicConfigSchema()));
+const configEnvelope = /* @__PURE__ */ once(() => envelope(dynamicConfigSchema()));
 
 export function dynamicConfigsResource({ transport }: ResourceContext) {
   return {

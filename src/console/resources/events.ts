@@ -6,7 +6,7 @@ import type { ListParams } from '../schemas/common.js';
 import { type EventRecord, eventRecordSchema } from '../schemas/events.js';
 import { listCall, pageSchema, type ResourceContext } from './shared.js';
 
-const eventPage = once(() => pageSchema(eventRecordSchema()));
+const eventPage = /* @__PURE__ */ once(() => pageSchema(eventRecordSchema()));
 
 export function eventsResource(context: ResourceContext) {
   return {

@@ -17,8 +17,8 @@ import {
 } from '../schemas/metric-sources.js';
 import { pathParam, type ResourceContext, validate } from './shared.js';
 
-const experimentEnvelope = once(() => envelope(experimentSchema()));
-const qualifyingEventEnvelope = once(() => envelope(qualifyingEventSchema()));
+const experimentEnvelope = /* @__PURE__ */ once(() => envelope(experimentSchema()));
+const qualifyingEventEnvelope = /* @__PURE__ */ once(() => envelope(qualifyingEventSchema()));
 
 export function experimentsResource({ transport }: ResourceContext) {
   return {

@@ -6,7 +6,7 @@ import type { ListParams } from '../schemas/common.js';
 import { type MetricSource, metricSourceSchema } from '../schemas/metric-sources.js';
 import { listCall, pageSchema, type ResourceContext } from './shared.js';
 
-const metricSourcePage = once(() => pageSchema(metricSourceSchema()));
+const metricSourcePage = /* @__PURE__ */ once(() => pageSchema(metricSourceSchema()));
 
 export function metricSourcesResource(context: ResourceContext) {
   return {

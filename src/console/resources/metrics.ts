@@ -7,8 +7,8 @@ import { envelope, type ListParams } from '../schemas/common.js';
 import { type Metric, type MetricUpdate, metricSchema, metricUpdateSchema } from '../schemas/metrics.js';
 import { listCall, pageSchema, pathParam, type ResourceContext, rejectedList, validate } from './shared.js';
 
-const metricEnvelope = once(() => envelope(metricSchema()));
-const metricPage = once(() => pageSchema(metricSchema()));
+const metricEnvelope = /* @__PURE__ */ once(() => envelope(metricSchema()));
+const metricPage = /* @__PURE__ */ once(() => pageSchema(metricSchema()));
 
 export function metricsResource(context: ResourceContext) {
   const { transport } = context;

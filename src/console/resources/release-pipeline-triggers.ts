@@ -6,7 +6,7 @@ import { envelope } from '../schemas/common.js';
 import { type ApprovePhase, approvePhaseSchema, type Trigger, triggerSchema } from '../schemas/triggers.js';
 import { pathParam, type ResourceContext, validate } from './shared.js';
 
-const triggerEnvelope = once(() => envelope(triggerSchema()));
+const triggerEnvelope = /* @__PURE__ */ once(() => envelope(triggerSchema()));
 
 export function releasePipelineTriggersResource({ transport }: ResourceContext) {
   return {

@@ -6,7 +6,7 @@ import { envelope } from '../schemas/common.js';
 import { type Role, type RoleUpdate, roleSchema, roleUpdateSchema } from '../schemas/roles.js';
 import { pathParam, type ResourceContext, validate } from './shared.js';
 
-const roleEnvelope = once(() => envelope(roleSchema()));
+const roleEnvelope = /* @__PURE__ */ once(() => envelope(roleSchema()));
 
 export function rolesResource({ transport }: ResourceContext) {
   return {

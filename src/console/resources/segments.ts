@@ -7,8 +7,8 @@ import { envelope, type ListParams } from '../schemas/common.js';
 import { type Segment, segmentSchema } from '../schemas/segments.js';
 import { listCall, pageSchema, pathParam, type ResourceContext } from './shared.js';
 
-const segmentEnvelope = once(() => envelope(segmentSchema()));
-const segmentPage = once(() => pageSchema(segmentSchema()));
+const segmentEnvelope = /* @__PURE__ */ once(() => envelope(segmentSchema()));
+const segmentPage = /* @__PURE__ */ once(() => pageSchema(segmentSchema()));
 
 export function segmentsResource(context: ResourceContext) {
   const { transport } = context;

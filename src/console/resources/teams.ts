@@ -5,7 +5,7 @@ import { envelope } from '../schemas/common.js';
 import { type CreateTeam, createTeamSchema, type Team, teamSchema } from '../schemas/teams.js';
 import { type ResourceContext, validate } from './shared.js';
 
-const teamEnvelope = once(() => envelope(teamSchema()));
+const teamEnvelope = /* @__PURE__ */ once(() => envelope(teamSchema()));
 
 export function teamsResource({ transport }: ResourceContext) {
   return {

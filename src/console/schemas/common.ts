@@ -17,7 +17,7 @@ import * as z from 'zod/mini';
 import { once } from '../../util/once.js';
 
 /** Pagination object of list responses (spec 2.2). */
-export const paginationSchema = once(() =>
+export const paginationSchema = /* @__PURE__ */ once(() =>
   z.looseObject({
     itemsPerPage: z.number().check(z.int()),
     pageNumber: z.number().check(z.int()),
@@ -45,7 +45,7 @@ export function listEnvelope<T extends z.ZodMiniType>(item: T) {
 }
 
 /** Owner object (spec 2.4). Metric responses add `name` and may carry only that. */
-export const ownerSchema = once(() =>
+export const ownerSchema = /* @__PURE__ */ once(() =>
   z.looseObject({
     ownerID: z.nullish(z.string()),
     ownerType: z.nullish(z.string()),
@@ -57,7 +57,7 @@ export const ownerSchema = once(() =>
 export type Owner = z.infer<ReturnType<typeof ownerSchema>>;
 
 /** `page` and `limit` of every list operation (spec 8: defaults 1 and 10). */
-export const listParamsSchema = once(() =>
+export const listParamsSchema = /* @__PURE__ */ once(() =>
   z.strictObject({
     page: z.optional(z.number().check(z.int(), z.gte(1))),
     limit: z.optional(z.number().check(z.int(), z.gte(1))),
@@ -66,7 +66,9 @@ export const listParamsSchema = once(() =>
 export type ListParams = z.infer<ReturnType<typeof listParamsSchema>>;
 
 /** A path parameter: any non-empty string (it is encoded, never trusted). */
-export const pathParamSchema = once(() => z.string().check(z.minLength(1)));
+export const pathParamSchema = /* @__PURE__ */ once(() => z.string().check(z.minLength(1)));
 
 /** `{name, type}` metric references used by teams and experiments. */
-export const metricRefSchema = once(() => z.looseObject({ name: z.string(), type: z.string() }));
+export const metricRefSchema = /* @__PURE__ */ once(() =>
+  z.looseObject({ name: z.string(), type: z.string() }),
+);

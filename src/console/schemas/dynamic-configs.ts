@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { once } from '../../util/once.js';
 import { ownerSchema } from './common.js';
 
-export const conditionSchema = once(() =>
+export const conditionSchema = /* @__PURE__ */ once(() =>
   z.looseObject({
     targetValue: z.nullish(z.array(z.string())),
     operator: z.nullish(z.string()),
@@ -12,9 +12,11 @@ export const conditionSchema = once(() =>
   }),
 );
 
-export const rolloutSchema = once(() => z.looseObject({ time: z.number(), passPercent: z.number() }));
+export const rolloutSchema = /* @__PURE__ */ once(() =>
+  z.looseObject({ time: z.number(), passPercent: z.number() }),
+);
 
-export const variantSchema = once(() =>
+export const variantSchema = /* @__PURE__ */ once(() =>
   z.looseObject({
     name: z.nullish(z.string()),
     passPercentage: z.nullish(z.number()),
@@ -24,7 +26,7 @@ export const variantSchema = once(() =>
   }),
 );
 
-export const configRuleSchema = once(() =>
+export const configRuleSchema = /* @__PURE__ */ once(() =>
   z.looseObject({
     id: z.nullish(z.string()),
     baseID: z.nullish(z.string()),
@@ -40,7 +42,7 @@ export const configRuleSchema = once(() =>
   }),
 );
 
-export const dynamicConfigSchema = once(() =>
+export const dynamicConfigSchema = /* @__PURE__ */ once(() =>
   z.looseObject({
     id: z.string(),
     name: z.nullish(z.string()),
@@ -78,7 +80,7 @@ export type DynamicConfig = z.infer<ReturnType<typeof dynamicConfigSchema>>;
  * Archive body: exactly the two fields the spec shows. Which are required is not shown, so
  * both are always sent (a server that requires them must not see a partial body).
  */
-export const archiveConfigSchema = once(() =>
+export const archiveConfigSchema = /* @__PURE__ */ once(() =>
   z.strictObject({
     forceArchive: z.boolean(),
     archiveReason: z.string(),

@@ -36,7 +36,7 @@ const asObject = (value: unknown): Record<string, unknown> | undefined =>
     : undefined;
 const clientObject = () => z.pipe(z.unknown(), z.transform(asObject));
 
-export const eventRecordSchema = once(() =>
+export const eventRecordSchema = /* @__PURE__ */ once(() =>
   z.pipe(
     // A null or non-object element failed its whole page, on every run of the sweeper.
     z.pipe(

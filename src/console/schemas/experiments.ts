@@ -4,14 +4,14 @@ import { once } from '../../util/once.js';
 import { ownerSchema } from './common.js';
 
 /** The optional (or null: spec 2.13) fields most of these objects are made of, built once and shared by them. */
-const optional = once(() => ({
+const optional = /* @__PURE__ */ once(() => ({
   str: z.nullish(z.string()),
   num: z.nullish(z.number()),
   bool: z.nullish(z.boolean()),
   strings: z.nullish(z.array(z.string())),
 }));
 
-export const experimentGroupSchema = once(() => {
+export const experimentGroupSchema = /* @__PURE__ */ once(() => {
   const { num, str, bool } = optional();
   return z.looseObject({
     name: z.string(),
@@ -24,12 +24,12 @@ export const experimentGroupSchema = once(() => {
   });
 });
 
-export const experimentMetricSchema = once(() => {
+export const experimentMetricSchema = /* @__PURE__ */ once(() => {
   const { str, num } = optional();
   return z.looseObject({ name: z.string(), type: str, hypothesizedValue: num });
 });
 
-export const healthCheckMetadataSchema = once(() => {
+export const healthCheckMetadataSchema = /* @__PURE__ */ once(() => {
   const { str, num, strings } = optional();
   return z.looseObject({
     type: str,
@@ -52,7 +52,7 @@ export const healthCheckMetadataSchema = once(() => {
   });
 });
 
-export const healthCheckSchema = once(() => {
+export const healthCheckSchema = /* @__PURE__ */ once(() => {
   const { str } = optional();
   return z.looseObject({
     name: z.string(),
@@ -61,7 +61,7 @@ export const healthCheckSchema = once(() => {
   });
 });
 
-export const experimentSchema = once(() => {
+export const experimentSchema = /* @__PURE__ */ once(() => {
   const { str, num, bool, strings } = optional();
   return z.looseObject({
     id: z.string(),
@@ -154,7 +154,7 @@ export const experimentSchema = once(() => {
 });
 export type Experiment = z.infer<ReturnType<typeof experimentSchema>>;
 
-export const disableGroupsSchema = once(() =>
+export const disableGroupsSchema = /* @__PURE__ */ once(() =>
   z.strictObject({ group_names: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)) }),
 );
 export type DisableGroups = z.input<ReturnType<typeof disableGroupsSchema>>;

@@ -3,12 +3,14 @@ import * as z from 'zod/mini';
 import { once } from '../../util/once.js';
 import { ownerSchema } from './common.js';
 
-export const idTypeMappingSchema = once(() =>
+export const idTypeMappingSchema = /* @__PURE__ */ once(() =>
   z.looseObject({ serviceUnitID: z.string(), column: z.string() }),
 );
-export const customFieldMappingSchema = once(() => z.looseObject({ key: z.string(), formula: z.string() }));
+export const customFieldMappingSchema = /* @__PURE__ */ once(() =>
+  z.looseObject({ key: z.string(), formula: z.string() }),
+);
 
-export const metricSourceSchema = once(() =>
+export const metricSourceSchema = /* @__PURE__ */ once(() =>
   z.looseObject({
     name: z.string(),
     sql: z.nullish(z.string()),
@@ -35,7 +37,7 @@ export const qualifyingEventSchema = metricSourceSchema;
 export type QualifyingEvent = MetricSource;
 
 /** Create body: a metric source; `name`, `sql`, `timestampColumn`, `idTypeMapping` required. */
-export const createQualifyingEventSchema = once(() =>
+export const createQualifyingEventSchema = /* @__PURE__ */ once(() =>
   z.strictObject({
     name: z.string().check(z.minLength(1)),
     sql: z.string().check(z.minLength(1)),

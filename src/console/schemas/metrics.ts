@@ -5,7 +5,7 @@ import { ownerSchema } from './common.js';
 
 export const METRIC_TYPES = ['sum', 'event_count', 'event_dau', 'event_user', 'event_count_custom', 'funnel'];
 
-export const metricSchema = once(() =>
+export const metricSchema = /* @__PURE__ */ once(() =>
   z.looseObject({
     /** `<metric_name>::<metric_type>` */
     id: z.string(),
@@ -41,7 +41,7 @@ export const metricSchema = once(() =>
 export type Metric = z.infer<ReturnType<typeof metricSchema>>;
 
 /** `{column, values, nullVacuousOverride}`: the spec lists all three as the entry's shape. */
-export const criteriaEntrySchema = once(() =>
+export const criteriaEntrySchema = /* @__PURE__ */ once(() =>
   z.strictObject({
     column: z.string(),
     values: z.array(z.string()),
@@ -50,7 +50,7 @@ export const criteriaEntrySchema = once(() =>
 );
 
 /** Every field of the spec's warehouseNative object; all optional, nothing else accepted. */
-export const warehouseNativeSchema = once(() =>
+export const warehouseNativeSchema = /* @__PURE__ */ once(() =>
   z.strictObject({
     metricSourceName: z.optional(z.string()),
     criteria: z.optional(z.array(criteriaEntrySchema())),
@@ -115,7 +115,7 @@ export const warehouseNativeSchema = once(() =>
 export type WarehouseNative = z.input<ReturnType<typeof warehouseNativeSchema>>;
 
 /** Metric update body: all fields optional, nothing beyond the spec's list. */
-export const metricUpdateSchema = once(() =>
+export const metricUpdateSchema = /* @__PURE__ */ once(() =>
   z.strictObject({
     name: z.optional(z.string()),
     description: z.optional(z.string()),

@@ -36,7 +36,7 @@ export const PERMISSION_KEYS = [
 export type PermissionKey = (typeof PERMISSION_KEYS)[number];
 
 /** Permissions in an update: any subset of the 29 keys, each a boolean; nothing else. */
-export const permissionsUpdateSchema = once(() =>
+export const permissionsUpdateSchema = /* @__PURE__ */ once(() =>
   z.strictObject(
     Object.fromEntries(PERMISSION_KEYS.map((key) => [key, z.optional(z.boolean())])) as Record<
       PermissionKey,
@@ -45,11 +45,13 @@ export const permissionsUpdateSchema = once(() =>
   ),
 );
 
-export const roleUpdateSchema = once(() => z.strictObject({ permissions: permissionsUpdateSchema() }));
+export const roleUpdateSchema = /* @__PURE__ */ once(() =>
+  z.strictObject({ permissions: permissionsUpdateSchema() }),
+);
 export type RoleUpdate = z.input<ReturnType<typeof roleUpdateSchema>>;
 
 /** A role as returned: responses show 25 keys; whatever booleans come back are kept. */
-export const roleSchema = once(() =>
+export const roleSchema = /* @__PURE__ */ once(() =>
   z.looseObject({
     name: z.string(),
     permissions: z.record(z.string(), z.boolean()),

@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import { once } from '../../util/once.js';
 
-export const segmentConditionSchema = once(() =>
+export const segmentConditionSchema = /* @__PURE__ */ once(() =>
   z.looseObject({
     type: z.nullish(z.string()),
     operator: z.nullish(z.string()),
@@ -12,7 +12,7 @@ export const segmentConditionSchema = once(() =>
   }),
 );
 
-export const segmentRulesSchema = once(() =>
+export const segmentRulesSchema = /* @__PURE__ */ once(() =>
   z.looseObject({
     name: z.nullish(z.string()),
     passPercentage: z.nullish(z.number()),
@@ -22,7 +22,7 @@ export const segmentRulesSchema = once(() =>
 );
 
 /** The fields both kinds of segment have: built once and shared by both schemas. */
-const segmentFields = once(() => ({
+const segmentFields = /* @__PURE__ */ once(() => ({
   id: z.string(),
   isEnabled: z.nullish(z.boolean()),
   description: z.nullish(z.string()),
@@ -32,10 +32,10 @@ const segmentFields = once(() => ({
   tags: z.nullish(z.array(z.string())),
 }));
 
-export const idListSegmentSchema = once(() =>
+export const idListSegmentSchema = /* @__PURE__ */ once(() =>
   z.looseObject({ ...segmentFields(), type: z.literal('id_list') }),
 );
-export const ruleBasedSegmentSchema = once(() =>
+export const ruleBasedSegmentSchema = /* @__PURE__ */ once(() =>
   z.looseObject({
     ...segmentFields(),
     type: z.literal('rule_based'),
@@ -43,7 +43,7 @@ export const ruleBasedSegmentSchema = once(() =>
   }),
 );
 
-export const segmentSchema = once(() =>
+export const segmentSchema = /* @__PURE__ */ once(() =>
   z.discriminatedUnion('type', [idListSegmentSchema(), ruleBasedSegmentSchema()]),
 );
 export type Segment = z.infer<ReturnType<typeof segmentSchema>>;

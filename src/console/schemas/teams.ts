@@ -10,7 +10,7 @@ import { metricRefSchema } from './common.js';
 const emailAddress = () =>
   z.string().check(z.regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an e-mail address'));
 
-export const createTeamSchema = once(() => {
+export const createTeamSchema = /* @__PURE__ */ once(() => {
   const metricRefs = z.array(z.strictObject({ name: z.string(), type: z.string() }));
   return z.strictObject({
     name: z.string().check(z.minLength(1)),
@@ -33,7 +33,7 @@ export const createTeamSchema = once(() => {
 });
 export type CreateTeam = z.input<ReturnType<typeof createTeamSchema>>;
 
-export const teamMemberSchema = once(() =>
+export const teamMemberSchema = /* @__PURE__ */ once(() =>
   z.looseObject({
     email: z.nullish(z.string()),
     firstName: z.nullish(z.string()),
@@ -43,7 +43,7 @@ export const teamMemberSchema = once(() =>
 );
 
 /** Response form. The spec gives member objects; admins' response form is not shown. */
-export const teamSchema = once(() =>
+export const teamSchema = /* @__PURE__ */ once(() =>
   z.looseObject({
     name: z.string(),
     members: z.nullish(z.array(teamMemberSchema())),

@@ -3,9 +3,9 @@ import * as z from 'zod/mini';
 import { once } from '../../util/once.js';
 
 /** An optional (or null) string, the type of most trigger fields: built once and shared by both schemas. */
-const optionalString = once(() => z.nullish(z.string()));
+const optionalString = /* @__PURE__ */ once(() => z.nullish(z.string()));
 
-export const triggerActionSchema = once(() => {
+export const triggerActionSchema = /* @__PURE__ */ once(() => {
   const str = optionalString();
   return z.looseObject({
     timeMs: z.number(),
@@ -15,7 +15,7 @@ export const triggerActionSchema = once(() => {
   });
 });
 
-export const triggerSchema = once(() => {
+export const triggerSchema = /* @__PURE__ */ once(() => {
   const str = optionalString();
   return z.looseObject({
     id: z.string(),
@@ -37,5 +37,7 @@ export const triggerSchema = once(() => {
 });
 export type Trigger = z.infer<ReturnType<typeof triggerSchema>>;
 
-export const approvePhaseSchema = once(() => z.strictObject({ phaseID: z.string().check(z.minLength(1)) }));
+export const approvePhaseSchema = /* @__PURE__ */ once(() =>
+  z.strictObject({ phaseID: z.string().check(z.minLength(1)) }),
+);
 export type ApprovePhase = z.input<ReturnType<typeof approvePhaseSchema>>;
