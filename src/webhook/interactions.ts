@@ -204,6 +204,10 @@ async function approve(click: Click): Promise<InteractionResult> {
   const request: ActionRequest = {
     ...original,
     requestedBy: { source: 'slack', id: userId },
+    // The clicker's request, made now (the webhook's receipt of the click, never a Slack field):
+    // maxDeferHours counts from here. Keeping the asked request's time, a click taken just before
+    // the question's expiry ("approved… queued") was denied as expired when its copy ran after it.
+    requestedAt: new Date(now()).toISOString(),
     requestId,
     // The question it answers, by id: the worker ends it with this copy, and a cancel of it stops this copy.
     answers: original.requestId,

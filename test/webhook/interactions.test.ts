@@ -125,6 +125,8 @@ describe('"ask a human" buttons', () => {
     expect(message!.body).toEqual({
       ...asked,
       requestedBy: { source: 'slack', id: 'U0RELEASE' },
+      // The clicker's request, made at the click (maxDeferHours counts from it), not when asked.
+      requestedAt: new Date(CLICKED_AT).toISOString(),
       requestId: 'sweeper-abc123:approved-by:U0RELEASE',
       // The question it answers, by id (the worker ends it with this copy).
       answers: 'sweeper-abc123',
