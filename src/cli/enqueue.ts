@@ -78,6 +78,10 @@ export async function enqueueCommand(args: string[], io: CliIo): Promise<number>
       '--print sends nothing, so there is nothing to --wait for: use one or the other',
       ENQUEUE_USAGE,
     );
+  // A gate that forgot --wait exited 0 as soon as it was queued: its deploy step ran unapproved.
+  const waitOnly = ['timeout', 'table'].find((name) => values[name] !== undefined);
+  if (waitOnly && !values.wait)
+    throw new UsageError(`--${waitOnly} is for --wait: add --wait to gate on the outcome`, ENQUEUE_USAGE);
   // Fails before anything is sent when --wait has no table to read.
   const table = values.wait ? stateTableFor(io, values, ENQUEUE_USAGE) : undefined;
 

@@ -59,8 +59,14 @@ export async function outcomeNow(
 ): Promise<Omit<WaitOutcome, 'exitCode'> & { exitCode?: WaitOutcome['exitCode'] }> {
   const read = await readRequestAudit(table, requestId);
   const { final } = read;
+  // Its own message's dead-lettering, or that of the copy its give-up deferred to (which names it).
   const refused =
-    mine && read.records.find((r) => r.result === 'dead-lettered' && r.messageId === mine.messageId);
+    mine &&
+    read.records.find(
+      (r) =>
+        r.result === 'dead-lettered' &&
+        (r.messageId === mine.messageId || r.endsMessages?.includes(mine.messageId)),
+    );
   if (refused)
     return {
       exitCode: endExit(refused),

@@ -46,6 +46,11 @@ export interface AuditRecord {
   stuckExpired?: boolean;
   /** On an ending (a give-up's dead-lettering): as `FinalOutcome.mayHaveBeenDone`. Absent on records of older versions. */
   mayHaveBeenDone?: boolean;
+  /**
+   * On a give-up's dead-lettering: the messages of other copies whose give-ups deferred to the copy
+   * that wrote it (src/state/live-copies.ts `gaveUp`). It ends them too: their CI gates read it.
+   */
+  endsMessages?: string[];
 }
 
 /** The partition of one request's audit records, final and markers. */
@@ -77,6 +82,7 @@ export async function writeAudit(table: StateTable, record: AuditRecord): Promis
   if (record.stuckExpired) item.stuckExpired = { BOOL: true };
   if (record.mayHaveBeenDone !== undefined) item.mayHaveBeenDone = { BOOL: record.mayHaveBeenDone };
   if (record.policyDigest) item.policyDigest = { S: record.policyDigest };
+  if (record.endsMessages?.length) item.endsMessages = { SS: record.endsMessages };
   if (record.inputs) item.inputs = { S: scrubSecrets(JSON.stringify(record.inputs)) };
   await putItem(table, item);
 }
@@ -104,6 +110,7 @@ export function storedRecord(item: Record<string, AttributeValue>, requestId = '
   if (item.stuckExpired?.BOOL) record.stuckExpired = true;
   if (typeof item.mayHaveBeenDone?.BOOL === 'boolean') record.mayHaveBeenDone = item.mayHaveBeenDone.BOOL;
   if (item.policyDigest?.S) record.policyDigest = item.policyDigest.S;
+  if (item.endsMessages?.SS?.length) record.endsMessages = item.endsMessages.SS;
   if (item.inputs?.S) {
     try {
       record.inputs = JSON.parse(item.inputs.S) as DecisionInputs;

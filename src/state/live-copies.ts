@@ -50,13 +50,21 @@ export interface GivenUpMark {
   mayHaveReached: boolean;
 }
 
-/** What is left once a copy took itself off: the other copies still live, and a give-up mark. */
+/**
+ * What is left once a copy took itself off: the other copies still live, the give-up mark, and the
+ * message ids of every copy that gave up since the mark was last settled (`gaveUp`). The copy that
+ * tells names them on its `dead-lettered` record: a CI gate waits on its own message id, and one
+ * whose give-up deferred ends with the record of the copy it deferred to (src/cli/wait.ts).
+ */
 export interface LiveCopiesLeft {
   others: string[];
   givenUp?: GivenUpMark;
+  gaveUp?: string[];
 }
 
 const MARK = 'givenUp';
+/** A string set: one mark is overwritten by the next give-up, and each deferring copy's gate needs its own id. */
+const GAVE_UP = 'gaveUp';
 
 /**
  * Takes message `messageId` off the request's live copies (it will not come back) and answers the
@@ -75,11 +83,11 @@ export async function takeOffLiveCopy(
   const mark = givenUp && JSON.stringify({ by: `${messageId}@${nowMs}`, ...givenUp });
   const { Attributes } = await updateItem(table, liveKey(requestId), {
     // An update creates the item when absent: it then goes with the table's TTL too.
-    expression: `REMOVE #m SET expiresAt = if_not_exists(expiresAt, :expires)${mark ? ', #g = :mark' : ''}`,
-    names: { '#m': `${ENTRY_PREFIX}${messageId}`, ...(mark ? { '#g': MARK } : {}) },
+    expression: `REMOVE #m SET expiresAt = if_not_exists(expiresAt, :expires)${mark ? ', #g = :mark ADD #u :me' : ''}`,
+    names: { '#m': `${ENTRY_PREFIX}${messageId}`, ...(mark ? { '#g': MARK, '#u': GAVE_UP } : {}) },
     values: {
       ':expires': { N: String(expiresAfterDays(new Date(nowMs), KEEP_DAYS)) },
-      ...(mark ? { ':mark': { S: mark } } : {}),
+      ...(mark ? { ':mark': { S: mark }, ':me': { SS: [messageId] } } : {}),
     },
     returnAll: true,
   });
@@ -87,7 +95,12 @@ export async function takeOffLiveCopy(
     .filter(([name, value]) => name.startsWith(ENTRY_PREFIX) && Number(value.N) > nowMs)
     .map(([name]) => name.slice(ENTRY_PREFIX.length));
   const stored = Attributes?.[MARK]?.S;
-  return stored ? { others, givenUp: JSON.parse(stored) as GivenUpMark } : { others };
+  const gaveUp = Attributes?.[GAVE_UP]?.SS;
+  return {
+    others,
+    ...(stored ? { givenUp: JSON.parse(stored) as GivenUpMark } : {}),
+    ...(gaveUp?.length ? { gaveUp } : {}),
+  };
 }
 
 /**
@@ -99,7 +112,7 @@ export async function clearGivenUp(table: StateTable, requestId: string, mark: G
   await updateIf(
     table,
     liveKey(requestId),
-    { expression: `REMOVE ${MARK}`, values: { ':mark': { S: JSON.stringify(mark) } } },
+    { expression: `REMOVE ${MARK}, ${GAVE_UP}`, values: { ':mark': { S: JSON.stringify(mark) } } },
     { expression: `${MARK} = :mark` },
   );
 }

@@ -28,9 +28,11 @@ export async function claim(deps: RecordDeps, ctx: RecordContext, owner: string)
   // The claim is per change, not per request: another request's claim is no copy of this one, and
   // its holder never tells this request's people. Waiting on it is this request's own failure, so
   // its last receive tells the give-up (as `otherCopy` nobody told: not that request, not this one).
+  // That request is calling for this very change now, so the change may be made: its give-up says
+  // "may have been done" (the CI gate's 5), never "could not" (a 3 read as not done).
   if (ownerRequestId(claimed.state.owner) !== ctx.request.requestId)
     throw new RetryLater(`effect ${ctx.key} is being executed by another request`, {
-      mayHaveReached: ctx.reached === true,
+      mayHaveReached: true,
     });
   throw new RetryLater(`effect ${ctx.key} is being executed by another copy`, { otherCopy: true });
 }

@@ -129,7 +129,7 @@ async function onLastReceive(
       ...(deferredTo.mayHaveReached ? { mayHaveReached: true } : {}),
     });
   if (!told) return;
-  await tellGivenUp(deps, ctx, told, left.others);
+  await tellGivenUp(deps, ctx, told, left);
   await toDeadLetterQueueNow(deps, ctx);
   // Settled by the last copy standing: a later message under the id is not one deferred to.
   if (lastStanding && left.givenUp)
@@ -188,8 +188,9 @@ async function tellGivenUp(
   deps: RecordDeps,
   ctx: RecordContext,
   failure: LastFailure,
-  liveCopies: string[],
+  left: LiveCopiesLeft,
 ): Promise<void> {
+  const liveCopies = left.others;
   const fields = { receives: receivesOf(ctx.record), maxReceiveCount: deps.maxReceiveCount };
   let state: RequestState;
   try {
@@ -240,7 +241,7 @@ async function tellGivenUp(
     reason,
   });
   await Promise.all([
-    audit(deps, ctx, reason, report.mayHaveReached).catch((auditError: unknown) =>
+    audit(deps, ctx, reason, report.mayHaveReached, left.gaveUp).catch((auditError: unknown) =>
       ctx.log.error('could not audit that the request was given up', { error: auditError }),
     ),
     tell(deps, ctx, givenUpMessage(report), true).catch((postError: unknown) =>
@@ -266,8 +267,11 @@ function audit(
   ctx: RecordContext,
   reason: string,
   mayHaveBeenDone: boolean,
+  gaveUp: string[] = [],
 ): Promise<void> {
   const { request } = ctx;
+  // The copies that deferred their give-up to this one end with it: their CI gates wait on their own message.
+  const endsMessages = gaveUp.filter((id) => id !== ctx.record.messageId);
   return writeAudit(deps.table, {
     requestId: request.requestId,
     at: currentDate(deps),
@@ -282,6 +286,7 @@ function audit(
     messageId: ctx.record.messageId,
     // Stored, not left to the reason's words: the CI gate reads it (exit 5, src/cli/wait.ts).
     mayHaveBeenDone,
+    ...(endsMessages.length ? { endsMessages } : {}),
   });
 }
 
