@@ -12,10 +12,10 @@
  */
 import type { SQSEvent } from 'aws-lambda';
 import { expect, it } from 'vitest';
-import { MAX_RECEIVE_COUNT } from '../src/queue/redrive.js';
-import { readAudit } from '../src/state/audit.js';
-import { runGate } from './cli/gate.js';
-import { benchForFile, onReceive } from './worker/fixture.js';
+import { MAX_RECEIVE_COUNT } from '../../src/queue/redrive.js';
+import { readAudit } from '../../src/state/audit.js';
+import { benchForFile, onReceive } from '../worker/fixture.js';
+import { runGate } from './gate.js';
 
 // One attempt per receive: each receive is one refused call.
 const bench = benchForFile({ client: { maxRetries: 0 } });

@@ -6,9 +6,9 @@
  */
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { expect, it } from 'vitest';
-import { runCli } from '../src/cli/run.js';
-import { captureIo } from './helpers/cli-io.js';
-import { emulatorsForFile } from './helpers/emulators.js';
+import { runCli } from '../../src/cli/run.js';
+import { captureIo } from '../helpers/cli-io.js';
+import { emulatorsForFile } from '../helpers/emulators.js';
 
 const { emu } = emulatorsForFile();
 

@@ -10,11 +10,11 @@
  */
 import type { SQSEvent } from 'aws-lambda';
 import { expect, it } from 'vitest';
-import { type ConsoleClient, clockOf, createConsoleClient } from '../src/console/index.js';
-import { MAX_RECEIVE_COUNT } from '../src/queue/redrive.js';
-import { readAudit } from '../src/state/audit.js';
-import { runGate } from './cli/gate.js';
-import { benchForFile, onReceive } from './worker/fixture.js';
+import { type ConsoleClient, clockOf, createConsoleClient } from '../../src/console/index.js';
+import { MAX_RECEIVE_COUNT } from '../../src/queue/redrive.js';
+import { readAudit } from '../../src/state/audit.js';
+import { benchForFile, onReceive } from '../worker/fixture.js';
+import { runGate } from './gate.js';
 
 const bench = benchForFile({ client: { maxRetries: 0 } });
 
