@@ -18,6 +18,7 @@ import { type HeldEntry, heldEntryPages, readHeldRecords } from '../state/held-l
 import { markReleased, unmarkReleased } from '../state/held-release.js';
 import { readPause } from '../state/pause.js';
 import { forEachBounded } from '../util/pool.js';
+import { answerPendingPastExpiry } from './answer-pending.js';
 import { endStuckCancelled, endStuckExpired, type StuckDeps } from './stuck.js';
 
 /** A released copy that never came back (lost, or its worker crashed) is sent again after this long. */
@@ -174,6 +175,9 @@ export async function releaseHeld(
     forEachBounded(records, 5, async (record) => {
       // Read again since the listing: a worker that held it anew, or another tick, decides now.
       if (!isDue(record, pause.paused, now)) return;
+      // Past its expiry, a question answered in time waits for its answer's copy (answer-pending.ts):
+      // sent back now, the worker would deny it as expired, and the copy tell the clicker that denial.
+      if (answerPendingPastExpiry(record, deps.policy, now)) return;
       if (!tick.timeLeft()) {
         notStarted++;
         return;

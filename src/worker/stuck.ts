@@ -15,6 +15,7 @@ import { postToSlack } from '../slack/post.js';
 import { readEffect } from '../state/effects.js';
 import { type HeldRecord, isStuck } from '../state/held.js';
 import type { StateTable } from '../state/table.js';
+import { answerPendingPastExpiry } from './answer-pending.js';
 import { cancelReason } from './cancel.js';
 import { endCancelledNow, endHeldNow, type Telling } from './cancel-now.js';
 import { notificationsUrl } from './record.js';
@@ -141,7 +142,8 @@ function endedHere(
  * A stuck wait past its expiry, ended here as the worker would end it: denied by `maxDeferHours`
  * (a copy still in the DLQ replays that end if redriven). When an attempt for it may have reached
  * the platform (a copy crashed or timed out mid-call), it says the change may have been made.
- * Not while paused: the worker holds even an expired request then (the pause comes first).
+ * Not while paused: the worker holds even an expired request then (the pause comes first). Nor
+ * while a question's answer may still come (answer-pending.ts): its copy ends it.
  */
 export async function endStuckExpired(
   deps: StuckDeps,
@@ -152,7 +154,11 @@ export async function endStuckExpired(
   const { policy } = deps;
   if (!policy || paused) return [];
   const expired = held.filter(
-    (record) => !record.cancel && isStuck(record) && now.getTime() > expiresAt(policy, record.request),
+    (record) =>
+      !record.cancel &&
+      isStuck(record) &&
+      now.getTime() > expiresAt(policy, record.request) &&
+      !answerPendingPastExpiry(record, policy, now),
   );
   const ended: string[] = [];
   for (const record of expired) {
