@@ -20,9 +20,10 @@ import { MAX_DELAY_SECONDS } from './defer.js';
 /**
  * The longest an answer's copy stays alive on the actions queue after the click: each of its
  * receives waits at most a visibility timeout (a failure that set none) or the longest back-off,
- * and after `maxReceiveCount` receives SQS moves it to the DLQ.
+ * and after `maxReceiveCount` receives (the deployed one: a stack may raise it) SQS moves it to the DLQ.
  */
-export const ANSWER_COPY_LIFE_MS = MAX_RECEIVE_COUNT * (QUEUE_VISIBILITY_SECONDS + MAX_DELAY_SECONDS) * 1000;
+export const answerCopyLifeMs = (maxReceiveCount = MAX_RECEIVE_COUNT) =>
+  maxReceiveCount * (QUEUE_VISIBILITY_SECONDS + MAX_DELAY_SECONDS) * 1000;
 
 /**
  * True when `held` is a question past its expiry that an Approve click answered before it, and
@@ -31,10 +32,15 @@ export const ANSWER_COPY_LIFE_MS = MAX_RECEIVE_COUNT * (QUEUE_VISIBILITY_SECONDS
  * copy would be decided. A cancel is never held back by it (the worker ends it as cancelled).
  * Without a policy (no `maxDeferHours` to judge by) nothing is held back.
  */
-export function answerPendingPastExpiry(held: HeldRecord, policy: Policy | undefined, now: Date): boolean {
+export function answerPendingPastExpiry(
+  held: HeldRecord,
+  policy: Policy | undefined,
+  now: Date,
+  maxReceiveCount?: number,
+): boolean {
   if (!policy || held.why !== 'ask' || !held.answeredBy || held.cancel) return false;
   const expiresAt = requestExpiresAt(policy, held.request).getTime();
   const answeredAt = Date.parse(held.answeredAt ?? '');
   if (!(answeredAt <= expiresAt) || now.getTime() <= expiresAt) return false;
-  return now.getTime() < answeredAt + ANSWER_COPY_LIFE_MS;
+  return now.getTime() < answeredAt + answerCopyLifeMs(maxReceiveCount);
 }

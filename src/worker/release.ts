@@ -177,7 +177,7 @@ export async function releaseHeld(
       if (!isDue(record, pause.paused, now)) return;
       // Past its expiry, a question answered in time waits for its answer's copy (answer-pending.ts):
       // sent back now, the worker would deny it as expired, and the copy tell the clicker that denial.
-      if (answerPendingPastExpiry(record, deps.policy, now)) return;
+      if (answerPendingPastExpiry(record, deps.policy, now, deps.maxReceiveCount)) return;
       if (!tick.timeLeft()) {
         notStarted++;
         return;

@@ -31,6 +31,8 @@ export interface StuckDeps {
   policy?: Policy;
   /** A notice not delivered is counted (`SlackPostsFailed`), as the worker's replies are. */
   metrics?: Metrics;
+  /** The actions queue's deployed `maxReceiveCount`: how long an answer's copy may still come. */
+  maxReceiveCount?: number;
 }
 
 /** The requester and the channel, told as the worker tells them; a notice not delivered is counted. */
@@ -158,7 +160,7 @@ export async function endStuckExpired(
       !record.cancel &&
       isStuck(record) &&
       now.getTime() > expiresAt(policy, record.request) &&
-      !answerPendingPastExpiry(record, policy, now),
+      !answerPendingPastExpiry(record, policy, now, deps.maxReceiveCount),
   );
   const ended: string[] = [];
   for (const record of expired) {

@@ -56,10 +56,14 @@ async function approvedJustBeforeExpiry(triggerId: string, asked: string) {
 }
 
 /** The release tick at `at`, and the worker on whatever it sent back: the ids sent back. */
-async function tickAt(at: string): Promise<string[]> {
+async function tickAt(at: string, maxReceiveCount?: number): Promise<string[]> {
   bench.clock.now = new Date(at);
-  // The deployed tick has the worker's policy (maxDeferHours), as here.
-  const tick = { ...releaseDeps(bench), policy: parsePolicy(basePolicy(bench.slack.origin)) };
+  // The deployed tick has the worker's policy (maxDeferHours) and the queue's maxReceiveCount, as here.
+  const tick = {
+    ...releaseDeps(bench),
+    policy: parsePolicy(basePolicy(bench.slack.origin)),
+    ...(maxReceiveCount ? { maxReceiveCount } : {}),
+  };
   const { released } = await releaseHeld(tick, bench.clock.now);
   if (released.length > 0) await bench.run(bench.worker(), await bench.receive());
   return released;
@@ -126,6 +130,18 @@ it('denies the question as expired once its answer’s copy can no longer be ali
     rule: 'maxDeferHours',
   });
   expect((await listHeld(bench.table)).map((h) => h.requestId)).not.toContain('aw-asked-3');
+});
+
+it('waits as long as the deployed maxReceiveCount lets the copy live, not the default', async () => {
+  // A stack that raised the queue's maxReceiveCount to 10: the copy may come back twice as long.
+  await approvedJustBeforeExpiry('trg_aw5', 'aw-asked-5');
+  const defaultLifeMs = MAX_RECEIVE_COUNT * (QUEUE_VISIBILITY_SECONDS + MAX_DELAY_SECONDS) * 1000;
+  const raisedLifeMs = 10 * (QUEUE_VISIBILITY_SECONDS + MAX_DELAY_SECONDS) * 1000;
+  expect(await tickAt(new Date(CLICKED_AT + defaultLifeMs + 60_000).toISOString(), 10)).not.toContain(
+    'aw-asked-5',
+  );
+  expect(await readFinal(bench.table, 'aw-asked-5')).toBeUndefined();
+  expect(await tickAt(new Date(CLICKED_AT + raisedLifeMs + 1000).toISOString(), 10)).toContain('aw-asked-5');
 });
 
 it('does not end a stuck answered question as expired while its answer is on its way', async () => {
