@@ -40,22 +40,20 @@ it("a gate whose give-up deferred to a live copy ends with that copy's give-up (
     1,
   );
 
-  let pauses = 0;
-  const { code, io } = await runGate(bench, {
+  const { code, io, pauses } = await runGate(bench, {
     triggerId: 'trg_5',
     phaseId: phase,
     requestedBy: 'ci:deploy',
     requestId,
-    onPause: async () => {
-      pauses += 1;
-      if (pauses === 1) {
+    onPause: async (pause) => {
+      if (pause === 1) {
         // The gate's own message on its last receive: refused 429, it defers to the live copy.
         const { Records } = await bench.receive();
         const mine: SQSEvent = { Records: Records.filter((r) => r.messageId !== otherId) };
         expect(mine.Records).toHaveLength(1);
         await bench.run(worker, onReceive(mine, MAX_RECEIVE_COUNT));
         expect(bench.logs.some((l) => l.message.includes('defers to the live copy'))).toBe(true);
-      } else if (pauses === 2) {
+      } else if (pause === 2) {
         // The copy deferred to comes back for its last receive, is refused again and gives up: it tells.
         await bench.run(worker, onReceive(other, MAX_RECEIVE_COUNT));
       }

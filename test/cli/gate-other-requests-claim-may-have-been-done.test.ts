@@ -8,65 +8,35 @@
  * Real worker on fauxqs and dynalite, the Console API sandbox; the other request's call is landed
  * with a hook (no sleeping); the gate's clock injected, the worker run at its pauses.
  */
-import type { SQSEvent } from 'aws-lambda';
 import { expect, it } from 'vitest';
-import { type ConsoleClient, clockOf, createConsoleClient } from '../../src/console/index.js';
 import { MAX_RECEIVE_COUNT } from '../../src/queue/redrive.js';
 import { readAudit } from '../../src/state/audit.js';
+import { anotherRequestCalls } from '../worker/copies.js';
 import { benchForFile, onReceive } from '../worker/fixture.js';
 import { runGate } from './gate.js';
 
 const bench = benchForFile({ client: { maxRetries: 0 } });
 
-/** The bench's Console client whose phase approvals first run `before` (while the effect is claimed). */
-function approvingAfter(before: () => Promise<void>): ConsoleClient {
-  const real = createConsoleClient({
-    baseUrl: bench.api.url,
-    apiKey: 'sandbox-key',
-    timeoutMs: 2_000,
-    maxRetries: 0,
-    mutationBudget: false,
-    clock: clockOf(() => bench.clock.now.getTime()),
-  });
-  return {
-    ...real,
-    releasePipelineTriggers: {
-      ...real.releasePipelineTriggers,
-      approve: async (...args: Parameters<typeof real.releasePipelineTriggers.approve>) => {
-        await before();
-        return real.releasePipelineTriggers.approve(...args);
-      },
-    },
-  };
-}
-
 it('a gate given up while another request approves the same phase is not told "refused" (3)', async () => {
   const requestId = 'deploy-78-canary';
   const phase = bench.api.sandbox.state.triggers.get('trg_5')?.currentPhaseID as string;
-  let pauses = 0;
   const { code, io } = await runGate(bench, {
     triggerId: 'trg_5',
     phaseId: phase,
     requestedBy: 'ci:deploy',
     requestId,
-    onPause: async () => {
-      pauses += 1;
-      if (pauses !== 1) return;
+    onPause: async (pause) => {
+      if (pause !== 1) return;
       const mine = await bench.receive();
       expect(mine.Records).toHaveLength(1);
       // Another request for the same phase; while its call holds the claim, the gate's message has its last receive.
-      await bench.send({ triggerId: 'trg_5', phaseId: phase, requestId: 'someone-else-approves' });
-      const received = await bench.receive();
-      const other: SQSEvent = {
-        Records: received.Records.filter((r) => r.body.includes('someone-else-approves')),
-      };
-      expect(other.Records).toHaveLength(1);
-      const worker = bench.worker({
-        client: approvingAfter(async () => {
+      await anotherRequestCalls(
+        bench,
+        { triggerId: 'trg_5', phaseId: phase, requestId: 'someone-else-approves' },
+        async () => {
           await bench.run(bench.worker(), onReceive(mine, MAX_RECEIVE_COUNT));
-        }),
-      });
-      expect((await bench.run(worker, other)).batchItemFailures).toEqual([]);
+        },
+      );
     },
   });
 

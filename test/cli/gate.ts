@@ -28,19 +28,21 @@ export interface GateRequest {
   requestId: string;
   /** The CLI's clock at the start, in ms (the bench's clock by default). */
   start?: number;
-  /** Run at each poll interval, after the CLI's clock moved on by it. */
-  onPause: () => Promise<void>;
+  /** Run at each poll interval, after the CLI's clock moved on by it; `pause` counts them from 1. */
+  onPause: (pause: number) => Promise<void>;
 }
 
-/** The gate's exit code and its captured io. */
+/** The gate's exit code, its captured io and how many pauses it made. */
 export async function runGate(bench: Bench, request: GateRequest) {
   const clock = { now: request.start ?? bench.clock.now.getTime() };
+  let pauses = 0;
   const io = captureIo({
     env: emulatorEnv(bench),
     now: () => new Date(clock.now),
     sleep: async (ms) => {
       clock.now += ms;
-      await request.onPause();
+      pauses += 1;
+      await request.onPause(pauses);
     },
   });
   const args = [
@@ -56,5 +58,5 @@ export async function runGate(bench: Bench, request: GateRequest) {
     [...args, '--request-id', request.requestId, ...where, '--wait', '--timeout', '30s'],
     io.io,
   );
-  return { code, io };
+  return { code, io, pauses };
 }

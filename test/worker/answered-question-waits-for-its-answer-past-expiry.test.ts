@@ -17,39 +17,19 @@ import { parsePolicy } from '../../src/policy/parse.js';
 import { MAX_RECEIVE_COUNT, QUEUE_VISIBILITY_SECONDS } from '../../src/queue/redrive.js';
 import { readFinal } from '../../src/state/audit.js';
 import { heldItemKey, listHeld, MAX_RELEASES } from '../../src/state/held.js';
-import { APPROVE_ACTION_ID } from '../../src/webhook/interactions.js';
 import { MAX_DELAY_SECONDS } from '../../src/worker/defer.js';
 import { releaseHeld } from '../../src/worker/release.js';
-import { blockActionsPayload, interactionBody, signedRequest } from '../helpers/slack-requests.js';
 import { approveThrows, basePolicy, benchResetEachTest, onReceive } from './fixture.js';
-import { askQuestion, questionWebhook, releaseDeps } from './questions.js';
+import { approveAt, askQuestion, releaseDeps } from './questions.js';
 
 const bench = benchResetEachTest(); // each test at 10:00 on the 23rd, the queue empty
 
 const CLICKED_AT = Date.parse('2026-11-26T09:59:00Z'); // the question expires at 10:00 on the 26th
 
-/** U0ADMIN clicks Approve on `value` at 09:59 on the 26th (the webhook's clock), answered at `path`. */
-async function approveAt(value: string, path: string) {
-  const { app, requestLines } = questionWebhook(bench, { now: () => CLICKED_AT });
-  const payload = blockActionsPayload({
-    actionId: APPROVE_ACTION_ID,
-    value,
-    userId: 'U0ADMIN',
-    responseUrl: bench.slack.url(path),
-  });
-  const res = await app.request(
-    signedRequest('/slack/interactions', interactionBody(payload), {
-      timestamp: Math.floor(CLICKED_AT / 1000),
-    }),
-  );
-  expect(res.status).toBe(200);
-  expect(requestLines().at(-1)?.outcome).toBe('queued');
-}
-
 /** Asked at 10:00 on the 23rd, approved by U0ADMIN at 09:59 on the 26th: the click's copy, received (on its way). */
 async function approvedJustBeforeExpiry(triggerId: string, asked: string) {
   const value = await askQuestion(bench, triggerId, asked);
-  await approveAt(value, clickPath(asked));
+  expect(await approveAt(bench, value, CLICKED_AT, clickPath(asked))).toBe('queued');
   const copy = await bench.receive();
   expect(copy.Records).toHaveLength(1);
   return copy;

@@ -9,34 +9,16 @@
 import { expect, it } from 'vitest';
 import { outcomeNow } from '../../src/cli/wait.js';
 import { listHeld } from '../../src/state/held.js';
-import { APPROVE_ACTION_ID } from '../../src/webhook/interactions.js';
-import { blockActionsPayload, interactionBody, signedRequest } from '../helpers/slack-requests.js';
 import { benchResetEachTest } from './fixture.js';
-import { askQuestion, questionWebhook, repliesAt } from './questions.js';
+import { approveAt, askQuestion, repliesAt } from './questions.js';
 
 const bench = benchResetEachTest(); // each test at 10:00 on the 23rd, the queue empty
-
-/** U0ADMIN clicks Approve on `value` at `at` (the webhook's clock), answered at `path`: the click's outcome. */
-async function approveAt(value: string, at: number, path: string) {
-  const { app, requestLines } = questionWebhook(bench, { now: () => at });
-  const payload = blockActionsPayload({
-    actionId: APPROVE_ACTION_ID,
-    value,
-    userId: 'U0ADMIN',
-    responseUrl: bench.slack.url(path),
-  });
-  const res = await app.request(
-    signedRequest('/slack/interactions', interactionBody(payload), { timestamp: Math.floor(at / 1000) }),
-  );
-  expect(res.status).toBe(200);
-  return requestLines().at(-1)?.outcome;
-}
 
 it('carries out an Approve clicked a minute before expiry whose copy runs a minute after it', async () => {
   // Asked at 10:00 on the 23rd; the bench policy's maxDeferHours (72) expires it at 10:00 on the 26th.
   const value = await askQuestion(bench, 'trg_ax1', 'ax-asked-1');
   const path = '/actions/T0001/ax-1/click';
-  expect(await approveAt(value, Date.parse('2026-11-26T09:59:00Z'), path)).toBe('queued');
+  expect(await approveAt(bench, value, Date.parse('2026-11-26T09:59:00Z'), path)).toBe('queued');
   expect(repliesAt(bench, path)).toContain('*approved*');
   const promised = bench.slack.posts.filter((p) => p.path === path).length;
 

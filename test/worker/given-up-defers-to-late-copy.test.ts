@@ -7,23 +7,13 @@
  * the change and told "Done": two ends of one request. The margin is now twice the queue's
  * visibility timeout. Real worker on fauxqs and dynalite, the Console API sandbox, the Slack stand-in.
  */
-import { PurgeQueueCommand } from '@aws-sdk/client-sqs';
-import type { SQSEvent } from 'aws-lambda';
-import { beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { MAX_RECEIVE_COUNT } from '../../src/queue/redrive.js';
 import { readAudit } from '../../src/state/audit.js';
-import { benchForFile, onReceive } from './fixture.js';
+import { copiesBench, twoCopies } from './copies.js';
+import { onReceive } from './fixture.js';
 
-// One attempt per receive: each receive is one refused call.
-const bench = benchForFile({ client: { maxRetries: 0 } });
-
-beforeEach(async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
-  bench.api.sandbox.setFaults({ errorRate: 0, rateLimitRate: 0 });
-  bench.slack.posts.length = 0;
-  await bench.purge();
-  await bench.emulators.sqs.send(new PurgeQueueCommand({ QueueUrl: bench.emulators.dlqUrl }));
-});
+const bench = copiesBench();
 
 const current = (triggerId: string) => bench.api.sandbox.state.triggers.get(triggerId)?.currentPhaseID;
 const postsAbout = (requestId: string) =>
@@ -32,18 +22,7 @@ const postsAbout = (requestId: string) =>
 it('a copy received minutes after its back-off (a backlog) is still deferred to: one end told', async () => {
   const requestId = 'ci-sent-twice-late';
   const phase = current('trg_4');
-  const request = {
-    triggerId: 'trg_4',
-    phaseId: phase,
-    requestId,
-    reply: { slackResponseUrl: bench.slack.url(`/actions/${requestId}`) },
-  };
-  await bench.send(request);
-  await bench.send(request);
-  const { Records } = await bench.receive();
-  expect(Records).toHaveLength(2);
-  const copyA: SQSEvent = { Records: [Records[0]!] };
-  const copyB: SQSEvent = { Records: [Records[1]!] };
+  const [copyA, copyB] = await twoCopies(bench, 'trg_4', requestId);
   const worker = bench.worker();
 
   // B is refused 429 with Retry-After 30 s: put back for about half a minute.

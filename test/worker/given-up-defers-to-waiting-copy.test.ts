@@ -7,49 +7,23 @@
  * no `dead-lettered` record for the CI gate), and the waiting copy's end is the only one told.
  * Real worker on fauxqs and dynalite, the Console API sandbox refusing with 429s, the Slack stand-in.
  */
-import { PurgeQueueCommand } from '@aws-sdk/client-sqs';
-import type { SQSEvent } from 'aws-lambda';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_RECEIVE_COUNT } from '../../src/queue/redrive.js';
 import { readAudit } from '../../src/state/audit.js';
-import { benchForFile, onReceive } from './fixture.js';
+import { copiesBench, twoCopies } from './copies.js';
+import { onReceive } from './fixture.js';
 
-// One attempt per receive: each receive is one refused call.
-const bench = benchForFile({ client: { maxRetries: 0 } });
-
-beforeEach(async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
-  bench.api.sandbox.setFaults({ errorRate: 0, rateLimitRate: 0 });
-  bench.slack.posts.length = 0;
-  await bench.purge();
-  await bench.emulators.sqs.send(new PurgeQueueCommand({ QueueUrl: bench.emulators.dlqUrl }));
-});
+const bench = copiesBench();
 
 const current = (triggerId: string) => bench.api.sandbox.state.triggers.get(triggerId)?.currentPhaseID;
 const postsAbout = (requestId: string) =>
   bench.slack.posts.map((p) => JSON.stringify(p.body)).filter((body) => body.includes(requestId));
 
-/** The request sent twice (a producer retrying SendMessage): its two copies, as two events. */
-async function twoCopies(triggerId: string, requestId: string): Promise<[SQSEvent, SQSEvent]> {
-  const request = {
-    triggerId,
-    phaseId: current(triggerId),
-    requestId,
-    reply: { slackResponseUrl: bench.slack.url(`/actions/${requestId}`) },
-  };
-  await bench.send(request);
-  await bench.send(request);
-  const { Records } = await bench.receive();
-  expect(Records).toHaveLength(2);
-  const [a, b] = Records;
-  return [{ Records: [a!] }, { Records: [b!] }];
-}
-
 describe('a request whose other copy waits in its back-off', () => {
   it('is not told given up by the copy on its last receive: the waiting copy ends it, told once', async () => {
     const worker = bench.worker();
     const phase = current('trg_4');
-    const [copyA, copyB] = await twoCopies('trg_4', 'ci-sent-twice');
+    const [copyA, copyB] = await twoCopies(bench, 'trg_4', 'ci-sent-twice');
     bench.api.sandbox.setFaults({ rateLimitRate: 1, retryAfterSeconds: 30, only: 'mutations' });
 
     // Copy B is refused (429) on its first receive and put back for its back-off.
@@ -76,7 +50,7 @@ describe('a request whose other copy waits in its back-off', () => {
 
   it("is told given up when the other copy's back-off ran out long ago (that copy is gone)", async () => {
     const worker = bench.worker();
-    const [copyA, copyB] = await twoCopies('trg_6', 'ci-sent-twice-gone');
+    const [copyA, copyB] = await twoCopies(bench, 'trg_6', 'ci-sent-twice-gone');
     bench.api.sandbox.setFaults({ rateLimitRate: 1, retryAfterSeconds: 30, only: 'mutations' });
     expect((await bench.run(worker, onReceive(copyB, 1))).batchItemFailures).toHaveLength(1);
 

@@ -9,24 +9,14 @@
  * The other request's call is landed with a hook (no sleeping): while it holds the claim, this
  * request's copy runs. Real worker on fauxqs and dynalite, the Console API sandbox, the Slack stand-in.
  */
-import { PurgeQueueCommand } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
-import { beforeEach, expect, it } from 'vitest';
-import { type ConsoleClient, clockOf, createConsoleClient } from '../../src/console/index.js';
+import { expect, it } from 'vitest';
 import { MAX_RECEIVE_COUNT } from '../../src/queue/redrive.js';
 import { readAudit } from '../../src/state/audit.js';
-import { benchForFile, onReceive } from './fixture.js';
+import { anotherRequestCalls, copiesBench, twoCopies } from './copies.js';
+import { onReceive } from './fixture.js';
 
-// One attempt per receive: each receive is one refused call.
-const bench = benchForFile({ client: { maxRetries: 0 } });
-
-beforeEach(async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
-  bench.api.sandbox.setFaults({ errorRate: 0, rateLimitRate: 0 });
-  bench.slack.posts.length = 0;
-  await bench.purge();
-  await bench.emulators.sqs.send(new PurgeQueueCommand({ QueueUrl: bench.emulators.dlqUrl }));
-});
+const bench = copiesBench();
 
 const current = (triggerId: string) => bench.api.sandbox.state.triggers.get(triggerId)?.currentPhaseID;
 const postsAbout = (requestId: string) =>
@@ -40,47 +30,20 @@ const givenUpTold = (requestId: string) =>
     .map((p) => p.path)
     .sort();
 
-/** The bench's Console client whose phase approvals first run `before` (while the effect is claimed). */
-function approvingAfter(before: () => Promise<void>): ConsoleClient {
-  const real = createConsoleClient({
-    baseUrl: bench.api.url,
-    apiKey: 'sandbox-key',
-    timeoutMs: 2_000,
-    maxRetries: 0,
-    mutationBudget: false,
-    clock: clockOf(() => bench.clock.now.getTime()),
-  });
-  return {
-    ...real,
-    releasePipelineTriggers: {
-      ...real.releasePipelineTriggers,
-      approve: async (...args: Parameters<typeof real.releasePipelineTriggers.approve>) => {
-        await before();
-        return real.releasePipelineTriggers.approve(...args);
-      },
-    },
-  };
-}
-
 /**
  * Another request for the same phase is sent and run; while its call holds the effect claim, this
  * request's `copy` runs on its last receive. Answers that copy's run; the phase has moved.
  */
 async function lastReceiveWhileAnotherRequestCalls(triggerId: string, phaseId: unknown, copy: SQSEvent) {
-  await bench.send({ triggerId, phaseId, requestId: `${triggerId}-other-request` });
   // (The copy's message stays in the queue, its receipt handle valid: no purge here.)
-  const received = await bench.receive();
-  const other: SQSEvent = {
-    Records: received.Records.filter((r) => r.body.includes(`${triggerId}-other-request`)),
-  };
-  expect(other.Records).toHaveLength(1);
   let run: Awaited<ReturnType<typeof bench.run>> | undefined;
-  const worker = bench.worker({
-    client: approvingAfter(async () => {
+  await anotherRequestCalls(
+    bench,
+    { triggerId, phaseId, requestId: `${triggerId}-other-request` },
+    async () => {
       run = await bench.run(bench.worker(), onReceive(copy, MAX_RECEIVE_COUNT));
-    }),
-  });
-  expect((await bench.run(worker, other)).batchItemFailures).toEqual([]);
+    },
+  );
   expect(current(triggerId)).not.toBe(phaseId);
   expect(JSON.stringify(bench.logs)).toContain('is being executed by another');
   return run;
@@ -107,18 +70,7 @@ it('one copy on its last receive waiting for another request calling the same ch
 it('the live copy a give-up deferred to, waiting on another request at its last receive, tells it', async () => {
   const requestId = 'ci-sent-twice-other-request';
   const phaseId = current('trg_8');
-  const request = {
-    triggerId: 'trg_8',
-    phaseId,
-    requestId,
-    reply: { slackResponseUrl: bench.slack.url(`/actions/${requestId}`) },
-  };
-  await bench.send(request);
-  await bench.send(request);
-  const { Records } = await bench.receive();
-  expect(Records).toHaveLength(2);
-  const copyA: SQSEvent = { Records: [Records[0]!] };
-  const copyB: SQSEvent = { Records: [Records[1]!] };
+  const [copyA, copyB] = await twoCopies(bench, 'trg_8', requestId);
   bench.api.sandbox.setFaults({ rateLimitRate: 1, retryAfterSeconds: 30, only: 'mutations' });
   const plain = bench.worker();
 

@@ -11,26 +11,15 @@
  * The interleavings are landed with hooks (no sleeping). Real worker on fauxqs and dynalite, the
  * Console API sandbox refusing with 429s, the Slack stand-in.
  */
-import { ChangeMessageVisibilityCommand, PurgeQueueCommand } from '@aws-sdk/client-sqs';
-import type { SQSEvent } from 'aws-lambda';
-import { beforeEach, expect, it } from 'vitest';
-import { type ConsoleClient, clockOf, createConsoleClient } from '../../src/console/index.js';
+import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
+import { expect, it } from 'vitest';
 import { MAX_RECEIVE_COUNT } from '../../src/queue/redrive.js';
 import { readAudit } from '../../src/state/audit.js';
-import { benchForFile, onReceive } from './fixture.js';
+import { approvingAfter, copiesBench, twoCopies } from './copies.js';
+import { onReceive } from './fixture.js';
 
-// One attempt per receive: each receive is one refused call.
-const bench = benchForFile({ client: { maxRetries: 0 } });
+const bench = copiesBench();
 
-beforeEach(async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
-  bench.api.sandbox.setFaults({ errorRate: 0, rateLimitRate: 0 });
-  bench.slack.posts.length = 0;
-  await bench.purge();
-  await bench.emulators.sqs.send(new PurgeQueueCommand({ QueueUrl: bench.emulators.dlqUrl }));
-});
-
-const current = (triggerId: string) => bench.api.sandbox.state.triggers.get(triggerId)?.currentPhaseID;
 const postsAbout = (requestId: string) =>
   bench.slack.posts.map((p) => JSON.stringify(p.body)).filter((body) => body.includes(requestId));
 
@@ -48,46 +37,13 @@ function signal(): { done: Promise<void>; fire: () => void } {
  * and registered as live), then the clock at their last receive, inside their registrations.
  */
 async function twoCopiesAtTheirLastReceive(triggerId: string, requestId: string) {
-  const request = {
-    triggerId,
-    phaseId: current(triggerId),
-    requestId,
-    reply: { slackResponseUrl: bench.slack.url(`/actions/${requestId}`) },
-  };
-  await bench.send(request);
-  await bench.send(request);
-  const { Records } = await bench.receive();
-  expect(Records).toHaveLength(2);
-  const copyA: SQSEvent = { Records: [Records[0]!] };
-  const copyB: SQSEvent = { Records: [Records[1]!] };
+  const [copyA, copyB] = await twoCopies(bench, triggerId, requestId);
   bench.api.sandbox.setFaults({ rateLimitRate: 1, retryAfterSeconds: 30, only: 'mutations' });
   const plain = bench.worker();
   expect((await bench.run(plain, onReceive(copyB, MAX_RECEIVE_COUNT - 1))).batchItemFailures).toHaveLength(1);
   expect((await bench.run(plain, onReceive(copyA, MAX_RECEIVE_COUNT - 1))).batchItemFailures).toHaveLength(1);
   bench.clock.now = new Date('2026-11-23T10:15:05Z');
   return { copyA, copyB };
-}
-
-/** The bench's Console client whose phase approvals first run `before` (while the effect is claimed). */
-function approvingAfter(before: () => Promise<void>): ConsoleClient {
-  const real = createConsoleClient({
-    baseUrl: bench.api.url,
-    apiKey: 'sandbox-key',
-    timeoutMs: 2_000,
-    maxRetries: 0,
-    mutationBudget: false,
-    clock: clockOf(() => bench.clock.now.getTime()),
-  });
-  return {
-    ...real,
-    releasePipelineTriggers: {
-      ...real.releasePipelineTriggers,
-      approve: async (...args: Parameters<typeof real.releasePipelineTriggers.approve>) => {
-        await before();
-        return real.releasePipelineTriggers.approve(...args);
-      },
-    },
-  };
 }
 
 /**
@@ -127,7 +83,7 @@ it('two copies on their last receive together, the give-up first: the copy defer
   const workerB = bench.worker({ sqs: sqsOfB });
   // A's worker: while its claim is held, B runs and is put back to wait for it; then A's call goes out.
   const workerA = bench.worker({
-    client: approvingAfter(async () => {
+    client: approvingAfter(bench, async () => {
       bRun = bench.run(workerB, onReceive(copyB, MAX_RECEIVE_COUNT));
       await bAtPutBack.done;
     }),
@@ -155,7 +111,7 @@ it('two copies on their last receive together, the waiting copy off first: only 
   // While A holds the claim, B runs to its end: it waits for A's claim, A is still live, no give-up
   // happened yet (no mark): B tells nothing. Then A's call is refused and A, the last, tells.
   const workerA = bench.worker({
-    client: approvingAfter(async () => {
+    client: approvingAfter(bench, async () => {
       bRun = await bench.run(bench.worker(), onReceive(copyB, MAX_RECEIVE_COUNT));
       expect(postsAbout(requestId)).toEqual([]);
     }),

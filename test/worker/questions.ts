@@ -129,24 +129,29 @@ export async function clickAsApprover(
 }
 
 /**
- * U0ADMIN clicks `actionId` on the question `value` (`overrides` wrap the webhook's dependencies);
- * it must be taken (200): the webhook's line for the click. Clicks of Deny and Approve share it.
+ * U0ADMIN clicks `actionId` on the question `value` (`overrides` wrap the webhook's dependencies),
+ * at `at` (the bench's time by default), answered at `path`; it must be taken (200): the webhook's
+ * line for the click. Clicks of Deny and Approve share it.
  */
-async function adminClick(bench: Bench, actionId: string, value: string, overrides: HarnessOptions = {}) {
+async function adminClick(
+  bench: Bench,
+  actionId: string,
+  value: string,
+  options: { overrides?: HarnessOptions; at?: number; path?: string } = {},
+) {
+  const { overrides = {}, at, path = '/actions/T0001/1/click' } = options;
   // On the bench's clock, never the machine's: a question expires maxDeferHours after it was asked.
-  const { app, requestLines } = questionWebhook(bench, {
-    now: () => bench.clock.now.getTime(),
-    ...overrides,
-  });
+  const now = () => at ?? bench.clock.now.getTime();
+  const { app, requestLines } = questionWebhook(bench, { now, ...overrides });
   const payload = blockActionsPayload({
     actionId,
     value,
     userId: 'U0ADMIN',
-    responseUrl: bench.slack.url('/actions/T0001/1/click'),
+    responseUrl: bench.slack.url(path),
   });
   const res = await app.request(
     signedRequest('/slack/interactions', interactionBody(payload), {
-      timestamp: Math.floor(bench.clock.now.getTime() / 1000),
+      timestamp: Math.floor(now() / 1000),
     }),
   );
   expect(res.status).toBe(200);
@@ -155,7 +160,7 @@ async function adminClick(bench: Bench, actionId: string, value: string, overrid
 
 /** U0ADMIN clicks Deny on the bench's clock (`overrides` wrap the webhook's dependencies); it must be taken. */
 export async function clickDeny(bench: Bench, value: string, overrides: HarnessOptions = {}): Promise<void> {
-  expect((await adminClick(bench, DENY_ACTION_ID, value, overrides))?.outcome).toBe('denied');
+  expect((await adminClick(bench, DENY_ACTION_ID, value, { overrides }))?.outcome).toBe('denied');
 }
 
 /** U0ADMIN clicks Approve; the approved copy lands on the bench queue. Its request id. */
@@ -163,6 +168,15 @@ export async function clickApprove(bench: Bench, value: string): Promise<string>
   const line = await adminClick(bench, APPROVE_ACTION_ID, value);
   expect(line?.outcome).toBe('queued');
   return line?.requestId as string;
+}
+
+/**
+ * U0ADMIN clicks Approve on `value` at `at` (the webhook's clock), answered at `path`; it must be
+ * taken (200): its outcome. Unlike clickAt, the webhook has the worker's reply origins, so the
+ * approved copy's own reply reaches `path` too (tests of a click whose copy runs later read it).
+ */
+export async function approveAt(bench: Bench, value: string, at: number, path: string): Promise<unknown> {
+  return (await adminClick(bench, APPROVE_ACTION_ID, value, { at, path }))?.outcome;
 }
 
 /**
