@@ -34,7 +34,7 @@ Options:
                             timeout (never recorded: backed up, or dead-lettered; see autopilot dlq list),
                             5 may have been done (it ended refused, but an attempt whose answer was lost
                             may have made the change: check before deploying or asking again)
-  --timeout <15m>           how long --wait waits (s, m or h; default 15m)
+  --timeout <15m>           how long --wait waits (s, m, h or d; default 15m)
   --table <name>            the state table --wait reads (default STATE_TABLE_NAME; --local: the stack's)
 Environment: ACTIONS_QUEUE_URL, STATE_TABLE_NAME, AWS_ENDPOINT_URL_SQS / _DYNAMODB (emulators), AWS_REGION
 and the usual AWS credentials (--wait also needs dynamodb:GetItem and dynamodb:Query on the table).`;
@@ -71,7 +71,7 @@ export async function enqueueCommand(args: string[], io: CliIo): Promise<number>
 
   const timeoutMs = durationMs((values.timeout as string | undefined) ?? '15m');
   if (timeoutMs === undefined)
-    throw new UsageError(`--timeout must be like 90s, 15m or 2h; got "${values.timeout}"`, ENQUEUE_USAGE);
+    throw new UsageError(`--timeout must be like 90s, 15m, 2h or 1d; got "${values.timeout}"`, ENQUEUE_USAGE);
   // --print sends nothing, so there is no outcome: exiting 0 would pass a gate that never asked.
   if (values.print && values.wait)
     throw new UsageError(

@@ -59,6 +59,6 @@ describe('the bundled CLI', () => {
   it('fails a bad call with exit 2 and a message', () => {
     const bad = cli('enqueue', 'approve', 'trg_1', 'ph_2', '--wait', '--timeout', 'soon');
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toContain('--timeout must be like 90s, 15m or 2h');
+    expect(bad.stderr).toContain('--timeout must be like 90s, 15m, 2h or 1d');
   });
 });
