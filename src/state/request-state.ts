@@ -18,7 +18,7 @@ import {
   effectFromItem,
   effectItemKey,
 } from './effects.js';
-import { type CancelMark, cancelFromItem, heldFromItem, heldItemKey } from './held.js';
+import { type CancelMark, cancelFromItem, type HeldRecord, heldFromItem, heldItemKey } from './held.js';
 import { evictedUpToItemKey, lastSeenFromItem, lastSeenItemKey } from './last-seen.js';
 import { PAUSE_KEY, type PauseState, pauseFromItem } from './pause.js';
 import { READ_UP_TO_KEY, readUpToFromItem } from './sweep-cursor.js';
@@ -34,6 +34,8 @@ export interface RequestState {
   held: boolean;
   /** Whose request is held under the id. */
   heldOwner: RequestOwner | undefined;
+  /** The held record itself (a question's answer mark: src/worker/answer-pending.ts). */
+  heldRecord: HeldRecord | undefined;
   /** Its cancel mark (`/autopilot cancel`), when one was set. */
   cancel: CancelMark | undefined;
   /**
@@ -117,6 +119,7 @@ export async function readRequestState(
     veto: vetoKeys.map((key) => vetoFromItem(found.get(keyId(key)))).find((veto) => veto !== undefined),
     held: heldItem !== undefined,
     heldOwner: heldRecord && requestOwner(heldRecord.request),
+    heldRecord,
     cancel: cancelFromItem(heldItem),
     reached: heldRecord?.reachedAt !== undefined || heldRecord?.executingBy !== undefined,
     effectReached: claimMayHaveReached(effectItem, subject.requestId, nowMs) || formerEffectReached,

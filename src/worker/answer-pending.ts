@@ -6,7 +6,8 @@
  * copy was still on its way (a back-off, a backlog), and the copy then found the question ended and
  * told the clicker that denial for an approval made in time. So past its expiry the tick leaves an
  * answered question held while its answer's copy may be alive, and looks each minute: the copy ends
- * it. A copy given up takes the mark off (the question is open again) and the next look denies it
+ * it. A look the tick sent back before the click that reaches the worker only past the expiry is
+ * held again by the worker (wait.ts `awaitAnswer`), not denied. A copy given up takes the mark off (the question is open again) and the next look denies it
  * as expired, as does the first look once no copy can still be on the queue (one gone silently:
  * its worker died, it sits in the DLQ). A cancel, and a Deny (refused once answered), are as before.
  */

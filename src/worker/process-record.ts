@@ -15,6 +15,7 @@ import { completeEffect, releaseEffect, releaseReached, type StoredOutcome } fro
 import { stopExecutingHeld } from '../state/held-gates.js';
 import { readRequestState } from '../state/request-state.js';
 import { admit, idTakenRefusal } from './admit.js';
+import { answerPendingPastExpiry } from './answer-pending.js';
 import { deadLetterRecord } from './dead-letter.js';
 import { claim } from './effect-claim.js';
 import { executeAction } from './execute.js';
@@ -36,7 +37,7 @@ import {
 } from './record.js';
 import { replay } from './replay-end.js';
 import type { OutcomeResult } from './replies.js';
-import { ask, defer } from './wait.js';
+import { ask, awaitAnswer, defer } from './wait.js';
 
 export type { RecordDeps, RecordResult, RecordTiming };
 
@@ -100,6 +101,15 @@ export async function processRecord(
   // From here a failure is the request's own: on the record's last receive its people are told.
   return tellingIfGivenUp(deps, ctx, async () => {
     const decision = deps.decide(deps.policy, { request, now, pause, veto, lastExposure, eventsReadUpTo });
+    // Expired, but answered in time and that answer's copy may still come: it ends the question
+    // (a look the tick sent back before the click, run past the expiry). No inputs: no policy decided it.
+    const { heldRecord: asked } = state;
+    if (
+      decision.rule === 'maxDeferHours' &&
+      asked &&
+      answerPendingPastExpiry(asked, deps.policy, now, deps.maxReceiveCount)
+    )
+      return awaitAnswer(deps, ctx, asked, decision.dryRun);
     // The Slack response_url is a short-lived capability: kept out of the audit trail.
     const { reply: _reply, ...kept } = request;
     ctx.inputs = {

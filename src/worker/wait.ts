@@ -7,7 +7,7 @@
 import { askedWhere } from '../policy/ask-channel.js';
 import type { Decision } from '../policy/decide.js';
 import { postToSlack } from '../slack/post.js';
-import type { HeldWhy, HoldOutcome } from '../state/held.js';
+import type { HeldRecord, HeldWhy, HoldOutcome } from '../state/held.js';
 import { claimNotice, noticeTold, releaseNotice } from '../state/telling.js';
 import { RetryLater } from './errors.js';
 import { endCancelled, finish, writeAuditFor } from './finish.js';
@@ -72,16 +72,7 @@ export async function ask(deps: RecordDeps, ctx: RecordContext, decision: Decisi
   }
   // Held before it is asked: a click is only taken for a question held open (src/webhook/open-question.ts).
   const reason = `${decision.reason}; waiting for Approve or Deny in the notifications channel`;
-  const now = currentDate(deps);
-  const nextLook = nextLookFor('ask', now, deps.policy, ctx.request, now);
-  const wait = {
-    why: 'ask' as const,
-    decision: { ...decision, reason },
-    nextLook,
-    existing: ctx.held === true,
-    policyDigest: deps.policyDigest,
-  };
-  const stopped = unlessHeld(deps, ctx, await holdFor(deps.table, ctx.request, wait, now), 'ask');
+  const stopped = await holdQuestion(deps, ctx, { ...decision, reason });
   if (stopped) return stopped;
   // Claimed under a lease, posted, then marked asked (as a deferral is told: tell-end.ts): copies
   // of this message never ask twice, and a process dying before the post (a timeout, an
@@ -107,6 +98,45 @@ export async function ask(deps: RecordDeps, ctx: RecordContext, decision: Decisi
     );
   }
   return finish(deps, ctx, { ...base, result: 'asked', reason }, 'asked');
+}
+
+/**
+ * A look at a question that reaches the worker past its expiry (the tick sent it back before, a
+ * back-off or a backlog held it up) while an Approve click taken before the expiry may still have
+ * its copy on the queue (answer-pending.ts): denied as expired here, the copy would pass that
+ * denial on to the person who approved in time. It is held again as a look before the expiry
+ * holds an answered question (asked already: nobody is asked again), and the answer's copy ends it.
+ * Audited without the decision's inputs: no policy decided it (the policy says expired).
+ */
+export async function awaitAnswer(
+  deps: RecordDeps,
+  ctx: RecordContext,
+  held: HeldRecord,
+  dryRun: boolean,
+): Promise<RecordResult> {
+  const decision: Decision = { outcome: 'ask', rule: held.rule, reason: held.reason, dryRun };
+  const stopped = await holdQuestion(deps, ctx, decision);
+  if (stopped) return stopped;
+  const reason = `${held.reason}; approved by ${held.answeredBy} before its expiry: that answer ends it`;
+  return finish(deps, ctx, { rule: held.rule, dryRun, result: 'asked', reason }, 'asked');
+}
+
+/** Holds the question `decision` asks (its reason as held), looked at again at its next look. */
+async function holdQuestion(
+  deps: RecordDeps,
+  ctx: RecordContext,
+  decision: Decision,
+): Promise<RecordResult | undefined> {
+  const now = currentDate(deps);
+  const nextLook = nextLookFor('ask', now, deps.policy, ctx.request, now);
+  const wait = {
+    why: 'ask' as const,
+    decision,
+    nextLook,
+    existing: ctx.held === true,
+    policyDigest: deps.policyDigest,
+  };
+  return unlessHeld(deps, ctx, await holdFor(deps.table, ctx.request, wait, now), 'ask');
 }
 
 /**
