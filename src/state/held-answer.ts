@@ -22,9 +22,13 @@ export async function markAnswered(
   at: Date,
 ): Promise<boolean> {
   // A retry of the same click finds its own mark: no refusal (held-marks.ts: an answer yields to another).
+  // It keeps the first answer's time: the tick and the worker wait past the expiry for a question
+  // answered before it (src/worker/answer-pending.ts), and a repeat of that click past the expiry
+  // (openQuestion lets the same person's through) would otherwise move the answer past it and have
+  // the question denied as expired while the in-time click's copy is on its way.
   return writeMark(table, requestId, {
     mark: 'answered',
-    update: 'SET answeredBy = :by, answeredAt = :at',
+    update: 'SET answeredBy = :by, answeredAt = if_not_exists(answeredAt, :at)',
     values: { ':by': { S: by }, ':at': { S: at.toISOString() } },
     own: { answered: 'answeredBy = :by' },
   });
