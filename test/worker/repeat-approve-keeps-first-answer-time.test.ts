@@ -8,13 +8,13 @@
  * time was told "denied". The first answer's time is the one that counts; a repeat keeps it.
  */
 import { expect, it } from 'vitest';
-import { outcomeNow } from '../src/cli/wait.js';
-import { parsePolicy } from '../src/policy/parse.js';
-import { readFinal } from '../src/state/audit.js';
-import { listHeld } from '../src/state/held.js';
-import { releaseHeld } from '../src/worker/release.js';
-import { basePolicy, benchResetEachTest } from './worker/fixture.js';
-import { approveAt, askQuestion, releaseDeps } from './worker/questions.js';
+import { outcomeNow } from '../../src/cli/wait.js';
+import { parsePolicy } from '../../src/policy/parse.js';
+import { readFinal } from '../../src/state/audit.js';
+import { listHeld } from '../../src/state/held.js';
+import { releaseHeld } from '../../src/worker/release.js';
+import { basePolicy, benchResetEachTest } from './fixture.js';
+import { approveAt, askQuestion, releaseDeps } from './questions.js';
 
 const bench = benchResetEachTest(); // each test at 10:00 on the 23rd, the queue empty
 
