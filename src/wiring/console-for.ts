@@ -58,10 +58,7 @@ export function consoleClientFor(
   return createConsoleClient(consoleOptionsFor(role, env, secrets, options, metrics));
 }
 
-/**
- * The webhook's reads (src/webhook/reads.ts), and the trigger approvals its read-only key is
- * refused (test/security/rotation.test.ts proves that key with them).
- */
+/** The webhook's reads (src/webhook/reads.ts): it never mutates (the worker does, within the budget). */
 export function webhookConsole(env: Env, secrets: SecretsProvider, options: Options, metrics?: Metrics) {
   const context = createConsoleContext(consoleOptionsFor('webhook', env, secrets, options, metrics));
   return {
@@ -69,7 +66,6 @@ export function webhookConsole(env: Env, secrets: SecretsProvider, options: Opti
     segments: segmentsResource(context),
     metrics: metricsResource(context),
     events: eventsResource(context),
-    releasePipelineTriggers: releasePipelineTriggersResource(context),
   };
 }
 

@@ -12,7 +12,12 @@ import { type Emulators, startEmulators } from '../../src/local/emulators.js';
 import { parsePolicy } from '../../src/policy/parse.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import { createWebhookApp } from '../../src/webhook/app.js';
-import { sweeperDepsFromEnv, webhookDepsFromEnv, workerDepsFromEnv } from '../../src/wiring/from-env.js';
+import {
+  consoleClientFor,
+  sweeperDepsFromEnv,
+  webhookDepsFromEnv,
+  workerDepsFromEnv,
+} from '../../src/wiring/from-env.js';
 import { admit } from '../../src/worker/admit.js';
 import { RetryLater } from '../../src/worker/errors.js';
 import { type FakeSecretsManager, startFakeSecretsManager } from '../helpers/secrets-manager.js';
@@ -128,10 +133,9 @@ describe('after a rotation', () => {
     rotate(IDS.webhook, { slackSigningSecret: 'signing-old', consoleReadOnlyApiKey: 'read-only-new' });
     await deps.console.segments.list({ page: 1, limit: 1 });
     expect(sandbox.sandbox.requests.at(-1)?.status).toBe(200);
-    // The key it holds cannot mutate: the platform answers 403 (it never tries; this proves the key).
-    const client = deps.console as unknown as {
-      releasePipelineTriggers: { approve(id: string, body: { phaseID: string }): Promise<unknown> };
-    };
+    // The key it holds cannot mutate: the platform answers 403 (it never tries, and its client has
+    // no mutations; the whole client with the webhook's key and secrets proves the key).
+    const client = consoleClientFor('webhook', { ...env, AUTOPILOT_SECRET_ID: IDS.webhook }, deps.secrets);
     await expect(
       client.releasePipelineTriggers.approve('trg_4', { phaseID: phaseOf('trg_4') }),
     ).rejects.toThrow(/403/);
