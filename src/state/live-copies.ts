@@ -21,6 +21,13 @@ const ENTRY_PREFIX = 'm:';
 
 const liveKey = (requestId: string) => itemKey(`${ITEM_FAMILIES.copies}#${requestId}`, 'live');
 
+/**
+ * A request sent with no id of its producer's is named for its one message (`sqs:<messageId>`): no
+ * other message can be a copy of it (a redrive is another message, so another request). There is
+ * nothing to track: no write on each failed attempt, no read on the last.
+ */
+const oneCopyOnly = (requestId: string, messageId: string) => requestId === `sqs:${messageId}`;
+
 /** Registers message `messageId` of the request as live (it comes back and runs) until `untilMs`. */
 export async function registerLiveCopy(
   table: StateTable,
@@ -28,6 +35,7 @@ export async function registerLiveCopy(
   messageId: string,
   untilMs: number,
 ): Promise<void> {
+  if (oneCopyOnly(requestId, messageId)) return;
   await updateItem(table, liveKey(requestId), {
     expression: 'SET #m = :until, expiresAt = :expires',
     names: { '#m': `${ENTRY_PREFIX}${messageId}` },
@@ -80,6 +88,7 @@ export async function takeOffLiveCopy(
   nowMs: number,
   givenUp?: Omit<GivenUpMark, 'by'>,
 ): Promise<LiveCopiesLeft> {
+  if (oneCopyOnly(requestId, messageId)) return { others: [] };
   const mark = givenUp && JSON.stringify({ by: `${messageId}@${nowMs}`, ...givenUp });
   const { Attributes } = await updateItem(table, liveKey(requestId), {
     // An update creates the item when absent: it then goes with the table's TTL too.
