@@ -27,6 +27,7 @@ import { acquireLease, releaseLease } from '../state/sweep-lease.js';
 import { forgetEvicted, loadWatchSet, type WatchEntry } from '../state/watch.js';
 import { type NewEvent, reading } from './event-walk.js';
 import { planFlush } from './flush-plan.js';
+import { foldIndexForms } from './fold-index.js';
 import { skipLateCopy, withoutFutureTimes } from './late-copy.js';
 import { LATE_UNREAD, readLateExposures } from './late-exposures.js';
 import { channelUrlForRun, createNotices } from './notices.js';
@@ -220,6 +221,13 @@ export function createSweeper(deps: SweeperDeps) {
       input.summary.stale = staleSection(undefined, unread);
       return;
     }
+    // Forms of a watched name recorded by earlier runs (before it was watched) are uses of it too.
+    input.summary.lastSeen.updated += await foldIndexForms(
+      table,
+      input.lastSeen,
+      input.watch.keys(),
+      input.now,
+    );
     // Once both walks' exposures are durable: the worker archives nothing whose exposures it lacks,
     // logged late too (a late walk failing on every run would leave held archives to run blind).
     await writeReadUpTo(table, input.now.getTime(), input.now);
