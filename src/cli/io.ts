@@ -22,8 +22,11 @@ export interface CliIo {
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 
 const NAMED_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-/** Control characters (C0, DEL, C1) and the bidirectional overrides and isolates that reorder a line. */
-const UNPRINTABLE = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu;
+/**
+ * Control characters (C0, DEL, C1), the bidirectional overrides and isolates that reorder a line,
+ * and the Unicode line and paragraph separators, which log viewers (a CI job's web log) break at.
+ */
+const UNPRINTABLE = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
 
 /**
  * A cell's text as it may reach a terminal: cells show fields from outside (a requester id any

@@ -5,7 +5,7 @@
  */
 import type { ApprovePhaseRequest } from '../actions/request.js';
 import { requesterKey } from '../actions/request.js';
-import { matchesAny } from '../util/glob.js';
+import { matchesAny, protectingGlobOf } from '../util/glob.js';
 import type { ApprovalRule, Freeze, Policy } from './schema.js';
 
 /** The first freeze in force at `now` (start inclusive, end exclusive). */
@@ -44,5 +44,5 @@ export function firstMatchingRule(
 
 /** The protect glob a config id matches, if any. */
 export function protectingGlob(policy: Policy, configId: string): string | undefined {
-  return policy.actions.archive_config?.protect.find((glob) => matchesAny([glob], configId));
+  return protectingGlobOf(policy.actions.archive_config?.protect ?? [], configId);
 }

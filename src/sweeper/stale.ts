@@ -14,7 +14,7 @@ import { STALE_SWEEP_ID } from '../policy/stale-sweep.js';
 import { AUDIT_KEEP_DAYS, type FinalOutcome } from '../state/audit.js';
 import { lastSeenOf } from '../state/last-seen.js';
 import type { WatchEntry } from '../state/watch.js';
-import { matchesAny } from '../util/glob.js';
+import { protectingGlobOf } from '../util/glob.js';
 import { shortHash, slug } from './identity.js';
 
 const DAY = 86_400_000;
@@ -245,7 +245,7 @@ export function planStaleSweep(input: StaleInput): StalePlan {
     }
     plan.stale.push(config);
     const entry = input.watch.get(config.configId) as WatchEntry;
-    if (matchesAny(input.protect, config.configId)) {
+    if (protectingGlobOf(input.protect, config.configId) !== undefined) {
       plan.skipped.push({ configId: config.configId, reason: 'protected' });
       continue;
     }

@@ -1,7 +1,7 @@
 /**
  * The secrets this process holds, and one scrubber for every exit (logs, errors, audit records,
  * Slack posts). A secret echoed back by a peer may come in any encoding: raw, JSON `\u`-escaped
- * character by character, with `\/`, percent-encoded, base64. `scrubSecrets` removes each of those
+ * character by character, with `\/`, percent-encoded, base64, hex. `scrubSecrets` removes each of those
  * forms from a text; callers also scrub again after decoding (a parsed JSON string) and at the
  * last step before a line leaves the process, so that a key split across fields and joined by us
  * is caught as well. No dependencies but Slack's pure mrkdwn escape: it is on every handler's path.
@@ -92,6 +92,10 @@ function formsOf(secret: string): string[] {
     Buffer.from(secret, 'utf8').toString('base64').replace(/=+$/, ''),
     Buffer.from(secret, 'utf8').toString('base64url').replace(/=+$/, ''),
     ...base64Middles(secret),
+    // Hex, as a peer names a header's bytes it could not match (a dump, a debug page): each byte is
+    // two digits, so the secret's run is the same wherever it starts in a longer dump.
+    Buffer.from(secret, 'utf8').toString('hex'),
+    Buffer.from(secret, 'utf8').toString('hex').toUpperCase(),
   ]);
   // Longest first, so a form that contains another is replaced whole.
   return [...forms].filter((f) => f.length >= MIN_LENGTH).sort((a, b) => b.length - a.length);

@@ -32,7 +32,10 @@ export async function answerWhy(
   // keeps its old policy's next look and question until it is looked at again.
   const deployed = deps.policyDigest ?? policyDigest(deps.policy);
   const story = storyOf(requestId, read.value.records, read.value.final);
-  const [heading = '', ...lines] = storyLines(story, deployed);
+  const [told = '', ...lines] = storyLines(story, deployed);
+  // The heading names the requester and the target: a CI job's requester id and an event rule's
+  // group names are the sender's free text, so one line, invisible characters shown, like the steps.
+  const heading = oneLine(told);
   // Inside a code block: a backtick from a reason or a platform message could close it, and a
   // line break in one wrote a step of its own under ours (one line each, as the worker posts it).
   const body = fitSteps(lines.map((line) => `${escapeMrkdwn(oneLine(line).trim().replace(/`/g, "'"))}\n`));

@@ -87,6 +87,14 @@ const cases: Case[] = [
     reason: ['protected by "checkout_*"', 'even with force'],
   },
   {
+    // The platform evaluates names whatever their case (the sweeper counts `New_Checkout_Copy` as a
+    // use of `new_checkout_copy`), so a name in another case is the same, protected config.
+    name: 'a protected config is protected whatever the case of its name',
+    request: archiveRequest({ configId: 'Checkout_Banner' }),
+    expected: { outcome: 'deny', rule: 'protect' },
+    reason: ['protected by "checkout_*"'],
+  },
+  {
     name: 'a protected config is denied, not deferred, while paused',
     request: archiveRequest({ configId: 'checkout_banner' }),
     pause: PAUSED,

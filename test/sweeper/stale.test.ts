@@ -87,6 +87,19 @@ describe('the stale sweep plan', () => {
     expect(reasons(plan)).toEqual({ checkout_banner: 'protected', newcomer: 'grace' });
   });
 
+  it('never queues a protected config named in another case (a discovered Checkout_Flow under checkout_*)', () => {
+    const watch = new Map(input().watch);
+    watch.set('Checkout_Flow', {
+      configId: 'Checkout_Flow',
+      watchedSince: T - 100 * DAY,
+      origin: 'discovered',
+    });
+    const plan = planStaleSweep(input({ discover: true }, { watch }));
+    expect(plan.stale.map((s) => s.configId)).toContain('Checkout_Flow');
+    expect(plan.queue.map((r) => r.configId)).not.toContain('Checkout_Flow');
+    expect(reasons(plan).Checkout_Flow).toBe('protected');
+  });
+
   it('builds the archive request from the policy: reason with {days}, force, schedule requester, stable id', () => {
     const plan = planStaleSweep(input({ forceArchive: true, reason: 'idle {days}d' }));
     expect(plan.queue[1]).toEqual({
