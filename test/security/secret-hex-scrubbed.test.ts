@@ -6,13 +6,13 @@
  * trail's reason and the outcome posted to the channel, where `xxd -r -p` gives the key back.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiError, createConsoleClient } from '../src/console/index.js';
-import { createLogger } from '../src/observability/logger.js';
-import { postToSlack } from '../src/slack/post.js';
-import { platformMessage } from '../src/worker/execute.js';
-import { outcomeMessage } from '../src/worker/replies.js';
-import { type ScriptedServer, startScriptedServer } from './console/helpers/scripted-server.js';
-import { type SlackCapture, startSlackCapture } from './helpers/slack-capture.js';
+import { type ApiError, createConsoleClient } from '../../src/console/index.js';
+import { createLogger } from '../../src/observability/logger.js';
+import { postToSlack } from '../../src/slack/post.js';
+import { platformMessage } from '../../src/worker/execute.js';
+import { outcomeMessage } from '../../src/worker/replies.js';
+import { type ScriptedServer, startScriptedServer } from '../console/helpers/scripted-server.js';
+import { type SlackCapture, startSlackCapture } from '../helpers/slack-capture.js';
 
 // Not a real key: made up for this test.
 const KEY = 'ck_test_7Qx9Lm2Rv8Np4Ws6';

@@ -11,10 +11,10 @@
  * `why` reads the audit trail it wrote.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { readRequestAudit } from '../src/state/audit.js';
-import type { WebhookDeps } from '../src/webhook/deps.js';
-import { answerWhy } from '../src/webhook/why.js';
-import { type Bench, startBench } from './worker/fixture.js';
+import { readRequestAudit } from '../../src/state/audit.js';
+import type { WebhookDeps } from '../../src/webhook/deps.js';
+import { answerWhy } from '../../src/webhook/why.js';
+import { type Bench, startBench } from '../worker/fixture.js';
 
 let bench: Bench;
 beforeAll(async () => {

@@ -7,8 +7,8 @@
  * approval of the very change the gate refused (exit 3).
  */
 import { expect, it } from 'vitest';
-import { runGate, workerTakes } from './cli/gate.js';
-import { benchForFile } from './worker/fixture.js';
+import { benchForFile } from '../worker/fixture.js';
+import { runGate, workerTakes } from './gate.js';
 
 const bench = benchForFile();
 

@@ -6,11 +6,11 @@
  * listed `new_checkout_copy`, which was judged unexposed for the whole observation and archived.
  */
 import { describe, expect, it } from 'vitest';
-import { parsePolicy } from '../src/policy/parse.js';
-import { sweeperHandler } from '../src/sweeper/handler.js';
-import type { EventLike } from '../src/sweeper/types.js';
-import { exposure, pageView } from './sweeper/events.js';
-import { DAY, drainQueue, freshState, makeSweeper, NOW, rigForTests, sortedLog } from './sweeper/harness.js';
+import { parsePolicy } from '../../src/policy/parse.js';
+import { sweeperHandler } from '../../src/sweeper/handler.js';
+import type { EventLike } from '../../src/sweeper/types.js';
+import { exposure, pageView } from './events.js';
+import { DAY, drainQueue, freshState, makeSweeper, NOW, rigForTests, sortedLog } from './harness.js';
 
 const HOUR = 3_600_000;
 
