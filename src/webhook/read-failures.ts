@@ -8,6 +8,8 @@ import { DeadlineError } from './errors.js';
 export type ReadOutcome = {
   reply: SlackReply;
   outcome: 'ok' | 'not_found' | 'slow' | 'platform_error' | 'state_unreachable' | 'state_unconfirmed';
+  /** Our state table's failure, for the request line: WebhookStateUnreachable's runbook reads its cause there. */
+  error?: unknown;
 };
 
 export const SLOW_MESSAGE =
@@ -59,6 +61,7 @@ export function describeStateFailure(error: unknown): ReadOutcome {
   return {
     reply: problem('The state table cannot be read right now; please try again.'),
     outcome: 'state_unreachable',
+    error,
   };
 }
 
