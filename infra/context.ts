@@ -261,7 +261,9 @@ export function readSettings(node: Node): AutopilotStackProps {
     throttledPer5Min: integer(node, 'alarmThrottledPer5Min', { min: 1, max: 10_000 }),
     unreachablePer5Min: integer(node, 'alarmUnreachablePer5Min', { min: 1, max: 10_000 }),
     serverErrorsPer5Min: integer(node, 'alarmServerErrorsPer5Min', { min: 1, max: 10_000 }),
-    queueAgeMinutes: integer(node, 'alarmQueueAgeMinutes', { min: 1, max: 5_760 }),
+    // Under the actions queue's retention (4 days, 5760 minutes): SQS deletes a message at that
+    // age, so ActionsQueueBacklog (age greater than the threshold) set there could never fire.
+    queueAgeMinutes: integer(node, 'alarmQueueAgeMinutes', { min: 1, max: 5_759 }),
     sweeperLagPeriods: integer(node, 'alarmSweeperLagPeriods', { min: 1, max: 100 }),
     staleNotJudgedHours: integer(node, 'alarmStaleNotJudgedHours', { min: 1, max: 720 }),
   };

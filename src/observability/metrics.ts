@@ -75,7 +75,7 @@ export const METRIC_CATALOGUE = {
   /**
    * Webhook requests whose read or write of the state table failed (`state_unreachable`) or was
    * not confirmed by the deadline (`state_unconfirmed`): a `pause`/`resume`, a cancel, a denial or an
-   * answer by button, `status`, `held`. Answered 200 with an error, so only this count shows it.
+   * answer by button, `status`, `held`, `why`. Answered 200 with an error, so only this count shows it.
    */
   StateTableUnreachable: { unit: 'Count', dimensions: [] },
   /** Slack requests whose signature the webhook verified (with the secret as read, or re-read). */

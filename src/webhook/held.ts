@@ -87,9 +87,14 @@ export async function answerHeld(
   // It only decorates the page: a count that fails leaves the total out, not the page.
   const counting = deps.held.count?.().catch(() => undefined);
   const reading = Promise.all([deps.held.page(PAGE_SIZE, after), counting]);
+  // The state table's outcomes, which the webhook counts (StateTableUnreachable): a `held` that
+  // fails for everyone (the role's read of the held partition, the table gone) pages an operator.
   const read = await settledOrAnswer(reading, deadline, now, {
-    late: { text: 'The state table is slow to answer; please try again.', outcome: 'timeout' },
-    failed: { text: 'Held requests cannot be read right now; please try again.', outcome: 'read_failed' },
+    late: { text: 'The state table is slow to answer; please try again.', outcome: 'state_unconfirmed' },
+    failed: {
+      text: 'Held requests cannot be read right now; please try again.',
+      outcome: 'state_unreachable',
+    },
   });
   if (!read.ok) return read.answer;
   const [{ rows, next: afterPage }, count] = read.value;

@@ -7,7 +7,9 @@ import { DeadlineError } from './errors.js';
 
 export type ReadOutcome = {
   reply: SlackReply;
-  outcome: 'ok' | 'not_found' | 'slow' | 'platform_error' | 'state_unreachable';
+  outcome: 'ok' | 'not_found' | 'slow' | 'platform_error' | 'state_unreachable' | 'state_unconfirmed';
+  /** Our state table's failure, for the request line: WebhookStateUnreachable's runbook reads its cause there. */
+  error?: unknown;
 };
 
 export const SLOW_MESSAGE =
@@ -48,15 +50,18 @@ function isLate(error: unknown): boolean {
  * `why` tell them.
  */
 export function describeStateFailure(error: unknown): ReadOutcome {
+  // Not `slow` (the platform's, uncounted): the table not answering by the deadline is counted
+  // (StateTableUnreachable), as for every other read and write of it the webhook makes.
   if (isLate(error)) {
     return {
       reply: problem('The state table is slow to answer right now; please try again.'),
-      outcome: 'slow',
+      outcome: 'state_unconfirmed',
     };
   }
   return {
     reply: problem('The state table cannot be read right now; please try again.'),
     outcome: 'state_unreachable',
+    error,
   };
 }
 

@@ -104,7 +104,9 @@ export async function handleSlashCommand(deps: WebhookDeps, ctx: SlashContext): 
         },
         command,
       );
-      return { reply: read.reply, outcome: read.outcome, command: command.name };
+      // The state table's error goes on the request line (logged at warn), as for pause and held.
+      const failed = read.error === undefined ? {} : { error: read.error };
+      return { reply: read.reply, outcome: read.outcome, command: command.name, ...failed };
     }
     case 'why': {
       const why = await answerWhy(deps, command.requestId, deadline, now);

@@ -23,9 +23,17 @@ export async function answerWhy(
 ): Promise<ShortAnswer> {
   if (!deps.audit)
     return { reply: problem('The audit trail cannot be read from here.'), outcome: 'unavailable' };
+  // The audit trail is in the state table: its outcomes are counted (StateTableUnreachable), so a
+  // trail nobody can read (the role's read of audit#*, the table gone) pages an operator.
   const read = await settledOrAnswer(deps.audit.read(requestId), deadline, now, {
-    late: { text: 'The audit trail is slow to answer right now; please try again.', outcome: 'timeout' },
-    failed: { text: 'The audit trail cannot be read right now; please try again.', outcome: 'read_failed' },
+    late: {
+      text: 'The audit trail is slow to answer right now; please try again.',
+      outcome: 'state_unconfirmed',
+    },
+    failed: {
+      text: 'The audit trail cannot be read right now; please try again.',
+      outcome: 'state_unreachable',
+    },
   });
   if (!read.ok) return read.answer;
   // Steps a policy other than the deployed one decided say so: a request held across a redeploy

@@ -214,7 +214,7 @@ describe('context values', () => {
       'context value "nodeRuntime" must be one of nodejs24.x, nodejs22.x, got "nodejs18.x"',
     ],
     ['workerMaxConcurrency=1', 'context value "workerMaxConcurrency" must be from 2 to 1000, got 1'],
-    ['alarmQueueAgeMinutes=0', 'context value "alarmQueueAgeMinutes" must be from 1 to 5760, got 0'],
+    ['alarmQueueAgeMinutes=0', 'context value "alarmQueueAgeMinutes" must be from 1 to 5759, got 0'],
     ['sweepSchedule=0x1E', 'context value "sweepSchedule" must be an integer, got "0x1E"'],
     [
       'existingSecretArn=arn:aws:secretsmanager:eu-west-1:123456789012:secret:x',

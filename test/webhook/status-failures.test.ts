@@ -41,7 +41,7 @@ describe('status when the state table fails', () => {
       context(() => new Promise(() => undefined), 20),
       { name: 'status' },
     );
-    expect(read.outcome).toBe('slow');
+    expect(read.outcome).toBe('state_unconfirmed');
     expect(read.reply.text).toBe('The state table is slow to answer right now; please try again.');
   });
 });
