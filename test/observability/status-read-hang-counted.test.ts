@@ -7,10 +7,10 @@
  * everyone with nothing counted.
  */
 import { describe, expect, it } from 'vitest';
-import { createMetrics } from '../src/observability/metrics.js';
-import { commandBody, signedRequest } from './helpers/slack-requests.js';
-import { emittedMetrics } from './infra/alarm-reading.js';
-import { buildApp } from './webhook/harness.js';
+import { createMetrics } from '../../src/observability/metrics.js';
+import { commandBody, signedRequest } from '../helpers/slack-requests.js';
+import { emittedMetrics } from '../infra/alarm-reading.js';
+import { buildApp } from '../webhook/harness.js';
 
 const T0 = Date.parse('2026-11-22T10:00:00Z');
 

@@ -5,9 +5,9 @@
  * dropped the error, and logged the line at info: on-call found the failing requests and no cause.
  */
 import { describe, expect, it } from 'vitest';
-import { createMetrics } from '../src/observability/metrics.js';
-import { commandBody, signedRequest } from './helpers/slack-requests.js';
-import { buildApp } from './webhook/harness.js';
+import { createMetrics } from '../../src/observability/metrics.js';
+import { commandBody, signedRequest } from '../helpers/slack-requests.js';
+import { buildApp } from '../webhook/harness.js';
 
 const T0 = Date.parse('2026-11-22T10:00:00Z');
 

@@ -12,11 +12,11 @@
  * synthesized stack.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { emulatorsForFile } from './helpers/emulators.js';
-import { commandBody, signedRequest } from './helpers/slack-requests.js';
-import { alarmsOf, emittedMetrics, expectReadsEmitted } from './infra/alarm-reading.js';
-import { synthesize } from './infra/synth.js';
-import { deployedWebhookOn } from './webhook/deployed-webhook.js';
+import { emulatorsForFile } from '../helpers/emulators.js';
+import { commandBody, signedRequest } from '../helpers/slack-requests.js';
+import { alarmsOf, emittedMetrics, expectReadsEmitted } from '../infra/alarm-reading.js';
+import { synthesize } from '../infra/synth.js';
+import { deployedWebhookOn } from '../webhook/deployed-webhook.js';
 
 const NOW = Date.parse('2026-11-22T10:00:00Z');
 const { emu: emulators } = emulatorsForFile();

@@ -5,8 +5,8 @@
  * stuck the worker. Every accepted value must leave the alarm a message age it can see.
  */
 import { afterAll, expect, it } from 'vitest';
-import { alarmsOf } from './infra/alarm-reading.js';
-import { type Synthesized, synthesize } from './infra/synth.js';
+import { alarmsOf } from './alarm-reading.js';
+import { type Synthesized, synthesize } from './synth.js';
 
 const made: Synthesized[] = [];
 afterAll(() => {
