@@ -5,21 +5,15 @@
  * request then came back twice, its story (`/autopilot why`) told two releases, and the second
  * copy's replay told the requester its outcome again. The release tick and the worker, on the emulators.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { readAudit } from '../../src/state/audit.js';
 import { listHeld } from '../../src/state/held.js';
 import { writePause } from '../../src/state/pause.js';
 import { releaseHeld } from '../../src/worker/release.js';
-import { type Bench, startBench } from './fixture.js';
+import { benchForFile } from './fixture.js';
 import { releaseDeps } from './questions.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
+const bench = benchForFile();
 
 it('sends a held request back once when two ticks run at the same moment', async () => {
   bench.clock.now = new Date('2026-11-23T10:00:00Z');
