@@ -10,14 +10,12 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 import { expect, it } from 'vitest';
 import { endHold, holdRequest, listHeld, nextLookText } from '../../src/state/held.js';
 import { releaseHeld } from '../../src/worker/release.js';
-import { benchForFile } from './fixture.js';
+import { benchResetEachTest } from './fixture.js';
 import { releaseDeps } from './questions.js';
 
-const bench = benchForFile();
+const bench = benchResetEachTest();
 
 it('sends a wait back once the queue answers again, after sends that failed during an outage', async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
-  await bench.purge();
   const since = '2026-11-23T10:00:00.000Z';
   const request = {
     version: 1,

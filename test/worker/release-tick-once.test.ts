@@ -10,14 +10,12 @@ import { readAudit } from '../../src/state/audit.js';
 import { listHeld } from '../../src/state/held.js';
 import { writePause } from '../../src/state/pause.js';
 import { releaseHeld } from '../../src/worker/release.js';
-import { benchForFile } from './fixture.js';
+import { benchResetEachTest } from './fixture.js';
 import { releaseDeps } from './questions.js';
 
-const bench = benchForFile();
+const bench = benchResetEachTest();
 
 it('sends a held request back once when two ticks run at the same moment', async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
-  await bench.purge();
   await writePause(bench.table, { paused: true, by: 'slack:U0ADMIN', at: bench.clock.now });
   await bench.send({ triggerId: 'trg_1', phaseId: 'ph_1', requestId: 'rc-tick-1' });
   await bench.run(bench.worker(), await bench.receive());
