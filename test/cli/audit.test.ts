@@ -2,22 +2,21 @@
  * Issue 13 item 6: a request's whole story from the audit trail the real worker writes (injected
  * clock): `npx autopilot audit --request | --target | --since` and `/autopilot why <id>`.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import { readRequestAudit } from '../../src/state/audit.js';
 import { captureIo } from '../helpers/cli-io.js';
 import { commandBody, signedRequest } from '../helpers/slack-requests.js';
 import { buildApp } from '../webhook/harness.js';
-import { type Bench, startBench } from '../worker/fixture.js';
+import { benchForFile } from '../worker/fixture.js';
 
-let bench: Bench;
+const bench = benchForFile();
 /** A trigger whose current phase is the canary, so its approval is not stale. */
 let trigger = '';
 const MONDAY_EVENING = new Date('2026-11-23T20:00:00Z');
 const TUESDAY_MORNING = new Date('2026-11-24T09:05:00Z');
 
 beforeAll(async () => {
-  bench = await startBench();
   trigger = [...bench.api.sandbox.state.triggers.values()].find((t) => t.currentPhaseID === 'ph_1')
     ?.id as string;
   const worker = bench.worker();
@@ -48,9 +47,6 @@ beforeAll(async () => {
     reason: 'canary <!channel> fine',
   });
   await bench.run(worker, await bench.receive(1));
-});
-afterAll(async () => {
-  await bench?.close();
 });
 
 function io() {

@@ -7,19 +7,18 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import { readFinal } from '../../src/state/audit.js';
 import { captureIo } from '../helpers/cli-io.js';
-import { type Bench, basePolicy, startBench } from '../worker/fixture.js';
+import { basePolicy, benchForFile } from '../worker/fixture.js';
 
-let bench: Bench;
+const bench = benchForFile();
 let policyDir = '';
 let emptyCwd = '';
 const MONDAY_EVENING = new Date('2026-11-23T20:00:00Z');
 
 beforeAll(async () => {
-  bench = await startBench();
   policyDir = mkdtempSync(join(tmpdir(), 'autopilot-review-cancel-policy-'));
   emptyCwd = mkdtempSync(join(tmpdir(), 'autopilot-review-cancel-cwd-'));
   writeFileSync(join(policyDir, 'policy.json'), JSON.stringify(basePolicy(bench.slack.origin)));
@@ -29,9 +28,6 @@ beforeAll(async () => {
   for (const n of [1, 2])
     await bench.send({ triggerId: `trg_${n}`, phaseId: 'ph_1', requestId: `review-night-${n}` });
   await bench.run(worker, await bench.receive());
-});
-afterAll(async () => {
-  await bench?.close();
 });
 
 function io(env: Record<string, string>, cwd: string) {

@@ -7,21 +7,20 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import { listHeld } from '../../src/state/held.js';
 import { writePause } from '../../src/state/pause.js';
 import { captureIo } from '../helpers/cli-io.js';
-import { type Bench, basePolicy, startBench } from '../worker/fixture.js';
+import { basePolicy, benchForFile } from '../worker/fixture.js';
 
 const ESC = '\u001b';
 const evilGroup = `g1${ESC}[2J${ESC}]0;owned${ESC}\\\nCancelled nothing`;
 
-let bench: Bench;
+const bench = benchForFile();
 let cwd = '';
 
 beforeAll(async () => {
-  bench = await startBench();
   cwd = mkdtempSync(join(tmpdir(), 'autopilot-cancel-escape-'));
   const policy = basePolicy(bench.slack.origin);
   // CI may disable groups, so `cli:alice` (asking as ci:cli:alice) may cancel such a request.
@@ -36,9 +35,6 @@ beforeAll(async () => {
     requestId: 'evil-groups',
   } as never);
   await bench.run(bench.worker(), await bench.receive());
-});
-afterAll(async () => {
-  await bench?.close();
 });
 
 /** A character a terminal acts on (C0 but the line breaks the command's own lines, DEL, C1). */

@@ -3,15 +3,14 @@
  * 1000 of 1005 with exit 0, and `redrive --all` moved part of the DLQ as if it were all of it.
  */
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import { captureIo } from '../helpers/cli-io.js';
-import { type Bench, startBench } from '../worker/fixture.js';
+import { benchForFile } from '../worker/fixture.js';
 
 const TOTAL = 1005;
-let bench: Bench;
+const bench = benchForFile();
 beforeAll(async () => {
-  bench = await startBench();
   for (let first = 0; first < TOTAL; first += 10) {
     const entries = Array.from({ length: Math.min(10, TOTAL - first) }, (_, i) => ({
       Id: `m${first + i}`,
@@ -21,9 +20,6 @@ beforeAll(async () => {
       new SendMessageBatchCommand({ QueueUrl: bench.emulators.dlqUrl, Entries: entries }),
     );
   }
-});
-afterAll(async () => {
-  await bench?.close();
 });
 
 const io = () =>

@@ -4,18 +4,12 @@
  * check SQS permissions that are fine. What was held goes back to the queue either way.
  */
 import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import { captureIo } from '../helpers/cli-io.js';
-import { type Bench, startBench } from '../worker/fixture.js';
+import { benchForFile } from '../worker/fixture.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
+const bench = benchForFile();
 
 describe('dlq list failing after its read', () => {
   it('says the command failed after reading, and leaves the message in the DLQ', async () => {

@@ -7,20 +7,14 @@
  * only the old dead-lettering.
  */
 import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import { readAudit } from '../../src/state/audit.js';
 import { captureIo } from '../helpers/cli-io.js';
-import { type Bench, startBench } from '../worker/fixture.js';
+import { benchForFile } from '../worker/fixture.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  // One receive allowed: the second moves the message to the DLQ, as the fifth does deployed.
-  bench = await startBench({ emulators: { maxReceiveCount: 1 } });
-});
-afterAll(async () => {
-  await bench?.close();
-});
+// One receive allowed: the second moves the message to the DLQ, as the fifth does deployed.
+const bench = benchForFile({ emulators: { maxReceiveCount: 1 } });
 
 it('names a redriven message without a request id by the id the worker records its outcome under', async () => {
   const phase = bench.api.sandbox.state.triggers.get('trg_1')?.currentPhaseID as string;

@@ -6,19 +6,13 @@
  * id, the original message id or the request id") should find it.
  */
 import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import { captureIo } from '../helpers/cli-io.js';
-import { type Bench, startBench } from '../worker/fixture.js';
+import { benchForFile } from '../worker/fixture.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  // One receive allowed: the second moves the message to the DLQ, as the fifth does deployed.
-  bench = await startBench({ emulators: { maxReceiveCount: 1 } });
-});
-afterAll(async () => {
-  await bench?.close();
-});
+// One receive allowed: the second moves the message to the DLQ, as the fifth does deployed.
+const bench = benchForFile({ emulators: { maxReceiveCount: 1 } });
 
 function io() {
   return captureIo({

@@ -5,20 +5,14 @@
  * only after the send, and a failed send leaves it there.
  */
 import { PurgeQueueCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { PROOF_ATTRIBUTE } from '../../src/actions/proof.js';
 import { runCli } from '../../src/cli/run.js';
 import { receiveAll, release } from '../../src/queue/dead-letters.js';
 import { captureIo } from '../helpers/cli-io.js';
-import { type Bench, startBench } from '../worker/fixture.js';
+import { benchForFile } from '../worker/fixture.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
+const bench = benchForFile();
 
 function io(extra: Record<string, string> = {}) {
   return captureIo({

@@ -6,19 +6,13 @@
  * stdout), and `--print` showed it as a valid request: a CI job without `--wait` went on believing
  * its approval was queued. It must be refused on the command line (exit 2), with nothing sent.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import { readAudit } from '../../src/state/audit.js';
 import { captureIo } from '../helpers/cli-io.js';
-import { type Bench, startBench } from '../worker/fixture.js';
+import { benchForFile } from '../worker/fixture.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
+const bench = benchForFile();
 
 async function enqueue(requestId: string, extra: string[] = []) {
   const io = captureIo({

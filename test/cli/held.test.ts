@@ -5,19 +5,18 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import { readAudit, readFinal } from '../../src/state/audit.js';
 import { listHeld } from '../../src/state/held.js';
 import { captureIo } from '../helpers/cli-io.js';
-import { type Bench, basePolicy, startBench } from '../worker/fixture.js';
+import { basePolicy, benchForFile } from '../worker/fixture.js';
 
-let bench: Bench;
+const bench = benchForFile();
 let cwd = '';
 const MONDAY_EVENING = new Date('2026-11-23T20:00:00Z');
 
 beforeAll(async () => {
-  bench = await startBench();
   cwd = mkdtempSync(join(tmpdir(), 'autopilot-held-'));
   const policy = basePolicy(bench.slack.origin);
   policy.approvals?.rules?.unshift({
@@ -32,9 +31,6 @@ beforeAll(async () => {
   for (const n of [1, 2])
     await bench.send({ triggerId: `trg_${n}`, phaseId: 'ph_1', requestId: `night-${n}` });
   await bench.run(worker, await bench.receive());
-});
-afterAll(async () => {
-  await bench?.close();
 });
 
 function io(env: Record<string, string> = {}) {

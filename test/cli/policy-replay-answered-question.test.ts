@@ -5,18 +5,17 @@
  * has no inputs to decide again, and used to be counted "not replayable", as if the trail were
  * damaged or old. It is counted apart, as an answer.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readAudit, writeAudit } from '../../src/state/audit.js';
-import { type Bench, basePolicy, startBench } from '../worker/fixture.js';
+import { basePolicy, benchForFile } from '../worker/fixture.js';
 import { askQuestion, clickApprove } from '../worker/questions.js';
 import { runReplay } from './replay-run.js';
 
-let bench: Bench;
+const bench = benchForFile();
 
 const replay = (json: boolean) => runReplay(bench.table, basePolicy(bench.slack.origin), { json });
 
 beforeAll(async () => {
-  bench = await startBench();
   bench.clock.now = new Date('2026-11-23T10:00:00Z');
   const value = await askQuestion(bench, 'trg_q1', 'nightly-asked');
   bench.clock.now = new Date('2026-11-23T10:05:00Z');
@@ -28,9 +27,6 @@ beforeAll(async () => {
   expect(asked[1]?.reason).toContain('answered by slack:U0ADMIN');
   expect((await readAudit(bench.table, copy)).map((r) => r.result)).toEqual(['approved']);
 }, 60_000);
-afterAll(async () => {
-  await bench?.close();
-});
 
 describe('autopilot policy replay over an answered question', () => {
   it("counts a person's answer apart, not as a decision it could not replay", async () => {

@@ -7,12 +7,12 @@
  * older records need nothing more). The audit trail is written by the real worker over dynalite,
  * on the bench's clock, with the channel set.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readAudit } from '../../src/state/audit.js';
-import { type Bench, basePolicy, startBench } from '../worker/fixture.js';
+import { basePolicy, benchForFile } from '../worker/fixture.js';
 import { ciAsksAlways, replayReport } from './replay-run.js';
 
-let bench: Bench;
+const bench = benchForFile();
 
 /**
  * Identifiers at their 200-character bound, each character three bytes in the JSON the buttons
@@ -35,7 +35,6 @@ async function decide(requestId: string, source: 'ci' | 'schedule', id: string, 
 const replay = (policy: unknown) => replayReport(bench.table, policy);
 
 beforeAll(async () => {
-  bench = await startBench();
   // Monday 2026-11-23 (UTC policy): schedules ask a human; CI is approved in office hours.
   const asked = await decide('nightly-wide', 'schedule', 'nightly', '2026-11-23T10:00:00Z');
   expect(asked).toMatchObject({ result: 'denied', rule: 'schedules ask a human' });
@@ -46,9 +45,6 @@ beforeAll(async () => {
   expect(approved?.inputs).toBeDefined();
   expect(approved?.rule).toBe('CI in office hours');
 }, 60_000);
-afterAll(async () => {
-  await bench?.close();
-});
 
 describe('autopilot policy replay of a question too large for Slack buttons', () => {
   it('reports no change when the same policy is replayed: the question that could not be asked is denied, as the worker did', async () => {

@@ -5,13 +5,13 @@
  * `deny → ask`, a change that is not one. The audit trail is written by the real worker over
  * dynalite, on the bench's clock.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { PolicyInput } from '../../src/policy/schema.js';
 import { readAudit, writeAudit } from '../../src/state/audit.js';
-import { type Bench, basePolicy, startBench } from '../worker/fixture.js';
+import { basePolicy, benchForFile } from '../worker/fixture.js';
 import { ciAsksAlways, replayReport } from './replay-run.js';
 
-let bench: Bench;
+const bench = benchForFile();
 /** The bench's policy with no notifications channel (and the worker has no secret naming one). */
 let noChannel: PolicyInput;
 
@@ -31,7 +31,6 @@ async function decide(
 const replay = (policy: unknown) => replayReport(bench.table, policy);
 
 beforeAll(async () => {
-  bench = await startBench();
   const { notifications: _channel, ...rest } = basePolicy(bench.slack.origin);
   noChannel = rest;
   // Monday 2026-11-23 (UTC policy): schedules ask a human; CI is approved in office hours.
@@ -42,9 +41,6 @@ beforeAll(async () => {
     'approved',
   );
 }, 60_000);
-afterAll(async () => {
-  await bench?.close();
-});
 
 describe('autopilot policy replay without a notifications channel', () => {
   it('reports no change when the same policy is replayed: an ask with no one to ask is denied, as the worker did', async () => {

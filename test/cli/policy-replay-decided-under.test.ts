@@ -4,7 +4,7 @@
  * unknown: records written before the deciding policy was kept have no `policyDigest`, and are
  * counted so, never an error. The records are the real worker's, under two policies in turn.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/io.js';
 import { policyReplayCommand } from '../../src/cli/policy-replay.js';
 import { policyDigest } from '../../src/policy/digest.js';
@@ -13,9 +13,9 @@ import { replayDecisions } from '../../src/policy/replay.js';
 import type { PolicyInput } from '../../src/policy/schema.js';
 import { readAudit, writeAudit } from '../../src/state/audit.js';
 import { scanAuditSince } from '../../src/state/audit-scan.js';
-import { type Bench, basePolicy, startBench } from '../worker/fixture.js';
+import { basePolicy, benchForFile } from '../worker/fixture.js';
 
-let bench: Bench;
+const bench = benchForFile();
 let deployed: PolicyInput;
 let before: PolicyInput;
 
@@ -26,7 +26,6 @@ async function decide(requestId: string, triggerId: string, at: string, policy: 
 }
 
 beforeAll(async () => {
-  bench = await startBench();
   deployed = basePolicy(bench.slack.origin);
   // The policy deployed before: the same rules, with a week's longer wait allowed.
   before = { ...structuredClone(deployed), approvals: { ...deployed.approvals, maxDeferHours: 168 } };
@@ -47,9 +46,6 @@ beforeAll(async () => {
     dryRun: false,
   });
 }, 60_000);
-afterAll(async () => {
-  await bench?.close();
-});
 
 async function replay(policy: PolicyInput, ...args: string[]) {
   const out: string[] = [];

@@ -7,24 +7,20 @@
  * replay's end (the CLI's now) where the worker has not looked yet. The audit trail is written by
  * the real worker over the emulators, on the bench's clock.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readAudit } from '../../src/state/audit.js';
-import { type Bench, basePolicy, startBench } from '../worker/fixture.js';
+import { basePolicy, benchForFile } from '../worker/fixture.js';
 import { ciAsksAlways, runReplay } from './replay-run.js';
 
-let bench: Bench;
+const bench = benchForFile();
 
 beforeAll(async () => {
-  bench = await startBench();
   const at = '2026-11-23T10:00:00Z'; // Monday, office hours (UTC policy)
   bench.clock.now = new Date(at);
   await bench.send({ triggerId: 'trg_1', phaseId: 'ph_1', requestId: 'deploy-1', requestedAt: at });
   await bench.run(bench.worker(), await bench.receive());
   expect((await readAudit(bench.table, 'deploy-1'))[0]).toMatchObject({ result: 'approved' });
 }, 60_000);
-afterAll(async () => {
-  await bench?.close();
-});
 
 const asks = () => ciAsksAlways(basePolicy(bench.slack.origin));
 const row = (out: string, id: string) => out.split('\n').find((line) => line.startsWith(`${id} `)) ?? '';

@@ -5,13 +5,13 @@
  * an hour and fifty minutes later. The audit trail is written by the real worker over the
  * emulators, on the bench's clock.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { PolicyInput } from '../../src/policy/schema.js';
 import { readAudit } from '../../src/state/audit.js';
-import { type Bench, basePolicy, startBench } from '../worker/fixture.js';
+import { basePolicy, benchForFile } from '../worker/fixture.js';
 import { runReplay } from './replay-run.js';
 
-let bench: Bench;
+const bench = benchForFile();
 
 async function decide(requestId: string, triggerId: string, at: string) {
   bench.clock.now = new Date(at);
@@ -30,14 +30,10 @@ function officeHoursFrom11(): PolicyInput {
 }
 
 beforeAll(async () => {
-  bench = await startBench();
   // Monday 2026-11-23 (UTC policy): office hours 09:00–17:00.
   expect(await decide('deploy-10', 'trg_1', '2026-11-23T10:00:00Z')).toMatchObject({ result: 'approved' });
   expect(await decide('deploy-10-10', 'trg_3', '2026-11-23T10:10:00Z')).toMatchObject({ result: 'approved' });
 }, 60_000);
-afterAll(async () => {
-  await bench?.close();
-});
 
 describe('autopilot policy replay follows a new deferral', () => {
   it('counts the deferred-then-approved releases with their delays, and shows each row’s end in a column of its own', async () => {

@@ -7,7 +7,7 @@
  * damaged. It is counted apart, as a stuck wait's expiry. The real worker, release tick and CLI
  * over the emulators, on the bench's clock.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createRequesterSigner } from '../../src/actions/proof.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { parsePolicy } from '../../src/policy/parse.js';
@@ -15,11 +15,11 @@ import { readAudit, writeAudit } from '../../src/state/audit.js';
 import { listHeld, nextLookText } from '../../src/state/held.js';
 import { releaseHeld } from '../../src/worker/release.js';
 import { createWorkerEntry } from '../../src/worker/worker.js';
-import { type Bench, basePolicy, startBench } from '../worker/fixture.js';
+import { basePolicy, benchForFile } from '../worker/fixture.js';
 import { releaseDeps } from '../worker/questions.js';
 import { runReplay } from './replay-run.js';
 
-let bench: Bench;
+const bench = benchForFile();
 
 const replay = (json: boolean) => runReplay(bench.table, basePolicy(bench.slack.origin), { json });
 
@@ -42,7 +42,6 @@ function tick(time: string) {
 }
 
 beforeAll(async () => {
-  bench = await startBench();
   // Saturday 2026-11-21 10:00 (UTC policy): CI waits for Monday's office hours.
   bench.clock.now = new Date('2026-11-21T10:00:00Z');
   await bench.send({ triggerId: 'trg_1', phaseId: 'ph_1', requestId: 'deploy-stuck' });
@@ -61,9 +60,6 @@ beforeAll(async () => {
   expect(trail.map((r) => r.result)).toEqual(['deferred', 'released', 'released', 'released', 'denied']);
   expect(trail.at(-1)).toMatchObject({ rule: 'maxDeferHours' });
 }, 60_000);
-afterAll(async () => {
-  await bench?.close();
-});
 
 describe('autopilot policy replay over a stuck wait ended at its expiry', () => {
   it('counts the expiry apart, not as a decision it could not replay', async () => {

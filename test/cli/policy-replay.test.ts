@@ -5,7 +5,7 @@
  * replayable, and the command only ever scans.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ActionRequest } from '../../src/actions/request.js';
 import { sinceInstant } from '../../src/cli/durations.js';
 import type { CliIo } from '../../src/cli/io.js';
@@ -14,12 +14,12 @@ import { parsePolicy } from '../../src/policy/parse.js';
 import { type RecordedDecision, replayDecisions } from '../../src/policy/replay.js';
 import type { PolicyInput } from '../../src/policy/schema.js';
 import { readAudit, writeAudit } from '../../src/state/audit.js';
-import { type Bench, basePolicy, startBench } from '../worker/fixture.js';
+import { basePolicy, benchForFile } from '../worker/fixture.js';
 
 type RuleInput = { name: string; maxPerHour?: number };
 type EditablePolicy = PolicyInput & { approvals: { rules: RuleInput[] } };
 
-let bench: Bench;
+const bench = benchForFile();
 let old: EditablePolicy;
 const clone = () => structuredClone(old);
 /** The old policy with "CI in office hours" moved first: it then matches ci:blocked and ci:limited too. */
@@ -49,7 +49,6 @@ async function decide(requestId: string, requester: string, triggerId: string, a
 }
 
 beforeAll(async () => {
-  bench = await startBench();
   old = basePolicy(bench.slack.origin) as EditablePolicy;
   // Monday 2026-11-23 (UTC policy): office hours 09:00–17:00.
   await decide('deploy-in-hours', 'deploy.yml', 'trg_1', '2026-11-23T10:00:00Z');
@@ -78,9 +77,6 @@ beforeAll(async () => {
     )),
   );
 }, 60_000);
-afterAll(async () => {
-  await bench?.close();
-});
 
 async function replay(policy: unknown, ...args: string[]) {
   const out: string[] = [];

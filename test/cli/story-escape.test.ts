@@ -6,10 +6,10 @@
  * operator's (or the CI log's) terminal and a newline forges a line, e.g. a fake "approved" step.
  * The real worker on the emulators (pinned clock), the CLI in-process.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import { captureIo } from '../helpers/cli-io.js';
-import { type Bench, startBench } from '../worker/fixture.js';
+import { benchForFile } from '../worker/fixture.js';
 import { emulatorEnv, runGate, workerTakes } from './gate.js';
 
 const ESC = '\u001b';
@@ -24,9 +24,8 @@ const unprintable = (text: string) =>
     return (n < 0x20 && n !== 0x0a) || (n >= 0x7f && n <= 0x9f);
   });
 
-let bench: Bench;
+const bench = benchForFile();
 beforeAll(async () => {
-  bench = await startBench();
   bench.clock.now = new Date('2026-11-23T10:00:00Z');
   // The bench policy denies this requester: its story holds the requester id as sent.
   await bench.send({
@@ -36,9 +35,6 @@ beforeAll(async () => {
     requestedBy: { source: 'ci', id: EVIL },
   });
   await bench.run(bench.worker(), await bench.receive());
-});
-afterAll(async () => {
-  await bench?.close();
 });
 
 const env = () => emulatorEnv(bench);

@@ -5,21 +5,15 @@
  * of it only from the DLQ or from people. A 403 is a permission an operator must grant, like a
  * refused key: it is counted (ConsoleApiForbidden) and its alarm pages (test/infra/operations.test.ts).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clockOf } from '../../src/console/index.js';
 import { createMetrics } from '../../src/observability/metrics.js';
 import { environmentProvider } from '../../src/secrets/secrets.js';
 import { consoleClientFor } from '../../src/wiring/from-env.js';
-import { type Bench, startBench } from '../worker/fixture.js';
+import { benchForFile } from '../worker/fixture.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench({
-    sandbox: { apiKeys: ['sandbox-key', 'viewer-key'], readOnlyApiKeys: ['viewer-key'] },
-  });
-});
-afterAll(async () => {
-  await bench?.close();
+const bench = benchForFile({
+  sandbox: { apiKeys: ['sandbox-key', 'viewer-key'], readOnlyApiKeys: ['viewer-key'] },
 });
 
 describe('a worker whose Console API key may read but not change', () => {

@@ -20,15 +20,9 @@ import {
   startRig,
 } from '../sweeper/harness.js';
 import { buildApp, testPolicy } from '../webhook/harness.js';
-import { type Bench, startBench } from '../worker/fixture.js';
+import { benchForFile } from '../worker/fixture.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
+const bench = benchForFile();
 
 /** The saved query "one request by id", as a filter over parsed lines. */
 const story = (lines: Array<Record<string, unknown>>, id: string) => lines.filter((l) => l.requestId === id);

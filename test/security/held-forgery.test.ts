@@ -9,7 +9,7 @@
  */
 
 import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { WEBHOOK_TABLE_GRANTS } from '../../infra/table-grants.js';
 import { createRequesterSigner } from '../../src/actions/proof.js';
 import type { ActionRequest } from '../../src/actions/request.js';
@@ -17,10 +17,10 @@ import { createLogger } from '../../src/observability/logger.js';
 import { readAudit } from '../../src/state/audit.js';
 import { heldItemKey, holdRequest } from '../../src/state/held.js';
 import { releaseHeld } from '../../src/worker/release.js';
-import { type Bench, startBench } from '../worker/fixture.js';
+import { benchForFile } from '../worker/fixture.js';
 import { recordingClient, refused, type TableRequest } from './table-requests.js';
 
-let bench: Bench;
+const bench = benchForFile();
 
 /** The table as a role with `grants` sees it: a request IAM would refuse fails, as AccessDenied. */
 function asRole(grants: typeof WEBHOOK_TABLE_GRANTS) {
@@ -30,12 +30,6 @@ function asRole(grants: typeof WEBHOOK_TABLE_GRANTS) {
     if (denied.length > 0) throw new Error(`AccessDenied: ${denied.join('; ')}`);
   });
 }
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
 
 it("a held item written with the webhook's grants is never released as the sweeper's request", async () => {
   const now = bench.clock.now;

@@ -5,23 +5,17 @@
  * derive (an Approve click's copy `<asked id>:approved-by:<user>`, `slack-…`, `ev:…`, `stale:…`)
  * are refused from any other source, so a foreseeable id cannot be taken and ended first.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { outcomeNow } from '../../src/cli/wait.js';
 import { readRequestAudit } from '../../src/state/audit.js';
 import { listHeld } from '../../src/state/held.js';
 import { APPROVE_ACTION_ID } from '../../src/webhook/interactions.js';
 import { reservedIdRefusal } from '../../src/worker/admit.js';
 import { blockActionsPayload, interactionBody, signedRequest } from '../helpers/slack-requests.js';
-import { type Bench, startBench } from '../worker/fixture.js';
+import { benchForFile } from '../worker/fixture.js';
 import { askQuestion, questionWebhook } from '../worker/questions.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
+const bench = benchForFile();
 
 it("a CI message reusing a held question's request id does not end that question", async () => {
   // The schedule asks a human about trg_hj1 (held, why "ask"; its id is shown in the channel).

@@ -8,7 +8,7 @@
  * more fails here rather than with AccessDenied after a deploy.
  */
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WORKER_TABLE_GRANTS } from '../../infra/table-grants.js';
 import { createRequesterSigner } from '../../src/actions/proof.js';
 import { ApiConnectionError, clockOf, createConsoleClient } from '../../src/console/index.js';
@@ -21,7 +21,7 @@ import { writePause } from '../../src/state/pause.js';
 import { type StateTable, WORKER_PARTITION_KEYS } from '../../src/state/table.js';
 import { cancelHeldRequest } from '../../src/worker/cancel.js';
 import { type ReleaseDeps, releaseHeld } from '../../src/worker/release.js';
-import { type Bench, startBench } from '../worker/fixture.js';
+import { benchForFile } from '../worker/fixture.js';
 import {
   type Input,
   likePattern,
@@ -31,13 +31,7 @@ import {
   unused,
 } from './table-requests.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
+const bench = benchForFile();
 
 const at = (iso: string) => new Date(iso);
 

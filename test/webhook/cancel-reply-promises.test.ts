@@ -5,15 +5,15 @@
  * without a channel, a requester without a live reply address: the reply must not say they are
  * told. The real webhook, tick and worker on the emulators, on an injected clock.
  */
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { parsePolicy } from '../../src/policy/parse.js';
 import { readFinal } from '../../src/state/audit.js';
 import { releaseHeld } from '../../src/worker/release.js';
 import { commandBody, signedRequest } from '../helpers/slack-requests.js';
-import { type Bench, basePolicy, startBench } from '../worker/fixture.js';
+import { basePolicy, benchForFile } from '../worker/fixture.js';
 import { questionWebhook, releaseDeps } from '../worker/questions.js';
 
-let bench: Bench;
+const bench = benchForFile();
 const EVENING = new Date('2026-11-23T20:00:00Z'); // outside the CI window: held until 09:00
 
 /** The bench's policy without a notifications channel (and the worker has no channel secret). */
@@ -22,12 +22,6 @@ const noChannel = () => {
   return rest;
 };
 
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
 beforeEach(async () => {
   bench.clock.now = EVENING;
   await bench.purge();

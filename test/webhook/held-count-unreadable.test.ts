@@ -3,24 +3,20 @@
  * failed, the whole reply said "Held requests cannot be read right now", though the page had
  * been read: a release manager in an incident saw nothing. The page is shown without a total.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { heldAccess } from '../../src/webhook/held.js';
 import { commandBody, signedRequest } from '../helpers/slack-requests.js';
-import { type Bench, startBench } from '../worker/fixture.js';
+import { benchForFile } from '../worker/fixture.js';
 import { buildApp } from './harness.js';
 
-let bench: Bench;
+const bench = benchForFile();
 const EVENING = new Date('2026-11-23T20:00:00Z');
 
 beforeAll(async () => {
-  bench = await startBench();
   bench.clock.now = EVENING;
   // A CI request outside office hours: held until 09:00.
   await bench.send({ triggerId: 'trg_1', phaseId: 'ph_1', requestId: 'eve-01' });
   await bench.run(bench.worker(), await bench.receive());
-});
-afterAll(async () => {
-  await bench?.close();
 });
 
 describe('/autopilot held when the count cannot be read', () => {

@@ -4,19 +4,18 @@
  * It started after the last row read, so the dropped requests were never shown on any page.
  * Ids full of `&` (escaped to `&amp;`, five times as long) make the rows that wide.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { listHeld } from '../../src/state/held.js';
 import { heldAccess } from '../../src/webhook/held.js';
 import { commandBody, signedRequest } from '../helpers/slack-requests.js';
-import { type Bench, startBench } from '../worker/fixture.js';
+import { benchForFile } from '../worker/fixture.js';
 import { buildApp } from './harness.js';
 
-let bench: Bench;
+const bench = benchForFile();
 const EVENING = new Date('2026-11-23T20:00:00Z');
 const IDS = Array.from({ length: 12 }, (_, i) => `wide-${String(i + 1).padStart(2, '0')}`);
 
 beforeAll(async () => {
-  bench = await startBench();
   bench.clock.now = EVENING;
   // CI requests outside office hours: held until 09:00, each naming a trigger and a requester full of `&`.
   for (const [i, requestId] of IDS.entries())
@@ -29,9 +28,6 @@ beforeAll(async () => {
   const worker = bench.worker();
   for (let i = 0; i < 3; i++) await bench.run(worker, await bench.receive());
   expect(await listHeld(bench.table)).toHaveLength(IDS.length);
-});
-afterAll(async () => {
-  await bench?.close();
 });
 
 async function held(text: string): Promise<{ ids: string[]; more?: string }> {

@@ -5,27 +5,23 @@
  * end, so the next page showed it a second time and the request it pushed onto the first page
  * (already read) was never shown. A release manager paging during an incident missed a request.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { listHeld } from '../../src/state/held.js';
 import { releaseHeld } from '../../src/worker/release.js';
 import { commandBody, signedRequest } from '../helpers/slack-requests.js';
-import { type Bench, startBench } from '../worker/fixture.js';
+import { benchForFile } from '../worker/fixture.js';
 import { askQuestion, questionWebhook, releaseDeps } from '../worker/questions.js';
 
-let bench: Bench;
+const bench = benchForFile();
 const IDS = Array.from({ length: 11 }, (_, i) => `ask-${String(i + 1).padStart(2, '0')}`);
 
 beforeAll(async () => {
-  bench = await startBench();
   // ask-01 is asked at 10:00 (next look 11:00), the others at 10:05 (next look 11:05).
   bench.clock.now = new Date('2026-11-23T10:00:00Z');
   await askQuestion(bench, 'trg_h01', 'ask-01');
   bench.clock.now = new Date('2026-11-23T10:05:00Z');
   for (const [i, id] of IDS.entries()) if (i > 0) await askQuestion(bench, `trg_h${i + 1}`, id);
   expect(await listHeld(bench.table)).toHaveLength(IDS.length);
-});
-afterAll(async () => {
-  await bench?.close();
 });
 
 /** The slash command typed at the bench's time through the real webhook: the ids in its table, and its "for more" command. */

@@ -3,21 +3,20 @@
  * worker writes (dynalite, injected clock): a paged table, and a cancel that needs the grant for
  * the request's action, after which the worker ends the request as cancelled.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/observability/logger.js';
 import { readFinal } from '../../src/state/audit.js';
 import { listHeld } from '../../src/state/held.js';
 import { heldAccess } from '../../src/webhook/held.js';
 import { releaseHeld } from '../../src/worker/release.js';
 import { commandBody, signedRequest } from '../helpers/slack-requests.js';
-import { type Bench, startBench } from '../worker/fixture.js';
+import { benchForFile } from '../worker/fixture.js';
 import { buildApp } from './harness.js';
 
-let bench: Bench;
+const bench = benchForFile();
 const EVENING = new Date('2026-11-23T20:00:00Z');
 
 beforeAll(async () => {
-  bench = await startBench();
   bench.clock.now = EVENING;
   // Twelve CI requests outside office hours: held until 09:00; one with a name to escape.
   for (let n = 1; n <= 12; n++)
@@ -29,9 +28,6 @@ beforeAll(async () => {
   const worker = bench.worker();
   for (let i = 0; i < 3; i++) await bench.run(worker, await bench.receive());
   expect(await listHeld(bench.table)).toHaveLength(12);
-});
-afterAll(async () => {
-  await bench?.close();
 });
 
 function slack() {

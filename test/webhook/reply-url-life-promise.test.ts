@@ -8,7 +8,7 @@
  * where a later outcome goes (the channel, `why <id>`). The real webhook, worker and release tick
  * on the bench (fauxqs, dynalite, the Console API sandbox, Slack's stand-in), on an injected clock.
  */
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { listHeld } from '../../src/state/held.js';
 import { writePause } from '../../src/state/pause.js';
 import { APPROVE_ACTION_ID } from '../../src/webhook/interactions.js';
@@ -19,10 +19,10 @@ import {
   interactionBody,
   signedRequest,
 } from '../helpers/slack-requests.js';
-import { type Bench, startBench } from '../worker/fixture.js';
+import { benchForFile } from '../worker/fixture.js';
 import { askQuestion, questionWebhook, releaseDeps } from '../worker/questions.js';
 
-let bench: Bench;
+const bench = benchForFile();
 const EVENING = new Date('2026-11-23T20:00:00Z');
 const RESUMED = new Date('2026-11-24T08:59:00Z');
 const NEXT_MORNING = new Date('2026-11-24T09:00:30Z'); // the tick after the resume: 13 hours on
@@ -34,12 +34,6 @@ const text = (body: unknown) => JSON.stringify(body);
 const pause = () =>
   writePause(bench.table, { paused: true, by: 'slack:U0OPS', reason: 'incident', at: bench.clock.now });
 
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
 beforeEach(async () => {
   bench.clock.now = EVENING;
   await writePause(bench.table, { paused: false, by: 'slack:U0OPS', at: EVENING });

@@ -6,25 +6,19 @@
  * and otherwise says where the outcome shows. The real webhook and the real worker on the bench
  * (fauxqs, dynalite, the Console API sandbox, Slack's stand-in), both given the one origin list.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { replyOriginsFromEnv } from '../../src/slack/post.js';
 import { commandBody, signedRequest } from '../helpers/slack-requests.js';
-import { type Bench, startBench } from '../worker/fixture.js';
+import { benchResetEachTest } from '../worker/fixture.js';
 import { questionWebhook } from '../worker/questions.js';
 
-let bench: Bench;
+const bench = benchResetEachTest();
 /** `SLACK_REPLY_ORIGINS` as both functions read it: Slack's stand-in only. */
 let origins: string[];
 beforeAll(async () => {
-  bench = await startBench();
   origins = replyOriginsFromEnv(bench.slack.origin);
 });
-afterAll(async () => {
-  await bench?.close();
-});
 beforeEach(async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
-  await bench.purge();
   bench.logs.length = 0;
   bench.slack.posts.length = 0;
 });

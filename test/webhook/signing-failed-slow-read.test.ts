@@ -20,7 +20,7 @@ import {
   interactionBody,
   signedRequest,
 } from '../helpers/slack-requests.js';
-import { type Bench, startBench } from '../worker/fixture.js';
+import { benchResetEachTest } from '../worker/fixture.js';
 import { askQuestion, questionWebhook } from '../worker/questions.js';
 import { drainQueue } from './queue-helpers.js';
 
@@ -28,18 +28,16 @@ import { drainQueue } from './queue-helpers.js';
 const DEADLINE_MS = 2_500;
 const KEY_ID = 'webhook-requester-key';
 
-let bench: Bench;
+const bench = benchResetEachTest();
 let sm: FakeSecretsManager;
 beforeAll(async () => {
-  [bench, sm] = await Promise.all([startBench(), startFakeSecretsManager()]);
+  sm = await startFakeSecretsManager();
   sm.values.set(KEY_ID, bench.requesterKeys.webhook!);
 });
 afterAll(async () => {
-  await Promise.all([bench?.close(), sm?.close()]);
+  await sm?.close();
 });
-beforeEach(async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
-  await bench.purge();
+beforeEach(() => {
   bench.slack.posts.length = 0;
 });
 

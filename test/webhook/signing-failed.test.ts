@@ -8,7 +8,7 @@
  * where it is missing; the queue is fauxqs; the click goes through the worker's real question.
  */
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequesterSigner } from '../../src/actions/proof.js';
 import { secretsManagerProvider } from '../../src/secrets/secrets.js';
 import { APPROVE_ACTION_ID } from '../../src/webhook/interactions.js';
@@ -19,7 +19,7 @@ import {
   interactionBody,
   signedRequest,
 } from '../helpers/slack-requests.js';
-import { type Bench, startBench } from '../worker/fixture.js';
+import { benchResetEachTest } from '../worker/fixture.js';
 import { askQuestion, questionWebhook } from '../worker/questions.js';
 import { buildApp } from './harness.js';
 import { drainQueue } from './queue-helpers.js';
@@ -27,18 +27,14 @@ import { drainQueue } from './queue-helpers.js';
 /** What the Secrets Manager stand-in holds besides: a value that must never be shown. */
 const OTHER_KEY = 'sweeper-requester-key-must-not-show-0123456789';
 
-let bench: Bench;
+const bench = benchResetEachTest();
 let sm: FakeSecretsManager;
 beforeAll(async () => {
-  [bench, sm] = await Promise.all([startBench(), startFakeSecretsManager()]);
+  sm = await startFakeSecretsManager();
   sm.values.set('sweeper-requester-key', OTHER_KEY);
 });
 afterAll(async () => {
-  await Promise.all([bench?.close(), sm?.close()]);
-});
-beforeEach(async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
-  await bench.purge();
+  await sm?.close();
 });
 
 /**

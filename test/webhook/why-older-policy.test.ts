@@ -4,20 +4,13 @@
  * question its old policy's hourly looks) until it is looked at again, and the story says so.
  * Steps the deployed policy decided, and records older than the digest, say nothing of it.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { readRequestAudit, writeAudit } from '../../src/state/audit.js';
 import type { WebhookDeps } from '../../src/webhook/deps.js';
 import { answerWhy } from '../../src/webhook/why.js';
-import { type Bench, startBench } from '../worker/fixture.js';
+import { benchForFile } from '../worker/fixture.js';
 
-let bench: Bench;
-
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
+const bench = benchForFile();
 
 const OLD = '3f2a9c1b0d4e';
 const DEPLOYED = '7c5e1a2b3c4d';

@@ -8,14 +8,14 @@
  * The Console API is the sandbox over HTTP, with a fetch in front of it that plays a platform
  * answering the archive 422 with a multi-line message.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { clockOf, createConsoleClient } from '../../src/console/index.js';
 import { readRequestAudit } from '../../src/state/audit.js';
 import type { WebhookDeps } from '../../src/webhook/deps.js';
 import { answerWhy } from '../../src/webhook/why.js';
-import { type Bench, startBench } from '../worker/fixture.js';
+import { benchForFile } from '../worker/fixture.js';
 
-let bench: Bench;
+const bench = benchForFile();
 
 const FORGED = '2026-11-23T10:00:01.000Z  archived  rule chat grant: config feature_tour archived';
 
@@ -27,13 +27,6 @@ const platformFetch: typeof fetch = async (input, init) => {
     });
   return fetch(input, init);
 };
-
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
 
 it("keeps a platform message's line breaks from writing steps into the story `why` shows", async () => {
   const client = createConsoleClient({

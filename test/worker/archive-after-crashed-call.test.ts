@@ -16,23 +16,13 @@
  * config changes nothing), and README names this exception to "never mutates twice". The
  * approval has the phaseID guard (reached-stale.test.ts).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type ActionRequest, effectKey } from '../../src/actions/request.js';
 import { readFinal } from '../../src/state/audit.js';
 import { claimEffect } from '../../src/state/effects.js';
-import { type Bench, basePolicy, startBench } from './fixture.js';
+import { basePolicy, benchResetEachTest } from './fixture.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench({ client: { timeoutMs: 1_000, maxRetries: 0 } });
-});
-afterAll(async () => {
-  await bench?.close();
-});
-beforeEach(async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
-  await bench.purge();
-});
+const bench = benchResetEachTest({ client: { timeoutMs: 1_000, maxRetries: 0 } });
 
 const archives = (configId: string) =>
   bench.api.sandbox.requests.filter(

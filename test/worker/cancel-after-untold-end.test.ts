@@ -12,30 +12,22 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import { parsePolicy } from '../../src/policy/parse.js';
 import { readAudit, readFinal } from '../../src/state/audit.js';
 import { listHeld, readHeld } from '../../src/state/held.js';
 import { markCancelled } from '../../src/state/held-gates.js';
 import { captureIo } from '../helpers/cli-io.js';
-import { type Bench, basePolicy, channelPostsAbout, dyingAfterPut, startBench } from './fixture.js';
+import { basePolicy, benchResetEachTest, channelPostsAbout, dyingAfterPut } from './fixture.js';
 import { chatCommand } from './questions.js';
 import { deployedTick, holdStuck } from './stuck.js';
 
-let bench: Bench;
+const bench = benchResetEachTest();
 let cwd = '';
 beforeAll(async () => {
-  bench = await startBench();
   cwd = mkdtempSync(join(tmpdir(), 'autopilot-untold-cancel-'));
   writeFileSync(join(cwd, 'policy.json'), JSON.stringify(basePolicy(bench.slack.origin)));
-});
-afterAll(async () => {
-  await bench?.close();
-});
-beforeEach(async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
-  await bench.purge();
 });
 
 /**

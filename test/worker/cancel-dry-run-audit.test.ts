@@ -6,7 +6,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { stepLine } from '../../src/audit/story.js';
 import { runCli } from '../../src/cli/run.js';
 import { mayCancel } from '../../src/policy/cancel-grant.js';
@@ -16,15 +16,14 @@ import { holdRequest, listHeld } from '../../src/state/held.js';
 import { heldAccess } from '../../src/webhook/held.js';
 import { releaseHeld } from '../../src/worker/release.js';
 import { captureIo } from '../helpers/cli-io.js';
-import { type Bench, basePolicy, startBench } from './fixture.js';
+import { basePolicy, benchForFile } from './fixture.js';
 import { releaseDeps } from './questions.js';
 
-let bench: Bench;
+const bench = benchForFile();
 let cwd = '';
 const MONDAY_EVENING = new Date('2026-11-23T20:00:00Z');
 
 beforeAll(async () => {
-  bench = await startBench();
   cwd = mkdtempSync(join(tmpdir(), 'review-dry-cancel-'));
   writeFileSync(join(cwd, 'policy.json'), JSON.stringify(basePolicy(bench.slack.origin)));
   // Two dry-run CI requests outside office hours: each held until Tuesday 09:00 UTC.
@@ -33,9 +32,6 @@ beforeAll(async () => {
     await bench.send({ triggerId: `trg_${n}`, phaseId: 'ph_1', requestId: `dry-${n}`, dryRun: true });
   await bench.run(bench.worker(), await bench.receive());
   expect((await listHeld(bench.table)).map((h) => h.requestId).sort()).toEqual(['dry-1', 'dry-2']);
-});
-afterAll(async () => {
-  await bench?.close();
 });
 
 async function cancelledStep(requestId: string) {

@@ -10,7 +10,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import { readFinal } from '../../src/state/audit.js';
 import { readHeld } from '../../src/state/held.js';
@@ -19,19 +19,15 @@ import { APPROVE_ACTION_ID } from '../../src/webhook/interactions.js';
 import { releaseHeld } from '../../src/worker/release.js';
 import { captureIo } from '../helpers/cli-io.js';
 import { blockActionsPayload, interactionBody, signedRequest } from '../helpers/slack-requests.js';
-import { type Bench, basePolicy, startBench } from './fixture.js';
+import { basePolicy, benchForFile } from './fixture.js';
 import { askQuestion, questionWebhook, releaseDeps } from './questions.js';
 
-let bench: Bench;
+const bench = benchForFile();
 let cwd = '';
 
 beforeAll(async () => {
-  bench = await startBench();
   cwd = mkdtempSync(join(tmpdir(), 'autopilot-rehold-'));
   writeFileSync(join(cwd, 'policy.json'), JSON.stringify(basePolicy(bench.slack.origin)));
-});
-afterAll(async () => {
-  await bench?.close();
 });
 
 /** The operator's `autopilot cancel <id>` on the bench's table, at the bench's clock. */

@@ -9,21 +9,15 @@
  */
 import { type MessageAttributeValue, SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { outcomeNow } from '../../src/cli/wait.js';
 import { ApiTimeoutError } from '../../src/console/index.js';
 import { MAX_RECEIVE_COUNT } from '../../src/queue/redrive.js';
 import { releaseHeld } from '../../src/worker/release.js';
-import { type Bench, basePolicy, startBench } from './fixture.js';
+import { basePolicy, benchForFile } from './fixture.js';
 import { askQuestion, clickApprove, releaseDeps } from './questions.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
+const bench = benchForFile();
 
 const timeoutError = () => Object.assign(new ApiTimeoutError('no answer within 10 ms'), { attempts: 1 });
 /** A Console client whose approve call times out after it left: it may have approved the phase. */

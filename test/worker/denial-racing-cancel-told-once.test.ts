@@ -14,25 +14,21 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DeleteItemCommand, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import { readAudit, readFinal } from '../../src/state/audit.js';
 import type { StateTable } from '../../src/state/table.js';
 import { releaseHeld } from '../../src/worker/release.js';
 import { captureIo } from '../helpers/cli-io.js';
-import { type Bench, basePolicy, startBench } from './fixture.js';
+import { basePolicy, benchForFile } from './fixture.js';
 import { askQuestion, releaseDeps } from './questions.js';
 
-let bench: Bench;
+const bench = benchForFile();
 let cwd = '';
 
 beforeAll(async () => {
-  bench = await startBench();
   cwd = mkdtempSync(join(tmpdir(), 'autopilot-denial-race-'));
   writeFileSync(join(cwd, 'policy.json'), JSON.stringify(basePolicy(bench.slack.origin)));
-});
-afterAll(async () => {
-  await bench?.close();
 });
 
 interface CliRun {

@@ -2,20 +2,14 @@
  * A dry run of a change is another request than the change: under a held request's id (anyone
  * may speak as the same `ci` requester), it neither replaces the held request nor ends it.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { outcomeNow } from '../../src/cli/wait.js';
 import { listHeld } from '../../src/state/held.js';
 import { releaseHeld } from '../../src/worker/release.js';
-import { type Bench, startBench } from './fixture.js';
+import { benchForFile } from './fixture.js';
 import { releaseDeps } from './questions.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
+const bench = benchForFile();
 
 it('a dry run under a held request id does not replace or end the held request', async () => {
   const worker = bench.worker();

@@ -10,26 +10,18 @@
  * (its answer lost after the effect), and its claim item is then moved to the former key.
  */
 import { DeleteItemCommand, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { formerEffectKey } from '../../src/actions/former-effect-key.js';
 import { type ActionRequest, effectKey } from '../../src/actions/request.js';
 import type { PolicyInput } from '../../src/policy/schema.js';
 import { readAudit, readFinal } from '../../src/state/audit.js';
 import { completeEffect, effectItemKey } from '../../src/state/effects.js';
-import { type Bench, basePolicy, copyTrigger, startBench } from './fixture.js';
+import { type Bench, basePolicy, benchResetEachTest, copyTrigger } from './fixture.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  // One attempt per call; 1 s: the fault injected is an answer that never comes.
-  bench = await startBench({ client: { timeoutMs: 1_000, maxRetries: 0 } });
-});
-afterAll(async () => {
-  await bench?.close();
-});
+// One attempt per call; 1 s: the fault injected is an answer that never comes.
+const bench = benchResetEachTest({ client: { timeoutMs: 1_000, maxRetries: 0 } });
 beforeEach(async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
   bench.api.sandbox.setFaults({ hangAfterEffectRate: 0 });
-  await bench.purge();
 });
 
 const ci = { source: 'ci', id: 'github-actions/deploy.yml' } as const;

@@ -7,25 +7,18 @@
  * id, in rough phase order so that both approvals and stale phases happen.
  */
 import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { drive } from '../helpers/lambda.js';
-import { type Bench, basePolicy, startBench } from './fixture.js';
+import { basePolicy, benchForFile } from './fixture.js';
 
-let bench: Bench;
-
-beforeAll(async () => {
-  bench = await startBench({
-    emulators: { visibilityTimeoutSeconds: 2, maxReceiveCount: 5 },
-    sandbox: {
-      faults: { errorRate: 0.2, rateLimitRate: 0.1, retryAfterSeconds: 1, hangRate: 0.05, only: 'mutations' },
-    },
-    client: { timeoutMs: 400, maxRetries: 1 },
-    // Hung attempts, redeliveries and effect locks: the worker's clock must move.
-    clock: 'running',
-  });
-});
-afterAll(async () => {
-  await bench?.close();
+const bench = benchForFile({
+  emulators: { visibilityTimeoutSeconds: 2, maxReceiveCount: 5 },
+  sandbox: {
+    faults: { errorRate: 0.2, rateLimitRate: 0.1, retryAfterSeconds: 1, hangRate: 0.05, only: 'mutations' },
+  },
+  client: { timeoutMs: 400, maxRetries: 1 },
+  // Hung attempts, redeliveries and effect locks: the worker's clock must move.
+  clock: 'running',
 });
 
 const FIRST_HAND = new Set(['approved', 'stale', 'denied', 'rejected']);

@@ -6,7 +6,7 @@
 import { BatchGetItemCommand, PutItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { PurgeQueueCommand } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { createRequesterSigner, type RequesterKeys } from '../../src/actions/proof.js';
 import type { ActionRequest } from '../../src/actions/request.js';
 import { clockOf, createConsoleClient } from '../../src/console/index.js';
@@ -327,15 +327,33 @@ export function channelPostsAbout(bench: Bench, requestId: string, from: number)
  * tests only (it is started by then).
  */
 export function benchForFile(options: Parameters<typeof startBench>[0] = {}): Bench {
+  return benchStartedIn(beforeAll, afterAll, options, 'before the first test');
+}
+
+/**
+ * A new bench for each test of a file: started before the test, closed after it, so that no test
+ * sees another's sandbox, queue or table. Use it inside hooks and tests only.
+ */
+export function benchForEachTest(options: Parameters<typeof startBench>[0] = {}): Bench {
+  return benchStartedIn(beforeEach, afterEach, options, 'before each test');
+}
+
+/** A bench started in the `start` hook and closed in the `stop` one, standing in for it from the first. */
+function benchStartedIn(
+  start: (hook: () => Promise<void>) => void,
+  stop: (hook: () => Promise<void>) => void,
+  options: Parameters<typeof startBench>[0],
+  when: string,
+): Bench {
   let started: Bench | undefined;
-  beforeAll(async () => {
+  start(async () => {
     started = await startBench(options);
   });
-  afterAll(async () => {
+  stop(async () => {
     await started?.close();
   });
   const startedBench = (): Bench => {
-    if (!started) throw new Error('the bench is started before the first test (use it in hooks and tests)');
+    if (!started) throw new Error(`the bench is started ${when} (use it in hooks and tests)`);
     return started;
   };
   return new Proxy({} as Bench, {

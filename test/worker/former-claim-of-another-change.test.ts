@@ -7,21 +7,17 @@
  * completed before the deploy made a later request for ["a,b"] be told "Already done" (replayed):
  * group "a,b" was never disabled, and the person was told it was.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { formerEffectKey } from '../../src/actions/former-effect-key.js';
 import { type ActionRequest, effectKey } from '../../src/actions/request.js';
 import type { PolicyInput } from '../../src/policy/schema.js';
 import { readAudit, readFinal } from '../../src/state/audit.js';
 import { completeEffect } from '../../src/state/effects.js';
-import { type Bench, basePolicy, startBench } from './fixture.js';
+import { basePolicy, benchForFile } from './fixture.js';
 
-let bench: Bench;
+const bench = benchForFile();
 beforeAll(async () => {
-  bench = await startBench();
   bench.clock.now = new Date('2026-11-23T10:00:00Z');
-});
-afterAll(async () => {
-  await bench?.close();
 });
 
 const ci = { source: 'ci', id: 'github-actions/deploy.yml' } as const;

@@ -6,7 +6,7 @@
  */
 import { GetQueueAttributesCommand, PurgeQueueCommand } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { storyLines, storyOf } from '../../src/audit/story.js';
 import { MAX_RECEIVE_COUNT } from '../../src/queue/redrive.js';
 import { readAudit } from '../../src/state/audit.js';
@@ -14,23 +14,15 @@ import { claimEffect } from '../../src/state/effects.js';
 import { endHold, readHeld } from '../../src/state/held.js';
 import { rememberSecret } from '../../src/util/secret-scrub.js';
 import { receiveEvent } from '../helpers/lambda.js';
-import { type Bench, startBench } from './fixture.js';
+import { benchResetEachTest } from './fixture.js';
 
-let bench: Bench;
+// One attempt per receive: each receive is one failed call.
+const bench = benchResetEachTest({ client: { maxRetries: 0 } });
 
-beforeAll(async () => {
-  // One attempt per receive: each receive is one failed call.
-  bench = await startBench({ client: { maxRetries: 0 } });
-});
-afterAll(async () => {
-  await bench?.close();
-});
 beforeEach(async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
   bench.api.sandbox.setFaults({ errorRate: 0, rateLimitRate: 0 });
   bench.slack.setStatus(200);
   bench.slack.posts.length = 0;
-  await bench.purge();
   await bench.emulators.sqs.send(new PurgeQueueCommand({ QueueUrl: bench.emulators.dlqUrl }));
 });
 

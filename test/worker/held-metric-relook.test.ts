@@ -4,20 +4,14 @@
  * spent, a sweep still behind, a window still shut): one request waiting three looks counted
  * three held requests. It is counted once per holding: when the request begins to wait.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createMetrics } from '../../src/observability/metrics.js';
 import { listHeld } from '../../src/state/held.js';
 import { releaseHeld } from '../../src/worker/release.js';
-import { type Bench, startBench } from './fixture.js';
+import { benchForFile } from './fixture.js';
 import { releaseDeps } from './questions.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
+const bench = benchForFile();
 
 describe('HeldRequests for a request over its hourly limit at two looks', () => {
   it('counts the one held request once, not once per look', async () => {

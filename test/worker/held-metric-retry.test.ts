@@ -3,17 +3,13 @@
  * post to the channel fails, the record is retried (RetryLater) and every retry of the same
  * request counts one more held request, so a Slack outage inflates the metric per retry.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createMetrics } from '../../src/observability/metrics.js';
-import { type Bench, startBench } from './fixture.js';
+import { benchForFile } from './fixture.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
+const bench = benchForFile();
 afterAll(async () => {
-  bench?.slack.setStatus(200);
-  await bench?.close();
+  bench.slack.setStatus(200);
 });
 
 describe('HeldRequests for a question whose post to the channel fails, then succeeds', () => {

@@ -1,5 +1,5 @@
 import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createRequesterSigner } from '../../src/actions/proof.js';
 import { ApiConnectionError, ApiTimeoutError, makeApiError } from '../../src/console/index.js';
 import { createLogger } from '../../src/observability/logger.js';
@@ -19,16 +19,15 @@ import { cancelHeldRequest } from '../../src/worker/cancel.js';
 import { endCancelledNow } from '../../src/worker/cancel-now.js';
 import { type ReleaseDeps, releaseHeld } from '../../src/worker/release.js';
 import type { WorkerHandler } from '../../src/worker/worker.js';
-import { type Bench, startBench } from './fixture.js';
+import { benchResetEachTest } from './fixture.js';
 
 // Held requests: recorded while they wait, released by the tick (never by a delayed copy),
 // cancelled for good. Each test leaves no held record behind (the tick sees the whole table).
-let bench: Bench;
+const bench = benchResetEachTest();
 let worker: WorkerHandler;
 let tick: ReleaseDeps;
 
 beforeAll(async () => {
-  bench = await startBench();
   worker = bench.worker();
   tick = {
     table: bench.table,
@@ -38,13 +37,6 @@ beforeAll(async () => {
     // The worker's keys: a released copy is vouched for as the original was.
     signer: createRequesterSigner(async () => bench.requesterKeys),
   };
-});
-afterAll(async () => {
-  await bench?.close();
-});
-beforeEach(async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
-  await bench.purge();
 });
 
 const at = (iso: string) => new Date(iso);

@@ -3,18 +3,12 @@
  * much as one that made it: its end is recorded as its own final (the outcome, pointing at the
  * request that made it), and another requester's change under that id is refused.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { outcomeNow } from '../../src/cli/wait.js';
 import { readRequestAudit } from '../../src/state/audit.js';
-import { type Bench, startBench } from './fixture.js';
+import { benchForFile } from './fixture.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
+const bench = benchForFile();
 
 it("refuses another requester's change under the id of a request that ended as a replay", async () => {
   const worker = bench.worker();

@@ -8,18 +8,12 @@
  * the denied request's people were told it may have been. The real worker on the emulators.
  */
 import type { SQSEvent } from 'aws-lambda';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { outcomeNow } from '../../src/cli/wait.js';
 import { RateLimitError } from '../../src/console/index.js';
-import { type Bench, startBench } from './fixture.js';
+import { benchForFile } from './fixture.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
+const bench = benchForFile();
 
 it('a denial while another request holds a live claim on the effect is told "Denied", not "may have been done"', async () => {
   bench.clock.now = new Date('2026-11-24T10:00:00Z'); // a Tuesday, in office hours

@@ -3,17 +3,11 @@
  * effect key, a DynamoDB partition key of the effect claim and the veto, used to pass the 2 KB
  * limit, and every read of the request's state failed until SQS dead-lettered it without a reason.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { readAudit } from '../../src/state/audit.js';
-import { type Bench, startBench } from './fixture.js';
+import { benchForFile } from './fixture.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
+const bench = benchForFile();
 
 it('ends (decides or dead-letters with a reason) a valid disable_groups request with long group names', async () => {
   const groupNames = Array.from({ length: 12 }, (_, i) => `g${i}_${'x'.repeat(190)}`);

@@ -7,17 +7,10 @@
  * the DLQ ("Could not approve … after 5 attempts"). A shorter Retry-After no longer shortens the
  * schedule (src/worker/defer.ts): the client already waited it within the call and was refused.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type Bench, onReceive, startBench } from './fixture.js';
+import { expect, it } from 'vitest';
+import { benchForFile, onReceive } from './fixture.js';
 
-let bench: Bench;
-
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
+const bench = benchForFile();
 
 it('does not spend the receives before the DLQ inside the rate-limit window on `Retry-After: 0`', async () => {
   const worker = bench.worker();

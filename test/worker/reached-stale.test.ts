@@ -4,29 +4,23 @@
  * phase moved on, very likely because of our own earlier attempt. The request must not be told
  * as a plain "stale" (nothing happened): the reason says an earlier attempt may have approved it.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { effectKey } from '../../src/actions/request.js';
 import { readAudit } from '../../src/state/audit.js';
 import { claimEffect } from '../../src/state/effects.js';
 import type { WorkerHandler } from '../../src/worker/worker.js';
-import { type Bench, startBench } from './fixture.js';
+import { benchResetEachTest } from './fixture.js';
 
-let bench: Bench;
+// One attempt per call, so the in-call retry (which already says so) is not what is tested.
+// 1 s: a timeout in flight is the fault injected; a loaded machine must not turn a plain call into one.
+const bench = benchResetEachTest({ client: { timeoutMs: 1_000, maxRetries: 0 } });
 let worker: WorkerHandler;
 
 beforeAll(async () => {
-  // One attempt per call, so the in-call retry (which already says so) is not what is tested.
-  // 1 s: a timeout in flight is the fault injected; a loaded machine must not turn a plain call into one.
-  bench = await startBench({ client: { timeoutMs: 1_000, maxRetries: 0 } });
   worker = bench.worker();
 });
-afterAll(async () => {
-  await bench?.close();
-});
 beforeEach(async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
   bench.api.sandbox.setFaults({ hangAfterEffectRate: 0 });
-  await bench.purge();
 });
 
 const current = (triggerId: string) => bench.api.sandbox.state.triggers.get(triggerId)?.currentPhaseID;

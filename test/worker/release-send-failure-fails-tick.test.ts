@@ -14,14 +14,12 @@ import { createLogger } from '../../src/observability/logger.js';
 import { parsePolicy } from '../../src/policy/parse.js';
 import { listHeld } from '../../src/state/held.js';
 import { createWorkerEntry } from '../../src/worker/worker.js';
-import { basePolicy, benchForFile } from './fixture.js';
+import { basePolicy, benchResetEachTest } from './fixture.js';
 import { holdForWindow, tickDeps } from './stuck.js';
 
-const bench = benchForFile();
+const bench = benchResetEachTest();
 
 it('fails the tick invocation (WorkerErrors) when a due held request could not be sent back, after sending the others', async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
-  await bench.purge();
   await holdForWindow(bench, 'rs-broken');
   await holdForWindow(bench, 'rs-fine');
 

@@ -7,23 +7,15 @@
  * release tick on the emulators, with an SQS client whose sends fail during a 30-minute outage.
  */
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { endHold, holdRequest, listHeld, nextLookText } from '../../src/state/held.js';
 import { releaseHeld } from '../../src/worker/release.js';
-import { type Bench, startBench } from './fixture.js';
+import { benchResetEachTest } from './fixture.js';
 import { releaseDeps } from './questions.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
+const bench = benchResetEachTest();
 
 it('sends a wait back once the queue answers again, after sends that failed during an outage', async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
-  await bench.purge();
   const since = '2026-11-23T10:00:00.000Z';
   const request = {
     version: 1,

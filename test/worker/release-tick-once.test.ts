@@ -5,25 +5,17 @@
  * request then came back twice, its story (`/autopilot why`) told two releases, and the second
  * copy's replay told the requester its outcome again. The release tick and the worker, on the emulators.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { readAudit } from '../../src/state/audit.js';
 import { listHeld } from '../../src/state/held.js';
 import { writePause } from '../../src/state/pause.js';
 import { releaseHeld } from '../../src/worker/release.js';
-import { type Bench, startBench } from './fixture.js';
+import { benchResetEachTest } from './fixture.js';
 import { releaseDeps } from './questions.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
+const bench = benchResetEachTest();
 
 it('sends a held request back once when two ticks run at the same moment', async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
-  await bench.purge();
   await writePause(bench.table, { paused: true, by: 'slack:U0ADMIN', at: bench.clock.now });
   await bench.send({ triggerId: 'trg_1', phaseId: 'ph_1', requestId: 'rc-tick-1' });
   await bench.run(bench.worker(), await bench.receive());

@@ -13,27 +13,23 @@ import { createMetrics, METRICS_NAMESPACE } from '../../src/observability/metric
 import { APPROVE_ACTION_ID } from '../../src/webhook/interactions.js';
 import { alarmReading, emittedMetrics, expectReadsEmitted, simulate } from '../infra/alarm-reading.js';
 import { type Synthesized, synthesize } from '../infra/synth.js';
-import { type Bench, copyTrigger, startBench } from './fixture.js';
+import { benchResetEachTest, copyTrigger } from './fixture.js';
 import { clickApprove } from './questions.js';
 
 let s: Synthesized;
-let bench: Bench;
+const bench = benchResetEachTest(); // each test at 10:00 on a Monday, in office hours
 const lines: string[] = [];
 const metrics = createMetrics({ service: 'worker', sink: (line) => lines.push(line) });
 
 beforeAll(async () => {
   s = synthesize({}, { bundle: false });
-  bench = await startBench();
 }, 120_000);
 afterAll(async () => {
   s?.cleanup();
-  await bench?.close();
 });
-beforeEach(async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z'); // a Monday, in office hours
+beforeEach(() => {
   bench.slack.setStatus(200);
   lines.length = 0;
-  await bench.purge();
 });
 
 describe('Slack posts that fail', () => {

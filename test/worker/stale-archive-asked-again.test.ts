@@ -6,22 +6,16 @@
  * pending, or done, is not. End to end: the sweeper over the sandbox's events, the worker on real
  * SQS events, the sandbox's config.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PolicyInput } from '../../src/policy/schema.js';
 import { readFinal } from '../../src/state/audit.js';
 import { staleRequestId } from '../../src/sweeper/stale.js';
-import { type Bench, basePolicy, startBench } from './fixture.js';
+import { basePolicy, benchForEachTest } from './fixture.js';
 import { addStaleLog, benchSweeper } from './stale-archive.js';
 
 const HOUR = 3_600_000;
 
-let bench: Bench;
-beforeEach(async () => {
-  bench = await startBench({ sandbox: { eventCount: 0 } });
-});
-afterEach(async () => {
-  await bench?.close();
-});
+const bench = benchForEachTest({ sandbox: { eventCount: 0 } });
 
 describe('a stale sweep archive the worker denied', () => {
   it('is asked again a day after the denial, and archived once the reason went away', async () => {

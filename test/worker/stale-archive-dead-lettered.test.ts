@@ -9,25 +9,19 @@
  * asked twice at once. End to end: the sweeper over the sandbox's events, the worker on real SQS
  * events, the sandbox's config.
  */
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ApiTimeoutError } from '../../src/console/index.js';
 import type { PolicyInput } from '../../src/policy/schema.js';
 import { MAX_RECEIVE_COUNT } from '../../src/queue/redrive.js';
 import { readFinal } from '../../src/state/audit.js';
 import { staleRequestId } from '../../src/sweeper/stale.js';
-import { type Bench, basePolicy, startBench } from './fixture.js';
+import { basePolicy, benchForEachTest } from './fixture.js';
 import { addStaleLog, benchSweeper } from './stale-archive.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-let bench: Bench;
-beforeEach(async () => {
-  bench = await startBench({ sandbox: { eventCount: 0 } });
-});
-afterEach(async () => {
-  await bench?.close();
-});
+const bench = benchForEachTest({ sandbox: { eventCount: 0 } });
 
 const [a, b] = ['feature_tour', 'api_timeout_ms'];
 function policyInput(): PolicyInput {

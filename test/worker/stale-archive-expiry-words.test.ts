@@ -7,22 +7,16 @@
  * requests the expiry now says that it asks again and how to stop it (`protect`). End to end: the
  * sweeper over the sandbox's events, the worker on real SQS events, the release tick.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listHeld } from '../../src/state/held.js';
 import { writePause } from '../../src/state/pause.js';
 import { releaseHeld } from '../../src/worker/release.js';
-import { type Bench, basePolicy, startBench } from './fixture.js';
+import { basePolicy, benchForEachTest } from './fixture.js';
 import { addStaleLog, benchSweeper, releaseTick } from './stale-archive.js';
 
 const HOUR = 3_600_000;
 
-let bench: Bench;
-beforeEach(async () => {
-  bench = await startBench({ sandbox: { eventCount: 0 } });
-});
-afterEach(async () => {
-  await bench?.close();
-});
+const bench = benchForEachTest({ sandbox: { eventCount: 0 } });
 
 describe("the stale sweep's archive, expired while it waited", () => {
   it('tells the channel the sweep asks again and how to stop it, not to send a new request', async () => {

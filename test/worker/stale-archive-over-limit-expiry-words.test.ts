@@ -7,18 +7,12 @@
  * from the same words. End to end: the sweeper over the sandbox's events, the worker on real SQS
  * events, on the bench's clock (Monday 10:00 UTC: the day ends 14 hours later).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readAudit } from '../../src/state/audit.js';
-import { type Bench, basePolicy, startBench } from './fixture.js';
+import { basePolicy, benchForEachTest } from './fixture.js';
 import { addStaleLog, benchSweeper } from './stale-archive.js';
 
-let bench: Bench;
-beforeEach(async () => {
-  bench = await startBench({ sandbox: { eventCount: 0 } });
-});
-afterEach(async () => {
-  await bench?.close();
-});
+const bench = benchForEachTest({ sandbox: { eventCount: 0 } });
 
 describe("the stale sweep's archive over maxPerDay, past its expiry by the next day", () => {
   it('tells the channel the sweep asks again and how to stop it', async () => {

@@ -7,21 +7,15 @@
  * asks for that sweep. End to end: the sweeper over the sandbox's events, the worker on real SQS
  * events, the release tick.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PolicyInput } from '../../src/policy/schema.js';
 import { readFinal } from '../../src/state/audit.js';
 import { listHeld } from '../../src/state/held.js';
 import { releaseHeld } from '../../src/worker/release.js';
-import { type Bench, basePolicy, startBench } from './fixture.js';
+import { basePolicy, benchForEachTest } from './fixture.js';
 import { addStaleLog, benchSweeper, releaseTick } from './stale-archive.js';
 
-let bench: Bench;
-beforeEach(async () => {
-  bench = await startBench({ sandbox: { eventCount: 0 } });
-});
-afterEach(async () => {
-  await bench?.close();
-});
+const bench = benchForEachTest({ sandbox: { eventCount: 0 } });
 
 describe.each([
   ['the stale sweep is turned off', (p: PolicyInput) => delete p.sweeper],

@@ -13,15 +13,13 @@ import { outcomeNow } from '../../src/cli/wait.js';
 import { parsePolicy } from '../../src/policy/parse.js';
 import { isStuck, listHeld } from '../../src/state/held.js';
 import { releaseHeld } from '../../src/worker/release.js';
-import { basePolicy, benchForFile, channelPostsAbout } from './fixture.js';
+import { basePolicy, benchResetEachTest, channelPostsAbout } from './fixture.js';
 import { releaseDeps } from './questions.js';
 import { holdForWindow } from './stuck.js';
 
-const bench = benchForFile();
+const bench = benchResetEachTest();
 
 it('a stuck wait whose last copy is being carried out when its expiry passes is told one outcome, the true one', async () => {
-  bench.clock.now = new Date('2026-11-23T10:00:00Z');
-  await bench.purge();
   const requestId = 'sm-1';
   // Held for a window since 10:00 on the 23rd: it expires 72 hours later, at 2026-11-26T10:00:00Z.
   await holdForWindow(bench, requestId, { triggerId: 'trg_sm' });

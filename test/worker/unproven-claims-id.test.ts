@@ -4,18 +4,12 @@
  * its latest audit record, so the forged message's "dead-lettered" record rewrote it.
  */
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { outcomeNow } from '../../src/cli/wait.js';
 import { readAudit } from '../../src/state/audit.js';
-import { type Bench, startBench } from './fixture.js';
+import { benchForFile } from './fixture.js';
 
-let bench: Bench;
-beforeAll(async () => {
-  bench = await startBench();
-});
-afterAll(async () => {
-  await bench?.close();
-});
+const bench = benchForFile();
 
 it('keeps an approved request approved when an unproven message claiming its id is dead-lettered', async () => {
   const worker = bench.worker();
