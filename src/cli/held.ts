@@ -125,7 +125,8 @@ export async function cancelCommand(args: string[], io: CliIo): Promise<number> 
     { table, mayCancel: (held) => mayCancel(policy, by, held.request, now) },
     { requestId, by, reason, now },
   );
-  if (!outcome.ok) throw new CommandError(outcome.message);
+  // A refusal may quote an end already written (the platform's message, a requester id): printable.
+  if (!outcome.ok) throw new CommandError(printable(outcome.message));
   const ended = await endCancelledNow(table, outcome.held, outcome.reason, now, {
     tell: async (urls, message) => {
       for (const url of urls) {
