@@ -45,7 +45,11 @@ function urls(values: Record<string, unknown>, io: CliIo, needQueue: boolean): U
   const named = ['dlq-url', 'queue-url'].find((name) => values[name] !== undefined);
   if (values.local && named) throw new UsageError(`--local and --${named} exclude each other`, DLQ_USAGE);
   if (values.local) {
-    const endpoints = localEndpoints(io);
+    const endpoints = localEndpoints(io, [
+      'sqsEndpoint',
+      'dlqUrl',
+      ...(needQueue ? (['queueUrl'] as const) : []),
+    ]);
     return { dlqUrl: endpoints.dlqUrl, queueUrl: endpoints.queueUrl, endpoint: endpoints.sqsEndpoint };
   }
   const dlqUrl = (values['dlq-url'] as string | undefined) ?? io.env.DLQ_URL;

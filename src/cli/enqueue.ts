@@ -192,7 +192,7 @@ function queueOf(values: Parsed['values'], io: CliIo): { queueUrl: string; endpo
   if (values.local && values['queue-url'] !== undefined)
     throw new UsageError('--local and --queue-url exclude each other', ENQUEUE_USAGE);
   if (values.local) {
-    const endpoints = localEndpoints(io);
+    const endpoints = localEndpoints(io, ['sqsEndpoint', 'queueUrl']);
     queueUrl = endpoints.queueUrl;
     endpoint = endpoints.sqsEndpoint;
   }

@@ -12,7 +12,7 @@ export function stateTableFor(io: CliIo, values: Record<string, unknown>, usage:
   if (values.local && values.table !== undefined)
     throw new UsageError('--local and --table exclude each other', usage);
   if (values.local) {
-    const endpoints = localEndpoints(io);
+    const endpoints = localEndpoints(io, ['dynamodbEndpoint', 'tableName']);
     return {
       client: createDynamoClient({ endpoint: endpoints.dynamodbEndpoint }),
       tableName: endpoints.tableName,
