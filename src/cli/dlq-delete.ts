@@ -79,7 +79,12 @@ export async function deleteFromDlq(
     const yes = await io.confirm(`Delete these ${chosen.length} message(s) from the DLQ for good? [y/N] `);
     if (!yes) {
       await release(sqs, dlqUrl, chosen);
-      io.stdout(options.json ? JSON.stringify({ deleted: [], declined: true }, null, 2) : 'Nothing deleted.');
+      // The ids that chose nothing are said here too, as after a dry run or a delete.
+      io.stdout(
+        options.json
+          ? JSON.stringify({ deleted: [], declined: true, notFound, ambiguous }, null, 2)
+          : ['Nothing deleted.', ...problemLines(picked)].join('\n'),
+      );
       return EXIT.failure;
     }
   }

@@ -41,8 +41,15 @@ interface Urls {
 }
 
 function urls(values: Record<string, unknown>, io: CliIo, needQueue: boolean): Urls {
+  // --local with a URL: either queue could be the one the operator meant (a delete is for good).
+  const named = ['dlq-url', 'queue-url'].find((name) => values[name] !== undefined);
+  if (values.local && named) throw new UsageError(`--local and --${named} exclude each other`, DLQ_USAGE);
   if (values.local) {
-    const endpoints = localEndpoints(io);
+    const endpoints = localEndpoints(io, [
+      'sqsEndpoint',
+      'dlqUrl',
+      ...(needQueue ? (['queueUrl'] as const) : []),
+    ]);
     return { dlqUrl: endpoints.dlqUrl, queueUrl: endpoints.queueUrl, endpoint: endpoints.sqsEndpoint };
   }
   const dlqUrl = (values['dlq-url'] as string | undefined) ?? io.env.DLQ_URL;

@@ -27,7 +27,7 @@ Options:
   --request-id <id>         a stable id: a retried CI job then never approves twice
   --dry-run                 the worker decides, records and replies, and changes nothing
   --print                   validate and print the request; send nothing (not with --wait)
-  --queue-url <url>         default: ACTIONS_QUEUE_URL
+  --queue-url <url>         default: ACTIONS_QUEUE_URL (not with --local)
   --local                   use the running local stack (.local/endpoints.json)
   --wait                    wait for the outcome: exit 0 approved (or already done), 3 denied, cancelled,
                             stale or refused, 4 still held (deferred, asked, paused) or still queued at the
@@ -35,7 +35,7 @@ Options:
                             5 may have been done (it ended refused, but an attempt whose answer was lost
                             may have made the change: check before deploying or asking again)
   --timeout <15m>           how long --wait waits (s, m, h or d; default 15m)
-  --table <name>            the state table --wait reads (default STATE_TABLE_NAME; --local: the stack's)
+  --table <name>            the state table --wait reads (default STATE_TABLE_NAME; --local: the stack's, not both)
 Environment: ACTIONS_QUEUE_URL, STATE_TABLE_NAME, AWS_ENDPOINT_URL_SQS / _DYNAMODB (emulators), AWS_REGION
 and the usual AWS credentials (--wait also needs dynamodb:GetItem and dynamodb:Query on the table).`;
 
@@ -188,8 +188,11 @@ function approveRequest(values: Parsed['values'], positionals: string[], io: Cli
 function queueOf(values: Parsed['values'], io: CliIo): { queueUrl: string; endpoint?: string } {
   let queueUrl = (values['queue-url'] as string | undefined) ?? io.env.ACTIONS_QUEUE_URL;
   let endpoint = io.env.AWS_ENDPOINT_URL_SQS;
+  // Either queue could be the one meant: the request would be sent to the other one.
+  if (values.local && values['queue-url'] !== undefined)
+    throw new UsageError('--local and --queue-url exclude each other', ENQUEUE_USAGE);
   if (values.local) {
-    const endpoints = localEndpoints(io);
+    const endpoints = localEndpoints(io, ['sqsEndpoint', 'queueUrl']);
     queueUrl = endpoints.queueUrl;
     endpoint = endpoints.sqsEndpoint;
   }

@@ -27,8 +27,9 @@ export const HELD_USAGE = `Usage: autopilot held [--json] [--local | --table NAM
 
 export const CANCEL_USAGE = `Usage: autopilot cancel <requestId> --reason <text> [--policy FILE] [--as USER] [--local | --table NAME]
   Ends a held request as cancelled (audited; the requester and, with SLACK_WEBHOOK_URL, the channel
-  are told); it is never executed later. You cancel as cli:<user> (--as, else $USER), which the
-  policy (--policy, else AUTOPILOT_POLICY, else policy.json) must let ask for the same action.`;
+  are told; with --local, the stack's channel, never SLACK_WEBHOOK_URL's); it is never executed later.
+  You cancel as cli:<user> (--as, else $USER), which the policy (--policy, else AUTOPILOT_POLICY,
+  else policy.json) must let ask for the same action.`;
 
 export function heldRows(list: HeldRecord[]): string[][] {
   return list.map((h) => [h.requestId, h.action, h.target, h.requester, whyText(h, true), nextLookText(h)]);
@@ -85,6 +86,11 @@ function channelOf(
   return { url, origin: parsed.origin };
 }
 
+/** The local stack's channel: its Slack receiver's (src/local/slack-receiver.ts `channelUrl`). */
+function localChannel(receiver: string | undefined): { url: string; origin: string } | undefined {
+  return receiver ? { url: `${receiver}/channel`, origin: new URL(receiver).origin } : undefined;
+}
+
 export async function cancelCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals, help } = parse(
     args,
@@ -114,10 +120,12 @@ export async function cancelCommand(args: string[], io: CliIo): Promise<number> 
   const table = stateTableFor(io, values, CANCEL_USAGE);
   const by = `cli:${user}`;
   const now = io.now();
-  const channel = channelOf(io.env);
   // --local: replies go to the stack's Slack receiver, whose origin the stack lists in the
   // webhook's and worker's SLACK_REPLY_ORIGINS; refused here, the requester never heard of the cancel.
   const receiver = values.local ? localEndpoints(io).slackReceiverUrl : undefined;
+  // --local: the stack's channel (its receiver's, where its worker tells every end), never the
+  // shell's SLACK_WEBHOOK_URL, which names the deployed stack's: a real team channel.
+  const channel = values.local ? localChannel(receiver) : channelOf(io.env);
   const allowedOrigins = [channel?.origin, receiver ? new URL(receiver).origin : undefined].filter(
     (origin): origin is string => origin !== undefined,
   );
@@ -125,7 +133,8 @@ export async function cancelCommand(args: string[], io: CliIo): Promise<number> 
     { table, mayCancel: (held) => mayCancel(policy, by, held.request, now) },
     { requestId, by, reason, now },
   );
-  if (!outcome.ok) throw new CommandError(outcome.message);
+  // A refusal may quote an end already written (the platform's message, a requester id): printable.
+  if (!outcome.ok) throw new CommandError(printable(outcome.message));
   const ended = await endCancelledNow(table, outcome.held, outcome.reason, now, {
     tell: async (urls, message) => {
       for (const url of urls) {

@@ -8,8 +8,11 @@ import type { CliIo } from './io.js';
 import { localEndpoints } from './local-endpoints.js';
 
 export function stateTableFor(io: CliIo, values: Record<string, unknown>, usage: string): StateTable {
+  // Both named: using either would act on a table the operator did not mean (usage: --local | --table).
+  if (values.local && values.table !== undefined)
+    throw new UsageError('--local and --table exclude each other', usage);
   if (values.local) {
-    const endpoints = localEndpoints(io);
+    const endpoints = localEndpoints(io, ['dynamodbEndpoint', 'tableName']);
     return {
       client: createDynamoClient({ endpoint: endpoints.dynamodbEndpoint }),
       tableName: endpoints.tableName,

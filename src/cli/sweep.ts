@@ -40,7 +40,7 @@ function sweepEnvironment(io: CliIo, local: boolean) {
   const env: Record<string, string | undefined> = { ...io.env };
   let dynamoEndpoint = env.AWS_ENDPOINT_URL_DYNAMODB;
   if (local) {
-    const endpoints = localEndpoints(io);
+    const endpoints = localEndpoints(io, ['consoleApiBaseUrl', 'dynamodbEndpoint', 'tableName']);
     env.CONSOLE_API_BASE_URL = endpoints.consoleApiBaseUrl;
     if (endpoints.sandboxReadOnlyApiKey) {
       // The embedded sandbox's own key: a real key exported in this shell never goes to it.

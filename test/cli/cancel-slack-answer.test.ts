@@ -37,10 +37,15 @@ describe('autopilot cancel: a failed post to the channel', () => {
     const requestId = 'review-cli-cancel-answer-1';
     await heldNightly(t, requestId);
 
-    const env = { ...t.cliEnv, SLACK_WEBHOOK_URL: channelUrl };
+    // As on a deployed stack (the table named, not --local: a local cancel tells the stack's own channel).
+    const env = {
+      STATE_TABLE_NAME: t.stack.endpoints.tableName,
+      AWS_ENDPOINT_URL_DYNAMODB: t.stack.endpoints.dynamodbEndpoint,
+      SLACK_WEBHOOK_URL: channelUrl,
+    };
     const run = captureIo({ env, cwd: t.dir, now: () => new Date() });
     const code = await runCli(
-      ['cancel', requestId, '--reason', 'superseded', '--as', 'alice', '--local'],
+      ['cancel', requestId, '--reason', 'superseded', '--as', 'alice', '--policy', t.stack.policyPath],
       run.io,
     );
     expect(code, run.err()).toBe(0);
