@@ -191,10 +191,19 @@ function hourCounter(context: Context, rule: ApprovalRule, limit: number): Decis
  */
 function hourExceeded(context: Context, rule: ApprovalRule, why: string, end: number): Decision {
   const { zone, when } = context;
-  if (!rule.windows || isWithinWindows(rule.windows, end, zone))
+  if (!rule.windows) return deferOrExpire(context, rule.name, why, end);
+  const windowsText = `the rule's windows (${describeWindows(rule.windows, zone)})`;
+  if (!isWithinWindows(rule.windows, end, zone)) {
+    const closed = `${why}, and at ${when(end)} ${windowsText} are closed`;
+    return whileClosed(context, rule, rule.windows, closed, end, `${closed}; denied`);
+  }
+  // A freeze at the hour's end moves the wait past it: a rule that denies outside its windows
+  // must not wait, past a freeze lasting beyond their close, for the next opening (approved there).
+  const unfrozen = frozenUntil(context.policy, end);
+  if (rule.outsideWindows !== 'deny' || isWithinWindows(rule.windows, unfrozen, zone))
     return deferOrExpire(context, rule.name, why, end, rule.windows);
-  const closed = `${why}, and at ${when(end)} the rule's windows (${describeWindows(rule.windows, zone)}) are closed`;
-  return whileClosed(context, rule, rule.windows, closed, end, `${closed}; denied`);
+  const closed = `${why}${frozenNote(context, end, unfrozen)}, and when it ends at ${when(unfrozen)} ${windowsText} are closed`;
+  return whileClosed(context, rule, rule.windows, closed, unfrozen, `${closed}; denied`);
 }
 
 /**
