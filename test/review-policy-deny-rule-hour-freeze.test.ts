@@ -64,6 +64,22 @@ describe('a rule that denies outside its windows, over its hourly cap', () => {
     expect(exceeded?.reason).toContain('ask again after Wed 25 Nov 09:00 CET');
   });
 
+  it('is denied when the freeze lasts over the night into the next opening', () => {
+    const freeze = {
+      name: 'overnight',
+      start: '2026-11-24T15:00:00+01:00',
+      end: '2026-11-25T10:00:00+01:00',
+    };
+    const exceeded = overTheCap(policy([freeze]));
+    expect(exceeded?.outcome).toBe('deny');
+    expect(exceeded?.reason).toContain('ask again after Wed 25 Nov 10:00 CET');
+  });
+
+  it('is denied when the freeze ends as the windows close', () => {
+    const freeze = { name: 'late', start: '2026-11-24T15:00:00+01:00', end: '2026-11-24T17:00:00+01:00' };
+    expect(overTheCap(policy([freeze]))?.outcome).toBe('deny');
+  });
+
   it('still waits past a freeze that ends while the windows are open', () => {
     const freeze = {
       name: 'short freeze',
