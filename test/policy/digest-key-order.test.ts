@@ -2,12 +2,12 @@
  * docs/policy.md: the policy digest is "the same for the file however it is laid out", so that
  * `policy replay` and `/autopilot why` tell records of the deployed policy from another's. The
  * digest hashes the normalized text, whose record maps (`chat.grants`, an event rule's `match`)
- * keep the file's key order: the same grants written in another order are "another policy".
- * Not fixed: sorting the keys changes the digest of every policy already deployed (debatable).
+ * kept the file's key order: the same grants written in another order were "another policy".
+ * The maps are written in sorted key order (normalizedPolicyText).
  */
 import { describe, expect, it } from 'vitest';
-import { policyDigest } from '../src/policy/digest.js';
-import { parsePolicy } from '../src/policy/parse.js';
+import { policyDigest } from '../../src/policy/digest.js';
+import { parsePolicy } from '../../src/policy/parse.js';
 
 describe('the policy digest', () => {
   it('does not depend on the order grants are written in', () => {
