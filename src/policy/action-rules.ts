@@ -11,7 +11,15 @@ import type { Decision, DecisionCounter, Outcome } from './decide.js';
 import { activeFreeze, firstMatchingRule, frozenUntil } from './rules.js';
 import type { ApprovalRule, Policy } from './schema.js';
 import { describeWindows } from './time-words.js';
-import { isWithinWindows, nextWindowOpening, pad, wallDay, wallHour, wallTime } from './windows.js';
+import {
+  closedBetween,
+  isWithinWindows,
+  nextWindowOpening,
+  pad,
+  wallDay,
+  wallHour,
+  wallTime,
+} from './windows.js';
 
 export const HOUR = 3_600_000;
 const MINUTE = 60_000;
@@ -191,10 +199,24 @@ function hourCounter(context: Context, rule: ApprovalRule, limit: number): Decis
  */
 function hourExceeded(context: Context, rule: ApprovalRule, why: string, end: number): Decision {
   const { zone, when } = context;
-  if (!rule.windows || isWithinWindows(rule.windows, end, zone))
+  if (!rule.windows) return deferOrExpire(context, rule.name, why, end);
+  const windowsText = `the rule's windows (${describeWindows(rule.windows, zone)})`;
+  if (!isWithinWindows(rule.windows, end, zone)) {
+    const closed = `${why}, and at ${when(end)} ${windowsText} are closed`;
+    return whileClosed(context, rule, rule.windows, closed, end, `${closed}; denied`);
+  }
+  // A freeze at the hour's end moves the wait past it: a rule that denies outside its windows
+  // must not wait, past a freeze lasting beyond their close, for a later opening (approved there).
+  const unfrozen = frozenUntil(context.policy, end);
+  if (rule.outsideWindows !== 'deny' || !closedBetween(rule.windows, end, unfrozen, zone))
     return deferOrExpire(context, rule.name, why, end, rule.windows);
-  const closed = `${why}, and at ${when(end)} the rule's windows (${describeWindows(rule.windows, zone)}) are closed`;
-  return whileClosed(context, rule, rule.windows, closed, end, `${closed}; denied`);
+  const again = firstOpen(context, unfrozen, rule.windows);
+  return context.result(
+    'deny',
+    rule.name,
+    `${why}${frozenNote(context, end, unfrozen)} until ${when(unfrozen)}, and ${windowsText} close before then; ` +
+      `the rule denies outside its windows${again === undefined ? '' : `; ask again after ${when(again)}`}`,
+  );
 }
 
 /**

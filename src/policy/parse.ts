@@ -27,7 +27,24 @@ export function parsePolicyText(text: string, source: string): Policy {
   return parsePolicy(json, source);
 }
 
-/** The normalized policy file: the validated value (defaults filled in), two-space indent, final newline. */
+/**
+ * The normalized policy file: the validated value (defaults filled in), two-space indent, final
+ * newline. Objects the schema declares keep its order; the two maps whose keys are the author's
+ * (`chat.grants`, an event rule's `match`) are written in sorted key order, so that the same grants
+ * written in another order are the same text and the same digest (docs/policy.md: "the same
+ * however it is laid out"), not "another policy" in `why` and `policy replay`. A file whose keys
+ * were already sorted keeps its digest.
+ */
 export function normalizedPolicyText(policy: Policy): string {
-  return `${JSON.stringify(policy, null, 2)}\n`;
+  return `${JSON.stringify(policy, authorKeysSorted, 2)}\n`;
+}
+
+/** The author-keyed maps of a policy, by the property that holds them. */
+const AUTHOR_KEYED = new Set(['grants', 'match']);
+
+function authorKeysSorted(key: string, value: unknown): unknown {
+  if (!AUTHOR_KEYED.has(key) || value === null || typeof value !== 'object' || Array.isArray(value))
+    return value;
+  const entries = Object.entries(value as Record<string, unknown>);
+  return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

@@ -217,6 +217,30 @@ export function isWithinWindows(windows: readonly TimeWindow[], instant: number,
 }
 
 /**
+ * Whether `windows` are closed at some instant in [from, to]. They close only when the clock
+ * reaches a window's end (or the jump, if the end is skipped) or the zone's offset changes, so
+ * those instants are the candidates; days are scanned from the day before `from` to past `to`.
+ */
+export function closedBetween(
+  windows: readonly TimeWindow[],
+  from: number,
+  to: number,
+  zone: string,
+): boolean {
+  if (!isWithinWindows(windows, from, zone)) return true;
+  const inside = (candidate: number) =>
+    candidate <= from || candidate > to || isWithinWindows(windows, candidate, zone);
+  const first = wallTime(from, zone);
+  for (let offset = -1; ; offset++) {
+    const date = addDays(first, offset);
+    if (utcOfWall(date.year, date.month, date.day) - DAY > to) break;
+    for (const window of windows)
+      if (!instantsOfWallTime(date, minutesOf(window.end), zone).every(inside)) return true;
+  }
+  return !transitionsBetween(from, to, zone).every(inside);
+}
+
+/**
  * The first instant after `instant` at which one of `windows` is open, or undefined when
  * none opens within eight days (impossible for a valid window: each names a weekday).
  * A window can only open when the clock reaches a window's start time or when the zone's

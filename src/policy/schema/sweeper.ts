@@ -11,20 +11,21 @@ import { described, type Primitives, withJsonSchema } from './primitives.js';
  * An event field path the sweeper reads (src/policy/event-paths.ts): a misspelt one would never
  * match (or never record an exposure), silently, so it is refused like a misspelt key.
  */
+const EVENT_FIELDS = 'name, source, userID, value, timestamp or metadata.<key>[.<key>…]';
+
 function eventPath() {
-  return z
-    .string()
-    .check(
-      z.regex(
-        EVENT_PATH,
-        'expected an event field: name, source, userID, value, timestamp or metadata.<key>[.<key>…]',
-      ),
-    );
+  return z.string().check(z.regex(EVENT_PATH, `expected an event field: ${EVENT_FIELDS}`));
 }
 
 function buildEventRule() {
   const EventMatchSchema = described(
-    z.record(eventPath(), z.string()),
+    // A bad key is reported by the record as "Invalid key in record", not with the key's message.
+    z.record(eventPath(), z.string(), {
+      error: (issue) =>
+        issue.code === 'invalid_key'
+          ? `"${String(issue.input)}" is not an event field: expected ${EVENT_FIELDS}`
+          : undefined,
+    }),
     'event field path (name, value, source, userID, timestamp, metadata.x) → glob; every one must match',
   );
 
