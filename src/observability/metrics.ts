@@ -21,7 +21,7 @@ export type MetricUnit = 'Count' | 'Milliseconds' | 'Seconds';
 
 /** Every metric, its unit and its dimensions besides `Service`: one home for emitters, dashboard and alarms. */
 export const METRIC_CATALOGUE = {
-  /** Each decision or outcome of an action request, e.g. Action=approve_phase, Outcome=approved. */
+  /** Each decision or outcome of an action request, e.g. Action=approve_phase, Outcome=approved (or retries-exhausted: given up). */
   Decisions: { unit: 'Count', dimensions: ['Action', 'Outcome'] },
   /** Console API mutations the worker sent and the platform answered (done, stale or refused). */
   MutationsSent: { unit: 'Count', dimensions: ['Action'] },

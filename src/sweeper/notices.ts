@@ -3,7 +3,8 @@
  * marked in the state table; at most NOTIFY_CAP_PER_RULE per rule and run, the rest summed up in
  * one post) and the stale-config summary (only when its text changed since the last post, so an
  * hourly schedule does not repeat itself hourly). Posts are informational: a failed one is logged
- * and counted, never retried and never allowed to hold back a run.
+ * and counted, never retried and never allowed to hold back a run. So is a notice with no channel
+ * to go to (`slackWebhookUrl` empty, or unreadable this run): it is as lost as a failed post.
  */
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
@@ -89,10 +90,14 @@ export function createNotices(deps: {
   ): Promise<string[]> {
     if (notes.length === 0) return [];
     if (!url) {
+      // Lost for good: these events are behind the cursor once the run ends, and no later run
+      // derives their notices again. Counted as posts not delivered, so SlackPostsFailing sees it.
       summary.rules.notifySkipped += notes.length;
-      logger.info('event rules asked to notify, but no notifications channel (slackWebhookUrl) is set', {
-        count: notes.length,
-      });
+      metrics.put('SlackPostsFailed', notes.length, {}, { reason: 'no channel' });
+      logger.warn(
+        "event notifications not posted: no notifications channel (the sweeper secret's slackWebhookUrl is empty, or the secret could not be read)",
+        { count: notes.length },
+      );
       return [];
     }
     const already = await postedAlready(

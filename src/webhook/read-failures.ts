@@ -8,7 +8,10 @@ import { DeadlineError } from './errors.js';
 export type ReadOutcome = {
   reply: SlackReply;
   outcome: 'ok' | 'not_found' | 'slow' | 'platform_error' | 'state_unreachable' | 'state_unconfirmed';
-  /** Our state table's failure, for the request line: WebhookStateUnreachable's runbook reads its cause there. */
+  /**
+   * The failure, for the request line (so at warn): on-call reads its cause there (a revoked key,
+   * a 5xx, a 429, a hang; WebhookStateUnreachable's runbook for the state table). None for `not_found`.
+   */
   error?: unknown;
 };
 
@@ -70,10 +73,14 @@ function errorStatus(error: unknown): number | undefined {
   return typeof status === 'number' ? status : undefined;
 }
 
-/** Turns a client error into words for the person; the client's error tree is matched by name and status. */
+/**
+ * Turns a client error into words for the person; the client's error tree is matched by name and
+ * status. The error stays with a `slow` or `platform_error` outcome: the person's words do not
+ * tell a revoked key from a 5xx, nor a 429 from a hang, and on-call reads the cause on the line.
+ */
 export function describeFailure(error: unknown, what: string): ReadOutcome {
   if (isLate(error)) {
-    return { reply: problem(SLOW_MESSAGE), outcome: 'slow' };
+    return { reply: problem(SLOW_MESSAGE), outcome: 'slow', error };
   }
   const status = errorStatus(error);
   if (status === 404) return { reply: problem(`There is no ${what}.`), outcome: 'not_found' };
@@ -81,19 +88,22 @@ export function describeFailure(error: unknown, what: string): ReadOutcome {
     return {
       reply: problem('The platform is busy (rate limited); please try again in a minute.'),
       outcome: 'slow',
+      error,
     };
   }
   if (status === 401 || status === 403) {
     return {
       reply: problem('The platform refused console-autopilot’s API key. Please tell the people who run it.'),
       outcome: 'platform_error',
+      error,
     };
   }
   if (status === 400) {
-    return { reply: problem(`The platform refused to show ${what}.`), outcome: 'platform_error' };
+    return { reply: problem(`The platform refused to show ${what}.`), outcome: 'platform_error', error };
   }
   return {
     reply: problem('The platform did not answer properly; nothing was changed. Please try again.'),
     outcome: 'platform_error',
+    error,
   };
 }

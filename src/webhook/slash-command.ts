@@ -104,7 +104,7 @@ export async function handleSlashCommand(deps: WebhookDeps, ctx: SlashContext): 
         },
         command,
       );
-      // The state table's error goes on the request line (logged at warn), as for pause and held.
+      // The failure's error goes on the request line (logged at warn): the platform's, or the state table's as for pause and held.
       const failed = read.error === undefined ? {} : { error: read.error };
       return { reply: read.reply, outcome: read.outcome, command: command.name, ...failed };
     }

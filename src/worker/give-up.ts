@@ -46,7 +46,7 @@ import {
 import { type GivenUpReport, givenUpMessage, givenUpReason } from './replies.js';
 import { tell } from './tell.js';
 
-/** The audit record's rule, and the DLQ metric's reason. */
+/** The audit record's rule, the DLQ metric's reason and the Decisions metric's outcome. */
 export const GIVEN_UP_RULE = 'retries-exhausted';
 /** A failure is told, not dumped: an unexpected error's message can be long. */
 const MAX_FAILURE_CHARS = 500;
@@ -229,12 +229,11 @@ async function tellGivenUp(
   const asked = report.mayHaveReached ? undefined : answeredQuestion(ctx.request);
   if (asked) report.questionReopened = true;
   const reason = givenUpReason(report);
-  deps.metrics.put(
-    'DeadLettered',
-    1,
-    { Reason: GIVEN_UP_RULE },
-    { requestId: report.requestId, messageId: ctx.record.messageId },
-  );
+  const properties = { requestId: report.requestId, messageId: ctx.record.messageId };
+  deps.metrics.put('DeadLettered', 1, { Reason: GIVEN_UP_RULE }, properties);
+  // An outcome told like any other end (as the other dead-lettered ones are counted): the
+  // dashboard's "Decisions" graph shows requests given up, not only those decided.
+  deps.metrics.put('Decisions', 1, { Action: ctx.request.action, Outcome: GIVEN_UP_RULE }, properties);
   ctx.log.warn('gave up on the request: SQS moves it to the DLQ', {
     ...fields,
     result: 'dead-lettered',
