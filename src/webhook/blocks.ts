@@ -30,8 +30,15 @@ export function section(mrkdwn: string): SlackBlock {
   return { type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(mrkdwn, SECTION_LIMIT) } };
 }
 
+/**
+ * A header (plain text, Slack's limit 150): on one line with its invisible characters shown, as a
+ * header may name what the platform holds; cut before the limit, never inside a surrogate pair.
+ */
 export function header(text: string): SlackBlock {
-  return { type: 'header', text: { type: 'plain_text', text: text.slice(0, 150), emoji: false } };
+  const line = oneLine(text)
+    .slice(0, 150)
+    .replace(/[\uD800-\uDBFF]$/, '');
+  return { type: 'header', text: { type: 'plain_text', text: line, emoji: false } };
 }
 
 export function contextLine(mrkdwn: string): SlackBlock {
