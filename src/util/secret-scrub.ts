@@ -126,25 +126,53 @@ export function scrubSecrets(text: string, depth = 0): string {
   let out = text;
   if (anyForm.test(out))
     for (const form of allForms) if (out.includes(form)) out = out.split(form).join(REDACTED);
-  // A mix of escaped and plain characters: decode `\uXXXX` and `%XX` once and look again. Only the
+  // A mix of escaped and plain characters: decode `\uXXXX` and `%XX` and look again. Only the
   // secret's own run is redacted: the rest stays as it was (decoding it all would undo escapes
   // made on purpose, e.g. a `%3C` that must not become a live `<!channel>`).
   // `includes` first: a plain scan, where the regex costs about as much again on a long line.
   if (depth > 2 || !(out.includes('%') || out.includes('\\u')) || !ESCAPE.test(out)) return out;
-  const { decoded, starts } = decodeOnce(out);
-  const runs: Array<[number, number]> = [];
-  for (const secret of secrets.keys()) {
-    for (let at = decoded.indexOf(secret); at !== -1; at = decoded.indexOf(secret, at + 1))
-      runs.push([starts[at] as number, starts[at + secret.length] as number]);
-  }
+  const runs = encodedRuns(out);
   if (runs.length === 0) return out;
-  runs.sort((a, b) => b[0] - a[0]);
-  let end = Number.POSITIVE_INFINITY;
-  for (const [from, to] of runs) {
-    out = out.slice(0, from) + REDACTED + out.slice(Math.min(to, end));
-    end = from;
-  }
+  // Right to left, so that the positions still to replace stay where they were.
+  for (const [from, to] of runs.reverse()) out = out.slice(0, from) + REDACTED + out.slice(to);
   return scrubSecrets(out, depth + 1);
+}
+
+/**
+ * Decodings looked through: a URL put in a query string is encoded once more each time (a Slack
+ * webhook URL in a `redirect=` that is itself a parameter: `%25252F`). Each level is decoded only
+ * while it still holds an escape, so ordinary text costs one decoding at most.
+ */
+const MAX_DECODINGS = 4;
+
+/**
+ * Where, in `text`, each known secret lies once decoded (one to `MAX_DECODINGS` times): the
+ * ranges of `text`'s characters that spell it, sorted and merged (a run found at two levels, or
+ * two secrets that overlap, is one range).
+ */
+function encodedRuns(text: string): Array<[number, number]> {
+  const found: Array<[number, number]> = [];
+  let level = text;
+  /** Where each character of `level` began in `text`. */
+  let inText: number[] | undefined;
+  for (let i = 0; i < MAX_DECODINGS && ESCAPE.test(level); i++) {
+    const { decoded, starts } = decodeOnce(level);
+    const at = inText ? starts.map((s) => inText?.[s] as number) : starts;
+    for (const secret of secrets.keys()) {
+      for (let p = decoded.indexOf(secret); p !== -1; p = decoded.indexOf(secret, p + 1))
+        found.push([at[p] as number, at[p + secret.length] as number]);
+    }
+    level = decoded;
+    inText = at;
+  }
+  found.sort((a, b) => a[0] - b[0]);
+  const merged: Array<[number, number]> = [];
+  for (const [from, to] of found) {
+    const last = merged[merged.length - 1];
+    if (last && from <= last[1]) last[1] = Math.max(last[1], to);
+    else merged.push([from, to]);
+  }
+  return merged;
 }
 
 const ESCAPE = /\\u[0-9a-fA-F]{4}|%[0-9a-fA-F]{2}/;

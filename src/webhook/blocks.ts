@@ -19,7 +19,7 @@ export interface SlackReply {
 const SECTION_LIMIT = 2900;
 const CELL_LIMIT = 40;
 
-import { cutMrkdwn, escapeMrkdwn, neutralizeMrkdwn, oneLine } from '../slack/mrkdwn.js';
+import { cutCodePoints, cutMrkdwn, escapeMrkdwn, neutralizeMrkdwn, oneLine } from '../slack/mrkdwn.js';
 
 /** Inline code, safe for any input. */
 export { escapeMrkdwn, inlineCode as code } from '../slack/mrkdwn.js';
@@ -30,8 +30,15 @@ export function section(mrkdwn: string): SlackBlock {
   return { type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(mrkdwn, SECTION_LIMIT) } };
 }
 
+/**
+ * A header (plain text, Slack's limit 150): on one line with its invisible characters shown, as a
+ * header may name what the platform holds; cut before the limit, never inside a surrogate pair.
+ */
 export function header(text: string): SlackBlock {
-  return { type: 'header', text: { type: 'plain_text', text: text.slice(0, 150), emoji: false } };
+  const line = oneLine(text)
+    .slice(0, 150)
+    .replace(/[\uD800-\uDBFF]$/, '');
+  return { type: 'header', text: { type: 'plain_text', text: line, emoji: false } };
 }
 
 export function contextLine(mrkdwn: string): SlackBlock {
@@ -57,7 +64,8 @@ function cell(value: unknown): string {
   const text = value === undefined || value === null ? '' : String(value);
   // One line by the shared rule: a U+2028 broke a row, a bidi override turned the rest of it around.
   const flat = oneLine(text).replace(/`/g, "'");
-  return flat.length > CELL_LIMIT ? `${flat.slice(0, CELL_LIMIT - 1)}…` : flat;
+  // Cut on code points: a cut by UTF-16 position left half of an emoji (a lone surrogate).
+  return cutCodePoints(flat, CELL_LIMIT) === flat ? flat : `${cutCodePoints(flat, CELL_LIMIT - 1)}…`;
 }
 
 /** A table as a code block; rows that would pass Slack's section limit are dropped with a note. */

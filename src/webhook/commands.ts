@@ -6,6 +6,7 @@
  */
 import { actionRequestSchemas } from '../actions/request.js';
 import type { ChatGrant } from '../policy/schema.js';
+import { cutCodePoints, showInvisible } from '../slack/mrkdwn.js';
 import { scrubSecrets } from '../util/secret-scrub.js';
 
 export type Command =
@@ -180,10 +181,15 @@ function noMore(words: string[]): void {
   if (words.length > 0) throw new UsageError(`unexpected \`${preview(words.join(' '))}\``);
 }
 
-/** A short, printable excerpt of user input for an error message. */
+/**
+ * A short, printable excerpt of user input for an error message, in a code span: cut on code points
+ * (a cut by UTF-16 position left half of an emoji), before its invisible characters are shown as
+ * `[U+202E]` (a bidi override turned our words after it around); line breaks and backticks as `?`.
+ */
 function preview(value: string): string {
-  const printable = value.replace(/[\p{Cc}`]/gu, '?');
-  return printable.length > 40 ? `${printable.slice(0, 40)}…` : printable;
+  const cut = cutCodePoints(value, 40);
+  const printable = showInvisible(cut).replace(/[\p{Cc}\u2028\u2029`]/gu, '?');
+  return cut === value ? printable : `${printable}…`;
 }
 
 function build(name: CommandName, args: string[]): Command {

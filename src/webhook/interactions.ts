@@ -35,6 +35,9 @@ import { whereOutcome } from './where-outcome.js';
 
 export type { InteractionContext, InteractionResult } from './click.js';
 
+export const ORG_WIDE_CLICK_TEXT =
+  'Slack did not say which workspace this click came from (the app installed org-wide on Enterprise Grid?), and only workspaces in the policy’s `chat.teams` may answer; nothing was done. Install console-autopilot per workspace.';
+
 export const APPROVE_ACTION_ID = 'autopilot_approve';
 export const DENY_ACTION_ID = 'autopilot_deny';
 
@@ -43,7 +46,8 @@ const blockActionsSchema = once(() => {
   const slackId = z.string().check(z.regex(SLACK_ID));
   return z.object({
     type: z.literal('block_actions'),
-    team: z.object({ id: slackId }),
+    // Null or missing from an Enterprise Grid org-wide install: refused with its reason below.
+    team: z.optional(z.nullable(z.object({ id: slackId }))),
     user: z.object({ id: slackId }),
     response_url: z.optional(z.string().check(z.maxLength(2000))),
     actions: z
@@ -116,6 +120,14 @@ export async function handleInteraction(
   if (!original) {
     await reply.send(refusal('This button does not carry a valid action request; nothing was done.'));
     return { outcome: 'bad_button_value', userId, ...reply.warned() };
+  }
+  // `chat.teams` lists the workspaces whose clicks count: a click that names none (team null, as
+  // Slack sends from an org-wide install) cannot pass, but the person is told why rather than
+  // shown a failed button. `user.team_id` is the clicker's home workspace (or the org's id), not
+  // the one the click came from, so it does not stand in for it.
+  if (!payload.team) {
+    await reply.send(refusal(ORG_WIDE_CLICK_TEXT));
+    return { outcome: 'team_refused', userId, ...reply.warned() };
   }
   const allowed = authorize(deps.policy, { teamId: payload.team.id, userId }, original.action);
   if (!allowed.ok) {

@@ -6,6 +6,7 @@
  */
 
 import type { Policy } from '../policy/schema.js';
+import { oneLine, quoteLines } from '../slack/mrkdwn.js';
 import type { HeldCount } from '../state/held-count.js';
 import type { PauseState } from '../state/pause.js';
 import { code, contextLine, ephemeral, escapeMrkdwn, fields, header, section, table } from './blocks.js';
@@ -98,6 +99,15 @@ function asString(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/**
+ * Platform text anyone with project access writes (a role's name, who last modified a segment), as
+ * a mrkdwn value: escaped and on one line with its invisible characters shown, so a line break
+ * writes no line under ours and a bidi override turns none of our words around.
+ */
+function flat(value: unknown): string {
+  return escapeMrkdwn(oneLine(asString(value)));
+}
+
 /** A client SDK wrote it: a time a Date cannot hold (a nanosecond stamp, say) is shown as given. */
 function timeOf(epochMs: unknown): string {
   const ms = Number(epochMs);
@@ -111,7 +121,8 @@ async function role(ctx: ReadContext, roleId: string, signal: AbortSignal): Prom
   const permissions = Object.entries((found.permissions ?? {}) as Record<string, unknown>);
   const granted = permissions.filter(([, v]) => v === true).map(([k]) => k);
   const denied = permissions.filter(([, v]) => v !== true).map(([k]) => k);
-  const name = asString(found.name) || roleId;
+  // On one line, invisibles shown: it goes into the header (plain text) and the fallback text.
+  const name = oneLine(asString(found.name)) || roleId;
   return {
     outcome: 'ok',
     reply: ephemeral(`Role ${name}: ${granted.length} of ${permissions.length} permissions`, [
@@ -125,17 +136,19 @@ async function role(ctx: ReadContext, roleId: string, signal: AbortSignal): Prom
 async function segment(ctx: ReadContext, segmentId: string, signal: AbortSignal): Promise<ReadOutcome> {
   const s = (await ctx.console.segments.get(segmentId, { signal, deadline: ctx.deadline })) as Loose;
   const rules = s.rules as Loose | undefined;
+  const id = oneLine(asString(s.id)) || segmentId;
   const blocks = [
-    header(`Segment ${asString(s.id) || segmentId}`),
+    header(`Segment ${id}`),
     ...fields([
-      ['Type', escapeMrkdwn(asString(s.type))],
+      ['Type', flat(s.type)],
       ['Enabled', s.isEnabled === true ? 'yes' : 'no'],
-      ['Count', escapeMrkdwn(asString(s.count))],
+      ['Count', flat(s.count)],
       ['Tags', Array.isArray(s.tags) ? s.tags.map((t) => code(asString(t))).join(' ') : ''],
-      ['Last modified by', escapeMrkdwn(asString(s.lastModifierName))],
+      ['Last modified by', flat(s.lastModifierName)],
     ]),
   ];
-  if (asString(s.description)) blocks.push(section(escapeMrkdwn(asString(s.description))));
+  // A description may hold lines of its own: each is quoted, so none reads as a line of ours.
+  if (asString(s.description)) blocks.push(section(quoteLines(asString(s.description))));
   if (rules && Array.isArray(rules.conditions)) {
     blocks.push(
       table(
@@ -148,7 +161,7 @@ async function segment(ctx: ReadContext, segmentId: string, signal: AbortSignal)
       ),
     );
   }
-  return { outcome: 'ok', reply: ephemeral(`Segment ${asString(s.id) || segmentId}`, blocks) };
+  return { outcome: 'ok', reply: ephemeral(`Segment ${id}`, blocks) };
 }
 
 async function segments(ctx: ReadContext, page: number, signal: AbortSignal): Promise<ReadOutcome> {

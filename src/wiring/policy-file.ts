@@ -31,6 +31,7 @@ import { policyDigest, policySha256, shortPolicyDigest } from '../policy/digest.
 import { PolicyError } from '../policy/errors.js';
 import { normalizedPolicyText, parsePolicyText } from '../policy/parse.js';
 import type { Policy } from '../policy/schema.js';
+import { rememberSecret } from '../util/secret-scrub.js';
 
 declare global {
   /**
@@ -76,9 +77,24 @@ export function loadPolicyWithDigest(path = process.env.AUTOPILOT_POLICY ?? 'pol
   // A constant in a deployed bundle (esbuild `define`), undefined anywhere else.
   const validated = globalThis.__AUTOPILOT_VALIDATED_POLICY_SHA256__;
   if (validated !== undefined && policySha256(bytes) === validated)
-    return { policy: JSON.parse(text) as Policy, digest: shortPolicyDigest(validated) };
-  const policy = parsePolicyText(text, `policy file ${file}`);
+    return {
+      policy: rememberPolicySecrets(JSON.parse(text) as Policy),
+      digest: shortPolicyDigest(validated),
+    };
+  const policy = rememberPolicySecrets(parsePolicyText(text, `policy file ${file}`));
   return { policy, digest: policyDigest(policy) };
+}
+
+/**
+ * Tells the scrubber the credentials a policy holds: the deprecated `notifications.slackWebhookUrl`
+ * is an incoming-webhook URL (anyone holding it posts to the channel), kept where the secret's own
+ * URL is not. The three functions, the local stack and `autopilot sweep` load their policy here, so it is redacted
+ * from every log line, error and reply as the secret's is.
+ */
+function rememberPolicySecrets(policy: Policy): Policy {
+  // `?.`: a bundle's policy is trusted by its digest, not read through the schema here.
+  rememberSecret(policy.notifications?.slackWebhookUrl);
+  return policy;
 }
 
 /**
@@ -90,7 +106,7 @@ export function policyWithDigest(
   path = 'policy.json',
 ): { policy: Policy; policyDigest: string } {
   const loaded = given.policy
-    ? { policy: given.policy, digest: policyDigest(given.policy) }
+    ? { policy: rememberPolicySecrets(given.policy), digest: policyDigest(given.policy) }
     : loadPolicyWithDigest(path);
   return { policy: loaded.policy, policyDigest: given.policyDigest ?? loaded.digest };
 }

@@ -40,11 +40,12 @@ const BROKEN_ESCAPE = /&(?!amp;|lt;|gt;)/;
 describe('a segment whose description and tags are cut to Slack’s limits', () => {
   it('never shows half of an escape where the cut fell', async () => {
     const segment = sandbox.sandbox.state.segments.get('beta_testers') as unknown as Record<string, unknown>;
-    // Escaped, each `&` is `&amp;`: the section's cut (2899) and the field's (1900) fall inside one.
-    segment.description = `${'d'.repeat(2897)}${'&'.repeat(10)}`;
+    // Escaped, each `&` is `&amp;`: the section's cut (2899) and the field's (1900) fall inside one
+    // (the description is quoted: `> ` comes before it).
+    segment.description = `${'d'.repeat(2895)}${'&'.repeat(10)}`;
     segment.tags = [`${'t'.repeat(1890)}${'&'.repeat(10)}`];
     const texts = await read('segment beta_testers');
-    const description = texts.find((t) => t.startsWith('ddd'));
+    const description = texts.find((t) => t.startsWith('> ddd'));
     const tags = texts.find((t) => t.startsWith('*Tags*'));
     expect(description).toMatch(/…$/);
     expect(tags).toBeDefined();
