@@ -99,7 +99,8 @@ export const WORKER_TABLE_GRANTS: readonly TableGrant[] = [
     actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem'],
     partitionKeys: WORKER_PARTITION_KEYS.records,
   },
-  { actions: ['dynamodb:Query'], partitionKeys: WORKER_PARTITION_KEYS.auditTrail },
+  // A copy of a given-up request adds its message id to the give-up's record (src/worker/ended-copy.ts).
+  { actions: ['dynamodb:Query', 'dynamodb:UpdateItem'], partitionKeys: WORKER_PARTITION_KEYS.auditTrail },
   { actions: ['dynamodb:UpdateItem'], partitionKeys: WORKER_PARTITION_KEYS.counters },
   {
     actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],

@@ -58,11 +58,13 @@ export function auditPk(requestId: string) {
   return { S: `${ITEM_FAMILIES.audit}#${requestId}` };
 }
 
-export async function writeAudit(table: StateTable, record: AuditRecord): Promise<void> {
+/** Writes one audit record; its sort key, for a writer that points at it (src/state/given-up-end.ts). */
+export async function writeAudit(table: StateTable, record: AuditRecord): Promise<string> {
+  // Time first so a query reads a request's history in order; the result keeps it unique.
+  const sk = `record#${record.at.toISOString()}#${record.result}#${randomUUID().slice(0, 8)}`;
   const item: Record<string, AttributeValue> = {
     pk: auditPk(record.requestId),
-    // Time first so a query reads a request's history in order; the result keeps it unique.
-    sk: { S: `record#${record.at.toISOString()}#${record.result}#${randomUUID().slice(0, 8)}` },
+    sk: { S: sk },
     requestId: { S: record.requestId },
     at: { S: record.at.toISOString() },
     action: { S: record.action },
@@ -85,6 +87,7 @@ export async function writeAudit(table: StateTable, record: AuditRecord): Promis
   if (record.endsMessages?.length) item.endsMessages = { SS: record.endsMessages };
   if (record.inputs) item.inputs = { S: scrubSecrets(JSON.stringify(record.inputs)) };
   await putItem(table, item);
+  return sk;
 }
 
 export type StoredAuditRecord = Omit<AuditRecord, 'at'> & { at: string };

@@ -18,6 +18,7 @@ import {
   effectFromItem,
   effectItemKey,
 } from './effects.js';
+import { type GivenUpEnd, givenUpEndFromItem, givenUpEndKey } from './given-up-end.js';
 import { type CancelMark, cancelFromItem, type HeldRecord, heldFromItem, heldItemKey } from './held.js';
 import { evictedUpToItemKey, lastSeenFromItem, lastSeenItemKey } from './last-seen.js';
 import { PAUSE_KEY, type PauseState, pauseFromItem } from './pause.js';
@@ -27,6 +28,8 @@ import { vetoFromItem, vetoItemKey } from './veto.js';
 
 export interface RequestState {
   final: FinalOutcome | undefined;
+  /** When it was given up, if it was (no final: src/state/given-up-end.ts). */
+  givenUp: GivenUpEnd | undefined;
   effect: EffectState;
   pause: PauseState;
   veto: Veto | undefined;
@@ -81,6 +84,7 @@ export async function readRequestState(
 ): Promise<RequestState> {
   const keys = {
     final: finalItemKey(subject.requestId),
+    givenUp: givenUpEndKey(subject.requestId),
     effect: effectItemKey(subject.effectKey),
     pause: PAUSE_KEY,
     held: heldItemKey(subject.requestId),
@@ -114,6 +118,7 @@ export async function readRequestState(
   const formerEffectReached = claimMayHaveReached(former, subject.requestId, nowMs);
   return {
     final: finalFromItem(found.get(keyId(keys.final))),
+    givenUp: givenUpEndFromItem(found.get(keyId(keys.givenUp))),
     effect: effect.status === 'free' && former ? effectFromItem(former, nowMs) : effect,
     pause: pauseFromItem(found.get(keyId(keys.pause))),
     veto: vetoKeys.map((key) => vetoFromItem(found.get(keyId(key)))).find((veto) => veto !== undefined),

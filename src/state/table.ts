@@ -92,7 +92,11 @@ export const WORKER_PARTITION_KEYS = {
   pause: [`${ITEM_FAMILIES.control}#pause`],
   /** Audit records, endings and "told" marks; at-most-once claims: read, written, given back. */
   records: [`${ITEM_FAMILIES.audit}#*`, `${ITEM_FAMILIES.effect}#*`],
-  /** A request's audit trail, queried when a copy replays its own end: was that end told (finish.ts)? */
+  /**
+   * A request's audit trail, queried when a copy replays its own end: was that end told (finish.ts)?
+   * And a give-up's record updated: a late copy of the request is named among the messages it ends
+   * (src/state/given-up-end.ts).
+   */
   auditTrail: [`${ITEM_FAMILIES.audit}#*`],
   /** maxPerHour / maxPerDay: taken and refunded with conditional updates. */
   counters: [`${ITEM_FAMILIES.counter}#*`],

@@ -16,12 +16,10 @@
  * another copy's claim (which tells nothing of its own): the last copy standing tells the give-up
  * (onLastReceive). A give-up writes no final, so a later message under the id
  * (a CI retry, `autopilot dlq redrive`) is decided afresh. A copy never received (or never failed)
- * before the give-up is not registered: it too is decided afresh, like a CI retry, and may tell a
- * second end after the give-up.
+ * before the give-up is not registered: sent before the give-up was recorded, it is a copy of the
+ * request that ended, and changes and tells nothing (src/worker/ended-copy.ts).
  */
-import { actionTarget, requesterKey } from '../actions/request.js';
 import { isLastReceive, QUEUE_VISIBILITY_SECONDS, receivesOf } from '../queue/redrive.js';
-import { writeAudit } from '../state/audit.js';
 import { unmarkAnswered } from '../state/held-answer.js';
 import {
   clearGivenUp,
@@ -35,19 +33,14 @@ import { readRequestState } from '../state/request-state.js';
 import { scrubSecrets } from '../util/secret-scrub.js';
 import { setVisibility } from './defer.js';
 import { RetryLater } from './errors.js';
+import { auditGivenUp, GIVEN_UP_RULE } from './given-up-record.js';
 import { answeredQuestion } from './hold.js';
-import {
-  currentDate,
-  type RecordContext,
-  type RecordDeps,
-  type RecordResult,
-  stateSubject,
-} from './record.js';
+import { type RecordContext, type RecordDeps, type RecordResult, stateSubject } from './record.js';
 import { type GivenUpReport, givenUpMessage, givenUpReason } from './replies.js';
 import { tell } from './tell.js';
 
-/** The audit record's rule, the DLQ metric's reason and the Decisions metric's outcome. */
-export const GIVEN_UP_RULE = 'retries-exhausted';
+export { GIVEN_UP_RULE };
+
 /** A failure is told, not dumped: an unexpected error's message can be long. */
 const MAX_FAILURE_CHARS = 500;
 /**
@@ -240,7 +233,7 @@ async function tellGivenUp(
     reason,
   });
   await Promise.all([
-    audit(deps, ctx, reason, report.mayHaveReached, left.gaveUp).catch((auditError: unknown) =>
+    auditGivenUp(deps, ctx, reason, report.mayHaveReached, left.gaveUp).catch((auditError: unknown) =>
       ctx.log.error('could not audit that the request was given up', { error: auditError }),
     ),
     tell(deps, ctx, givenUpMessage(report), true).catch((postError: unknown) =>
@@ -259,34 +252,6 @@ async function reopenQuestion(deps: RecordDeps, ctx: RecordContext, asked: strin
   await unmarkAnswered(deps.table, asked, ctx.request.requestedBy.id).catch((error: unknown) =>
     ctx.log.error('could not open the answered question again', { askedRequestId: asked, error }),
   );
-}
-
-function audit(
-  deps: RecordDeps,
-  ctx: RecordContext,
-  reason: string,
-  mayHaveBeenDone: boolean,
-  gaveUp: string[] = [],
-): Promise<void> {
-  const { request } = ctx;
-  // The copies that deferred their give-up to this one end with it: their CI gates wait on their own message.
-  const endsMessages = gaveUp.filter((id) => id !== ctx.record.messageId);
-  return writeAudit(deps.table, {
-    requestId: request.requestId,
-    at: currentDate(deps),
-    action: request.action,
-    target: actionTarget(request),
-    effectKey: ctx.key,
-    requester: requesterKey(request.requestedBy),
-    rule: GIVEN_UP_RULE,
-    reason,
-    result: 'dead-lettered',
-    dryRun: request.dryRun ?? false,
-    messageId: ctx.record.messageId,
-    // Stored, not left to the reason's words: the CI gate reads it (exit 5, src/cli/wait.ts).
-    mayHaveBeenDone,
-    ...(endsMessages.length ? { endsMessages } : {}),
-  });
 }
 
 /** The last failure in one line, without secrets, at most MAX_FAILURE_CHARS long. */

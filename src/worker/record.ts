@@ -74,7 +74,7 @@ export interface RecordTiming {
 }
 
 /** How a record ended, for the handler's summary and for tests. */
-export type RecordResult = OutcomeResult | 'dead-lettered' | 'replayed';
+export type RecordResult = OutcomeResult | 'dead-lettered' | 'replayed' | 'copy-of-ended';
 
 export type Request = ActionRequest & { requestId: string };
 

@@ -7,8 +7,8 @@
 import { expect, it } from 'vitest';
 import { MAX_RECEIVE_COUNT } from '../../src/queue/redrive.js';
 import { readAudit } from '../../src/state/audit.js';
-import { benchForFile, onReceive } from '../worker/fixture.js';
-import { runGate, workerTakes } from './gate.js';
+import { benchForFile, onReceive, sentAt } from '../worker/fixture.js';
+import { runGate } from './gate.js';
 
 const bench = benchForFile({ client: { maxRetries: 0 } });
 
@@ -33,15 +33,20 @@ it('a retried job under the id of a given-up request gates on the retry, not on 
   // The platform answers again; the job is retried with the same request id.
   bench.api.sandbox.setFaults({ rateLimitRate: 0 });
   bench.clock.now = new Date(bench.clock.now.getTime() + 30 * 60_000);
+  // The worker takes the retry, sent now, after the give-up (SQS stamps it; the emulator would
+  // stamp the machine's time, and the bench's clock is pinned).
+  const retryTaken = async () => {
+    await bench.run(worker, sentAt(await bench.receive(), bench.clock.now));
+  };
   const { code, io } = await runGate(bench, {
     triggerId: 'trg_6',
     phaseId: phase,
     requestedBy: 'ci:deploy',
     requestId: 'deploy-41-canary',
-    onPause: workerTakes(bench, worker),
+    onPause: retryTaken,
   });
   // Let the worker take the retry if the gate stopped before it did.
-  await bench.run(worker, await bench.receive());
+  await retryTaken();
 
   // The retry approved the phase...
   expect(bench.api.sandbox.state.triggers.get('trg_6')?.currentPhaseID).not.toBe(phase);

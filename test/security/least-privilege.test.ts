@@ -181,7 +181,7 @@ describe('the state table', () => {
       ['dynamodb:BatchGetItem', 'audit#*,effect#*,control#pause,veto#*,held#all,lastseen,eventsread'],
       ['dynamodb:GetItem', 'control#pause'],
       ['dynamodb:DeleteItem,dynamodb:GetItem,dynamodb:PutItem', 'audit#*,effect#*'],
-      ['dynamodb:Query', 'audit#*'],
+      ['dynamodb:Query,dynamodb:UpdateItem', 'audit#*'],
       ['dynamodb:UpdateItem', 'counter#*'],
       ['dynamodb:DeleteItem,dynamodb:GetItem,dynamodb:Query,dynamodb:UpdateItem', 'held#all'],
       ['dynamodb:BatchGetItem,dynamodb:GetItem,dynamodb:PutItem,dynamodb:UpdateItem', 'budget#mutations'],

@@ -21,7 +21,7 @@ import { writePause } from '../../src/state/pause.js';
 import { type StateTable, WORKER_PARTITION_KEYS } from '../../src/state/table.js';
 import { cancelHeldRequest } from '../../src/worker/cancel.js';
 import { type ReleaseDeps, releaseHeld } from '../../src/worker/release.js';
-import { benchForFile } from '../worker/fixture.js';
+import { benchForFile, onReceive, sentAt } from '../worker/fixture.js';
 import {
   type Input,
   likePattern,
@@ -158,6 +158,22 @@ describe("the worker's table items", () => {
       new SendMessageCommand({ QueueUrl: bench.queue.queueUrl, MessageBody: JSON.stringify({ version: 1 }) }),
     );
     await process();
+    // Given up on its last receive (audited, its end marked); a copy of it sent before, received
+    // after, changes nothing and is named on the give-up's record.
+    const givenUp = {
+      action: 'archive_config',
+      configId: 'old_banner',
+      reason: 'unused',
+      requestId: 'items-given-up',
+      requestedBy: admin,
+    } as const;
+    await bench.send(givenUp);
+    await bench.send(givenUp);
+    const [lastReceive, lateCopy] = (await bench.receive()).Records;
+    const event = (record: typeof lastReceive) => ({ Records: [record!] });
+    expect((await bench.run(failing, onReceive(event(lastReceive), 5))).batchItemFailures).toHaveLength(1);
+    await bench.run(worker, sentAt(event(lateCopy), at('2026-11-23T09:59:59Z')));
+    await bench.purge();
 
     // Outside the window: deferred (held); the tick sends it back and an attempt that never
     // reaches the platform says so on the held item.

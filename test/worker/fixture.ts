@@ -196,6 +196,19 @@ export function onReceive(event: SQSEvent, count: number): SQSEvent {
   };
 }
 
+/**
+ * `event` as sent at `at`: its records' SentTimestamp, which SQS sets when it accepts a message. The
+ * emulator stamps the machine's time; a test comparing it with the bench's pinned clock sets it.
+ */
+export function sentAt(event: SQSEvent, at: Date): SQSEvent {
+  return {
+    Records: event.Records.map((r) => ({
+      ...r,
+      attributes: { ...r.attributes, SentTimestamp: String(at.getTime()) },
+    })),
+  };
+}
+
 /** The bench's worker whose Console client throws `error()` (after one attempt) at every phase approval. */
 export function approveThrows(bench: Bench, error: () => Error): WorkerHandler {
   return bench.worker({
