@@ -6,7 +6,7 @@
  * schema carries, so the author learnt neither what is wrong nor what the keys may be.
  */
 import { describe, expect, it } from 'vitest';
-import { parsePolicy } from '../src/policy/parse.js';
+import { parsePolicy } from '../../src/policy/parse.js';
 
 const withMatch = (match: Record<string, string>) => ({
   version: 1,

@@ -7,9 +7,9 @@
  * without the freeze was approved the next day because of a freeze.
  */
 import { describe, expect, it } from 'vitest';
-import type { ActionRequest } from '../src/actions/request.js';
-import { decide } from '../src/policy/decide.js';
-import { parsePolicy } from '../src/policy/parse.js';
+import type { ActionRequest } from '../../src/actions/request.js';
+import { decide } from '../../src/policy/decide.js';
+import { parsePolicy } from '../../src/policy/parse.js';
 
 const policy = (freezes: Array<{ name: string; start: string; end: string }>) =>
   parsePolicy({

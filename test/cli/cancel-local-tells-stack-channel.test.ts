@@ -12,9 +12,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../src/cli/run.js';
-import { captureIo } from './helpers/cli-io.js';
-import { bootTestStack, heldNightly, nightlyAsks, type TestStack } from './helpers/local-stack.js';
+import { runCli } from '../../src/cli/run.js';
+import { captureIo } from '../helpers/cli-io.js';
+import { bootTestStack, heldNightly, nightlyAsks, type TestStack } from '../helpers/local-stack.js';
 
 let t: TestStack;
 let realChannel: Server;

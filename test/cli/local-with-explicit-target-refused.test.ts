@@ -12,10 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateQueueCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../src/cli/run.js';
-import { type Emulators, startEmulators } from '../src/local/emulators.js';
-import { receiveAll, release } from '../src/queue/dead-letters.js';
-import { captureIo } from './helpers/cli-io.js';
+import { runCli } from '../../src/cli/run.js';
+import { type Emulators, startEmulators } from '../../src/local/emulators.js';
+import { receiveAll, release } from '../../src/queue/dead-letters.js';
+import { captureIo } from '../helpers/cli-io.js';
 
 let emulators: Emulators;
 let dir: string;

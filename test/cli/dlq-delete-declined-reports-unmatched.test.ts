@@ -7,9 +7,9 @@
  */
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../src/cli/run.js';
-import { type Emulators, startEmulators } from '../src/local/emulators.js';
-import { captureIo } from './helpers/cli-io.js';
+import { runCli } from '../../src/cli/run.js';
+import { type Emulators, startEmulators } from '../../src/local/emulators.js';
+import { captureIo } from '../helpers/cli-io.js';
 
 let emulators: Emulators;
 let messageId = '';

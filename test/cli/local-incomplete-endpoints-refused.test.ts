@@ -15,8 +15,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../src/cli/run.js';
-import { captureIo } from './helpers/cli-io.js';
+import { runCli } from '../../src/cli/run.js';
+import { captureIo } from '../helpers/cli-io.js';
 
 const NAMES = [
   'AWS_ENDPOINT_URL_DYNAMODB',
