@@ -40,6 +40,9 @@ export function createRateLimiter(config: RateLimitConfig, now: () => number): R
         log = config.limits.map(() => []);
         logs.set(key, log);
       }
+      // Every full window is asked, not the first: a retry passes only once all of them allow it,
+      // so Retry-After names the latest (the 10-s window's end is no use while the 15-min one is full).
+      let refused: RateDecision | undefined;
       for (let i = 0; i < config.limits.length; i++) {
         const { max, perMs } = config.limits[i] as { max: number; perMs: number };
         const times = log[i] as number[];
@@ -48,9 +51,12 @@ export function createRateLimiter(config: RateLimitConfig, now: () => number): R
         if (drop > 0) times.splice(0, drop);
         if (times.length >= max) {
           const oldest = times[times.length - max] as number;
-          return { ok: false, retryAfterMs: Math.max(1, oldest + perMs - t), max, perMs };
+          const retryAfterMs = Math.max(1, oldest + perMs - t);
+          if (!refused || (!refused.ok && retryAfterMs > refused.retryAfterMs))
+            refused = { ok: false, retryAfterMs, max, perMs };
         }
       }
+      if (refused) return refused;
       for (const times of log) times.push(t);
       return { ok: true };
     },
