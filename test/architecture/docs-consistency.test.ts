@@ -13,7 +13,7 @@ import { CONTEXT_KEYS } from '../../infra/context.js';
 import { DEFAULT_ALARM_THRESHOLDS, SAVED_QUERIES } from '../../infra/operations.js';
 import { WORKER_TABLE_GRANTS } from '../../infra/table-grants.js';
 import { SIGNERS } from '../../src/actions/proof.js';
-import { USAGE } from '../../src/cli/run.js';
+import { runCli, USAGE } from '../../src/cli/run.js';
 import { METRIC_CATALOGUE } from '../../src/observability/metrics.js';
 import { MAX_RECEIVE_COUNT_VARIABLE } from '../../src/queue/redrive.js';
 import { ROTATION_GRACE_MS } from '../../src/secrets/previous-keys.js';
@@ -238,6 +238,53 @@ describe('README "CLI" against the usage texts', () => {
       .filter((c): c is string => c !== undefined);
     expect(commands.length).toBeGreaterThan(10);
     for (const command of commands) expect(cli, command).toContain(`npx autopilot ${command}`);
+  });
+});
+
+describe('every `npx autopilot` line of README and docs/*.md against the usage texts', () => {
+  /** `npx autopilot <command> [<sub>] …` (and the one-file CLI, `autopilot.mjs …`) up to a code span's or comment's end. */
+  function commandLines(): Array<{ file: string; command: string[]; options: string[] }> {
+    const files = [
+      'README.md',
+      ...readdirSync(new URL('../../docs', import.meta.url)).map((f) => `docs/${f}`),
+    ];
+    const found: Array<{ file: string; command: string[]; options: string[] }> = [];
+    for (const file of files) {
+      const text = readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
+      for (const m of text.matchAll(/(?:npx autopilot|autopilot\.mjs) ([a-z][^`#\n]*)/g)) {
+        const words = m[1]!.trim().split(/\s+/);
+        const withSub = /^(policy|enqueue|dlq|slack)$/.test(words[0]!);
+        found.push({
+          file,
+          command: words.slice(0, withSub ? 2 : 1),
+          options: [...m[1]!.matchAll(/--[a-z][a-z-]*/g)].map((o) => o[0]),
+        });
+      }
+    }
+    return found;
+  }
+
+  it('names only commands the CLI has, with options their --help lists', async () => {
+    const lines = commandLines();
+    expect(lines.length).toBeGreaterThan(20);
+    const helpOf = new Map<string, { code: number; text: string }>();
+    for (const { file, command, options } of lines) {
+      const key = command.join(' ');
+      if (!helpOf.has(key)) {
+        let text = '';
+        const write = (t: string) => {
+          text += t;
+        };
+        const io = { stdout: write, stderr: write, env: {}, cwd: process.cwd(), now: () => new Date() };
+        helpOf.set(key, { code: await runCli([...command, '--help'], io), text });
+      }
+      const help = helpOf.get(key)!;
+      expect(help.code, `${file}: npx autopilot ${key}`).toBe(0);
+      for (const option of options)
+        expect(help.text, `${file}: npx autopilot ${key} ${option}`).toContain(
+          option === '--help' ? '' : option,
+        );
+    }
   });
 });
 
