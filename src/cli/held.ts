@@ -10,8 +10,10 @@ import { resolve } from 'node:path';
 import { optionalEnv } from '../config/env.js';
 import { mayCancel } from '../policy/cancel-grant.js';
 import { postToSlack } from '../slack/post.js';
-import { type HeldRecord, listHeld, nextLookText } from '../state/held.js';
+import { readFinal } from '../state/audit.js';
+import { type HeldRecord, listHeld, nextLookText, readHeld } from '../state/held.js';
 import { whyText } from '../state/held-answer.js';
+import type { StateTable } from '../state/table.js';
 import { scrubSecrets } from '../util/secret-scrub.js';
 import { cancelHeldRequest } from '../worker/cancel.js';
 import { endCancelledNow } from '../worker/cancel-now.js';
@@ -29,7 +31,16 @@ export const CANCEL_USAGE = `Usage: autopilot cancel <requestId> --reason <text>
   Ends a held request as cancelled (audited; the requester and, with SLACK_WEBHOOK_URL, the channel
   are told; with --local, the stack's channel, never SLACK_WEBHOOK_URL's); it is never executed later.
   You cancel as cli:<user> (--as, else $USER), which the policy (--policy, else AUTOPILOT_POLICY,
-  else policy.json) must let ask for the same action.`;
+  else policy.json) must let ask for the same action.
+  A request already cancelled (by anyone) is said so, exit 0. Exit 3: the cancel is recorded, but ending the request at once failed; the release tick ends it
+  within a minute (it is never executed).`;
+
+/** `cancel`'s own exit code: the cancel is recorded, but the request could not be ended at once (the tick ends it). */
+export const EXIT_CANCEL_NOT_ENDED = 3;
+
+/** A thrown error as the CLI shows one (its name and message), scrubbed of secrets. */
+const errorText = (error: unknown) =>
+  scrubSecrets(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 
 export function heldRows(list: HeldRecord[]): string[][] {
   return list.map((h) => [h.requestId, h.action, h.target, h.requester, whyText(h, true), nextLookText(h)]);
@@ -91,6 +102,29 @@ function localChannel(receiver: string | undefined): { url: string; origin: stri
   return receiver ? { url: `${receiver}/channel`, origin: new URL(receiver).origin } : undefined;
 }
 
+/** Refusals that never mean the request is cancelled: the policy's, and a request being executed. */
+const REFUSED_ANEW: ReadonlySet<string> = new Set(['not-allowed', 'executing']);
+
+/**
+ * The line for a request a cancel already took: marked (still held until the tick or the worker
+ * ends it), or ended as cancelled (its final names the canceller: src/worker/cancel.ts
+ * `cancelReason`). Undefined when it is not cancelled, or that cannot be read (the refusal stands).
+ */
+async function alreadyCancelled(table: StateTable, requestId: string): Promise<string | undefined> {
+  const again = 'nothing was done a second time.';
+  try {
+    const mark = (await readHeld(table, requestId))?.cancel;
+    if (mark)
+      return `${requestId} is already cancelled (by ${mark.by} at ${mark.at}${mark.reason ? `: “${mark.reason}”` : ''}); the release tick ends it within a minute: ${again}`;
+    const final = await readFinal(table, requestId);
+    if (final?.result !== 'cancelled') return undefined;
+    const by = /^cancelled by (\S+)/.exec(final.reason)?.[1];
+    return `${requestId} is already cancelled (${by ? `by ${by}, ` : ''}ended at ${final.at}): ${again}`;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function cancelCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals, help } = parse(
     args,
@@ -133,9 +167,18 @@ export async function cancelCommand(args: string[], io: CliIo): Promise<number> 
     { table, mayCancel: (held) => mayCancel(policy, by, held.request, now) },
     { requestId, by, reason, now },
   );
-  // A refusal may quote an end already written (the platform's message, a requester id): printable.
-  if (!outcome.ok) throw new CommandError(printable(outcome.message));
-  const ended = await endCancelledNow(table, outcome.held, outcome.reason, now, {
+  if (!outcome.ok) {
+    // A repeat (a script's retry, another operator) of a cancel that took is done as asked, as
+    // chat's retry answers "already taken: it is cancelled". Refused otherwise.
+    const already = REFUSED_ANEW.has(outcome.code) ? undefined : await alreadyCancelled(table, requestId);
+    if (already !== undefined) {
+      io.stdout(printable(already));
+      return EXIT.ok;
+    }
+    // A refusal may quote an end already written (the platform's message, a requester id): printable.
+    throw new CommandError(printable(outcome.message));
+  }
+  const ending = endCancelledNow(table, outcome.held, outcome.reason, now, {
     tell: async (urls, message) => {
       for (const url of urls) {
         // The channel URL is the operator's own setting; a reply URL must be Slack's (or the local stack's receiver).
@@ -147,13 +190,20 @@ export async function cancelCommand(args: string[], io: CliIo): Promise<number> 
     },
     ...(channel ? { channelUrl: async () => channel.url } : {}),
     // The table's error, as the CLI shows a thrown one (its name and message), scrubbed: the cancel's own error follows.
-    warn: (message, { error }) =>
-      io.stderr(
-        printable(
-          `warning: ${message}: ${scrubSecrets(error instanceof Error ? `${error.name}: ${error.message}` : String(error))}`,
-        ),
-      ),
+    warn: (message, { error }) => io.stderr(printable(`warning: ${message}: ${errorText(error)}`)),
   });
+  // The mark is written: the request is cancelled whatever fails now (never executed, no other end
+  // recorded), and the release tick sends it back to be ended at once. Said so, with its own exit code.
+  const ended = await ending.catch((error: unknown) => {
+    io.stdout(
+      printable(
+        `${requestId} is cancelled (${outcome.held.action} ${outcome.held.target}): ${outcome.reason}. The cancel is recorded, but ending it now failed: the release tick ends it within a minute, and the worker tells the requester and the channel then (\`autopilot held\` shows it until then).`,
+      ),
+    );
+    io.stderr(printable(`autopilot: could not end ${requestId} now: ${errorText(error)}`));
+    return undefined;
+  });
+  if (!ended) return EXIT_CANCEL_NOT_ENDED;
   // Another end was recorded first (a worker's denial racing this cancel): that one was told, and is
   // the truth. One ending it as cancelled by this mark (the tick's end of a stuck wait) is this cancel.
   if (!ended.ended && ended.final?.result !== 'cancelled')

@@ -30,7 +30,9 @@ export const SWEEP_USAGE = `Usage:
       Run the sweeper once without changing anything: nothing is queued or posted and no
       state is written (the cursor stays). Prints the plan: requests the event rules would
       enqueue, notifications, stale configs it would archive, and what it skips and why.
-      --local: against the running local stack (.local/endpoints.json); otherwise the
+      --local: against the running local stack (.local/endpoints.json) and its embedded
+      sandbox, with the sandbox's key (a stack started with CONSOLE_API_BASE_URL is refused:
+      --local never sends a Console API key from the shell); otherwise the
       environment (CONSOLE_API_BASE_URL, CONSOLE_READ_ONLY_API_KEY or CONSOLE_API_KEY or
       AUTOPILOT_SECRET_ID, STATE_TABLE_NAME, ACTIONS_QUEUE_URL, AWS_ENDPOINT_URL_DYNAMODB...).
       Progress goes to stderr on long runs.`;
@@ -41,12 +43,20 @@ function sweepEnvironment(io: CliIo, local: boolean) {
   let dynamoEndpoint = env.AWS_ENDPOINT_URL_DYNAMODB;
   if (local) {
     const endpoints = localEndpoints(io, ['consoleApiBaseUrl', 'dynamodbEndpoint', 'tableName']);
+    // The embedded sandbox's own key, never one exported in this shell (a real platform's, say).
+    // A stack started with CONSOLE_API_BASE_URL reads an API whose key the file does not carry:
+    // refused, rather than sending the shell's key (or a made-up one) to whatever API that is.
+    if (!endpoints.sandboxReadOnlyApiKey)
+      throw new CommandError(
+        printable(
+          `the local stack reads the Console API at ${endpoints.consoleApiBaseUrl}, not the embedded sandbox, and --local never sends a key from this shell. ` +
+            'Plan against that API without --local, naming it and a key for it on purpose (CONSOLE_API_BASE_URL, CONSOLE_READ_ONLY_API_KEY, STATE_TABLE_NAME, AWS_ENDPOINT_URL_DYNAMODB), ' +
+            'or restart the stack with the embedded sandbox (`npm start` without CONSOLE_API_BASE_URL).',
+        ),
+      );
     env.CONSOLE_API_BASE_URL = endpoints.consoleApiBaseUrl;
-    if (endpoints.sandboxReadOnlyApiKey) {
-      // The embedded sandbox's own key: a real key exported in this shell never goes to it.
-      env.CONSOLE_READ_ONLY_API_KEY = endpoints.sandboxReadOnlyApiKey;
-      delete env.CONSOLE_API_KEY;
-    } else env.CONSOLE_API_KEY ??= 'sandbox-key';
+    env.CONSOLE_READ_ONLY_API_KEY = endpoints.sandboxReadOnlyApiKey;
+    delete env.CONSOLE_API_KEY;
     env.STATE_TABLE_NAME = endpoints.tableName;
     env.ACTIONS_QUEUE_URL = endpoints.queueUrl;
     delete env.AUTOPILOT_SECRET_ID;

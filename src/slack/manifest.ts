@@ -68,6 +68,9 @@ export function buildSlackManifest(options: SlackManifestOptions): SlackManifest
     );
   }
   const name = options.appName ?? 'console-autopilot';
+  // Named on purpose, so never empty: Slack refuses an app (and a bot user) without a name, at paste time.
+  if (name.trim() === '')
+    throw new ManifestUsageError('--name must not be empty (default: console-autopilot)');
   return {
     _metadata: { major_version: 1, minor_version: 1 },
     display_information: {

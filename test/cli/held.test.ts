@@ -87,8 +87,13 @@ describe('autopilot cancel', () => {
     expect(audit[1]?.reason).toContain('cancelled by cli:alice (“superseded by night-1”)');
     expect((await listHeld(bench.table)).map((h) => h.requestId)).toEqual(['night-1']);
     expect(bench.slack.posts.filter((p) => p.path === '/services/cli-channel')).toHaveLength(1);
+    // A repeat is done as asked (a script's retry): said so, nothing written again.
     const again = io({ USER: 'alice' });
-    expect(await runCli(['cancel', 'night-2', '--reason', 'again'], again.io)).toBe(1);
-    expect(again.err()).toContain('not held');
+    expect(await runCli(['cancel', 'night-2', '--reason', 'again'], again.io)).toBe(0);
+    expect(again.out()).toContain('night-2 is already cancelled (by cli:alice');
+    expect(await readAudit(bench.table, 'night-2')).toHaveLength(2);
+    const unknown = io({ USER: 'alice' });
+    expect(await runCli(['cancel', 'night-9', '--reason', 'again'], unknown.io)).toBe(1);
+    expect(unknown.err()).toContain('not held');
   });
 });
