@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import type { Node } from 'constructs';
 import { NODE_RUNTIMES, type NodeRuntime } from './autopilot-function.js';
 import type { AutopilotStackProps } from './autopilot-stack.js';
+import { REPO_ROOT } from './bundling.js';
 
 /** Lets `cdk synth` run in CI with no settings; a deployment must pass the real URL. */
 export const PLACEHOLDER_CONSOLE_API_BASE_URL = 'https://console-api.invalid';
@@ -225,11 +226,12 @@ function refuseUnknownKeys(node: Node): void {
 }
 
 /**
- * `policyTests`: the cases file run before anything is synthesized (read by app.ts). Anything but
- * a path (`true`, a list) or a file that is not there stops the synth: ignored, it would deploy
- * the policy untested while the operator believes the deploy is gated.
+ * `policyTests`: the cases file run before anything is synthesized (read by app.ts), relative to
+ * the repository root as `policyFile` is (infra/policy-tests.ts). Anything but a path (`true`, a
+ * list) or a file that is not there stops the synth: ignored, it would deploy the policy untested
+ * while the operator believes the deploy is gated.
  */
-export function policyTestsFile(node: Node, cwd = process.cwd()): string | undefined {
+export function policyTestsFile(node: Node, cwd = REPO_ROOT): string | undefined {
   const value: unknown = node.tryGetContext('policyTests');
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value !== 'string')

@@ -1,11 +1,14 @@
 /**
  * `cdk synth -c policyTests=<cases.json>`: the policy's test cases run before anything is
- * synthesized, so `cdk deploy` refuses a policy that breaks what its owners expect of it.
+ * synthesized, so `cdk deploy` refuses a policy that breaks what its owners expect of it. The
+ * policy and cases files are resolved from the repository root, as the bundle resolves the policy
+ * it ships (infra/bundling.ts): wherever `cdk synth` is started, the file tested is the one deployed.
  */
 import { policyTestResults } from '../src/cli/policy-test.js';
+import { REPO_ROOT } from './bundling.js';
 
 /** Throws one line naming every failed case; returns how many passed. */
-export function assertPolicyTestsPass(policyFile: string, casesFile: string, cwd = process.cwd()): number {
+export function assertPolicyTestsPass(policyFile: string, casesFile: string, cwd = REPO_ROOT): number {
   const io = { stdout: () => {}, stderr: () => {}, env: {}, cwd, now: () => new Date(0) };
   const results = policyTestResults(io, policyFile, casesFile);
   const failed = results.filter((r) => !r.pass);

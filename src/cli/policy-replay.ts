@@ -12,6 +12,7 @@ import {
   replayDecisions,
 } from '../policy/replay.js';
 import { delayRange, delayWords } from '../policy/replay-follow.js';
+import { countedFrom } from '../policy/replay-records.js';
 import { scanAuditSince } from '../state/audit-scan.js';
 import type { StateTable } from '../state/table.js';
 import { parse } from './args.js';
@@ -25,7 +26,9 @@ export const POLICY_REPLAY_USAGE = `Usage:
   autopilot policy replay --policy <new.json> [--since 30d] [--local | --table NAME] [--json]
       Decide every request of the audit trail since --since (30d, 24h, 90m or an ISO instant;
       default 30d) again under the new policy, at its original time and with the pause and
-      vetoes it met then, and print what would change. A new deferral or question the old
+      vetoes it met then, and print what would change. The decisions earlier in the hour and
+      day of --since are read too and count toward maxPerHour and maxPerDay, as the worker
+      counted them (not shown). A new deferral or question the old
       policy did not make is followed, through the worker's looks at it, to its end or to now
       (approve → defer → approve: after 2h; approve → ask → deny (maxDeferHours) if nobody
       answers). Also counts the recorded decisions made under the new policy itself, under
@@ -46,7 +49,7 @@ function decidedUnderWords({ thisPolicy, otherPolicy, unknown }: PolicyTally, di
   );
 }
 
-function render(report: ReplayReport, policyFile: string, since: Date, digest: string): string {
+function render(report: ReplayReport, policyFile: string, since: Date, digest: string, from: Date): string {
   const kinds = Object.entries(report.changes).sort((a, b) => b[1] - a[1]);
   const lines = [
     `Replayed ${report.replayed} decision(s) since ${since.toISOString()} under ${policyFile}: ` +
@@ -72,6 +75,12 @@ function render(report: ReplayReport, policyFile: string, since: Date, digest: s
       return `  ${kind}: ${count}${delays ? ` (${delayRange(delays)})` : ''}`;
     }),
     decidedUnderWords(report.decidedUnder, digest),
+    ...(report.countedBefore > 0
+      ? [
+          `Counted toward the limits of the hour and day of --since: ${report.countedBefore} earlier decision(s) ` +
+            `from ${from.toISOString()} (not shown).`,
+        ]
+      : []),
   ];
   if (report.rows.length > 0) {
     // A column for how followed waits ended, only when there are some.
@@ -130,19 +139,22 @@ export async function policyReplayCommand(
   const policy = readPolicyArg(values.policy, inject.read ?? readFromCwd(io));
   const since = sinceInstant((values.since as string | undefined) ?? '30d', io.now(), POLICY_REPLAY_USAGE);
   const table = inject.table ?? stateTableFor(io, values, POLICY_REPLAY_USAGE);
+  // From the start of the hour or day holding --since: the worker counted their earlier approvals.
+  const readFrom = countedFrom(policy, since);
   let records: Awaited<ReturnType<typeof scanAuditSince>>;
   try {
-    records = await scanAuditSince(table, since);
+    records = await scanAuditSince(table, readFrom);
   } catch (error) {
     throw new CommandError(`cannot read the audit trail of ${table.tableName}: ${(error as Error).message}`);
   }
   // Up to now: the worker's looks at a wait after now have not happened.
   const digest = policyDigest(policy);
-  const report = replayDecisions(policy, records, { until: io.now(), policyDigest: digest });
+  const report = replayDecisions(policy, records, { until: io.now(), policyDigest: digest, since });
+  const json = { since: since.toISOString(), countedFrom: readFrom.toISOString(), policyDigest: digest };
   io.stdout(
     values.json
-      ? JSON.stringify({ since: since.toISOString(), policyDigest: digest, ...report }, null, 2)
-      : render(report, values.policy, since, digest),
+      ? JSON.stringify({ ...json, ...report }, null, 2)
+      : render(report, values.policy, since, digest, readFrom),
   );
   return 0;
 }

@@ -3,9 +3,12 @@
  * (with readable inputs), a person's answer or the release tick's end of a stuck wait (endings no
  * policy decided), and when it was decided. Split from replay.ts, which decides them again.
  */
-import { type ActionRequest, actionRequestSchemas } from '../actions/request.js';
+import { type ActionRequest, actionRequestSchemas, actionTarget, requesterKey } from '../actions/request.js';
 import { NO_CHANNEL_WORDS } from './ask-channel.js';
-import type { Outcome, PauseInput, Veto } from './decide.js';
+import type { Decision, Outcome, PauseInput, Veto } from './decide.js';
+import type { FollowedEnd } from './replay-follow.js';
+import type { Policy } from './schema.js';
+import { wallDay, wallHour } from './windows.js';
 
 /** What a decision was made from, kept in its audit record so that it can be decided again under another policy. */
 export interface DecisionInputs {
@@ -151,4 +154,51 @@ export function refusedCall(record: RecordedDecision): boolean {
   if (record.result !== 'stale' && record.result !== 'rejected') return false;
   if (typeof record.mayHaveBeenDone === 'boolean') return !record.mayHaveBeenDone;
   return !/may have (reached|been)|earlier attempt/.test(record.reason ?? '');
+}
+
+/**
+ * Where `policy replay --since` starts reading the trail: the start of the policy's clock hour or
+ * day containing `since`, whichever is earlier. The worker counted that hour's approvals
+ * (maxPerHour) and that day's (maxPerDay) from their start, so the replay decides the records
+ * before `since` in them too, for their counter units only (not reported), and decides as it did.
+ */
+export function countedFrom(policy: Policy, since: Date): Date {
+  const at = since.getTime();
+  const zone = policy.timezone;
+  return new Date(Math.min(at, wallHour(at, zone).start, wallDay(at, zone).start));
+}
+
+export interface ReplayRow {
+  requestId: string;
+  at: string;
+  action: string;
+  target: string;
+  requester: string;
+  old: { outcome: Outcome; rule: string; dryRun: boolean };
+  /** The new policy's answer at the recorded time. */
+  new: { outcome: Outcome; rule: string; reason: string; dryRun: boolean };
+  /** The short digest of the policy that made the recorded decision; absent on records older than it. */
+  policyDigest?: string;
+  /** Where `new` is a deferral or a question the replay followed (the old policy did not make it): how it ended. */
+  followed?: FollowedEnd;
+}
+
+/** An outcome as a change is told: a dry-run approval changes nothing, so it differs from a real one. */
+export function outcomeLabel(outcome: Outcome, dryRun: boolean): string {
+  return outcome === 'approve' && dryRun ? 'approve (dry run)' : outcome;
+}
+
+/** The row of a replayed record: what it was, what the new policy answers. */
+export function rowOf(record: ReplayableRecord, old: ReplayRow['old'], decision: Decision): ReplayRow {
+  const request = record.inputs.request as ActionRequest;
+  return {
+    requestId: record.requestId,
+    at: record.at,
+    action: request.action,
+    target: actionTarget(request),
+    requester: requesterKey(request.requestedBy),
+    ...(record.policyDigest ? { policyDigest: record.policyDigest } : {}),
+    old,
+    new: { outcome: decision.outcome, rule: decision.rule, reason: decision.reason, dryRun: decision.dryRun },
+  };
 }

@@ -9,9 +9,10 @@
  * as the worker would hold it and decide it again at `deferUntil` or at its hourly look at the
  * question (replay-follow.ts), up to the replay's end; the old trail's later records of that
  * request (an asked request's hourly looks, say) are not decided again: each is one change.
- * Pure: records in, rows and counts out.
+ * Records before `since` (from the start of its hour or day: countedFrom) are decided for their
+ * counter units only, as the worker counted them, and not reported. Pure: records in, rows and counts out.
  */
-import { type ActionRequest, actionTarget, effectKey, requesterKey } from '../actions/request.js';
+import { type ActionRequest, effectKey } from '../actions/request.js';
 import { askedWhere } from './ask-channel.js';
 import { type Decision, decide, type Outcome } from './decide.js';
 import {
@@ -30,33 +31,21 @@ import {
   channelOf,
   decidedAt,
   notADecision,
+  outcomeLabel,
   outcomeOfResult,
   type PolicyTally,
   type RecordedDecision,
   type ReplayableRecord,
+  type ReplayRow,
   refusedCall,
   replayable,
+  rowOf,
   tallyPolicy,
 } from './replay-records.js';
 import type { Policy } from './schema.js';
 
-export type { DecisionInputs, PolicyTally, RecordedDecision } from './replay-records.js';
-export { outcomeOfResult };
-
-export interface ReplayRow {
-  requestId: string;
-  at: string;
-  action: string;
-  target: string;
-  requester: string;
-  old: { outcome: Outcome; rule: string; dryRun: boolean };
-  /** The new policy's answer at the recorded time. */
-  new: { outcome: Outcome; rule: string; reason: string; dryRun: boolean };
-  /** The short digest of the policy that made the recorded decision; absent on records older than it. */
-  policyDigest?: string;
-  /** Where `new` is a deferral or a question the replay followed (the old policy did not make it): how it ended. */
-  followed?: FollowedEnd;
-}
+export type { DecisionInputs, PolicyTally, RecordedDecision, ReplayRow } from './replay-records.js';
+export { outcomeLabel, outcomeOfResult };
 
 export interface ReplayReport {
   replayed: number;
@@ -85,6 +74,8 @@ export interface ReplayReport {
    * housekeeping no worker decided, so not decided again. The request's own decisions are replayed.
    */
   stuckExpired: number;
+  /** Records before `since` in its hour or day, decided only for the units they take of its limits: not reported. */
+  countedBefore: number;
   /**
    * "approve → deny", "approve (dry run) → approve", and for a followed deferral its end:
    * "approve → defer → approve", "approve → defer → deny (maxDeferHours)": how many.
@@ -97,15 +88,11 @@ export interface ReplayReport {
   rows: ReplayRow[];
 }
 
-/** An outcome as a change is told: a dry-run approval changes nothing, so it differs from a real one. */
-export function outcomeLabel(outcome: Outcome, dryRun: boolean): string {
-  return outcome === 'approve' && dryRun ? 'approve (dry run)' : outcome;
-}
-
 /** A followed wait (deferral or question): the request the new policy holds, waiting for its next look. */
 interface Chain {
   record: ReplayableRecord;
-  row: ReplayRow;
+  /** Absent for a chain from a record before `since`: followed for its counter units, not reported. */
+  row?: ReplayRow;
   /** The change so far: `approve → defer`. */
   kind: string;
   /** When the recorded decision was made (epoch ms). */
@@ -118,9 +105,11 @@ export function replayDecisions(
   policy: Policy,
   records: readonly RecordedDecision[],
   /** `policyDigest`: the replayed policy's short digest (src/policy/digest.ts), for `decidedUnder`. */
-  options: { until?: Date; policyDigest?: string } = {},
+  /** `since`: the first record reported; those before it are only counted (see countedFrom). */
+  options: { until?: Date; policyDigest?: string; since?: Date } = {},
 ): ReplayReport {
   const until = options.until?.getTime() ?? Number.POSITIVE_INFINITY;
+  const since = options.since?.getTime() ?? Number.NEGATIVE_INFINITY;
   const report: ReplayReport = {
     replayed: 0,
     unchanged: 0,
@@ -130,6 +119,7 @@ export function replayDecisions(
     laterLooks: 0,
     answers: 0,
     stuckExpired: 0,
+    countedBefore: 0,
     changes: {},
     delays: {},
     decidedUnder: { thisPolicy: 0, otherPolicy: 0, unknown: 0 },
@@ -212,6 +202,8 @@ export function replayDecisions(
       return;
     }
     if (decision.outcome === 'approve' || decision.outcome === 'deny') ended.add(chain.record.requestId);
+    const { row } = chain;
+    if (!row) return;
     const end: FollowedEnd = {
       outcome: decision.outcome,
       rule: decision.rule,
@@ -222,7 +214,7 @@ export function replayDecisions(
       looks: chain.looks,
       ...(stopped === undefined ? {} : { notFollowed: stopped }),
     };
-    chain.row.followed = end;
+    row.followed = end;
     const kind = `${chain.kind} → ${endLabel(end, outcomeLabel(decision.outcome, decision.dryRun))}`;
     count(kind);
     addDelay(report.delays, kind, end.afterMs);
@@ -239,10 +231,32 @@ export function replayDecisions(
     for (let look = looks.takeBefore(limit); look; look = looks.takeBefore(limit)) follow(look.item, look.at);
   };
 
+  /** The new policy's answer at the record's decision, noted as ending or holding its request. */
+  const decideRecord = (record: ReplayableRecord, oldOutcome: Outcome) => {
+    const decision = decideAt(record, decidedAt(record));
+    if (decision.outcome === 'approve' || decision.outcome === 'deny') ended.add(record.requestId);
+    const newWait =
+      (decision.outcome === 'defer' || decision.outcome === 'ask') && decision.outcome !== oldOutcome;
+    if (newWait) decidedOnce.add(record.requestId);
+    return { decision, newWait };
+  };
+  /** A record written (so decided) before `since`: decided for its counter units, as the worker counted them; not reported. */
+  const countBefore = (record: RecordedDecision, oldOutcome: Outcome) => {
+    if (notDecidedAgain(record) || !replayable(record)) return;
+    const { decision, newWait } = decideRecord(record, oldOutcome);
+    report.countedBefore += 1;
+    const from = decidedAt(record);
+    if (newWait) follow({ record, kind: '', from, looks: 0 }, from, decision);
+  };
+
   for (const record of ordered) {
     takeLooksBefore(decidedAt(record));
     const oldOutcome = outcomeOfResult(record.result);
     if (!oldOutcome) continue;
+    if (Date.parse(record.at) < since) {
+      countBefore(record, oldOutcome);
+      continue;
+    }
     tallyPolicy(report.decidedUnder, record, options.policyDigest);
     const skipped = notDecidedAgain(record);
     if (skipped) {
@@ -253,11 +267,7 @@ export function replayDecisions(
       report.notReplayable += 1;
       continue;
     }
-    const decision = decideAt(record, decidedAt(record));
-    if (decision.outcome === 'approve' || decision.outcome === 'deny') ended.add(record.requestId);
-    const newWait =
-      (decision.outcome === 'defer' || decision.outcome === 'ask') && decision.outcome !== oldOutcome;
-    if (newWait) decidedOnce.add(record.requestId);
+    const { decision, newWait } = decideRecord(record, oldOutcome);
     report.replayed += 1;
     const oldDryRun = record.dryRun ?? record.result === 'would-mutate';
     const was = outcomeLabel(oldOutcome, oldDryRun);
@@ -277,18 +287,4 @@ export function replayDecisions(
   }
   takeLooksBefore();
   return report;
-}
-
-function rowOf(record: ReplayableRecord, old: ReplayRow['old'], decision: Decision): ReplayRow {
-  const request = record.inputs.request as ActionRequest;
-  return {
-    requestId: record.requestId,
-    at: record.at,
-    action: request.action,
-    target: actionTarget(request),
-    requester: requesterKey(request.requestedBy),
-    ...(record.policyDigest ? { policyDigest: record.policyDigest } : {}),
-    old,
-    new: { outcome: decision.outcome, rule: decision.rule, reason: decision.reason, dryRun: decision.dryRun },
-  };
 }

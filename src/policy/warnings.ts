@@ -5,10 +5,10 @@
  * requester, listed phases, target ids constrained in `match`), and an approval needs a cap.
  * Pure: the policy in, the warnings out.
  */
-import { REQUESTER_SOURCES } from '../actions/request.js';
 import { globMatch } from '../util/glob.js';
 import { EVENT_PATH } from './event-paths.js';
 import { grantKeyWarning } from './grant-keys.js';
+import { deadRequesterWarnings } from './requester-warnings.js';
 import { shadowedRuleWarnings, shortWindowWarnings } from './rule-warnings.js';
 import type { EventRule, Policy } from './schema.js';
 
@@ -71,51 +71,6 @@ function approvalWarnings(policy: Policy): PolicyWarning[] {
     }
   }
   return warnings;
-}
-
-/**
- * True when some requester (`source:id`, the source one of REQUESTER_SOURCES, lower case) can
- * match `glob`: its text before the first `*` begins with such a source and its colon, or, when a
- * `*` follows, could still grow into one (`*`, `c*`, `*:nightly`).
- */
-function canMatchARequester(glob: string): boolean {
-  const star = glob.indexOf('*');
-  const fixed = star < 0 ? glob : glob.slice(0, star);
-  return REQUESTER_SOURCES.some((source) => {
-    const head = `${source}:`;
-    return fixed.startsWith(head) || (star >= 0 && head.startsWith(fixed));
-  });
-}
-
-/**
- * A requester glob no request can match (`github-actions/*`, `CI:*`) passes the schema, and the
- * rule is silently dead: its requests go to the rules after it, or are denied by default.
- */
-function deadRequesterWarnings(policy: Policy): PolicyWarning[] {
-  const lists = [
-    ...policy.approvals.rules.map((rule) => ({
-      where: `approvals.rules "${rule.name}"`,
-      field: 'when.requesters',
-      globs: rule.when.requesters,
-      effect:
-        'the requesters it was meant for never meet this rule: their requests fall to the rules after it, or are denied (approvals.otherwise)',
-    })),
-    ...(['disable_groups', 'archive_config'] as const).map((action) => ({
-      where: `actions.${action}`,
-      field: 'requesters',
-      globs: policy.actions[action]?.requesters ?? [],
-      effect: 'the requesters it was meant for are denied',
-    })),
-  ];
-  return lists.flatMap(({ where, field, globs, effect }) =>
-    globs
-      .filter((glob) => !canMatchARequester(glob))
-      .map((glob) => ({
-        code: 'requester-never-matches',
-        where,
-        message: `${field} "${glob}" can never match a request: a requester is <source>:<id>, the source one of ${REQUESTER_SOURCES.join(', ')} (lower case), so ${effect}`,
-      })),
-  );
 }
 
 /**

@@ -6,8 +6,9 @@
 import '../../util/zod-locale.js';
 import * as z from 'zod/mini';
 import { ACTION_NAMES } from '../../actions/request.js';
-import { SLACK_ID } from '../../slack/ids.js';
+import { SLACK_ID, SLACK_TEAM_ID } from '../../slack/ids.js';
 import { grantKeyError } from '../grant-keys.js';
+import { teamIdError } from '../team-ids.js';
 import { described, type Primitives, withJsonSchema } from './primitives.js';
 
 export function buildActionsSchema({ Glob }: Primitives) {
@@ -50,8 +51,22 @@ export function buildChatSchema() {
     z._default(
       z.strictObject({
         teams: described(
-          z._default(z.array(z.string().check(z.minLength(1))), []),
-          'Slack team ids accepted; none: no one',
+          z._default(
+            z.array(
+              // The webhook compares entries, as is, with the team_id Slack sends: any other form lets no one in.
+              withJsonSchema(
+                z.string().check(
+                  z.superRefine((team, ctx) => {
+                    const message = teamIdError(team);
+                    if (message !== undefined) ctx.addIssue({ code: 'custom', message });
+                  }),
+                ),
+                { pattern: SLACK_TEAM_ID.source },
+              ),
+            ),
+            [],
+          ),
+          'Slack team ids accepted (T…, as in the workspace URL); none: no one',
         ),
         grants: described(
           z._default(
