@@ -112,4 +112,10 @@ export const WORKER_TABLE_GRANTS: readonly TableGrant[] = [
   },
   // A copy put back with a back-off registers itself; its last receive takes itself off (give-up.ts).
   { actions: ['dynamodb:UpdateItem'], partitionKeys: WORKER_PARTITION_KEYS.liveCopies },
+  // A copy on its last receive is marked before any work; the release tick queries the marks and
+  // deletes each it has looked at (a conditional delete claims the telling: src/worker/dead-attempts.ts).
+  {
+    actions: ['dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:DeleteItem'],
+    partitionKeys: WORKER_PARTITION_KEYS.lastReceives,
+  },
 ];

@@ -136,7 +136,8 @@ export async function waitForOutcome(
 function neverRecorded(requestId: string): string {
   return (
     'the worker has recorded nothing for it. The queue may be backed up, or every attempt failed before ' +
-    'the worker could record it (a crash or a timeout) and SQS moved it to the dead-letter queue: an ' +
+    'the worker could record it (a crash or a timeout) and SQS moved it to the dead-letter queue (a last ' +
+    'attempt that died is recorded as given up by the release tick a minute or two later): an ' +
     `operator finds it with \`autopilot dlq list\` (request id ${requestId}), and its attempts in the ` +
     "worker's logs (saved query 'one request by id')"
   );

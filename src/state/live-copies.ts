@@ -87,12 +87,15 @@ export async function takeOffLiveCopy(
   messageId: string,
   nowMs: number,
   givenUp?: Omit<GivenUpMark, 'by'>,
+  /** Keep a give-up mark already there (its failure is the one told): the release tick's, for a copy that died. */
+  keepEarlierMark = false,
 ): Promise<LiveCopiesLeft> {
   if (oneCopyOnly(requestId, messageId)) return { others: [] };
   const mark = givenUp && JSON.stringify({ by: `${messageId}@${nowMs}`, ...givenUp });
+  const setMark = keepEarlierMark ? '#g = if_not_exists(#g, :mark)' : '#g = :mark';
   const { Attributes } = await updateItem(table, liveKey(requestId), {
     // An update creates the item when absent: it then goes with the table's TTL too.
-    expression: `REMOVE #m SET expiresAt = if_not_exists(expiresAt, :expires)${mark ? ', #g = :mark ADD #u :me' : ''}`,
+    expression: `REMOVE #m SET expiresAt = if_not_exists(expiresAt, :expires)${mark ? `, ${setMark} ADD #u :me` : ''}`,
     names: { '#m': `${ENTRY_PREFIX}${messageId}`, ...(mark ? { '#g': MARK, '#u': GAVE_UP } : {}) },
     values: {
       ':expires': { N: String(expiresAfterDays(new Date(nowMs), KEEP_DAYS)) },

@@ -25,6 +25,7 @@ export const ITEM_FAMILIES = {
   held: 'held', // requests that wait (paused, window, limit, ask), listed and released by the tick
   budget: 'budget', // the mutation budget the worker's containers share (tickets in order)
   copies: 'copies', // a request's copies waiting in their back-off (src/state/live-copies.ts)
+  lastReceive: 'lastreceive', // a copy on its last receive, until it ends (src/state/last-receive.ts)
 } as const;
 
 /**
@@ -106,6 +107,11 @@ export const WORKER_PARTITION_KEYS = {
   budget: [`${ITEM_FAMILIES.budget}#mutations`],
   /** A request's copies waiting in their back-off: registered and taken off by one update each. */
   liveCopies: [`${ITEM_FAMILIES.copies}#*`],
+  /**
+   * Copies on their last receive: marked before any work, cleared by a silent end, and queried by
+   * the release tick, which tells a copy that died there given up (src/worker/dead-attempts.ts).
+   */
+  lastReceives: [`${ITEM_FAMILIES.lastReceive}#all`],
 } as const;
 
 /** The DynamoDB client, named here so that modules outside `src/state/` need not import the SDK. */

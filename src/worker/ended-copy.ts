@@ -22,7 +22,7 @@ import type { RecordContext, RecordDeps, RecordResult } from './record.js';
  * When SQS accepted the message (epoch ms), if it says. Lambda's SQS events always carry it; with
  * none, the message is taken for a new attempt (decided afresh, as before this check).
  */
-function sentAtMs(record: Pick<SQSRecord, 'attributes'>): number | undefined {
+export function sentAtMs(record: Pick<SQSRecord, 'attributes'>): number | undefined {
   const sent = Number(record.attributes?.SentTimestamp);
   return Number.isFinite(sent) && sent > 0 ? sent : undefined;
 }

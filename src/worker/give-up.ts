@@ -35,6 +35,7 @@ import { setVisibility } from './defer.js';
 import { RetryLater } from './errors.js';
 import { auditGivenUp, GIVEN_UP_RULE } from './given-up-record.js';
 import { answeredQuestion } from './hold.js';
+import { clearOwnLastReceive } from './last-receive.js';
 import { type RecordContext, type RecordDeps, type RecordResult, stateSubject } from './record.js';
 import { type GivenUpReport, givenUpMessage, givenUpReason } from './replies.js';
 import { tell } from './tell.js';
@@ -121,7 +122,8 @@ async function onLastReceive(
       text: deferredTo.failure,
       ...(deferredTo.mayHaveReached ? { mayHaveReached: true } : {}),
     });
-  if (!told) return;
+  // Waiting for another request's claim, or a copy of this one: that one ends the request.
+  if (!told) return clearOwnLastReceive(deps, ctx);
   await tellGivenUp(deps, ctx, told, left);
   await toDeadLetterQueueNow(deps, ctx);
   // Settled by the last copy standing: a later message under the id is not one deferred to.
@@ -208,7 +210,7 @@ async function tellGivenUp(
       liveCopies,
       lastFailure: failure.text,
     });
-    return;
+    return clearOwnLastReceive(deps, ctx);
   }
   const report: GivenUpReport = {
     request: ctx.request,

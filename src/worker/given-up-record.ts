@@ -8,12 +8,16 @@ import { writeAudit } from '../state/audit.js';
 import { markGivenUpEnd } from '../state/given-up-end.js';
 import { currentDate, type RecordContext, type RecordDeps } from './record.js';
 
+/** What the record needs: the worker's (give-up.ts) or the release tick's (dead-attempts.ts, for a copy that died). */
+type GivenUpDeps = Pick<RecordDeps, 'table' | 'clock'>;
+type GivenUpOf = Pick<RecordContext, 'request' | 'key' | 'log'> & { record: { messageId: string } };
+
 /** The audit record's rule, the DLQ metric's reason and the Decisions metric's outcome. */
 export const GIVEN_UP_RULE = 'retries-exhausted';
 
 export async function auditGivenUp(
-  deps: RecordDeps,
-  ctx: RecordContext,
+  deps: GivenUpDeps,
+  ctx: GivenUpOf,
   reason: string,
   mayHaveBeenDone: boolean,
   gaveUp: string[] = [],

@@ -25,6 +25,7 @@ import { failedForNow } from './failed-for-now.js';
 import { endCancelled, finish, type HeldTelling, recordFinalClaimed, type StoredEnd } from './finish.js';
 import { tellingIfGivenUp } from './give-up.js';
 import { answeredQuestion } from './hold.js';
+import { markIfLastReceive } from './last-receive.js';
 import {
   currentDate,
   notificationsUrl,
@@ -79,6 +80,8 @@ export async function processRecord(
     }),
   };
 
+  // On the last receive, before any work: a copy that dies from here on is told by the release tick.
+  await markIfLastReceive(deps, ctx);
   const now = currentDate(deps);
   const state = await readRequestState(deps.table, stateSubject(deps.policy, request, key), now.getTime());
   const { final, effect, pause, veto, held, heldOwner, cancel, lastExposure, eventsReadUpTo } = state;

@@ -139,10 +139,13 @@ function formerEffect(request: Request, key: string) {
 export function stateSubject(policy: Policy, request: Request, key: string) {
   const stale = request.action === 'archive_config' && request.requestedBy.source === 'schedule';
   return {
-    requestId: request.requestId,
-    effectKey: key,
+    ...effectSubject(request, key),
     exposureOf: stale ? request.configId : undefined,
     vetoKeys: vetoKeysToRead(request, key, isDryRun(policy, request)),
-    formerEffect: formerEffect(request, key),
   };
+}
+
+/** The request's own state and its effect's claims, without what only a decision reads (the release tick's look). */
+export function effectSubject(request: Request, key: string) {
+  return { requestId: request.requestId, effectKey: key, formerEffect: formerEffect(request, key) };
 }

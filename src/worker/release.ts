@@ -5,7 +5,8 @@
  * is lifted, a window or limit wait at its next look, an unanswered question at its next look.
  * A request waiting three days therefore costs one held record and one message, not a delayed
  * message every 15 minutes. A released copy keeps its request id: the final record and the
- * effect claim still make a release that races another copy one API call at most.
+ * effect claim still make a release that races another copy one API call at most. The tick also
+ * tells the give-up of a copy that died on its last receive (dead-attempts.ts).
  */
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { RequesterSigner } from '../actions/proof.js';
@@ -19,6 +20,7 @@ import { markReleased, unmarkReleased } from '../state/held-release.js';
 import { readPause } from '../state/pause.js';
 import { forEachBounded } from '../util/pool.js';
 import { answerPendingPastExpiry } from './answer-pending.js';
+import { tellDeadAttempts } from './dead-attempts.js';
 import { endStuckCancelled, endStuckExpired, type StuckDeps } from './stuck.js';
 
 /** A released copy that never came back (lost, or its worker crashed) is sent again after this long. */
@@ -59,6 +61,8 @@ export interface ReleaseSummary {
   behind: number;
   /** Full held records (with their requests) read by key: only those the tick acted on. */
   bodiesRead: number;
+  /** Requests told given up here: their copy died on its last receive (dead-attempts.ts). */
+  givenUp: string[];
   paused: boolean;
 }
 
@@ -192,13 +196,16 @@ export async function releaseHeld(
   const keep = pause.paused
     ? await keepHeldThroughPause(deps.table, now, { expiring: listing.expiring, timeLeft: tick.timeLeft })
     : { left: 0 };
+  // Copies that died on their last receive, after the held requests (one Query when there are none).
+  const dead = await tellDeadAttempts(deps, now, tick.timeLeft);
   const stuckLeft = stuckUnread + stuckNotStarted;
-  const behind = left + stuckLeft + keep.left;
+  const behind = left + stuckLeft + keep.left + dead.left;
   if (behind > 0)
     deps.logger.warn('release tick out of time: the rest is left held for the next tick', {
       left,
       stuckUnread: stuckLeft,
       keepLeft: keep.left,
+      deadAttemptsLeft: dead.left,
       released: released.length,
     });
   return {
@@ -209,6 +216,7 @@ export async function releaseHeld(
     left,
     behind,
     bodiesRead: tick.bodiesRead,
+    givenUp: dead.told,
     paused: pause.paused,
   };
 }

@@ -36,7 +36,7 @@ export interface StuckDeps {
 }
 
 /** The requester and the channel, told as the worker tells them; a notice not delivered is counted. */
-function telling(deps: StuckDeps, requestId: string): Telling {
+export function telling(deps: StuckDeps, requestId: string): Telling {
   const allowedOrigins = deps.slack?.allowedOrigins ?? [];
   return {
     tell: async (urls, message) => {

@@ -156,6 +156,7 @@ export function releaseHandler(deps: ReleaseDeps & { clock?: () => number }) {
       left: summary.left,
       behind: summary.behind,
       bodiesRead: summary.bodiesRead,
+      givenUp: summary.givenUp.length,
       paused: summary.paused,
     });
     // A due request whose send failed stays held, retried by a later tick; but a cause that lasts

@@ -186,6 +186,7 @@ describe('the state table', () => {
       ['dynamodb:DeleteItem,dynamodb:GetItem,dynamodb:Query,dynamodb:UpdateItem', 'held#all'],
       ['dynamodb:BatchGetItem,dynamodb:GetItem,dynamodb:PutItem,dynamodb:UpdateItem', 'budget#mutations'],
       ['dynamodb:UpdateItem', 'copies#*'],
+      ['dynamodb:DeleteItem,dynamodb:PutItem,dynamodb:Query', 'lastreceive#all'],
     ]);
   });
 

@@ -420,3 +420,43 @@ export function dyingAfterPut(
   } as unknown as StateTable['client'];
   return { table: { client, tableName: bench.table.tableName }, died };
 }
+
+/**
+ * The bench's table as a worker whose process dies as it sends the first command `dies` picks (a
+ * timeout, a crash): that command and every later call through this table never answer, so
+ * nothing after it runs and no catch block runs. `died` settles when it is reached.
+ */
+export function dyingAtCommand(
+  bench: Bench,
+  dies: (command: unknown) => boolean,
+): { table: StateTable; died: Promise<void> } {
+  const real = bench.table.client;
+  let dead = false;
+  let markDead: () => void = () => {};
+  const died = new Promise<void>((resolve) => {
+    markDead = resolve;
+  });
+  const never = new Promise<never>(() => {});
+  const client = {
+    send: async (command: unknown) => {
+      if (dead) return never;
+      if (!dies(command)) return real.send(command as never);
+      dead = true;
+      markDead();
+      return never;
+    },
+  } as unknown as StateTable['client'];
+  return { table: { client, tableName: bench.table.tableName }, died };
+}
+
+/** The bench's table as a worker that dies at its read of `requestId`'s state (dyingAtCommand). */
+export function dyingAtStateRead(
+  bench: Bench,
+  requestId: string,
+): { table: StateTable; died: Promise<void> } {
+  return dyingAtCommand(bench, (command) => {
+    const keys =
+      command instanceof BatchGetItemCommand ? Object.values(command.input.RequestItems ?? {}) : [];
+    return keys.flatMap((k) => k.Keys ?? []).some((key) => key.pk?.S === `audit#${requestId}`);
+  });
+}

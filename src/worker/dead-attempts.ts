@@ -1,0 +1,174 @@
+/**
+ * Copies that died on their last receive: the release tick's look. A copy whose invocation stops
+ * there (a Lambda timeout, an out-of-memory kill, a crash) runs no catch block, so give-up.ts never
+ * runs for it: SQS moves it to the DLQ and nobody was told (the requester heard "queued" last, the
+ * CI gate waited out its timeout and exited 4), nor when a give-up had deferred to that copy. Each
+ * last receive is marked before any work (src/state/last-receive.ts); past its deadline (its
+ * invocation is surely over) the tick reads the request:
+ * - it ended (a final, a completed effect), is held (the tick sends it again), or was given up
+ *   since the message was sent (told then): the mark goes, nothing is told;
+ * - else the copy is taken off the live copies (src/state/live-copies.ts); with another still live,
+ *   the mark goes and nothing is told (that copy ends the request, or is the last standing and
+ *   tells, naming this message among those it ends);
+ * - else the tick that deletes the mark (a conditional delete: one of two ticks at once) tells the
+ *   give-up as the worker does (give-up.ts): the requester and the channel, the `dead-lettered`
+ *   record (naming the copies that deferred to this one: their CI gates end with it) and the mark
+ *   of when it was given up (a late copy of the request changes nothing: ended-copy.ts).
+ * Claimed before telling: a tick dying between the two leaves it untold (once rather than twice).
+ */
+
+import { liveReplyUrl } from '../actions/request.js';
+import type { Logger } from '../observability/logger.js';
+import { unmarkAnswered } from '../state/held-answer.js';
+import {
+  claimLastReceive,
+  clearLastReceive,
+  type LastReceiveMark,
+  lastReceivePages,
+} from '../state/last-receive.js';
+import { clearGivenUp, takeOffLiveCopy } from '../state/live-copies.js';
+import { readRequestState } from '../state/request-state.js';
+import { auditGivenUp, GIVEN_UP_RULE } from './given-up-record.js';
+import { answeredQuestion } from './hold.js';
+import { effectSubject, type Request } from './record.js';
+import { type GivenUpReport, givenUpMessage, givenUpReason } from './replies.js';
+import { type StuckDeps, telling } from './stuck.js';
+
+/** The last failure told for a copy that died: nothing of it was heard after its last receive began. */
+export const DIED_FAILURE =
+  'the attempt stopped (a timeout or a crash) on its last receive before it could record an end';
+
+export interface DeadAttempts {
+  /** Requests told given up here. */
+  told: string[];
+  /** Marks past their deadline not looked at for want of time: the next tick's. */
+  left: number;
+}
+
+/**
+ * Looks at every mark past its deadline at `now`, while `timeLeft`. One Query when none is there
+ * (the usual case). A mark that fails is logged and left for the next tick.
+ */
+export async function tellDeadAttempts(
+  deps: StuckDeps,
+  now: Date,
+  timeLeft: () => boolean,
+): Promise<DeadAttempts> {
+  const out: DeadAttempts = { told: [], left: 0 };
+  for await (const page of lastReceivePages(deps.table))
+    for (const mark of page) {
+      if (mark.deadlineMs > now.getTime()) continue;
+      if (!timeLeft()) {
+        out.left++;
+        continue;
+      }
+      const log = deps.logger.child({
+        requestId: mark.requestId,
+        messageId: mark.messageId,
+        effectKey: mark.effectKey,
+      });
+      try {
+        if (await settle(deps, mark, now, log)) out.told.push(mark.requestId);
+      } catch (error) {
+        log.error('could not look at a copy that died on its last receive: the next tick does', { error });
+      }
+    }
+  return out;
+}
+
+/** True when this tick told the give-up. */
+async function settle(deps: StuckDeps, mark: LastReceiveMark, now: Date, log: Logger): Promise<boolean> {
+  const request = JSON.parse(mark.request) as Request;
+  const nowMs = now.getTime();
+  const state = await readRequestState(deps.table, effectSubject(request, mark.effectKey), nowMs);
+  const fields = { receives: mark.receives, deadline: new Date(mark.deadlineMs).toISOString() };
+  // A give-up recorded since the message was sent (one it is a copy of: ended-copy.ts), or since
+  // the mark (its own, told then, or another copy's at the same time: the worker's one clock) ended it.
+  const since = Math.min(mark.sentAtMs ?? Number.POSITIVE_INFINITY, mark.markedAtMs);
+  const givenUpSince = state.givenUp && state.givenUp.atMs >= since;
+  if (state.final || state.effect.status === 'completed' || state.held || givenUpSince) {
+    await clearLastReceive(deps.table, mark.requestId, mark.messageId);
+    log.info('last receive ended the request, or it ended otherwise: nothing to tell', fields);
+    return false;
+  }
+  // A call may have made the change: a claim held or never given back (a copy that died mid-call).
+  const reached = state.effect.status !== 'free' || state.effectReached;
+  // A give-up that deferred to this copy keeps its mark (its failure is the one told).
+  const died = { failure: DIED_FAILURE, mayHaveReached: reached };
+  const left = await takeOffLiveCopy(deps.table, mark.requestId, mark.messageId, nowMs, died, true);
+  if (left.others.length > 0) {
+    await clearLastReceive(deps.table, mark.requestId, mark.messageId);
+    log.warn('last receive died; the give-up defers to the live copy that ends the request', {
+      ...fields,
+      liveCopies: left.others,
+    });
+    return false;
+  }
+  // Of two ticks at once, the one that deletes the mark tells.
+  if (!(await claimLastReceive(deps.table, mark))) return false;
+  const report: GivenUpReport = {
+    request,
+    requestId: mark.requestId,
+    attempts: mark.receives,
+    lastFailure: left.givenUp?.failure ?? DIED_FAILURE,
+    mayHaveReached: reached || left.givenUp?.mayHaveReached === true,
+  };
+  const asked = report.mayHaveReached ? undefined : answeredQuestion(request);
+  if (asked) report.questionReopened = true;
+  const reason = givenUpReason(report);
+  const properties = { requestId: mark.requestId, messageId: mark.messageId };
+  deps.metrics?.put('DeadLettered', 1, { Reason: GIVEN_UP_RULE }, properties);
+  // As the worker's own give-up counts it (give-up.ts): the Decisions graph shows every end told.
+  deps.metrics?.put('Decisions', 1, { Action: request.action, Outcome: GIVEN_UP_RULE }, properties);
+  log.warn('gave up on the request: its last attempt died, and SQS moved it to the DLQ', {
+    ...fields,
+    result: 'dead-lettered',
+    reason,
+    ...(left.givenUp && !left.givenUp.by.startsWith(`${mark.messageId}@`)
+      ? { givenUpBy: left.givenUp.by }
+      : {}),
+  });
+  const ctx = { request, key: mark.effectKey, log, record: { messageId: mark.messageId } };
+  await Promise.all([
+    auditGivenUp(
+      { table: deps.table, clock: () => nowMs },
+      ctx,
+      reason,
+      report.mayHaveReached,
+      left.gaveUp,
+    ).catch((error: unknown) => log.error('could not audit that the request was given up', { error })),
+    tellPeople(deps, request, now, givenUpMessage(report), log),
+    ...(asked
+      ? [
+          unmarkAnswered(deps.table, asked, request.requestedBy.id).catch((error: unknown) =>
+            log.error('could not open the answered question again', { askedRequestId: asked, error }),
+          ),
+        ]
+      : []),
+  ]);
+  // Settled: a later message under the id is not one deferred to.
+  if (left.givenUp)
+    await clearGivenUp(deps.table, mark.requestId, left.givenUp).catch((error: unknown) =>
+      log.warn('could not take the give-up mark off the live copies', { error }),
+    );
+  return true;
+}
+
+/** The requester (while its reply URL lives) and the channel, as the worker tells a give-up. */
+async function tellPeople(
+  deps: StuckDeps,
+  request: Request,
+  now: Date,
+  message: ReturnType<typeof givenUpMessage>,
+  log: Logger,
+): Promise<void> {
+  try {
+    const how = telling(deps, request.requestId);
+    const replyUrl = liveReplyUrl(request, now);
+    const channelUrl = await how.channelUrl?.();
+    const targets = [...(replyUrl ? [replyUrl] : []), ...(channelUrl ? [channelUrl] : [])];
+    await how.tell?.(targets, message);
+  } catch (error) {
+    log.error('could not tell that the request was given up', { error });
+  }
+}
