@@ -9,6 +9,7 @@
  */
 import type { SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
+import { createMetrics } from '../../src/observability/metrics.js';
 import { parsePolicy } from '../../src/policy/parse.js';
 import { MAX_RECEIVE_COUNT } from '../../src/queue/redrive.js';
 import { readAudit } from '../../src/state/audit.js';
@@ -20,9 +21,17 @@ import { deployedTick } from './stuck.js';
 
 const bench = copiesBench();
 
+/** The release tick's metric lines (EMF), as CloudWatch would read them. */
+const metricLines: Record<string, unknown>[] = [];
+const metrics = createMetrics({
+  service: 'worker',
+  sink: (line) => metricLines.push(JSON.parse(line) as Record<string, unknown>),
+  now: () => bench.clock.now.getTime(),
+});
+
 /** The deployed release tick, run as if at `iso`. */
 async function tickAt(iso: string): Promise<ReleaseSummary> {
-  const tick = deployedTick(bench, parsePolicy(basePolicy(bench.slack.origin)));
+  const tick = deployedTick(bench, parsePolicy(basePolicy(bench.slack.origin)), metrics);
   return (await tick({ time: iso }, lambdaContext({ timeoutMs: 60_000 }))) as ReleaseSummary;
 }
 
@@ -74,6 +83,12 @@ describe('a copy that dies on its last receive', () => {
     expect(told[0]).toContain('stopped (a timeout or a crash)');
     expect(told[0]).toContain('dead-letter queue');
     expect(channelPosts(id)).toHaveLength(1);
+    // Counted as the worker's own give-up is: in DeadLettered and in the dashboard's Decisions graph.
+    const mine = metricLines.filter((l) => l.requestId === id);
+    expect(mine.filter((l) => 'DeadLettered' in l).map((l) => l.Reason)).toEqual(['retries-exhausted']);
+    expect(mine.filter((l) => 'Decisions' in l).map((l) => [l.Action, l.Outcome])).toEqual([
+      ['approve_phase', 'retries-exhausted'],
+    ]);
     const records = await readAudit(bench.table, id);
     expect(records.map((r) => [r.result, r.messageId, r.mayHaveBeenDone])).toEqual([
       ['dead-lettered', event.Records[0]!.messageId, false],
