@@ -9,10 +9,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../infra/bundling.js';
-import { runCli } from '../src/cli/run.js';
-import { WAIT_EXIT } from '../src/cli/wait.js';
-import { captureIo } from './helpers/cli-io.js';
+import { REPO_ROOT } from '../../infra/bundling.js';
+import { runCli } from '../../src/cli/run.js';
+import { WAIT_EXIT } from '../../src/cli/wait.js';
+import { captureIo } from '../helpers/cli-io.js';
 
 const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
 

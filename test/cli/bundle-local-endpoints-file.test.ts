@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCliBundle } from '../infra/cli-bundle.js';
+import { buildCliBundle } from '../../infra/cli-bundle.js';
 
 const root = mkdtempSync(join(tmpdir(), 'autopilot-review-bundle-local-'));
 const checkout = join(root, 'checkout');

@@ -12,11 +12,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../src/cli/run.js';
-import { readFinal } from '../src/state/audit.js';
-import { listHeld } from '../src/state/held.js';
-import { captureIo } from './helpers/cli-io.js';
-import { type Bench, basePolicy, startBench } from './worker/fixture.js';
+import { runCli } from '../../src/cli/run.js';
+import { readFinal } from '../../src/state/audit.js';
+import { listHeld } from '../../src/state/held.js';
+import { captureIo } from '../helpers/cli-io.js';
+import { type Bench, basePolicy, startBench } from '../worker/fixture.js';
 
 let bench: Bench;
 let cwd = '';

@@ -10,11 +10,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../src/cli/run.js';
-import { readAudit } from '../src/state/audit.js';
-import { markCancelled } from '../src/state/held-gates.js';
-import { captureIo } from './helpers/cli-io.js';
-import { type Bench, basePolicy, startBench } from './worker/fixture.js';
+import { runCli } from '../../src/cli/run.js';
+import { readAudit } from '../../src/state/audit.js';
+import { markCancelled } from '../../src/state/held-gates.js';
+import { captureIo } from '../helpers/cli-io.js';
+import { type Bench, basePolicy, startBench } from '../worker/fixture.js';
 
 let bench: Bench;
 let cwd = '';

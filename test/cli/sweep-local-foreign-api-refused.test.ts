@@ -12,9 +12,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../src/cli/run.js';
-import { captureIo } from './helpers/cli-io.js';
-import { emulatorsForFile } from './helpers/emulators.js';
+import { runCli } from '../../src/cli/run.js';
+import { captureIo } from '../helpers/cli-io.js';
+import { emulatorsForFile } from '../helpers/emulators.js';
 
 const { emu } = emulatorsForFile();
 /** The Console API the stack was started against: what reaches it, and with which key. */
@@ -31,7 +31,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
   const consoleApiBaseUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
   dir = mkdtempSync(join(tmpdir(), 'autopilot-review-sweep-foreign-'));
-  copyFileSync(resolve(import.meta.dirname, '../policy.json'), join(dir, 'policy.json'));
+  copyFileSync(resolve(import.meta.dirname, '../../policy.json'), join(dir, 'policy.json'));
   // As `CONSOLE_API_BASE_URL=… CONSOLE_API_KEY=… npm start` writes it: no sandbox key.
   writeFileSync(
     join(dir, 'endpoints.json'),

@@ -6,7 +6,7 @@
  * full window's. Over HTTP, on the sandbox's injected clock.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { type RunningSandbox, startSandbox } from '../src/sandbox/index.js';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 let running: RunningSandbox | undefined;
