@@ -46,6 +46,10 @@ import {
 import { GENERATED_FILLER_FIELD } from '../src/secrets/secret-json.js';
 import { POLICY_WEBHOOK_URL_DEPRECATED } from '../src/secrets/secrets.js';
 import { TABLE_KEYS } from '../src/state/table.js';
+import {
+  RESPECT_REVIEW_SETTINGS_DEFAULT,
+  RESPECT_REVIEW_SETTINGS_VARIABLE,
+} from '../src/wiring/review-settings.js';
 import { AutopilotFunction, type NodeRuntime } from './autopilot-function.js';
 import { bundledPolicy, HANDLER_ENTRIES } from './bundling.js';
 import { consoleApiBaseUrlProblem } from './context.js';
@@ -95,6 +99,13 @@ export interface AutopilotStackProps extends StackProps {
    * refuses any reservation in an account whose concurrency limit is 10 (new accounts). @default true
    */
   reserveSweeperConcurrency?: boolean;
+  /**
+   * Whether the worker's mutations respect the platform's review settings (context
+   * `respectReviewSettings`): it sends `x-respect-review-settings: true` on each, so a phase a team
+   * made "Require Review" is not approved by the API key alone. `false` bypasses them, with a synth
+   * warning and a warning at each worker start. @default true
+   */
+  respectReviewSettings?: boolean;
   /** The policy file bundled with every function (relative to the repository root). @default 'policy.json' */
   policyFile?: string;
   /** The Lambda runtime (context `nodeRuntime`). @default the newest aws-cdk-lib offers */
@@ -262,6 +273,14 @@ export class AutopilotStack extends Stack {
     }
 
     // --- Worker: the only function that mutates the Console API.
+    // Its mutations respect the platform's review settings unless the operator turned that off.
+    const respectReviewSettings = props.respectReviewSettings ?? RESPECT_REVIEW_SETTINGS_DEFAULT;
+    if (!respectReviewSettings) {
+      Annotations.of(this).addWarningV2(
+        'autopilot:review-settings-bypassed',
+        'respectReviewSettings=false: the worker will approve, disable and archive without x-respect-review-settings, bypassing the review settings of the teams whose phases it approves (README "Deploy the stack")',
+      );
+    }
     // The key's whole budget: the worker's containers share it through the state table.
     const limits = PLATFORM_MUTATION_LIMITS;
     const worker = new AutopilotFunction(this, 'Worker', {
@@ -276,6 +295,7 @@ export class AutopilotStack extends Stack {
         MUTATION_LIMIT_10S: String(limits.per10s),
         MUTATION_LIMIT_15MIN: String(limits.per15min),
         [MAX_RECEIVE_COUNT_VARIABLE]: String(MAX_RECEIVE_COUNT),
+        [RESPECT_REVIEW_SETTINGS_VARIABLE]: String(respectReviewSettings),
       },
     })
       .bindSecret(secret)

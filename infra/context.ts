@@ -148,6 +148,7 @@ export const CONTEXT_KEYS = [
   'nodeRuntime',
   'policyTests',
   'reserveSweeperConcurrency',
+  'respectReviewSettings',
 ] as const;
 
 function editDistance(a: string, b: string): number {
@@ -275,6 +276,8 @@ export function readSettings(node: Node): AutopilotStackProps {
   const policyFile = text(node, 'policyFile');
   const reserveSweeperConcurrency = flag(node, 'reserveSweeperConcurrency');
   if (reserveSweeperConcurrency !== undefined) settings.reserveSweeperConcurrency = reserveSweeperConcurrency;
+  const respectReviewSettings = flag(node, 'respectReviewSettings');
+  if (respectReviewSettings !== undefined) settings.respectReviewSettings = respectReviewSettings;
   const nodeRuntime = text(node, 'nodeRuntime');
   if (nodeRuntime !== undefined) {
     if (!(NODE_RUNTIMES as readonly string[]).includes(nodeRuntime))

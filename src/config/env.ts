@@ -77,6 +77,20 @@ export function integerEnv(
   return value;
 }
 
+/**
+ * `true` or `false` from `name`, `fallback` when unset or empty; a ConfigError naming the variable
+ * otherwise. Nothing looser (`1`, `yes`, `TRUE`): a setting that guards production changes must not
+ * be read one way by us and meant another by whoever typed it.
+ */
+export function booleanEnv(name: string, fallback: boolean, env: Env = process.env): boolean {
+  const raw = optionalEnv(name, env);
+  if (raw === undefined) return fallback;
+  const value = raw.trim();
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw new ConfigError(`environment variable ${name} must be true or false, got "${raw}"`);
+}
+
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const satisfies readonly LogLevel[];
 
 /**

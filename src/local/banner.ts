@@ -3,6 +3,7 @@
  * ready-to-paste signed requests so a new user sees the system answer within a minute.
  */
 import { relative } from 'node:path';
+import { RESPECT_REVIEW_SETTINGS_VARIABLE, respectReviewSettingsFromEnv } from '../wiring/review-settings.js';
 import type { Endpoints } from './endpoints.js';
 import { signedSlashCommand, toCurl } from './sign.js';
 import { LOCAL_SIGNING_SECRET, type LocalStack } from './stack.js';
@@ -44,6 +45,7 @@ export function renderBanner(stack: LocalStack, options: BannerOptions): string 
       '  retries',
       `failed records return after ${options.visibilityTimeoutSeconds} s (VISIBILITY_TIMEOUT_SECONDS); 5 receives → DLQ`,
     );
+  row('  reviews', reviewSettings(stack.env));
   row(
     'sweeper',
     options.sweepIntervalSeconds === false
@@ -77,6 +79,13 @@ export function renderBanner(stack: LocalStack, options: BannerOptions): string 
   lines.push(command('approve trg_7 ph_2 from the banner'));
   lines.push('', 'Also: `npm run demo` (the whole story), `npx autopilot --help`. Ctrl-C stops.', '');
   return lines.join('\n');
+}
+
+/** Whether the worker's mutations carry `x-respect-review-settings` (as the worker reads it). */
+function reviewSettings(env: Record<string, string>): string {
+  return respectReviewSettingsFromEnv(env)
+    ? `respected: mutations carry x-respect-review-settings (${RESPECT_REVIEW_SETTINGS_VARIABLE}=false bypasses them)`
+    : `BYPASSED: mutations are sent without x-respect-review-settings (${RESPECT_REVIEW_SETTINGS_VARIABLE}=false)`;
 }
 
 /** The embedded sandbox's read-only key (a public value): what the webhook, the sweeper and `--local` read with. */

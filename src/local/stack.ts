@@ -22,6 +22,10 @@ import { createSweeper } from '../sweeper/sweeper.js';
 import { createWebhookApp } from '../webhook/app.js';
 import { sweeperDepsFromEnv, webhookDepsFromEnv, workerDepsFromEnv } from '../wiring/from-env.js';
 import { loadPolicyFile } from '../wiring/policy-file.js';
+import {
+  RESPECT_REVIEW_SETTINGS_DEFAULT,
+  RESPECT_REVIEW_SETTINGS_VARIABLE,
+} from '../wiring/review-settings.js';
 import { createWorker, createWorkerEntry } from '../worker/worker.js';
 import { type EmulatorOptions, type Emulators, startEmulators } from './emulators.js';
 import { assertNoStackRunning, type Endpoints, REPO_ROOT } from './endpoints.js';
@@ -452,6 +456,8 @@ function functionEnvironment(
     MUTATION_LIMIT_15MIN: String(limits.per15min),
     // The emulated queue's redrive policy, which the worker must know as on Lambda.
     [MAX_RECEIVE_COUNT_VARIABLE]: String(options.queue?.maxReceiveCount ?? MAX_RECEIVE_COUNT),
+    // As the CDK stack sets it by default; `CONSOLE_RESPECT_REVIEW_SETTINGS=false npm start` turns it off.
+    [RESPECT_REVIEW_SETTINGS_VARIABLE]: String(RESPECT_REVIEW_SETTINGS_DEFAULT),
     // Random per boot: only the functions in this process can vouch for requesters.
     ...localRequesterKeys(),
     ...(parts.metricsFile ? { AUTOPILOT_METRICS_FILE: parts.metricsFile } : {}),

@@ -10,6 +10,7 @@ import { integerEnv, logLevelEnv, optionalEnv } from '../config/env.js';
 import { createLogger } from '../observability/logger.js';
 import { MAX_RECEIVE_COUNT } from '../queue/redrive.js';
 import { faultsFromEnv } from '../sandbox/index.js';
+import { RESPECT_REVIEW_SETTINGS_VARIABLE, respectReviewSettingsFromEnv } from '../wiring/review-settings.js';
 import { renderBanner } from './banner.js';
 import { REPO_ROOT } from './endpoints.js';
 import { bootLocalStack, MAX_TIMER_SECONDS } from './stack.js';
@@ -26,6 +27,7 @@ function pick(...names: string[]): Record<string, string> {
 async function main(): Promise<void> {
   // Every value is checked before anything starts: a bad one stops `npm start` with its name.
   logLevelEnv();
+  respectReviewSettingsFromEnv();
   const port = integerEnv('PORT', 8787, process.env, { max: 65_535 });
   // Past MAX_TIMER_SECONDS Node's timers fire every millisecond: refused rather than a busy loop.
   const sweepIntervalSeconds = integerEnv('SWEEP_INTERVAL_SECONDS', 60, process.env, {
@@ -45,7 +47,7 @@ async function main(): Promise<void> {
 
   // The documented variables the stack does not set itself reach the functions as given.
   const passed = {
-    ...pick('LOG_LEVEL', 'SWEEPER_PAGE_SIZE'),
+    ...pick('LOG_LEVEL', 'SWEEPER_PAGE_SIZE', RESPECT_REVIEW_SETTINGS_VARIABLE),
     ...(consoleApiBaseUrl ? pick('CONSOLE_READ_ONLY_API_KEY') : {}),
   };
   const stack = await bootLocalStack({

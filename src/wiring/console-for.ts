@@ -2,7 +2,8 @@
  * The Console API client of every function, built here only (src/wiring/from-env.ts). Its key
  * comes from the secrets; after a 401 the client asks again and the secret is re-read first (at
  * most once a minute), so a rotated key is used at once. Only the worker mutates; the others read
- * with `consoleReadOnlyApiKey`.
+ * with `consoleReadOnlyApiKey`. The worker's mutations respect the platform's review settings
+ * unless `CONSOLE_RESPECT_REVIEW_SETTINGS=false` (src/wiring/review-settings.ts).
  *
  * Each function is handed only the resources it calls, built on the same transport as the whole
  * client: a resource nobody references is left out of that function's bundle with its zod
@@ -24,6 +25,7 @@ import { rolesResource } from '../console/resources/roles.js';
 import { segmentsResource } from '../console/resources/segments.js';
 import { consoleApiMetrics, type Metrics } from '../observability/metrics.js';
 import type { FunctionRole, SecretsProvider } from '../secrets/secrets.js';
+import { respectReviewSettingsFromEnv } from './review-settings.js';
 
 type Env = Record<string, string | undefined>;
 type Options = Omit<ConsoleClientOptions, 'baseUrl' | 'apiKey'>;
@@ -43,6 +45,8 @@ function consoleOptionsFor(
       return role === 'worker' ? values.consoleApiKey : values.consoleReadOnlyApiKey || values.consoleApiKey;
     },
     ...(metrics ? { observe: consoleApiMetrics(metrics) } : {}),
+    // Read at wiring, so a bad value stops the cold start. The others never mutate: no header to send.
+    ...(role === 'worker' ? { respectReviewSettings: respectReviewSettingsFromEnv(env) } : {}),
     ...options,
   };
 }

@@ -45,6 +45,7 @@ import { awsClientConfig, sqsQueueDepth } from './aws-clients.js';
 import { sweeperEvents, webhookConsole, workerConsole } from './console-for.js';
 import { mutationLimitsFromEnv, workerMutationBudget } from './mutation-budget.js';
 import { policyWithDigest } from './policy-file.js';
+import { RESPECT_REVIEW_SETTINGS_VARIABLE, respectReviewSettingsFromEnv } from './review-settings.js';
 import { webhookReplies } from './webhook-replies.js';
 
 export { consoleClientFor } from './console-for.js';
@@ -221,11 +222,16 @@ export function webhookDepsFromEnv(env: Env = process.env, options: WiringOption
   };
 }
 
+/** The worker's warning at start when its mutations bypass the platform's review settings. */
+export const REVIEW_SETTINGS_BYPASSED = `${RESPECT_REVIEW_SETTINGS_VARIABLE}=false: the worker's mutations are sent without x-respect-review-settings, so the platform's review settings are bypassed (a phase that requires review may be approved without one)`;
+
 export function workerDepsFromEnv(env: Env = process.env, options: WiringOptions = {}): WorkerDeps {
   const c = common('worker', env, options);
   const clock = c.clock;
   const consoleClock = clockOf(clock);
   const budget = workerMutationBudget(c.table, mutationLimitsFromEnv(env), consoleClock);
+  // Said at every cold start: the operator chose it, but whoever reads the logs should not be surprised.
+  if (!respectReviewSettingsFromEnv(env)) c.logger.warn(REVIEW_SETTINGS_BYPASSED);
   return {
     policy: c.policy,
     policyDigest: c.policyDigest,

@@ -20,6 +20,7 @@ import { ROTATION_GRACE_MS } from '../../src/secrets/previous-keys.js';
 import { requesterKeyVariable } from '../../src/secrets/secrets.js';
 import { ITEM_FAMILIES } from '../../src/state/table.js';
 import { COMMANDS } from '../../src/webhook/commands.js';
+import { RESPECT_REVIEW_SETTINGS_VARIABLE } from '../../src/wiring/review-settings.js';
 import { type Synthesized, synthesize } from '../infra/synth.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
@@ -206,6 +207,7 @@ describe('docs/environment.md against what the code reads', () => {
     ];
     const read = new Set<string>([
       MAX_RECEIVE_COUNT_VARIABLE,
+      RESPECT_REVIEW_SETTINGS_VARIABLE,
       ...SIGNERS.flatMap((signer) => [requesterKeyVariable(signer), requesterKeyVariable(signer, true)]),
     ]);
     for (const dir of dirs)
@@ -214,7 +216,7 @@ describe('docs/environment.md against what the code reads', () => {
       )) {
         const text = readFileSync(new URL(`../../${dir}/${file}`, import.meta.url), 'utf8');
         for (const m of text.matchAll(
-          /(?:requireEnv|optionalEnv|integerEnv)\(\s*'([A-Z0-9_]+)'|(?:io\.env|process\.env|env)\.([A-Z][A-Z0-9_]+)/g,
+          /(?:requireEnv|optionalEnv|integerEnv|booleanEnv)\(\s*'([A-Z0-9_]+)'|(?:io\.env|process\.env|env)\.([A-Z][A-Z0-9_]+)/g,
         ))
           read.add((m[1] ?? m[2])!);
       }

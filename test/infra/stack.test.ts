@@ -293,6 +293,8 @@ describe('the stack', () => {
       MUTATION_LIMIT_15MIN: '900',
       // The queue's redrive count below: a failure on that receive is told as given up.
       MAX_RECEIVE_COUNT: String(MAX_RECEIVE_COUNT),
+      // Its mutations respect the platform's review settings (context respectReviewSettings, default true).
+      CONSOLE_RESPECT_REVIEW_SETTINGS: 'true',
     });
   });
 });

@@ -107,6 +107,9 @@ describe('the local stack', () => {
     for (const url of Object.values(stack.endpoints)) expect(banner).toContain(url);
     expect(banner).toContain('x-slack-signature: v0=');
     expect(banner).toContain('LOCAL ONLY');
+    // As deployed by default: the worker's mutations carry x-respect-review-settings, and the banner says so.
+    expect(stack.env.CONSOLE_RESPECT_REVIEW_SETTINGS).toBe('true');
+    expect(banner).toContain('respected: mutations carry x-respect-review-settings');
   });
 
   it('plans a sweep with `autopilot sweep --dry-run --local` and changes nothing', async () => {

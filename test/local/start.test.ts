@@ -61,6 +61,7 @@ describe('npm start', () => {
   it.each([
     ['SWEEP_INTERVAL_SECONDS', '3000000', 'must be a whole number from 0 to 2147483'],
     ['LOG_LEVEL', 'verbose', 'must be one of debug, info, warn, error'],
+    ['CONSOLE_RESPECT_REVIEW_SETTINGS', 'yes', 'must be true or false'],
   ])('refuses %s=%s at start, naming the variable', async (name, value, why) => {
     const proc = spawn(process.execPath, ['--import', 'tsx', join(REPO, 'src/local/start.ts')], {
       cwd: REPO,

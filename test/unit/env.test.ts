@@ -3,7 +3,7 @@
  * ConfigError naming the variable, instead of being read loosely or bent into a default.
  */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, integerEnv, logLevelEnv } from '../../src/config/env.js';
+import { booleanEnv, ConfigError, integerEnv, logLevelEnv } from '../../src/config/env.js';
 import { environmentProvider } from '../../src/secrets/secrets.js';
 
 describe('integerEnv', () => {
@@ -33,6 +33,27 @@ describe('integerEnv', () => {
     );
     expect(integerEnv('PORT', 8787, { PORT: '65535' }, { max: 65_535 })).toBe(65_535);
   });
+});
+
+describe('booleanEnv', () => {
+  const name = 'CONSOLE_RESPECT_REVIEW_SETTINGS';
+
+  it('reads true and false (spaces around them ignored), and the fallback when unset or empty', () => {
+    expect(booleanEnv(name, false, { [name]: 'true' })).toBe(true);
+    expect(booleanEnv(name, true, { [name]: ' false ' })).toBe(false);
+    expect(booleanEnv(name, true, {})).toBe(true);
+    expect(booleanEnv(name, false, { [name]: '' })).toBe(false);
+  });
+
+  it.each(['1', '0', 'yes', 'no', 'TRUE', 'False', 'on', 'ture'])(
+    'refuses %j, naming the variable',
+    (raw) => {
+      expect(() => booleanEnv(name, true, { [name]: raw })).toThrow(ConfigError);
+      expect(() => booleanEnv(name, true, { [name]: raw })).toThrow(
+        `environment variable ${name} must be true or false, got "${raw}"`,
+      );
+    },
+  );
 });
 
 describe('logLevelEnv', () => {
