@@ -37,7 +37,13 @@ async function cli(...args: string[]) {
 }
 
 const policyTest = (cases: unknown[], ...flags: string[]) =>
-  cli('policy', 'test', 'policy.json', file(`cases-${cases.length}-${Math.random()}.json`, { cases }), ...flags);
+  cli(
+    'policy',
+    'test',
+    'policy.json',
+    file(`cases-${cases.length}-${Math.random()}.json`, { cases }),
+    ...flags,
+  );
 
 describe('policy test: an ask as the worker carries it out', () => {
   it('decides a case stating no notifications channel as the worker does: denied, with its reason', async () => {
@@ -67,7 +73,9 @@ describe('policy test: an ask as the worker carries it out', () => {
     ]);
     expect(result.code).toBe(1);
     expect(result.out).toContain('FAIL nightly without a channel asks: outcome deny');
-    expect(result.out).toContain('no notifications channel (slackWebhookUrl) is set to ask in, so it is denied');
+    expect(result.out).toContain(
+      'no notifications channel (slackWebhookUrl) is set to ask in, so it is denied',
+    );
   });
 
   it('denies a request too large for the Slack buttons, as the worker does with a channel', async () => {
@@ -90,7 +98,14 @@ describe('policy test: an ask as the worker carries it out', () => {
 
   it('keeps a case that states nothing as with a channel: an ask is asked', async () => {
     const result = await policyTest(
-      [{ name: 'nightly asks', at: '2026-11-30T10:00', request: nightly, expect: { outcome: 'ask', rule: RULE } }],
+      [
+        {
+          name: 'nightly asks',
+          at: '2026-11-30T10:00',
+          request: nightly,
+          expect: { outcome: 'ask', rule: RULE },
+        },
+      ],
       '--json',
     );
     expect(result.code, result.out).toBe(0);
@@ -121,7 +136,10 @@ describe('policy test: an ask as the worker carries it out', () => {
 
   it('fails a case saying no channel under a policy that names one: the worker always has it', async () => {
     const policy = JSON.parse(readFileSync(join(REPO, 'policy.json'), 'utf8'));
-    policy.notifications = { ...policy.notifications, slackWebhookUrl: 'https://hooks.slack.com/services/T/B/x' };
+    policy.notifications = {
+      ...policy.notifications,
+      slackWebhookUrl: 'https://hooks.slack.com/services/T/B/x',
+    };
     const cases = file('named-channel.json', {
       cases: [
         {
