@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { NOT_ASKED_SHORT } from '../policy/ask-channel.js';
 import { type CaseResult, policyCasesSchema, runCases } from '../policy/cases.js';
 import { policySchemas } from '../policy/schema.js';
 import { formatPath } from '../util/zod-issues.js';
@@ -17,6 +18,9 @@ export const POLICY_TEST_USAGE = `Usage:
   autopilot policy test [policy.json] [cases.json] [--json]
       Decide every case of the cases file (default: policy.cases.json) under the policy
       (default: AUTOPILOT_POLICY or policy.json) and compare with what it expects.
+      An ask is carried out as the worker does: denied where the case says the deployment has
+      no notifications channel (deployment.channel: false) or the request is too large for the
+      Slack buttons; the table shows it, e.g. "deny (not asked: no channel)".
       Exit 0 all pass, 1 a case failed (or the policy is invalid), 2 a bad cases file.`;
 
 function readJson(io: CliIo, file: string, what: string, exit: number): unknown {
@@ -81,6 +85,11 @@ export function policyTestResults(io: CliIo, policyFile: string, casesFile: stri
   return runCases(policy.data, cases.data);
 }
 
+/** What the worker does; where the policy asks and the worker cannot, why it does not ask. */
+function gotCell(result: CaseResult): string {
+  return result.notAsked ? `${result.got} (not asked: ${NOT_ASKED_SHORT[result.notAsked]})` : result.got;
+}
+
 export async function policyTestCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals, help } = parse(args, { json: { type: 'boolean' } }, POLICY_TEST_USAGE, {
     min: 0,
@@ -99,7 +108,7 @@ export async function policyTestCommand(args: string[], io: CliIo): Promise<numb
     io.stdout(
       renderTable(
         ['', 'case', 'expected', 'got', 'rule'],
-        results.map((r) => [r.pass ? 'ok' : 'FAIL', r.name, r.expected, r.got, r.rule]),
+        results.map((r) => [r.pass ? 'ok' : 'FAIL', r.name, r.expected, gotCell(r), r.rule]),
       ),
     );
     for (const r of failed) io.stdout(`FAIL ${r.name}: ${r.problem}\n     reason: ${r.reason}`);

@@ -1,7 +1,8 @@
 /**
  * `autopilot policy check` and `policy explain`: validate a policy file with the zod schema that
  * bundling the functions checks it with (an invalid file fails `cdk synth`), and show which rule
- * decides a request at a given time, and why — the same pure `decide` the worker runs.
+ * decides a request at a given time, and why — the same pure `decide` the worker runs, carried out
+ * as the worker carries it out (an `ask` it cannot ask is denied: src/policy/ask-channel.ts).
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -12,6 +13,7 @@ import {
   futureDated,
   requesterKey,
 } from '../actions/request.js';
+import { asDeployed, channelContradiction } from '../policy/ask-channel.js';
 import { decide, describeDecision } from '../policy/decide.js';
 import { policyDigest } from '../policy/digest.js';
 import { type Policy, policySchemas } from '../policy/schema.js';
@@ -29,10 +31,12 @@ export const POLICY_USAGE = `Usage:
       policy's digest (as audit records name it: policyDigest) and warnings (e.g. events that may
       approve any phase); an invalid file prints every problem with its path and exits 1.
       --strict: warnings exit 1 too.
-  autopilot policy explain <request.json> [--at <time>] [--paused] [--policy <file>] [--json]
+  autopilot policy explain <request.json> [--at <time>] [--paused] [--no-channel] [--policy <file>] [--json]
       Decide an action request (a file, or - for stdin) as the worker would: which rule
       decides, and why. --at: an ISO 8601 instant with offset, seconds optional (default: now);
-      --paused: as if /autopilot pause were in force.
+      --paused: as if /autopilot pause were in force; --no-channel: as if the worker had no
+      notifications channel to ask in (default: it has one), so an ask is denied, as it is
+      for a request too large for the Slack buttons.
   autopilot policy test [policy.json] [cases.json] [--json]
       Run the policy's test cases (default policy.cases.json); exit 1 if one fails.
   autopilot policy diff <old.json> <new.json> [--json]
@@ -151,13 +155,24 @@ function policyCheck(rest: string[], io: CliIo): number {
   return values.strict ? EXIT.failure : EXIT.ok;
 }
 
-/** `policy explain request.json [--at] [--paused] [--policy] [--json]`: the worker's own decide(), in words. */
+/** Where the policy asks: whether the worker has a channel to ask in, as the explanation takes it. */
+function channelLine(policy: Policy, channel: boolean): string {
+  if (!channel) return 'none (--no-channel)';
+  if (policy.notifications.slackWebhookUrl) return 'set in the policy (notifications.slackWebhookUrl)';
+  return "assumed set (slackWebhookUrl in the worker's secret); --no-channel: as without one";
+}
+
+/**
+ * `policy explain request.json [--at] [--paused] [--no-channel] [--policy] [--json]`: the worker's
+ * own decide(), carried out as the worker does (askedWhere), in words.
+ */
 function policyExplain(rest: string[], io: CliIo): number {
   const { values, positionals, help } = parse(
     rest,
     {
       at: { type: 'string' },
       paused: { type: 'boolean' },
+      'no-channel': { type: 'boolean' },
       policy: { type: 'string' },
       json: { type: 'boolean' },
     },
@@ -188,17 +203,21 @@ function policyExplain(rest: string[], io: CliIo): number {
   const future = futureDated(request, at);
   const refused = future ? { rule: 'requested-in-future', reason: future } : undefined;
   const paused = values.paused === true;
-  const decision = decide(policy, {
+  const channel = values['no-channel'] !== true;
+  const contradiction = channelContradiction(policy, channel);
+  if (contradiction) throw new CommandError(`--no-channel cannot hold: ${contradiction}`);
+  const decided = decide(policy, {
     request,
     now: at,
     pause: paused
       ? { paused: true, by: 'autopilot policy explain --paused', since: at.toISOString() }
       : { paused: false },
   });
+  const { decision, notAsked } = asDeployed(decided, channel, request);
+  const policyAsked = notAsked ? { policyOutcome: decided.outcome, notAsked } : {};
   if (values.json) {
-    io.stdout(
-      JSON.stringify({ at: at.toISOString(), paused, ...(refused ? { refused } : {}), decision }, null, 2),
-    );
+    const head = { at: at.toISOString(), paused, channel, ...(refused ? { refused } : {}) };
+    io.stdout(JSON.stringify({ ...head, ...policyAsked, decision }, null, 2));
     return EXIT.ok;
   }
   const local = new Intl.DateTimeFormat('en-GB', {
@@ -218,6 +237,7 @@ function policyExplain(rest: string[], io: CliIo): number {
       `outcome   ${decision.outcome}`,
       `rule      ${decision.rule}`,
       `reason    ${decision.reason}`,
+      ...(decided.outcome === 'ask' ? [`channel   ${channelLine(policy, channel)}`] : []),
       ...(decision.deferUntil ? [`again at  ${decision.deferUntil.toISOString()}`] : []),
       ...(decision.dryRun ? ['dry run   yes: decided and recorded, nothing changes'] : []),
       '',

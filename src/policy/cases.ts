@@ -2,17 +2,22 @@
  * Policy test cases: what a team expects its policy to decide, checked like code before deploy
  * (`autopilot policy test`, `cdk synth -c policyTests=…`). Pure: a case is decided with the same
  * `decide` the worker runs, at the case's time, with the state the case gives (pause, counters,
- * a veto); nothing here reads a file or a clock.
+ * a veto), and carried out as the worker carries it out in the deployment the case states (an
+ * `ask` with no notifications channel, or too large for the buttons, is denied: ask-channel.ts);
+ * nothing here reads a file or a clock.
  */
 import { z } from 'zod';
 import type { ActionRequest } from '../actions/request.js';
 import { actionRequestSchemas, futureDated, REQUESTER_SOURCES } from '../actions/request.js';
+import { type AsDeployed, asDeployed, channelContradiction, type NotAsked } from './ask-channel.js';
 import { checkCounterNames, countedFor } from './case-counters.js';
+import { caseInstant } from './case-time.js';
 import { type Decision, decide } from './decide.js';
 import { CaseError } from './errors.js';
 import { outcomeLabel } from './replay.js';
 import type { Policy } from './schema.js';
-import { instantsOfWallTime, wallTime } from './windows.js';
+
+export { caseInstant } from './case-time.js';
 
 const OUTCOMES = ['approve', 'deny', 'ask', 'defer'] as const;
 const ACTIONS = ['approve_phase', 'disable_groups', 'archive_config'] as const;
@@ -78,6 +83,17 @@ function buildCasesSchema() {
           .describe("A person's Deny on this request's effect."),
       })
       .optional(),
+    deployment: z
+      .strictObject({
+        channel: z
+          .boolean()
+          .optional()
+          .describe(
+            'Whether the worker has a notifications channel to ask in (slackWebhookUrl in its secret or the policy): without one it denies what the policy asks a person. Default: true; false is refused under a policy that names one.',
+          ),
+      })
+      .optional()
+      .describe('Facts of the deployment that change what the worker does with the decision.'),
     expect: z.strictObject({
       outcome: z.enum(OUTCOMES),
       rule: z
@@ -115,71 +131,6 @@ export const policyCasesSchema = () => {
 export type PolicyCases = z.infer<ReturnType<typeof buildCasesSchema>>;
 export type PolicyCase = PolicyCases['cases'][number];
 
-const TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?$/;
-function daysInMonth(year: number, month: number): number {
-  const last = new Date(0);
-  last.setUTCFullYear(year, month, 0);
-  return last.getUTCDate();
-}
-
-/**
- * Refuses a date or time of day that no calendar or clock shows: `Date` and the wall-time
- * arithmetic would roll 2026-11-31 over to 1 December, and 24:00 over to the next day.
- */
-function checkFields(text: string, [year, month, day, hour, minute, second]: number[]): void {
-  const date = text.slice(0, 10);
-  if (month! < 1 || month! > 12) throw new CaseError(`${date} is not a date: months run from 01 to 12`);
-  const days = daysInMonth(year!, month!);
-  if (day! < 1 || day! > days) {
-    const name = new Intl.DateTimeFormat('en', { month: 'long', timeZone: 'UTC' }).format(
-      Date.UTC(2000, month! - 1),
-    );
-    throw new CaseError(`${date} is not a date: ${name} ${year} has ${days} days`);
-  }
-  const time = text.slice(11).replace(/(Z|[+-]\d{2}:\d{2})$/, '');
-  if (hour! > 23)
-    throw new CaseError(
-      `${time} is not a time of day: hours run from 00 to 23 (24:00 is 00:00 of the next day)`,
-    );
-  if (minute! > 59 || second! > 59)
-    throw new CaseError(`${time} is not a time of day: minutes and seconds run from 00 to 59`);
-}
-
-/** An instant from an ISO time with an offset, or from a wall time in `zone` (refusing one that never or twice shows). */
-export function caseInstant(text: string, zone: string): Date {
-  const m = TIME.exec(text);
-  if (!m)
-    throw new CaseError(
-      `"${text}" is neither an ISO instant with an offset nor a wall time like 2026-11-30T09:00`,
-    );
-  const fields = m.slice(1, 7).map((v) => Number(v ?? 0));
-  checkFields(text, fields);
-  if (m[7] !== undefined) {
-    const ms = Date.parse(text);
-    if (Number.isNaN(ms)) throw new CaseError(`"${text}" is not a time`);
-    return new Date(ms);
-  }
-  const [year, month, day, hour, minute, second] = fields as [number, number, number, number, number, number];
-  const found = instantsOfWallTime({ year, month, day }, hour * 60 + minute, zone).map(
-    (ms) => ms + second * 1000,
-  );
-  const shows = found.filter((ms) => {
-    const wall = wallTime(ms, zone);
-    return (
-      wall.year === year &&
-      wall.month === month &&
-      wall.day === day &&
-      wall.hour === hour &&
-      wall.minute === minute
-    );
-  });
-  if (shows.length === 0)
-    throw new CaseError(`${text} never shows on clocks in ${zone} (a daylight-saving gap)`);
-  if (shows.length > 1)
-    throw new CaseError(`${text} shows twice in ${zone} (daylight saving ends): give an offset to say which`);
-  return new Date(shows[0]!);
-}
-
 function targetFields(action: (typeof ACTIONS)[number], target: string): Record<string, unknown> {
   const [first, rest] = [target.split('/')[0] ?? '', target.split('/').slice(1).join('/')];
   if (action === 'approve_phase') {
@@ -208,7 +159,6 @@ export function caseRequest(testCase: PolicyCase, zone: string, at: Date): Actio
       ...targetFields(short.action, short.target),
       requestedBy: { source: short.requester.slice(0, colon), id: short.requester.slice(colon + 1) },
       requestedAt: (short.requestedAt ? caseInstant(short.requestedAt, zone) : at).toISOString(),
-      requestId: `policy-test`,
       ...(short.force === undefined ? {} : { force: short.force }),
       ...(short.dryRun === undefined ? {} : { dryRun: short.dryRun }),
     };
@@ -221,10 +171,34 @@ export function caseRequest(testCase: PolicyCase, zone: string, at: Date): Actio
   return parsed.data;
 }
 
-/** Decides a case as the worker would, counters included (a counter over its limit applies its `exceeded`). */
-export function decideCase(policy: Policy, testCase: PolicyCase): Decision {
+/** A case decided as the deployed worker carries it out, with the channel it took as set or not. */
+export interface CaseDecision extends AsDeployed {
+  channel: boolean;
+  /** The policy's own answer, when the worker carries out another (an `ask` it cannot ask). */
+  policyOutcome?: Decision['outcome'];
+}
+
+/**
+ * Decides a case as the worker would, counters included (a counter over its limit applies its
+ * `exceeded`), and carries the answer out as the worker does in the case's deployment.
+ */
+export function decideCaseAsDeployed(policy: Policy, testCase: PolicyCase): CaseDecision {
   const at = caseInstant(testCase.at, policy.timezone);
   const request = caseRequest(testCase, policy.timezone, at);
+  const channel = testCase.deployment?.channel ?? true;
+  const contradiction = channelContradiction(policy, channel);
+  if (contradiction) throw new CaseError(`the case says no channel, but ${contradiction}`);
+  const decided = policyDecision(policy, testCase, request, at);
+  const carried = asDeployed(decided, channel, request);
+  return { ...carried, channel, ...(carried.notAsked ? { policyOutcome: decided.outcome } : {}) };
+}
+
+/** The decision the worker carries out for a case (decideCaseAsDeployed, without the details). */
+export function decideCase(policy: Policy, testCase: PolicyCase): Decision {
+  return decideCaseAsDeployed(policy, testCase).decision;
+}
+
+function policyDecision(policy: Policy, testCase: PolicyCase, request: ActionRequest, at: Date): Decision {
   // The worker dead-letters such a request before the policy sees it: no outcome would be true.
   const future = futureDated(request, at);
   if (future) throw new CaseError(`the worker refuses this request (requested-in-future): ${future}`);
@@ -250,8 +224,26 @@ export interface CaseResult {
   reason: string;
   /** The decision is a dry run: the worker records it and changes nothing. */
   dryRun: boolean;
+  /** Whether the case took the worker as having a notifications channel to ask in. */
+  channel: boolean;
+  /** The policy's own answer, when the worker carries out another (`got`): an `ask` it cannot ask. */
+  policyOutcome?: Decision['outcome'];
+  /** Why the worker does not ask what the policy asks. */
+  notAsked?: NotAsked;
   pass: boolean;
   problem?: string;
+}
+
+/** How `decision` differs from what `expect` says; empty when the case passes. */
+function problemsWith(decision: Decision, expect: PolicyCase['expect']): string[] {
+  const problems: string[] = [];
+  if (decision.outcome !== expect.outcome) problems.push(`outcome ${decision.outcome}`);
+  if (expect.rule !== undefined && decision.rule !== expect.rule) problems.push(`rule "${decision.rule}"`);
+  if (expect.reason !== undefined && !new RegExp(expect.reason).test(decision.reason))
+    problems.push(`reason does not match /${expect.reason}/`);
+  if (expect.dryRun !== undefined && decision.dryRun !== expect.dryRun)
+    problems.push(decision.dryRun ? 'a dry run (nothing changes)' : 'not a dry run (it changes production)');
+  return problems;
 }
 
 /** Runs every case; a case that cannot be decided (bad time or request) fails with its problem. */
@@ -262,17 +254,8 @@ export function runCases(policy: Policy, cases: PolicyCases): CaseResult[] {
     const label = dryRun === undefined ? outcome : outcomeLabel(outcome, dryRun);
     const expected = rule ? `${label} by ${rule}` : label;
     try {
-      const decision = decideCase(policy, testCase);
-      const problems: string[] = [];
-      if (decision.outcome !== testCase.expect.outcome) problems.push(`outcome ${decision.outcome}`);
-      if (testCase.expect.rule !== undefined && decision.rule !== testCase.expect.rule)
-        problems.push(`rule "${decision.rule}"`);
-      if (testCase.expect.reason !== undefined && !new RegExp(testCase.expect.reason).test(decision.reason))
-        problems.push(`reason does not match /${testCase.expect.reason}/`);
-      if (dryRun !== undefined && decision.dryRun !== dryRun)
-        problems.push(
-          decision.dryRun ? 'a dry run (nothing changes)' : 'not a dry run (it changes production)',
-        );
+      const { decision, channel, policyOutcome, notAsked } = decideCaseAsDeployed(policy, testCase);
+      const problems = problemsWith(decision, testCase.expect);
       return {
         name: testCase.name,
         expected,
@@ -280,6 +263,8 @@ export function runCases(policy: Policy, cases: PolicyCases): CaseResult[] {
         rule: decision.rule,
         reason: decision.reason,
         dryRun: decision.dryRun,
+        channel,
+        ...(notAsked ? { policyOutcome, notAsked } : {}),
         pass: problems.length === 0,
         ...(problems.length ? { problem: problems.join('; ') } : {}),
       };
@@ -292,6 +277,7 @@ export function runCases(policy: Policy, cases: PolicyCases): CaseResult[] {
         rule: '',
         reason: error.message,
         dryRun: false,
+        channel: testCase.deployment?.channel ?? true,
         pass: false,
         problem: error.message,
       };

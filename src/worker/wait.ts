@@ -63,8 +63,8 @@ export async function defer(
 export async function ask(deps: RecordDeps, ctx: RecordContext, decision: Decision): Promise<RecordResult> {
   const base = { rule: decision.rule, dryRun: decision.dryRun };
   const webhook = await notificationsUrl(deps);
-  // No one to ask, or a request too large for the buttons: denied, by the rule `policy replay`
-  // applies too (src/policy/ask-channel.ts).
+  // No one to ask, or a request too large for the buttons: denied, by the rule `policy replay`,
+  // `policy test` and `policy explain` apply too (src/policy/ask-channel.ts).
   const carried = askedWhere(decision, Boolean(webhook), ctx.request);
   const message = askMessage(ctx.request, decision);
   if (carried.outcome !== 'ask' || !webhook || !message) {
