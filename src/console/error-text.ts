@@ -74,7 +74,11 @@ function bound(value: unknown, budget: { left: number }, depth: number): unknown
   return kept;
 }
 
-/** One `{property, errorMessage}` entry of an error body. */
+/**
+ * One `{property, errorMessage}` entry of an error body. An entry that is plain text
+ * (`"errors": ["phaseID must be the current phase"]`) is kept as one with no property: it is
+ * what the platform said, and dropping it lost the reason a request was refused.
+ */
 export interface FieldError {
   property: string;
   errorMessage: string;
@@ -85,6 +89,10 @@ export function fieldErrors(body: unknown): FieldError[] | undefined {
   const errors = (body as { errors?: unknown }).errors;
   if (!Array.isArray(errors)) return undefined;
   return errors.flatMap((entry): FieldError[] => {
+    if (typeof entry === 'string') return entry ? [{ property: '', errorMessage: entry }] : [];
+    if (typeof entry === 'number' || typeof entry === 'boolean') {
+      return [{ property: '', errorMessage: String(entry) }];
+    }
     if (!entry || typeof entry !== 'object') return [];
     const { property, errorMessage } = entry as { property?: unknown; errorMessage?: unknown };
     return [
@@ -96,6 +104,11 @@ export function fieldErrors(body: unknown): FieldError[] | undefined {
   });
 }
 
+/** One entry as text: `property: message`, or the message alone when it names no property. */
+function fieldErrorText(entry: FieldError): string {
+  return entry.property ? `${entry.property}: ${entry.errorMessage}` : entry.errorMessage;
+}
+
 /**
  * The platform's own explanation in a (bounded) error body: its `message` and `errors[]`, cut to
  * `PLATFORM_TEXT_MAX` as a whole; undefined when it said nothing.
@@ -104,9 +117,7 @@ export function platformSaid(body: unknown, errors: FieldError[] | undefined): s
   const parts: string[] = [];
   const message = body && typeof body === 'object' ? (body as { message?: unknown }).message : undefined;
   if (typeof message === 'string' && message) parts.push(message);
-  for (const entry of errors ?? []) {
-    parts.push(entry.property ? `${entry.property}: ${entry.errorMessage}` : entry.errorMessage);
-  }
+  for (const entry of errors ?? []) parts.push(fieldErrorText(entry));
   return parts.length > 0 ? boundText(parts.join('; ')) : undefined;
 }
 
@@ -114,7 +125,7 @@ export function platformSaid(body: unknown, errors: FieldError[] | undefined): s
 export function apiErrorMessage(head: string, body: unknown, errors: FieldError[] | undefined): string {
   if (body && typeof body === 'object') {
     const message = (body as { message?: unknown }).message;
-    const detail = errors?.map((e) => `${e.property}: ${e.errorMessage}`).join('; ');
+    const detail = errors?.map(fieldErrorText).join('; ');
     const text = typeof message === 'string' ? message : '';
     const said = [text, detail].filter(Boolean).join(' — ');
     return said ? `${head} — ${boundText(said)}` : head;

@@ -1,7 +1,11 @@
 /**
  * The real platform's mutation limits (about 100 per 10 s and 900 per 15 min per project), as
  * sliding windows: a mutation is refused when the window already holds `max` accepted
- * mutations. Refused requests do not count. Time comes from the sandbox's injectable clock.
+ * mutations. Requests refused before the limit (401, 403) or by it (429) do not count. One
+ * the platform received and then refused (a 400 body, a 404 id) does: the limit is checked
+ * before the body and the route (FACTS.md: the platform limits mutations, not successes; the
+ * spec says nothing either way), which is also how the client's budget counts them, so tests
+ * never prove a budget the platform may not grant. Time comes from the sandbox's injectable clock.
  */
 
 export type RateLimitConfig = {

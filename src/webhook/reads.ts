@@ -38,7 +38,12 @@ type Loose = Record<string, unknown>;
 
 /** The slice of the Console API client (`src/console/`) the reads need. */
 export interface ConsoleReads {
-  roles: { get(id: string, options?: ReadCallOptions): Promise<{ name?: string; permissions?: object }> };
+  roles: {
+    get(
+      id: string,
+      options?: ReadCallOptions,
+    ): Promise<{ name?: string; permissions?: object | null | undefined }>;
+  };
   segments: {
     get(id: string, options?: ReadCallOptions): Promise<object>;
     list(

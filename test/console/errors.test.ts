@@ -106,9 +106,12 @@ describe('error mapping', () => {
     expect(text.body).toBe('upstream exploded');
   });
 
-  it('survives an errors field that is not a list of objects', async () => {
+  it('survives an errors field that is not a list of objects, keeping a plain string entry', async () => {
     const error = (await failWith(400, { message: 'bad', errors: ['x', { property: 1 }] })) as ApiError;
-    expect(error.errors).toEqual([{ property: '', errorMessage: '""' }]);
+    expect(error.errors).toEqual([
+      { property: '', errorMessage: 'x' },
+      { property: '', errorMessage: '""' },
+    ]);
   });
 
   it('bounds what the platform said, however much it was: message, field errors, a raw body', async () => {

@@ -222,7 +222,7 @@ describe('response schemas', () => {
       name: 'r',
       permissions: { create_configs: true, brand_new_permission: false },
     });
-    expect(role.permissions.brand_new_permission).toBe(false);
+    expect(role.permissions?.brand_new_permission).toBe(false);
   });
 
   it('parse metric sources, metrics, triggers, teams, events and pagination', () => {

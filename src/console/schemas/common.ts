@@ -1,10 +1,14 @@
 /**
  * Shapes shared by every area: the response envelope, the pagination object, the owner
  * object and list query parameters. Response schemas are loose (unknown fields are kept,
- * never rejected), and a field they read as optional takes null too (`nullish`): spec 2.13
- * leaves nullability open, and one null (a config in no team) must not make a read fail; the
- * fields that name the object (`id`, `name`) stay required. Request schemas are strict where
- * the spec says what is accepted.
+ * never rejected), and every field, at any depth, takes null and absence (`nullish`): spec
+ * 2.13 leaves nullability open, and one null (a config in no team, a metric's `lineage.events`, a
+ * mapping's `column`) must not make a read or a whole page fail. Only the fields that name an
+ * object or entry (`id`, `name`, a trigger action's `phaseID`) and those the spec marks required
+ * or rules on (the envelope's `message` and `data`, a segment's `type`, permissions that are
+ * all booleans) stay strict; test/console/nested-nulls.test.ts lists them. Pagination's
+ * integers stay required too: the sweeper's page walk is built on them. Request schemas are
+ * strict where the spec says what is accepted.
  * Cold start (bench/cold-start.bench.ts): written with `zod/mini` (functions, not methods),
  * since classic zod costs ~40 ms at every handler's init; and no schema is built when these
  * modules load. Each one is a function (`segmentSchema()`, `once` from src/util/once.ts) that
@@ -70,5 +74,5 @@ export const pathParamSchema = /* @__PURE__ */ once(() => z.string().check(z.min
 
 /** `{name, type}` metric references used by teams and experiments. */
 export const metricRefSchema = /* @__PURE__ */ once(() =>
-  z.looseObject({ name: z.string(), type: z.string() }),
+  z.looseObject({ name: z.string(), type: z.nullish(z.string()) }),
 );

@@ -13,7 +13,7 @@ export const conditionSchema = /* @__PURE__ */ once(() =>
 );
 
 export const rolloutSchema = /* @__PURE__ */ once(() =>
-  z.looseObject({ time: z.number(), passPercent: z.number() }),
+  z.looseObject({ time: z.nullish(z.number()), passPercent: z.nullish(z.number()) }),
 );
 
 export const variantSchema = /* @__PURE__ */ once(() =>

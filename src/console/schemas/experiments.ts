@@ -42,13 +42,9 @@ export const healthCheckMetadataSchema = /* @__PURE__ */ once(() => {
     lastPulseLoadTime: num,
     crossoverPercent: num,
     deduplication_rate: num,
-    deduplication_rates: z.nullish(
-      z.array(z.looseObject({ group_id: z.string(), rate: z.number(), group_name: z.string() })),
-    ),
+    deduplication_rates: z.nullish(z.array(z.looseObject({ group_id: str, rate: num, group_name: str }))),
     missingMetrics: strings,
-    metrics: z.nullish(
-      z.array(z.looseObject({ metric_name: z.string(), earliest_date: z.string(), latest_date: z.string() })),
-    ),
+    metrics: z.nullish(z.array(z.looseObject({ metric_name: str, earliest_date: str, latest_date: str }))),
   });
 });
 
@@ -131,13 +127,11 @@ export const experimentSchema = /* @__PURE__ */ once(() => {
       }),
     ),
     activeReview: z.nullish(z.looseObject({ reviewID: str, reviewStatus: str, description: str })),
-    links: z.nullish(z.array(z.looseObject({ url: z.string(), title: str }))),
+    links: z.nullish(z.array(z.looseObject({ url: str, title: str }))),
     manualQualityScores: z.nullish(
       z.array(z.looseObject({ criteriaDescription: str, score: num, weight: num })),
     ),
-    assignmentSourceFilters: z.nullish(
-      z.array(z.looseObject({ column: z.string(), values: z.array(z.string()) })),
-    ),
+    assignmentSourceFilters: z.nullish(z.array(z.looseObject({ column: str, values: strings }))),
     preComputedUserDimensions: z.nullish(z.array(z.looseObject({ name: z.string(), propertySource: str }))),
     cureCovariates: z.nullish(z.array(z.looseObject({ name: z.string(), type: str }))),
     stratifiedSampling: z.nullish(

@@ -4,10 +4,10 @@ import { once } from '../../util/once.js';
 import { ownerSchema } from './common.js';
 
 export const idTypeMappingSchema = /* @__PURE__ */ once(() =>
-  z.looseObject({ serviceUnitID: z.string(), column: z.string() }),
+  z.looseObject({ serviceUnitID: z.nullish(z.string()), column: z.nullish(z.string()) }),
 );
 export const customFieldMappingSchema = /* @__PURE__ */ once(() =>
-  z.looseObject({ key: z.string(), formula: z.string() }),
+  z.looseObject({ key: z.nullish(z.string()), formula: z.nullish(z.string()) }),
 );
 
 export const metricSourceSchema = /* @__PURE__ */ once(() =>

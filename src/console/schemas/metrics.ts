@@ -22,7 +22,9 @@ export const metricSchema = /* @__PURE__ */ once(() =>
     creatorEmail: z.nullish(z.string()),
     createdTime: z.nullish(z.number()),
     owner: z.nullish(ownerSchema()),
-    lineage: z.nullish(z.looseObject({ events: z.array(z.string()), metrics: z.array(z.string()) })),
+    lineage: z.nullish(
+      z.looseObject({ events: z.nullish(z.array(z.string())), metrics: z.nullish(z.array(z.string())) }),
+    ),
     team: z.nullish(z.string()),
     unitTypes: z.nullish(z.array(z.string())),
     metricEvents: z.nullish(

@@ -54,7 +54,7 @@ export type RoleUpdate = z.input<ReturnType<typeof roleUpdateSchema>>;
 export const roleSchema = /* @__PURE__ */ once(() =>
   z.looseObject({
     name: z.string(),
-    permissions: z.record(z.string(), z.boolean()),
+    permissions: z.nullish(z.record(z.string(), z.boolean())),
   }),
 );
 export type Role = z.infer<ReturnType<typeof roleSchema>>;

@@ -8,7 +8,7 @@ const optionalString = /* @__PURE__ */ once(() => z.nullish(z.string()));
 export const triggerActionSchema = /* @__PURE__ */ once(() => {
   const str = optionalString();
   return z.looseObject({
-    timeMs: z.number(),
+    timeMs: z.nullish(z.number()),
     phaseID: z.string(),
     actorName: str,
     actorID: str,
