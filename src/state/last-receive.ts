@@ -37,6 +37,8 @@ export interface LastReceiveMark {
   effectKey: string;
   /** The request as the worker read it (JSON): its reply URL, action and target, for the telling. */
   request: string;
+  /** That receive's handle: the tick makes the message visible at once, so it reaches the DLQ as told. */
+  receiptHandle?: string;
 }
 
 const markKey = (requestId: string, messageId: string) => itemKey(PK, `${requestId}#${messageId}`);
@@ -53,6 +55,7 @@ export async function markLastReceive(table: StateTable, mark: LastReceiveMark):
     receives: { N: String(mark.receives) },
     effectKey: { S: mark.effectKey },
     request: { S: mark.request },
+    ...(mark.receiptHandle ? { receiptHandle: { S: mark.receiptHandle } } : {}),
     expiresAt: { N: String(expiresAfterDays(new Date(mark.deadlineMs), KEEP_DAYS)) },
   });
 }
@@ -89,6 +92,7 @@ function markFromItem(item: Record<string, AttributeValue>): LastReceiveMark | u
     receives: Number.isFinite(num('receives')) ? num('receives') : 0,
     effectKey,
     request,
+    ...(item.receiptHandle?.S ? { receiptHandle: item.receiptHandle.S } : {}),
   };
 }
 

@@ -28,11 +28,16 @@ import {
 } from '../state/last-receive.js';
 import { clearGivenUp, takeOffLiveCopy } from '../state/live-copies.js';
 import { readRequestState } from '../state/request-state.js';
+import { setVisibility } from './defer.js';
 import { auditGivenUp, GIVEN_UP_RULE } from './given-up-record.js';
 import { answeredQuestion } from './hold.js';
 import { effectSubject, type Request } from './record.js';
+import type { ReleaseDeps } from './release.js';
 import { type GivenUpReport, givenUpMessage, givenUpReason } from './replies.js';
 import { type StuckDeps, telling } from './stuck.js';
+
+/** The tick's deps: the actions queue too (the dead copy is made visible, so it reaches the DLQ as told). */
+type DeadAttemptDeps = StuckDeps & Partial<Pick<ReleaseDeps, 'sqs' | 'queueUrl'>>;
 
 /** The last failure told for a copy that died: nothing of it was heard after its last receive began. */
 export const DIED_FAILURE =
@@ -50,7 +55,7 @@ export interface DeadAttempts {
  * (the usual case). A mark that fails is logged and left for the next tick.
  */
 export async function tellDeadAttempts(
-  deps: StuckDeps,
+  deps: DeadAttemptDeps,
   now: Date,
   timeLeft: () => boolean,
 ): Promise<DeadAttempts> {
@@ -77,7 +82,12 @@ export async function tellDeadAttempts(
 }
 
 /** True when this tick told the give-up. */
-async function settle(deps: StuckDeps, mark: LastReceiveMark, now: Date, log: Logger): Promise<boolean> {
+async function settle(
+  deps: DeadAttemptDeps,
+  mark: LastReceiveMark,
+  now: Date,
+  log: Logger,
+): Promise<boolean> {
   const request = JSON.parse(mark.request) as Request;
   const nowMs = now.getTime();
   const state = await readRequestState(deps.table, effectSubject(request, mark.effectKey), nowMs);
@@ -130,6 +140,7 @@ async function settle(deps: StuckDeps, mark: LastReceiveMark, now: Date, log: Lo
   });
   const ctx = { request, key: mark.effectKey, log, record: { messageId: mark.messageId } };
   await Promise.all([
+    toDeadLetterQueueNow(deps, mark, log),
     auditGivenUp(
       { table: deps.table, clock: () => nowMs },
       ctx,
@@ -152,6 +163,22 @@ async function settle(deps: StuckDeps, mark: LastReceiveMark, now: Date, log: Lo
       log.warn('could not take the give-up mark off the live copies', { error }),
     );
   return true;
+}
+
+/**
+ * The dead invocation held the message: SQS would move it to the DLQ only once its visibility ends
+ * (the queue's visibility timeout, minutes after "it waits in the dead-letter queue" was told).
+ * Visible at once, as the worker's own give-up makes it (give-up.ts): the next receive moves it.
+ */
+async function toDeadLetterQueueNow(
+  deps: DeadAttemptDeps,
+  mark: LastReceiveMark,
+  log: Logger,
+): Promise<void> {
+  if (!deps.sqs || !deps.queueUrl || !mark.receiptHandle) return;
+  await setVisibility(deps.sqs, deps.queueUrl, mark.receiptHandle, 0).catch((error: unknown) =>
+    log.warn('could not make the message visible: it reaches the DLQ once its visibility ends', { error }),
+  );
 }
 
 /** The requester (while its reply URL lives) and the channel, as the worker tells a give-up. */
