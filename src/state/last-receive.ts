@@ -5,7 +5,8 @@
  * worker puts one item per last receive before any work (src/worker/process-record.ts), holding
  * when the attempt is surely over (its deadline: Lambda has killed it by then) and what telling
  * needs; the release tick finds the ones past their deadline and, unless the request ended
- * otherwise, tells the give-up (src/worker/dead-attempts.ts).
+ * otherwise, tells the give-up, or the end the copy stored and died before telling
+ * (src/worker/dead-attempts.ts).
  *
  * One partition (`lastreceive#all`, sk `<requestId>#<messageId>`), usually empty: an attempt that
  * records an end (a final, a hold, a told give-up) leaves its item for the tick, which finds that
