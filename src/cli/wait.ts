@@ -137,7 +137,7 @@ function neverRecorded(requestId: string): string {
   return (
     'the worker has recorded nothing for it. The queue may be backed up, or every attempt failed before ' +
     'the worker could record it (a crash or a timeout) and SQS moved it to the dead-letter queue (a last ' +
-    'attempt that died is recorded as given up by the release tick a minute or two later): an ' +
+    'attempt that died is recorded by the release tick a minute or two later, as given up or as its change made): an ' +
     `operator finds it with \`autopilot dlq list\` (request id ${requestId}), and its attempts in the ` +
     "worker's logs (saved query 'one request by id')"
   );

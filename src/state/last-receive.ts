@@ -5,7 +5,8 @@
  * worker puts one item per last receive before any work (src/worker/process-record.ts), holding
  * when the attempt is surely over (its deadline: Lambda has killed it by then) and what telling
  * needs; the release tick finds the ones past their deadline and, unless the request ended
- * otherwise, tells the give-up (src/worker/dead-attempts.ts).
+ * otherwise, tells the give-up, or the end the copy stored and died before telling
+ * (src/worker/dead-attempts.ts).
  *
  * One partition (`lastreceive#all`, sk `<requestId>#<messageId>`), usually empty: an attempt that
  * records an end (a final, a hold, a told give-up) leaves its item for the tick, which finds that
@@ -37,6 +38,8 @@ export interface LastReceiveMark {
   effectKey: string;
   /** The request as the worker read it (JSON): its reply URL, action and target, for the telling. */
   request: string;
+  /** That receive's handle: the tick makes the message visible at once, so it reaches the DLQ as told. */
+  receiptHandle?: string;
 }
 
 const markKey = (requestId: string, messageId: string) => itemKey(PK, `${requestId}#${messageId}`);
@@ -53,6 +56,7 @@ export async function markLastReceive(table: StateTable, mark: LastReceiveMark):
     receives: { N: String(mark.receives) },
     effectKey: { S: mark.effectKey },
     request: { S: mark.request },
+    ...(mark.receiptHandle ? { receiptHandle: { S: mark.receiptHandle } } : {}),
     expiresAt: { N: String(expiresAfterDays(new Date(mark.deadlineMs), KEEP_DAYS)) },
   });
 }
@@ -89,6 +93,7 @@ function markFromItem(item: Record<string, AttributeValue>): LastReceiveMark | u
     receives: Number.isFinite(num('receives')) ? num('receives') : 0,
     effectKey,
     request,
+    ...(item.receiptHandle?.S ? { receiptHandle: item.receiptHandle.S } : {}),
   };
 }
 

@@ -5,8 +5,14 @@
  * CI gate waited out its timeout and exited 4), nor when a give-up had deferred to that copy. Each
  * last receive is marked before any work (src/state/last-receive.ts); past its deadline (its
  * invocation is surely over) the tick reads the request:
- * - it ended (a final, a completed effect), is held (the tick sends it again), or was given up
- *   since the message was sent (told then): the mark goes, nothing is told;
+ * - it was given up since the message was sent (told then): the mark goes, and the message is
+ *   named on the give-up's record (`endsMessages`), as the worker names a copy of a request given
+ *   up (ended-copy.ts): a CI gate waiting on it ends with the give-up;
+ * - its end is stored (a final, a completed effect: its own change, or another request's) and no
+ *   record says it was told (the copy died between the change and its telling): the tick that
+ *   deletes the mark records and tells it as a copy of the request replays it (dead-end.ts), so a
+ *   CI gate ends with it (0 for a change made);
+ * - it ended otherwise (that end told), or is held (the tick sends it again): the mark goes;
  * - else the copy is taken off the live copies (src/state/live-copies.ts); with another still live,
  *   the mark goes and nothing is told (that copy ends the request, or is the last standing and
  *   tells, naming this message among those it ends);
@@ -19,6 +25,7 @@
 
 import { liveReplyUrl } from '../actions/request.js';
 import type { Logger } from '../observability/logger.js';
+import { endsMessageToo } from '../state/given-up-end.js';
 import { unmarkAnswered } from '../state/held-answer.js';
 import {
   claimLastReceive,
@@ -28,11 +35,20 @@ import {
 } from '../state/last-receive.js';
 import { clearGivenUp, takeOffLiveCopy } from '../state/live-copies.js';
 import { readRequestState } from '../state/request-state.js';
+import { endUntold, storedEnd, tellStoredEnd } from './dead-end.js';
+import { setVisibility } from './defer.js';
 import { auditGivenUp, GIVEN_UP_RULE } from './given-up-record.js';
 import { answeredQuestion } from './hold.js';
 import { effectSubject, type Request } from './record.js';
+import type { ReleaseDeps } from './release.js';
 import { type GivenUpReport, givenUpMessage, givenUpReason } from './replies.js';
 import { type StuckDeps, telling } from './stuck.js';
+
+/**
+ * The tick's deps: the actions queue too (the dead copy is made visible, so it reaches the DLQ as
+ * told), and the worker's own (an end stored and untold is told as a copy replays it: dead-end.ts).
+ */
+type DeadAttemptDeps = StuckDeps & Partial<Pick<ReleaseDeps, 'sqs' | 'queueUrl' | 'recordDeps'>>;
 
 /** The last failure told for a copy that died: nothing of it was heard after its last receive began. */
 export const DIED_FAILURE =
@@ -41,20 +57,24 @@ export const DIED_FAILURE =
 export interface DeadAttempts {
   /** Requests told given up here. */
   told: string[];
+  /** Requests whose stored end the dead copy never told: told here (dead-end.ts). */
+  endsTold: string[];
   /** Marks past their deadline not looked at for want of time: the next tick's. */
   left: number;
 }
 
 /**
- * Looks at every mark past its deadline at `now`, while `timeLeft`. One Query when none is there
- * (the usual case). A mark that fails is logged and left for the next tick.
+ * Looks at every mark past its deadline at `now`, while `timeLeft` (of `remainingMs`, the
+ * invocation's). One Query when none is there (the usual case). A mark that fails is logged and
+ * left for the next tick.
  */
 export async function tellDeadAttempts(
-  deps: StuckDeps,
+  deps: DeadAttemptDeps,
   now: Date,
   timeLeft: () => boolean,
+  remainingMs: () => number = () => Number.POSITIVE_INFINITY,
 ): Promise<DeadAttempts> {
-  const out: DeadAttempts = { told: [], left: 0 };
+  const out: DeadAttempts = { told: [], endsTold: [], left: 0 };
   for await (const page of lastReceivePages(deps.table))
     for (const mark of page) {
       if (mark.deadlineMs > now.getTime()) continue;
@@ -68,7 +88,9 @@ export async function tellDeadAttempts(
         effectKey: mark.effectKey,
       });
       try {
-        if (await settle(deps, mark, now, log)) out.told.push(mark.requestId);
+        const told = await settle(deps, mark, { now, remainingMs }, log);
+        if (told === 'given-up') out.told.push(mark.requestId);
+        if (told === 'end') out.endsTold.push(mark.requestId);
       } catch (error) {
         log.error('could not look at a copy that died on its last receive: the next tick does', { error });
       }
@@ -76,8 +98,13 @@ export async function tellDeadAttempts(
   return out;
 }
 
-/** True when this tick told the give-up. */
-async function settle(deps: StuckDeps, mark: LastReceiveMark, now: Date, log: Logger): Promise<boolean> {
+/** What this tick told: the give-up, the end the copy left untold, or nothing. */
+async function settle(
+  deps: DeadAttemptDeps,
+  mark: LastReceiveMark,
+  { now, remainingMs }: { now: Date; remainingMs: () => number },
+  log: Logger,
+): Promise<'given-up' | 'end' | 'none'> {
   const request = JSON.parse(mark.request) as Request;
   const nowMs = now.getTime();
   const state = await readRequestState(deps.table, effectSubject(request, mark.effectKey), nowMs);
@@ -85,11 +112,28 @@ async function settle(deps: StuckDeps, mark: LastReceiveMark, now: Date, log: Lo
   // A give-up recorded since the message was sent (one it is a copy of: ended-copy.ts), or since
   // the mark (its own, told then, or another copy's at the same time: the worker's one clock) ended it.
   const since = Math.min(mark.sentAtMs ?? Number.POSITIVE_INFINITY, mark.markedAtMs);
-  const givenUpSince = state.givenUp && state.givenUp.atMs >= since;
-  if (state.final || state.effect.status === 'completed' || state.held || givenUpSince) {
+  if (state.givenUp && state.givenUp.atMs >= since) {
+    // A copy of the request that ended so: named on the give-up's record, as the worker names a
+    // copy received after it (ended-copy.ts), so that a CI gate waiting on this message ends with it.
+    await endsMessageToo(deps.table, mark.requestId, state.givenUp, mark.messageId);
+    await clearLastReceive(deps.table, mark.requestId, mark.messageId);
+    log.info('given up since the message was sent (told then): named among the messages it ends', fields);
+    return 'none';
+  }
+  // An end stored (a final, a completed change: its own or another request's) and never told: the
+  // copy died before. No copy comes back to replay it: told here as one would (dead-end.ts), with
+  // the worker's deps (its entry hands them; a tick built without them, in a test, leaves it).
+  const end = storedEnd(state);
+  const untold = end && deps.recordDeps && (await endUntold(deps.table, mark.requestId, end));
+  if (end && untold && deps.recordDeps) {
+    if (!(await claimLastReceive(deps.table, mark))) return 'none';
+    const look = { request, state, now, remainingMs, log };
+    return (await tellStoredEnd(deps.recordDeps, mark, end, look)) ? 'end' : 'none';
+  }
+  if (end || state.held) {
     await clearLastReceive(deps.table, mark.requestId, mark.messageId);
     log.info('last receive ended the request, or it ended otherwise: nothing to tell', fields);
-    return false;
+    return 'none';
   }
   // A call may have made the change: a claim held or never given back (a copy that died mid-call).
   const reached = state.effect.status !== 'free' || state.effectReached;
@@ -102,10 +146,10 @@ async function settle(deps: StuckDeps, mark: LastReceiveMark, now: Date, log: Lo
       ...fields,
       liveCopies: left.others,
     });
-    return false;
+    return 'none';
   }
   // Of two ticks at once, the one that deletes the mark tells.
-  if (!(await claimLastReceive(deps.table, mark))) return false;
+  if (!(await claimLastReceive(deps.table, mark))) return 'none';
   const report: GivenUpReport = {
     request,
     requestId: mark.requestId,
@@ -130,6 +174,7 @@ async function settle(deps: StuckDeps, mark: LastReceiveMark, now: Date, log: Lo
   });
   const ctx = { request, key: mark.effectKey, log, record: { messageId: mark.messageId } };
   await Promise.all([
+    toDeadLetterQueueNow(deps, mark, log),
     auditGivenUp(
       { table: deps.table, clock: () => nowMs },
       ctx,
@@ -151,7 +196,23 @@ async function settle(deps: StuckDeps, mark: LastReceiveMark, now: Date, log: Lo
     await clearGivenUp(deps.table, mark.requestId, left.givenUp).catch((error: unknown) =>
       log.warn('could not take the give-up mark off the live copies', { error }),
     );
-  return true;
+  return 'given-up';
+}
+
+/**
+ * The dead invocation held the message: SQS would move it to the DLQ only once its visibility ends
+ * (the queue's visibility timeout, minutes after "it waits in the dead-letter queue" was told).
+ * Visible at once, as the worker's own give-up makes it (give-up.ts): the next receive moves it.
+ */
+async function toDeadLetterQueueNow(
+  deps: DeadAttemptDeps,
+  mark: LastReceiveMark,
+  log: Logger,
+): Promise<void> {
+  if (!deps.sqs || !deps.queueUrl || !mark.receiptHandle) return;
+  await setVisibility(deps.sqs, deps.queueUrl, mark.receiptHandle, 0).catch((error: unknown) =>
+    log.warn('could not make the message visible: it reaches the DLQ once its visibility ends', { error }),
+  );
 }
 
 /** The requester (while its reply URL lives) and the channel, as the worker tells a give-up. */

@@ -31,6 +31,7 @@ export async function markIfLastReceive(deps: RecordDeps, ctx: RecordContext): P
     receives: receivesOf(record),
     effectKey: key,
     request: JSON.stringify(request),
+    receiptHandle: record.receiptHandle,
   }).catch((error: unknown) =>
     ctx.log.warn('could not mark the last receive: should this attempt die, nobody is told', { error }),
   );

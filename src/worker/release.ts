@@ -21,6 +21,7 @@ import { readPause } from '../state/pause.js';
 import { forEachBounded } from '../util/pool.js';
 import { answerPendingPastExpiry } from './answer-pending.js';
 import { tellDeadAttempts } from './dead-attempts.js';
+import type { RecordDeps } from './record.js';
 import { endStuckCancelled, endStuckExpired, type StuckDeps } from './stuck.js';
 
 /** A released copy that never came back (lost, or its worker crashed) is sent again after this long. */
@@ -42,6 +43,11 @@ export interface ReleaseDeps extends StuckDeps {
   queueUrl: string;
   /** Vouches for the copy as the original was vouched for (the worker holds every signer's key). */
   signer?: RequesterSigner;
+  /**
+   * The worker's own deps (its entry hands them): a copy that died on its last receive after its
+   * end was stored is told that end as a copy of the request replays it (dead-end.ts).
+   */
+  recordDeps?: RecordDeps;
 }
 
 export interface ReleaseSummary {
@@ -63,6 +69,8 @@ export interface ReleaseSummary {
   bodiesRead: number;
   /** Requests told given up here: their copy died on its last receive (dead-attempts.ts). */
   givenUp: string[];
+  /** Requests whose copy died on its last receive after their end was stored, before telling it: told here. */
+  endsTold: string[];
   paused: boolean;
 }
 
@@ -197,7 +205,7 @@ export async function releaseHeld(
     ? await keepHeldThroughPause(deps.table, now, { expiring: listing.expiring, timeLeft: tick.timeLeft })
     : { left: 0 };
   // Copies that died on their last receive, after the held requests (one Query when there are none).
-  const dead = await tellDeadAttempts(deps, now, tick.timeLeft);
+  const dead = await tellDeadAttempts(deps, now, tick.timeLeft, remainingMs);
   const stuckLeft = stuckUnread + stuckNotStarted;
   const behind = left + stuckLeft + keep.left + dead.left;
   if (behind > 0)
@@ -217,6 +225,7 @@ export async function releaseHeld(
     behind,
     bodiesRead: tick.bodiesRead,
     givenUp: dead.told,
+    endsTold: dead.endsTold,
     paused: pause.paused,
   };
 }

@@ -59,9 +59,9 @@ function requestIdsOf(
   return { requestId: `sqs:${record.messageId}`, ...(claimed ? { claimedRequestId: claimed } : {}) };
 }
 
-export function createWorker(deps: WorkerDeps): WorkerHandler {
-  const logger: Logger = deps.logger ?? createLogger({ service: 'worker' });
-  const recordDeps: RecordDeps = {
+/** The worker's deps with its defaults: the record path's, and the release tick's for a dead copy's stored end. */
+function recordDepsOf(deps: WorkerDeps, logger: Logger): RecordDeps {
+  return {
     ...deps,
     // The wiring hands the loaded file's digest; a worker built on a policy alone names it the same way.
     policyDigest: deps.policyDigest ?? policyDigest(deps.policy),
@@ -74,6 +74,11 @@ export function createWorker(deps: WorkerDeps): WorkerHandler {
     lockMarginMs: deps.lockMarginMs ?? 15_000,
     maxReceiveCount: deps.maxReceiveCount ?? MAX_RECEIVE_COUNT,
   };
+}
+
+export function createWorker(deps: WorkerDeps): WorkerHandler {
+  const logger: Logger = deps.logger ?? createLogger({ service: 'worker' });
+  const recordDeps = recordDepsOf(deps, logger);
   const concurrency = deps.concurrency ?? 5;
   const defaultTimeoutMs = deps.defaultTimeoutMs ?? 60_000;
 
@@ -116,7 +121,7 @@ export function createWorker(deps: WorkerDeps): WorkerHandler {
 export function createWorkerEntry(deps: WorkerDeps) {
   const worker = createWorker(deps);
   const logger: Logger = deps.logger ?? createLogger({ service: 'worker' });
-  const release = releaseHandler({ ...deps, logger });
+  const release = releaseHandler({ ...deps, logger, recordDeps: recordDepsOf(deps, logger) });
   return (
     event: SQSEvent | Pick<ScheduledEvent, 'time'>,
     context?: WorkerContext,
@@ -157,6 +162,7 @@ export function releaseHandler(deps: ReleaseDeps & { clock?: () => number }) {
       behind: summary.behind,
       bodiesRead: summary.bodiesRead,
       givenUp: summary.givenUp.length,
+      endsTold: summary.endsTold.length,
       paused: summary.paused,
     });
     // A due request whose send failed stays held, retried by a later tick; but a cause that lasts
