@@ -13,6 +13,7 @@
  */
 import type { Cursor } from '../state/sweep-cursor.js';
 import { eventHash, eventTime } from './identity.js';
+import { loggedNoEarlierThan } from './implausible-stamps.js';
 import { observe } from './observation.js';
 import { type RecentWindow, windowOf } from './recent.js';
 import type { EventLike, EventOrder } from './types.js';
@@ -23,6 +24,11 @@ export interface NewEvent {
   id: string;
   ts: number;
   position: number;
+  /**
+   * Stamped implausibly far behind the events listed before it: it was logged after this
+   * (src/sweeper/implausible-stamps.ts), and its exposures count as seen no earlier.
+   */
+  loggedAfter?: number;
 }
 
 export interface PolledPage {
@@ -199,10 +205,14 @@ export function takeNewEvents(read: ReadPage, walk: Walk): { newEvents: NewEvent
   const late: NewEvent[] = [];
   for (const item of read.items) {
     if (item.pos < walk.next) continue;
+    const after = loggedNoEarlierThan(item.ts, walk.lastTs);
+    const loggedAfter = after === undefined ? {} : { loggedAfter: after };
     const ts = placeInTime(item, walk);
     // Older than the window: processed, or (listed after later ones) too late for the rules.
-    if (ts === 'late' && item.ts <= walk.until)
-      late.push({ event: item.event, id: `${eventHash(item.event)}.late`, ts: item.ts, position: item.pos });
+    if (ts === 'late' && item.ts <= walk.until) {
+      const id = `${eventHash(item.event)}.late`;
+      late.push({ event: item.event, id, ts: item.ts, position: item.pos, ...loggedAfter });
+    }
     if (typeof ts !== 'number' || pastUntil(ts, walk)) continue;
     const hash = eventHash(item.event);
     const occurrence = walk.seen.get(hash) ?? 0;
@@ -213,7 +223,13 @@ export function takeNewEvents(read: ReadPage, walk: Walk): { newEvents: NewEvent
     // A client clock far ahead must not move the boundary: later events would land behind it.
     if (ts <= walk.horizon && (walk.boundaryTs === null || ts > walk.boundaryTs)) walk.boundaryTs = ts;
     if (!Number.isNaN(item.ts)) observe(walk, item.ts, newestBefore);
-    newEvents.push({ event: item.event, id: `${hash}.${occurrence}`, ts, position: item.pos });
+    newEvents.push({
+      event: item.event,
+      id: `${hash}.${occurrence}`,
+      ts,
+      position: item.pos,
+      ...loggedAfter,
+    });
   }
   const highest = read.items.at(-1)?.pos;
   if (highest !== undefined && highest >= walk.next) walk.next = highest + 1;

@@ -132,7 +132,11 @@ function applyRules(plan: FlushPlan, input: FlushInput, { event, id, ts }: NewEv
   }
 }
 
-function observeExposures(plan: FlushPlan, input: FlushInput, { event, id, ts }: NewEvent): void {
+function observeExposures(
+  plan: FlushPlan,
+  input: FlushInput,
+  { event, id, ts, loggedAfter }: NewEvent,
+): void {
   const stale = input.policy.sweeper.staleConfigs;
   for (const spec of stale?.exposureEvents ?? []) {
     if (!globMatch(spec.name, event.name)) continue;
@@ -155,7 +159,9 @@ function observeExposures(plan: FlushPlan, input: FlushInput, { event, id, ts }:
     }
     // Read now, it was logged by now: a device clock years ahead would keep the config "exposed
     // recently" (never judged stale, its archive denied) for years; the run's time bounds it.
-    const at = Math.min(ts, input.now.getTime());
+    // Stamped decades behind the events listed before it (seconds, a reset clock), it was logged
+    // after them: seen no earlier (src/sweeper/implausible-stamps.ts).
+    const at = Math.min(Math.max(ts, loggedAfter ?? ts), input.now.getTime());
     plan.observed.set(configId, Math.max(plan.observed.get(configId) ?? at, at));
     if (!stale?.discover || watched || plan.discovered.has(configId)) continue;
     plan.discovered.set(configId, { configId, watchedSince: input.now.getTime(), origin: 'discovered' });

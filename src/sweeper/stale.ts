@@ -1,12 +1,11 @@
 /**
- * The stale-config judgment (README, "Sweeper"), pure: a watched
- * config is stale when it has no exposure in the last `staleAfterDays`, our observation of
- * exposures covers at least `staleAfterDays`, and it has been watched for `graceDays`; and only
- * while some config's exposure was recorded in that window (none at all means the exposure events
- * match nothing the SDKs log, not that everything is unused). Stale
- * configs are queued for archiving, longest-unexposed first, at most `maxPerRun` per run;
- * never a `protect`ed one; in dry run they are only reported. Every config that is not queued
- * carries the reason why.
+ * The stale-config judgment (README, "Sweeper"), pure: a watched config is stale when it has no
+ * exposure in the last `staleAfterDays`, our observation of exposures covers at least
+ * `staleAfterDays`, and it has been watched for `graceDays`; and only while some config's exposure
+ * was recorded in that window (none at all means the exposure events match nothing the SDKs log,
+ * not that everything is unused). Stale configs are queued for archiving, longest-unexposed first,
+ * at most `maxPerRun` per run, one per name (src/sweeper/stale-forms.ts); never a `protect`ed one;
+ * in dry run they are only reported. Every config that is not queued carries the reason why.
  */
 import { type ArchiveConfigRequest, actionRequestSchemas } from '../actions/request.js';
 import type { StaleConfigsPolicy } from '../policy/schema.js';
@@ -16,6 +15,7 @@ import { lastSeenOf } from '../state/last-seen.js';
 import type { WatchEntry } from '../state/watch.js';
 import { protectingGlobOf } from '../util/glob.js';
 import { shortHash, slug } from './identity.js';
+import { oneFormPerName } from './stale-forms.js';
 
 const DAY = 86_400_000;
 
@@ -31,6 +31,7 @@ export type StaleSkipReason =
   | 'denied earlier'
   | 'invalid config id'
   | 'not in policy'
+  | 'same config'
   | 'no exposures recorded';
 
 export interface StaleConfig {
@@ -238,7 +239,7 @@ export function planStaleSweep(input: StaleInput): StalePlan {
     if (!judged(entry, input)) plan.skipped.push({ configId: entry.configId, reason: 'not in policy' });
 
   const cannot = notJudgeable(input, now, window);
-  for (const config of unexposedConfigs(input, now, window)) {
+  for (const config of oneFormPerName(unexposedConfigs(input, now, window), input, plan, earlierAttempt)) {
     if (cannot) {
       plan.skipped.push({ configId: config.configId, ...cannot });
       continue;

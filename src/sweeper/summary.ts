@@ -4,7 +4,7 @@
  */
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
-import { escapeMrkdwn, showInvisible } from '../slack/mrkdwn.js';
+import { inlineCode } from '../slack/mrkdwn.js';
 import type { LastSeenIndex } from '../state/last-seen.js';
 import type { Cursor } from '../state/sweep-cursor.js';
 import { type FlushPlan, withoutConfigIdReport } from './flush-plan.js';
@@ -189,9 +189,10 @@ export function staleNotification(summary: RunSummary): string {
   const s = summary.stale;
   // Discovered ids come from exposure events, which any client SDK writes: escaped, or an id
   // like `<!channel>` would ping the channel; invisible characters shown, or a zero-width space
-  // passes an id off as another's and a bidi override turns the line around.
+  // passes an id off as another's and a bidi override turns the line around; each in a code span
+  // of its own, or its `*`, `_`, `~` or backtick formatted the rest of the line (ours included).
   const list = (all: string[]) => {
-    const ids = all.map((id) => showInvisible(escapeMrkdwn(id)));
+    const ids = all.map((id) => inlineCode(id));
     return ids.length > 20 ? `${ids.slice(0, 20).join(', ')} … (+${ids.length - 20})` : ids.join(', ');
   };
   const lines = [

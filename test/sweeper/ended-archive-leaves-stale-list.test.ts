@@ -69,7 +69,7 @@ describe('the stale sweep summary after the archives ended', () => {
     const queuedLine = (summaries[0] ?? '')
       .split('\n')
       .find((line) => line.startsWith('queued for archiving'));
-    expect({ queuedLine }).toEqual({ queuedLine: `queued for archiving: ${third}` });
+    expect({ queuedLine }).toEqual({ queuedLine: `queued for archiving: \`${third}\`` });
     // What the run says of them: one archived (no longer stale), one ended by the platform's refusal.
     expect(second.stale.stale).not.toContain('feature_tour');
     expect(second.stale.skipped).toContainEqual({ configId: 'feature_tour', reason: 'archived' });

@@ -61,7 +61,7 @@ describe('exposure events without a config id', () => {
       missingAt: ['metadata.<cfg>'],
     };
     const text = staleNotification(summary);
-    expect(text).toContain('3 exposure event(s) read this run had no config id at metadata.&lt;cfg&gt;');
+    expect(text).toContain('3 exposure event(s) read this run had no config id at `metadata.&lt;cfg&gt;`');
     expect(text).toContain('a config in use may look stale');
     // Without any, the text says nothing of it.
     summary.lastSeen.withoutConfigId = 0;

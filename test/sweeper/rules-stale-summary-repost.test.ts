@@ -54,9 +54,9 @@ describe('the stale summary in the channel', () => {
     }
     // Posted on the first run, on each change, and not again while nothing changed.
     expect(posts.map((p) => p.text.split('\n')[1])).toEqual([
-      'would queue: old_banner',
-      'would queue: old_banner, pricing_v2',
-      'would queue: old_banner',
+      'would queue: `old_banner`',
+      'would queue: `old_banner`, `pricing_v2`',
+      'would queue: `old_banner`',
     ]);
   });
 });

@@ -26,6 +26,6 @@ describe('the stale summary text', () => {
     expect(text).not.toMatch(/[<>]/);
     expect(text).toContain('&lt;!channel&gt;');
     expect(text).toContain('&lt;https://evil.example/login|Re-authenticate&gt;');
-    expect(text).toContain('skipped (grace): a&amp;b');
+    expect(text).toContain('skipped (grace): `a&amp;b`');
   });
 });
