@@ -47,7 +47,9 @@ function synthFrom(cwd: string, context: Record<string, unknown>) {
   }
 }
 
-describe('policyTests run from another directory', () => {
+// Each case runs infra/app.ts in a fresh process (a full synth without bundling: 20-30 s alone,
+// longer on a loaded machine): a timeout of its own, as long as the process's.
+describe('policyTests run from another directory', { timeout: 150_000 }, () => {
   it('test the policy the bundle ships: a case the repository policy fails stops the synth', () => {
     // True of the other directory's policy.json only.
     const cases = casesExpecting('denied-by-default', { outcome: 'deny', rule: 'otherwise' });

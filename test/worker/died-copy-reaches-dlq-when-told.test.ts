@@ -9,13 +9,13 @@
  */
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
-import { parsePolicy } from '../src/policy/parse.js';
-import { MAX_RECEIVE_COUNT } from '../src/queue/redrive.js';
-import type { ReleaseSummary } from '../src/worker/release.js';
-import { lambdaContext } from './helpers/lambda.js';
-import { copiesBench } from './worker/copies.js';
-import { basePolicy, copyTrigger, dyingAtStateRead, onReceive } from './worker/fixture.js';
-import { deployedTick } from './worker/stuck.js';
+import { parsePolicy } from '../../src/policy/parse.js';
+import { MAX_RECEIVE_COUNT } from '../../src/queue/redrive.js';
+import type { ReleaseSummary } from '../../src/worker/release.js';
+import { lambdaContext } from '../helpers/lambda.js';
+import { copiesBench } from './copies.js';
+import { basePolicy, copyTrigger, dyingAtStateRead, onReceive } from './fixture.js';
+import { deployedTick } from './stuck.js';
 
 const bench = copiesBench();
 
