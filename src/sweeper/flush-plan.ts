@@ -12,6 +12,7 @@ import { eventValue } from './event-fields.js';
 import { buildRuleRequest, ruleMatches, ruleNotification, ruleRequestId } from './event-rules.js';
 import type { NewEvent } from './event-walk.js';
 import { eventTime } from './identity.js';
+import { foldName, newestPerName } from './name-case.js';
 
 /**
  * Why a rule queues nothing for an event whose timestamp does not parse: the walk keeps it at its
@@ -95,16 +96,14 @@ export function planFlush(input: FlushInput): FlushPlan {
  */
 function foldForms(plan: FlushPlan, input: FlushInput): void {
   if (plan.observed.size === 0) return;
-  const fold = (id: string) => id.toLowerCase();
-  const newest = new Map<string, number>();
-  for (const [id, at] of plan.observed) newest.set(fold(id), Math.max(newest.get(fold(id)) ?? at, at));
+  const newest = newestPerName(plan.observed);
   const forms = [
     ...plan.observed.keys(),
     ...input.watch.keys(),
     ...(input.policy.sweeper.staleConfigs?.configs ?? []),
   ];
   for (const id of forms) {
-    const at = newest.get(fold(id));
+    const at = newest.get(foldName(id));
     if (at !== undefined) plan.observed.set(id, Math.max(plan.observed.get(id) ?? at, at));
   }
 }

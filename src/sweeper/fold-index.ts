@@ -8,8 +8,7 @@
  */
 import { type LastSeenIndex, lastSeenOf, recordExposures } from '../state/last-seen.js';
 import type { StateTable } from '../state/table.js';
-
-const fold = (id: string) => id.toLowerCase();
+import { foldName, newestPerName } from './name-case.js';
 
 /** Gives each of `watched` the newest exposure of any form of its name; returns how many grew. */
 export async function foldIndexForms(
@@ -18,11 +17,10 @@ export async function foldIndexForms(
   watched: Iterable<string>,
   now: Date,
 ): Promise<number> {
-  const newest = new Map<string, number>();
-  for (const [id, at] of index.entries) newest.set(fold(id), Math.max(newest.get(fold(id)) ?? at, at));
+  const newest = newestPerName(index.entries);
   const grown = new Map<string, number>();
   for (const id of watched) {
-    const at = newest.get(fold(id));
+    const at = newest.get(foldName(id));
     const known = lastSeenOf(index.entries, index.evictedUpTo, id);
     if (at !== undefined && (known === null || at > known)) grown.set(id, at);
   }
