@@ -232,7 +232,7 @@ function refuseUnknownKeys(node: Node): void {
  * list) or a file that is not there stops the synth: ignored, it would deploy the policy untested
  * while the operator believes the deploy is gated.
  */
-export function policyTestsFile(node: Node, cwd = REPO_ROOT): string | undefined {
+export function policyTestsFile(node: Node, root = REPO_ROOT): string | undefined {
   const value: unknown = node.tryGetContext('policyTests');
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value !== 'string')
@@ -240,9 +240,9 @@ export function policyTestsFile(node: Node, cwd = REPO_ROOT): string | undefined
       `context value "policyTests" must be the path of a cases file (e.g. policy.cases.json), got ${JSON.stringify(value)}`,
     );
   const path = value.trim();
-  if (!existsSync(resolve(cwd, path)))
+  if (!existsSync(resolve(root, path)))
     throw new Error(
-      `context value "policyTests": cases file ${path} does not exist (relative to ${cwd}; e.g. policy.cases.json)`,
+      `context value "policyTests": cases file ${path} does not exist (relative to ${root}; e.g. policy.cases.json)`,
     );
   return path;
 }

@@ -8,8 +8,9 @@ import { policyTestResults } from '../src/cli/policy-test.js';
 import { REPO_ROOT } from './bundling.js';
 
 /** Throws one line naming every failed case; returns how many passed. */
-export function assertPolicyTestsPass(policyFile: string, casesFile: string, cwd = REPO_ROOT): number {
-  const io = { stdout: () => {}, stderr: () => {}, env: {}, cwd, now: () => new Date(0) };
+export function assertPolicyTestsPass(policyFile: string, casesFile: string, root = REPO_ROOT): number {
+  // Read as if run at the root: both files are named relative to it.
+  const io = { stdout: () => {}, stderr: () => {}, env: {}, cwd: root, now: () => new Date(0) };
   const results = policyTestResults(io, policyFile, casesFile);
   const failed = results.filter((r) => !r.pass);
   if (failed.length > 0) {
