@@ -57,7 +57,7 @@ function isCheckout(dir: string): boolean {
  * from elsewhere). Not `import.meta.url` alone: in the bundled CLI (dist/autopilot.mjs, or a copy
  * anywhere) REPO_ROOT is wherever the file lies two levels down from, never the stack's checkout.
  */
-export function defaultEndpointsFile(cwd: string): string {
+function defaultEndpointsFile(cwd: string): string {
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
     if (isCheckout(dir)) return join(dir, '.local', 'endpoints.json');
     if (dirname(dir) === dir) break;

@@ -49,10 +49,7 @@ const NOT_ASKED_WORDS: Record<NotAsked, string> = {
 };
 
 /** Why an `ask` of `request` is not asked where `channel` tells whether one is set; undefined: it is asked. */
-export function notAskedBecause(
-  channel: boolean,
-  request: Omit<ActionRequest, 'reply'>,
-): NotAsked | undefined {
+function notAskedBecause(channel: boolean, request: Omit<ActionRequest, 'reply'>): NotAsked | undefined {
   if (!channel) return 'no-channel';
   return buttonRequest(request as ActionRequest) ? undefined : 'too-large';
 }
