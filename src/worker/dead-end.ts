@@ -17,7 +17,7 @@ import { type LastReceiveMark, markLastReceive } from '../state/last-receive.js'
 import type { RequestState } from '../state/request-state.js';
 import type { StateTable } from '../state/table.js';
 import type { StoredEnd } from './finish.js';
-import type { RecordContext, RecordDeps, Request } from './record.js';
+import type { RecordContext, RecordDeps, RecordResult, Request } from './record.js';
 import { replay } from './replay-end.js';
 
 /** The tick's time for one telling when it has no deadline of its own (a test calling it directly). */
@@ -42,23 +42,11 @@ export async function tellStoredEnd(
   worker: RecordDeps,
   mark: LastReceiveMark,
   end: StoredEnd,
-  look: { request: Request; state: RequestState; now: Date; remainingMs: () => number; log: Logger },
+  look: TickLook,
 ): Promise<boolean> {
-  const { request, state, now, log } = look;
-  const deps: RecordDeps = { ...worker, clock: () => now.getTime() };
-  const ctx: RecordContext = {
-    record: deadRecord(mark),
-    request,
-    key: mark.effectKey,
-    log,
-    timing: { remainingMs: () => Math.min(look.remainingMs(), TICK_TIMEOUT_MS) },
-    // As the worker reads them for a copy (process-record.ts).
-    held: state.held,
-    reached: state.reached || (state.effectReached && !isDryRun(worker.policy, request)),
-    formerClaimReached: state.formerEffectReached,
-  };
+  const { request, log } = look;
   try {
-    const result = await replay(deps, ctx, end);
+    const result = await replayAsCopy(worker, deadRecord(mark), mark.effectKey, end, look);
     log.info('last receive died after its end was stored: told here, as a copy replays it', {
       result,
       ...(end.requestId === request.requestId ? {} : { madeBy: end.requestId }),
@@ -74,17 +62,76 @@ export async function tellStoredEnd(
   }
 }
 
+/** What the tick read of the request when it tells a stored end, and its invocation's time. */
+export interface TickLook {
+  request: Request;
+  state: RequestState;
+  now: Date;
+  remainingMs: () => number;
+  log: Logger;
+}
+
+/**
+ * The worker's replay of the stored end `end` (replay-end.ts) for `record`, a copy of the request
+ * received at the tick's `now` (the worker's deps run at that time): the dead receive, or a stuck
+ * wait's (stuck.ts: no message, so its records name none, as the tick's other ends of it). Its
+ * own change is told as at first, the channel too; another request's as "done by request X", with
+ * a final of its own. Throws as the replay does (another copy telling it now: RetryLater).
+ */
+export function replayAsCopy(
+  worker: RecordDeps,
+  record: SQSRecord,
+  key: string,
+  end: StoredEnd,
+  look: TickLook,
+): Promise<RecordResult> {
+  const { request, state, now, log } = look;
+  const deps: RecordDeps = { ...worker, clock: () => now.getTime() };
+  const ctx: RecordContext = {
+    record,
+    request,
+    key,
+    log,
+    timing: { remainingMs: () => Math.min(look.remainingMs(), TICK_TIMEOUT_MS) },
+    // As the worker reads them for a copy (process-record.ts).
+    held: state.held,
+    reached: state.reached || (state.effectReached && !isDryRun(worker.policy, request)),
+    formerClaimReached: state.formerEffectReached,
+  };
+  return replay(deps, ctx, end);
+}
+
 /** The dead receive as the worker's record path reads it: its message id and receipt handle. */
 function deadRecord(mark: LastReceiveMark): SQSRecord {
-  return {
+  return copyRecord(mark.request, {
     messageId: mark.messageId,
     receiptHandle: mark.receiptHandle ?? '',
-    body: mark.request,
+    receives: mark.receives,
+    sentAtMs: mark.sentAtMs ?? mark.markedAtMs,
+    receivedAtMs: mark.markedAtMs,
+  });
+}
+
+/** A copy of the request (`body`) as the worker's record path reads one. */
+export function copyRecord(
+  body: string,
+  copy: {
+    messageId: string;
+    receiptHandle: string;
+    receives: number;
+    sentAtMs: number;
+    receivedAtMs: number;
+  },
+): SQSRecord {
+  return {
+    messageId: copy.messageId,
+    receiptHandle: copy.receiptHandle,
+    body,
     attributes: {
-      ApproximateReceiveCount: String(mark.receives),
-      SentTimestamp: String(mark.sentAtMs ?? mark.markedAtMs),
+      ApproximateReceiveCount: String(copy.receives),
+      SentTimestamp: String(copy.sentAtMs),
       SenderId: '',
-      ApproximateFirstReceiveTimestamp: String(mark.markedAtMs),
+      ApproximateFirstReceiveTimestamp: String(copy.receivedAtMs),
     },
     messageAttributes: {},
     md5OfBody: '',

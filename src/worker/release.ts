@@ -21,7 +21,6 @@ import { readPause } from '../state/pause.js';
 import { forEachBounded } from '../util/pool.js';
 import { answerPendingPastExpiry } from './answer-pending.js';
 import { tellDeadAttempts } from './dead-attempts.js';
-import type { RecordDeps } from './record.js';
 import { endStuckCancelled, endStuckExpired, type StuckDeps } from './stuck.js';
 
 /** A released copy that never came back (lost, or its worker crashed) is sent again after this long. */
@@ -37,17 +36,12 @@ export const TICK_MARGIN_MS = 10_000;
 /** Full records read and acted on at a time (BatchGetItem's 100 keys): ~1.2 MB of 12 KB bodies. */
 const CHUNK = 100;
 
-/** The tick's deps: the stuck-wait endings' (stuck.ts: table, logger, where to tell, policy, metrics), and the queue. */
+/** The tick's deps: the stuck-wait endings' (stuck.ts: table, logger, where to tell, policy, metrics, the worker's own), and the queue. */
 export interface ReleaseDeps extends StuckDeps {
   sqs: Pick<SQSClient, 'send'>;
   queueUrl: string;
   /** Vouches for the copy as the original was vouched for (the worker holds every signer's key). */
   signer?: RequesterSigner;
-  /**
-   * The worker's own deps (its entry hands them): a copy that died on its last receive after its
-   * end was stored is told that end as a copy of the request replays it (dead-end.ts).
-   */
-  recordDeps?: RecordDeps;
 }
 
 export interface ReleaseSummary {
@@ -177,7 +171,7 @@ export async function releaseHeld(
         continue;
       }
       ended.push(...(await endStuckCancelled(deps, [record], now)));
-      ended.push(...(await endStuckExpired(deps, [record], now, pause.paused)));
+      ended.push(...(await endStuckExpired(deps, [record], now, pause.paused, remainingMs)));
     }
   });
   const released: string[] = [];

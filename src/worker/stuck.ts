@@ -14,11 +14,13 @@ import { formatInstant } from '../policy/time-words.js';
 import { postToSlack } from '../slack/post.js';
 import { readEffect } from '../state/effects.js';
 import { type HeldRecord, isStuck } from '../state/held.js';
+import { readRequestState } from '../state/request-state.js';
 import type { StateTable } from '../state/table.js';
 import { answerPendingPastExpiry } from './answer-pending.js';
 import { cancelReason } from './cancel.js';
 import { endCancelledNow, endHeldNow, type Telling } from './cancel-now.js';
-import { notificationsUrl } from './record.js';
+import { copyRecord, replayAsCopy } from './dead-end.js';
+import { effectSubject, notificationsUrl, type RecordDeps } from './record.js';
 import { mayHaveBeenDone } from './replies.js';
 
 export interface StuckDeps {
@@ -33,6 +35,11 @@ export interface StuckDeps {
   metrics?: Metrics;
   /** The actions queue's deployed `maxReceiveCount`: how long an answer's copy may still come. */
   maxReceiveCount?: number;
+  /**
+   * The worker's own deps (its entry hands them): a stored end is told as a copy of the request
+   * replays it (dead-end.ts): a dead copy's, and a stuck wait's whose change was made.
+   */
+  recordDeps?: RecordDeps;
 }
 
 /** The requester and the channel, told as the worker tells them; a notice not delivered is counted. */
@@ -145,13 +152,15 @@ function endedHere(
  * (a copy still in the DLQ replays that end if redriven). When an attempt for it may have reached
  * the platform (a copy crashed or timed out mid-call), it says the change may have been made.
  * Not while paused: the worker holds even an expired request then (the pause comes first). Nor
- * while a question's answer may still come (answer-pending.ts): its copy ends it.
+ * while a question's answer may still come (answer-pending.ts): its copy ends it. Nor when its
+ * change was made (changeMade): that change's end is its end, as a copy of it would replay it.
  */
 export async function endStuckExpired(
   deps: StuckDeps,
   held: HeldRecord[],
   now: Date,
   paused: boolean,
+  remainingMs: () => number = () => Number.POSITIVE_INFINITY,
 ): Promise<string[]> {
   const { policy } = deps;
   if (!policy || paused) return [];
@@ -165,6 +174,9 @@ export async function endStuckExpired(
   const ended: string[] = [];
   for (const record of expired) {
     if (await beingCarriedOut(deps.table, record, now)) continue;
+    const made = await changeMade(deps, record, now, remainingMs);
+    if (made === 'told') ended.push(record.requestId);
+    if (made) continue;
     const when = (instant: number) => formatInstant(instant, policy.timezone, now.getTime());
     const stuckFor = `it was stuck: sent back ${record.releases} times without coming back (see the DLQ)`;
     const ending = {
@@ -207,6 +219,62 @@ async function beingCarriedOut(table: StateTable, record: HeldRecord, now: Date)
   if (record.executingBy === undefined) return false;
   const claim = await readEffect(table, effectKey(record.request), now.getTime());
   return claim.status === 'in-progress' && claim.owner === record.executingBy;
+}
+
+/**
+ * The change the wait asks for was made (its effect completed) and no final says how the request
+ * ended: by a copy of it that died before writing its final (a timeout right after the Console
+ * API answered), or by another request for the same change. A copy of it would replay that
+ * change's end (process-record.ts: the effect is read before any decision), never deny it as
+ * expired; so does the tick, with the worker's replay (dead-end.ts): its own change told as at
+ * first, the channel too; another request's as "done by request X" (refused once cancelled). Denied
+ * here, the requester, the channel and a CI gate heard "denied" for a phase approved on the
+ * platform. `told` when told here; `left` when it could not be (a later tick, or the copy, tells).
+ * A final already there is told by endHeldNow (untold, as stored), so none is looked for here.
+ */
+async function changeMade(
+  deps: StuckDeps,
+  record: HeldRecord,
+  now: Date,
+  remainingMs: () => number,
+): Promise<'told' | 'left' | undefined> {
+  const request = { ...record.request, requestId: record.requestId };
+  const key = effectKey(request);
+  const state = await readRequestState(deps.table, effectSubject(request, key), now.getTime());
+  if (state.final || state.effect.status !== 'completed') return undefined;
+  const end = state.effect.outcome;
+  const log: Logger = deps.logger.child({ requestId: record.requestId, effectKey: key });
+  const madeBy = end.requestId === record.requestId ? {} : { madeBy: end.requestId };
+  if (!deps.recordDeps) {
+    // A tick built without the worker's deps (a test calling it directly): left, never denied.
+    log.info(
+      'stuck held request not ended here: its change was made; a tick with the worker tells it',
+      madeBy,
+    );
+    return 'left';
+  }
+  // No message: the tick's end of a stuck wait names none, as its other ends of one.
+  const body = JSON.stringify(request);
+  const copy = {
+    messageId: '',
+    receiptHandle: '',
+    receives: 0,
+    sentAtMs: now.getTime(),
+    receivedAtMs: now.getTime(),
+  };
+  try {
+    const look = { request, state, now, remainingMs, log };
+    const result = await replayAsCopy(deps.recordDeps, copyRecord(body, copy), key, end, look);
+    log.info('stuck held request past its expiry ended by its change made: told as a copy replays it', {
+      result,
+      ...madeBy,
+    });
+    return 'told';
+  } catch (error) {
+    // Another copy telling it now (its claim held), or a failure: the next tick looks again.
+    log.warn('stuck held request whose change was made not told: the next tick does', { error, ...madeBy });
+    return 'left';
+  }
 }
 
 const expiresAt = (policy: Policy, request: ActionRequest) => requestExpiresAt(policy, request).getTime();
