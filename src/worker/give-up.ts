@@ -243,6 +243,9 @@ async function tellGivenUp(
     ),
     ...(asked ? [reopenQuestion(deps, ctx, asked)] : []),
   ]);
+  // Told: the tick has nothing to tell for this receive. Left, it would read the given-up item to
+  // know, and that item's put may have failed (logged, not thrown): it would tell a second give-up.
+  await clearOwnLastReceive(deps, ctx);
 }
 
 /**

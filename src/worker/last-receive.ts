@@ -2,8 +2,9 @@
  * The worker's side of a copy's last receive (src/state/last-receive.ts): marked before any work,
  * so that a copy dying there (a timeout, a crash: no catch block runs) is told given up by the
  * release tick once its invocation is surely over (src/worker/dead-attempts.ts). An attempt that
- * records an end leaves the mark to the tick, which finds that end; one that ends silently, as it
- * should (give-up.ts: another copy ends the request), clears it.
+ * records an end (a final, a hold) leaves the mark to the tick, which finds that end; one that
+ * tells its give-up, or ends silently as it should (give-up.ts: another copy ends the request),
+ * clears it.
  */
 import { isLastReceive, receivesOf } from '../queue/redrive.js';
 import { clearLastReceive, markLastReceive } from '../state/last-receive.js';
@@ -37,7 +38,7 @@ export async function markIfLastReceive(deps: RecordDeps, ctx: RecordContext): P
   );
 }
 
-/** A silent end on the last receive (another copy ends the request): the tick has nothing to tell. */
+/** A give-up told on the last receive, or a silent end there (another copy ends it): the tick has nothing to tell. */
 export async function clearOwnLastReceive(deps: RecordDeps, ctx: RecordContext): Promise<void> {
   await clearLastReceive(deps.table, ctx.request.requestId, ctx.record.messageId).catch((error: unknown) =>
     ctx.log.warn(
