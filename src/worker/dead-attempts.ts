@@ -23,8 +23,9 @@
  * Claimed before telling: a tick dying between the two leaves it untold (once rather than twice).
  */
 
-import { liveReplyUrl } from '../actions/request.js';
+import { liveReplyUrl, requestOwner } from '../actions/request.js';
 import type { Logger } from '../observability/logger.js';
+import { sameOwner } from '../state/audit.js';
 import { endsMessageToo } from '../state/given-up-end.js';
 import { unmarkAnswered } from '../state/held-answer.js';
 import {
@@ -110,12 +111,14 @@ async function settle(
   const state = await readRequestState(deps.table, effectSubject(request, mark.effectKey), nowMs);
   const fields = { receives: mark.receives, deadline: new Date(mark.deadlineMs).toISOString() };
   // A give-up recorded since the message was sent (one it is a copy of: ended-copy.ts), or since
-  // the mark (its own, told then, or another copy's at the same time: the worker's one clock) ended it.
+  // the mark (its own, told then, or another copy's at the same time: the worker's one clock) ended
+  // it; a give-up of another owner's request under the id is not this one's (ended-copy.ts).
   const since = Math.min(mark.sentAtMs ?? Number.POSITIVE_INFINITY, mark.markedAtMs);
-  if (state.givenUp && state.givenUp.atMs >= since) {
+  const { givenUp } = state;
+  if (givenUp && givenUp.atMs >= since && sameOwner(givenUp.owner, requestOwner(request, mark.effectKey))) {
     // A copy of the request that ended so: named on the give-up's record, as the worker names a
     // copy received after it (ended-copy.ts), so that a CI gate waiting on this message ends with it.
-    await endsMessageToo(deps.table, mark.requestId, state.givenUp, mark.messageId);
+    await endsMessageToo(deps.table, mark.requestId, givenUp, mark.messageId);
     await clearLastReceive(deps.table, mark.requestId, mark.messageId);
     log.info('given up since the message was sent (told then): named among the messages it ends', fields);
     return 'none';

@@ -3,7 +3,7 @@
  * gate reads (src/cli/wait.ts), and the mark of when the request was given up, which tells a later
  * message under the id apart from a copy of the request that ended (src/worker/ended-copy.ts).
  */
-import { actionTarget, requesterKey } from '../actions/request.js';
+import { actionTarget, requesterKey, requestOwner } from '../actions/request.js';
 import { writeAudit } from '../state/audit.js';
 import { markGivenUpEnd } from '../state/given-up-end.js';
 import { currentDate, type RecordContext, type RecordDeps } from './record.js';
@@ -44,10 +44,11 @@ export async function auditGivenUp(
   });
   // After the record it points at. Not written (a failed put, a crash), a copy of the request first
   // received after now is decided afresh, as before the mark existed: logged, not thrown.
-  await markGivenUpEnd(deps.table, request.requestId, { atMs: at.getTime(), record }).catch(
-    (error: unknown) =>
-      ctx.log.error('could not mark when the request was given up: a late copy of it is decided afresh', {
-        error,
-      }),
+  const { requester, effectKey } = requestOwner(request, ctx.key);
+  const end = { atMs: at.getTime(), record, owner: { requester, effectKey } };
+  await markGivenUpEnd(deps.table, request.requestId, end).catch((error: unknown) =>
+    ctx.log.error('could not mark when the request was given up: a late copy of it is decided afresh', {
+      error,
+    }),
   );
 }
