@@ -52,7 +52,7 @@ import { type StuckDeps, telling } from './stuck.js';
 type DeadAttemptDeps = StuckDeps & Partial<Pick<ReleaseDeps, 'sqs' | 'queueUrl' | 'recordDeps'>>;
 
 /** The last failure told for a copy that died: nothing of it was heard after its last receive began. */
-export const DIED_FAILURE =
+const DIED_FAILURE =
   'the attempt stopped (a timeout or a crash) on its last receive before it could record an end';
 
 export interface DeadAttempts {

@@ -40,8 +40,6 @@ import { type RecordContext, type RecordDeps, type RecordResult, stateSubject } 
 import { type GivenUpReport, givenUpMessage, givenUpReason } from './replies.js';
 import { tell } from './tell.js';
 
-export { GIVEN_UP_RULE };
-
 /** A failure is told, not dumped: an unexpected error's message can be long. */
 const MAX_FAILURE_CHARS = 500;
 /**

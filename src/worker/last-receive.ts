@@ -15,7 +15,7 @@ import type { RecordContext, RecordDeps } from './record.js';
  * Past the invocation's end by this much the attempt is surely over: Lambda has stopped it at its
  * timeout, and a write it sent just before has landed. As the effect's lock margin (15 s).
  */
-export const DEAD_ATTEMPT_MARGIN_MS = 15_000;
+const DEAD_ATTEMPT_MARGIN_MS = 15_000;
 
 /** On the record's last receive, marks it (one put). A failed put is logged: this attempt then goes on unmarked. */
 export async function markIfLastReceive(deps: RecordDeps, ctx: RecordContext): Promise<void> {
