@@ -127,8 +127,7 @@ async function settle(
   // copy died before. No copy comes back to replay it: told here as one would (dead-end.ts), with
   // the worker's deps (its entry hands them; a tick built without them, in a test, leaves it).
   const end = storedEnd(state);
-  const untold = end && deps.recordDeps && (await endUntold(deps.table, mark.requestId, end));
-  if (end && untold && deps.recordDeps) {
+  if (end && deps.recordDeps && (await endUntold(deps.table, mark.requestId, end))) {
     if (!(await claimLastReceive(deps.table, mark))) return 'none';
     const look = { request, state, now, remainingMs, log };
     return (await tellStoredEnd(deps.recordDeps, mark, end, look)) ? 'end' : 'none';
