@@ -37,8 +37,8 @@ import {
 import { clearGivenUp, takeOffLiveCopy } from '../state/live-copies.js';
 import { readRequestState } from '../state/request-state.js';
 import { endUntold, storedEnd, tellStoredEnd } from './dead-end.js';
-import { setVisibility } from './defer.js';
-import { auditGivenUp, GIVEN_UP_RULE } from './given-up-record.js';
+import { toDeadLetterQueueNow } from './give-up.js';
+import { auditGivenUp, countGivenUp } from './given-up-record.js';
 import { answeredQuestion } from './hold.js';
 import { effectSubject, type Request } from './record.js';
 import type { ReleaseDeps } from './release.js';
@@ -162,10 +162,7 @@ async function settle(
   const asked = report.mayHaveReached ? undefined : answeredQuestion(request);
   if (asked) report.questionReopened = true;
   const reason = givenUpReason(report);
-  const properties = { requestId: mark.requestId, messageId: mark.messageId };
-  deps.metrics?.put('DeadLettered', 1, { Reason: GIVEN_UP_RULE }, properties);
-  // As the worker's own give-up counts it (give-up.ts): the Decisions graph shows every end told.
-  deps.metrics?.put('Decisions', 1, { Action: request.action, Outcome: GIVEN_UP_RULE }, properties);
+  countGivenUp(deps.metrics, request, mark.messageId);
   log.warn('gave up on the request: its last attempt died, and SQS moved it to the DLQ', {
     ...fields,
     result: 'dead-lettered',
@@ -176,7 +173,11 @@ async function settle(
   });
   const ctx = { request, key: mark.effectKey, log, record: { messageId: mark.messageId } };
   await Promise.all([
-    toDeadLetterQueueNow(deps, mark, log),
+    // The dead invocation held the message: SQS would move it to the DLQ only once its visibility
+    // ends, minutes after "it waits in the dead-letter queue" was told. Visible at once instead.
+    ...(deps.sqs && deps.queueUrl && mark.receiptHandle
+      ? [toDeadLetterQueueNow({ sqs: deps.sqs, queueUrl: deps.queueUrl }, mark.receiptHandle, log)]
+      : []),
     auditGivenUp(
       { table: deps.table, clock: () => nowMs },
       ctx,
@@ -199,22 +200,6 @@ async function settle(
       log.warn('could not take the give-up mark off the live copies', { error }),
     );
   return 'given-up';
-}
-
-/**
- * The dead invocation held the message: SQS would move it to the DLQ only once its visibility ends
- * (the queue's visibility timeout, minutes after "it waits in the dead-letter queue" was told).
- * Visible at once, as the worker's own give-up makes it (give-up.ts): the next receive moves it.
- */
-async function toDeadLetterQueueNow(
-  deps: DeadAttemptDeps,
-  mark: LastReceiveMark,
-  log: Logger,
-): Promise<void> {
-  if (!deps.sqs || !deps.queueUrl || !mark.receiptHandle) return;
-  await setVisibility(deps.sqs, deps.queueUrl, mark.receiptHandle, 0).catch((error: unknown) =>
-    log.warn('could not make the message visible: it reaches the DLQ once its visibility ends', { error }),
-  );
 }
 
 /** The requester (while its reply URL lives) and the channel, as the worker tells a give-up. */

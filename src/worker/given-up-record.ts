@@ -4,6 +4,7 @@
  * message under the id apart from a copy of the request that ended (src/worker/ended-copy.ts).
  */
 import { actionTarget, requesterKey, requestOwner } from '../actions/request.js';
+import type { Metrics } from '../observability/metrics.js';
 import { writeAudit } from '../state/audit.js';
 import { markGivenUpEnd } from '../state/given-up-end.js';
 import { currentDate, type RecordContext, type RecordDeps } from './record.js';
@@ -14,6 +15,20 @@ type GivenUpOf = Pick<RecordContext, 'request' | 'key' | 'log'> & { record: { me
 
 /** The audit record's rule, the DLQ metric's reason and the Decisions metric's outcome. */
 export const GIVEN_UP_RULE = 'retries-exhausted';
+
+/**
+ * Counts a give-up told, by the worker or the release tick: in DeadLettered, and in Decisions as an
+ * outcome told like any other end, so the dashboard's "Decisions" graph shows requests given up too.
+ */
+export function countGivenUp(
+  metrics: Metrics | undefined,
+  request: GivenUpOf['request'],
+  messageId: string,
+): void {
+  const properties = { requestId: request.requestId, messageId };
+  metrics?.put('DeadLettered', 1, { Reason: GIVEN_UP_RULE }, properties);
+  metrics?.put('Decisions', 1, { Action: request.action, Outcome: GIVEN_UP_RULE }, properties);
+}
 
 export async function auditGivenUp(
   deps: GivenUpDeps,
