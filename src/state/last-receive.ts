@@ -9,9 +9,9 @@
  * (src/worker/dead-attempts.ts).
  *
  * One partition (`lastreceive#all`, sk `<requestId>#<messageId>`), usually empty: an attempt that
- * records an end (a final, a hold, a told give-up) leaves its item for the tick, which finds that
- * end and deletes it; only a silent end on the last receive (src/worker/give-up.ts) deletes its own.
- * The items go with the table's TTL too.
+ * records an end (a final, a hold) leaves its item for the tick, which finds that end and deletes
+ * it; a give-up told on the last receive, or a silent end there (src/worker/give-up.ts), deletes
+ * its own. The items go with the table's TTL too.
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { itemKey, putItem } from './dynamo.js';
@@ -61,7 +61,7 @@ export async function markLastReceive(table: StateTable, mark: LastReceiveMark):
   });
 }
 
-/** Deletes the mark: the copy ended on its last receive without telling, as it should. */
+/** Deletes the mark: the copy ended on its last receive, its give-up told or nothing to tell. */
 export async function clearLastReceive(
   table: StateTable,
   requestId: string,

@@ -108,8 +108,9 @@ export const WORKER_PARTITION_KEYS = {
   /** A request's copies waiting in their back-off: registered and taken off by one update each. */
   liveCopies: [`${ITEM_FAMILIES.copies}#*`],
   /**
-   * Copies on their last receive: marked before any work, cleared by a silent end, and queried by
-   * the release tick, which tells a copy that died there given up (src/worker/dead-attempts.ts).
+   * Copies on their last receive: marked before any work, cleared by a told give-up or a silent
+   * end, and queried by the release tick, which tells a copy that died there given up
+   * (src/worker/dead-attempts.ts).
    */
   lastReceives: [`${ITEM_FAMILIES.lastReceive}#all`],
 } as const;

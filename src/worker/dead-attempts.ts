@@ -23,8 +23,9 @@
  * Claimed before telling: a tick dying between the two leaves it untold (once rather than twice).
  */
 
-import { liveReplyUrl } from '../actions/request.js';
+import { liveReplyUrl, requestOwner } from '../actions/request.js';
 import type { Logger } from '../observability/logger.js';
+import { sameOwner } from '../state/audit.js';
 import { endsMessageToo } from '../state/given-up-end.js';
 import { unmarkAnswered } from '../state/held-answer.js';
 import {
@@ -36,8 +37,8 @@ import {
 import { clearGivenUp, takeOffLiveCopy } from '../state/live-copies.js';
 import { readRequestState } from '../state/request-state.js';
 import { endUntold, storedEnd, tellStoredEnd } from './dead-end.js';
-import { setVisibility } from './defer.js';
-import { auditGivenUp, GIVEN_UP_RULE } from './given-up-record.js';
+import { toDeadLetterQueueNow } from './give-up.js';
+import { auditGivenUp, countGivenUp } from './given-up-record.js';
 import { answeredQuestion } from './hold.js';
 import { effectSubject, type Request } from './record.js';
 import type { ReleaseDeps } from './release.js';
@@ -51,7 +52,7 @@ import { type StuckDeps, telling } from './stuck.js';
 type DeadAttemptDeps = StuckDeps & Partial<Pick<ReleaseDeps, 'sqs' | 'queueUrl' | 'recordDeps'>>;
 
 /** The last failure told for a copy that died: nothing of it was heard after its last receive began. */
-export const DIED_FAILURE =
+const DIED_FAILURE =
   'the attempt stopped (a timeout or a crash) on its last receive before it could record an end';
 
 export interface DeadAttempts {
@@ -110,12 +111,14 @@ async function settle(
   const state = await readRequestState(deps.table, effectSubject(request, mark.effectKey), nowMs);
   const fields = { receives: mark.receives, deadline: new Date(mark.deadlineMs).toISOString() };
   // A give-up recorded since the message was sent (one it is a copy of: ended-copy.ts), or since
-  // the mark (its own, told then, or another copy's at the same time: the worker's one clock) ended it.
+  // the mark (its own, told then, or another copy's at the same time: the worker's one clock) ended
+  // it; a give-up of another owner's request under the id is not this one's (ended-copy.ts).
   const since = Math.min(mark.sentAtMs ?? Number.POSITIVE_INFINITY, mark.markedAtMs);
-  if (state.givenUp && state.givenUp.atMs >= since) {
+  const { givenUp } = state;
+  if (givenUp && givenUp.atMs >= since && sameOwner(givenUp.owner, requestOwner(request, mark.effectKey))) {
     // A copy of the request that ended so: named on the give-up's record, as the worker names a
     // copy received after it (ended-copy.ts), so that a CI gate waiting on this message ends with it.
-    await endsMessageToo(deps.table, mark.requestId, state.givenUp, mark.messageId);
+    await endsMessageToo(deps.table, mark.requestId, givenUp, mark.messageId);
     await clearLastReceive(deps.table, mark.requestId, mark.messageId);
     log.info('given up since the message was sent (told then): named among the messages it ends', fields);
     return 'none';
@@ -124,8 +127,7 @@ async function settle(
   // copy died before. No copy comes back to replay it: told here as one would (dead-end.ts), with
   // the worker's deps (its entry hands them; a tick built without them, in a test, leaves it).
   const end = storedEnd(state);
-  const untold = end && deps.recordDeps && (await endUntold(deps.table, mark.requestId, end));
-  if (end && untold && deps.recordDeps) {
+  if (end && deps.recordDeps && (await endUntold(deps.table, mark.requestId, end))) {
     if (!(await claimLastReceive(deps.table, mark))) return 'none';
     const look = { request, state, now, remainingMs, log };
     return (await tellStoredEnd(deps.recordDeps, mark, end, look)) ? 'end' : 'none';
@@ -160,10 +162,7 @@ async function settle(
   const asked = report.mayHaveReached ? undefined : answeredQuestion(request);
   if (asked) report.questionReopened = true;
   const reason = givenUpReason(report);
-  const properties = { requestId: mark.requestId, messageId: mark.messageId };
-  deps.metrics?.put('DeadLettered', 1, { Reason: GIVEN_UP_RULE }, properties);
-  // As the worker's own give-up counts it (give-up.ts): the Decisions graph shows every end told.
-  deps.metrics?.put('Decisions', 1, { Action: request.action, Outcome: GIVEN_UP_RULE }, properties);
+  countGivenUp(deps.metrics, request, mark.messageId);
   log.warn('gave up on the request: its last attempt died, and SQS moved it to the DLQ', {
     ...fields,
     result: 'dead-lettered',
@@ -174,7 +173,11 @@ async function settle(
   });
   const ctx = { request, key: mark.effectKey, log, record: { messageId: mark.messageId } };
   await Promise.all([
-    toDeadLetterQueueNow(deps, mark, log),
+    // The dead invocation held the message: SQS would move it to the DLQ only once its visibility
+    // ends, minutes after "it waits in the dead-letter queue" was told. Visible at once instead.
+    ...(deps.sqs && deps.queueUrl && mark.receiptHandle
+      ? [toDeadLetterQueueNow({ sqs: deps.sqs, queueUrl: deps.queueUrl }, mark.receiptHandle, log)]
+      : []),
     auditGivenUp(
       { table: deps.table, clock: () => nowMs },
       ctx,
@@ -197,22 +200,6 @@ async function settle(
       log.warn('could not take the give-up mark off the live copies', { error }),
     );
   return 'given-up';
-}
-
-/**
- * The dead invocation held the message: SQS would move it to the DLQ only once its visibility ends
- * (the queue's visibility timeout, minutes after "it waits in the dead-letter queue" was told).
- * Visible at once, as the worker's own give-up makes it (give-up.ts): the next receive moves it.
- */
-async function toDeadLetterQueueNow(
-  deps: DeadAttemptDeps,
-  mark: LastReceiveMark,
-  log: Logger,
-): Promise<void> {
-  if (!deps.sqs || !deps.queueUrl || !mark.receiptHandle) return;
-  await setVisibility(deps.sqs, deps.queueUrl, mark.receiptHandle, 0).catch((error: unknown) =>
-    log.warn('could not make the message visible: it reaches the DLQ once its visibility ends', { error }),
-  );
 }
 
 /** The requester (while its reply URL lives) and the channel, as the worker tells a give-up. */

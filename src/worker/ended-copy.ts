@@ -8,13 +8,14 @@
  *
  * The two are told apart by when the message was sent. `SentTimestamp` is set by SQS, not by the
  * sender (a producer cannot forge it), and both redrives send anew (ours with SendMessage; SQS's
- * own redrive gives a moved message a new enqueue time). A message sent no later than the give-up
- * was recorded is a copy of the request that ended: it changes nothing and tells nothing new, and
+ * own redrive gives a moved message a new enqueue time). A message of the same owner (requester and
+ * change) sent no later than the give-up was recorded is a copy of the request that ended: it changes nothing and tells nothing new, and
  * is deleted. Its message id is named on the give-up's record, so that a CI gate waiting on it
  * ends with the give-up (src/cli/wait.ts). Other ends need none of this: they write a final, which
  * every later message under the id replays (the same end, told again: src/worker/replay-end.ts).
  */
 import type { SQSRecord } from 'aws-lambda';
+import { type RequestOwner, sameOwner } from '../state/audit.js';
 import { endsMessageToo, type GivenUpEnd } from '../state/given-up-end.js';
 import type { RecordContext, RecordDeps, RecordResult } from './record.js';
 
@@ -27,10 +28,18 @@ export function sentAtMs(record: Pick<SQSRecord, 'attributes'>): number | undefi
   return Number.isFinite(sent) && sent > 0 ? sent : undefined;
 }
 
-/** The message was sent before (or as) its request's give-up was recorded: a copy of the request that ended. */
-export function sentBeforeGiveUp(record: Pick<SQSRecord, 'attributes'>, end: GivenUpEnd): boolean {
+/**
+ * The message, of a request owned by `owner`, is a copy of the request given up: the same owner (a
+ * message under the id from another requester, or for another change, is another request, as the
+ * id-taken check reads it: admit.ts), sent before (or as) the give-up was recorded.
+ */
+export function copyOfGivenUp(
+  record: Pick<SQSRecord, 'attributes'>,
+  owner: RequestOwner,
+  end: GivenUpEnd,
+): boolean {
   const sent = sentAtMs(record);
-  return sent !== undefined && sent <= end.atMs;
+  return sent !== undefined && sent <= end.atMs && sameOwner(end.owner, owner);
 }
 
 /**

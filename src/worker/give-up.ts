@@ -19,6 +19,7 @@
  * before the give-up is not registered: sent before the give-up was recorded, it is a copy of the
  * request that ended, and changes and tells nothing (src/worker/ended-copy.ts).
  */
+import type { Logger } from '../observability/logger.js';
 import { isLastReceive, QUEUE_VISIBILITY_SECONDS, receivesOf } from '../queue/redrive.js';
 import { unmarkAnswered } from '../state/held-answer.js';
 import {
@@ -33,14 +34,12 @@ import { readRequestState } from '../state/request-state.js';
 import { scrubSecrets } from '../util/secret-scrub.js';
 import { setVisibility } from './defer.js';
 import { RetryLater } from './errors.js';
-import { auditGivenUp, GIVEN_UP_RULE } from './given-up-record.js';
+import { auditGivenUp, countGivenUp } from './given-up-record.js';
 import { answeredQuestion } from './hold.js';
 import { clearOwnLastReceive } from './last-receive.js';
 import { type RecordContext, type RecordDeps, type RecordResult, stateSubject } from './record.js';
 import { type GivenUpReport, givenUpMessage, givenUpReason } from './replies.js';
 import { tell } from './tell.js';
-
-export { GIVEN_UP_RULE };
 
 /** A failure is told, not dumped: an unexpected error's message can be long. */
 const MAX_FAILURE_CHARS = 500;
@@ -125,7 +124,7 @@ async function onLastReceive(
   // Waiting for another request's claim, or a copy of this one: that one ends the request.
   if (!told) return clearOwnLastReceive(deps, ctx);
   await tellGivenUp(deps, ctx, told, left);
-  await toDeadLetterQueueNow(deps, ctx);
+  await toDeadLetterQueueNow(deps, ctx.record.receiptHandle, ctx.log);
   // Settled by the last copy standing: a later message under the id is not one deferred to.
   if (lastStanding && left.givenUp)
     await clearGivenUp(deps.table, ctx.request.requestId, left.givenUp).catch((clearError: unknown) =>
@@ -136,13 +135,16 @@ async function onLastReceive(
 /**
  * Visible at once: SQS moves it to the DLQ on the event source's next receive, where `dlq list` and
  * the DLQ alarm see it, rather than once the queue's visibility timeout ends (6 minutes deployed).
- * A copy waiting for another (`otherCopy`) keeps its wait: that one ends the request.
+ * A copy waiting for another (`otherCopy`) keeps its wait: that one ends the request. The release
+ * tick makes a copy that died visible so too (dead-attempts.ts).
  */
-async function toDeadLetterQueueNow(deps: RecordDeps, ctx: RecordContext): Promise<void> {
-  await setVisibility(deps.sqs, deps.queueUrl, ctx.record.receiptHandle, 0).catch((error: unknown) =>
-    ctx.log.warn('could not make the message visible: it reaches the DLQ once its visibility ends', {
-      error,
-    }),
+export async function toDeadLetterQueueNow(
+  { sqs, queueUrl }: Pick<RecordDeps, 'sqs' | 'queueUrl'>,
+  receiptHandle: string,
+  log: Pick<Logger, 'warn'>,
+): Promise<void> {
+  await setVisibility(sqs, queueUrl, receiptHandle, 0).catch((error: unknown) =>
+    log.warn('could not make the message visible: it reaches the DLQ once its visibility ends', { error }),
   );
 }
 
@@ -224,11 +226,7 @@ async function tellGivenUp(
   const asked = report.mayHaveReached ? undefined : answeredQuestion(ctx.request);
   if (asked) report.questionReopened = true;
   const reason = givenUpReason(report);
-  const properties = { requestId: report.requestId, messageId: ctx.record.messageId };
-  deps.metrics.put('DeadLettered', 1, { Reason: GIVEN_UP_RULE }, properties);
-  // An outcome told like any other end (as the other dead-lettered ones are counted): the
-  // dashboard's "Decisions" graph shows requests given up, not only those decided.
-  deps.metrics.put('Decisions', 1, { Action: ctx.request.action, Outcome: GIVEN_UP_RULE }, properties);
+  countGivenUp(deps.metrics, ctx.request, ctx.record.messageId);
   ctx.log.warn('gave up on the request: SQS moves it to the DLQ', {
     ...fields,
     result: 'dead-lettered',
@@ -243,6 +241,9 @@ async function tellGivenUp(
     ),
     ...(asked ? [reopenQuestion(deps, ctx, asked)] : []),
   ]);
+  // Told: the tick has nothing to tell for this receive. Left, it would read the given-up item to
+  // know, and that item's put may have failed (logged, not thrown): it would tell a second give-up.
+  await clearOwnLastReceive(deps, ctx);
 }
 
 /**

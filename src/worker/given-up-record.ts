@@ -3,7 +3,8 @@
  * gate reads (src/cli/wait.ts), and the mark of when the request was given up, which tells a later
  * message under the id apart from a copy of the request that ended (src/worker/ended-copy.ts).
  */
-import { actionTarget, requesterKey } from '../actions/request.js';
+import { actionTarget, requesterKey, requestOwner } from '../actions/request.js';
+import type { Metrics } from '../observability/metrics.js';
 import { writeAudit } from '../state/audit.js';
 import { markGivenUpEnd } from '../state/given-up-end.js';
 import { currentDate, type RecordContext, type RecordDeps } from './record.js';
@@ -14,6 +15,20 @@ type GivenUpOf = Pick<RecordContext, 'request' | 'key' | 'log'> & { record: { me
 
 /** The audit record's rule, the DLQ metric's reason and the Decisions metric's outcome. */
 export const GIVEN_UP_RULE = 'retries-exhausted';
+
+/**
+ * Counts a give-up told, by the worker or the release tick: in DeadLettered, and in Decisions as an
+ * outcome told like any other end, so the dashboard's "Decisions" graph shows requests given up too.
+ */
+export function countGivenUp(
+  metrics: Metrics | undefined,
+  request: GivenUpOf['request'],
+  messageId: string,
+): void {
+  const properties = { requestId: request.requestId, messageId };
+  metrics?.put('DeadLettered', 1, { Reason: GIVEN_UP_RULE }, properties);
+  metrics?.put('Decisions', 1, { Action: request.action, Outcome: GIVEN_UP_RULE }, properties);
+}
 
 export async function auditGivenUp(
   deps: GivenUpDeps,
@@ -44,10 +59,11 @@ export async function auditGivenUp(
   });
   // After the record it points at. Not written (a failed put, a crash), a copy of the request first
   // received after now is decided afresh, as before the mark existed: logged, not thrown.
-  await markGivenUpEnd(deps.table, request.requestId, { atMs: at.getTime(), record }).catch(
-    (error: unknown) =>
-      ctx.log.error('could not mark when the request was given up: a late copy of it is decided afresh', {
-        error,
-      }),
+  const { requester, effectKey } = requestOwner(request, ctx.key);
+  const end = { atMs: at.getTime(), record, owner: { requester, effectKey } };
+  await markGivenUpEnd(deps.table, request.requestId, end).catch((error: unknown) =>
+    ctx.log.error('could not mark when the request was given up: a late copy of it is decided afresh', {
+      error,
+    }),
   );
 }

@@ -2,8 +2,9 @@
  * The worker's side of a copy's last receive (src/state/last-receive.ts): marked before any work,
  * so that a copy dying there (a timeout, a crash: no catch block runs) is told given up by the
  * release tick once its invocation is surely over (src/worker/dead-attempts.ts). An attempt that
- * records an end leaves the mark to the tick, which finds that end; one that ends silently, as it
- * should (give-up.ts: another copy ends the request), clears it.
+ * records an end (a final, a hold) leaves the mark to the tick, which finds that end; one that
+ * tells its give-up, or ends silently as it should (give-up.ts: another copy ends the request),
+ * clears it.
  */
 import { isLastReceive, receivesOf } from '../queue/redrive.js';
 import { clearLastReceive, markLastReceive } from '../state/last-receive.js';
@@ -14,7 +15,7 @@ import type { RecordContext, RecordDeps } from './record.js';
  * Past the invocation's end by this much the attempt is surely over: Lambda has stopped it at its
  * timeout, and a write it sent just before has landed. As the effect's lock margin (15 s).
  */
-export const DEAD_ATTEMPT_MARGIN_MS = 15_000;
+const DEAD_ATTEMPT_MARGIN_MS = 15_000;
 
 /** On the record's last receive, marks it (one put). A failed put is logged: this attempt then goes on unmarked. */
 export async function markIfLastReceive(deps: RecordDeps, ctx: RecordContext): Promise<void> {
@@ -37,7 +38,7 @@ export async function markIfLastReceive(deps: RecordDeps, ctx: RecordContext): P
   );
 }
 
-/** A silent end on the last receive (another copy ends the request): the tick has nothing to tell. */
+/** A give-up told on the last receive, or a silent end there (another copy ends it): the tick has nothing to tell. */
 export async function clearOwnLastReceive(deps: RecordDeps, ctx: RecordContext): Promise<void> {
   await clearLastReceive(deps.table, ctx.request.requestId, ctx.record.messageId).catch((error: unknown) =>
     ctx.log.warn(

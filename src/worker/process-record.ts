@@ -18,7 +18,7 @@ import { admit, idTakenRefusal } from './admit.js';
 import { answerPendingPastExpiry } from './answer-pending.js';
 import { deadLetterRecord } from './dead-letter.js';
 import { claim } from './effect-claim.js';
-import { endCopyOfGivenUp, sentBeforeGiveUp } from './ended-copy.js';
+import { copyOfGivenUp, endCopyOfGivenUp } from './ended-copy.js';
 import { executeAction } from './execute.js';
 import { stoppedSinceRead } from './executing-gate.js';
 import { failedForNow } from './failed-for-now.js';
@@ -101,8 +101,8 @@ export async function processRecord(
   if (effect.status === 'completed') return replay(deps, ctx, effect.outcome);
   // Cancelled while held (`/autopilot cancel`): it ends here, told to the requester and the channel.
   if (cancel) return endCancelled(deps, ctx, cancel);
-  // Given up (no final), and this message was sent before that: a copy of the request that ended.
-  if (state.givenUp && sentBeforeGiveUp(record, state.givenUp))
+  // Given up (no final), and this message, the same request's, was sent before that: a copy of it.
+  if (state.givenUp && copyOfGivenUp(record, ownerOf(ctx), state.givenUp))
     return endCopyOfGivenUp(deps, ctx, state.givenUp);
 
   // From here a failure is the request's own: on the record's last receive its people are told.
