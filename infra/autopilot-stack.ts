@@ -316,7 +316,7 @@ export class AutopilotStack extends Stack {
     // Release tick: held requests (src/state/held.ts) go back to the queue within a minute of
     // their wait ending (resume, a window opening, a counter's new hour or day). At rest it is
     // one short worker invocation and one Query of the held partition per minute.
-    new Rule(this, 'ReleaseTick', {
+    const releaseTickRule = new Rule(this, 'ReleaseTick', {
       description: 'console-autopilot: every minute, send held requests whose wait is over back to the queue',
       schedule: Schedule.rate(Duration.minutes(RELEASE_TICK_MINUTES)),
       // A missed tick is made good by the next one a minute later.
@@ -475,6 +475,7 @@ export class AutopilotStack extends Stack {
       alarmAction: new SnsAction(topic),
       sweepMinutes,
       releaseTickMinutes: RELEASE_TICK_MINUTES,
+      releaseTickRule,
       thresholds: { ...DEFAULT_ALARM_THRESHOLDS, ...props.alarmThresholds },
     });
 

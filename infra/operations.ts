@@ -22,6 +22,7 @@ import {
 } from 'aws-cdk-lib/aws-cloudwatch';
 
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { IRule } from 'aws-cdk-lib/aws-events';
 import { type ILogGroup, QueryDefinition, QueryString } from 'aws-cdk-lib/aws-logs';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -64,6 +65,8 @@ export interface OperationsProps {
   sweepMinutes: number;
   /** Minutes between release ticks (the worker's schedule). */
   releaseTickMinutes: number;
+  /** The release tick's rule: its firings show the stack is up (SweeperNotRunning). */
+  releaseTickRule: IRule;
   thresholds: AlarmThresholds;
 }
 
@@ -214,17 +217,34 @@ export class Operations extends Construct {
         treatMissingData: TreatMissingData.IGNORE,
       },
     );
+    // The sweeper's invocations alone, missing counting as "not run", paged on every fresh stack: it
+    // has none until the schedule's first run, one period after the rule is created. Missing data
+    // now counts as not breaching, and "not run" is read against the release tick rule's firings
+    // (every minute, from the deploy on): a window of two periods breaches when the stack has been
+    // up for at least one and a half periods of it (most of its ticks fired) and the sweeper ran
+    // not once. A fresh stack is quiet until half a period after the sweeper's first chance to
+    // run; a sweeper that never runs, or stops, pages as before. With no tick firing at all (the
+    // tick rule disabled too), this alarm cannot see: ReleaseTickNotRunning pages for that.
+    const sweepWindow = Duration.minutes(2 * props.sweepMinutes);
+    const ticksNeeded = Math.ceil((1.5 * props.sweepMinutes) / props.releaseTickMinutes);
     alarm(
       'SweeperNotRunning',
-      `The sweeper has not run for two periods (${2 * props.sweepMinutes} minutes): check the schedule rule and the function's throttles.`,
-      sweeper.function.metricInvocations({
-        period: Duration.minutes(2 * props.sweepMinutes),
-        statistic: 'Sum',
+      `The sweeper has not run for two periods (${2 * props.sweepMinutes} minutes) while the stack's schedules fire (the release tick's rule): check that the stack's SweepSchedule rule is enabled (EventBridge → Rules), then the sweeper's Throttles and AsyncEventsDropped. A stack just deployed is not counted until the sweeper has had its first chance to run. While ReleaseTickNotRunning is in alarm (no tick fires, e.g. both rules disabled), this alarm cannot see: check the sweeper's Invocations by hand.`,
+      new MathExpression({
+        expression: `IF(FILL(ticks, 0) >= ${ticksNeeded} AND FILL(runs, 0) == 0, 1, 0)`,
+        usingMetrics: {
+          runs: sweeper.function.metricInvocations({ period: sweepWindow, statistic: 'Sum' }),
+          ticks: new Metric({
+            namespace: 'AWS/Events',
+            metricName: 'TriggeredRules',
+            dimensionsMap: { RuleName: props.releaseTickRule.ruleName },
+            statistic: 'Sum',
+            period: sweepWindow,
+          }),
+        },
+        label: 'stack up, sweeper not run',
+        period: sweepWindow,
       }),
-      {
-        comparisonOperator: ComparisonOperator.LESS_THAN_THRESHOLD,
-        treatMissingData: TreatMissingData.BREACHING,
-      },
     );
     // The release tick's heartbeat (one ReleaseTicks line a tick): a disabled rule or dropped
     // invocations fail nothing, so no error alarm sees them. Five ticks per period, and two empty
