@@ -23,7 +23,13 @@ import {
 
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { IRule } from 'aws-cdk-lib/aws-events';
-import { type ILogGroup, QueryDefinition, QueryString } from 'aws-cdk-lib/aws-logs';
+import {
+  FilterPattern,
+  type ILogGroup,
+  MetricFilter,
+  QueryDefinition,
+  QueryString,
+} from 'aws-cdk-lib/aws-logs';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { METRIC_CATALOGUE, METRICS_NAMESPACE, type MetricName } from '../src/observability/metrics.js';
@@ -44,6 +50,8 @@ export interface AlarmThresholds {
   sweeperLagPeriods: number;
   /** Hours the stale sweep may go without judging (as long as exposures may be logged late). @default 6 */
   staleNotJudgedHours: number;
+  /** Requests the HTTP API's stage throttle answered 429 per 5 minutes. @default 1 */
+  apiThrottledPer5Min: number;
 }
 
 export const DEFAULT_ALARM_THRESHOLDS: AlarmThresholds = {
@@ -53,11 +61,16 @@ export const DEFAULT_ALARM_THRESHOLDS: AlarmThresholds = {
   queueAgeMinutes: 30,
   sweeperLagPeriods: 2,
   staleNotJudgedHours: 6,
+  apiThrottledPer5Min: 1,
 };
 
 export interface OperationsProps {
   functions: { webhook: AutopilotFunction; worker: AutopilotFunction; sweeper: AutopilotFunction };
   api: HttpApi;
+  /** The API stage's access log (JSON lines with `status` and `apiId`): its 429s are counted from it. */
+  apiAccessLogs: ILogGroup;
+  /** The stage's throttle, as the WebhookThrottled alarm tells it. */
+  apiThrottle: { rateLimit: number; burstLimit: number };
   actionsQueue: Queue;
   dlq: Queue;
   table: Table;
@@ -275,6 +288,29 @@ export class Operations extends Construct {
       'WebhookServerErrors',
       'The Slack webhook answered 5xx: people in Slack see failures. Run the saved query "errors by function" for the webhook; if it finds nothing, the function was throttled or failed to start (its Throttles metric, its init errors in the log group).',
       api.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum' }),
+    );
+    // The stage's throttle answers 429 before the webhook runs: no EMF line, no 5xx, and an HTTP
+    // API publishes no throttle metric (its 4xx mixes them with scanners' 404s and the webhook's
+    // 401s). Counted from the access log, per API. Each is a slash command or a click Slack showed
+    // as failed; ordinary chat use stays far below the limit, so by default one pages.
+    const throttledApi = new MetricFilter(this, 'ApiThrottledRequests', {
+      logGroup: props.apiAccessLogs,
+      filterPattern: FilterPattern.stringValue('$.status', '=', '429'),
+      metricNamespace: `${METRICS_NAMESPACE}/Api`,
+      metricName: 'ThrottledRequests',
+      metricValue: '1',
+      dimensions: { ApiId: '$.apiId' },
+    });
+    const { rateLimit, burstLimit } = props.apiThrottle;
+    alarm(
+      'WebhookThrottled',
+      `The Slack webhook's HTTP API answered 429 (its stage throttle: ${rateLimit} requests a second, bursts of ${burstLimit}) ${thresholds.apiThrottledPer5Min === 1 ? 'at least once' : `at least ${thresholds.apiThrottledPer5Min} times`} in 5 minutes: those slash commands and button clicks never reached the webhook, and Slack showed each person a failure (nothing was queued or changed; they must try again). In Logs Insights over the API's access log group (ApiAccessLogs), \`filter status = "429" | stats count(*) by ip, route, bin(1m)\`: many from a few addresses that are not Slack's, or on routes Slack does not use, is a flood of unsigned posts using up the limit (nothing to change here: block it in front of the API, e.g. AWS WAF on a custom domain); Slack's own requests in a burst (many people, a busy channel) mean the limit is too low for your use: raise the stage's rateLimit and burstLimit (infra/autopilot-stack.ts, ApiStage) and redeploy.`,
+      throttledApi.metric({
+        dimensionsMap: { ApiId: api.apiId },
+        statistic: 'Sum',
+        period: FIVE_MINUTES,
+      }),
+      { threshold: thresholds.apiThrottledPer5Min },
     );
     // Each count is a request whose send failed after the SDK's own retries, answered "not queued,
     // try again", or was still running at the deadline, answered "not confirmed" (a hanging queue
