@@ -119,6 +119,9 @@ export interface AutopilotStackProps extends StackProps {
 export const WORKER_TIMEOUT = Duration.seconds(60);
 /** Minutes between release ticks (the ReleaseTick rule); the ReleaseTickNotRunning alarm is built on it. */
 export const RELEASE_TICK_MINUTES = 1;
+
+/** The API stage's throttle: Slack sends a handful of requests per person per minute; this caps a flood of unsigned posts. */
+const API_THROTTLE = { rateLimit: 20, burstLimit: 40 };
 /**
  * Lambda's guidance: visibility at least six times the function timeout, so retries of a batch never
  * overlap. One number with the worker's (src/queue/redrive.ts: how long a failed copy waits).
@@ -316,7 +319,7 @@ export class AutopilotStack extends Stack {
     // Release tick: held requests (src/state/held.ts) go back to the queue within a minute of
     // their wait ending (resume, a window opening, a counter's new hour or day). At rest it is
     // one short worker invocation and one Query of the held partition per minute.
-    new Rule(this, 'ReleaseTick', {
+    const releaseTickRule = new Rule(this, 'ReleaseTick', {
       description: 'console-autopilot: every minute, send held requests whose wait is over back to the queue',
       schedule: Schedule.rate(Duration.minutes(RELEASE_TICK_MINUTES)),
       // A missed tick is made good by the next one a minute later.
@@ -405,14 +408,15 @@ export class AutopilotStack extends Stack {
       httpApi: this.api,
       stageName: '$default',
       autoDeploy: true,
-      // Slack sends a handful of requests per person per minute; this caps a flood of unsigned posts.
-      throttle: { rateLimit: 20, burstLimit: 40 },
+      throttle: API_THROTTLE,
       accessLogSettings: {
         destination: new LogGroupLogDestination(accessLogs),
         // JSON, and no query string or body: Slack's posts carry user text, not for access logs.
         format: AccessLogFormat.custom(
           JSON.stringify({
             requestId: '$context.requestId',
+            // Which API, as the dimension of the 429s counted from this log (the WebhookThrottled alarm).
+            apiId: '$context.apiId',
             time: '$context.requestTime',
             ip: '$context.identity.sourceIp',
             route: '$context.routeKey',
@@ -469,12 +473,15 @@ export class AutopilotStack extends Stack {
     new Operations(this, 'Operations', {
       functions: { webhook, worker, sweeper },
       api: this.api,
+      apiAccessLogs: accessLogs,
+      apiThrottle: API_THROTTLE,
       actionsQueue,
       dlq,
       table,
       alarmAction: new SnsAction(topic),
       sweepMinutes,
       releaseTickMinutes: RELEASE_TICK_MINUTES,
+      releaseTickRule,
       thresholds: { ...DEFAULT_ALARM_THRESHOLDS, ...props.alarmThresholds },
     });
 

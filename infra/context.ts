@@ -143,6 +143,7 @@ export const CONTEXT_KEYS = [
   'alarmQueueAgeMinutes',
   'alarmSweeperLagPeriods',
   'alarmStaleNotJudgedHours',
+  'alarmApiThrottledPer5Min',
   'ciPrincipals',
   'policyFile',
   'nodeRuntime',
@@ -269,6 +270,7 @@ export function readSettings(node: Node): AutopilotStackProps {
     queueAgeMinutes: integer(node, 'alarmQueueAgeMinutes', { min: 1, max: 5_759 }),
     sweeperLagPeriods: integer(node, 'alarmSweeperLagPeriods', { min: 1, max: 100 }),
     staleNotJudgedHours: integer(node, 'alarmStaleNotJudgedHours', { min: 1, max: 720 }),
+    apiThrottledPer5Min: integer(node, 'alarmApiThrottledPer5Min', { min: 1, max: 100_000 }),
   };
   const alarmThresholds = Object.fromEntries(Object.entries(thresholds).filter(([, v]) => v !== undefined));
   if (Object.keys(alarmThresholds).length > 0) settings.alarmThresholds = alarmThresholds;

@@ -22,7 +22,14 @@ import {
 } from 'aws-cdk-lib/aws-cloudwatch';
 
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
-import { type ILogGroup, QueryDefinition, QueryString } from 'aws-cdk-lib/aws-logs';
+import type { IRule } from 'aws-cdk-lib/aws-events';
+import {
+  FilterPattern,
+  type ILogGroup,
+  MetricFilter,
+  QueryDefinition,
+  QueryString,
+} from 'aws-cdk-lib/aws-logs';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { METRIC_CATALOGUE, METRICS_NAMESPACE, type MetricName } from '../src/observability/metrics.js';
@@ -43,6 +50,8 @@ export interface AlarmThresholds {
   sweeperLagPeriods: number;
   /** Hours the stale sweep may go without judging (as long as exposures may be logged late). @default 6 */
   staleNotJudgedHours: number;
+  /** Requests the HTTP API's stage throttle answered 429 per 5 minutes. @default 1 */
+  apiThrottledPer5Min: number;
 }
 
 export const DEFAULT_ALARM_THRESHOLDS: AlarmThresholds = {
@@ -52,11 +61,16 @@ export const DEFAULT_ALARM_THRESHOLDS: AlarmThresholds = {
   queueAgeMinutes: 30,
   sweeperLagPeriods: 2,
   staleNotJudgedHours: 6,
+  apiThrottledPer5Min: 1,
 };
 
 export interface OperationsProps {
   functions: { webhook: AutopilotFunction; worker: AutopilotFunction; sweeper: AutopilotFunction };
   api: HttpApi;
+  /** The API stage's access log (JSON lines with `status` and `apiId`): its 429s are counted from it. */
+  apiAccessLogs: ILogGroup;
+  /** The stage's throttle, as the WebhookThrottled alarm tells it. */
+  apiThrottle: { rateLimit: number; burstLimit: number };
   actionsQueue: Queue;
   dlq: Queue;
   table: Table;
@@ -64,6 +78,8 @@ export interface OperationsProps {
   sweepMinutes: number;
   /** Minutes between release ticks (the worker's schedule). */
   releaseTickMinutes: number;
+  /** The release tick's rule: its firings show the stack is up (SweeperNotRunning). */
+  releaseTickRule: IRule;
   thresholds: AlarmThresholds;
 }
 
@@ -214,17 +230,34 @@ export class Operations extends Construct {
         treatMissingData: TreatMissingData.IGNORE,
       },
     );
+    // The sweeper's invocations alone, missing counting as "not run", paged on every fresh stack: it
+    // has none until the schedule's first run, one period after the rule is created. Missing data
+    // now counts as not breaching, and "not run" is read against the release tick rule's firings
+    // (every minute, from the deploy on): a window of two periods breaches when the stack has been
+    // up for at least one and a half periods of it (most of its ticks fired) and the sweeper ran
+    // not once. A fresh stack is quiet until half a period after the sweeper's first chance to
+    // run; a sweeper that never runs, or stops, pages as before. With no tick firing at all (the
+    // tick rule disabled too), this alarm cannot see: ReleaseTickNotRunning pages for that.
+    const sweepWindow = Duration.minutes(2 * props.sweepMinutes);
+    const ticksNeeded = Math.ceil((1.5 * props.sweepMinutes) / props.releaseTickMinutes);
     alarm(
       'SweeperNotRunning',
-      `The sweeper has not run for two periods (${2 * props.sweepMinutes} minutes): check the schedule rule and the function's throttles.`,
-      sweeper.function.metricInvocations({
-        period: Duration.minutes(2 * props.sweepMinutes),
-        statistic: 'Sum',
+      `The sweeper has not run for two periods (${2 * props.sweepMinutes} minutes) while the stack's schedules fire (the release tick's rule): check that the stack's SweepSchedule rule is enabled (EventBridge → Rules), then the sweeper's Throttles and AsyncEventsDropped. A stack just deployed is not counted until the sweeper has had its first chance to run. While ReleaseTickNotRunning is in alarm (no tick fires, e.g. both rules disabled), this alarm cannot see: check the sweeper's Invocations by hand.`,
+      new MathExpression({
+        expression: `IF(FILL(ticks, 0) >= ${ticksNeeded} AND FILL(runs, 0) == 0, 1, 0)`,
+        usingMetrics: {
+          runs: sweeper.function.metricInvocations({ period: sweepWindow, statistic: 'Sum' }),
+          ticks: new Metric({
+            namespace: 'AWS/Events',
+            metricName: 'TriggeredRules',
+            dimensionsMap: { RuleName: props.releaseTickRule.ruleName },
+            statistic: 'Sum',
+            period: sweepWindow,
+          }),
+        },
+        label: 'stack up, sweeper not run',
+        period: sweepWindow,
       }),
-      {
-        comparisonOperator: ComparisonOperator.LESS_THAN_THRESHOLD,
-        treatMissingData: TreatMissingData.BREACHING,
-      },
     );
     // The release tick's heartbeat (one ReleaseTicks line a tick): a disabled rule or dropped
     // invocations fail nothing, so no error alarm sees them. Five ticks per period, and two empty
@@ -255,6 +288,29 @@ export class Operations extends Construct {
       'WebhookServerErrors',
       'The Slack webhook answered 5xx: people in Slack see failures. Run the saved query "errors by function" for the webhook; if it finds nothing, the function was throttled or failed to start (its Throttles metric, its init errors in the log group).',
       api.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum' }),
+    );
+    // The stage's throttle answers 429 before the webhook runs: no EMF line, no 5xx, and an HTTP
+    // API publishes no throttle metric (its 4xx mixes them with scanners' 404s and the webhook's
+    // 401s). Counted from the access log, per API. Each is a slash command or a click Slack showed
+    // as failed; ordinary chat use stays far below the limit, so by default one pages.
+    const throttledApi = new MetricFilter(this, 'ApiThrottledRequests', {
+      logGroup: props.apiAccessLogs,
+      filterPattern: FilterPattern.stringValue('$.status', '=', '429'),
+      metricNamespace: `${METRICS_NAMESPACE}/Api`,
+      metricName: 'ThrottledRequests',
+      metricValue: '1',
+      dimensions: { ApiId: '$.apiId' },
+    });
+    const { rateLimit, burstLimit } = props.apiThrottle;
+    alarm(
+      'WebhookThrottled',
+      `The Slack webhook's HTTP API answered 429 (its stage throttle: ${rateLimit} requests a second, bursts of ${burstLimit}) ${thresholds.apiThrottledPer5Min === 1 ? 'at least once' : `at least ${thresholds.apiThrottledPer5Min} times`} in 5 minutes: those slash commands and button clicks never reached the webhook, and Slack showed each person a failure (nothing was queued or changed; they must try again). In Logs Insights over the API's access log group (ApiAccessLogs), \`filter status = "429" | stats count(*) by ip, route, bin(1m)\`: many from a few addresses that are not Slack's, or on routes Slack does not use, is a flood of unsigned posts using up the limit (nothing to change here: block it in front of the API, e.g. AWS WAF on a custom domain); Slack's own requests in a burst (many people, a busy channel) mean the limit is too low for your use: raise the stage's rateLimit and burstLimit (infra/autopilot-stack.ts, ApiStage) and redeploy.`,
+      throttledApi.metric({
+        dimensionsMap: { ApiId: api.apiId },
+        statistic: 'Sum',
+        period: FIVE_MINUTES,
+      }),
+      { threshold: thresholds.apiThrottledPer5Min },
     );
     // Each count is a request whose send failed after the SDK's own retries, answered "not queued,
     // try again", or was still running at the deadline, answered "not confirmed" (a hanging queue

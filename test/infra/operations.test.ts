@@ -141,6 +141,7 @@ describe('the alarms', () => {
         'WebhookServerErrors',
         'WebhookSigningSecretWrong',
         'WebhookStateUnreachable',
+        'WebhookThrottled',
         'WorkerErrors',
       ].sort(),
     );

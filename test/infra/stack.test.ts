@@ -539,7 +539,7 @@ describe('alarms', () => {
       Endpoint: 'oncall@example.com',
       TopicArn: { Ref: s.logicalId('AlarmTopic') },
     });
-    expect(resourcesOfType('AWS::CloudWatch::Alarm')).toHaveLength(20);
+    expect(resourcesOfType('AWS::CloudWatch::Alarm')).toHaveLength(21);
     for (const [, alarm] of resourcesOfType('AWS::CloudWatch::Alarm')) {
       expect(alarm.Properties?.AlarmActions).toEqual(topicRef());
     }
@@ -581,17 +581,40 @@ describe('alarms', () => {
     });
   });
 
-  it('fire when the sweeper has not run for two schedule periods, missing data counting as not run', () => {
-    expect(alarmProps('SweeperNotRunning')).toMatchObject({
-      Namespace: 'AWS/Lambda',
-      MetricName: 'Invocations',
-      Dimensions: [{ Name: 'FunctionName', Value: { Ref: functionId('Sweeper') } }],
-      Statistic: 'Sum',
-      Period: 2 * 10 * 60,
+  it('fire when the sweeper has not run for two schedule periods while the release tick rule fires (a fresh stack not counted)', () => {
+    const props = alarmProps('SweeperNotRunning');
+    expect(props).toMatchObject({
       EvaluationPeriods: 1,
-      ComparisonOperator: 'LessThanThreshold',
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
       Threshold: 1,
-      TreatMissingData: 'breaching',
+      TreatMissingData: 'notBreaching',
+    });
+    const metrics = props.Metrics as Array<{
+      Id: string;
+      Expression?: string;
+      MetricStat?: Record<string, unknown>;
+    }>;
+    // Two periods of a 10-minute schedule; 15 of the 20 ticks (one a minute) fired.
+    expect(metrics.find((m) => m.Expression)?.Expression).toBe(
+      'IF(FILL(ticks, 0) >= 15 AND FILL(runs, 0) == 0, 1, 0)',
+    );
+    expect(metrics.find((m) => m.Id === 'runs')?.MetricStat).toMatchObject({
+      Metric: {
+        Namespace: 'AWS/Lambda',
+        MetricName: 'Invocations',
+        Dimensions: [{ Name: 'FunctionName', Value: { Ref: functionId('Sweeper') } }],
+      },
+      Period: 2 * 10 * 60,
+      Stat: 'Sum',
+    });
+    expect(metrics.find((m) => m.Id === 'ticks')?.MetricStat).toMatchObject({
+      Metric: {
+        Namespace: 'AWS/Events',
+        MetricName: 'TriggeredRules',
+        Dimensions: [{ Name: 'RuleName', Value: { Ref: s.logicalId('ReleaseTick') } }],
+      },
+      Period: 2 * 10 * 60,
+      Stat: 'Sum',
     });
   });
 });
