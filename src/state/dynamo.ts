@@ -62,6 +62,14 @@ export async function putItem(table: StateTable, item: Item): Promise<void> {
   await table.client.send(new PutItemCommand({ TableName: table.tableName, Item: item }));
 }
 
+/** Puts `item`, replacing whatever had its key; the item it replaced (undefined when there was none). */
+export async function putItemReplacing(table: StateTable, item: Item): Promise<Item | undefined> {
+  const { Attributes } = await table.client.send(
+    new PutItemCommand({ TableName: table.tableName, Item: item, ReturnValues: 'ALL_OLD' }),
+  );
+  return Attributes;
+}
+
 /** Puts `item` when `condition` holds; false when it did not (nothing written). */
 export async function putIf(table: StateTable, item: Item, condition: Condition): Promise<boolean> {
   const out = await unlessConditionFails(() =>

@@ -3,7 +3,7 @@
  * The webhook writes it; the worker and sweeper read it before they act.
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { getItem, putItem } from './dynamo.js';
+import { getItem, putItemReplacing } from './dynamo.js';
 import { ITEM_FAMILIES, type StateTable } from './table.js';
 
 export interface PauseState {
@@ -32,15 +32,17 @@ export function pauseFromItem(Item: Record<string, AttributeValue> | undefined):
   return state;
 }
 
+/** Writes the switch; the state it replaced (so `resume` can tell it was not paused). */
 export async function writePause(
   table: StateTable,
   change: { paused: boolean; by: string; reason?: string | undefined; at: Date },
-): Promise<void> {
-  await putItem(table, {
+): Promise<PauseState> {
+  const replaced = await putItemReplacing(table, {
     ...KEY,
     paused: { BOOL: change.paused },
     by: { S: change.by },
     since: { S: change.at.toISOString() },
     ...(change.reason ? { reason: { S: change.reason } } : {}),
   });
+  return pauseFromItem(replaced);
 }

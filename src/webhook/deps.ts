@@ -41,7 +41,13 @@ export interface WebhookDeps {
   signer?: RequesterSigner;
   pause: {
     read(): Promise<PauseState>;
-    write(change: { paused: boolean; by: string; reason?: string | undefined; at: Date }): Promise<void>;
+    /** Resolves to the state it replaced, when the store tells it (`resume` of a switch that was off says so). */
+    write(change: {
+      paused: boolean;
+      by: string;
+      reason?: string | undefined;
+      at: Date;
+    }): Promise<PauseState | undefined>;
   };
   /**
    * Which Slack requests reached the queue (`src/state/queued.ts`), so a Slack retry queues

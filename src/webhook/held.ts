@@ -17,7 +17,16 @@ import { countHeld, type HeldCount } from '../state/held-count.js';
 import { listHeldPage } from '../state/held-list.js';
 import type { StateTable } from '../state/table.js';
 import { cancelHeldRequest } from '../worker/cancel.js';
-import { code, contextLine, ephemeral, escapeMrkdwn, fittedTable, problem, section } from './blocks.js';
+import {
+  code,
+  contextLine,
+  ephemeral,
+  escapeMrkdwn,
+  fittedTable,
+  problem,
+  type SlackReply,
+  section,
+} from './blocks.js';
 import type { Command } from './commands.js';
 import { type ShortAnswer, settleBy, settledOrAnswer } from './deadline.js';
 import type { CancelLost, WebhookDeps } from './deps.js';
@@ -143,6 +152,19 @@ function endedOtherwise(requestId: string, lost: CancelLost): ShortAnswer {
   };
 }
 
+/**
+ * A cancel of a request that is not held (ended, cancelled already, or an id nobody held): the
+ * refusal alone was a dead end ("not held (it ended, or never waited)"), without how it ended or
+ * what to try; the person is pointed at its story and at what can be cancelled.
+ */
+function notHeldReply(message: string, requestId: string, slash: string): SlackReply {
+  const refused = problem(message);
+  const next = contextLine(
+    `${code(`${slash} why ${requestId}`)} shows its story; ${code(`${slash} held`)} lists what can be cancelled.`,
+  );
+  return { ...refused, blocks: [...(refused.blocks ?? []), next] };
+}
+
 /** The worker ends a cancelled request within about this long (the tick's minute, then the queue). */
 const ENDED_WITHIN_MS = 60_000;
 
@@ -172,6 +194,8 @@ export interface CancelDelivery {
   requestId: string;
   /** Slack's X-Slack-Retry-Num was present. */
   retry: boolean;
+  /** The slash command as typed (`/autopilot`), for the next step a refusal names. */
+  slash: string;
 }
 
 /** The mark's value: the cancelled request, so only a retry of this very cancel matches it. */
@@ -229,6 +253,8 @@ export async function answerCancel(
   if (!done.ok) return done.answer;
   const outcome = done.value;
   if (!outcome.ok && outcome.code === 'ended-otherwise') return endedOtherwise(command.requestId, outcome);
+  if (!outcome.ok && (outcome.code === 'not-held' || outcome.code === 'ended'))
+    return { reply: notHeldReply(outcome.message, command.requestId, delivery.slash), outcome: outcome.code };
   if (!outcome.ok)
     return {
       reply: problem(outcome.message),

@@ -14,7 +14,17 @@ import type { Policy } from '../policy/schema.js';
 import { type SendActionOptions, sendActionRequest } from '../queue/actions-queue.js';
 import { actionWords, oneLine } from '../slack/mrkdwn.js';
 import { allowedSlackUrl } from '../slack/post.js';
-import { code, ephemeral, escapeMrkdwn, inChannel, problem, type SlackReply, section } from './blocks.js';
+import type { PauseState } from '../state/pause.js';
+import {
+  code,
+  contextLine,
+  ephemeral,
+  escapeMrkdwn,
+  inChannel,
+  problem,
+  type SlackReply,
+  section,
+} from './blocks.js';
 import type { Command } from './commands.js';
 import { settleBy } from './deadline.js';
 import { whereOutcome } from './where-outcome.js';
@@ -215,9 +225,27 @@ export function queuedOnRetryReply(
 
 // The reason is typed text shown to the channel: on one line, invisible characters marked (`oneLine`),
 // as the worker shows every reason, so it can neither write a line under ours nor turn ours around.
-export function pauseReply(paused: boolean, userId: string, reason: string | undefined): SlackReply {
+export function pauseReply(
+  paused: boolean,
+  userId: string,
+  reason: string | undefined,
+  /** The pause this one replaced, when it was paused already: its who and why are no longer shown by `status`. */
+  replaced?: PauseState,
+): SlackReply {
+  const earlier = replaced
+    ? ` It was already paused${replaced.by ? ` by ${escapeMrkdwn(replaced.by)}` : ''}${replaced.since ? ` since ${replaced.since}` : ''}${replaced.reason ? ` (${escapeMrkdwn(oneLine(replaced.reason))})` : ''}; this pause replaces that one.`
+    : '';
   const text = paused
-    ? `:double_vertical_bar: <@${userId}> paused console-autopilot${reason ? `: ${escapeMrkdwn(oneLine(reason))}` : ''}. No automated mutation runs until \`resume\`.`
+    ? `:double_vertical_bar: <@${userId}> paused console-autopilot${reason ? `: ${escapeMrkdwn(oneLine(reason))}` : ''}. No automated mutation runs until \`resume\`.${earlier}`
     : `:arrow_forward: <@${userId}> resumed console-autopilot. Deferred actions proceed at their next check.`;
   return inChannel(paused ? 'console-autopilot paused' : 'console-autopilot resumed', [section(text)]);
+}
+
+/** `resume` while nothing was paused: told to the person only, not to the channel as a resume. */
+export function notPausedReply(slash: string): SlackReply {
+  const text = 'console-autopilot was not paused, so there was nothing to resume; nothing changed.';
+  return ephemeral(text, [
+    section(`:arrow_forward: ${text}`),
+    contextLine(`${code(`${slash} status`)} shows its state.`),
+  ]);
 }

@@ -13,6 +13,7 @@ import { answerCancel, answerHeld } from './held.js';
 import {
   buildActionRequest,
   enqueue,
+  notPausedReply,
   notQueuedReply,
   pauseReply,
   queuedOnRetryReply,
@@ -222,8 +223,14 @@ async function switchPause(
     deadline,
     now,
   );
+  // What the switch was before, when the store tells it: a `resume` of a switch that was off told
+  // the whole channel that this person resumed console-autopilot, though nothing had been paused.
+  const before = written.value;
   return {
-    reply: pauseReply(paused, ctx.userId, reason),
+    reply:
+      !paused && before?.paused === false
+        ? notPausedReply(ctx.slash)
+        : pauseReply(paused, ctx.userId, reason, before?.paused ? before : undefined),
     outcome: 'ok',
     command: command.name,
     ...(marked.settled && 'error' in marked ? { error: marked.error } : {}),

@@ -166,7 +166,7 @@ describe('mutations from Slack', () => {
   it('answers in time when the state table does not confirm a pause', async () => {
     const { app, requestLines } = buildApp({
       deadlineMs: 200,
-      pause: { read: async () => ({ paused: false }), write: () => new Promise<void>(() => undefined) },
+      pause: { read: async () => ({ paused: false }), write: () => new Promise<undefined>(() => undefined) },
     });
     const reply = await command(app, 'pause', 'U0OPS');
     expect(reply.text).toContain('did not confirm the pause in time');
