@@ -110,12 +110,12 @@ export function stepLine(step: StoredAuditRecord, deployed?: string): string {
   return `${step.at}  ${step.result}  rule ${step.rule}: ${step.reason}${extras.length ? ` (${extras.join('; ')})` : ''}`;
 }
 
+/** What a story with no record says after the request's id (the CLI's line, the heading `why` shows). */
+export const NO_AUDIT_RECORD = 'no audit record (unknown id, not yet picked up, or older than 90 days)';
+
 /** The story as plain lines: a heading, each step, and the ending (or that it has not ended). `deployed`: as `stepLine`. */
 export function storyLines(story: RequestStory, deployed?: string): string[] {
-  if (story.steps.length === 0 && !story.final)
-    return [
-      `request ${story.requestId}: no audit record (unknown id, not yet picked up, or older than 90 days)`,
-    ];
+  if (story.steps.length === 0 && !story.final) return [`request ${story.requestId}: ${NO_AUDIT_RECORD}`];
   return [
     `request ${story.requestId}: ${story.action} ${story.target}, asked by ${story.requester}`,
     ...story.steps.map((step) => `  ${stepLine(step, deployed)}`),

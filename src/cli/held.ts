@@ -14,12 +14,11 @@ import { readFinal } from '../state/audit.js';
 import { type HeldRecord, listHeld, nextLookText, readHeld } from '../state/held.js';
 import { whyText } from '../state/held-answer.js';
 import type { StateTable } from '../state/table.js';
-import { scrubSecrets } from '../util/secret-scrub.js';
 import { cancelHeldRequest } from '../worker/cancel.js';
 import { endCancelledNow } from '../worker/cancel-now.js';
 import { parse } from './args.js';
 import { CommandError, UsageError } from './errors.js';
-import { type CliIo, EXIT, printable, printHelp, renderTable } from './io.js';
+import { type CliIo, EXIT, errorText, printable, printHelp, renderTable } from './io.js';
 import { localEndpoints } from './local-endpoints.js';
 import { policyFileOf, readPolicyArg } from './policy-input.js';
 import { stateTableFor } from './state-table.js';
@@ -39,9 +38,6 @@ export const CANCEL_USAGE = `Usage: autopilot cancel <requestId> --reason <text>
 export const EXIT_CANCEL_NOT_ENDED = 3;
 
 /** A thrown error as the CLI shows one (its name and message), scrubbed of secrets. */
-const errorText = (error: unknown) =>
-  scrubSecrets(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
-
 export function heldRows(list: HeldRecord[]): string[][] {
   return list.map((h) => [h.requestId, h.action, h.target, h.requester, whyText(h, true), nextLookText(h)]);
 }

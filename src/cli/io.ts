@@ -1,7 +1,9 @@
 /**
  * What every CLI command shares: its output streams and environment (injectable, so tests
- * run commands in-process), the exit codes and a plain-text table. Its errors are in errors.ts.
+ * run commands in-process), the exit codes, a plain-text table and how an error from outside is
+ * shown. Its errors are in errors.ts.
  */
+import { scrubSecrets } from '../util/secret-scrub.js';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -38,6 +40,16 @@ export function printable(text: string): string {
     UNPRINTABLE,
     (c) => NAMED_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
+}
+
+/**
+ * An error as the CLI shows one it did not make (a table's, an AWS SDK's, a peer's): its name and
+ * message, scrubbed of every secret the process holds (a peer may echo a key back) and printable
+ * (its text is the peer's: an escape sequence in it must not drive the terminal, a line break
+ * must not forge a line of ours).
+ */
+export function errorText(error: unknown): string {
+  return printable(scrubSecrets(error instanceof Error ? `${error.name}: ${error.message}` : String(error)));
 }
 
 /** Left-aligned columns, a header and a rule; cells are shown printable and cut at 60 characters. */

@@ -5,7 +5,7 @@
  */
 
 import { CommandError, UsageError } from './errors.js';
-import { type CliIo, EXIT } from './io.js';
+import { type CliIo, EXIT, errorText } from './io.js';
 
 export const USAGE = `autopilot — operate console-autopilot
 
@@ -70,7 +70,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.stderr(`autopilot: ${error.message}`);
       return error.exitCode;
     }
-    io.stderr(`autopilot: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+    // Unexpected: its text may be a peer's (an AWS error's message), so scrubbed and printable.
+    io.stderr(`autopilot: ${errorText(error)}`);
     return EXIT.failure;
   }
 }

@@ -109,26 +109,39 @@ function fieldErrorText(entry: FieldError): string {
   return entry.property ? `${entry.property}: ${entry.errorMessage}` : entry.errorMessage;
 }
 
+/** A piece that ends with its own stop (or a colon, a semicolon, a comma): the next follows after a space. */
+const ENDS_PUNCTUATED = /[.!?…:;,]$/u;
+
 /**
- * The platform's own explanation in a (bounded) error body: its `message` and `errors[]`, cut to
- * `PLATFORM_TEXT_MAX` as a whole; undefined when it said nothing.
+ * Pieces of the platform's text as one line: after a piece that ends with punctuation of its own
+ * ("… has no group named x.") the next follows after a space, otherwise after "; ", so no ".;" or
+ * ". —" is ever made of its words. Whitespace around a piece is dropped, nothing else.
  */
-export function platformSaid(body: unknown, errors: FieldError[] | undefined): string | undefined {
-  const parts: string[] = [];
-  const message = body && typeof body === 'object' ? (body as { message?: unknown }).message : undefined;
-  if (typeof message === 'string' && message) parts.push(message);
-  for (const entry of errors ?? []) parts.push(fieldErrorText(entry));
-  return parts.length > 0 ? boundText(parts.join('; ')) : undefined;
+function joinSaid(pieces: readonly string[]): string {
+  let out = '';
+  for (const raw of pieces) {
+    const piece = raw.trim();
+    if (!piece) continue;
+    out = out === '' ? piece : `${out}${ENDS_PUNCTUATED.test(out) ? ' ' : '; '}${piece}`;
+  }
+  return out;
 }
 
-/** The error's message: the call and status, then what the platform said (bounded as a whole). */
+/**
+ * The platform's own explanation in a (bounded) error body: its `message` and `errors[]`, joined
+ * tidily (`joinSaid`) and cut to `PLATFORM_TEXT_MAX` as a whole; undefined when it said nothing.
+ */
+export function platformSaid(body: unknown, errors: FieldError[] | undefined): string | undefined {
+  const message = body && typeof body === 'object' ? (body as { message?: unknown }).message : undefined;
+  const said = joinSaid([typeof message === 'string' ? message : '', ...(errors ?? []).map(fieldErrorText)]);
+  return said ? boundText(said) : undefined;
+}
+
+/** The error's message: the call and status, then what the platform said (as `platformSaid`: bounded as a whole). */
 export function apiErrorMessage(head: string, body: unknown, errors: FieldError[] | undefined): string {
   if (body && typeof body === 'object') {
-    const message = (body as { message?: unknown }).message;
-    const detail = errors?.map(fieldErrorText).join('; ');
-    const text = typeof message === 'string' ? message : '';
-    const said = [text, detail].filter(Boolean).join(' — ');
-    return said ? `${head} — ${boundText(said)}` : head;
+    const said = platformSaid(body, errors);
+    return said ? `${head} — ${said}` : head;
   }
   if (typeof body === 'string' && body.length > 0) {
     // HTML or plain-text bodies: a short, single-line excerpt is enough to diagnose.

@@ -12,6 +12,7 @@ import type { PauseState } from '../state/pause.js';
 import { code, contextLine, ephemeral, escapeMrkdwn, fields, header, section, table } from './blocks.js';
 import type { Command } from './commands.js';
 import { latestEvents, UNREADABLE_EVENT, unreadableEvent } from './latest-events.js';
+import { PAGE_SIZE, type PageLike, pagingHint, pastTheEnd } from './paging.js';
 import { describeFailure, describeStateFailure, type ReadOutcome, withDeadline } from './read-failures.js';
 import { status } from './status.js';
 
@@ -20,18 +21,6 @@ export interface ReadCallOptions {
   signal?: AbortSignal;
   deadline?: number;
   maxRetries?: number;
-}
-
-interface PageLike<T> {
-  data: T[];
-  pagination?:
-    | {
-        pageNumber?: number | undefined;
-        totalItems?: number | undefined;
-        nextPage?: string | null | undefined;
-        itemsPerPage?: number | undefined;
-      }
-    | undefined;
 }
 
 type Loose = Record<string, unknown>;
@@ -84,17 +73,6 @@ export interface ReadContext {
   /** Epoch ms by which the answer must be ready. */
   deadline: number;
   now?: () => number;
-}
-
-const PAGE_SIZE = 10;
-
-function pagingHint(page: PageLike<object>, slash: string, command: string, current: number): string {
-  const total = page.pagination?.totalItems;
-  const perPage = page.pagination?.itemsPerPage ?? PAGE_SIZE;
-  const totalPages = total !== undefined && perPage > 0 ? Math.max(1, Math.ceil(total / perPage)) : undefined;
-  const where = totalPages !== undefined ? `Page ${current} of ${totalPages}` : `Page ${current}`;
-  const more = page.pagination?.nextPage ? ` · \`${slash} ${command} ${current + 1}\` for more` : '';
-  return `${where}${total !== undefined ? ` · ${total} in all` : ''}${more}`;
 }
 
 function asString(value: unknown): string {
@@ -182,6 +160,8 @@ async function segments(ctx: ReadContext, page: number, signal: AbortSignal): Pr
   ]);
   const hint = pagingHint(result, ctx.slash, 'segments', page);
   if (rows.length === 0) {
+    const past = pastTheEnd(result, ctx.slash, 'segments', page);
+    if (past) return past;
     return {
       outcome: 'ok',
       reply: ephemeral('No segments on this page.', [
@@ -239,6 +219,8 @@ async function events(ctx: ReadContext, page: number, signal: AbortSignal): Prom
     ? `Newest first · ${paging}`
     : `In the platform's order: it does not say whether it lists newest or oldest first · ${paging}`;
   if (view.rows.length === 0) {
+    const past = pastTheEnd({ data: view.rows, pagination: view.pagination }, ctx.slash, 'events', page);
+    if (past) return past;
     return {
       outcome: 'ok',
       reply: ephemeral('No events on this page.', [section('No events on this page.'), contextLine(hint)]),

@@ -4,6 +4,7 @@
  * queue, the held partition), not the Console API; the same overall deadline applies.
  */
 import { activeFreeze } from '../policy/rules.js';
+import { formatInstant } from '../policy/time-words.js';
 import { oneLine } from '../slack/mrkdwn.js';
 import type { HeldCount, HeldKind } from '../state/held-count.js';
 import { grantsFor } from './authorize.js';
@@ -52,6 +53,16 @@ function heldText(held: HeldCount | undefined, paused: boolean, slash: string): 
   return `${total}: ${kinds.join(', ')}${pause} · ${list}`;
 }
 
+/**
+ * When the pause began, as the worker's replies about it say it ("since Fri 27 Nov 15:14 CET": the
+ * policy's decision, src/policy/decide.ts), in the policy's time zone, with the year when it is not
+ * this one. A stored time that cannot be read is shown as it is, escaped and on one line.
+ */
+function sinceText(since: string, zone: string, now: number): string {
+  const at = Date.parse(since);
+  return Number.isFinite(at) ? formatInstant(at, zone, now) : escapeMrkdwn(oneLine(since));
+}
+
 export async function status(ctx: ReadContext, signal: AbortSignal): Promise<ReadOutcome> {
   const now = (ctx.now ?? Date.now)();
   const never = new Promise<never>((_, reject) =>
@@ -68,7 +79,7 @@ export async function status(ctx: ReadContext, signal: AbortSignal): Promise<Rea
   const freeze = activeFreeze(policy, now)?.name;
   // The reason a person typed, on one line with its invisible characters marked (as in the pause reply).
   const pauseText = pause.paused
-    ? `:double_vertical_bar: *Paused*${pause.by ? ` by ${escapeMrkdwn(pause.by)}` : ''}${pause.since ? ` since ${pause.since}` : ''}${pause.reason ? `: ${escapeMrkdwn(oneLine(pause.reason))}` : ''}`
+    ? `:double_vertical_bar: *Paused*${pause.by ? ` by ${escapeMrkdwn(pause.by)}` : ''}${pause.since ? ` since ${sinceText(pause.since, policy.timezone, now)}` : ''}${pause.reason ? `: ${escapeMrkdwn(oneLine(pause.reason))}` : ''}`
     : ':arrow_forward: *Running* (not paused)';
   const stale = policy.sweeper.staleConfigs;
   const mine = grantsFor(policy, ctx.userId);

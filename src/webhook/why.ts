@@ -3,10 +3,10 @@
  * who got the id back (src/audit/story.ts writes it; every line is escaped: reasons hold text
  * from people and from the platform). Read-only, within the request's deadline.
  */
-import { storyLines, storyOf } from '../audit/story.js';
+import { NO_AUDIT_RECORD, type RequestStory, storyLines, storyOf } from '../audit/story.js';
 import { policyDigest } from '../policy/digest.js';
 import { cutMrkdwn, oneLine } from '../slack/mrkdwn.js';
-import { ephemeral, escapeMrkdwn, problem, section } from './blocks.js';
+import { code, ephemeral, escapeMrkdwn, problem, section } from './blocks.js';
 import { type ShortAnswer, settledOrAnswer } from './deadline.js';
 import type { WebhookDeps } from './deps.js';
 
@@ -41,14 +41,28 @@ export async function answerWhy(
   const deployed = deps.policyDigest ?? policyDigest(deps.policy);
   const story = storyOf(requestId, read.value.records, read.value.final);
   const [told = '', ...lines] = storyLines(story, deployed);
-  // The heading names the requester and the target: a CI job's requester id and an event rule's
-  // group names are the sender's free text, so one line, invisible characters shown, like the steps.
+  // The fallback text: one line, invisible characters shown, like the steps (the blocks' heading is `headingOf`).
   const heading = oneLine(told);
   // Inside a code block: a backtick from a reason or a platform message could close it, and a
   // line break in one wrote a step of its own under ours (one line each, as the worker posts it).
   const body = fitSteps(lines.map((line) => `${escapeMrkdwn(oneLine(line).trim().replace(/`/g, "'"))}\n`));
-  const blocks = [section(`*${escapeMrkdwn(heading)}*`), ...(body ? [section(`\`\`\`\n${body}\`\`\``)] : [])];
+  const blocks = [section(headingOf(story)), ...(body ? [section(`\`\`\`\n${body}\`\`\``)] : [])];
   return { reply: ephemeral(heading, blocks), outcome: 'ok' };
+}
+
+/**
+ * The heading: the request, what it does to which target, and who asked. The target (group names
+ * an event rule filled in from client-logged metadata) and the requester (a CI job's
+ * `requestedBy.id`, any text) are the sender's: each in a code span of its own (`inlineCode`: one
+ * line, invisible characters shown, no backtick), so that a `*` or `_` in them formats nothing
+ * around it; in a bold heading a `*` ended the bold early and bolded the rest.
+ */
+function headingOf(story: RequestStory): string {
+  const request = `*Request* ${code(story.requestId)}`;
+  if (story.steps.length === 0 && !story.final) return `${request}: ${NO_AUDIT_RECORD}`;
+  const shown = (value: string) => (value ? code(value) : 'unknown');
+  const action = story.action ? escapeMrkdwn(oneLine(story.action)) : 'unknown';
+  return `${request}: ${action} ${shown(story.target)}, asked by ${shown(story.requester)}`;
 }
 
 /**

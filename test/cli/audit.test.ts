@@ -109,7 +109,7 @@ describe('/autopilot why', () => {
     );
     const reply = (await response.json()) as { text: string; blocks: Array<{ text?: { text: string } }> };
     const shown = reply.blocks.map((b) => b.text?.text ?? '').join('\n');
-    expect(shown).toContain('request story-1');
+    expect(shown).toContain('*Request* `story-1`');
     expect(shown).toContain('deferred');
     expect(shown).toContain('ended: approved');
     expect(JSON.stringify(reply)).not.toContain('<!channel>');

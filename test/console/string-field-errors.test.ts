@@ -42,7 +42,7 @@ describe('an error body whose errors[] holds plain strings', () => {
     ]);
     expect(error.said).toBe('Invalid request; phaseID must be the current phase; name: is required');
     expect(error.message).toBe(
-      'GET /console/v1/segments/seg_1: 400 — Invalid request — phaseID must be the current phase; name: is required',
+      'GET /console/v1/segments/seg_1: 400 — Invalid request; phaseID must be the current phase; name: is required',
     );
   });
 

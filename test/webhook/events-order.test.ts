@@ -51,7 +51,7 @@ describe.each(['oldest-first', 'newest-first'] as const)(
       expect(pages.flatMap((p) => p.times)).toEqual(newestFirst);
       expect(pages[3]?.all).toContain('Page 4 of 4');
       expect(pages[3]?.all).not.toContain('for more');
-      expect((await eventsPage(console, 5)).text).toBe('No events on this page.');
+      expect((await eventsPage(console, 5)).text).toBe('There is no page 5 of events; the last is page 4.');
     });
   },
 );

@@ -95,9 +95,9 @@ describe('read commands against the sandbox', () => {
     expect(second.all).not.toContain('beta_testers');
   });
 
-  it('says a page past the end is empty', async () => {
+  it('says a page past the end does not exist', async () => {
     const { reply } = await read('segments 999');
-    expect(reply.text).toBe('No segments on this page.');
+    expect(reply.text).toMatch(/^There is no page 999 of segments; the last is page \d+\.$/);
   });
 
   it('lists the metrics built on an event', async () => {
