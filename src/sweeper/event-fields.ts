@@ -5,7 +5,7 @@
  * turned into strings (numbers and booleans as written, objects as canonical JSON) so that
  * globs and templates work on every field alike; a missing field is `undefined`.
  */
-import { EVENT_TOP_LEVEL_FIELDS } from '../policy/event-paths.js';
+import { EVENT_PATH, EVENT_TOP_LEVEL_FIELDS } from '../policy/event-paths.js';
 import { canonicalJson } from './identity.js';
 import type { EventLike } from './types.js';
 
@@ -13,10 +13,15 @@ export function eventField(event: EventLike, path: string): string | undefined {
   return stringify(eventValue(event, path));
 }
 
-/** The value at `path` as the client wrote it (any JSON shape); `undefined` when missing. */
+/**
+ * The value at `path` as the client wrote it (any JSON shape); `undefined` when missing, and for a
+ * path that names no event field (`metadata.x.`, `metadata..x`): `policy check` says a template
+ * placeholder like that is never filled, and checks no match for it, yet read here as a flat key
+ * with its dots it filled a request with what a client logged under `"x."`.
+ */
 export function eventValue(event: EventLike, path: string): unknown {
   if (EVENT_TOP_LEVEL_FIELDS.has(path)) return (event as unknown as Record<string, unknown>)[path];
-  if (!path.startsWith('metadata.')) return undefined;
+  if (!EVENT_PATH.test(path)) return undefined;
   return valueAt(event.metadata, path.slice('metadata.'.length).split('.'));
 }
 

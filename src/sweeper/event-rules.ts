@@ -71,11 +71,14 @@ export function buildRuleRequest(
 
 /** The channel message for a `notify` rule: short, one line of facts and the rule's name. */
 export function ruleNotification(rule: EventRule, event: EventLike): string {
-  const when = whenLogged(event);
+  const when = whenLogged(event, inlineCode);
   // Every field of a logged event is untrusted (client SDKs write them): escaped, on one line (a
   // line break would let the client write lines of its own under ours), cut (a post past Slack's
-  // size is refused whole), and in code spans (`*`, `_`, `~` in them formatted our words).
-  const parts = [`*${escapeMrkdwn(oneLine(cutCodePoints(event.name, 120)).replace(/\*/g, ''))}*`];
+  // size is refused whole), and in code spans (`*`, `_`, `~` in them formatted our words). The name
+  // is bold, without its `*` and backticks: a backtick there paired with the one opening the value's
+  // span, and the value after our words was formatting again.
+  const name = oneLine(cutCodePoints(event.name, 120)).replace(/\*/g, '').replace(/`/g, "'");
+  const parts = [`*${escapeMrkdwn(name)}*`];
   if (event.value) parts.push(`value ${inlineCode(cutCodePoints(event.value, 80))}`);
   if (event.source) parts.push(`from ${inlineCode(cutCodePoints(event.source, 80))}`);
   if (event.userID) parts.push(`user ${inlineCode(cutCodePoints(event.userID, 80))}`);
@@ -87,19 +90,20 @@ export function ruleNotification(rule: EventRule, event: EventLike): string {
       ),
     )
     .join(', ');
-  return `${parts.join(' ')} ${escapeMrkdwn(oneLine(when))}${metadata ? ` (${metadata})` : ''} — rule "${escapeMrkdwn(oneLine(rule.name))}"`;
+  return `${parts.join(' ')} ${when}${metadata ? ` (${metadata})` : ''} — rule "${escapeMrkdwn(oneLine(rule.name))}"`;
 }
 
 /**
  * When the event says it was logged (`at …`), as the sweeper reads timestamps (`eventTime`): `Number` took
  * '' (a timestamp the client left out) for 1970-01-01 and "0x10" for 16 ms, a date the event never
- * had. Anything else is said to be unreadable, quoted and cut.
+ * had. Anything else is said to be unreadable, cut and quoted by `quote` (a notice: in a code span,
+ * for quoted bare `_approved by the RM_` read as our words in italics).
  */
-function whenLogged(event: EventLike): string {
+function whenLogged(event: EventLike, quote = (raw: string) => `"${raw}"`): string {
   const ms = eventTime(event);
   if (!Number.isNaN(ms)) return `at ${new Date(ms).toISOString()}`;
   const raw = String(event.timestamp ?? '').trim();
-  return raw === '' ? 'with no timestamp' : `with an unreadable timestamp "${cutCodePoints(raw, 40)}"`;
+  return raw === '' ? 'with no timestamp' : `with an unreadable timestamp ${quote(cutCodePoints(raw, 40))}`;
 }
 
 const MAX_REASON = 2000;
