@@ -5,6 +5,8 @@
  * CI gate waited out its timeout and exited 4), nor when a give-up had deferred to that copy. Each
  * last receive is marked before any work (src/state/last-receive.ts); past its deadline (its
  * invocation is surely over) the tick reads the request:
+ * - another request owns its id (held, or ended: the worker refuses such a message, and clears its
+ *   mark): the mark goes, nothing told;
  * - it was given up since the message was sent (told then): the mark goes, and the message is
  *   named on the give-up's record (`endsMessages`), as the worker names a copy of a request given
  *   up (ended-copy.ts): a CI gate waiting on it ends with the give-up;
@@ -35,7 +37,8 @@ import {
   lastReceivePages,
 } from '../state/last-receive.js';
 import { clearGivenUp, takeOffLiveCopy } from '../state/live-copies.js';
-import { readRequestState } from '../state/request-state.js';
+import { type RequestState, readRequestState } from '../state/request-state.js';
+import { idTakenRefusal } from './admit.js';
 import { endUntold, storedEnd, tellStoredEnd } from './dead-end.js';
 import { toDeadLetterQueueNow } from './give-up.js';
 import { auditGivenUp, countGivenUp } from './given-up-record.js';
@@ -110,19 +113,7 @@ async function settle(
   const nowMs = now.getTime();
   const state = await readRequestState(deps.table, effectSubject(request, mark.effectKey), nowMs);
   const fields = { receives: mark.receives, deadline: new Date(mark.deadlineMs).toISOString() };
-  // A give-up recorded since the message was sent (one it is a copy of: ended-copy.ts), or since
-  // the mark (its own, told then, or another copy's at the same time: the worker's one clock) ended
-  // it; a give-up of another owner's request under the id is not this one's (ended-copy.ts).
-  const since = Math.min(mark.sentAtMs ?? Number.POSITIVE_INFINITY, mark.markedAtMs);
-  const { givenUp } = state;
-  if (givenUp && givenUp.atMs >= since && sameOwner(givenUp.owner, requestOwner(request, mark.effectKey))) {
-    // A copy of the request that ended so: named on the give-up's record, as the worker names a
-    // copy received after it (ended-copy.ts), so that a CI gate waiting on this message ends with it.
-    await endsMessageToo(deps.table, mark.requestId, givenUp, mark.messageId);
-    await clearLastReceive(deps.table, mark.requestId, mark.messageId);
-    log.info('given up since the message was sent (told then): named among the messages it ends', fields);
-    return 'none';
-  }
+  if (await endedForIt(deps, mark, { request, state, log }, fields)) return 'none';
   // An end stored (a final, a completed change: its own or another request's) and never told: the
   // copy died before. No copy comes back to replay it: told here as one would (dead-end.ts), with
   // the worker's deps (its entry hands them; a tick built without them, in a test, leaves it).
@@ -200,6 +191,44 @@ async function settle(
       log.warn('could not take the give-up mark off the live copies', { error }),
     );
   return 'given-up';
+}
+
+/**
+ * True when the copy is not one the tick tells (its mark deleted): another request owns the id, or
+ * its request was given up since the message was sent (the message named on that give-up's record).
+ */
+async function endedForIt(
+  deps: DeadAttemptDeps,
+  mark: LastReceiveMark,
+  { request, state, log }: { request: Request; state: RequestState; log: Logger },
+  fields: Record<string, unknown>,
+): Promise<boolean> {
+  // Another request owns the id (held, or ended): the worker refuses such a message (and clears its
+  // mark), one that died first would have been refused. Nothing of that request is its to tell.
+  const owner = requestOwner(request, mark.effectKey);
+  const taken = idTakenRefusal(owner, state.heldOwner ?? state.final?.owner, mark.requestId);
+  if (taken) {
+    await clearLastReceive(deps.table, mark.requestId, mark.messageId);
+    log.warn('last receive died under an id another request owns: nothing to tell', {
+      ...fields,
+      rule: taken.rule,
+    });
+    return true;
+  }
+  // A give-up recorded since the message was sent (one it is a copy of: ended-copy.ts), or since
+  // the mark (its own, told then, or another copy's at the same time: the worker's one clock) ended
+  // it; a give-up of another owner's request under the id is not this one's (ended-copy.ts).
+  const since = Math.min(mark.sentAtMs ?? Number.POSITIVE_INFINITY, mark.markedAtMs);
+  const { givenUp } = state;
+  if (givenUp && givenUp.atMs >= since && sameOwner(givenUp.owner, owner)) {
+    // A copy of the request that ended so: named on the give-up's record, as the worker names a
+    // copy received after it (ended-copy.ts), so that a CI gate waiting on this message ends with it.
+    await endsMessageToo(deps.table, mark.requestId, givenUp, mark.messageId);
+    await clearLastReceive(deps.table, mark.requestId, mark.messageId);
+    log.info('given up since the message was sent (told then): named among the messages it ends', fields);
+    return true;
+  }
+  return false;
 }
 
 /** The requester (while its reply URL lives) and the channel, as the worker tells a give-up. */
