@@ -25,7 +25,7 @@
  * Claimed before telling: a tick dying between the two leaves it untold (once rather than twice).
  */
 
-import { liveReplyUrl, requestOwner } from '../actions/request.js';
+import { liveReplyUrl, parseActionRequest, requestOwner } from '../actions/request.js';
 import type { Logger } from '../observability/logger.js';
 import { sameOwner } from '../state/audit.js';
 import { endsMessageToo } from '../state/given-up-end.js';
@@ -109,7 +109,38 @@ async function settle(
   { now, remainingMs }: { now: Date; remainingMs: () => number },
   log: Logger,
 ): Promise<'given-up' | 'end' | 'none'> {
-  const request = JSON.parse(mark.request) as Request;
+  const request = storedRequest(mark);
+  if (!request.ok) {
+    // Nothing can be told from it, nor ever will: looked at again each minute, it logged an error
+    // every tick for its week of TTL. Removed once (one of two ticks at once), logged then.
+    if (await claimLastReceive(deps.table, mark))
+      log.error(
+        'a copy that died on its last receive left a mark whose request does not parse: removed, nobody is told',
+        {
+          receives: mark.receives,
+          error: request.error,
+        },
+      );
+    return 'none';
+  }
+  return settleRequest(deps, mark, request.request, { now, remainingMs }, log);
+}
+
+/** The request the mark stored, as the worker read it (its id the mark's when the body had none). */
+function storedRequest(mark: LastReceiveMark): { ok: true; request: Request } | { ok: false; error: string } {
+  const parsed = parseActionRequest(mark.request);
+  if (!parsed.ok) return parsed;
+  return { ok: true, request: { ...parsed.request, requestId: parsed.request.requestId ?? mark.requestId } };
+}
+
+/** `settle` for a mark whose request parsed. */
+async function settleRequest(
+  deps: DeadAttemptDeps,
+  mark: LastReceiveMark,
+  request: Request,
+  { now, remainingMs }: { now: Date; remainingMs: () => number },
+  log: Logger,
+): Promise<'given-up' | 'end' | 'none'> {
   const nowMs = now.getTime();
   const state = await readRequestState(deps.table, effectSubject(request, mark.effectKey), nowMs);
   const fields = { receives: mark.receives, deadline: new Date(mark.deadlineMs).toISOString() };
