@@ -201,7 +201,8 @@ async function settleRequest(
       ? [toDeadLetterQueueNow({ sqs: deps.sqs, queueUrl: deps.queueUrl }, mark.receiptHandle, log)]
       : []),
     auditGivenUp(
-      { table: deps.table, clock: () => nowMs },
+      // When it was told: a copy sent until then is one of the request that ended (ended-copy.ts).
+      { table: deps.table, clock: () => Math.max(nowMs, deps.clock?.() ?? nowMs) },
       ctx,
       reason,
       report.mayHaveReached,
@@ -272,7 +273,8 @@ async function tellPeople(
 ): Promise<void> {
   try {
     const how = telling(deps, request.requestId);
-    const replyUrl = liveReplyUrl(request, now);
+    // Alive when posted: the tick's start may be a while back.
+    const replyUrl = liveReplyUrl(request, new Date(Math.max(now.getTime(), deps.clock?.() ?? 0)));
     const channelUrl = await how.channelUrl?.();
     const targets = [...(replyUrl ? [replyUrl] : []), ...(channelUrl ? [channelUrl] : [])];
     await how.tell?.(targets, message);
