@@ -5,6 +5,8 @@
  * CI gate waited out its timeout and exited 4), nor when a give-up had deferred to that copy. Each
  * last receive is marked before any work (src/state/last-receive.ts); past its deadline (its
  * invocation is surely over) the tick reads the request:
+ * - another request owns its id (held, or ended: the worker refuses such a message, and clears its
+ *   mark): the mark goes, nothing told;
  * - it was given up since the message was sent (told then): the mark goes, and the message is
  *   named on the give-up's record (`endsMessages`), as the worker names a copy of a request given
  *   up (ended-copy.ts): a CI gate waiting on it ends with the give-up;
@@ -23,7 +25,7 @@
  * Claimed before telling: a tick dying between the two leaves it untold (once rather than twice).
  */
 
-import { liveReplyUrl, requestOwner } from '../actions/request.js';
+import { liveReplyUrl, parseActionRequest, requestOwner } from '../actions/request.js';
 import type { Logger } from '../observability/logger.js';
 import { sameOwner } from '../state/audit.js';
 import { endsMessageToo } from '../state/given-up-end.js';
@@ -35,7 +37,8 @@ import {
   lastReceivePages,
 } from '../state/last-receive.js';
 import { clearGivenUp, takeOffLiveCopy } from '../state/live-copies.js';
-import { readRequestState } from '../state/request-state.js';
+import { type RequestState, readRequestState } from '../state/request-state.js';
+import { idTakenRefusal } from './admit.js';
 import { endUntold, storedEnd, tellStoredEnd } from './dead-end.js';
 import { toDeadLetterQueueNow } from './give-up.js';
 import { auditGivenUp, countGivenUp } from './given-up-record.js';
@@ -106,23 +109,42 @@ async function settle(
   { now, remainingMs }: { now: Date; remainingMs: () => number },
   log: Logger,
 ): Promise<'given-up' | 'end' | 'none'> {
-  const request = JSON.parse(mark.request) as Request;
+  const request = storedRequest(mark);
+  if (!request.ok) {
+    // Nothing can be told from it, nor ever will: looked at again each minute, it logged an error
+    // every tick for its week of TTL. Removed once (one of two ticks at once), logged then.
+    if (await claimLastReceive(deps.table, mark))
+      log.error(
+        'a copy that died on its last receive left a mark whose request does not parse: removed, nobody is told',
+        {
+          receives: mark.receives,
+          error: request.error,
+        },
+      );
+    return 'none';
+  }
+  return settleRequest(deps, mark, request.request, { now, remainingMs }, log);
+}
+
+/** The request the mark stored, as the worker read it (its id the mark's when the body had none). */
+function storedRequest(mark: LastReceiveMark): { ok: true; request: Request } | { ok: false; error: string } {
+  const parsed = parseActionRequest(mark.request);
+  if (!parsed.ok) return parsed;
+  return { ok: true, request: { ...parsed.request, requestId: parsed.request.requestId ?? mark.requestId } };
+}
+
+/** `settle` for a mark whose request parsed. */
+async function settleRequest(
+  deps: DeadAttemptDeps,
+  mark: LastReceiveMark,
+  request: Request,
+  { now, remainingMs }: { now: Date; remainingMs: () => number },
+  log: Logger,
+): Promise<'given-up' | 'end' | 'none'> {
   const nowMs = now.getTime();
   const state = await readRequestState(deps.table, effectSubject(request, mark.effectKey), nowMs);
   const fields = { receives: mark.receives, deadline: new Date(mark.deadlineMs).toISOString() };
-  // A give-up recorded since the message was sent (one it is a copy of: ended-copy.ts), or since
-  // the mark (its own, told then, or another copy's at the same time: the worker's one clock) ended
-  // it; a give-up of another owner's request under the id is not this one's (ended-copy.ts).
-  const since = Math.min(mark.sentAtMs ?? Number.POSITIVE_INFINITY, mark.markedAtMs);
-  const { givenUp } = state;
-  if (givenUp && givenUp.atMs >= since && sameOwner(givenUp.owner, requestOwner(request, mark.effectKey))) {
-    // A copy of the request that ended so: named on the give-up's record, as the worker names a
-    // copy received after it (ended-copy.ts), so that a CI gate waiting on this message ends with it.
-    await endsMessageToo(deps.table, mark.requestId, givenUp, mark.messageId);
-    await clearLastReceive(deps.table, mark.requestId, mark.messageId);
-    log.info('given up since the message was sent (told then): named among the messages it ends', fields);
-    return 'none';
-  }
+  if (await endedForIt(deps, mark, { request, state, log }, fields)) return 'none';
   // An end stored (a final, a completed change: its own or another request's) and never told: the
   // copy died before. No copy comes back to replay it: told here as one would (dead-end.ts), with
   // the worker's deps (its entry hands them; a tick built without them, in a test, leaves it).
@@ -179,7 +201,8 @@ async function settle(
       ? [toDeadLetterQueueNow({ sqs: deps.sqs, queueUrl: deps.queueUrl }, mark.receiptHandle, log)]
       : []),
     auditGivenUp(
-      { table: deps.table, clock: () => nowMs },
+      // When it was told: a copy sent until then is one of the request that ended (ended-copy.ts).
+      { table: deps.table, clock: () => Math.max(nowMs, deps.clock?.() ?? nowMs) },
       ctx,
       reason,
       report.mayHaveReached,
@@ -202,6 +225,44 @@ async function settle(
   return 'given-up';
 }
 
+/**
+ * True when the copy is not one the tick tells (its mark deleted): another request owns the id, or
+ * its request was given up since the message was sent (the message named on that give-up's record).
+ */
+async function endedForIt(
+  deps: DeadAttemptDeps,
+  mark: LastReceiveMark,
+  { request, state, log }: { request: Request; state: RequestState; log: Logger },
+  fields: Record<string, unknown>,
+): Promise<boolean> {
+  // Another request owns the id (held, or ended): the worker refuses such a message (and clears its
+  // mark), one that died first would have been refused. Nothing of that request is its to tell.
+  const owner = requestOwner(request, mark.effectKey);
+  const taken = idTakenRefusal(owner, state.heldOwner ?? state.final?.owner, mark.requestId);
+  if (taken) {
+    await clearLastReceive(deps.table, mark.requestId, mark.messageId);
+    log.warn('last receive died under an id another request owns: nothing to tell', {
+      ...fields,
+      rule: taken.rule,
+    });
+    return true;
+  }
+  // A give-up recorded since the message was sent (one it is a copy of: ended-copy.ts), or since
+  // the mark (its own, told then, or another copy's at the same time: the worker's one clock) ended
+  // it; a give-up of another owner's request under the id is not this one's (ended-copy.ts).
+  const since = Math.min(mark.sentAtMs ?? Number.POSITIVE_INFINITY, mark.markedAtMs);
+  const { givenUp } = state;
+  if (givenUp && givenUp.atMs >= since && sameOwner(givenUp.owner, owner)) {
+    // A copy of the request that ended so: named on the give-up's record, as the worker names a
+    // copy received after it (ended-copy.ts), so that a CI gate waiting on this message ends with it.
+    await endsMessageToo(deps.table, mark.requestId, givenUp, mark.messageId);
+    await clearLastReceive(deps.table, mark.requestId, mark.messageId);
+    log.info('given up since the message was sent (told then): named among the messages it ends', fields);
+    return true;
+  }
+  return false;
+}
+
 /** The requester (while its reply URL lives) and the channel, as the worker tells a give-up. */
 async function tellPeople(
   deps: StuckDeps,
@@ -212,7 +273,8 @@ async function tellPeople(
 ): Promise<void> {
   try {
     const how = telling(deps, request.requestId);
-    const replyUrl = liveReplyUrl(request, now);
+    // Alive when posted: the tick's start may be a while back.
+    const replyUrl = liveReplyUrl(request, new Date(Math.max(now.getTime(), deps.clock?.() ?? 0)));
     const channelUrl = await how.channelUrl?.();
     const targets = [...(replyUrl ? [replyUrl] : []), ...(channelUrl ? [channelUrl] : [])];
     await how.tell?.(targets, message);

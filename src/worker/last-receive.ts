@@ -4,7 +4,9 @@
  * release tick once its invocation is surely over (src/worker/dead-attempts.ts). An attempt that
  * records an end (a final, a hold) leaves the mark to the tick, which finds that end; one that
  * tells its give-up, or ends silently as it should (give-up.ts: another copy ends the request),
- * clears it.
+ * clears it, as does a message refused because another request owns its id (process-record.ts): it
+ * is no copy of that request, and the tick must not tell it that request's end. (Admission's other
+ * refusals, an invalid body, an unproven requester, a future date, come before the mark.)
  */
 import { isLastReceive, receivesOf } from '../queue/redrive.js';
 import { clearLastReceive, markLastReceive } from '../state/last-receive.js';
@@ -36,6 +38,11 @@ export async function markIfLastReceive(deps: RecordDeps, ctx: RecordContext): P
   }).catch((error: unknown) =>
     ctx.log.warn('could not mark the last receive: should this attempt die, nobody is told', { error }),
   );
+}
+
+/** A message refused on its last receive after the mark (its id is another request's): nothing for the tick to tell. */
+export async function clearIfLastReceive(deps: RecordDeps, ctx: RecordContext): Promise<void> {
+  if (isLastReceive(ctx.record, deps.maxReceiveCount)) await clearOwnLastReceive(deps, ctx);
 }
 
 /** A give-up told on the last receive, or a silent end there (another copy ends it): the tick has nothing to tell. */

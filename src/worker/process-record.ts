@@ -25,7 +25,7 @@ import { failedForNow } from './failed-for-now.js';
 import { endCancelled, finish, type HeldTelling, recordFinalClaimed, type StoredEnd } from './finish.js';
 import { tellingIfGivenUp } from './give-up.js';
 import { answeredQuestion } from './hold.js';
-import { markIfLastReceive } from './last-receive.js';
+import { clearIfLastReceive, markIfLastReceive } from './last-receive.js';
 import {
   currentDate,
   notificationsUrl,
@@ -80,16 +80,20 @@ export async function processRecord(
     }),
   };
 
-  // On the last receive, before any work: a copy that dies from here on is told by the release tick.
+  // On the last receive, before any work: a copy that dies from here on is told by the release tick
+  // (unless it does not own its id: the tick reads the request and tells it nothing, dead-attempts.ts).
   await markIfLastReceive(deps, ctx);
   const now = currentDate(deps);
   const state = await readRequestState(deps.table, stateSubject(deps.policy, request, key), now.getTime());
   const { final, effect, pause, veto, held, heldOwner, cancel, lastExposure, eventsReadUpTo } = state;
   // The id belongs to another requester's request (held, or ended): this message is not a copy of
   // it and must not end, replay or replace it. Nothing under the id is touched.
+  // Its last receive's mark goes first: the release tick must never tell it the owner's end.
   const taken = idTakenRefusal(ownerOf(ctx), heldOwner ?? final?.owner, request.requestId);
-  if (taken)
+  if (taken) {
+    await clearIfLastReceive(deps, ctx);
     return deadLetterRecord(deps, record, taken.reason, timing, { ...taken, request: parsed.request });
+  }
   ctx.held = held;
   // An earlier attempt may have made the change: its held item's marks, or its effect's claim (a
   // request that is not held: a retry, a copy redriven from the DLQ). A dry run calls nothing.

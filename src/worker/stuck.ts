@@ -40,6 +40,11 @@ export interface StuckDeps {
    * replays it (dead-end.ts): a dead copy's, and a stuck wait's whose change was made.
    */
   recordDeps?: RecordDeps;
+  /**
+   * The worker's clock (epoch ms): what the tick records is stamped no earlier than it, as the tick
+   * may run on well past its start.
+   */
+  clock?: () => number;
 }
 
 /** The requester and the channel, told as the worker tells them; a notice not delivered is counted. */

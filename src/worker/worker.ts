@@ -130,15 +130,20 @@ export function createWorkerEntry(deps: WorkerDeps) {
 }
 
 /**
- * The release tick as a handler: the schedule's time is "now" (tests and the local stack name
- * another); without one, the worker's clock. The invocation's remaining time (its Lambda context)
- * bounds the tick: a large backlog is sent back over several ticks rather than cut by the timeout.
+ * The release tick as a handler. Its "now" is the later of the schedule's time (tests and the local
+ * stack name one) and the worker's clock: a tick invoked late (held in Lambda's async queue by
+ * throttling, up to the worker's max event age) keeps its event's older time, and a give-up it
+ * recorded at that time took a copy of the request sent in between for a new attempt (ended-copy.ts),
+ * and a reply URL past its life for a live one. Every deadline the tick checks (a mark's, a next
+ * look, an expiry) is on the worker's clock too, so the later time is the right one for them: the
+ * event's was later to pass them, never more right. The invocation's remaining time (its Lambda
+ * context) bounds the tick: a large backlog is sent back over several ticks rather than cut by the timeout.
  */
 export function releaseHandler(deps: ReleaseDeps & { clock?: () => number }) {
   return async (event: Pick<ScheduledEvent, 'time'>, context?: WorkerContext): Promise<ReleaseSummary> => {
-    const scheduled = event?.time ? new Date(event.time) : undefined;
-    const now =
-      scheduled && !Number.isNaN(scheduled.getTime()) ? scheduled : new Date((deps.clock ?? Date.now)());
+    const scheduledMs = event?.time ? Date.parse(event.time) : Number.NaN;
+    const clockMs = (deps.clock ?? Date.now)();
+    const now = new Date(Number.isNaN(scheduledMs) ? clockMs : Math.max(scheduledMs, clockMs));
     // The heartbeat, before anything can fail: the ReleaseTickNotRunning alarm fires when none
     // comes (a tick that runs and fails is WorkerErrors' to count).
     deps.metrics?.put('ReleaseTicks', 1, {});
