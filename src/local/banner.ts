@@ -5,6 +5,7 @@
 import { relative } from 'node:path';
 import { RESPECT_REVIEW_SETTINGS_VARIABLE, respectReviewSettingsFromEnv } from '../wiring/review-settings.js';
 import type { Endpoints } from './endpoints.js';
+import { TERMINAL_LOGS_VARIABLE, type TerminalLogs } from './logs.js';
 import { signedSlashCommand, toCurl } from './sign.js';
 import { LOCAL_SIGNING_SECRET, type LocalStack } from './stack.js';
 
@@ -35,6 +36,8 @@ export function renderBanner(stack: LocalStack, options: BannerOptions): string 
   row('Slack receiver', `${e.slackReceiverUrl}   (prints what would be posted to Slack; GET /posts)`);
   if (e.metricsFile)
     row('metrics', `${e.metricsFile}   (EMF lines since start; npx autopilot stats --local)`);
+  if (e.logsDir && stack.logs)
+    row('logs', `${e.logsDir}/<function>.jsonl   (${logsNote(stack.logs.terminal)})`);
   const source = stack.eventSource;
   row(
     'worker',
@@ -79,6 +82,13 @@ export function renderBanner(stack: LocalStack, options: BannerOptions): string 
   lines.push(command('approve trg_7 ph_2 from the banner'));
   lines.push('', 'Also: `npm run demo` (the whole story), `npx autopilot --help`. Ctrl-C stops.', '');
   return lines.join('\n');
+}
+
+/** What the terminal shows of the functions' lines, and how to see the rest. */
+function logsNote(terminal: TerminalLogs): string {
+  return terminal === 'all'
+    ? `every JSON log and metric line, printed here too: ${TERMINAL_LOGS_VARIABLE}=all`
+    : `every JSON log and metric line; here only warnings and errors, ${TERMINAL_LOGS_VARIABLE}=all prints all`;
 }
 
 /** Whether the worker's mutations carry `x-respect-review-settings` (as the worker reads it). */

@@ -21,6 +21,8 @@ export interface Endpoints {
   slackReceiverUrl: string;
   /** The functions' metric lines since the stack started (`autopilot stats --local`). */
   metricsFile?: string;
+  /** The functions' JSON lines (logs and metrics) since the stack started, one `<function>.jsonl` each. */
+  logsDir?: string;
   /** The policy file the stack runs (absolute): the CLI's `--local` plans and checks with it. */
   policyFile?: string;
   /**

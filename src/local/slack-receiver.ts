@@ -7,6 +7,7 @@
  */
 import { Hono } from 'hono';
 import { type ServedApp, serveApp } from './http.js';
+import { printable, printableLine } from './printable.js';
 
 export interface ReceivedPost {
   seq: number;
@@ -50,17 +51,6 @@ function blockTexts(block: Record<string, unknown>): string[] {
   }
   return parts;
 }
-
-/** Control characters (but the line break) and the bidirectional overrides and isolates that reorder a line. */
-const UNPRINTABLE = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu;
-
-/**
- * Text for the terminal: posts quote event fields, platform errors and reasons from outside, which
- * Slack shows inert but a terminal obeys (an escape sequence retitles or clears it, a carriage
- * return overwrites the line). Each such character is shown as its escape (`\u001b`).
- */
-const printable = (text: string) =>
-  text.replace(UNPRINTABLE, (c) => (c === '\n' ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 
 /** Slack messages in plain words (printable): the blocks' texts when there are blocks, else `text`. */
 export function describeSlackMessage(body: unknown): string {
@@ -106,7 +96,7 @@ export async function startSlackReceiver(options: SlackReceiverOptions = {}): Pr
     posts.push(post);
     if (posts.length > keep) posts.shift();
     // The path too comes from outside, percent-decoded by Hono (`%1b`, `%0a`): printable, on one line.
-    const where = printable(post.path).replaceAll('\n', '\\n');
+    const where = printableLine(post.path);
     print?.(`\n── to Slack ${where} ──\n${describeSlackMessage(body)}\n`);
     for (const waiter of waiters) {
       if (waiter.predicate(post)) {

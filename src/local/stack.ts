@@ -38,6 +38,7 @@ import {
 import { scheduledEvent } from './events.js';
 import { type FetchApp, type ServedApp, serveApp } from './http.js';
 import { createLambdaContext } from './lambda-context.js';
+import type { LocalLogs } from './logs.js';
 import { LOCAL_SIGNING_SECRET } from './sign.js';
 import { type SlackReceiver, type SlackReceiverOptions, startSlackReceiver } from './slack-receiver.js';
 import { localRequesterKeys } from './vouch.js';
@@ -71,6 +72,12 @@ export interface LocalStackOptions {
   writeEndpointsFile?: boolean;
   /** Where the functions' metric lines are kept for `autopilot stats --local` (default `<stateDir>/metrics.jsonl` with the endpoints file). */
   metricsFile?: string;
+  /**
+   * Where the functions' JSON lines (logs and metrics) go, and what the terminal shows of them
+   * (`npm start`: `.local/logs/<function>.jsonl`, warn and error lines in short). Emptied at boot,
+   * once no running stack owns them. Default: every line to stdout, as on Lambda.
+   */
+  logs?: LocalLogs;
   /** Seconds between sweeps; false: no schedule (call `runSweeper()`). */
   sweepIntervalSeconds?: number | false;
   firstSweepDelayMs?: number;
@@ -128,6 +135,8 @@ export interface LocalStack {
   receiver: SlackReceiver;
   /** The embedded sandbox (`Sandbox` of src/sandbox), when it runs. */
   sandbox?: Sandbox;
+  /** Where the functions' lines go, when not to stdout (`LocalStackOptions.logs`). */
+  logs?: LocalLogs;
   eventSource: EventSource;
   /** Which parts run here; the Console API is 'external' when a base URL was given. */
   components: { sandbox: 'running' | 'external'; webhook: 'running'; worker: 'running'; sweeper: 'running' };
@@ -162,6 +171,7 @@ export async function bootLocalStack(options: LocalStackOptions = {}): Promise<L
   const stopAll = () => closeInReverse(closers, log);
   // Before anything starts or is written: the state directory may be a running stack's.
   await assertNoStackRunning(endpointsFileOf(options, stateDir));
+  options.logs?.open();
 
   try {
     // 1. Console API: the caller's, or the embedded sandbox.
@@ -270,7 +280,7 @@ export async function bootLocalStack(options: LocalStackOptions = {}): Promise<L
       dynamodbEndpoint: emulators.dynamodbEndpoint,
       tableName: emulators.tableName,
       slackReceiverUrl: receiver.url,
-      ...(metricsFile ? { metricsFile } : {}),
+      ...keptFiles(metricsFile, options.logs),
       ...sandboxKeyOf(consoleApi),
     };
     // The file also names the policy the stack runs: the CLI's --local decides with it.
@@ -287,6 +297,7 @@ export async function bootLocalStack(options: LocalStackOptions = {}): Promise<L
       emulators,
       receiver,
       ...(sandbox !== undefined ? { sandbox } : {}),
+      ...(options.logs ? { logs: options.logs } : {}),
       eventSource,
       components: {
         sandbox: sandbox ? 'running' : 'external',
@@ -319,8 +330,13 @@ async function buildFunctions(
   policy: Policy,
 ): Promise<{ webhook: FetchApp; worker: SqsHandler; sweeper: ScheduledHandler; release: ScheduledHandler }> {
   const { env } = context;
+  // Each function's lines to its own file, as each has its own log group (the release tick is the worker's).
+  const wiring = (name: 'webhook' | 'worker' | 'sweeper') => ({
+    policy,
+    ...(options.logs ? { sink: options.logs.sink(name) } : {}),
+  });
   const workerEntry = () => {
-    const entry = createWorkerEntry(workerDepsFromEnv(env, { policy }));
+    const entry = createWorkerEntry(workerDepsFromEnv(env, wiring('worker')));
     return (event: ScheduledEvent, lambdaContext: Context) => entry(event, lambdaContext);
   };
   return {
@@ -328,15 +344,15 @@ async function buildFunctions(
     webhook:
       options.webhook?.app ??
       (await options.webhook?.createApp?.(context)) ??
-      createWebhookApp(webhookDepsFromEnv(env, { policy })),
+      createWebhookApp(webhookDepsFromEnv(env, wiring('webhook'))),
     worker:
       options.worker?.handler ??
       (await options.worker?.createHandler?.(context)) ??
-      createWorker(workerDepsFromEnv(env, { policy })),
+      createWorker(workerDepsFromEnv(env, wiring('worker'))),
     sweeper:
       options.sweeper?.handler ??
       (await options.sweeper?.createHandler?.(context)) ??
-      sweeperHandler(createSweeper(sweeperDepsFromEnv(env, { policy }))),
+      sweeperHandler(createSweeper(sweeperDepsFromEnv(env, wiring('sweeper')))),
   };
 }
 
@@ -349,6 +365,14 @@ async function closeInReverse(closers: Closers, log: Logger | undefined): Promis
       log?.warn('stopping a part failed', { error: String(error) });
     }
   }
+}
+
+/** The files the stack keeps its functions' lines in, for the endpoints file, when it keeps them. */
+function keptFiles(
+  metricsFile: string | undefined,
+  logs: LocalLogs | undefined,
+): Pick<Endpoints, 'metricsFile' | 'logsDir'> {
+  return { ...(metricsFile ? { metricsFile } : {}), ...(logs ? { logsDir: logs.dir } : {}) };
 }
 
 /** The embedded sandbox's read-only key, for the endpoints file (a public value; none for the caller's API). */

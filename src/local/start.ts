@@ -2,20 +2,21 @@
  * `npm start`: the whole system on one machine (see README, "Local stack"). Reads the
  * documented environment, boots the stack, prints the banner, writes `.local/endpoints.json`
  * and stops cleanly on Ctrl-C: polling stops, the in-flight batch finishes, servers close.
+ * The functions' JSON lines go to `.local/logs/`; the terminal keeps the banner, the "to Slack"
+ * blocks and the warn and error lines in short (`AUTOPILOT_LOCAL_LOGS=all`: every line).
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 import { resolve } from 'node:path';
 import { integerEnv, logLevelEnv, optionalEnv } from '../config/env.js';
-import { createLogger } from '../observability/logger.js';
+import { createLogger, type Logger } from '../observability/logger.js';
 import { MAX_RECEIVE_COUNT } from '../queue/redrive.js';
 import { faultsFromEnv } from '../sandbox/index.js';
 import { RESPECT_REVIEW_SETTINGS_VARIABLE, respectReviewSettingsFromEnv } from '../wiring/review-settings.js';
 import { renderBanner } from './banner.js';
 import { REPO_ROOT } from './endpoints.js';
+import { createLocalLogs, terminalLogsEnv } from './logs.js';
 import { bootLocalStack, MAX_TIMER_SECONDS } from './stack.js';
-
-const log = createLogger({ service: 'local-stack' });
 
 /** The named variables that are set, read from the process's environment (never written). */
 function pick(...names: string[]): Record<string, string> {
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
   // Every value is checked before anything starts: a bad one stops `npm start` with its name.
   logLevelEnv();
   respectReviewSettingsFromEnv();
+  const terminalLogs = terminalLogsEnv();
   const port = integerEnv('PORT', 8787, process.env, { max: 65_535 });
   // Past MAX_TIMER_SECONDS Node's timers fire every millisecond: refused rather than a busy loop.
   const sweepIntervalSeconds = integerEnv('SWEEP_INTERVAL_SECONDS', 60, process.env, {
@@ -44,6 +46,9 @@ async function main(): Promise<void> {
   const policyPath = optionalEnv('AUTOPILOT_POLICY');
   // Tests point this elsewhere so that they never touch a developer's running stack.
   const stateDir = resolve(optionalEnv('AUTOPILOT_STATE_DIR') ?? resolve(REPO_ROOT, '.local'));
+  // The stack's own lines (sweeps, the event source) beside the functions'.
+  const logs = createLocalLogs({ dir: resolve(stateDir, 'logs'), terminal: terminalLogs });
+  const log: Logger = createLogger({ service: 'local-stack', sink: logs.sink('local-stack') });
 
   // The documented variables the stack does not set itself reach the functions as given.
   const passed = {
@@ -63,6 +68,7 @@ async function main(): Promise<void> {
     queue: { visibilityTimeoutSeconds, maxReceiveCount: MAX_RECEIVE_COUNT },
     stateDir,
     writeEndpointsFile: true,
+    logs,
     logger: log,
   });
 

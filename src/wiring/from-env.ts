@@ -15,7 +15,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { createRequesterSigner, type RequesterSigner } from '../actions/proof.js';
 import { ConfigError, integerEnv, logLevelEnv, optionalEnv, requireEnv } from '../config/env.js';
 import { clockOf } from '../console/rate-limiter.js';
-import { createLogger, type Logger } from '../observability/logger.js';
+import { createLogger, type Logger, type LogSink } from '../observability/logger.js';
 import { createMetrics, type Metrics } from '../observability/metrics.js';
 import type { Policy } from '../policy/schema.js';
 import { MAX_RECEIVE_COUNT, MAX_RECEIVE_COUNT_RANGE, MAX_RECEIVE_COUNT_VARIABLE } from '../queue/redrive.js';
@@ -60,6 +60,12 @@ export interface WiringOptions {
   /** EMF metrics; default one line per metric on stdout, as CloudWatch Logs reads them. */
   metrics?: Metrics;
   /**
+   * Where the function's log and metric lines go, one JSON line each (unless `logger` or `metrics`
+   * is given); default stdout, which Lambda sends to CloudWatch Logs. The local stack writes them to
+   * `.local/logs/<function>.jsonl` (src/local/logs.ts).
+   */
+  sink?: LogSink;
+  /**
    * Epoch ms, default `Date.now`: the one clock of every part (secrets cache, log and metric times,
    * deadlines, the budget, the sweeper's lease). Tests inject one.
    */
@@ -81,14 +87,16 @@ const WEBHOOK_ATTEMPT_TIMEOUT_MS = 2_000;
 
 /**
  * The local stack's copy of the metric lines (`AUTOPILOT_METRICS_FILE`), read by
- * `autopilot stats --local`; the lines also go to stdout as on Lambda. Never set on Lambda.
+ * `autopilot stats --local`; the lines also go where the function's lines go (`sink`, default
+ * stdout as on Lambda). Never set on Lambda.
  */
-function metricsFileSink(env: Env): { sink?: (line: string) => void } {
+function metricsFileSink(env: Env, sink: LogSink | undefined): { sink?: LogSink } {
   const file = optionalEnv('AUTOPILOT_METRICS_FILE', env);
-  if (!file) return {};
+  if (!file) return sink ? { sink } : {};
+  const out = sink ?? ((line: string) => process.stdout.write(`${line}\n`));
   return {
     sink: (line) => {
-      process.stdout.write(`${line}\n`);
+      out(line);
       appendFileSync(file, `${line}\n`);
     },
   };
@@ -141,7 +149,9 @@ function common(role: FunctionRole, env: Env, options: WiringOptions): Common {
   if (!options.signer) requireRequesterKeys(role, env);
   const level = logLevelEnv(env);
   const clock = options.clock ?? Date.now;
-  const logger = options.logger ?? createLogger({ service: role, now: clock, ...(level ? { level } : {}) });
+  const sink = options.sink ? { sink: options.sink } : {};
+  const logger =
+    options.logger ?? createLogger({ service: role, now: clock, ...(level ? { level } : {}), ...sink });
   if (policy.notifications.slackWebhookUrl) logger.warn(POLICY_WEBHOOK_URL_DEPRECATED);
   // Every AWS call gives up on its own (without throwOnRequestTimeout the SDK's requestTimeout
   // only logs a warning): the webhook's before its 2.5 s answer to Slack; the worker's and the
@@ -174,7 +184,8 @@ function common(role: FunctionRole, env: Env, options: WiringOptions): Common {
     signer: options.signer ?? createRequesterSigner(async () => (await keys.get()).requesterKeys ?? {}),
     allowedOrigins: replyOriginsFromEnv(optionalEnv('SLACK_REPLY_ORIGINS', env)),
     logger,
-    metrics: options.metrics ?? createMetrics({ service: role, now: clock, ...metricsFileSink(env) }),
+    metrics:
+      options.metrics ?? createMetrics({ service: role, now: clock, ...metricsFileSink(env, options.sink) }),
     clock,
   };
 }
