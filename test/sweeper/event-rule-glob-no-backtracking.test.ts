@@ -7,9 +7,9 @@
  * stale sweep's exposures. A glob is now matched part by part, in one scan.
  */
 import { describe, expect, it } from 'vitest';
-import { parsePolicy } from '../src/policy/parse.js';
-import type { EventLike } from '../src/sweeper/types.js';
-import { drainQueue, freshState, makeSweeper, NOW, rigForTests, sortedLog } from './sweeper/harness.js';
+import { parsePolicy } from '../../src/policy/parse.js';
+import type { EventLike } from '../../src/sweeper/types.js';
+import { drainQueue, freshState, makeSweeper, NOW, rigForTests, sortedLog } from './harness.js';
 
 const MIN = 60_000;
 

@@ -9,8 +9,8 @@
  * Driven through the real sweeper and a Slack stand-in; the spans are read as Slack pairs backticks.
  */
 import { describe, expect, it } from 'vitest';
-import type { EventLike } from '../src/sweeper/types.js';
-import { freshState, makeSweeper, NOW, rigForTests, rulesOnlyPolicy, sortedLog } from './sweeper/harness.js';
+import type { EventLike } from '../../src/sweeper/types.js';
+import { freshState, makeSweeper, NOW, rigForTests, rulesOnlyPolicy, sortedLog } from './harness.js';
 
 /** The text of the code spans, as Slack pairs backticks: left to right, an unpaired last one is text. */
 function codeSpans(text: string): string[] {

@@ -9,10 +9,10 @@
  * warning says.
  */
 import { describe, expect, it } from 'vitest';
-import { parsePolicy } from '../src/policy/parse.js';
-import { policyWarnings } from '../src/policy/warnings.js';
-import type { EventLike } from '../src/sweeper/types.js';
-import { drainQueue, freshState, makeSweeper, NOW, rigForTests, sortedLog } from './sweeper/harness.js';
+import { parsePolicy } from '../../src/policy/parse.js';
+import { policyWarnings } from '../../src/policy/warnings.js';
+import type { EventLike } from '../../src/sweeper/types.js';
+import { drainQueue, freshState, makeSweeper, NOW, rigForTests, sortedLog } from './harness.js';
 
 const policy = parsePolicy({
   version: 1,
