@@ -131,6 +131,64 @@ export function actionWords(request: ActionRequest): string {
 }
 
 /**
+ * A reason (plain text, as the policy and the worker write it for every reader) in mrkdwn, with
+ * the request's ids in code spans of their own as `actionWords` shows them: each place that names
+ * the trigger, phase, experiment, groups or config (`trigger <id>`, `config <id>`, …) or the
+ * requester keeps its words, and only the id becomes `inlineCode`; the rest is escaped on one line.
+ * Ids come from producers (an event rule's template, a CI requester): only escaped, an `*`, `_`,
+ * `~` or backtick in one formatted the reply's and the question's words around it.
+ */
+export function reasonMrkdwn(reason: string, request: ActionRequest, requester?: string): string {
+  const phrases = reasonIdPhrases(request, requester).filter(([raw]) => raw.length > 0);
+  let out = '';
+  let plain = '';
+  let at = 0;
+  while (at < reason.length) {
+    let best: [string, string] | undefined;
+    for (const phrase of phrases)
+      if ((!best || phrase[0].length > best[0].length) && reason.startsWith(phrase[0], at)) best = phrase;
+    if (!best) {
+      plain += reason[at];
+      at += 1;
+      continue;
+    }
+    out += escapeMrkdwn(oneLine(plain)) + best[1];
+    plain = '';
+    at += best[0].length;
+  }
+  return out + escapeMrkdwn(oneLine(plain));
+}
+
+/** Each way a reason names one of the request's ids (raw), with its words and the id in a code span. */
+function reasonIdPhrases(request: ActionRequest, requester?: string): [string, string][] {
+  const named = (word: string, id: string): [string, string] => [
+    `${word} ${id}`,
+    `${word} ${inlineCode(id)}`,
+  ];
+  const phrases: [string, string][] = requester ? [[requester, inlineCode(requester)]] : [];
+  switch (request.action) {
+    case 'approve_phase':
+      phrases.push(named('trigger', request.triggerId), named('phase', request.phaseId));
+      break;
+    case 'disable_groups': {
+      phrases.push(named('experiment', request.experimentId));
+      const sorted = [...request.groupNames].sort();
+      for (const [names, join] of [
+        [sorted, ','],
+        [request.groupNames, ', '],
+        [request.groupNames, ','],
+      ] as const)
+        phrases.push([`groups ${names.join(join)}`, `groups ${names.map(inlineCode).join(join)}`]);
+      break;
+    }
+    case 'archive_config':
+      phrases.push(named('config', request.configId));
+      break;
+  }
+  return phrases;
+}
+
+/**
  * For text that may mix our escaped templates with raw input (fallback `text`, a problem
  * message): escapes what is not escaped yet, leaving `&amp;`, `&lt;` and `&gt;` as they are,
  * so that nothing in it can become a mention or a link and nothing is escaped twice.

@@ -12,6 +12,7 @@ import {
   escapeMrkdwn as escapeSlack,
   oneLine,
   quoteLines,
+  reasonMrkdwn,
 } from '../slack/mrkdwn.js';
 import type { SlackMessage } from '../slack/post.js';
 
@@ -67,6 +68,10 @@ export function slackDate(date: Date): string {
 /** Untrusted words (a reason quoting the platform or a group name) escaped, on one line. */
 const flat = (text: string) => escapeSlack(oneLine(text));
 
+/** The reason, escaped on one line, with the request's ids (and its requester) in code spans. */
+const reasonWords = (report: Pick<OutcomeReport, 'request' | 'reason'>) =>
+  reasonMrkdwn(report.reason, report.request, requesterKey(report.request.requestedBy));
+
 function headline(report: OutcomeReport): string {
   const what = actionWords(report.request);
   const prefix = report.dryRun ? '[dry run] ' : '';
@@ -104,7 +109,7 @@ function headline(report: OutcomeReport): string {
 
 /** The plain-text fallback: also what the structured log and tests read. Escaped like the blocks. */
 export function outcomeText(report: OutcomeReport): string {
-  return `${headline(report)}. Rule: ${escapeSlack(report.rule)}. Why: ${flat(report.reason)}`;
+  return `${headline(report)}. Rule: ${escapeSlack(report.rule)}. Why: ${reasonWords(report)}`;
 }
 
 export function outcomeMessage(report: OutcomeReport): SlackMessage {
@@ -122,7 +127,7 @@ export function outcomeMessage(report: OutcomeReport): SlackMessage {
       // Cut to Slack's limit: a reason quoting the platform, or many long group names, got the whole post refused.
       {
         type: 'section',
-        text: { type: 'mrkdwn', text: cutMrkdwn(`${headline(report)}\n${flat(report.reason)}`) },
+        text: { type: 'mrkdwn', text: cutMrkdwn(`${headline(report)}\n${reasonWords(report)}`) },
       },
       { type: 'context', elements: [{ type: 'mrkdwn', text: cutMrkdwn(context.join(' · ')) }] },
     ],
@@ -153,7 +158,7 @@ export function askMessage(
           {
             type: 'mrkdwn',
             text: cutMrkdwn(
-              `rule *${escapeSlack(decision.rule)}*: ${escapeSlack(decision.reason)} · request ${code(request.requestId)}`,
+              `rule *${escapeSlack(decision.rule)}*: ${reasonWords({ request, reason: decision.reason })} · request ${code(request.requestId)}`,
             ),
           },
         ],
