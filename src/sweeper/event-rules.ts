@@ -50,9 +50,12 @@ export function buildRuleRequest(
       reason: `missing field${filled.missing.length > 1 ? 's' : ''} ${filled.missing.join(', ')}`,
     };
   }
-  const when = whenLogged(event);
   const fields = filled.value as Record<string, unknown>;
-  const reason = fields.reason ?? `event ${event.name} ${when} matched rule "${rule.name}"`;
+  // The event's name (and an unreadable timestamp) in code spans of their own: bare, a name a
+  // client chose under a glob (`release_*`) bolded or slanted the words of the question quoting it.
+  const reason =
+    fields.reason ??
+    `event ${reasonCode(cutCodePoints(event.name, 200))} ${whenLogged(event, reasonCode)} matched rule "${rule.name}"`;
   const candidate = {
     version: 1,
     ...fields,
@@ -104,6 +107,14 @@ function whenLogged(event: EventLike, quote = (raw: string) => `"${raw}"`): stri
   if (!Number.isNaN(ms)) return `at ${new Date(ms).toISOString()}`;
   const raw = String(event.timestamp ?? '').trim();
   return raw === '' ? 'with no timestamp' : `with an unreadable timestamp ${quote(cutCodePoints(raw, 40))}`;
+}
+
+/**
+ * Untrusted text as a code span inside a request's reason: raw (the reason is plain text, escaped
+ * wherever it is posted), on one line, without a backtick that would end the span.
+ */
+function reasonCode(text: string): string {
+  return `\`${oneLine(text).replace(/`/g, "'")}\``;
 }
 
 const MAX_REASON = 2000;
