@@ -11,7 +11,7 @@ import type { StateTable } from '../state/table.js';
 import { parse } from './args.js';
 import { sinceInstant } from './durations.js';
 import { CommandError, UsageError } from './errors.js';
-import { type CliIo, EXIT, printable, printHelp, renderTable } from './io.js';
+import { type CliIo, EXIT, errorText, printable, printHelp, renderTable } from './io.js';
 import { stateTableFor } from './state-table.js';
 
 export const AUDIT_USAGE = `Usage:
@@ -115,7 +115,7 @@ export async function auditCommand(args: string[], io: CliIo): Promise<number> {
     list = await stories(table, values, io);
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new CommandError(`cannot read the audit trail of ${table.tableName}: ${(error as Error).message}`);
+    throw new CommandError(`cannot read the audit trail of ${table.tableName}: ${errorText(error)}`);
   }
   // No record under the id: a failure (exit 1, as `dlq delete` for an id it cannot find), not an
   // empty story with exit 0, so that a script can tell "no such request" from a request's story.

@@ -17,7 +17,7 @@ import { parse } from './args.js';
 import { deleteFromDlq } from './dlq-delete.js';
 import { HEADERS, names, plain, row } from './dlq-rows.js';
 import { CommandError, UsageError } from './errors.js';
-import { type CliIo, EXIT, printHelp, renderTable } from './io.js';
+import { type CliIo, EXIT, errorText, printHelp, renderTable } from './io.js';
 import { localEndpoints } from './local-endpoints.js';
 
 export const DLQ_USAGE = `Usage:
@@ -216,7 +216,7 @@ export async function dlqCommand(args: string[], io: CliIo): Promise<number> {
     return partial && (options.all || code !== EXIT.ok) ? EXIT.failure : code;
   } catch (error) {
     if (error instanceof UsageError || error instanceof CommandError) throw error;
-    const message = (error as Error).message;
+    const message = errorText(error);
     if (letters === undefined)
       throw new CommandError(`the DLQ at ${where.dlqUrl} could not be read: ${message}`);
     // Read, then failed: whatever we still hold goes back to the queue as it was (never a failed read).

@@ -12,7 +12,7 @@ import { reservedIdRefusal } from '../worker/admit.js';
 import { type Parsed, parse } from './args.js';
 import { durationMs } from './durations.js';
 import { CommandError, UsageError } from './errors.js';
-import { type CliIo, EXIT, printable, printHelp } from './io.js';
+import { type CliIo, EXIT, errorText, printable, printHelp } from './io.js';
 import { localEndpoints } from './local-endpoints.js';
 import { stateTableFor } from './state-table.js';
 import { type SentRequest, WAIT_EXIT, waitForOutcome } from './wait.js';
@@ -100,7 +100,7 @@ export async function enqueueCommand(args: string[], io: CliIo): Promise<number>
   try {
     messageId = await sendActionRequest(sqs, queueUrl, request);
   } catch (error) {
-    throw new CommandError(`could not send to ${queueUrl}: ${(error as Error).message}`);
+    throw new CommandError(`could not send to ${queueUrl}: ${errorText(error)}`);
   } finally {
     sqs.destroy();
   }

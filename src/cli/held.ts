@@ -52,9 +52,7 @@ export async function heldCommand(args: string[], io: CliIo): Promise<number> {
   if (help) return printHelp(io, HELD_USAGE);
   const table = stateTableFor(io, values, HELD_USAGE);
   const list = await listHeld(table).catch((error: unknown) => {
-    throw new CommandError(
-      `cannot read the held requests of ${table.tableName}: ${(error as Error).message}`,
-    );
+    throw new CommandError(`cannot read the held requests of ${table.tableName}: ${errorText(error)}`);
   });
   if (values.json)
     io.stdout(

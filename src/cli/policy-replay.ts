@@ -18,7 +18,7 @@ import type { StateTable } from '../state/table.js';
 import { parse } from './args.js';
 import { sinceInstant } from './durations.js';
 import { CommandError, UsageError } from './errors.js';
-import { type CliIo, printHelp, renderTable } from './io.js';
+import { type CliIo, errorText, printHelp, renderTable } from './io.js';
 import { readFromCwd, readPolicyArg } from './policy-input.js';
 import { stateTableFor } from './state-table.js';
 
@@ -145,7 +145,7 @@ export async function policyReplayCommand(
   try {
     records = await scanAuditSince(table, readFrom);
   } catch (error) {
-    throw new CommandError(`cannot read the audit trail of ${table.tableName}: ${(error as Error).message}`);
+    throw new CommandError(`cannot read the audit trail of ${table.tableName}: ${errorText(error)}`);
   }
   // Up to now: the worker's looks at a wait after now have not happened.
   const digest = policyDigest(policy);
