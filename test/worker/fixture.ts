@@ -400,25 +400,10 @@ export function dyingAfterPut(
   bench: Bench,
   dies: (item: Record<string, { S?: string }>) => boolean,
 ): { table: StateTable; died: Promise<void> } {
-  const real = bench.table.client;
-  let dead = false;
-  let markDead: () => void = () => {};
-  const died = new Promise<void>((resolve) => {
-    markDead = resolve;
+  return dyingTable(bench, (command) => {
+    const item = command instanceof PutItemCommand ? command.input.Item : undefined;
+    return item && dies(item as Record<string, { S?: string }>) ? 'after' : undefined;
   });
-  const never = new Promise<never>(() => {});
-  const client = {
-    send: async (command: unknown) => {
-      if (dead) return never;
-      const item = command instanceof PutItemCommand ? command.input.Item : undefined;
-      const result = await real.send(command as never);
-      if (!item || !dies(item as Record<string, { S?: string }>)) return result;
-      dead = true;
-      markDead();
-      return never;
-    },
-  } as unknown as StateTable['client'];
-  return { table: { client, tableName: bench.table.tableName }, died };
 }
 
 /**
@@ -430,6 +415,17 @@ export function dyingAtCommand(
   bench: Bench,
   dies: (command: unknown) => boolean,
 ): { table: StateTable; died: Promise<void> } {
+  return dyingTable(bench, (command) => (dies(command) ? 'before' : undefined));
+}
+
+/**
+ * The one mechanism of the dying tables: the command `when` picks dies before it is sent or
+ * after its answer, and from then on this table never answers again.
+ */
+function dyingTable(
+  bench: Bench,
+  when: (command: unknown) => 'before' | 'after' | undefined,
+): { table: StateTable; died: Promise<void> } {
   const real = bench.table.client;
   let dead = false;
   let markDead: () => void = () => {};
@@ -440,7 +436,9 @@ export function dyingAtCommand(
   const client = {
     send: async (command: unknown) => {
       if (dead) return never;
-      if (!dies(command)) return real.send(command as never);
+      const dies = when(command);
+      if (dies === 'after') await real.send(command as never);
+      else if (dies === undefined) return real.send(command as never);
       dead = true;
       markDead();
       return never;
