@@ -7,14 +7,10 @@
  * three times; the scrubber looks through a few levels of encoding.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiError, createConsoleClient } from '../../src/console/index.js';
-import { createLogger } from '../../src/observability/logger.js';
 import { environmentProvider } from '../../src/secrets/secrets.js';
-import { postToSlack } from '../../src/slack/post.js';
-import { platformMessage } from '../../src/worker/execute.js';
-import { outcomeMessage } from '../../src/worker/replies.js';
 import { type ScriptedServer, startScriptedServer } from '../console/helpers/scripted-server.js';
 import { type SlackCapture, startSlackCapture } from '../helpers/slack-capture.js';
+import { exitsOfRefusedApprove } from './refused-approve.js';
 
 // Not real credentials: made up for this test.
 const WEBHOOK_URL = 'https://hooks.slack.com/services/T0NESTED/B0NESTED/nEsTeDwEbHoOkToKeN42';
@@ -55,53 +51,14 @@ describe('a secret URL-encoded twice or more', () => {
   for (const times of [2, 3]) {
     it(`reaches no log line, error or Slack post (encoded ${times} times)`, async () => {
       const login = `https://console.example/login?next=${encoded(`https://api.example/?key=${KEY}`, times - 1)}`;
-      api.setScript(() => ({
-        status: 401,
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ status: 401, message: `unknown key; sign in at ${encoded(login, 1)}` }),
-      }));
-      const lines: string[] = [];
-      const logger = createLogger({ service: 'worker', sink: (line) => lines.push(line) });
-      logger.warn('could not post', { link: `https://proxy.example/?to=${encoded(WEBHOOK_URL, times)}` });
-      const client = createConsoleClient({
-        baseUrl: api.url,
-        apiKey: async () => KEY,
-        maxRetries: 0,
-        mutationBudget: false,
-        logger,
+      const exits = await exitsOfRefusedApprove(api, slack, {
+        key: KEY,
+        message: `unknown key; sign in at ${encoded(login, 1)}`,
+        requestId: `ci-nested-${times}`,
+        before: (logger) =>
+          logger.warn('could not post', { link: `https://proxy.example/?to=${encoded(WEBHOOK_URL, times)}` }),
+        reasonSuffix: ` (channel ${encoded(WEBHOOK_URL, times)})`,
       });
-      const error = (await client.releasePipelineTriggers
-        .approve('trg_1', { phaseID: 'ph_1' })
-        .catch((e: unknown) => e)) as ApiError;
-      expect(error.status).toBe(401);
-      const reason = platformMessage(error);
-      logger.error('approve failed', { error, reason });
-      const before = slack.posts.length;
-      await postToSlack(
-        slack.url('/services/T0/B0/nested'),
-        outcomeMessage({
-          request: {
-            version: 1,
-            action: 'approve_phase',
-            triggerId: 'trg_1',
-            phaseId: 'ph_1',
-            requestedBy: { source: 'ci', id: 'deploy.yml' },
-            requestedAt: '2026-11-30T10:00:00Z',
-          },
-          requestId: 'ci-nested-1',
-          result: 'rejected',
-          rule: 'CI',
-          reason: `${reason} (channel ${encoded(WEBHOOK_URL, times)})`,
-          dryRun: false,
-        }),
-        { allowedOrigins: [slack.origin] },
-      );
-      const exits = {
-        error: `${String(error)} ${error.said ?? ''}`,
-        reason,
-        logs: lines.join('\n'),
-        slack: JSON.stringify(slack.posts.slice(before)),
-      };
       const leaked = Object.entries(exits).flatMap(([where, text]) => [
         ...(spells(text, KEY) ? [`${where}: key`] : []),
         ...(spells(text, WEBHOOK_URL) ? [`${where}: webhook URL`] : []),

@@ -6,13 +6,9 @@
  * trail's reason and the outcome posted to the channel, where `xxd -r -p` gives the key back.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiError, createConsoleClient } from '../../src/console/index.js';
-import { createLogger } from '../../src/observability/logger.js';
-import { postToSlack } from '../../src/slack/post.js';
-import { platformMessage } from '../../src/worker/execute.js';
-import { outcomeMessage } from '../../src/worker/replies.js';
 import { type ScriptedServer, startScriptedServer } from '../console/helpers/scripted-server.js';
 import { type SlackCapture, startSlackCapture } from '../helpers/slack-capture.js';
+import { exitsOfRefusedApprove } from './refused-approve.js';
 
 // Not a real key: made up for this test.
 const KEY = 'ck_test_7Qx9Lm2Rv8Np4Ws6';
@@ -40,52 +36,11 @@ describe('the Console API key, echoed back as hex', () => {
     ['hex inside a longer hex dump', (key: string) => hexOf(`SERVICE-API-KEY: ${key}\r\n`)],
   ] as const) {
     it(`reaches no error text, log line or Slack post (${how})`, async () => {
-      api.setScript(() => ({
-        status: 401,
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ status: 401, message: `unknown key ${encode(KEY)}` }),
-      }));
-      const lines: string[] = [];
-      const logger = createLogger({ service: 'worker', sink: (line) => lines.push(line) });
-      const client = createConsoleClient({
-        baseUrl: api.url,
-        apiKey: async () => KEY,
-        maxRetries: 0,
-        mutationBudget: false,
-        logger,
+      const exits = await exitsOfRefusedApprove(api, slack, {
+        key: KEY,
+        message: `unknown key ${encode(KEY)}`,
+        requestId: 'ci-hex-1',
       });
-      const error = (await client.releasePipelineTriggers
-        .approve('trg_1', { phaseID: 'ph_1' })
-        .catch((e: unknown) => e)) as ApiError;
-      expect(error.status).toBe(401);
-      const reason = platformMessage(error);
-      logger.error('approve failed', { error, reason });
-      const before = slack.posts.length;
-      await postToSlack(
-        slack.url('/services/T0/B0/hex'),
-        outcomeMessage({
-          request: {
-            version: 1,
-            action: 'approve_phase',
-            triggerId: 'trg_1',
-            phaseId: 'ph_1',
-            requestedBy: { source: 'ci', id: 'deploy.yml' },
-            requestedAt: '2026-11-30T10:00:00Z',
-          },
-          requestId: 'ci-hex-1',
-          result: 'rejected',
-          rule: 'CI',
-          reason,
-          dryRun: false,
-        }),
-        { allowedOrigins: [slack.origin] },
-      );
-      const exits = {
-        error: `${String(error)} ${error.said ?? ''}`,
-        reason,
-        logs: lines.join('\n'),
-        slack: JSON.stringify(slack.posts.slice(before)),
-      };
       // Booleans only: a failing assertion must not print the key's hex either.
       const leaked = Object.entries(exits)
         .filter(([, text]) => spellsKeyInHex(text))
