@@ -78,7 +78,12 @@ function recordDepsOf(deps: WorkerDeps, logger: Logger): RecordDeps {
 
 export function createWorker(deps: WorkerDeps): WorkerHandler {
   const logger: Logger = deps.logger ?? createLogger({ service: 'worker' });
-  const recordDeps = recordDepsOf(deps, logger);
+  return workerOf(deps, recordDepsOf(deps, logger));
+}
+
+/** The SQS handler on deps already completed (the entry shares them with its release tick). */
+function workerOf(deps: WorkerDeps, recordDeps: RecordDeps): WorkerHandler {
+  const { logger } = recordDeps;
   const concurrency = deps.concurrency ?? 5;
   const defaultTimeoutMs = deps.defaultTimeoutMs ?? 60_000;
 
@@ -119,9 +124,11 @@ export function createWorker(deps: WorkerDeps): WorkerHandler {
  * copy is vouched for exactly as the original was.
  */
 export function createWorkerEntry(deps: WorkerDeps) {
-  const worker = createWorker(deps);
+  // One logger and one set of completed deps (the policy's digest taken once) for both entries.
   const logger: Logger = deps.logger ?? createLogger({ service: 'worker' });
-  const release = releaseHandler({ ...deps, logger, recordDeps: recordDepsOf(deps, logger) });
+  const recordDeps = recordDepsOf(deps, logger);
+  const worker = workerOf(deps, recordDeps);
+  const release = releaseHandler({ ...deps, logger, recordDeps });
   return (
     event: SQSEvent | Pick<ScheduledEvent, 'time'>,
     context?: WorkerContext,
