@@ -11,8 +11,9 @@ import { scrubDeep } from '../util/secret-scrub.js';
 import type { WebhookDeps } from './deps.js';
 import { MalformedSlackRequestError, SlackSignatureError, WebhookError } from './errors.js';
 import { handleInteraction } from './interactions.js';
+import { lambdaBody, textReply } from './lambda-adapter.js';
 import { type NotQueued, slackRequestId } from './mutations.js';
-import { readBodyLimited, verifySlackRequest } from './slack-signature.js';
+import { MAX_BODY_BYTES, readBodyLimited, verifySlackRequest } from './slack-signature.js';
 import { handleSlashCommand } from './slash-command.js';
 
 /** A type, not an interface: it is handed to the logger as its fields (an index signature). */
@@ -35,7 +36,7 @@ type RequestLog = {
 /** `startedAt`: epoch ms the request arrived (`arrivedAt`); deadlines count from there. */
 type AppEnv = { Variables: { log: RequestLog; startedAt: number } };
 
-/** On Lambda, hono/aws-lambda binds the invocation's event: its request context says when it arrived. */
+/** On Lambda, the adapter binds the invocation's event (lambda-adapter.ts): its request context says when it arrived. */
 type LambdaBindings = { requestContext?: { timeEpoch?: unknown; requestTimeEpoch?: unknown } } | undefined;
 
 /** How far back an arrival time may lie and still be believed (API Gateway's clock against ours). */
@@ -82,19 +83,20 @@ const COUNTED_OUTCOMES: Partial<Record<string, CountedOutcome>> = {
  */
 function json(c: Context, value: unknown, status: 200 | 400 | 401 | 404 | 413 | 500 | 503 = 200): Response {
   // Each string scrubbed before it is serialized: a redaction never breaks the JSON around it.
-  return c.body(JSON.stringify(scrubDeep(value)), status, { 'content-type': 'application/json' });
+  return textReply(c, JSON.stringify(scrubDeep(value)), status, { 'content-type': 'application/json' });
 }
 const SLASH = /^\/[\p{L}\p{N}_-]{1,32}$/u;
 /** One decoder for the container: `decode` without `stream` keeps no state between calls. */
 const UTF8 = new TextDecoder();
 
-/** Reads, verifies, then parses a Slack form body. */
+/** Reads (from the Lambda event when the adapter handed it over: `lambdaBody`), verifies, then parses a Slack form body. */
 async function verifiedForm(
   deps: WebhookDeps,
-  request: Request,
+  c: Context,
   now: number,
 ): Promise<{ form: URLSearchParams; body: Uint8Array }> {
-  const body = await readBodyLimited(request);
+  const request = c.req.raw;
+  const body = await readBodyLimited(request, MAX_BODY_BYTES, lambdaBody(c.env));
   const readBy = { deadline: now + (deps.deadlineMs ?? 2500), clock: deps.now ?? Date.now };
   try {
     await verifySlackRequest(request.headers, body, deps.secrets, now, readBy);
@@ -161,7 +163,7 @@ export function createWebhookApp(deps: WebhookDeps): Hono<AppEnv> {
   app.post('/slack/commands', async (c) => {
     const log = c.get('log');
     const startedAt = c.get('startedAt');
-    const { form, body } = await verifiedForm(deps, c.req.raw, startedAt);
+    const { form, body } = await verifiedForm(deps, c, startedAt);
     if (form.get('ssl_check') === '1') {
       log.outcome = 'ssl_check';
       return c.body(null, 200);
@@ -190,7 +192,7 @@ export function createWebhookApp(deps: WebhookDeps): Hono<AppEnv> {
   app.post('/slack/interactions', async (c) => {
     const log = c.get('log');
     const startedAt = c.get('startedAt');
-    const { form } = await verifiedForm(deps, c.req.raw, startedAt);
+    const { form } = await verifiedForm(deps, c, startedAt);
     log.command = 'interaction';
     log.retry = c.req.header('x-slack-retry-num') !== undefined;
     const result = await handleInteraction(deps, {

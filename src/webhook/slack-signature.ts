@@ -21,9 +21,18 @@ const DIGITS = /^\d+$/;
 /**
  * Reads the body once, as bytes, refusing more than `limit` bytes: a declared
  * Content-Length over the limit is refused before reading, a stream that runs past it is
- * cancelled as soon as it does.
+ * cancelled as soon as it does. `inMemory`: the body, when the caller already holds it (a
+ * Lambda event's, handed over by src/webhook/lambda-adapter.ts): only its size is checked.
  */
-export async function readBodyLimited(request: Request, limit = MAX_BODY_BYTES): Promise<Uint8Array> {
+export async function readBodyLimited(
+  request: Request,
+  limit = MAX_BODY_BYTES,
+  inMemory?: Uint8Array,
+): Promise<Uint8Array> {
+  if (inMemory !== undefined) {
+    if (inMemory.byteLength > limit) throw new PayloadTooLargeError(limit);
+    return inMemory;
+  }
   const declared = request.headers.get('content-length');
   if (declared !== null && DIGITS.test(declared.trim()) && Number(declared.trim()) > limit) {
     throw new PayloadTooLargeError(limit);

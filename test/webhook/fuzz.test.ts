@@ -1,5 +1,4 @@
 import fc from 'fast-check';
-import { handle } from 'hono/aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { createConsoleClient } from '../../src/console/index.js';
 import { createSandbox } from '../../src/sandbox/index.js';
@@ -7,6 +6,7 @@ import { encodeButtonValue } from '../../src/slack/button-value.js';
 import type { HeldRecord } from '../../src/state/held.js';
 import type { PauseState } from '../../src/state/pause.js';
 import { COMMANDS } from '../../src/webhook/commands.js';
+import { handleLambda } from '../../src/webhook/lambda-adapter.js';
 import { EVENT_SHAPES, lambdaContext } from '../helpers/http-events.js';
 import {
   blockActionsPayload,
@@ -75,7 +75,7 @@ function harness() {
       cancel: async () => ({ ok: false, code: 'not-allowed', message: 'not in this test' }),
     },
   });
-  return { ...built, sent, vetoes, handler: handle(built.app) };
+  return { ...built, sent, vetoes, handler: handleLambda(built.app) };
 }
 
 /** Independent oracle: could this request carry a valid v0 signature (at most five minutes off, on the same clock)? */
