@@ -19,6 +19,7 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Logger } from '../observability/logger.js';
+import { eventRequest, methodOf } from './event-request.js';
 
 /** The fields of a payload 2.0 (HTTP API, Function URL) or 1.0 (REST API) event read here. */
 export interface LambdaHttpEvent {
@@ -138,7 +139,7 @@ function bodyOf(event: LambdaHttpEvent): Uint8Array {
   return Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
 }
 
-/** The Request the app routes on: URL, method and headers as `handle` built them; no body (see `lambdaBody`). */
+/** The Request the app routes on: URL, method and headers as `handle` built them (see event-request.ts). */
 function requestOf(event: LambdaHttpEvent, body: Uint8Array): Request {
   const v2 = isV2(event);
   const headers = v2 ? v2Headers(event) : v1Headers(event);
@@ -150,8 +151,13 @@ function requestOf(event: LambdaHttpEvent, body: Uint8Array): Request {
     event.multiValueHeaders?.host?.[0];
   const query = v2 ? event.rawQueryString : v1Query(event);
   const path = `https://${host}${v2 ? event.rawPath : event.path}`;
-  const method = (v2 ? event.requestContext?.http?.method : event.httpMethod) ?? 'GET';
-  return new Request(query ? `${path}?${query}` : path, { method, headers });
+  const method = methodOf(
+    (v2 ? event.requestContext?.http?.method : event.httpMethod) ?? 'GET',
+    !!event.body,
+  );
+  // Parsed as a Request parses it: the same normalized URL, and a TypeError for one it refuses.
+  const url = new URL(query ? `${path}?${query}` : path).href;
+  return eventRequest(url, method, headers, body);
 }
 
 /** As `handle`: a body is base64-encoded unless its type is text, JSON or XML and it is not content-encoded. */

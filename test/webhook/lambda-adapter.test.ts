@@ -150,11 +150,15 @@ describe.each(Object.entries(EVENT_SHAPES))('our Lambda adapter with %s events',
     }
   });
 
-  it('answers GET /health, an unknown route with a query, and a missing body as handle did', async () => {
+  it('answers GET /health, an unknown route with a query, a missing body and odd requests as handle did', async () => {
     const specs: HttpRequestSpec[] = [
       { method: 'GET', path: '/health' },
       { method: 'GET', path: '/wp-admin', query: 'a=1&b=x%20y' },
       { method: 'POST', path: '/slack/commands', headers: signed('') },
+      // Normalized as a Request normalizes its URL; a GET with a body is refused (400) as it refuses one.
+      { method: 'GET', path: '/slack/../health' },
+      { method: 'GET', path: '/health', body: 'x' },
+      { method: 'post', path: '/health' },
     ];
     for (const spec of specs) {
       const { theirs, ours } = await both(makeEvent, spec);
