@@ -6,15 +6,18 @@
  * already in memory, so it reaches the app beside the Request (`c.env`, read by
  * `readBodyLimited`) instead of being streamed through it, and a reply whose text the app wrote
  * (`textReply`) is returned as that text instead of being read back out of a Response's stream.
+ * The Request itself is made only if something asks for more than its URL, method and headers
+ * (event-request.ts); the webhook never does.
  *
  * Ours only for the figure (Node 20.20, the benchmark's bundle, bench/webhook.bench.ts): a Request
  * with a body costs 27 µs against 7 µs without, a Response with a string body 12.5 µs against
- * 1 µs without, before either stream is read back (more µs and microtask hops). Behind this
- * adapter instead of `handle`, a queued mutation with the in-memory queue stand-in went from
- * 0.155 to 0.096 ms at p50, and with the SQS emulator from 1.44× to 1.31× a bare SendMessage
- * (three runs each). `hono/aws-lambda` is deprecated in Hono 4.13 for `@hono/aws-lambda`, which
- * could not be installed here to be measured. Other event shapes (ALB, VPC Lattice) are read as
- * REST API events: the stack deploys an HTTP API.
+ * 1 µs without, before either stream is read back (more µs and microtask hops). A queued mutation
+ * with the in-memory queue stand-in went from 0.155 ms at p50 behind `handle` to 0.096 ms behind
+ * this adapter, 0.075 ms with the event request; with the SQS emulator, from 1.43-1.45× a bare
+ * SendMessage (the floor, a bare Hono app behind `handle`: 1.21-1.23×) to 1.28-1.30× (the floor
+ * then 1.30-1.31×, a busier machine). `hono/aws-lambda` is deprecated in Hono 4.13 for
+ * `@hono/aws-lambda`, which could not be installed here to be measured. Other event shapes (ALB,
+ * VPC Lattice) are read as REST API events: the stack deploys an HTTP API.
  */
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
