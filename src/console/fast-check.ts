@@ -16,11 +16,16 @@
 import type * as z from 'zod/mini';
 
 type Check = (value: unknown) => boolean;
-/** `exact`: true exactly when zod accepts (so a union may go on to its next option on false). */
+/**
+ * `base` checks the value itself; `nulls` says what else passes as it is (1: null, 2: undefined, 3:
+ * both), so that `nullish(string())` is one shared function (`checkOf`), not three closures deep.
+ * `exact`: true exactly when zod accepts (so a union may go on to its next option on false).
+ * `optional`: how an object takes the key absent: zod's `optin` and `optout` both `optional`.
+ */
 interface Compiled {
-  check: Check;
+  base: Check;
+  nulls: number;
   exact: boolean;
-  /** How the schema takes an absent key of an object: zod's `optin`/`optout` both `optional`. */
   optional: boolean;
 }
 
@@ -56,7 +61,8 @@ const compiledBySchema = new WeakMap<object, Check | null>();
 export function fastCheckOf(schema: z.ZodMiniType): Check | undefined {
   let check = compiledBySchema.get(schema);
   if (check === undefined) {
-    check = compile(schema as unknown as Schema)?.check ?? null;
+    const compiled = compile(schema as unknown as Schema);
+    check = compiled ? checkOf(compiled) : null;
     compiledBySchema.set(schema, check);
   }
   return check ?? undefined;
@@ -66,7 +72,35 @@ const always: Check = () => true;
 const isString: Check = (value) => typeof value === 'string';
 const isBoolean: Check = (value) => typeof value === 'boolean';
 const isNumber: Check = (value) => typeof value === 'number' && Number.isFinite(value);
-const isSafeInteger: Check = (value) => Number.isSafeInteger(value);
+const isInteger: Check = (value) => Number.isSafeInteger(value);
+
+/**
+ * The leaves' checks with null, undefined or both let through, made once and shared by every
+ * schema: a response's check then calls a handful of functions, not a closure per field.
+ */
+const SHARED = new Map<Check, Check[]>(
+  [isString, isBoolean, isNumber, isInteger].map((base) => [
+    base,
+    [
+      base,
+      (value) => value === null || base(value),
+      (value) => value === undefined || base(value),
+      (value) => value == null || base(value),
+    ],
+  ]),
+);
+
+/** The one function that checks `compiled` with what else it lets through. */
+function checkOf({ base, nulls }: Compiled): Check {
+  if (nulls === 0 || base === always) return base;
+  const shared = SHARED.get(base)?.[nulls];
+  if (shared) return shared;
+  if (nulls === 1) return (value) => value === null || base(value);
+  if (nulls === 2) return (value) => value === undefined || base(value);
+  return (value) => value == null || base(value);
+}
+
+const plain = (base: Check, exact = true): Compiled => ({ base, nulls: 0, exact, optional: false });
 
 function compile(schema: Schema): Compiled | undefined {
   const zod = schema._zod;
@@ -80,12 +114,12 @@ function compile(schema: Schema): Compiled | undefined {
     case 'boolean':
       return withChecks(def.checks, isBoolean, 'boolean');
     case 'unknown':
-      return def.checks?.length ? undefined : { check: always, exact: true, optional: false };
+      return def.checks?.length ? undefined : plain(always);
     case 'literal':
     case 'enum': {
       const values = zod.values;
       if (!values || def.checks?.length) return undefined;
-      return { check: (value) => values.has(value), exact: true, optional: false };
+      return plain((value) => values.has(value));
     }
     case 'optional':
     case 'nullable':
@@ -105,19 +139,19 @@ function compile(schema: Schema): Compiled | undefined {
 
 /** A leaf's own checks: only those whose meaning is known here; any other, no predicate. */
 function withChecks(checks: Internals['def']['checks'], base: Check, type: string): Compiled | undefined {
-  if (!checks?.length) return { check: base, exact: true, optional: false };
-  const all: Check[] = [base];
-  for (const check of checks) {
-    const def = check._zod.def;
-    if (def.check === 'number_format' && def.format === 'safeint' && type === 'number')
-      all.push(isSafeInteger);
-    else if (def.check === 'min_length' && typeof def.minimum === 'number' && type === 'string') {
-      // zod counts code points: twice the floor in UTF-16 units is always enough; less, zod decides.
-      const floor = def.minimum * 2;
-      all.push((value) => (value as string).length >= floor);
-    } else return undefined;
+  if (!checks?.length) return plain(base);
+  const [only, ...more] = checks;
+  const def = only?._zod.def;
+  if (more.length || !def) return undefined;
+  // Number.isSafeInteger is z.int()'s test whole: a number, whole, within ±(2^53 - 1).
+  if (def.check === 'number_format' && def.format === 'safeint' && type === 'number')
+    return plain(isInteger, false);
+  if (def.check === 'min_length' && typeof def.minimum === 'number' && type === 'string') {
+    // zod counts code points: twice the floor in UTF-16 units is always enough; less, zod decides.
+    const floor = def.minimum * 2;
+    return plain((value) => typeof value === 'string' && value.length >= floor, false);
   }
-  return { check: (value) => all.every((one) => one(value)), exact: false, optional: false };
+  return undefined;
 }
 
 function wrapper(zod: Internals): Compiled | undefined {
@@ -126,27 +160,21 @@ function wrapper(zod: Internals): Compiled | undefined {
   if (!inner || inner._zod.optin === 'defaulted') return undefined;
   const compiled = compile(inner);
   if (!compiled) return undefined;
-  const { check, exact } = compiled;
+  if (zod.def.type === 'nullable') return { ...compiled, nulls: compiled.nulls | 1 };
   const optional = zod.optin === 'optional' && zod.optout === 'optional';
-  if (zod.def.type === 'nullable')
-    return { check: (value) => value === null || check(value), exact, optional: compiled.optional };
-  return { check: (value) => value === undefined || check(value), exact, optional };
+  return { ...compiled, nulls: compiled.nulls | 2, optional };
 }
 
 function array(def: Internals['def']): Compiled | undefined {
   if (def.checks?.length || !def.element) return undefined;
   const element = compile(def.element);
   if (!element) return undefined;
-  const check = element.check;
-  return {
-    check: (value) => {
-      if (!Array.isArray(value)) return false;
-      for (let i = 0; i < value.length; i++) if (!check(value[i])) return false;
-      return true;
-    },
-    exact: false,
-    optional: false,
-  };
+  const check = checkOf(element);
+  return plain((value) => {
+    if (!Array.isArray(value)) return false;
+    for (let i = 0; i < value.length; i++) if (!check(value[i])) return false;
+    return true;
+  }, false);
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -163,29 +191,26 @@ function object(def: Internals['def']): Compiled | undefined {
   // A key every object inherits (`constructor`, `toString`…) would be "present" to zod in any value.
   if (keys.some((key) => key in Object.prototype) || Object.getOwnPropertySymbols(def.shape).length)
     return undefined;
-  const fields: Array<{ key: string; check: Check; optional: boolean }> = [];
+  const checks: Check[] = [];
+  const optional: boolean[] = [];
   for (const key of keys) {
     const compiled = compile(def.shape[key] as Schema);
     if (!compiled) return undefined;
-    fields.push({ key, check: compiled.check, optional: compiled.optional });
+    checks.push(checkOf(compiled));
+    optional.push(compiled.optional);
   }
   const known = new Set(keys);
-  return {
-    check: (value) => {
-      // An own `__proto__` (JSON.parse makes one) is left out of zod's copy: zod decides.
-      if (!isObject(value) || hasOwn.call(value, '__proto__')) return false;
-      for (let i = 0; i < fields.length; i++) {
-        const field = fields[i] as (typeof fields)[number];
-        if (field.key in value) {
-          if (!field.check(value[field.key])) return false;
-        } else if (!field.optional) return false;
-      }
-      if (strict) for (const key in value) if (!known.has(key)) return false;
-      return true;
-    },
-    exact: false,
-    optional: false,
-  };
+  return plain((value) => {
+    // An own `__proto__` (JSON.parse makes one) is left out of zod's copy: zod decides.
+    if (!isObject(value) || hasOwn.call(value, '__proto__')) return false;
+    for (let i = 0; i < keys.length; i++) {
+      // One read: JSON holds no undefined, so undefined is an absent key (none is inherited: above).
+      const field = value[keys[i] as string];
+      if (field === undefined ? !optional[i] : !(checks[i] as Check)(field)) return false;
+    }
+    if (strict) for (const key in value) if (!known.has(key)) return false;
+    return true;
+  }, false);
 }
 
 /** `record(string, unknown)` only: every own key kept with its value, as it came. */
@@ -195,35 +220,33 @@ function record(def: Internals['def']): Compiled | undefined {
   if (def.checks?.length || def.mode !== undefined || key?.type !== 'string' || key.checks?.length)
     return undefined;
   if (value?.type !== 'unknown' || value.checks?.length) return undefined;
-  return {
-    // zod wants a plain object (an own `constructor` is the only way JSON could bend that test).
-    check: (input) =>
-      isObject(input) && !hasOwn.call(input, '__proto__') && !hasOwn.call(input, 'constructor'),
-    exact: false,
-    optional: false,
-  };
+  // zod wants a plain object (an own `constructor` is the only way JSON could bend that test).
+  return plain(
+    (input) => isObject(input) && !hasOwn.call(input, '__proto__') && !hasOwn.call(input, 'constructor'),
+    false,
+  );
 }
 
 /** zod takes the first option that succeeds: an option may be passed over only when its "no" is exact. */
 function union(def: Internals['def']): Compiled | undefined {
   if (def.checks?.length || def.inclusive === false || !def.options?.length) return undefined;
-  const options: Compiled[] = [];
+  const options: Array<{ check: Check; exact: boolean }> = [];
   for (const option of def.options) {
     const compiled = compile(option);
     if (!compiled) return undefined;
-    options.push(compiled);
+    options.push({ check: checkOf(compiled), exact: compiled.exact });
   }
-  return {
-    check: (value) => {
-      for (const option of options) {
-        if (option.check(value)) return true;
-        if (!option.exact) return false;
-      }
-      return false;
-    },
-    exact: options.every((option) => option.exact),
-    optional: false,
+  const check: Check = (value) => {
+    for (const option of options) {
+      if (option.check(value)) return true;
+      if (!option.exact) return false;
+    }
+    return false;
   };
+  return plain(
+    check,
+    options.every((option) => option.exact),
+  );
 }
 
 /** zod reads the one option the discriminator's value names; a value naming none is zod's to refuse. */
@@ -237,16 +260,11 @@ function discriminated(def: Internals['def']): Compiled | undefined {
     if (!values || !compiled) return undefined;
     for (const value of values) {
       if (value === undefined || byValue.has(value)) return undefined;
-      byValue.set(value, compiled.check);
+      byValue.set(value, checkOf(compiled));
     }
   }
-  return {
-    check: (value) => {
-      if (!isObject(value)) return false;
-      const check = byValue.get(value[discriminator]);
-      return check?.(value) === true;
-    },
-    exact: false,
-    optional: false,
-  };
+  return plain((value) => {
+    if (!isObject(value)) return false;
+    return byValue.get(value[discriminator])?.(value) === true;
+  }, false);
 }
