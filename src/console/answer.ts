@@ -86,8 +86,9 @@ export function answeredAttempt<T>(
     throw makeApiError(init, status === 429 ? parseRetryAfter(responseHeaders, config.now()) : undefined);
   }
   // The content-type only for a body that is not JSON (headers are built lazily), scrubbed like the body.
-  return parseResponse(call, url, status, text, () => {
+  const read = parseResponse(call, url, status, text, () => {
     const type = response.headers['content-type'];
     return type === undefined ? undefined : keys.scrub(type);
   });
+  return call.data ? (read as { data: T }).data : read;
 }
