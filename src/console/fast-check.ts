@@ -192,24 +192,33 @@ function object(def: Internals['def']): Compiled | undefined {
   if (keys.some((key) => key in Object.prototype) || Object.getOwnPropertySymbols(def.shape).length)
     return undefined;
   const checks: Check[] = [];
-  const optional: boolean[] = [];
+  const required: boolean[] = [];
+  const index = new Map<string, number>();
   for (const key of keys) {
     const compiled = compile(def.shape[key] as Schema);
     if (!compiled) return undefined;
+    index.set(key, checks.length);
     checks.push(checkOf(compiled));
-    optional.push(compiled.optional);
+    required.push(!compiled.optional);
   }
-  const known = new Set(keys);
+  const requiredCount = required.filter(Boolean).length;
   return plain((value) => {
-    // An own `__proto__` (JSON.parse makes one) is left out of zod's copy: zod decides.
-    if (!isObject(value) || hasOwn.call(value, '__proto__')) return false;
-    for (let i = 0; i < keys.length; i++) {
-      // One read: JSON holds no undefined, so undefined is an absent key (none is inherited: above).
-      const field = value[keys[i] as string];
-      if (field === undefined ? !optional[i] : !(checks[i] as Check)(field)) return false;
+    if (!isObject(value)) return false;
+    // The value's own keys, each read where it lies (no lookup of the schema's names in it).
+    let seen = 0;
+    for (const key in value) {
+      const at = index.get(key);
+      // Unknown: kept by a loose object, refused by a strict one; an own `__proto__` (JSON.parse
+      // makes one) is left out of zod's copy: zod decides.
+      if (at === undefined) {
+        if (strict || key === '__proto__') return false;
+        continue;
+      }
+      if (!(checks[at] as Check)(value[key])) return false;
+      if (required[at]) seen++;
     }
-    if (strict) for (const key in value) if (!known.has(key)) return false;
-    return true;
+    // Every required key was there (an optional one may be absent).
+    return seen === requiredCount;
   }, false);
 }
 

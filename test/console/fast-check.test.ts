@@ -185,6 +185,13 @@ describe('fastCheckOf', () => {
     expect(named.safeParse({ name: 'p' }).success).toBe(true);
     expect(fastCheckOf(named)?.({ name: 'pq' })).toBe(true);
     expect(fastCheckOf(named)?.({ name: '' })).toBe(false);
+    // A strict object refuses a field it does not name; a loose one keeps it.
+    const strict = z.strictObject({ key: z.string(), formula: z.nullish(z.string()) });
+    expect(fastCheckOf(strict)?.({ key: 'k', formula: null })).toBe(true);
+    expect(fastCheckOf(strict)?.({ key: 'k' })).toBe(true);
+    expect(fastCheckOf(strict)?.({ key: 'k', extra: 1 })).toBe(false);
+    expect(strict.safeParse({ key: 'k', extra: 1 }).success).toBe(false);
+    expect(fastCheckOf(strict)?.({ formula: 'f' })).toBe(false);
   });
 });
 
