@@ -87,4 +87,6 @@ export interface Call<T> {
   /** Mutations take a token from the budget and may carry the review header. */
   mutation: boolean;
   schema: z.ZodMiniType<T>;
+  /** The call resolves with the envelope's `data`, not the envelope (Transport.data). */
+  data?: true;
 }

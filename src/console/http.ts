@@ -1,12 +1,13 @@
 /**
  * The transport every resource goes through: the URL, the key, the mutation budget, each attempt
- * under its timeout (bounded by the caller's deadline), failures mapped onto the error tree,
- * retries, and the response envelope validated. The API key lives only in an attempt's headers:
+ * under its timeout (bounded by the caller's deadline), failures mapped onto the error tree and
+ * the response envelope validated (answer.ts), retries. The API key lives only in an attempt's headers:
  * it is scrubbed from anything the server echoes and never stored on an error.
  */
 
 import type { HttpRequest, HttpResponse } from '../http/send.js';
-import { rememberSecret, scrubDeep } from '../util/secret-scrub.js';
+import { rememberSecret } from '../util/secret-scrub.js';
+import { answeredAttempt, failedAttempt, type Sending, type Tally } from './answer.js';
 import type { Call, RequestOptions, TransportConfig } from './call.js';
 import {
   ApiAbortError,
@@ -15,24 +16,16 @@ import {
   ApiTimeoutError,
   AuthenticationError,
   ConsoleError,
-  makeApiError,
   RateLimitError,
 } from './errors.js';
 import { KeyRing } from './key-ring.js';
 import { urlOf } from './path.js';
 import type { Release } from './rate-limiter.js';
-import { labelOf, parseBody, parseResponse, pathOf, sendFailure } from './response.js';
-import { parseRetryAfter, retryDelay, shouldRetry } from './retry.js';
+import { labelOf, pathOf } from './response.js';
+import { retryDelay, shouldRetry } from './retry.js';
 
 /** setTimeout's ceiling (about 24.8 days); longer timeouts are clamped to it. */
 const MAX_TIMER_MS = 2_147_483_647;
-
-/** Across the attempts of one call: resends on a fresh connection (attempts too: src/http/send.ts); whether a 401 still gets the key re-read. */
-interface Tally {
-  resent: number;
-  rereadKey: boolean;
-  unanswered?: boolean; // an earlier attempt may have reached the platform unanswered (`leftUnanswered`)
-}
 
 /** Shorter than this, a token was free: the time is scheduling, not a wait for the budget. */
 const BUDGET_WAIT_MIN_MS = 5;
@@ -55,26 +48,70 @@ export class Transport {
     return urlOf(this.baseUrl, path, query);
   }
 
+  /**
+   * The envelope's `data` of a call (which says `data: true`), taken in the transport: a resource
+   * method returns this promise as it is, one turn of the microtask queue fewer than an async
+   * method awaiting request() to read `.data`.
+   */
+  data<T>(call: Call<{ data: T }> & { data: true }, options?: RequestOptions): Promise<T> {
+    return this.request(call, options) as Promise<unknown> as Promise<T>;
+  }
+
   async request<T>(call: Call<T>, options: RequestOptions = {}): Promise<T> {
     const url = this.url(call.path, call.query);
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
     // Told again (a lookup): the process scrubber keeps only its newest secrets.
     for (const form of this.fixedForms) rememberSecret(form);
-    let key = this.fixedKey ?? (await this.key(false));
+    const key = this.fixedKey ?? (await this.key(false));
     const tally: Tally = { resent: 0, rereadKey: typeof this.config.apiKey === 'function' };
-
-    for (let retry = 0; ; ) {
-      if (options.signal?.aborted) throw new ApiAbortError('request aborted');
-      let error: ConsoleError;
+    // The first attempt of a call without a budget token runs here, not in `attempt`: one await
+    // (a turn of the microtask queue) fewer on every such call. Its failure goes on as one of `retrying`'s.
+    if ((call.mutation && this.config.limiter) || options.signal?.aborted)
+      return this.retrying(call, options, url, body, key, tally, undefined);
+    let failed: ConsoleError;
+    try {
+      const sending = this.open(call, url, key, body, options);
+      let response: HttpResponse;
       try {
-        const limiter = this.config.limiter;
-        if (call.mutation && limiter)
-          return await this.attemptWithToken(limiter, call, url, key, body, options, tally);
-        // One path for reads and mutations: inlining a read's attempt measured no gain.
-        return await this.attempt(call, url, key, body, options, tally);
-      } catch (caught) {
-        if (!(caught instanceof ConsoleError)) throw caught;
-        error = caught;
+        response = await sending.response;
+      } catch (failure) {
+        throw failedAttempt(this.config, this.keys, call, url, sending, failure, tally);
+      }
+      return answeredAttempt(this.config, this.keys, call, url, sending, response, tally);
+    } catch (caught) {
+      if (!(caught instanceof ConsoleError)) throw caught;
+      failed = caught;
+    }
+    return this.retrying(call, options, url, body, key, tally, failed);
+  }
+
+  /** The attempts of a call from its first (or after it, when `failed` is the first's failure): retries, the key re-read. */
+  private async retrying<T>(
+    call: Call<T>,
+    options: RequestOptions,
+    url: string,
+    body: string | undefined,
+    first: string,
+    tally: Tally,
+    failed: ConsoleError | undefined,
+  ): Promise<T> {
+    let key = first;
+    for (let retry = 0; ; ) {
+      let error: ConsoleError;
+      if (failed) {
+        error = failed;
+        failed = undefined;
+      } else {
+        if (options.signal?.aborted) throw new ApiAbortError('request aborted');
+        try {
+          const limiter = this.config.limiter;
+          if (call.mutation && limiter)
+            return await this.attemptWithToken(limiter, call, url, key, body, options, tally);
+          return await this.attempt(call, url, key, body, options, tally);
+        } catch (caught) {
+          if (!(caught instanceof ConsoleError)) throw caught;
+          error = caught;
+        }
       }
       if (error instanceof AuthenticationError && tally.rereadKey) {
         // A rotated key: ask the provider once more and try again once (not counted as a retry).
@@ -180,9 +217,9 @@ export class Transport {
     try {
       response = await sending.response;
     } catch (failure) {
-      throw this.failed(call, url, sending, failure, tally);
+      throw failedAttempt(this.config, this.keys, call, url, sending, failure, tally);
     }
-    return this.answered(call, url, sending, response, tally);
+    return answeredAttempt(this.config, this.keys, call, url, sending, response, tally);
   }
 
   /** Sends an attempt under its timeout (bounded by the caller's deadline). */
@@ -225,72 +262,4 @@ export class Transport {
     }
     return { request, response, sent, timeoutMs, byDeadline: timeoutMs < configured };
   }
-
-  /** A send that got no response, as the error the caller gets (observed). */
-  private failed<T>(
-    call: Call<T>,
-    url: string,
-    sending: Sending,
-    error: unknown,
-    tally: Tally,
-  ): ConsoleError {
-    if (sending.request.resent) tally.resent += sending.request.resent;
-    // `sending` holds the attempt's limit (timeoutMs, byDeadline) the failure is told with.
-    const failed = sendFailure(error, labelOf(call.method, url), sending, (text) => this.keys.scrub(text));
-    this.config.observe?.({
-      kind: 'failure',
-      method: call.method,
-      mutation: call.mutation,
-      error: failed.kind,
-      ms: this.config.now() - sending.sent,
-    });
-    return failed.error;
-  }
-
-  /** The response, observed: its body read by the call's schema, or the error its status means. */
-  private answered<T>(call: Call<T>, url: string, sending: Sending, response: HttpResponse, tally: Tally): T {
-    if (sending.request.resent) tally.resent += sending.request.resent;
-    const status = response.status;
-    this.config.observe?.({
-      kind: 'response',
-      method: call.method,
-      path: pathOf(url),
-      mutation: call.mutation,
-      status,
-      ...(status === 401 && tally.rereadKey ? { keyReread: true } : {}),
-      ms: this.config.now() - sending.sent,
-    });
-    const text = this.keys.scrub(response.text);
-    if (status < 200 || status >= 300) {
-      const responseHeaders: Record<string, string> = {};
-      for (const [name, value] of Object.entries(response.headers))
-        responseHeaders[name] = this.keys.scrub(value);
-      const init = {
-        status,
-        headers: responseHeaders,
-        // Scrubbed again after decoding: JSON escapes can spell a key the raw text did not.
-        body: scrubDeep(parseBody(text)),
-        method: call.method,
-        path: pathOf(url),
-      };
-      throw makeApiError(
-        init,
-        status === 429 ? parseRetryAfter(responseHeaders, this.config.now()) : undefined,
-      );
-    }
-    // The content-type only for a body that is not JSON (headers are built lazily), scrubbed like the body.
-    return parseResponse(call, url, status, text, () => {
-      const type = response.headers['content-type'];
-      return type === undefined ? undefined : this.keys.scrub(type);
-    });
-  }
-}
-
-/** One attempt on its way: the request, its response to come, and what its failure is told with. */
-interface Sending {
-  request: HttpRequest;
-  response: Promise<HttpResponse>;
-  sent: number;
-  timeoutMs: number;
-  byDeadline: boolean;
 }

@@ -21,21 +21,25 @@ export function dynamicConfigsResource({ transport }: ResourceContext) {
      * @example
      * await client.dynamicConfigs.archive('new_checkout_copy', { forceArchive: false, archiveReason: 'stale 60 days' });
      */
-    async archive(id: string, body: ArchiveConfig, options?: RequestOptions): Promise<DynamicConfig> {
-      const configId = pathParam('dynamicConfigs.archive', 'id', id);
-      const valid = validate('dynamicConfigs.archive', archiveConfigSchema(), body);
-      const result = await transport.request(
-        {
-          method: 'PUT',
-          path: path`/console/v1/dynamic_configs/${configId}/archive`,
-          body: valid,
-          retry: 'idempotent',
-          mutation: true,
-          schema: configEnvelope(),
-        },
-        options,
-      );
-      return result.data;
+    archive(id: string, body: ArchiveConfig, options?: RequestOptions): Promise<DynamicConfig> {
+      try {
+        const configId = pathParam('dynamicConfigs.archive', 'id', id);
+        const valid = validate('dynamicConfigs.archive', archiveConfigSchema(), body);
+        return transport.data(
+          {
+            method: 'PUT',
+            path: path`/console/v1/dynamic_configs/${configId}/archive`,
+            body: valid,
+            retry: 'idempotent',
+            mutation: true,
+            schema: configEnvelope(),
+            data: true,
+          },
+          options,
+        );
+      } catch (error) {
+        return Promise.reject(error); // refused before any request: a rejection, as from any call
+      }
     },
   };
 }

@@ -32,23 +32,24 @@ export function experimentsResource({ transport }: ResourceContext) {
      *   idTypeMapping: [{ serviceUnitID: 'userID', column: 'user_id' }], dryRun: true,
      * });
      */
-    async createQualifyingEvent(
-      body: CreateQualifyingEvent,
-      options?: RequestOptions,
-    ): Promise<QualifyingEvent> {
-      const valid = validate('experiments.createQualifyingEvent', createQualifyingEventSchema(), body);
-      const result = await transport.request(
-        {
-          method: 'POST',
-          path: '/console/v1/experiments/qualifying_events',
-          body: valid,
-          retry: 'create',
-          mutation: true,
-          schema: qualifyingEventEnvelope(),
-        },
-        options,
-      );
-      return result.data;
+    createQualifyingEvent(body: CreateQualifyingEvent, options?: RequestOptions): Promise<QualifyingEvent> {
+      try {
+        const valid = validate('experiments.createQualifyingEvent', createQualifyingEventSchema(), body);
+        return transport.data(
+          {
+            method: 'POST',
+            path: '/console/v1/experiments/qualifying_events',
+            body: valid,
+            retry: 'create',
+            mutation: true,
+            schema: qualifyingEventEnvelope(),
+            data: true,
+          },
+          options,
+        );
+      } catch (error) {
+        return Promise.reject(error); // refused before any request: a rejection, as from any call
+      }
     },
 
     /**
@@ -57,21 +58,25 @@ export function experimentsResource({ transport }: ResourceContext) {
      * @example
      * const experiment = await client.experiments.disableGroups('exp_checkout', { group_names: ['test'] });
      */
-    async disableGroups(id: string, body: DisableGroups, options?: RequestOptions): Promise<Experiment> {
-      const experimentId = pathParam('experiments.disableGroups', 'id', id);
-      const valid = validate('experiments.disableGroups', disableGroupsSchema(), body);
-      const result = await transport.request(
-        {
-          method: 'POST',
-          path: path`/console/v1/experiments/${experimentId}/disable_groups`,
-          body: valid,
-          retry: 'idempotent',
-          mutation: true,
-          schema: experimentEnvelope(),
-        },
-        options,
-      );
-      return result.data;
+    disableGroups(id: string, body: DisableGroups, options?: RequestOptions): Promise<Experiment> {
+      try {
+        const experimentId = pathParam('experiments.disableGroups', 'id', id);
+        const valid = validate('experiments.disableGroups', disableGroupsSchema(), body);
+        return transport.data(
+          {
+            method: 'POST',
+            path: path`/console/v1/experiments/${experimentId}/disable_groups`,
+            body: valid,
+            retry: 'idempotent',
+            mutation: true,
+            schema: experimentEnvelope(),
+            data: true,
+          },
+          options,
+        );
+      } catch (error) {
+        return Promise.reject(error); // refused before any request: a rejection, as from any call
+      }
     },
   };
 }

@@ -19,21 +19,25 @@ export function metricsResource(context: ResourceContext) {
      * @example
      * await client.metrics.update('checkout_rate::event_count', { isVerified: true, tags: ['core'] });
      */
-    async update(id: string, body: MetricUpdate, options?: RequestOptions): Promise<Metric> {
-      const metricId = pathParam('metrics.update', 'id', id);
-      const valid = validate('metrics.update', metricUpdateSchema(), body);
-      const result = await transport.request(
-        {
-          method: 'POST',
-          path: path`/console/v1/metrics/${metricId}`,
-          body: valid,
-          retry: 'idempotent',
-          mutation: true,
-          schema: metricEnvelope(),
-        },
-        options,
-      );
-      return result.data;
+    update(id: string, body: MetricUpdate, options?: RequestOptions): Promise<Metric> {
+      try {
+        const metricId = pathParam('metrics.update', 'id', id);
+        const valid = validate('metrics.update', metricUpdateSchema(), body);
+        return transport.data(
+          {
+            method: 'POST',
+            path: path`/console/v1/metrics/${metricId}`,
+            body: valid,
+            retry: 'idempotent',
+            mutation: true,
+            schema: metricEnvelope(),
+            data: true,
+          },
+          options,
+        );
+      } catch (error) {
+        return Promise.reject(error); // refused before any request: a rejection, as from any call
+      }
     },
 
     /**

@@ -17,21 +17,25 @@ export function releasePipelineTriggersResource({ transport }: ResourceContext) 
      * @example
      * const trigger = await client.releasePipelineTriggers.approve('trg_1', { phaseID: 'ph_1' });
      */
-    async approve(id: string, body: ApprovePhase, options?: RequestOptions): Promise<Trigger> {
-      const triggerId = pathParam('releasePipelineTriggers.approve', 'id', id);
-      const valid = validate('releasePipelineTriggers.approve', approvePhaseSchema(), body);
-      const result = await transport.request(
-        {
-          method: 'PUT',
-          path: path`/console/v1/release_pipeline_triggers/${triggerId}/approve`,
-          body: valid,
-          retry: 'idempotent',
-          mutation: true,
-          schema: triggerEnvelope(),
-        },
-        options,
-      );
-      return result.data;
+    approve(id: string, body: ApprovePhase, options?: RequestOptions): Promise<Trigger> {
+      try {
+        const triggerId = pathParam('releasePipelineTriggers.approve', 'id', id);
+        const valid = validate('releasePipelineTriggers.approve', approvePhaseSchema(), body);
+        return transport.data(
+          {
+            method: 'PUT',
+            path: path`/console/v1/release_pipeline_triggers/${triggerId}/approve`,
+            body: valid,
+            retry: 'idempotent',
+            mutation: true,
+            schema: triggerEnvelope(),
+            data: true,
+          },
+          options,
+        );
+      } catch (error) {
+        return Promise.reject(error); // refused before any request: a rejection, as from any call
+      }
     },
   };
 }

@@ -17,19 +17,23 @@ export function rolesResource({ transport }: ResourceContext) {
      * const role = await client.roles.get('role_admin');
      * if (role.permissions.launch_to_production) ...
      */
-    async get(id: string, options?: RequestOptions): Promise<Role> {
-      const roleId = pathParam('roles.get', 'id', id);
-      const result = await transport.request(
-        {
-          method: 'GET',
-          path: path`/console/v1/roles/${roleId}`,
-          retry: 'idempotent',
-          mutation: false,
-          schema: roleEnvelope(),
-        },
-        options,
-      );
-      return result.data;
+    get(id: string, options?: RequestOptions): Promise<Role> {
+      try {
+        const roleId = pathParam('roles.get', 'id', id);
+        return transport.data(
+          {
+            method: 'GET',
+            path: path`/console/v1/roles/${roleId}`,
+            retry: 'idempotent',
+            mutation: false,
+            schema: roleEnvelope(),
+            data: true,
+          },
+          options,
+        );
+      } catch (error) {
+        return Promise.reject(error); // refused before any request: a rejection, as from any call
+      }
     },
 
     /**
@@ -39,21 +43,25 @@ export function rolesResource({ transport }: ResourceContext) {
      * @example
      * await client.roles.update('role_release', { permissions: { launch_to_production: false } });
      */
-    async update(id: string, body: RoleUpdate, options?: RequestOptions): Promise<Role> {
-      const roleId = pathParam('roles.update', 'id', id);
-      const valid = validate('roles.update', roleUpdateSchema(), body);
-      const result = await transport.request(
-        {
-          method: 'PATCH',
-          path: path`/console/v1/roles/${roleId}`,
-          body: valid,
-          retry: 'idempotent',
-          mutation: true,
-          schema: roleEnvelope(),
-        },
-        options,
-      );
-      return result.data;
+    update(id: string, body: RoleUpdate, options?: RequestOptions): Promise<Role> {
+      try {
+        const roleId = pathParam('roles.update', 'id', id);
+        const valid = validate('roles.update', roleUpdateSchema(), body);
+        return transport.data(
+          {
+            method: 'PATCH',
+            path: path`/console/v1/roles/${roleId}`,
+            body: valid,
+            retry: 'idempotent',
+            mutation: true,
+            schema: roleEnvelope(),
+            data: true,
+          },
+          options,
+        );
+      } catch (error) {
+        return Promise.reject(error); // refused before any request: a rejection, as from any call
+      }
     },
   };
 }

@@ -20,19 +20,23 @@ export function segmentsResource(context: ResourceContext) {
      * const segment = await client.segments.get('beta_users');
      * if (segment.type === 'rule_based') console.log(segment.rules.conditions);
      */
-    async get(id: string, options?: RequestOptions): Promise<Segment> {
-      const segmentId = pathParam('segments.get', 'id', id);
-      const result = await transport.request(
-        {
-          method: 'GET',
-          path: path`/console/v1/segments/${segmentId}`,
-          retry: 'idempotent',
-          mutation: false,
-          schema: segmentEnvelope(),
-        },
-        options,
-      );
-      return result.data;
+    get(id: string, options?: RequestOptions): Promise<Segment> {
+      try {
+        const segmentId = pathParam('segments.get', 'id', id);
+        return transport.data(
+          {
+            method: 'GET',
+            path: path`/console/v1/segments/${segmentId}`,
+            retry: 'idempotent',
+            mutation: false,
+            schema: segmentEnvelope(),
+            data: true,
+          },
+          options,
+        );
+      } catch (error) {
+        return Promise.reject(error); // refused before any request: a rejection, as from any call
+      }
     },
 
     /**

@@ -19,20 +19,24 @@ export function teamsResource({ transport }: ResourceContext) {
      *   defaultHoldoutMetrics: [], defaultTargetApplications: [], changeTeamConfigs: 'anyone', reviewApproval: 'anyone',
      * });
      */
-    async create(body: CreateTeam, options?: RequestOptions): Promise<Team> {
-      const valid = validate('teams.create', createTeamSchema(), body);
-      const result = await transport.request(
-        {
-          method: 'POST',
-          path: '/console/v1/users/teams',
-          body: valid,
-          retry: 'create',
-          mutation: true,
-          schema: teamEnvelope(),
-        },
-        options,
-      );
-      return result.data;
+    create(body: CreateTeam, options?: RequestOptions): Promise<Team> {
+      try {
+        const valid = validate('teams.create', createTeamSchema(), body);
+        return transport.data(
+          {
+            method: 'POST',
+            path: '/console/v1/users/teams',
+            body: valid,
+            retry: 'create',
+            mutation: true,
+            schema: teamEnvelope(),
+            data: true,
+          },
+          options,
+        );
+      } catch (error) {
+        return Promise.reject(error); // refused before any request: a rejection, as from any call
+      }
     },
   };
 }
