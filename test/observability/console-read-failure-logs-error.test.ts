@@ -68,6 +68,9 @@ describe("a chat read the platform fails keeps the client's error on its request
     const line = await requestLine('segments', { deadlineMs: 200 });
     sandbox.sandbox.releaseHangs();
     expect(line).toMatchObject({ command: 'segments', outcome: 'slow', level: 'warn' });
-    expect(line.error).toMatchObject({ name: 'DeadlineError' });
+    // Two timers end at the same deadline: the webhook's (DeadlineError) and the client's own
+    // attempt timer, which the client bounds by the deadline it is given (ApiTimeoutError). Which
+    // fires first is the timers' order within one millisecond; either is the deadline, on the line.
+    expect(['DeadlineError', 'ApiTimeoutError']).toContain((line.error as { name?: unknown }).name);
   });
 });
