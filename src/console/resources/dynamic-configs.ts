@@ -9,7 +9,7 @@ import {
   type DynamicConfig,
   dynamicConfigSchema,
 } from '../schemas/dynamic-configs.js';
-import { pathParam, type ResourceContext, validate } from './shared.js';
+import { callOrReject, pathParam, type ResourceContext, validate } from './shared.js';
 
 const configEnvelope = /* @__PURE__ */ once(() => envelope(dynamicConfigSchema()));
 
@@ -22,7 +22,7 @@ export function dynamicConfigsResource({ transport }: ResourceContext) {
      * await client.dynamicConfigs.archive('new_checkout_copy', { forceArchive: false, archiveReason: 'stale 60 days' });
      */
     archive(id: string, body: ArchiveConfig, options?: RequestOptions): Promise<DynamicConfig> {
-      try {
+      return callOrReject(() => {
         const configId = pathParam('dynamicConfigs.archive', 'id', id);
         const valid = validate('dynamicConfigs.archive', archiveConfigSchema(), body);
         return transport.data(
@@ -37,9 +37,7 @@ export function dynamicConfigsResource({ transport }: ResourceContext) {
           },
           options,
         );
-      } catch (error) {
-        return Promise.reject(error); // refused before any request: a rejection, as from any call
-      }
+      });
     },
   };
 }

@@ -15,7 +15,7 @@ import {
   type QualifyingEvent,
   qualifyingEventSchema,
 } from '../schemas/metric-sources.js';
-import { pathParam, type ResourceContext, validate } from './shared.js';
+import { callOrReject, pathParam, type ResourceContext, validate } from './shared.js';
 
 const experimentEnvelope = /* @__PURE__ */ once(() => envelope(experimentSchema()));
 const qualifyingEventEnvelope = /* @__PURE__ */ once(() => envelope(qualifyingEventSchema()));
@@ -33,7 +33,7 @@ export function experimentsResource({ transport }: ResourceContext) {
      * });
      */
     createQualifyingEvent(body: CreateQualifyingEvent, options?: RequestOptions): Promise<QualifyingEvent> {
-      try {
+      return callOrReject(() => {
         const valid = validate('experiments.createQualifyingEvent', createQualifyingEventSchema(), body);
         return transport.data(
           {
@@ -47,9 +47,7 @@ export function experimentsResource({ transport }: ResourceContext) {
           },
           options,
         );
-      } catch (error) {
-        return Promise.reject(error); // refused before any request: a rejection, as from any call
-      }
+      });
     },
 
     /**
@@ -59,7 +57,7 @@ export function experimentsResource({ transport }: ResourceContext) {
      * const experiment = await client.experiments.disableGroups('exp_checkout', { group_names: ['test'] });
      */
     disableGroups(id: string, body: DisableGroups, options?: RequestOptions): Promise<Experiment> {
-      try {
+      return callOrReject(() => {
         const experimentId = pathParam('experiments.disableGroups', 'id', id);
         const valid = validate('experiments.disableGroups', disableGroupsSchema(), body);
         return transport.data(
@@ -74,9 +72,7 @@ export function experimentsResource({ transport }: ResourceContext) {
           },
           options,
         );
-      } catch (error) {
-        return Promise.reject(error); // refused before any request: a rejection, as from any call
-      }
+      });
     },
   };
 }

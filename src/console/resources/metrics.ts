@@ -5,7 +5,15 @@ import type { PagePromise } from '../pagination.js';
 import { path } from '../path.js';
 import { envelope, type ListParams } from '../schemas/common.js';
 import { type Metric, type MetricUpdate, metricSchema, metricUpdateSchema } from '../schemas/metrics.js';
-import { listCall, pageSchema, pathParam, type ResourceContext, rejectedList, validate } from './shared.js';
+import {
+  callOrReject,
+  listCall,
+  pageSchema,
+  pathParam,
+  type ResourceContext,
+  rejectedList,
+  validate,
+} from './shared.js';
 
 const metricEnvelope = /* @__PURE__ */ once(() => envelope(metricSchema()));
 const metricPage = /* @__PURE__ */ once(() => pageSchema(metricSchema()));
@@ -20,7 +28,7 @@ export function metricsResource(context: ResourceContext) {
      * await client.metrics.update('checkout_rate::event_count', { isVerified: true, tags: ['core'] });
      */
     update(id: string, body: MetricUpdate, options?: RequestOptions): Promise<Metric> {
-      try {
+      return callOrReject(() => {
         const metricId = pathParam('metrics.update', 'id', id);
         const valid = validate('metrics.update', metricUpdateSchema(), body);
         return transport.data(
@@ -35,9 +43,7 @@ export function metricsResource(context: ResourceContext) {
           },
           options,
         );
-      } catch (error) {
-        return Promise.reject(error); // refused before any request: a rejection, as from any call
-      }
+      });
     },
 
     /**

@@ -4,7 +4,7 @@ import type { RequestOptions } from '../call.js';
 import { path } from '../path.js';
 import { envelope } from '../schemas/common.js';
 import { type ApprovePhase, approvePhaseSchema, type Trigger, triggerSchema } from '../schemas/triggers.js';
-import { pathParam, type ResourceContext, validate } from './shared.js';
+import { callOrReject, pathParam, type ResourceContext, validate } from './shared.js';
 
 const triggerEnvelope = /* @__PURE__ */ once(() => envelope(triggerSchema()));
 
@@ -18,7 +18,7 @@ export function releasePipelineTriggersResource({ transport }: ResourceContext) 
      * const trigger = await client.releasePipelineTriggers.approve('trg_1', { phaseID: 'ph_1' });
      */
     approve(id: string, body: ApprovePhase, options?: RequestOptions): Promise<Trigger> {
-      try {
+      return callOrReject(() => {
         const triggerId = pathParam('releasePipelineTriggers.approve', 'id', id);
         const valid = validate('releasePipelineTriggers.approve', approvePhaseSchema(), body);
         return transport.data(
@@ -33,9 +33,7 @@ export function releasePipelineTriggersResource({ transport }: ResourceContext) 
           },
           options,
         );
-      } catch (error) {
-        return Promise.reject(error); // refused before any request: a rejection, as from any call
-      }
+      });
     },
   };
 }

@@ -4,7 +4,7 @@ import type { RequestOptions } from '../call.js';
 import { path } from '../path.js';
 import { envelope } from '../schemas/common.js';
 import { type Role, type RoleUpdate, roleSchema, roleUpdateSchema } from '../schemas/roles.js';
-import { pathParam, type ResourceContext, validate } from './shared.js';
+import { callOrReject, pathParam, type ResourceContext, validate } from './shared.js';
 
 const roleEnvelope = /* @__PURE__ */ once(() => envelope(roleSchema()));
 
@@ -18,7 +18,7 @@ export function rolesResource({ transport }: ResourceContext) {
      * if (role.permissions.launch_to_production) ...
      */
     get(id: string, options?: RequestOptions): Promise<Role> {
-      try {
+      return callOrReject(() => {
         const roleId = pathParam('roles.get', 'id', id);
         return transport.data(
           {
@@ -31,9 +31,7 @@ export function rolesResource({ transport }: ResourceContext) {
           },
           options,
         );
-      } catch (error) {
-        return Promise.reject(error); // refused before any request: a rejection, as from any call
-      }
+      });
     },
 
     /**
@@ -44,7 +42,7 @@ export function rolesResource({ transport }: ResourceContext) {
      * await client.roles.update('role_release', { permissions: { launch_to_production: false } });
      */
     update(id: string, body: RoleUpdate, options?: RequestOptions): Promise<Role> {
-      try {
+      return callOrReject(() => {
         const roleId = pathParam('roles.update', 'id', id);
         const valid = validate('roles.update', roleUpdateSchema(), body);
         return transport.data(
@@ -59,9 +57,7 @@ export function rolesResource({ transport }: ResourceContext) {
           },
           options,
         );
-      } catch (error) {
-        return Promise.reject(error); // refused before any request: a rejection, as from any call
-      }
+      });
     },
   };
 }

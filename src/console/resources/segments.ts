@@ -5,7 +5,7 @@ import type { PagePromise } from '../pagination.js';
 import { path } from '../path.js';
 import { envelope, type ListParams } from '../schemas/common.js';
 import { type Segment, segmentSchema } from '../schemas/segments.js';
-import { listCall, pageSchema, pathParam, type ResourceContext } from './shared.js';
+import { callOrReject, listCall, pageSchema, pathParam, type ResourceContext } from './shared.js';
 
 const segmentEnvelope = /* @__PURE__ */ once(() => envelope(segmentSchema()));
 const segmentPage = /* @__PURE__ */ once(() => pageSchema(segmentSchema()));
@@ -21,7 +21,7 @@ export function segmentsResource(context: ResourceContext) {
      * if (segment.type === 'rule_based') console.log(segment.rules.conditions);
      */
     get(id: string, options?: RequestOptions): Promise<Segment> {
-      try {
+      return callOrReject(() => {
         const segmentId = pathParam('segments.get', 'id', id);
         return transport.data(
           {
@@ -34,9 +34,7 @@ export function segmentsResource(context: ResourceContext) {
           },
           options,
         );
-      } catch (error) {
-        return Promise.reject(error); // refused before any request: a rejection, as from any call
-      }
+      });
     },
 
     /**

@@ -37,6 +37,19 @@ export function pathParam(operation: string, name: string, value: unknown): stri
   ]);
 }
 
+/**
+ * A single-object call: `make` checks the arguments and returns the transport's promise as it is
+ * (no async frame of the method's own: one microtask turn fewer per call); a check that refuses,
+ * before any request, becomes a rejection like any other call's, not a throw.
+ */
+export function callOrReject<T>(make: () => Promise<T>): Promise<T> {
+  try {
+    return make();
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
 /** A list call refused before any request: it rejects like any other call (no throw from a method that returns a promise). */
 export function rejectedList<T>(context: ResourceContext, error: unknown): PagePromise<T> {
   return new PagePromise<T>({

@@ -3,7 +3,7 @@ import { once } from '../../util/once.js';
 import type { RequestOptions } from '../call.js';
 import { envelope } from '../schemas/common.js';
 import { type CreateTeam, createTeamSchema, type Team, teamSchema } from '../schemas/teams.js';
-import { type ResourceContext, validate } from './shared.js';
+import { callOrReject, type ResourceContext, validate } from './shared.js';
 
 const teamEnvelope = /* @__PURE__ */ once(() => envelope(teamSchema()));
 
@@ -20,7 +20,7 @@ export function teamsResource({ transport }: ResourceContext) {
      * });
      */
     create(body: CreateTeam, options?: RequestOptions): Promise<Team> {
-      try {
+      return callOrReject(() => {
         const valid = validate('teams.create', createTeamSchema(), body);
         return transport.data(
           {
@@ -34,9 +34,7 @@ export function teamsResource({ transport }: ResourceContext) {
           },
           options,
         );
-      } catch (error) {
-        return Promise.reject(error); // refused before any request: a rejection, as from any call
-      }
+      });
     },
   };
 }
