@@ -33,6 +33,9 @@ interface Internals {
   def: {
     type: string;
     checks?: Array<{ _zod: { def: Record<string, unknown> } }>;
+    /** Set when the schema is itself a check (`z.int()`, `z.email()`…), run by zod beside its type. */
+    check?: string;
+    format?: string;
     coerce?: boolean;
     innerType?: Schema;
     element?: Schema;
@@ -106,6 +109,14 @@ function compile(schema: Schema): Compiled | undefined {
   const zod = schema._zod;
   const def = zod.def;
   if (def.coerce) return undefined;
+  // A schema that is itself a check (`z.int()`, `z.email()`…): only `z.int()`'s meaning is known here.
+  if (def.check !== undefined)
+    return def.type === 'number' &&
+      def.check === 'number_format' &&
+      def.format === 'safeint' &&
+      !def.checks?.length
+      ? plain(isInteger, false)
+      : undefined;
   switch (def.type) {
     case 'string':
       return withChecks(def.checks, isString, 'string');
@@ -156,6 +167,8 @@ function withChecks(checks: Internals['def']['checks'], base: Check, type: strin
 
 function wrapper(zod: Internals): Compiled | undefined {
   const inner = zod.def.innerType;
+  // The wrapper's own checks (`.check(z.refine(…))` on an optional or nullable) are zod's.
+  if (zod.def.checks?.length) return undefined;
   // A defaulted inner substitutes a value for absence: not the value as it came.
   if (!inner || inner._zod.optin === 'defaulted') return undefined;
   const compiled = compile(inner);

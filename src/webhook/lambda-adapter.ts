@@ -158,9 +158,11 @@ function requestOf(event: LambdaHttpEvent, body: Uint8Array): Request {
     (v2 ? event.requestContext?.http?.method : event.httpMethod) ?? 'GET',
     !!event.body,
   );
-  // Parsed as a Request parses it: the same normalized URL, and a TypeError for one it refuses.
-  const url = new URL(query ? `${path}?${query}` : path).href;
-  return eventRequest(url, method, headers, body);
+  // Parsed as a Request parses it: the same normalized URL, and a TypeError for one it refuses
+  // (one it cannot parse, or one with credentials: a host header of `user:pass@host`).
+  const url = new URL(query ? `${path}?${query}` : path);
+  if (url.username !== '' || url.password !== '') throw new TypeError('a URL with credentials');
+  return eventRequest(url.href, method, headers, body);
 }
 
 /** As `handle`: a body is base64-encoded unless its type is text, JSON or XML and it is not content-encoded. */

@@ -195,6 +195,34 @@ describe('fastCheckOf', () => {
   });
 });
 
+describe('fastCheckOf on schemas that carry checks of their own', () => {
+  // Each is a check zod runs beside the type (a schema that is itself a check, or a wrapper's own
+  // `.check`): the predicate must not say yes to what zod refuses.
+  it.each([
+    ['z.int() on its own', z.looseObject({ n: z.int() }), { n: 1.5 }],
+    ['z.email()', z.looseObject({ s: z.email() }), { s: 'not-an-address' }],
+    [
+      'a nullable with a refinement',
+      z.looseObject({ s: z.nullable(z.string()).check(z.refine((v) => v !== 'no')) }),
+      { s: 'no' },
+    ],
+    [
+      'an optional with a refinement',
+      z.looseObject({ s: z.optional(z.string()).check(z.refine((v) => v !== 'no')) }),
+      { s: 'no' },
+    ],
+  ] as const)('%s: no yes to a value zod refuses', (_name, schema, value) => {
+    expect(schema.safeParse(value).success).toBe(false);
+    expect(fastCheckOf(schema as z.ZodMiniType)?.(value) ?? false).toBe(false);
+  });
+
+  it('still vouches for z.int() on its own', () => {
+    const schema = z.looseObject({ n: z.int() });
+    expect(fastCheckOf(schema)?.({ n: 3 })).toBe(true);
+    expect(fastCheckOf(schema)?.({ n: 2 ** 53 })).toBe(false);
+  });
+});
+
 describe('the client with the quick check', () => {
   let server: ScriptedServer;
   beforeAll(async () => {

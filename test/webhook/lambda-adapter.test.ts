@@ -188,6 +188,23 @@ describe.each(Object.entries(EVENT_SHAPES))('our Lambda adapter with %s events',
   });
 });
 
+describe('our Lambda adapter with an event that names no domain', () => {
+  it('refuses a host header that puts credentials in the URL (400), as a Request and handle did', async () => {
+    const make = (spec: HttpRequestSpec) => {
+      const event = EVENT_SHAPES['API Gateway REST API (v1)'](spec) as unknown as {
+        requestContext: Record<string, unknown>;
+        headers: Record<string, string>;
+      };
+      delete event.requestContext.domainName;
+      event.headers.host = 'user:secret@abc123.execute-api.eu-central-1.amazonaws.com';
+      return event;
+    };
+    const { theirs, ours } = await both(make, { method: 'GET', path: '/health' });
+    expect(theirs).toMatchObject({ statusCode: 400, body: 'Invalid request' });
+    expect(ours).toEqual(theirs);
+  });
+});
+
 describe('our Lambda adapter, what handle did not do', () => {
   it('logs an event it cannot make a request of at warn, without the header', async () => {
     const { app } = buildApp({ now: () => NOW });
