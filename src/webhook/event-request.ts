@@ -24,6 +24,7 @@ class EventRequest {
   readonly #headers: Headers;
   readonly #bytes: Uint8Array;
   #real: Request | undefined;
+  static linked = false;
   constructor(url: string, method: string, headers: Headers, bytes: Uint8Array) {
     this.#url = url;
     this.#method = method;
@@ -45,7 +46,15 @@ class EventRequest {
     this.#real ??= new Request(this.#url, { method: this.#method, headers: this.#headers, body });
     return this.#real;
   }
-  static {
+
+  /**
+   * Makes `EventRequest` a Request: its prototype chain, and every member that is not the event's
+   * own read from a real Request. Done on the first request, not at import: on Node the global
+   * `Request` is a lazy getter that loads undici, about 14 ms of a cold start's init
+   * (`npm run bench -- cold-start`, webhook: cold init); the first request loads it anyway.
+   */
+  static linkToRequest(): void {
+    EventRequest.linked = true;
     Object.setPrototypeOf(EventRequest.prototype, Request.prototype);
     for (const name of Object.getOwnPropertyNames(Request.prototype)) {
       if (OWN.has(name)) continue;
@@ -74,5 +83,6 @@ export function methodOf(method: string, hasBody: boolean): string {
 
 /** A Request for the event's URL, method, headers and body (see `EventRequest`). */
 export function eventRequest(url: string, method: string, headers: Headers, body: Uint8Array): Request {
+  if (!EventRequest.linked) EventRequest.linkToRequest();
   return new EventRequest(url, method, headers, body) as unknown as Request;
 }
