@@ -1,29 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  createConsoleClient,
-  RequestValidationError,
-  ResponseValidationError,
-} from '../../src/console/index.js';
-import { ok, type ScriptedServer, SEGMENT, startScriptedServer } from './helpers/scripted-server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { RequestValidationError, ResponseValidationError } from '../../src/console/index.js';
+import { newTeam, ok, SEGMENT, useScriptedServer } from './helpers/scripted-server.js';
 
-let server: ScriptedServer;
-beforeAll(async () => {
-  server = await startScriptedServer();
-});
-afterAll(() => server.close());
+const { server, client } = useScriptedServer();
 beforeEach(() => {
   server.requests.length = 0;
   server.setScript(() => ok(SEGMENT));
 });
-
-const client = (extra: Partial<Parameters<typeof createConsoleClient>[0]> = {}) =>
-  createConsoleClient({
-    baseUrl: server.url,
-    apiKey: 'test-key',
-    maxRetries: 0,
-    mutationBudget: false,
-    ...extra,
-  });
 
 describe('path parameters', () => {
   it.each([
@@ -150,18 +133,7 @@ describe('request validation', () => {
 
   it('names the nested field of an invalid team', async () => {
     const error = await client()
-      .teams.create({
-        name: 'Checkout',
-        members: ['a@example.com', 'not-an-email'],
-        admins: [],
-        defaultGateMetrics: [],
-        defaultExperimentPrimaryMetrics: [],
-        defaultExperimentSecondaryMetrics: [],
-        defaultHoldoutMetrics: [],
-        defaultTargetApplications: [],
-        changeTeamConfigs: 'anyone',
-        reviewApproval: 'anyone',
-      })
+      .teams.create(newTeam('Checkout', ['a@example.com', 'not-an-email'], []))
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RequestValidationError);
     expect((error as RequestValidationError).path).toBe('members[1]');

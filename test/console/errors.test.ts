@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ApiConnectionError,
   ApiError,
@@ -7,7 +7,6 @@ import {
   BadRequestError,
   ConflictError,
   ConsoleError,
-  createConsoleClient,
   InternalServerError,
   isTransientError,
   NotFoundError,
@@ -16,16 +15,9 @@ import {
   RequestValidationError,
   UnprocessableEntityError,
 } from '../../src/console/index.js';
-import { type ScriptedServer, startScriptedServer } from './helpers/scripted-server.js';
+import { useScriptedServer } from './helpers/scripted-server.js';
 
-let server: ScriptedServer;
-beforeAll(async () => {
-  server = await startScriptedServer();
-});
-afterAll(() => server.close());
-
-const client = () =>
-  createConsoleClient({ baseUrl: server.url, apiKey: 'test-key', maxRetries: 0, mutationBudget: false });
+const { server, client } = useScriptedServer();
 
 async function failWith(
   status: number,

@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { fastCheckOf } from '../../src/console/fast-check.js';
 import {
-  createConsoleClient,
   envelope,
   listEnvelope,
   metricSchema,
@@ -22,7 +21,7 @@ import {
   triggerSchema,
 } from '../../src/console/index.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
-import { ok, type ScriptedServer, SEGMENT, startScriptedServer } from './helpers/scripted-server.js';
+import { ok, SEGMENT, useScriptedServer } from './helpers/scripted-server.js';
 
 const TRIGGER = {
   id: 'trg_1',
@@ -224,18 +223,9 @@ describe('fastCheckOf on schemas that carry checks of their own', () => {
 });
 
 describe('the client with the quick check', () => {
-  let server: ScriptedServer;
-  beforeAll(async () => {
-    server = await startScriptedServer();
-  });
-  afterAll(() => server.close());
-  const client = () =>
-    createConsoleClient({
-      baseUrl: server.url,
-      apiKey: 'sk-test-key-123456',
-      maxRetries: 0,
-      mutationBudget: false,
-    });
+  const scripted = useScriptedServer();
+  const server = scripted.server;
+  const client = () => scripted.client({ apiKey: 'sk-test-key-123456' });
 
   it('still refuses a malformed envelope with its path (an int that is not one, a missing message)', async () => {
     server.setScript(() => ok({ ...SEGMENT, count: 2.5 }));

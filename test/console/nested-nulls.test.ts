@@ -6,10 +6,9 @@
  * at any depth, now takes null and absence, except the ones that name the object (`id`, `name`,
  * a trigger action's `phaseID`) and the ones the spec marks required or rules on.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type * as z from 'zod/mini';
 import {
-  createConsoleClient,
   dynamicConfigSchema,
   experimentSchema,
   metricSchema,
@@ -19,7 +18,7 @@ import {
   teamSchema,
   triggerSchema,
 } from '../../src/console/index.js';
-import { ok, page, type ScriptedServer, startScriptedServer } from './helpers/scripted-server.js';
+import { newTeam, ok, page, useScriptedServer } from './helpers/scripted-server.js';
 
 interface Def {
   type: string;
@@ -100,13 +99,7 @@ describe('response schemas, at every depth', () => {
 });
 
 describe('pages and answers holding null deep inside', () => {
-  let server: ScriptedServer;
-  beforeAll(async () => {
-    server = await startScriptedServer();
-  });
-  afterAll(() => server.close());
-  const client = () =>
-    createConsoleClient({ baseUrl: server.url, apiKey: 'test-key', maxRetries: 0, mutationBudget: false });
+  const { server, client } = useScriptedServer();
 
   it('lists the metrics of an event when one has no lineage events or metrics', async () => {
     const metrics = [
@@ -179,20 +172,7 @@ describe('pages and answers holding null deep inside', () => {
   it('reads a team whose default metrics carry no type, and a role with no permissions', async () => {
     const team = { name: 'growth', defaultGateMetrics: [{ name: 'm', type: null }] };
     server.setScript(() => ok(team));
-    await expect(
-      client().teams.create({
-        name: 'growth',
-        members: [],
-        admins: [],
-        defaultGateMetrics: [],
-        defaultExperimentPrimaryMetrics: [],
-        defaultExperimentSecondaryMetrics: [],
-        defaultHoldoutMetrics: [],
-        defaultTargetApplications: [],
-        changeTeamConfigs: 'anyone',
-        reviewApproval: 'anyone',
-      }),
-    ).resolves.toMatchObject(team);
+    await expect(client().teams.create(newTeam('growth', [], []))).resolves.toMatchObject(team);
     server.setScript(() => ok({ name: 'viewer', permissions: null }));
     await expect(client().roles.get('role_1')).resolves.toMatchObject({ name: 'viewer', permissions: null });
   });

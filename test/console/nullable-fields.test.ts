@@ -6,12 +6,11 @@
  * field a response schema reads as optional now takes null too; the fields that identify the
  * object (`id`, a metric source's or team's `name`, a trigger action's `phaseID`) stay required.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type * as z from 'zod/mini';
 import {
   conditionSchema,
   configRuleSchema,
-  createConsoleClient,
   dynamicConfigSchema,
   experimentGroupSchema,
   experimentSchema,
@@ -30,7 +29,7 @@ import {
   triggerSchema,
   variantSchema,
 } from '../../src/console/index.js';
-import { ok, type ScriptedServer, startScriptedServer } from './helpers/scripted-server.js';
+import { ok, useScriptedServer } from './helpers/scripted-server.js';
 
 /** `null` for every key the object schema reads as optional. */
 function nullsFor(schema: z.ZodMiniType): Record<string, null> {
@@ -88,13 +87,7 @@ describe('response schemas', () => {
 });
 
 describe('mutation answers holding null', () => {
-  let server: ScriptedServer;
-  beforeAll(async () => {
-    server = await startScriptedServer();
-  });
-  afterAll(() => server.close());
-  const client = () =>
-    createConsoleClient({ baseUrl: server.url, apiKey: 'test-key', maxRetries: 0, mutationBudget: false });
+  const { server, client } = useScriptedServer();
 
   it('reads an experiment with no launched group, no decision time and no team', async () => {
     const experiment = {

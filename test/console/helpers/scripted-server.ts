@@ -5,6 +5,9 @@
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
+import { createConsoleClient } from '../../../src/console/index.js';
+import type { CreateTeam } from '../../../src/console/schemas/teams.js';
 
 export interface Received {
   method: string;
@@ -80,6 +83,64 @@ export async function startScriptedServer(
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * Registers beforeAll/afterAll for a scripted server in the current scope and returns
+ * `server` (a stand-in that reads the started server, so `server.url`, `server.requests`
+ * and `server.setScript` work as usual) and `client(overrides?)`, a Console client on it
+ * with `{ apiKey: 'test-key', maxRetries: 0, mutationBudget: false }` unless overridden.
+ */
+export function useScriptedServer(initial?: Script): {
+  server: ScriptedServer;
+  client: (
+    overrides?: Partial<Parameters<typeof createConsoleClient>[0]>,
+  ) => ReturnType<typeof createConsoleClient>;
+} {
+  let started: ScriptedServer | undefined;
+  beforeAll(async () => {
+    started = await startScriptedServer(initial);
+  });
+  afterAll(() => current().close());
+  const current = (): ScriptedServer => {
+    if (!started) throw new Error('the scripted server is not started yet (use it inside a test or hook)');
+    return started;
+  };
+  const server: ScriptedServer = {
+    get url() {
+      return current().url;
+    },
+    get requests() {
+      return current().requests;
+    },
+    setScript: (script) => current().setScript(script),
+    close: () => current().close(),
+  };
+  const client = (overrides: Partial<Parameters<typeof createConsoleClient>[0]> = {}) =>
+    createConsoleClient({
+      baseUrl: server.url,
+      apiKey: 'test-key',
+      maxRetries: 0,
+      mutationBudget: false,
+      ...overrides,
+    });
+  return { server, client };
+}
+
+/** A teams.create body with these name, members and admins and every other list empty. */
+export function newTeam(name: string, members: string[], admins: string[]): CreateTeam {
+  return {
+    name,
+    members,
+    admins,
+    defaultGateMetrics: [],
+    defaultExperimentPrimaryMetrics: [],
+    defaultExperimentSecondaryMetrics: [],
+    defaultHoldoutMetrics: [],
+    defaultTargetApplications: [],
+    changeTeamConfigs: 'anyone',
+    reviewApproval: 'anyone',
   };
 }
 
