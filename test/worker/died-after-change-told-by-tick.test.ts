@@ -15,30 +15,28 @@ import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { outcomeNow, WAIT_EXIT } from '../../src/cli/wait.js';
-import { parsePolicy } from '../../src/policy/parse.js';
 import { MAX_RECEIVE_COUNT } from '../../src/queue/redrive.js';
 import { readAudit, readFinal } from '../../src/state/audit.js';
 import type { StateTable } from '../../src/state/table.js';
-import type { ReleaseSummary } from '../../src/worker/release.js';
-import { lambdaContext } from '../helpers/lambda.js';
 import { copiesBench, twoCopies } from './copies.js';
-import { basePolicy, copyTrigger, dyingAtCommand, dyingAtStateRead, onReceive, sentAt } from './fixture.js';
-import { deployedTick } from './stuck.js';
+import {
+  channelPostsAbout,
+  copyTrigger,
+  dyingAtCommand,
+  dyingAtStateRead,
+  onReceive,
+  requesterPostsAbout,
+  sendAndReceive,
+  sentAt,
+} from './fixture.js';
+import { deployedTickAt } from './stuck.js';
 
 const bench = copiesBench();
 
-async function tickAt(iso: string): Promise<ReleaseSummary> {
-  const tick = deployedTick(bench, parsePolicy(basePolicy(bench.slack.origin)));
-  return (await tick({ time: iso }, lambdaContext({ timeoutMs: 60_000 }))) as ReleaseSummary;
-}
+const tickAt = (iso: string) => deployedTickAt(bench, iso);
 
-const requesterPosts = (id: string) =>
-  bench.slack.posts.filter((p) => p.path === `/actions/${id}`).map((p) => JSON.stringify(p.body));
-const channelPosts = (id: string) =>
-  bench.slack.posts
-    .filter((p) => p.path === '/services/channel')
-    .map((p) => JSON.stringify(p.body))
-    .filter((body) => body.includes(id));
+const requesterPosts = (id: string) => requesterPostsAbout(bench, id);
+const channelPosts = (id: string) => channelPostsAbout(bench, id, 0);
 /** The exit code a CI gate waiting on `event`'s message reads now (the request's own owner: its final's, if any). */
 async function gateExit(id: string, event: SQSEvent): Promise<number | undefined> {
   const { messageId } = event.Records[0]!;
@@ -49,14 +47,7 @@ async function gateExit(id: string, event: SQSEvent): Promise<number | undefined
 
 /** `id` for a fresh trigger `trg_<id>`'s current phase, with a reply URL: its one message, received. */
 async function oneRequest(id: string, triggerId = `trg_${id}`): Promise<SQSEvent> {
-  const phaseId = bench.api.sandbox.state.triggers.get(triggerId)?.currentPhaseID;
-  await bench.send({
-    triggerId,
-    phaseId,
-    requestId: id,
-    reply: { slackResponseUrl: bench.slack.url(`/actions/${id}`) },
-  });
-  const event = await bench.receive();
+  const event = await sendAndReceive(bench, id, triggerId);
   expect(event.Records).toHaveLength(1);
   return event;
 }

@@ -234,6 +234,25 @@ export function copyTrigger(bench: Bench, triggerId: string): void {
   });
 }
 
+/**
+ * `requestId`'s one message for `triggerId`'s current phase, with a reply URL at
+ * `/actions/<requestId>`: sent, then received (the receive's event, unchecked).
+ */
+export async function sendAndReceive(
+  bench: Bench,
+  requestId: string,
+  triggerId = `trg_${requestId}`,
+): Promise<SQSEvent> {
+  const phaseId = bench.api.sandbox.state.triggers.get(triggerId)?.currentPhaseID;
+  await bench.send({
+    triggerId,
+    phaseId,
+    requestId,
+    reply: { slackResponseUrl: bench.slack.url(`/actions/${requestId}`) },
+  });
+  return bench.receive();
+}
+
 /** The bench's table, on which the put of `requestId`'s `approved` audit record is throttled its first `failures` times. */
 export function approvedAuditFailing(bench: Bench, requestId: string, failures: number): StateTable {
   let left = failures;
@@ -324,6 +343,13 @@ export function runBeforeAuditPut(
     },
   } as unknown as StateTable['client'];
   return { client, tableName: bench.table.tableName };
+}
+
+/** What the requester's reply URL for `requestId` was told, each post's body as JSON text. */
+export function requesterPostsAbout(bench: Bench, requestId: string): string[] {
+  return bench.slack.posts
+    .filter((p) => p.path === `/actions/${requestId}`)
+    .map((p) => JSON.stringify(p.body));
 }
 
 /** What the channel was told about `requestId` since post number `from`, each post's body as JSON text. */

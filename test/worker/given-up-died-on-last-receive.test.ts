@@ -10,14 +10,18 @@
 import type { SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { createMetrics } from '../../src/observability/metrics.js';
-import { parsePolicy } from '../../src/policy/parse.js';
 import { MAX_RECEIVE_COUNT } from '../../src/queue/redrive.js';
 import { readAudit } from '../../src/state/audit.js';
-import type { ReleaseSummary } from '../../src/worker/release.js';
-import { lambdaContext } from '../helpers/lambda.js';
 import { copiesBench, twoCopies } from './copies.js';
-import { basePolicy, copyTrigger, dyingAtStateRead, onReceive } from './fixture.js';
-import { deployedTick } from './stuck.js';
+import {
+  channelPostsAbout,
+  copyTrigger,
+  dyingAtStateRead,
+  onReceive,
+  requesterPostsAbout,
+  sendAndReceive,
+} from './fixture.js';
+import { deployedTickAt } from './stuck.js';
 
 const bench = copiesBench();
 
@@ -30,30 +34,15 @@ const metrics = createMetrics({
 });
 
 /** The deployed release tick, run as if at `iso`. */
-async function tickAt(iso: string): Promise<ReleaseSummary> {
-  const tick = deployedTick(bench, parsePolicy(basePolicy(bench.slack.origin)), metrics);
-  return (await tick({ time: iso }, lambdaContext({ timeoutMs: 60_000 }))) as ReleaseSummary;
-}
+const tickAt = (iso: string) => deployedTickAt(bench, iso, metrics);
 
-const requesterPosts = (id: string) =>
-  bench.slack.posts.filter((p) => p.path === `/actions/${id}`).map((p) => JSON.stringify(p.body));
-const channelPosts = (id: string) =>
-  bench.slack.posts
-    .filter((p) => p.path === '/services/channel')
-    .map((p) => JSON.stringify(p.body))
-    .filter((body) => body.includes(id));
+const requesterPosts = (id: string) => requesterPostsAbout(bench, id);
+const channelPosts = (id: string) => channelPostsAbout(bench, id, 0);
 
 /** One request for a fresh trigger's current phase, with a reply URL: its one message, received. */
 async function oneRequest(id: string): Promise<SQSEvent> {
   copyTrigger(bench, `trg_${id}`);
-  const phaseId = bench.api.sandbox.state.triggers.get(`trg_${id}`)?.currentPhaseID;
-  await bench.send({
-    triggerId: `trg_${id}`,
-    phaseId,
-    requestId: id,
-    reply: { slackResponseUrl: bench.slack.url(`/actions/${id}`) },
-  });
-  const event = await bench.receive();
+  const event = await sendAndReceive(bench, id);
   expect(event.Records).toHaveLength(1);
   return event;
 }

@@ -8,24 +8,18 @@
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { parsePolicy } from '../../src/policy/parse.js';
 import { MAX_RECEIVE_COUNT } from '../../src/queue/redrive.js';
 import { readAudit } from '../../src/state/audit.js';
 import type { StateTable } from '../../src/state/table.js';
-import type { ReleaseSummary } from '../../src/worker/release.js';
-import { lambdaContext } from '../helpers/lambda.js';
 import { copiesBench } from './copies.js';
-import { basePolicy, copyTrigger, onReceive } from './fixture.js';
-import { deployedTick } from './stuck.js';
+import { copyTrigger, onReceive, requesterPostsAbout, sendAndReceive } from './fixture.js';
+import { deployedTickAt } from './stuck.js';
 
 const bench = copiesBench();
 
-async function tickAt(iso: string): Promise<ReleaseSummary> {
-  const tick = deployedTick(bench, parsePolicy(basePolicy(bench.slack.origin)));
-  return (await tick({ time: iso }, lambdaContext({ timeoutMs: 60_000 }))) as ReleaseSummary;
-}
+const tickAt = (iso: string) => deployedTickAt(bench, iso);
 
-const requesterPosts = (id: string) => bench.slack.posts.filter((p) => p.path === `/actions/${id}`);
+const requesterPosts = (id: string) => requesterPostsAbout(bench, id);
 
 /** The bench's table, but every put of a give-up's `given-up` item fails. */
 function givenUpPutFails(): StateTable {
@@ -42,14 +36,7 @@ function givenUpPutFails(): StateTable {
 
 async function oneRequest(id: string): Promise<SQSEvent> {
   copyTrigger(bench, `trg_${id}`);
-  const phaseId = bench.api.sandbox.state.triggers.get(`trg_${id}`)?.currentPhaseID;
-  await bench.send({
-    triggerId: `trg_${id}`,
-    phaseId,
-    requestId: id,
-    reply: { slackResponseUrl: bench.slack.url(`/actions/${id}`) },
-  });
-  return bench.receive();
+  return sendAndReceive(bench, id);
 }
 
 describe('a give-up told on the last receive whose given-up item was not written', () => {

@@ -12,8 +12,9 @@ import { parsePolicy } from '../../src/policy/parse.js';
 import type { Policy } from '../../src/policy/schema.js';
 import { holdRequest, listHeld, nextLookText } from '../../src/state/held.js';
 import { heldAccess } from '../../src/webhook/held.js';
-import { releaseHeld } from '../../src/worker/release.js';
+import { type ReleaseSummary, releaseHeld } from '../../src/worker/release.js';
 import { createWorkerEntry, type WorkerDeps } from '../../src/worker/worker.js';
+import { lambdaContext } from '../helpers/lambda.js';
 import { type Bench, basePolicy } from './fixture.js';
 import { releaseDeps } from './questions.js';
 
@@ -113,4 +114,10 @@ export function deployedTick(
     ...(metrics ? { metrics } : {}),
     ...(channelUrl ? { channelUrl } : {}),
   });
+}
+
+/** The deployed tick under the bench's policy, run once as if at `iso`: its summary. */
+export async function deployedTickAt(bench: Bench, iso: string, metrics?: Metrics): Promise<ReleaseSummary> {
+  const tick = deployedTick(bench, parsePolicy(basePolicy(bench.slack.origin)), metrics);
+  return (await tick({ time: iso }, lambdaContext({ timeoutMs: 60_000 }))) as ReleaseSummary;
 }
