@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../src/policy/parse.js';
 import { policyWarnings } from '../../src/policy/warnings.js';
 import type { EventLike } from '../../src/sweeper/types.js';
-import { drainQueue, freshState, makeSweeper, NOW, rigForTests, sortedLog } from './harness.js';
+import { drainQueue, freshState, NOW, rigForTests, sweepsOver } from './harness.js';
 
 const policy = parsePolicy({
   version: 1,
@@ -55,12 +55,7 @@ describe('a template placeholder that names no event field', () => {
         metadata: { triggerID: 'trg_1', 'triggerID.': 'trg_evil' },
       },
     ];
-    const summary = await makeSweeper(rig, state, {
-      policy,
-      events: sortedLog(() => log),
-      clock: () => NOW,
-      pageSize: 1000,
-    }).run({ now: new Date(NOW), remainingMs: 60_000 });
+    const summary = await sweepsOver(rig, state, policy, () => log)(NOW);
     const queued = await drainQueue(rig, state.queueUrl);
     expect(queued.map((b) => b.triggerId)).toEqual([]);
     expect(summary.rules.skipped).toBe(1);

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../src/policy/parse.js';
 import { batchPut } from '../../src/state/dynamo-batch.js';
 import type { EventLike } from '../../src/sweeper/types.js';
-import { DAY, drainQueue, freshState, makeSweeper, NOW, rigForTests, sortedLog } from './harness.js';
+import { DAY, drainQueue, freshState, NOW, rigForTests, sweepsOver } from './harness.js';
 
 const TEN_YEARS = 3650 * DAY;
 const exposure = (ts: number, config: string): EventLike => ({
@@ -52,12 +52,7 @@ describe('a last-seen entry an older version stored years ahead', () => {
     const state = await freshState(rig);
     // Written 40 days ago, by the run that read old_promo's last use from a device ten years ahead.
     await batchPut(state.table, [olderVersionItem(sk, NOW - 40 * DAY + TEN_YEARS, NOW - 40 * DAY)]);
-    const summary = await makeSweeper(rig, state, {
-      policy,
-      events: sortedLog(() => log),
-      clock: () => NOW,
-      pageSize: 1000,
-    }).run({ now: new Date(NOW), remainingMs: 60_000 });
+    const summary = await sweepsOver(rig, state, policy, () => log)(NOW);
     const archives = (await drainQueue(rig, state.queueUrl)).map((b) => b.configId);
     expect({ queued: summary.stale.queued, archives }).toEqual({
       queued: ['old_promo'],

@@ -158,6 +158,20 @@ export function policyWith(rig: Rig, patch: (p: PolicyInput) => void = () => {})
   return parsePolicy(input, 'test policy');
 }
 
+/**
+ * The base policy with no configs listed for the stale sweep (so discovered ones are judged) and
+ * none protected from archiving; at most `maxPerRun` archived a run if given.
+ */
+export function discoveredStalePolicy(rig: Rig, maxPerRun?: number) {
+  return policyWith(rig, (p) => {
+    if (p.sweeper?.staleConfigs) {
+      p.sweeper.staleConfigs.configs = [];
+      if (maxPerRun !== undefined) p.sweeper.staleConfigs.maxPerRun = maxPerRun;
+    }
+    if (p.actions?.archive_config) p.actions.archive_config.protect = [];
+  });
+}
+
 /** The base policy's event rules alone (no stale sweep), posting to the Slack stand-in: for tests of rule notices. */
 export function rulesOnlyPolicy(rig: Rig) {
   return policyWith(rig, (p) => {

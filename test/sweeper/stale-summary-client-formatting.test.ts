@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EventLike } from '../../src/sweeper/types.js';
 import { exposure } from './events.js';
-import { DAY, freshState, makeSweeper, NOW, policyWith, rigForTests, sortedLog } from './harness.js';
+import { DAY, discoveredStalePolicy, freshState, NOW, rigForTests, sweepsOver } from './harness.js';
 
 const HOUR = 3_600_000;
 
@@ -22,20 +22,9 @@ describe('the stale summary posted to the channel', () => {
       ...ids.map((id, i) => exposure(NOW - 45 * DAY + i * HOUR, id)),
     ];
     const state = await freshState(rig);
-    const policy = policyWith(rig, (p) => {
-      if (p.sweeper?.staleConfigs) {
-        p.sweeper.staleConfigs.configs = [];
-        p.sweeper.staleConfigs.maxPerRun = 10;
-      }
-      if (p.actions?.archive_config) p.actions.archive_config.protect = [];
-    });
+    const policy = discoveredStalePolicy(rig, 10);
     rig.slack.posts.length = 0;
-    const summary = await makeSweeper(rig, state, {
-      policy,
-      events: sortedLog(() => log),
-      clock: () => NOW,
-      pageSize: 1000,
-    }).run({ now: new Date(NOW), remainingMs: 60_000 });
+    const summary = await sweepsOver(rig, state, policy, () => log)(NOW);
     expect(summary.stale.queued).toEqual(ids);
     const text = rig.slack.posts.find((p) => p.body.text?.includes('Stale config sweep'))?.body.text ?? '';
     const queuedLine = text.split('\n').find((line) => line.startsWith('queued for archiving'));
