@@ -5,12 +5,10 @@
  * next steps, `/autopilot why <id>` and `/autopilot held`. Against dynalite, on the webhook's clock.
  */
 import { expect, it } from 'vitest';
-import type { ActionRequest } from '../../src/actions/request.js';
-import { holdRequest } from '../../src/state/held.js';
 import { heldAccess } from '../../src/webhook/held.js';
 import { emulatorsForFile } from '../helpers/emulators.js';
 import { commandBody, signedRequest } from '../helpers/slack-requests.js';
-import { buildApp } from './harness.js';
+import { buildApp, holdForCiWindow } from './harness.js';
 
 const { table } = emulatorsForFile();
 
@@ -26,32 +24,7 @@ async function say(text: string, userId = 'U0ADMIN') {
   return (await res.json()) as { response_type: string; text: string; blocks?: unknown[] };
 }
 
-async function held(requestId: string) {
-  const request: ActionRequest = {
-    version: 1,
-    action: 'approve_phase',
-    triggerId: 'trg_nh1',
-    phaseId: 'ph_1',
-    requestedBy: { source: 'ci', id: 'deploy-bot' },
-    requestedAt: '2026-11-23T19:59:00.000Z',
-    requestId,
-  };
-  await holdRequest(
-    table,
-    {
-      requestId,
-      action: 'approve_phase',
-      target: 'trigger trg_nh1 phase ph_1',
-      requester: 'ci:deploy-bot',
-      why: 'window',
-      rule: 'ciWindow',
-      reason: 'outside the CI window',
-      since: '2026-11-23T19:59:01.000Z',
-      request,
-    },
-    new Date('2026-11-23T19:59:01.000Z'),
-  );
-}
+const held = (requestId: string) => holdForCiWindow(table, requestId, 'trg_nh1');
 
 const NEXT = '`/autopilot why ID` shows its story; `/autopilot held` lists what can be cancelled.';
 

@@ -3,10 +3,12 @@
  * lines captured as parsed JSON, and whatever queue, state and Console API the test brings.
  */
 import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { ActionRequest } from '../../src/actions/request.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { parsePolicy } from '../../src/policy/parse.js';
 import type { Policy, PolicyInput } from '../../src/policy/schema.js';
 import type { SecretsProvider } from '../../src/secrets/secrets.js';
+import { holdRequest } from '../../src/state/held.js';
 import { readPause, writePause } from '../../src/state/pause.js';
 import { markQueued, queuedAs } from '../../src/state/queued.js';
 import type { StateTable } from '../../src/state/table.js';
@@ -125,4 +127,36 @@ export function buildApp(options: HarnessOptions = {}) {
   };
   const app = createWebhookApp(deps);
   return { app, deps, lines, posts, requestLines: () => lines.filter((l) => l.message === 'request') };
+}
+
+/** `requestId` (ci:deploy-bot approving `triggerId`'s ph_1) held for the CI window since 19:59:01 on 2026-11-23. */
+export async function holdForCiWindow(
+  table: StateTable,
+  requestId: string,
+  triggerId: string,
+): Promise<void> {
+  const request: ActionRequest = {
+    version: 1,
+    action: 'approve_phase',
+    triggerId,
+    phaseId: 'ph_1',
+    requestedBy: { source: 'ci', id: 'deploy-bot' },
+    requestedAt: '2026-11-23T19:59:00.000Z',
+    requestId,
+  };
+  await holdRequest(
+    table,
+    {
+      requestId,
+      action: 'approve_phase',
+      target: `trigger ${triggerId} phase ph_1`,
+      requester: 'ci:deploy-bot',
+      why: 'window',
+      rule: 'ciWindow',
+      reason: 'outside the CI window',
+      since: '2026-11-23T19:59:01.000Z',
+      request,
+    },
+    new Date('2026-11-23T19:59:01.000Z'),
+  );
 }

@@ -8,12 +8,11 @@
  * cancels. Against dynalite, on the webhook's injected clock.
  */
 import { expect, it } from 'vitest';
-import type { ActionRequest } from '../../src/actions/request.js';
-import { endHold, holdRequest, readHeld } from '../../src/state/held.js';
+import { endHold, readHeld } from '../../src/state/held.js';
 import { heldAccess } from '../../src/webhook/held.js';
 import { emulatorsForFile } from '../helpers/emulators.js';
 import { commandBody, signedRequest } from '../helpers/slack-requests.js';
-import { buildApp } from './harness.js';
+import { buildApp, holdForCiWindow } from './harness.js';
 
 const { table } = emulatorsForFile();
 
@@ -22,32 +21,7 @@ const RETRY = { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout'
 /** The webhook's clock, never the machine's. */
 let nowMs = Date.parse('2026-11-23T20:00:00.000Z');
 
-async function held(requestId: string, triggerId: string) {
-  const request: ActionRequest = {
-    version: 1,
-    action: 'approve_phase',
-    triggerId,
-    phaseId: 'ph_1',
-    requestedBy: { source: 'ci', id: 'deploy-bot' },
-    requestedAt: '2026-11-23T19:59:00.000Z',
-    requestId,
-  };
-  await holdRequest(
-    table,
-    {
-      requestId,
-      action: 'approve_phase',
-      target: `trigger ${triggerId} phase ph_1`,
-      requester: 'ci:deploy-bot',
-      why: 'window',
-      rule: 'ciWindow',
-      reason: 'outside the CI window',
-      since: '2026-11-23T19:59:01.000Z',
-      request,
-    },
-    new Date('2026-11-23T19:59:01.000Z'),
-  );
-}
+const held = (requestId: string, triggerId: string) => holdForCiWindow(table, requestId, triggerId);
 
 function setup(requestId: string) {
   const { app } = buildApp({ now: () => nowMs, table, held: heldAccess(table) });
