@@ -283,13 +283,13 @@ describe('the sweeper', () => {
     const state = await freshState(rig);
     const { metrics, raw, named } = capture();
     const { logger, lines } = memoryLogger();
-    let wall = Date.now();
+    rig.clock.now = NOW;
     const summary = await makeSweeper(rig, state, {
       policy: policyWith(rig),
       metrics,
       logger,
-      // The wall clock advances 5 ms per reading, so a run lasts a known, non-zero time.
-      clock: () => (wall += 5),
+      // The rig's clock advances 5 ms per reading, so a run lasts a known, non-zero time.
+      clock: () => (rig.clock.now += 5),
     }).run({ now: new Date(NOW) });
     for (const line of raw) expect(emfProblems(line), line).toEqual([]);
     expect(summary.durationMs).toBeGreaterThan(0);

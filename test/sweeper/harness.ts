@@ -29,16 +29,23 @@ export interface Rig {
   sandbox: RunningSandbox;
   slack: SlackCapture;
   events: EventsSource;
+  /**
+   * The rig's one clock (epoch ms), from NOW: the sandbox's, its Console client's and, unless a
+   * test gives the sweeper its own, the sweeper's (makeSweeper). A run given its time moves it
+   * there, so a test never depends on the machine's date.
+   */
+  clock: { now: number };
   close(): Promise<void>;
 }
 
 export async function startRig(
   options: { eventOrder?: EventOrder; eventCount?: number; eventListing?: EventListing } = {},
 ): Promise<Rig> {
+  const clock = { now: NOW };
   const [emulators, sandbox, slack] = await Promise.all([
     startEmulators(),
     startSandbox({
-      now: () => NOW,
+      now: () => clock.now,
       eventOrder: options.eventOrder ?? 'newest-first',
       eventCount: options.eventCount ?? 2000,
       ...(options.eventListing ? { eventListing: options.eventListing } : {}),
@@ -46,12 +53,19 @@ export async function startRig(
     }),
     startSlackCapture(),
   ]);
-  const client = createConsoleClient({ baseUrl: sandbox.url, apiKey: 'sandbox-key', maxRetries: 0 });
+  // On the rig's clock: the client checks a run's deadline, taken on the sweeper's clock, against it.
+  const client = createConsoleClient({
+    baseUrl: sandbox.url,
+    apiKey: 'sandbox-key',
+    maxRetries: 0,
+    clock: clockOf(() => clock.now),
+  });
   return {
     emulators,
     sandbox,
     slack,
     events: client.events,
+    clock,
     async close() {
       await Promise.all([emulators.stop(), sandbox.close(), slack.close()]);
     },
@@ -192,12 +206,18 @@ export function memoryLogger(): { logger: Logger; lines: Array<Record<string, un
   };
 }
 
+/**
+ * The sweeper on `state`. Without a clock of the test's own it runs on the rig's clock, and a run
+ * given its time (`now`) first moves that clock there: the schedule's time is the clock's, as
+ * deployed. (The default, `Date.now`, took runs at NOW for runs years ahead of the clock on a
+ * machine whose date is before it, and their stored times for a future run's.)
+ */
 export function makeSweeper(
   rig: Rig,
   state: { table: StateTable; queueUrl: string },
   extra: Partial<SweeperDeps> & Pick<SweeperDeps, 'policy'>,
-) {
-  return createSweeper({
+): Sweeper {
+  const sweeper = createSweeper({
     events: rig.events,
     table: state.table,
     sqs: rig.emulators.sqs,
@@ -205,8 +225,17 @@ export function makeSweeper(
     slackAllowedOrigins: [rig.slack.origin],
     logger: memoryLogger().logger,
     pageSize: 100,
+    clock: () => rig.clock.now,
     ...extra,
   });
+  if (extra.clock) return sweeper;
+  return {
+    ...sweeper,
+    run(input = {}) {
+      if (input.now) rig.clock.now = input.now.getTime();
+      return sweeper.run(input);
+    },
+  };
 }
 
 /**

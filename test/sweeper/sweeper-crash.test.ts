@@ -111,22 +111,21 @@ describe('crashes and limits', () => {
 
   it('stops for time with its margin, saves progress, reports partial, and the next run completes', async () => {
     const state = await freshState(rig);
-    // A wall clock the hooks advance; it starts at the real time because the Console client
-    // checks its request deadline against the real clock.
-    const t0 = Date.now();
-    let wall = t0;
+    // The rig's clock, which the hooks advance: the sweeper's deadline and the Console client's
+    // checks of it read the same time.
+    rig.clock.now = NOW;
     const sweeper = makeSweeper(rig, state, {
       policy: policy(),
-      clock: () => wall,
+      clock: () => rig.clock.now,
       safetyMarginMs: 10_000,
       flushEvery: 300,
       hooks: {
         onStep(step) {
-          if (step === 'page') wall += 40_000; // every page "takes" 40 s
+          if (step === 'page') rig.clock.now += 40_000; // every page "takes" 40 s
         },
       },
     });
-    const first = await sweeper.run({ now: new Date(NOW), remainingMs: () => t0 + 100_000 - wall });
+    const first = await sweeper.run({ now: new Date(NOW), remainingMs: () => NOW + 100_000 - rig.clock.now });
     expect(first.partial).toBe(true);
     expect(first.stop).toBe('time');
     expect(first.events.newEvents).toBeGreaterThan(0);
@@ -144,7 +143,7 @@ describe('crashes and limits', () => {
 
   it('skips the run while another run holds the lease, without reading', async () => {
     const state = await freshState(rig);
-    expect(await acquireLease(state.table, 'someone-else', Date.now(), Date.now() + 60_000)).toBe(true);
+    expect(await acquireLease(state.table, 'someone-else', NOW, NOW + 60_000)).toBe(true);
     const from = rig.sandbox.sandbox.requests.length;
     const summary = await makeSweeper(rig, state, { policy: policy() }).run({ now: new Date(NOW) });
     expect(summary.stop).toBe('leased');
