@@ -70,11 +70,54 @@ export function lambdaBody(env: unknown): Uint8Array | undefined {
 
 /** Replies made by `textReply` under this adapter: their text, which their Response does not carry. */
 const REPLY_TEXTS = new WeakMap<Response, string>();
+/** Such a reply with its text as its body, made the first time anything reads the body. */
+const BODIED = new WeakMap<Response, Response>();
+
+function bodied(reply: Response): Response {
+  let made = BODIED.get(reply);
+  if (made === undefined) {
+    made = new Response(REPLY_TEXTS.get(reply) ?? null, reply);
+    BODIED.set(reply, made);
+  }
+  return made;
+}
+
+/**
+ * What a text reply's Response is under this adapter: a Response whose body (and every way to read
+ * it) is its text. A middleware that re-makes the reply after the handler (`c.res = new
+ * Response(c.res.body, c.res)`, hono's own `c.res` setter and `c.header` after the reply, etag's
+ * `clone()`) reads the body: made without one, the reply it made carried none, and the adapter
+ * answered Lambda with an empty body. The body is made only then; the adapter itself, given the
+ * reply it recorded, never reads it.
+ */
+const READERS = ['arrayBuffer', 'blob', 'bytes', 'clone', 'formData', 'json', 'text'] as const;
+const TEXT_REPLY: Response = Object.create(Response.prototype, {
+  body: {
+    get(this: Response) {
+      return bodied(this).body;
+    },
+  },
+  bodyUsed: {
+    get(this: Response) {
+      return BODIED.get(this)?.bodyUsed ?? false;
+    },
+  },
+  ...Object.fromEntries(
+    READERS.map((name) => [
+      name,
+      {
+        value(this: Response) {
+          return bodied(this)[name]();
+        },
+      },
+    ]),
+  ),
+});
 
 /**
  * A text reply (`c.body(text, status, headers)`). Under this adapter the Response is made without
- * a body and the adapter returns `text` as the result's body; anywhere else (the local stack,
- * `app.request` in tests) it is the ordinary Response with the text as its body.
+ * a body (see TEXT_REPLY) and the adapter returns `text` as the result's body; anywhere else (the
+ * local stack, `app.request` in tests) it is the ordinary Response with the text as its body.
  */
 export function textReply(
   c: Context,
@@ -85,6 +128,7 @@ export function textReply(
   if (!(c.env instanceof LambdaBindings)) return c.body(text, status, headers);
   const res = c.body(null, status, headers);
   REPLY_TEXTS.set(res, text);
+  Object.setPrototypeOf(res, TEXT_REPLY);
   return res;
 }
 
