@@ -152,11 +152,20 @@ export function reasonMrkdwn(reason: string, request: ActionRequest, requester?:
       at += 1;
       continue;
     }
-    out += escapeMrkdwn(oneLine(plain)) + best[1];
+    out += plainWords(plain) + best[1];
     plain = '';
     at += best[0].length;
   }
-  return out + escapeMrkdwn(oneLine(plain));
+  return out + plainWords(plain);
+}
+
+/**
+ * A reason's words between its ids: escaped on one line, a backtick made a quote (as `inlineCode`
+ * makes one): left, it opened a code span that the next id's span closed, and that id stood bare.
+ */
+function plainWords(text: string): string {
+  const flat = escapeMrkdwn(oneLine(text));
+  return flat.includes('`') ? flat.replace(/`/g, "'") : flat;
 }
 
 /** Each way a reason names one of the request's ids (raw), with its words and the id in a code span. */

@@ -62,4 +62,21 @@ describe('ids in a worker reason are code spans', () => {
       "asked for trigger `trg_*bold* _it_` phase `ph_~x~'2'` &lt;!here&gt; · request `req_2`",
     );
   });
+
+  it("keeps a backtick in a reason's own words from pairing with an id's span", () => {
+    // A platform refusal quotes text of its own: its backtick opened a span that the trigger's
+    // opening backtick closed, and the trigger id stood bare (its `*bold*` formatted).
+    const report = {
+      request,
+      requestId: 'req_3',
+      result: 'rejected' as const,
+      rule: 'platform',
+      reason: 'platform said: `locked` for trigger trg_*bold* _it_ phase ph_~x~`2`, try `later',
+      dryRun: false,
+    };
+    const text = sectionText(outcomeMessage(report)) ?? '';
+    expect(text).toContain(
+      "platform said: 'locked' for trigger `trg_*bold* _it_` phase `ph_~x~'2'`, try 'later",
+    );
+  });
 });
