@@ -8,7 +8,7 @@ import { liveReplyUrl } from '../actions/request.js';
 import { mayCancel } from '../policy/cancel-grant.js';
 import { requestExpiresAt } from '../policy/decide.js';
 import type { Policy } from '../policy/schema.js';
-import { actionWords, oneLine } from '../slack/mrkdwn.js';
+import { actionWords, reasonMrkdwn } from '../slack/mrkdwn.js';
 import { isAllowedSlackUrl } from '../slack/post.js';
 import { readFinal } from '../state/audit.js';
 import { type HeldRecord, lookNow, nextLookText, readHeld } from '../state/held.js';
@@ -138,13 +138,18 @@ export async function answerHeld(
  */
 const heldWords = (held: HeldRecord) => `${actionWords(held.request)}, asked by ${code(held.requester)}`;
 
-/** The request ended otherwise before the cancel took (its end was recorded first): how it ended. */
+/**
+ * The request ended otherwise before the cancel took (its end was recorded first): how it ended.
+ * Its reason names the request's ids as the worker's post of that end does (`reasonMrkdwn`: each
+ * in a code span); only escaped, an id's `*` or `_` formatted the reply's words around it.
+ */
 function endedOtherwise(requestId: string, lost: CancelLost): ShortAnswer {
-  const { result, rule, reason } = lost.final;
+  const { result, rule } = lost.final;
+  const reason = reasonMrkdwn(lost.final.reason, lost.held.request, lost.held.requester);
   return {
     reply: ephemeral(`${requestId} was not cancelled: it had ended as ${result}`, [
       section(
-        `:warning: ${code(requestId)} (${heldWords(lost.held)}) was *not cancelled*: it had already ended as *${escapeMrkdwn(result)}* (${escapeMrkdwn(rule)}: ${escapeMrkdwn(oneLine(reason))}).`,
+        `:warning: ${code(requestId)} (${heldWords(lost.held)}) was *not cancelled*: it had already ended as *${escapeMrkdwn(result)}* (${escapeMrkdwn(rule)}: ${reason}).`,
       ),
       contextLine('That end stands; nobody is told of a cancel. `why` shows its story.'),
     ]),
