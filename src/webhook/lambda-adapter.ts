@@ -91,32 +91,39 @@ function bodied(reply: Response): Response {
  * reply it recorded, never reads it.
  */
 const READERS = ['arrayBuffer', 'blob', 'bytes', 'clone', 'formData', 'json', 'text'] as const;
-const TEXT_REPLY: Response = Object.create(Response.prototype, {
-  body: {
-    get(this: Response) {
-      return bodied(this).body;
-    },
-  },
-  bodyUsed: {
-    get(this: Response) {
-      return BODIED.get(this)?.bodyUsed ?? false;
-    },
-  },
-  ...Object.fromEntries(
-    READERS.map((name) => [
-      name,
-      {
-        value(this: Response) {
-          return bodied(this)[name]();
-        },
+/**
+ * Made on the first text reply, not at import: `Response` is a lazy global whose first use loads
+ * undici (14–18 ms of init; test/infra/bundled-policy.test.ts checks no handler's init loads it).
+ */
+let textReplyPrototype: Response | undefined;
+function makeTextReplyPrototype(): Response {
+  return Object.create(Response.prototype, {
+    body: {
+      get(this: Response) {
+        return bodied(this).body;
       },
-    ]),
-  ),
-});
+    },
+    bodyUsed: {
+      get(this: Response) {
+        return BODIED.get(this)?.bodyUsed ?? false;
+      },
+    },
+    ...Object.fromEntries(
+      READERS.map((name) => [
+        name,
+        {
+          value(this: Response) {
+            return bodied(this)[name]();
+          },
+        },
+      ]),
+    ),
+  });
+}
 
 /**
  * A text reply (`c.body(text, status, headers)`). Under this adapter the Response is made without
- * a body (see TEXT_REPLY) and the adapter returns `text` as the result's body; anywhere else (the
+ * a body (see makeTextReplyPrototype) and the adapter returns `text` as the result's body; anywhere else (the
  * local stack, `app.request` in tests) it is the ordinary Response with the text as its body.
  */
 export function textReply(
@@ -128,7 +135,8 @@ export function textReply(
   if (!(c.env instanceof LambdaBindings)) return c.body(text, status, headers);
   const res = c.body(null, status, headers);
   REPLY_TEXTS.set(res, text);
-  Object.setPrototypeOf(res, TEXT_REPLY);
+  textReplyPrototype ??= makeTextReplyPrototype();
+  Object.setPrototypeOf(res, textReplyPrototype);
   return res;
 }
 
