@@ -2,7 +2,13 @@
  * The API keys one transport has used: the forms it scrubs from what the server echoes, the
  * process scrubber told of them, and the request headers that carry the current one.
  */
-import { rememberSecret, scrubSecrets } from '../util/secret-scrub.js';
+import {
+  holdsNoForm,
+  holdsSecrets,
+  rememberSecret,
+  scrubSecrets,
+  secretsVersion,
+} from '../util/secret-scrub.js';
 import { ConsoleError } from './errors.js';
 
 /** The last few keys (enough for echoes of a key just rotated out). */
@@ -11,6 +17,8 @@ const KEPT_KEYS = 8;
 export class KeyRing {
   private readonly known = new Set<string>();
   private plain: { key: string; headers: Readonly<Record<string, string>> } | undefined;
+  /** The process scrubber's version at which it held every key here (undefined: not known to). */
+  private heldAt: number | undefined;
 
   /**
    * The key as sent: trimmed (as undici or the server's parser would), both forms scrubbed from
@@ -19,6 +27,7 @@ export class KeyRing {
   remember(raw: string, forms: string[] = []): string {
     const key = raw.trim();
     for (const form of new Set([raw, key])) {
+      if (!this.known.has(form)) this.heldAt = undefined;
       this.known.add(form);
       rememberSecret(form);
       forms.push(form);
@@ -45,9 +54,13 @@ export class KeyRing {
   /** Removes any key this transport has used (and every secret the process holds, in any encoding) from text the server sent back. */
   scrub(text: string): string {
     let out = text;
-    for (const key of this.known) {
-      if (key.length >= 4 && out.includes(key)) out = out.split(key).join('[redacted]');
-    }
+    // While the process scrubber holds every key here, a text it proves free of its forms holds
+    // none of them: this loop would change nothing (a scan per key less on every reply).
+    if (this.heldAt !== secretsVersion()) this.heldAt = holdsSecrets(this.known);
+    if (this.heldAt === undefined || !holdsNoForm(text))
+      for (const key of this.known) {
+        if (key.length >= 4 && out.includes(key)) out = out.split(key).join('[redacted]');
+      }
     return scrubSecrets(out);
   }
 }

@@ -51,7 +51,11 @@ const grams = new Uint32Array(1 << (GRAM_BITS - 5));
 /** shortestForm - GRAM + 1: set with the forms (unused while no secret is known). */
 let gramStep = 1;
 
+/** Counts the changes of the set of secrets (not of their order): what `holdsSecrets` answered stays true until it moves. */
+let version = 0;
+
 function indexForms(): void {
+  version++;
   allForms = [...secrets.values()].flat().sort((a, b) => b.length - a.length);
   anyForm = new RegExp(allForms.map((form) => form.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|'));
   shortestForm = allForms.reduce(
@@ -82,6 +86,19 @@ export function holdsNoForm(text: string): boolean {
     if ((grams[hash >>> 5] as number) & (1 << (hash & 31))) return false;
   }
   return true;
+}
+
+/**
+ * The set of secrets' version, and whether every one of `values` is in it: each is then one of the
+ * forms `holdsNoForm` rules out (a secret is its own first form, and never shorter than MIN_LENGTH).
+ */
+export function secretsVersion(): number {
+  return version;
+}
+
+export function holdsSecrets(values: Iterable<string>): number | undefined {
+  for (const value of values) if (!secrets.has(value)) return undefined;
+  return version;
 }
 
 /** Every form of every known secret, longest first (what `holdsNoForm` vouches for, to test it). */
