@@ -7,6 +7,7 @@ import {
   holdsSecrets,
   rememberSecret,
   scrubSecrets,
+  scrubSecretsOfNoForm,
   secretsVersion,
 } from '../util/secret-scrub.js';
 import { ConsoleError } from './errors.js';
@@ -53,14 +54,15 @@ export class KeyRing {
 
   /** Removes any key this transport has used (and every secret the process holds, in any encoding) from text the server sent back. */
   scrub(text: string): string {
-    let out = text;
     // While the process scrubber holds every key here, a text it proves free of its forms holds
-    // none of them: this loop would change nothing (a scan per key less on every reply).
+    // none of them: the loop below would change nothing (a scan per key less on every reply),
+    // nor would the scrubber's own pass over the forms (the same proof, not made twice).
     if (this.heldAt !== secretsVersion()) this.heldAt = holdsSecrets(this.known);
-    if (this.heldAt === undefined || !holdsNoForm(text))
-      for (const key of this.known) {
-        if (key.length >= 4 && out.includes(key)) out = out.split(key).join('[redacted]');
-      }
+    if (this.heldAt !== undefined && holdsNoForm(text)) return scrubSecretsOfNoForm(text);
+    let out = text;
+    for (const key of this.known) {
+      if (key.length >= 4 && out.includes(key)) out = out.split(key).join('[redacted]');
+    }
     return scrubSecrets(out);
   }
 }

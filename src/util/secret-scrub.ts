@@ -190,6 +190,20 @@ export function scrubSecrets(text: string, depth = 0): string {
   let out = text;
   if (!holdsNoForm(out) && anyForm.test(out))
     for (const form of allForms) if (out.includes(form)) out = out.split(form).join(REDACTED);
+  return scrubEscaped(out, depth);
+}
+
+/**
+ * `scrubSecrets(text)` for a text `holdsNoForm` has just vouched for (KeyRing.scrub asks it
+ * first): the same result without proving it a second time (a scan of a reply's grams).
+ */
+export function scrubSecretsOfNoForm(text: string): string {
+  return text.length < shortestForm ? text : scrubEscaped(text, 0);
+}
+
+/** What no form's scan finds: a secret spelled with escapes among plain characters, looked through at `depth`. */
+function scrubEscaped(text: string, depth: number): string {
+  let out = text;
   // A mix of escaped and plain characters: decode `\uXXXX` and `%XX` and look again. Only the
   // secret's own run is redacted: the rest stays as it was (decoding it all would undo escapes
   // made on purpose, e.g. a `%3C` that must not become a live `<!channel>`).

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { KeyRing } from '../../src/console/key-ring.js';
-import { rememberSecret } from '../../src/util/secret-scrub.js';
+import { holdsNoForm, rememberSecret } from '../../src/util/secret-scrub.js';
 
 const CLEAN = '{"message":"Segment read successfully.","data":{"id":"beta_testers","type":"id_list"}}';
 const echo = (key: string) => `{"message":"read with ${key}","data":{"id":"beta","type":"id_list"}}`;
@@ -44,5 +44,22 @@ describe('a transport key in a reply', () => {
     expect(keys.scrub(CLEAN)).toBe(CLEAN);
     expect(keys.scrub(echo(old))).toBe(REDACTED);
     expect(keys.scrub(echo(current))).toBe(REDACTED);
+  });
+
+  it('is redacted when spelled with escapes among plain characters, in a reply proven free of every form', () => {
+    const keys = new KeyRing();
+    const key = keys.remember('ring-key-0d9c8b7a6f');
+    // Every other character percent-encoded: no form of the key (each is spelled one way throughout).
+    const mixed = [...key]
+      .map((c, at) => (at % 2 ? `%${c.charCodeAt(0).toString(16).toUpperCase()}` : c))
+      .join('');
+    const text = echo(mixed);
+    // The reply takes the path that skips the forms' scan (the proof given once, not twice)…
+    expect(holdsNoForm(text)).toBe(true);
+    // …and its escaped run is still found and redacted.
+    expect(keys.scrub(text)).toBe(REDACTED);
+    expect(keys.scrub(`{"u":"${[...key].map((c) => (c === '-' ? '\\u002d' : c)).join('')}"}`)).toBe(
+      '{"u":"[redacted]"}',
+    );
   });
 });
