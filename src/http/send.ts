@@ -20,6 +20,7 @@ import {
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { HttpAbortError, HttpTimeoutError } from './errors.js';
 import { decode, LazyHeadersResponse, rawHeader } from './received.js';
+import { targetOf } from './target.js';
 
 export interface HttpRequest {
   method: string;
@@ -134,7 +135,11 @@ class Exchange {
     let req: ClientRequest;
     try {
       const send = this.secure ? httpsRequest : httpRequest;
-      req = send(request.url, { method: request.method, headers: request.headers, agent: this.agent });
+      // The URL's options made here when its origin was seen before (target.ts), or by node:http.
+      const target = targetOf(request.url, request.method, request.headers, this.agent);
+      req = target
+        ? send(target)
+        : send(request.url, { method: request.method, headers: request.headers, agent: this.agent });
       if (!req.hasHeader('accept-encoding')) req.setHeader('accept-encoding', 'gzip, deflate, br');
       if (request.body !== undefined) req.setHeader('content-length', Buffer.byteLength(request.body));
     } catch (error) {
