@@ -180,13 +180,15 @@ async function measure(baseUrl: string, bundle: string): Promise<BenchSection> {
     // baseline a parse of the whole URL per request (1.4–4 µs), which the ratio would credit to
     // the client.
     const agent = new HttpAgent({ keepAlive: true });
+    // fetch asks for compressed replies by itself; node:http does not, and the client's sender does.
+    const httpHeaders = { ...headers, 'accept-encoding': 'gzip, deflate, br' };
     const origin = new URL(running.url);
     const { protocol, hostname } = origin;
     const port = Number(origin.port);
     const rawHttp = () =>
       new Promise<void>((resolve, reject) => {
         const path = `/console/v1/segments/${encodeURIComponent(segmentId)}`;
-        const req = httpRequest({ protocol, hostname, port, path, headers, agent }, (res) => {
+        const req = httpRequest({ protocol, hostname, port, path, headers: httpHeaders, agent }, (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
           res.on('error', reject);
