@@ -78,7 +78,9 @@ function indexForms(): void {
  * length m at position s holds the runs of GRAM characters that start at s … s + m - GRAM: m - GRAM + 1
  * ≥ gramStep consecutive starts, so every gramStep-th start of `text` lands in one of them. When none
  * of those runs is a run of any form (its bit in `grams` clear), no form is there. False means maybe.
- * Texts shorter than `shortestForm` never come here.
+ * Any text may be asked (KeyRing.scrub asks of every reply, however short): one shorter than
+ * `shortestForm` holds no form, and a maybe for it only costs the scan. Asked only while a secret
+ * is known (`gramStep` is set then).
  */
 export function holdsNoForm(text: string): boolean {
   for (let at = 0; at + GRAM <= text.length; at += gramStep) {
