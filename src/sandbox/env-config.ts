@@ -43,8 +43,9 @@ function integerEnv(name: string, fallback: number, env: Env, max = Number.MAX_S
  * comma-separated), SANDBOX_SEED, SANDBOX_EVENT_COUNT (2000), SANDBOX_EVENT_ORDER
  * (newest-first | oldest-first), SANDBOX_RATE_LIMITS (`on` = the platform's 100/10s,900/15m;
  * `off`; `noretryafter` keeps them but omits Retry-After; or windows like `100/100ms,900/9s`),
- * SANDBOX_READ_ONLY_API_KEY (keys answered 403 on mutations), plus the fault variables of
- * `faultsFromEnv`.
+ * SANDBOX_READ_ONLY_API_KEY (keys answered 403 on mutations), SANDBOX_REVIEWS (approve | wait:
+ * what an approve of a review-required phase with the review header answers), plus the fault
+ * variables of `faultsFromEnv`.
  */
 export function sandboxOptionsFromEnv(env: Env = process.env): StartSandboxOptions & { port: number } {
   const options: StartSandboxOptions & { port: number } = {
@@ -67,6 +68,12 @@ export function sandboxOptionsFromEnv(env: Env = process.env): StartSandboxOptio
       );
     }
     options.eventOrder = order;
+  }
+  const reviews = optionalEnv('SANDBOX_REVIEWS', env);
+  if (reviews !== undefined) {
+    if (reviews !== 'approve' && reviews !== 'wait')
+      throw new SandboxConfigError('environment variable SANDBOX_REVIEWS must be approve or wait');
+    options.reviews = reviews;
   }
   const limits = optionalEnv('SANDBOX_RATE_LIMITS', env);
   if (limits === 'off') options.rateLimits = false;

@@ -13,7 +13,7 @@ import { errorBody, SandboxHttpError } from './http.js';
 import { createRng, type Rng } from './prng.js';
 import { createRateLimiter, PLATFORM_LIMITS, type RateLimitConfig } from './rate-limit.js';
 import { registerConfigs } from './routes/configs.js';
-import type { Actor, SandboxEnv } from './routes/env.js';
+import type { Actor, ReviewMode, SandboxEnv } from './routes/env.js';
 import { registerEvents } from './routes/events.js';
 import { registerExperiments } from './routes/experiments.js';
 import { registerMetrics } from './routes/metrics.js';
@@ -49,6 +49,13 @@ export type SandboxOptions = {
   /** Mutation limits per project (all its keys share them). Default the platform's 100/10 s and 900/15 min; false disables. */
   rateLimits?: false | RateLimitConfig;
   faults?: Partial<FaultConfig>;
+  /**
+   * What an approve of a phase that requires review answers when it carries
+   * `x-respect-review-settings: true` (the spec does not say): `approve` (default) moves the trigger
+   * on as without the header; `wait` answers 200 with the trigger unchanged, its phase still current,
+   * as a platform holding the phase for a human review could.
+   */
+  reviews?: ReviewMode;
 };
 
 export type LoggedRequest = {
@@ -273,7 +280,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   });
 
   const api = new Hono<SandboxEnv>();
-  const deps = { state, now };
+  const deps = { state, now, reviews: options.reviews ?? 'approve' };
   registerRoles(api, deps);
   registerConfigs(api, deps);
   registerSegments(api, deps);

@@ -15,6 +15,7 @@ import {
   RequestValidationError,
   ResponseValidationError,
 } from '../console/errors.js';
+import { approveAnswerNote } from './approve-answer.js';
 import { withMayHaveReached } from './replies.js';
 
 /** The part of the Console API client the worker mutates with (the client satisfies it). */
@@ -226,11 +227,12 @@ export async function executeAction(
   earlierMayHaveReached = false,
 ): Promise<ExecutionResult> {
   try {
-    await call(client, request, options);
+    const answer = await call(client, request, options);
+    const note = request.action === 'approve_phase' ? approveAnswerNote(answer, request.phaseId) : '';
     return {
       kind: 'done',
       result: DONE_RESULT[request.action],
-      reason: doneReason(request, earlierMayHaveReached),
+      reason: doneReason(request, earlierMayHaveReached) + note,
     };
   } catch (error) {
     if (isTransientError(error)) {

@@ -59,6 +59,9 @@ describe('sandbox configuration from the environment', () => {
     expect(sandboxOptionsFromEnv({ SANDBOX_READ_ONLY_API_KEY: 'viewer' }).readOnlyApiKeys).toEqual([
       'viewer',
     ]);
+    expect(sandboxOptionsFromEnv({ SANDBOX_REVIEWS: 'wait' }).reviews).toBe('wait');
+    expect(sandboxOptionsFromEnv({ SANDBOX_REVIEWS: 'approve' }).reviews).toBe('approve');
+    expect(sandboxOptionsFromEnv({}).reviews).toBeUndefined();
   });
 
   it('fails loudly, naming the variable, on a bad value', () => {
@@ -67,5 +70,8 @@ describe('sandbox configuration from the environment', () => {
     expect(() => sandboxOptionsFromEnv({ SANDBOX_EVENT_ORDER: 'random' })).toThrow(/SANDBOX_EVENT_ORDER/);
     expect(() => sandboxOptionsFromEnv({ SANDBOX_RATE_LIMITS: 'maybe' })).toThrow(/SANDBOX_RATE_LIMITS/);
     expect(() => sandboxOptionsFromEnv({ SANDBOX_PORT: 'x' })).toThrow(/SANDBOX_PORT/);
+    expect(() => sandboxOptionsFromEnv({ SANDBOX_REVIEWS: 'hold' })).toThrow(
+      'environment variable SANDBOX_REVIEWS must be approve or wait',
+    );
   });
 });

@@ -5,4 +5,7 @@ export type Actor = { actorName: string; actorID: string };
 
 export type SandboxEnv = { Variables: { body: unknown; actor: Actor } };
 
-export type RouteDeps = { state: SandboxState; now: () => number };
+/** What an approve of a review-required phase sent with the review header answers (SandboxOptions.reviews). */
+export type ReviewMode = 'approve' | 'wait';
+
+export type RouteDeps = { state: SandboxState; now: () => number; reviews: ReviewMode };

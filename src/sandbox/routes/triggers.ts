@@ -2,7 +2,9 @@
  * Release pipeline triggers (spec 4.7): approve the current phase. `phaseID` guards against
  * approving the wrong phase: only the trigger's `currentPhaseID` is accepted (else 400). An
  * approval appends an action and moves the trigger to its next phase, or to `completed`
- * (with empty current phase fields) after the last one.
+ * (with empty current phase fields) after the last one. With `reviews: 'wait'`, an approve of a
+ * phase that requires review sent with `x-respect-review-settings: true` answers 200 and changes
+ * nothing: the phase stays current, waiting for a review nobody in the sandbox gives.
  */
 import type { Hono } from 'hono';
 import { badRequest, notFound, ok, parseBody } from '../http.js';
@@ -17,7 +19,7 @@ export function triggerView(t: TriggerState) {
   return view;
 }
 
-export function registerTriggers(app: Hono<SandboxEnv>, { state, now }: RouteDeps) {
+export function registerTriggers(app: Hono<SandboxEnv>, { state, now, reviews }: RouteDeps) {
   app.put('/release_pipeline_triggers/:id/approve', (c) => {
     const id = c.req.param('id');
     const trigger = state.triggers.get(id);
@@ -35,10 +37,13 @@ export function registerTriggers(app: Hono<SandboxEnv>, { state, now }: RouteDep
         [{ property: 'phaseID', errorMessage: `is not the current phase (${trigger.currentPhaseID})` }],
       );
     }
+    const index = trigger.phases.findIndex((p) => p.id === phaseID);
+    const respectsReview = c.req.header('x-respect-review-settings') === 'true';
+    if (reviews === 'wait' && respectsReview && trigger.phases[index]?.requiresReview)
+      return ok(c, `Phase ${phaseID} waits for its review.`, triggerView(trigger));
     const t = now();
     const actor = c.get('actor');
     trigger.actions.push({ timeMs: t, phaseID, actorName: actor.actorName, actorID: actor.actorID });
-    const index = trigger.phases.findIndex((p) => p.id === phaseID);
     const next = trigger.phases[index + 1];
     if (next) {
       trigger.currentPhase = next.name;
