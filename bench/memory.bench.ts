@@ -17,26 +17,17 @@
  *
  * Target per function: peak RSS ≤ half the memory size the stack gives it.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
-import {
-  bundledPolicy,
-  esbuildOptions,
-  HANDLER_ENTRIES,
-  type HandlerName,
-  POLICY_FILE_NAME,
-  REPO_ROOT,
-  writeBundledPolicy,
-} from '../infra/bundling.js';
+import { HANDLER_ENTRIES, type HandlerName, POLICY_FILE_NAME, REPO_ROOT } from '../infra/bundling.js';
 import { FUNCTION_MEMORY_MB, MEMORY_HEADROOM, smallestMemoryFor } from '../infra/function-memory.js';
 import { startEmulators } from '../src/local/emulators.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { createStateTable } from '../src/state/table.js';
+import { bundleAsDeployed, type DriverOutcome, runDriver } from './deployed.js';
 import type { BenchSection } from './types.js';
 
 const COMMANDS = Number(process.env.BENCH_MEMORY_COMMANDS ?? 500);
@@ -44,7 +35,6 @@ const RECORDS = Number(process.env.BENCH_MEMORY_RECORDS ?? 300);
 const BATCH_SIZE = 10;
 const HISTORY = 100_000;
 const SIGNING_SECRET = 'bench-signing-secret';
-const DRIVER = join(REPO_ROOT, 'bench', 'fixtures', 'memory-load.mjs');
 
 /** The worker's policy here: CI approvals at any time, no hourly cap, so every record reaches the API. */
 const WORKER_POLICY = {
@@ -52,53 +42,6 @@ const WORKER_POLICY = {
   timezone: 'UTC',
   approvals: { rules: [{ name: 'bench approves CI', when: { requesters: ['ci:*'] }, decision: 'approve' }] },
 };
-
-interface Outcome {
-  /** Webhook: requests answered with a reply (queued, or told the queue did not confirm in time). */
-  answered?: number;
-  failures?: Record<string, number>;
-  ok: number;
-  failed: number;
-  maxRssKb: number;
-}
-
-/** Bundled as deployed, the normalized policy beside it. */
-async function bundle(entry: string, outDir: string, policyFile: string): Promise<string> {
-  const policy = bundledPolicy(policyFile);
-  mkdirSync(outDir, { recursive: true });
-  const outfile = join(outDir, 'index.mjs');
-  await build({ ...esbuildOptions(entry, outfile, policy), logLevel: 'error' });
-  writeBundledPolicy(outDir, policy);
-  return outfile;
-}
-
-/** Runs the driver in a child process; it must not block this process, which serves the emulators. */
-function runChild(fn: string, file: string, env: NodeJS.ProcessEnv, load: object): Promise<Outcome> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [DRIVER, fn, file], {
-      env: { ...env, BENCH_MEMORY_LOAD: JSON.stringify(load) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    // Only the tail matters (the figures follow the last marker); the handlers' logs are dropped.
-    let tail = '';
-    let errors = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      tail = (tail + chunk).slice(-16_384);
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      errors = (errors + chunk).slice(-4096);
-    });
-    child.once('error', reject);
-    child.once('close', (code) => {
-      const at = tail.lastIndexOf('MEMORY:');
-      if (code !== 0 || at < 0) {
-        reject(new Error(`memory: the ${fn} child exited ${code}: ${errors.slice(-1000)}`));
-        return;
-      }
-      resolve(JSON.parse(tail.slice(at + 7).split('\n')[0] as string) as Outcome);
-    });
-  });
-}
 
 export async function run(): Promise<BenchSection> {
   const work = mkdtempSync(join(tmpdir(), 'autopilot-memory-'));
@@ -108,14 +51,26 @@ export async function run(): Promise<BenchSection> {
     const workerPolicy = join(work, 'worker-policy.json');
     writeFileSync(workerPolicy, JSON.stringify(WORKER_POLICY));
     const bundles: Record<HandlerName | 'empty', string> = {
-      empty: await bundle(
+      empty: await bundleAsDeployed(
         join(REPO_ROOT, 'bench', 'fixtures', 'empty-handler.ts'),
         join(work, 'empty'),
         'policy.json',
       ),
-      webhook: await bundle(join(REPO_ROOT, HANDLER_ENTRIES.webhook), join(work, 'webhook'), 'policy.json'),
-      worker: await bundle(join(REPO_ROOT, HANDLER_ENTRIES.worker), join(work, 'worker'), workerPolicy),
-      sweeper: await bundle(join(REPO_ROOT, HANDLER_ENTRIES.sweeper), join(work, 'sweeper'), 'policy.json'),
+      webhook: await bundleAsDeployed(
+        join(REPO_ROOT, HANDLER_ENTRIES.webhook),
+        join(work, 'webhook'),
+        'policy.json',
+      ),
+      worker: await bundleAsDeployed(
+        join(REPO_ROOT, HANDLER_ENTRIES.worker),
+        join(work, 'worker'),
+        workerPolicy,
+      ),
+      sweeper: await bundleAsDeployed(
+        join(REPO_ROOT, HANDLER_ENTRIES.sweeper),
+        join(work, 'sweeper'),
+        'policy.json',
+      ),
     };
     let tables = 0;
     /** Each run its own state table: the sweeper's first run must find no cursor. */
@@ -145,18 +100,18 @@ export async function run(): Promise<BenchSection> {
         BENCH_MEMORY_MB: String(fn === 'empty' ? 128 : FUNCTION_MEMORY_MB[fn]),
       };
     };
-    const mb = (o: Outcome) => Math.round(o.maxRssKb / 1024);
+    const mb = (o: DriverOutcome) => Math.round(o.maxRssKb / 1024);
 
-    const empty = await runChild('empty', bundles.empty, await envFor('empty'), {});
-    const burst = await runChild('webhook', bundles.webhook, await envFor('webhook'), {
+    const empty = await runDriver('empty', bundles.empty, await envFor('empty'), {});
+    const burst = await runDriver('webhook', bundles.webhook, await envFor('webhook'), {
       commands: COMMANDS,
       concurrent: true,
     });
-    const oneByOne = await runChild('webhook', bundles.webhook, await envFor('webhook'), {
+    const oneByOne = await runDriver('webhook', bundles.webhook, await envFor('webhook'), {
       commands: COMMANDS,
       concurrent: false,
     });
-    const sweep = await runChild('sweeper', bundles.sweeper, await envFor('sweeper'), {});
+    const sweep = await runDriver('sweeper', bundles.sweeper, await envFor('sweeper'), {});
     // Fresh triggers, each waiting on its first phase (clones of trg_1), one per record.
     const template = api.sandbox.state.triggers.get('trg_1');
     if (template?.currentPhaseID !== 'ph_1') throw new Error('sandbox seed changed: trg_1 is not at ph_1');
@@ -165,7 +120,7 @@ export async function run(): Promise<BenchSection> {
       api.sandbox.state.triggers.set(id, { ...structuredClone(template), id, actions: [] });
     }
     const firstRequest = api.sandbox.requests.length;
-    const drain = await runChild('worker', bundles.worker, await envFor('worker'), {
+    const drain = await runDriver('worker', bundles.worker, await envFor('worker'), {
       records: RECORDS,
       batchSize: BATCH_SIZE,
     });
@@ -176,7 +131,7 @@ export async function run(): Promise<BenchSection> {
     const rows: BenchSection['rows'] = [
       { name: 'Node alone (an empty handler, as deployed): peak RSS', value: mb(empty), unit: 'MB' },
     ];
-    const target = (fn: HandlerName, what: string, outcome: Outcome) => {
+    const target = (fn: HandlerName, what: string, outcome: DriverOutcome) => {
       const size = FUNCTION_MEMORY_MB[fn];
       rows.push({
         name: `${fn}: peak RSS ${what} (the stack gives ${size} MB)`,
