@@ -10,6 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { bundledPolicy, esbuildOptions, REPO_ROOT, writeBundledPolicy } from '../infra/bundling.js';
+import type { Emulators } from '../src/local/emulators.js';
 
 const DRIVER = join(REPO_ROOT, 'bench', 'fixtures', 'memory-load.mjs');
 
@@ -25,6 +26,23 @@ export interface DriverOutcome {
   initMs: number;
   /** The first handler call, from its start to its answer, ms. */
   firstMs: number;
+}
+
+/** What every function's process gets: AWS reached at the emulators, its state table, the Console API. */
+export function emulatorEnv(emulators: Emulators, tableName: string, consoleUrl: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'bench',
+    AWS_SECRET_ACCESS_KEY: 'bench',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    AWS_ENDPOINT_URL_SQS: emulators.sqsEndpoint,
+    AWS_ENDPOINT_URL_DYNAMODB: emulators.dynamodbEndpoint,
+    ACTIONS_QUEUE_URL: emulators.queueUrl,
+    DLQ_URL: emulators.dlqUrl,
+    STATE_TABLE_NAME: tableName,
+    CONSOLE_API_BASE_URL: consoleUrl,
+  };
 }
 
 /** Bundled as deployed, the normalized policy beside it. */

@@ -30,7 +30,7 @@ import { createRng } from '../src/sandbox/prng.js';
 import { createStateTable } from '../src/state/table.js';
 import { startFakeSecretsManager } from '../test/helpers/secrets-manager.js';
 import { startSlackCapture } from '../test/helpers/slack-capture.js';
-import { bundleAsDeployed, type DriverOutcome, runDriver } from './deployed.js';
+import { bundleAsDeployed, type DriverOutcome, emulatorEnv, runDriver } from './deployed.js';
 import { median, shuffled } from './stats.js';
 import type { BenchSection } from './types.js';
 
@@ -98,25 +98,15 @@ export async function run(): Promise<BenchSection> {
       }
       const fn = variant === BASELINE ? 'bare' : variant;
       return {
-        PATH: process.env.PATH,
-        AWS_REGION: 'us-east-1',
-        AWS_ACCESS_KEY_ID: 'bench',
-        AWS_SECRET_ACCESS_KEY: 'bench',
-        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-        AWS_ENDPOINT_URL_SQS: emulators.sqsEndpoint,
-        AWS_ENDPOINT_URL_DYNAMODB: emulators.dynamodbEndpoint,
+        ...emulatorEnv(emulators, tableName, api.url),
         AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.url,
         AUTOPILOT_SECRET_ID: `${fn}-secret`,
         WEBHOOK_REQUESTER_KEY_SECRET_ID: 'webhook-key',
         SWEEPER_REQUESTER_KEY_SECRET_ID: 'sweeper-key',
-        ACTIONS_QUEUE_URL: emulators.queueUrl,
-        DLQ_URL: emulators.dlqUrl,
-        STATE_TABLE_NAME: tableName,
-        CONSOLE_API_BASE_URL: api.url,
         SLACK_REPLY_ORIGINS: slack.origin,
         MUTATION_LIMIT_10S: '50',
         MUTATION_LIMIT_15MIN: '450',
-        AUTOPILOT_POLICY: join(work, variant === BASELINE ? 'bare' : variant, POLICY_FILE_NAME),
+        AUTOPILOT_POLICY: join(work, fn, POLICY_FILE_NAME),
         // The driver signs the slash command with it; the webhook reads its own from Secrets Manager.
         BENCH_SIGNING_SECRET: SIGNING_SECRET,
       };

@@ -27,7 +27,7 @@ import { FUNCTION_MEMORY_MB, MEMORY_HEADROOM, smallestMemoryFor } from '../infra
 import { startEmulators } from '../src/local/emulators.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { createStateTable } from '../src/state/table.js';
-import { bundleAsDeployed, type DriverOutcome, runDriver } from './deployed.js';
+import { bundleAsDeployed, type DriverOutcome, emulatorEnv, runDriver } from './deployed.js';
 import type { BenchSection } from './types.js';
 
 const COMMANDS = Number(process.env.BENCH_MEMORY_COMMANDS ?? 500);
@@ -78,17 +78,7 @@ export async function run(): Promise<BenchSection> {
       const tableName = `memory-${++tables}`;
       await createStateTable(emulators.dynamo, tableName);
       return {
-        PATH: process.env.PATH,
-        AWS_REGION: 'us-east-1',
-        AWS_ACCESS_KEY_ID: 'bench',
-        AWS_SECRET_ACCESS_KEY: 'bench',
-        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-        AWS_ENDPOINT_URL_SQS: emulators.sqsEndpoint,
-        AWS_ENDPOINT_URL_DYNAMODB: emulators.dynamodbEndpoint,
-        ACTIONS_QUEUE_URL: emulators.queueUrl,
-        DLQ_URL: emulators.dlqUrl,
-        STATE_TABLE_NAME: tableName,
-        CONSOLE_API_BASE_URL: api.url,
+        ...emulatorEnv(emulators, tableName, api.url),
         CONSOLE_API_KEY: 'sandbox-key',
         SLACK_SIGNING_SECRET: SIGNING_SECRET,
         WEBHOOK_REQUESTER_KEY: randomBytes(32).toString('hex'),
