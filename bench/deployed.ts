@@ -90,3 +90,10 @@ export function runDriver(
     });
   });
 }
+
+/** Approvals the sandbox accepted among `requests` (its request log): what a worker's load came to. */
+export function approvalsAccepted(
+  requests: ReadonlyArray<{ method: string; path: string; status: number }>,
+): number {
+  return requests.filter((r) => r.method === 'PUT' && r.path.endsWith('/approve') && r.status === 200).length;
+}

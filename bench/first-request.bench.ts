@@ -30,7 +30,13 @@ import { createRng } from '../src/sandbox/prng.js';
 import { createStateTable } from '../src/state/table.js';
 import { startFakeSecretsManager } from '../test/helpers/secrets-manager.js';
 import { startSlackCapture } from '../test/helpers/slack-capture.js';
-import { bundleAsDeployed, type DriverOutcome, emulatorEnv, runDriver } from './deployed.js';
+import {
+  approvalsAccepted,
+  bundleAsDeployed,
+  type DriverOutcome,
+  emulatorEnv,
+  runDriver,
+} from './deployed.js';
 import { median, shuffled } from './stats.js';
 import type { BenchSection } from './types.js';
 
@@ -96,7 +102,7 @@ export async function run(): Promise<BenchSection> {
         tableName = `first-request-${++tables}`;
         await createStateTable(emulators.dynamo, tableName);
       }
-      const fn = variant === BASELINE ? 'bare' : variant;
+      const fn = driverName(variant);
       return {
         ...emulatorEnv(emulators, tableName, api.url),
         AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.url,
@@ -128,19 +134,14 @@ export async function run(): Promise<BenchSection> {
     };
     const runOnce = async (variant: Variant): Promise<DriverOutcome> => {
       freshTrigger();
-      return runDriver(
-        variant === BASELINE ? 'bare' : variant,
-        bundles[variant],
-        await envFor(variant),
-        loads[variant],
-      );
+      return runDriver(driverName(variant), bundles[variant], await envFor(variant), loads[variant]);
     };
 
     await runOnce('sweeper'); // writes the cursor: every measured run is a steady-state run
     const variants: Variant[] = ['webhook', 'worker', 'sweeper', BASELINE];
     const samples = new Map<Variant, DriverOutcome[]>(variants.map((v) => [v, []]));
     const rng = createRng(0x1f1257);
-    const approvalsBefore = approvals(api.sandbox.requests);
+    const approvalsBefore = approvalsAccepted(api.sandbox.requests);
     const postsBefore = slack.posts.length;
     for (let i = 0; i < RUNS; i++)
       for (const variant of shuffled(variants, () => rng.next()))
@@ -155,7 +156,7 @@ export async function run(): Promise<BenchSection> {
       sweeper: of('sweeper').every((s) => s.failed === 0),
       [BASELINE]: of(BASELINE).every((s) => s.ok === 3 && s.failed === 0),
     };
-    const approved = approvals(api.sandbox.requests) - approvalsBefore;
+    const approved = approvalsAccepted(api.sandbox.requests) - approvalsBefore;
     const rows: BenchSection['rows'] = [];
     for (const fn of ['webhook', 'worker', 'sweeper'] as const) {
       rows.push(
@@ -201,8 +202,9 @@ export async function run(): Promise<BenchSection> {
   }
 }
 
-function approvals(requests: ReadonlyArray<{ method: string; path: string; status: number }>): number {
-  return requests.filter((r) => r.method === 'PUT' && r.path.endsWith('/approve') && r.status === 200).length;
+/** The driver's name for a variant (bench/fixtures/memory-load.mjs): the baseline is its `bare`. */
+function driverName(variant: Variant): string {
+  return variant === BASELINE ? 'bare' : variant;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -27,7 +27,13 @@ import { FUNCTION_MEMORY_MB, MEMORY_HEADROOM, smallestMemoryFor } from '../infra
 import { startEmulators } from '../src/local/emulators.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { createStateTable } from '../src/state/table.js';
-import { bundleAsDeployed, type DriverOutcome, emulatorEnv, runDriver } from './deployed.js';
+import {
+  approvalsAccepted,
+  bundleAsDeployed,
+  type DriverOutcome,
+  emulatorEnv,
+  runDriver,
+} from './deployed.js';
 import type { BenchSection } from './types.js';
 
 const COMMANDS = Number(process.env.BENCH_MEMORY_COMMANDS ?? 500);
@@ -114,9 +120,7 @@ export async function run(): Promise<BenchSection> {
       records: RECORDS,
       batchSize: BATCH_SIZE,
     });
-    const approvals = api.sandbox.requests
-      .slice(firstRequest)
-      .filter((r) => r.method === 'PUT' && r.status === 200).length;
+    const approvals = approvalsAccepted(api.sandbox.requests.slice(firstRequest));
 
     const rows: BenchSection['rows'] = [
       { name: 'Node alone (an empty handler, as deployed): peak RSS', value: mb(empty), unit: 'MB' },
