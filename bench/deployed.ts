@@ -26,6 +26,8 @@ export interface DriverOutcome {
   initMs: number;
   /** The first handler call, from its start to its answer, ms. */
   firstMs: number;
+  /** Whether undici (Node's lazy fetch, Headers, Request, Response) was loaded by the end of the first call. */
+  undiciLoaded: boolean;
 }
 
 /** What every function's process gets: AWS reached at the emulators, its state table, the Console API. */

@@ -176,6 +176,15 @@ export async function run(): Promise<BenchSection> {
         },
       );
     }
+    // Node's fetch, Headers, Request and Response load undici on first use (~20 ms here); the
+    // webhook's path avoids them (src/webhook/event-headers.ts), the others' calls go over node:http.
+    for (const fn of ['webhook', 'worker', 'sweeper'] as const)
+      rows.push({
+        name: `${fn}: fresh processes whose first complete request loaded undici`,
+        value: of(fn).filter((s) => s.undiciLoaded).length,
+        unit: `of ${RUNS}`,
+        ...(fn === 'webhook' ? { target: '0', pass: of(fn).every((s) => !s.undiciLoaded) } : {}),
+      });
     rows.push({
       name: `requests run to their end (${RUNS} per function: webhook queued, worker approved by the sandbox, sweeper run without failure, baseline's 3 sends answered)`,
       value: variants.filter((v) => complete[v]).length,

@@ -158,7 +158,7 @@ export function createWebhookApp(deps: WebhookDeps): Hono<AppEnv> {
     deps.logger[level]('request', line);
   });
 
-  app.get('/health', (c) => c.json({ ok: true, service: 'console-autopilot-webhook' }));
+  app.get('/health', (c) => json(c, { ok: true, service: 'console-autopilot-webhook' }));
 
   app.post('/slack/commands', async (c) => {
     const log = c.get('log');
@@ -166,7 +166,7 @@ export function createWebhookApp(deps: WebhookDeps): Hono<AppEnv> {
     const { form, body } = await verifiedForm(deps, c, startedAt);
     if (form.get('ssl_check') === '1') {
       log.outcome = 'ssl_check';
-      return c.body(null, 200);
+      return textReply(c, null, 200, {});
     }
     log.teamId = slackId(form, 'team_id');
     log.userId = slackId(form, 'user_id');
@@ -207,7 +207,7 @@ export function createWebhookApp(deps: WebhookDeps): Hono<AppEnv> {
     if (result.warning) log.warning = result.warning;
     if (result.replyError !== undefined) log.replyError = result.replyError;
     // Slack ignores the body of an interaction response; replies go to the response_url.
-    return c.body(null, 200);
+    return textReply(c, null, 200, {});
   });
 
   app.notFound((c) =>
@@ -231,7 +231,7 @@ export function createWebhookApp(deps: WebhookDeps): Hono<AppEnv> {
     } else {
       deps.logger.error('unhandled error', { error });
     }
-    return c.json({ error: 'internal_error', message: 'internal error' }, 500);
+    return json(c, { error: 'internal_error', message: 'internal error' }, 500);
   });
 
   return app;

@@ -2,9 +2,39 @@
  * The Request the Lambda adapter (lambda-adapter.ts) hands the app, made from the event without
  * undici's Request on every call, and the method check a Request makes.
  */
+import type { EventHeaders } from './event-headers.js';
 
-/** Request's members that are the event's own; the rest are a real Request's (`EventRequest`). */
-const OWN = new Set(['constructor', 'url', 'method', 'headers']);
+/**
+ * The members of a Request that are not the event's own (`url`, `method`, `headers`): a fixed list,
+ * not read off `Request.prototype`, for reading the global `Request` loads undici (event-headers.ts
+ * says why that matters). A member this Node's Request lacks reads as undefined, as on a Request.
+ */
+const REQUEST_MEMBERS = [
+  'body',
+  'bodyUsed',
+  'cache',
+  'credentials',
+  'destination',
+  'duplex',
+  'integrity',
+  'isHistoryNavigation',
+  'isReloadNavigation',
+  'keepalive',
+  'mode',
+  'redirect',
+  'referrer',
+  'referrerPolicy',
+  'signal',
+  'arrayBuffer',
+  'blob',
+  'bytes',
+  'clone',
+  'formData',
+  'json',
+  'text',
+] as const;
+/** The real Request's maker: a symbol, so the object shows no member a Request lacks. */
+const REAL = Symbol('the real Request');
 const NORMALIZED_METHODS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT']);
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 const METHOD_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -13,19 +43,19 @@ const METHOD_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
  * The Request the app gets. `url` (parsed and normalized as a Request's), `method` and `headers`
  * are its own: Hono routes on them and the webhook reads the headers, its body coming from
  * `lambdaBody`. Anything else (`body`, `text()`, `signal`, `clone()`…) is a real Request's, made
- * with the event's body on first use, so the object behaves as one throughout and is one to
- * `instanceof`. Not making the real one on every request saved ~20 µs at p50 (Node 20.20, the
- * benchmark's mutation with the in-memory queue stand-in: 0.096 → 0.075 ms; undici's Request
- * makes an AbortSignal and, with a body, a stream).
+ * with the event's parts on first use, so the object behaves as one throughout; it is not one to
+ * `instanceof Request` (that would read the global). Not making the real one on every request
+ * saved ~20 µs at p50 (Node 20.20, the benchmark's mutation with the in-memory queue stand-in:
+ * 0.096 → 0.075 ms; undici's Request makes an AbortSignal and, with a body, a stream), and the
+ * webhook's first request after a cold start no longer loads undici at all.
  */
 class EventRequest {
   readonly #url: string;
   readonly #method: string;
-  readonly #headers: Headers;
+  readonly #headers: EventHeaders;
   readonly #bytes: Uint8Array;
   #real: Request | undefined;
-  static linked = false;
-  constructor(url: string, method: string, headers: Headers, bytes: Uint8Array) {
+  constructor(url: string, method: string, headers: EventHeaders, bytes: Uint8Array) {
     this.#url = url;
     this.#method = method;
     this.#headers = headers;
@@ -37,37 +67,30 @@ class EventRequest {
   get method(): string {
     return this.#method;
   }
+  /** A Headers to everything that reads it (event-headers.ts). */
   get headers(): Headers {
-    return this.#headers;
+    return this.#headers as unknown as Headers;
+  }
+  get [Symbol.toStringTag](): string {
+    return 'Request';
   }
   /** The real Request, made once, on the first use of a member that is not the event's own. */
-  #realRequest(): Request {
+  [REAL](): Request {
     const body = this.#bytes.byteLength > 0 ? (this.#bytes as BodyInit) : null;
-    this.#real ??= new Request(this.#url, { method: this.#method, headers: this.#headers, body });
+    this.#real ??= new Request(this.#url, { method: this.#method, headers: [...this.#headers], body });
     return this.#real;
   }
+}
 
-  /**
-   * Makes `EventRequest` a Request: its prototype chain, and every member that is not the event's
-   * own read from a real Request. Done on the first request, not at import: on Node the global
-   * `Request` is a lazy getter that loads undici, about 14 ms of a cold start's init
-   * (`npm run bench -- cold-start`, webhook: cold init); the first request loads it anyway.
-   */
-  static linkToRequest(): void {
-    EventRequest.linked = true;
-    Object.setPrototypeOf(EventRequest.prototype, Request.prototype);
-    for (const name of Object.getOwnPropertyNames(Request.prototype)) {
-      if (OWN.has(name)) continue;
-      Object.defineProperty(EventRequest.prototype, name, {
-        configurable: true,
-        get(this: EventRequest) {
-          const real = this.#realRequest();
-          const value: unknown = Reflect.get(real, name, real);
-          return typeof value === 'function' ? value.bind(real) : value;
-        },
-      });
-    }
-  }
+for (const name of REQUEST_MEMBERS) {
+  Object.defineProperty(EventRequest.prototype, name, {
+    configurable: true,
+    get(this: EventRequest) {
+      const real = this[REAL]();
+      const value: unknown = Reflect.get(real, name, real);
+      return typeof value === 'function' ? value.bind(real) : value;
+    },
+  });
 }
 
 /** As a Request checks and normalizes it; a TypeError (400, as `handle` answered) when it would refuse it. */
@@ -82,7 +105,6 @@ export function methodOf(method: string, hasBody: boolean): string {
 }
 
 /** A Request for the event's URL, method, headers and body (see `EventRequest`). */
-export function eventRequest(url: string, method: string, headers: Headers, body: Uint8Array): Request {
-  if (!EventRequest.linked) EventRequest.linkToRequest();
+export function eventRequest(url: string, method: string, headers: EventHeaders, body: Uint8Array): Request {
   return new EventRequest(url, method, headers, body) as unknown as Request;
 }

@@ -5,9 +5,11 @@
  * response headers and base64 rule) without its two stream round trips: the event's body is
  * already in memory, so it reaches the app beside the Request (`c.env`, read by
  * `readBodyLimited`) instead of being streamed through it, and a reply whose text the app wrote
- * (`textReply`) is returned as that text instead of being read back out of a Response's stream.
- * The Request itself is made only if something asks for more than its URL, method and headers
- * (event-request.ts); the webhook never does.
+ * (`textReply`, a LambdaReply: lambda-reply.ts) is returned as that text instead of being read
+ * back out of a Response's stream. The Request itself is made only if something asks for more
+ * than its URL, method and headers (event-request.ts); the webhook never does. Neither side uses
+ * Node's global Headers, Request or Response, whose first use loads undici: ~20 ms of a cold
+ * start's first request (event-headers.ts; test/infra/webhook-without-undici.test.ts).
  *
  * Ours only for the figure (Node 20.20, the benchmark's bundle, bench/webhook.bench.ts): a Request
  * with a body costs 27 µs against 7 µs without, a Response with a string body 12.5 µs against
@@ -22,7 +24,9 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Logger } from '../observability/logger.js';
+import { EventHeaders } from './event-headers.js';
 import { eventRequest, methodOf } from './event-request.js';
+import { LambdaReply } from './lambda-reply.js';
 
 /** The fields of a payload 2.0 (HTTP API, Function URL) or 1.0 (REST API) event read here. */
 export interface LambdaHttpEvent {
@@ -68,77 +72,25 @@ export function lambdaBody(env: unknown): Uint8Array | undefined {
   return env instanceof LambdaBindings ? env.body : undefined;
 }
 
-/** Replies made by `textReply` under this adapter: their text, which their Response does not carry. */
-const REPLY_TEXTS = new WeakMap<Response, string>();
-/** Such a reply with its text as its body, made the first time anything reads the body. */
-const BODIED = new WeakMap<Response, Response>();
-
-function bodied(reply: Response): Response {
-  let made = BODIED.get(reply);
-  if (made === undefined) {
-    made = new Response(REPLY_TEXTS.get(reply) ?? null, reply);
-    BODIED.set(reply, made);
-  }
-  return made;
-}
-
 /**
- * What a text reply's Response is under this adapter: a Response whose body (and every way to read
- * it) is its text. A middleware that re-makes the reply after the handler (`c.res = new
- * Response(c.res.body, c.res)`, hono's own `c.res` setter and `c.header` after the reply, etag's
- * `clone()`) reads the body: made without one, the reply it made carried none, and the adapter
- * answered Lambda with an empty body. The body is made only then; the adapter itself, given the
- * reply it recorded, never reads it.
- */
-const READERS = ['arrayBuffer', 'blob', 'bytes', 'clone', 'formData', 'json', 'text'] as const;
-/**
- * Made on the first text reply, not at import: `Response` is a lazy global whose first use loads
- * undici (14–18 ms of init; test/infra/bundled-policy.test.ts checks no handler's init loads it).
- */
-let textReplyPrototype: Response | undefined;
-function makeTextReplyPrototype(): Response {
-  return Object.create(Response.prototype, {
-    body: {
-      get(this: Response) {
-        return bodied(this).body;
-      },
-    },
-    bodyUsed: {
-      get(this: Response) {
-        return BODIED.get(this)?.bodyUsed ?? false;
-      },
-    },
-    ...Object.fromEntries(
-      READERS.map((name) => [
-        name,
-        {
-          value(this: Response) {
-            return bodied(this)[name]();
-          },
-        },
-      ]),
-    ),
-  });
-}
-
-/**
- * A text reply (`c.body(text, status, headers)`). Under this adapter the Response is made without
- * a body (see makeTextReplyPrototype) and the adapter returns `text` as the result's body; anywhere else (the
- * local stack, `app.request` in tests) it is the ordinary Response with the text as its body.
+ * A text reply (`c.body(text, status, headers)`; `text` null: no body). Under this adapter it is a
+ * LambdaReply (lambda-reply.ts), whose text the adapter returns as the result's body, and its
+ * status and headers are exactly those given here (the webhook sets none with `c.header` or
+ * `c.status` before a reply); anywhere else (the local stack, `app.request` in tests) it is the
+ * Response `c.body` makes.
  */
 export function textReply(
   c: Context,
-  text: string,
+  text: string | null,
   status: ContentfulStatusCode,
   headers: Record<string, string>,
 ): Response {
-  if (!(c.env instanceof LambdaBindings)) return c.body(text, status, headers);
-  const res = c.body(null, status, headers);
-  REPLY_TEXTS.set(res, text);
-  textReplyPrototype ??= makeTextReplyPrototype();
-  Object.setPrototypeOf(res, textReplyPrototype);
-  return res;
+  if (!(c.env instanceof LambdaBindings))
+    return text === null ? c.body(null, status, headers) : c.body(text, status, headers);
+  return new LambdaReply(text, status, headers) as unknown as Response;
 }
+
+const PLAIN_TEXT = { 'content-type': 'text/plain;charset=UTF-8' };
 
 const NON_ASCII = /[\u0080-\u{10FFFF}]/u;
 /** As `handle`: a header value with non-ASCII characters goes in percent-encoded (Headers refuses them). */
@@ -148,8 +100,8 @@ function isV2(event: LambdaHttpEvent): boolean {
   return Object.hasOwn(event, 'rawPath') && Object.hasOwn(event.requestContext ?? {}, 'http');
 }
 
-function v2Headers(event: LambdaHttpEvent): Headers {
-  const headers = new Headers();
+function v2Headers(event: LambdaHttpEvent): EventHeaders {
+  const headers = new EventHeaders();
   if (Array.isArray(event.cookies)) headers.set('Cookie', event.cookies.join('; '));
   for (const name in event.headers) {
     const value = event.headers[name];
@@ -158,8 +110,8 @@ function v2Headers(event: LambdaHttpEvent): Headers {
   return headers;
 }
 
-function v1Headers(event: LambdaHttpEvent): Headers {
-  const headers = new Headers();
+function v1Headers(event: LambdaHttpEvent): EventHeaders {
+  const headers = new EventHeaders();
   for (const name in event.multiValueHeaders) {
     for (const value of event.multiValueHeaders[name] ?? []) headers.append(name, headerValue(value));
   }
@@ -228,10 +180,10 @@ function isBinary(res: Response): boolean {
 }
 
 async function resultOf(event: LambdaHttpEvent, res: Response): Promise<LambdaHttpResult> {
-  const text = REPLY_TEXTS.get(res);
+  const text = LambdaReply.textOf(res);
   const binary = isBinary(res);
   let body: string;
-  if (text !== undefined) body = binary ? Buffer.from(text, 'utf8').toString('base64') : text;
+  if (text !== undefined) body = !text ? '' : binary ? Buffer.from(text, 'utf8').toString('base64') : text;
   else if (!res.body) body = '';
   else body = binary ? Buffer.from(await res.arrayBuffer()).toString('base64') : await res.text();
   const result: LambdaHttpResult = { body, statusCode: res.status, isBase64Encoded: binary };
@@ -280,10 +232,11 @@ export function handleLambda(
           reason: 'a header or the URL is not valid HTTP',
         });
       else options.logger?.error('request', { outcome: 'internal_error', status: 500, error });
+      // As the Response a string body makes: text/plain.
       const res = refused
-        ? new Response('Invalid request', { status: 400 })
-        : new Response('Internal Server Error', { status: 500 });
-      return resultOf(event, res);
+        ? new LambdaReply('Invalid request', 400, PLAIN_TEXT)
+        : new LambdaReply('Internal Server Error', 500, PLAIN_TEXT);
+      return resultOf(event, res as unknown as Response);
     }
     const bindings = new LambdaBindings(event, event.requestContext, lambdaContext, body);
     return resultOf(event, await app.fetch(request, bindings));
