@@ -1,10 +1,11 @@
 /**
  * The Lambda invocation a log line belongs to: Lambda's request id, whether this invocation
  * started the container (cold start) and the X-Ray trace id, added to every line the logger
- * writes while the handler runs (and by work it started). Kept per async context, not in one
- * module-level record: Lambda Managed Instances interleave many invocations of one Node
- * environment (async handlers on one thread), and a shared record gave one invocation's lines
- * another's id. Outside an invocation (between them, the local stack, tests) the fields are absent.
+ * writes while the handler runs (and by work it started). Where invocations run concurrently
+ * (Lambda Managed Instances interleave many of one Node environment: async handlers on one
+ * thread) they are kept per async context, for a shared record gave one invocation's lines
+ * another's id; elsewhere Lambda runs one invocation at a time and one record is exact. Outside
+ * an invocation (between them, the local stack, tests) the fields are absent.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 
@@ -15,19 +16,31 @@ export interface InvocationFields {
 }
 
 let coldStart = true;
+const NONE: InvocationFields = Object.freeze({});
 /**
- * What AWS's guide for Managed Instances recommends for per-request state. Its cost: once a run
- * has begun, Node keeps a promise hook that adds about 0.13 µs to each await (measured here on
- * Node 20: 200k awaits 12–16 ms → 37–45 ms), well under a millisecond for an invocation of
- * thousands of awaits; importing it costs nothing (a built-in). The runtime's own invoke store
- * uses one too when invocations run concurrently.
+ * Per async context, for concurrent invocations: what AWS's guide for Managed Instances
+ * recommends for per-request state. Its cost: once a run has begun, Node keeps promise hooks
+ * that run on every promise (200k awaits 12–16 ms → 37–45 ms on Node 20), and a cold start's
+ * first request makes thousands of them: without it, the first complete request took about
+ * 7 ms less for the webhook (79 vs 86 ms), 15–20 ms less for the worker and 20–30 ms less for
+ * the sweeper (`npm run bench -- first-request`, paired runs of 9 fresh processes each, Node 20).
+ * So it is used only where Lambda says
+ * invocations run concurrently, by setting AWS_LAMBDA_MAX_CONCURRENCY, the same test the
+ * runtime's own invoke store (@aws/lambda-invoke-store) makes to choose its AsyncLocalStorage.
  */
 const invocations = new AsyncLocalStorage<InvocationFields>();
-const NONE: InvocationFields = Object.freeze({});
+let concurrentRuns = 0;
+/** The one running invocation's fields, where invocations run one at a time. */
+let current: InvocationFields = NONE;
 
 /** The fields of the invocation this code runs in (empty outside one). */
 export function invocationFields(): InvocationFields {
-  return invocations.getStore() ?? NONE;
+  return concurrentRuns > 0 ? (invocations.getStore() ?? current) : current;
+}
+
+/** Whether Lambda runs several invocations of this environment at once (Managed Instances). */
+export function runsConcurrently(env: NodeJS.ProcessEnv = process.env): boolean {
+  return 'AWS_LAMBDA_MAX_CONCURRENCY' in env;
 }
 
 /** `Root=1-…;Parent=…;Sampled=1` → `1-…` (what the X-Ray console searches by). */
@@ -47,9 +60,14 @@ function traceHeader(): string | undefined {
   return store?.getXRayTraceId?.() ?? process.env._X_AMZN_TRACE_ID;
 }
 
-/** Wraps a Lambda handler so its log lines carry the invocation's fields. */
+/**
+ * Wraps a Lambda handler so its log lines carry the invocation's fields. `concurrent`: whether
+ * invocations may overlap (default: as Lambda's environment says, `runsConcurrently`). One at a
+ * time, work an invocation leaves running after it answers logs without its fields.
+ */
 export function withInvocation<E, C, R>(
   handler: (event: E, context: C) => Promise<R>,
+  concurrent = runsConcurrently(),
 ): (event: E, context: C) => Promise<R> {
   return async (event, context) => {
     const traceId = traceRoot(traceHeader());
@@ -61,6 +79,15 @@ export function withInvocation<E, C, R>(
     fields.coldStart = coldStart;
     if (traceId) fields.traceId = traceId;
     coldStart = false;
-    return invocations.run(fields, () => handler(event, context));
+    if (concurrent) {
+      concurrentRuns++;
+      return invocations.run(fields, () => handler(event, context));
+    }
+    current = fields;
+    try {
+      return await handler(event, context);
+    } finally {
+      current = NONE;
+    }
   };
 }
