@@ -3,14 +3,15 @@
  * undici's Request on every call, and the method check a Request makes.
  */
 import type { EventHeaders } from './event-headers.js';
+import { BODY_MEMBERS, readFromReal } from './real-on-use.js';
 
 /**
  * The members of a Request that are not the event's own (`url`, `method`, `headers`): a fixed list,
  * not read off `Request.prototype`, for reading the global `Request` loads undici (event-headers.ts
- * says why that matters). A member this Node's Request lacks reads as undefined, as on a Request.
+ * says why that matters).
  */
 const REQUEST_MEMBERS = [
-  'body',
+  ...BODY_MEMBERS,
   'bodyUsed',
   'cache',
   'credentials',
@@ -25,14 +26,7 @@ const REQUEST_MEMBERS = [
   'referrer',
   'referrerPolicy',
   'signal',
-  'arrayBuffer',
-  'blob',
-  'bytes',
-  'clone',
-  'formData',
-  'json',
-  'text',
-] as const;
+];
 /** The real Request's maker: a symbol, so the object shows no member a Request lacks. */
 const REAL = Symbol('the real Request');
 const NORMALIZED_METHODS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT']);
@@ -82,16 +76,7 @@ class EventRequest {
   }
 }
 
-for (const name of REQUEST_MEMBERS) {
-  Object.defineProperty(EventRequest.prototype, name, {
-    configurable: true,
-    get(this: EventRequest) {
-      const real = this[REAL]();
-      const value: unknown = Reflect.get(real, name, real);
-      return typeof value === 'function' ? value.bind(real) : value;
-    },
-  });
-}
+readFromReal(EventRequest.prototype, REQUEST_MEMBERS, (request) => request[REAL]());
 
 /** As a Request checks and normalizes it; a TypeError (400, as `handle` answered) when it would refuse it. */
 export function methodOf(method: string, hasBody: boolean): string {

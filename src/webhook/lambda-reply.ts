@@ -5,18 +5,7 @@
  * start), and a Response with a body is a stream the adapter would only read back out.
  */
 import { EventHeaders } from './event-headers.js';
-
-/** The members of a Response that are not the reply's own, read from a real Response made on first use. */
-const RESPONSE_MEMBERS = [
-  'body',
-  'arrayBuffer',
-  'blob',
-  'bytes',
-  'clone',
-  'formData',
-  'json',
-  'text',
-] as const;
+import { BODY_MEMBERS, readFromReal } from './real-on-use.js';
 
 /** The real Response's maker: a symbol, so the reply shows no member a Response lacks. */
 const REAL = Symbol('the real Response');
@@ -81,13 +70,5 @@ export class LambdaReply {
   }
 }
 
-for (const name of RESPONSE_MEMBERS) {
-  Object.defineProperty(LambdaReply.prototype, name, {
-    configurable: true,
-    get(this: LambdaReply) {
-      const real = this[REAL]();
-      const value: unknown = Reflect.get(real, name, real);
-      return typeof value === 'function' ? value.bind(real) : value;
-    },
-  });
-}
+// The body and every way to read it: a real Response's (`bodyUsed` is the reply's own, false until then).
+readFromReal(LambdaReply.prototype, BODY_MEMBERS, (reply) => reply[REAL]());

@@ -20,6 +20,7 @@ import {
   writeBundledPolicy,
 } from '../../infra/bundling.js';
 import type { NormalizedPolicyFile } from '../../src/wiring/policy-file.js';
+import { LAMBDA_PROCESS_ENV } from '../helpers/lambda-process-env.js';
 
 const HANDLERS = Object.keys(HANDLER_ENTRIES) as HandlerName[];
 const work = mkdtempSync(join(tmpdir(), 'autopilot-bundled-policy-'));
@@ -83,11 +84,7 @@ function coldStart(name: HandlerName): ColdStart {
       encoding: 'utf8',
       timeout: 20_000,
       env: {
-        PATH: process.env.PATH,
-        AWS_REGION: 'eu-central-1',
-        AWS_ACCESS_KEY_ID: 'test',
-        AWS_SECRET_ACCESS_KEY: 'test',
-        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        ...LAMBDA_PROCESS_ENV,
         AUTOPILOT_POLICY: join(outDir(name), 'policy.json'),
         CONSOLE_API_BASE_URL: 'http://127.0.0.1:9',
         AUTOPILOT_SECRET_ID: 'arn:aws:secretsmanager:eu-central-1:123456789012:secret:test-AbCdEf',

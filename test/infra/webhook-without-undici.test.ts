@@ -22,6 +22,7 @@ import {
   writeBundledPolicy,
 } from '../../infra/bundling.js';
 import { type HttpRequestSpec, httpApiV2Event } from '../helpers/http-events.js';
+import { LAMBDA_PROCESS_ENV } from '../helpers/lambda-process-env.js';
 import { commandBody, interactionBody, SIGNING_SECRET, slackHeaders } from '../helpers/slack-requests.js';
 
 /** The events' arrival (http-events.ts) and a moment later: the child's clock and Slack's timestamps. */
@@ -74,11 +75,7 @@ function drive(specs: HttpRequestSpec[]): { results: Answer[]; undiciLoaded: boo
       encoding: 'utf8',
       timeout: 30_000,
       env: {
-        PATH: process.env.PATH,
-        AWS_REGION: 'eu-central-1',
-        AWS_ACCESS_KEY_ID: 'test',
-        AWS_SECRET_ACCESS_KEY: 'test',
-        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        ...LAMBDA_PROCESS_ENV,
         AUTOPILOT_POLICY: join(work, 'policy.json'),
         CONSOLE_API_BASE_URL: 'http://127.0.0.1:9',
         CONSOLE_API_KEY: 'test-console-key-0123456789',
