@@ -8,7 +8,7 @@
  * and an event no Request could be made of. The process's clock is the test's.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -131,5 +131,27 @@ describe('the webhook bundle as deployed', () => {
     });
     expect(results[6]?.body).toBe('Invalid request');
     expect(undiciLoaded).toBe(false);
+  });
+});
+
+describe('the webhook source', () => {
+  it('answers only through textReply: no Hono reply, status or header of its own outside the adapter', () => {
+    // `c.json`, `c.text` and `c.body` make a Response (undici); `c.header` and `c.status` before a
+    // reply would be dropped under the adapter, whose replies carry only what textReply is given.
+    const dir = join(REPO_ROOT, 'src', 'webhook');
+    const offenders = readdirSync(dir)
+      .filter((name) => name.endsWith('.ts') && name !== 'lambda-adapter.ts')
+      .flatMap((name) =>
+        readFileSync(join(dir, name), 'utf8')
+          .split('\n')
+          .map((line, index) => ({ where: `${name}:${index + 1}`, line }))
+          .filter(({ line }) => !/^\s*(?:\*|\/\/)/.test(line))
+          .filter(({ line }) =>
+            /\bc\.(?:json|text|body|html|redirect|header|status|newResponse)\(|\bc\.res\s*=/.test(line),
+          ),
+      );
+    expect(offenders).toEqual([]);
+    // The check reads the routes' module (not vacuous).
+    expect(readFileSync(join(dir, 'app.ts'), 'utf8')).toContain('textReply(c, null, 200, {})');
   });
 });
