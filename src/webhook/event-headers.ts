@@ -33,10 +33,8 @@ export class EventHeaders {
   readonly #values = new Map<string, string>();
   #cookies: string[] = [];
 
-  constructor(init?: Iterable<readonly [string, string]> | Record<string, string>) {
-    if (init === undefined) return;
-    const pairs = Symbol.iterator in init ? init : Object.entries(init);
-    for (const [name, value] of pairs as Iterable<readonly [string, string]>) this.append(name, value);
+  constructor(init: Record<string, string> = {}) {
+    for (const name in init) this.append(name, init[name] as string);
   }
 
   get(name: string): string | null {
