@@ -99,7 +99,11 @@ export async function run(): Promise<BenchSection> {
     const mb = (o: DriverOutcome) => Math.round(o.maxRssKb / 1024);
 
     const empty = await runDriver('empty', bundles.empty, await envFor('empty'), {});
-    const burst = await runDriver('webhook', bundles.webhook, await envFor('webhook'), {
+    // Invocations at once in one process happen only where Lambda runs them concurrently, and
+    // then says so: with the variable, each invocation's log fields are its own, as deployed there
+    // (src/observability/invocation.ts).
+    const burstEnv = { ...(await envFor('webhook')), AWS_LAMBDA_MAX_CONCURRENCY: String(COMMANDS) };
+    const burst = await runDriver('webhook', bundles.webhook, burstEnv, {
       commands: COMMANDS,
       concurrent: true,
     });
@@ -194,7 +198,7 @@ export async function run(): Promise<BenchSection> {
                 )}. Each of them was still answered, with a reply saying it was not queued; those sends failed against one emulator process taking ${COMMANDS} connections at once on this shared machine (the webhook's AWS calls have 1 s to connect and 2 s a request, src/wiring/from-env.ts), which one Lambda container, serving one request at a time, never asks of SQS.`,
             ]
           : []),
-        'The burst row is an upper bound for the webhook: a Lambda container serves one request at a time, so a burst spreads over many containers; the one-after-another row is what a single warm container accumulates.',
+        'The burst row is an upper bound for the webhook: a Lambda container serves one request at a time, so a burst spreads over many containers; the one-after-another row is what a single warm container accumulates. The burst runs with AWS_LAMBDA_MAX_CONCURRENCY set, as Lambda sets it where one environment serves invocations at once: each invocation then keeps its log fields in an AsyncLocalStorage (src/observability/invocation.ts), as it would there.',
       ],
     };
   } finally {
