@@ -29,14 +29,13 @@ const NONE: InvocationFields = Object.freeze({});
  * runtime's own invoke store (@aws/lambda-invoke-store) makes to choose its AsyncLocalStorage.
  */
 const invocations = new AsyncLocalStorage<InvocationFields>();
-/** Whether any invocation has run in the store: until then it holds nothing (and costs nothing). */
-let storeUsed = false;
 /** The one running invocation's fields, where invocations run one at a time. */
 let current: InvocationFields = NONE;
 
 /** The fields of the invocation this code runs in (empty outside one). */
 export function invocationFields(): InvocationFields {
-  return storeUsed ? (invocations.getStore() ?? current) : current;
+  // Until a first `run`, the store is disabled: `getStore` answers undefined and installs no hook.
+  return invocations.getStore() ?? current;
 }
 
 /** Whether Lambda runs several invocations of this environment at once (Managed Instances). */
@@ -81,7 +80,6 @@ export function withInvocation<E, C, R>(
     if (traceId) fields.traceId = traceId;
     coldStart = false;
     if (concurrent) {
-      storeUsed = true;
       return invocations.run(fields, () => handler(event, context));
     }
     current = fields;
