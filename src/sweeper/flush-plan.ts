@@ -7,12 +7,13 @@
 import { type ActionRequest, actionRequestSchemas } from '../actions/request.js';
 import type { Policy } from '../policy/schema.js';
 import type { WatchEntry } from '../state/watch.js';
+import { foldConfigName } from '../util/config-name.js';
 import { globMatch } from '../util/glob.js';
 import { eventValue } from './event-fields.js';
 import { buildRuleRequest, ruleMatches, ruleNotification, ruleRequestId } from './event-rules.js';
 import type { NewEvent } from './event-walk.js';
 import { eventTime } from './identity.js';
-import { foldName, newestPerName } from './name-case.js';
+import { newestPerName } from './name-case.js';
 
 /**
  * Why a rule queues nothing for an event whose timestamp does not parse: the walk keeps it at its
@@ -103,7 +104,7 @@ function foldForms(plan: FlushPlan, input: FlushInput): void {
     ...(input.policy.sweeper.staleConfigs?.configs ?? []),
   ];
   for (const id of forms) {
-    const at = newest.get(foldName(id));
+    const at = newest.get(foldConfigName(id));
     if (at !== undefined) plan.observed.set(id, Math.max(plan.observed.get(id) ?? at, at));
   }
 }

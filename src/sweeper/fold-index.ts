@@ -8,7 +8,8 @@
  */
 import { type LastSeenIndex, lastSeenOf, recordExposures } from '../state/last-seen.js';
 import type { StateTable } from '../state/table.js';
-import { foldName, newestPerName } from './name-case.js';
+import { foldConfigName } from '../util/config-name.js';
+import { newestPerName } from './name-case.js';
 
 /** Gives each of `watched` the newest exposure of any form of its name; returns how many grew. */
 export async function foldIndexForms(
@@ -20,7 +21,7 @@ export async function foldIndexForms(
   const newest = newestPerName(index.entries);
   const grown = new Map<string, number>();
   for (const id of watched) {
-    const at = newest.get(foldName(id));
+    const at = newest.get(foldConfigName(id));
     const known = lastSeenOf(index.entries, index.evictedUpTo, id);
     if (at !== undefined && (known === null || at > known)) grown.set(id, at);
   }

@@ -12,7 +12,7 @@
  * first; else the first in code-unit order. The others are skipped as the same config.
  */
 import type { WatchEntry } from '../state/watch.js';
-import { foldName } from './name-case.js';
+import { foldConfigName } from '../util/config-name.js';
 import type { StaleConfig, StaleInput, StalePlan } from './stale.js';
 
 /** `earlierAttempt` of src/sweeper/stale.ts: the attempt of an ask made in the current episode. */
@@ -35,12 +35,12 @@ export function oneFormPerName(
   };
   const chosen = new Map<string, StaleConfig>();
   for (const config of configs) {
-    const name = foldName(config.configId);
+    const name = foldConfigName(config.configId);
     const held = chosen.get(name);
     if (!held || before(rank(config), config.configId, rank(held), held.configId)) chosen.set(name, config);
   }
   return configs.filter((config) => {
-    const form = chosen.get(foldName(config.configId)) as StaleConfig;
+    const form = chosen.get(foldConfigName(config.configId)) as StaleConfig;
     if (form === config) return true;
     plan.skipped.push({
       configId: config.configId,

@@ -6,6 +6,7 @@
  * Here each literal part between stars is found once, leftmost first (which is enough: any later
  * place of a part leaves less room to the parts after it), so a match costs one scan per part.
  */
+import { foldConfigName } from './config-name.js';
 
 /** The literal parts of a pattern between its stars (cached: the same few patterns match every event). */
 const cache = new Map<string, readonly string[]>();
@@ -44,12 +45,13 @@ export function globMatch(pattern: string, value: string): boolean {
  * The first of `protect` (a policy's config-id globs) that names `configId`, whatever the case of
  * either: the platform evaluates config names whatever their case (the sweeper counts an exposure
  * of `New_Checkout_Copy` as a use of `new_checkout_copy`), so a protection written `checkout_*`
- * must hold for the `Checkout_Flow` a client SDK logged too. One home for the sweeper's skip and
+ * must hold for the `Checkout_Flow` a client SDK logged too, and `straße_*` for `STRASSE_BANNER`. One home for the sweeper's skip and
  * the worker's deny.
  */
 export function protectingGlobOf(protect: readonly string[], configId: string): string | undefined {
-  const folded = configId.toLowerCase();
-  return protect.find((glob) => globMatch(glob.toLowerCase(), folded));
+  const folded = foldConfigName(configId);
+  // A glob folds as a name does (src/util/config-name.ts); its `*` stays a star.
+  return protect.find((glob) => globMatch(foldConfigName(glob), folded));
 }
 
 /** True when `value` matches at least one of `patterns`. */
