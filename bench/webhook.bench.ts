@@ -26,7 +26,7 @@ import { promisify } from 'node:util';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { PauseState } from '../src/state/pause.js';
 import type * as Entry from './fixtures/webhook-bench-entry.js';
-import { REPO_ROOT, SANDBOX_KEY, startSandboxProcess, startSqsProcess } from './processes.js';
+import { REPO_ROOT, SANDBOX_KEY, startEmulatorsProcess, startSandboxProcess } from './processes.js';
 import { percentile } from './stats.js';
 import type { BenchSection } from './types.js';
 
@@ -141,7 +141,10 @@ async function buildWebhookBundle(dir: string): Promise<{ bundle: string; policy
 }
 
 export async function run(): Promise<BenchSection> {
-  const [emu, sandbox] = await Promise.all([startSqsProcess('bench-webhook'), startSandboxProcess(100)]);
+  const [emu, sandbox] = await Promise.all([
+    startEmulatorsProcess({ queueName: 'bench-webhook' }),
+    startSandboxProcess(100),
+  ]);
   const dir = mkdtempSync(join(tmpdir(), 'autopilot-webhook-bench-'));
   try {
     const { bundle, policy } = await buildWebhookBundle(dir);
@@ -154,7 +157,7 @@ export async function run(): Promise<BenchSection> {
         '--measure',
         bundle,
         policy,
-        emu.endpoint,
+        emu.sqsEndpoint,
         emu.queueUrl,
         sandbox.url,
       ],

@@ -1,6 +1,6 @@
 /**
- * Worker benchmarks, all against the Console API sandbox over HTTP with the SQS and DynamoDB
- * emulators in process:
+ * Worker benchmarks, all against the Console API sandbox over HTTP (in this process) with the SQS
+ * and DynamoDB emulators in a process of their own (bench/processes.ts), as AWS is for a Lambda:
  *
  * 1. Draining 900 approval requests as deployed: the platform's limits (100 per 10 s and 900
  *    per 15 min) enforced by the sandbox, both windows divided by SCALE so the run fits in
@@ -24,18 +24,18 @@ import { pathToFileURL } from 'node:url';
 import { DeleteMessageCommand, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { createConsoleClient } from '../src/console/index.js';
 import { limitWindows, PLATFORM_MUTATION_LIMITS } from '../src/console/platform-limits.js';
-import { startEmulators } from '../src/local/emulators.js';
 import { queueDepth } from '../src/local/event-source.js';
 import { createLogger } from '../src/observability/logger.js';
 import { parsePolicy } from '../src/policy/parse.js';
-import { sendActionRequest } from '../src/queue/actions-queue.js';
+import { createSqsClient, sendActionRequest } from '../src/queue/actions-queue.js';
 import { startSandbox } from '../src/sandbox/index.js';
-import { createStateTable } from '../src/state/table.js';
+import { createDynamoClient, createStateTable } from '../src/state/table.js';
 import { workerMutationBudget } from '../src/wiring/mutation-budget.js';
 import { RATE_LIMIT_BASE_SECONDS } from '../src/worker/defer.js';
 import { createWorker } from '../src/worker/worker.js';
 import { drive, lambdaContext, queueArn, receiveEvent } from '../test/helpers/lambda.js';
 import { idealSpanMs } from './ideal-span.js';
+import { startEmulatorsProcess } from './processes.js';
 import { median } from './stats.js';
 import type { BenchSection } from './types.js';
 
@@ -75,7 +75,14 @@ const POLICY = parsePolicy({
 
 export async function run(): Promise<BenchSection> {
   const limits = scaled(limitWindows(PLATFORM_MUTATION_LIMITS));
-  const emulators = await startEmulators({ visibilityTimeoutSeconds: 60 });
+  // SQS and DynamoDB in a process of their own, as they are other machines for the worker's
+  // containers: in this one, the emulators' CPU (dynalite's above all) set the drain's pace.
+  const peers = await startEmulatorsProcess({ visibilityTimeoutSeconds: 60 });
+  const emulators = {
+    ...peers,
+    sqs: createSqsClient({ endpoint: peers.sqsEndpoint }),
+    dynamo: createDynamoClient({ endpoint: peers.dynamodbEndpoint }),
+  };
   // Rate windows are per API key: each run has its own key, so none eats another's budget.
   const api = await startSandbox({
     apiKeys: [...KEYS, OVERHEAD_KEY],
@@ -387,7 +394,9 @@ export async function run(): Promise<BenchSection> {
     };
   } finally {
     await api.close();
-    await emulators.stop();
+    emulators.sqs.destroy();
+    emulators.dynamo.destroy();
+    await peers.stop();
   }
 }
 
