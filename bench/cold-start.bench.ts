@@ -70,7 +70,8 @@ function childEnvironment(policyPath: string): NodeJS.ProcessEnv {
     MUTATION_LIMIT_10S: '50',
     MUTATION_LIMIT_15MIN: '450',
     LOG_LEVEL: 'warn',
-    // First invocations reach AWS here: refused at once, one attempt, no retry backoff.
+    // First invocations reach AWS here: refused at once, one attempt, no retry backoff (the webhook's
+    // own two attempts yield to a lower AWS_MAX_ATTEMPTS: src/wiring/aws-clients.ts).
     AWS_ENDPOINT_URL: 'http://127.0.0.1:9',
     AWS_MAX_ATTEMPTS: '1',
     // The SDK warns once about Node 20 (this machine), never on Lambda's Node 22: keep that cost out.

@@ -1,9 +1,10 @@
 /**
- * The AWS SDK clients' settings from a function's environment, and the one extra SQS read the
- * webhook makes (`status`'s queue depth). Split from from-env.ts, which wires them.
+ * The AWS SDK clients' settings from a function's environment (the webhook's attempts among them),
+ * and the one extra SQS read the webhook makes (`status`'s queue depth). Split from from-env.ts,
+ * which wires them.
  */
 import { GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { optionalEnv } from '../config/env.js';
+import { integerEnv, optionalEnv } from '../config/env.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -22,6 +23,21 @@ export function awsClientConfig(env: Env, service: 'SQS' | 'DYNAMODB' | 'SECRETS
     ...(endpoint ? { endpoint } : {}),
     ...(endpoint && accessKeyId && secretAccessKey ? { credentials: { accessKeyId, secretAccessKey } } : {}),
   };
+}
+
+/** The webhook's attempts per AWS call: two fit Slack's 3-s answer (0.5 s to connect, 1 s a request, a backoff). */
+const WEBHOOK_AWS_ATTEMPTS = 2;
+
+/**
+ * The webhook sets its attempts itself (an SDK client's own `maxAttempts` wins over the SDK's
+ * `AWS_MAX_ATTEMPTS`), so `AWS_MAX_ATTEMPTS` may lower them but never raise them past Slack's window.
+ * The worker and the sweeper leave the variable to the SDK.
+ */
+export function webhookAwsAttempts(env: Env): number {
+  return Math.min(
+    WEBHOOK_AWS_ATTEMPTS,
+    integerEnv('AWS_MAX_ATTEMPTS', WEBHOOK_AWS_ATTEMPTS, env, { min: 1 }),
+  );
 }
 
 /**

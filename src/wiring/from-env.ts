@@ -41,7 +41,7 @@ import { lazyClient } from '../util/lazy-client.js';
 import type { WebhookDeps } from '../webhook/deps.js';
 import { heldAccess } from '../webhook/held.js';
 import type { WorkerDeps } from '../worker/worker.js';
-import { awsClientConfig, sqsQueueDepth } from './aws-clients.js';
+import { awsClientConfig, sqsQueueDepth, webhookAwsAttempts } from './aws-clients.js';
 import { sweeperEvents, webhookConsole, workerConsole } from './console-for.js';
 import { mutationLimitsFromEnv, workerMutationBudget } from './mutation-budget.js';
 import { policyWithDigest } from './policy-file.js';
@@ -159,7 +159,7 @@ function common(role: FunctionRole, env: Env, options: WiringOptions): Common {
   const bounded =
     role === 'webhook'
       ? {
-          maxAttempts: 2,
+          maxAttempts: webhookAwsAttempts(env),
           requestHandler: { connectionTimeout: 500, requestTimeout: 1_000, throwOnRequestTimeout: true },
         }
       : AWS_CALL_BOUNDS;
