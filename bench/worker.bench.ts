@@ -57,6 +57,32 @@ const OVERHEAD_KEY = 'overhead-key';
 
 const round = (n: number, digits = 3) => Number(n.toFixed(digits));
 
+/** The state table's client with each request counted by its command (PutItemCommand, …) in `counts`. */
+function countingRequests<C extends { send: (...args: never[]) => unknown }>(
+  client: C,
+  counts: Map<string, number>,
+): C {
+  const counted = Object.create(client) as C;
+  const send = client.send.bind(client) as (...args: unknown[]) => unknown;
+  counted.send = ((command: object, ...rest: unknown[]) => {
+    const name = command.constructor.name.replace(/Command$/, '');
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+    return send(command, ...rest);
+  }) as C['send'];
+  return counted;
+}
+
+/** Requests per approval, in all and by operation (most first), from a drain's counts. */
+function requestsPer(counts: Map<string, number>, approvals: number) {
+  const per = (n: number) => round(n / Math.max(1, approvals), 2);
+  const total = [...counts.values()].reduce((sum, n) => sum + n, 0);
+  const byOperation = [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([operation, n]) => `${operation} ${per(n)}`)
+    .join(', ');
+  return { total: per(total), byOperation };
+}
+
 /** The other client's part of the platform's limits. */
 const otherLimits = (share: number) => ({
   per10s: Math.round(PLATFORM_MUTATION_LIMITS.per10s * share),
@@ -159,8 +185,13 @@ export async function run(): Promise<BenchSection> {
         const firstRequest = api.sandbox.requests.length;
         await enqueue(ids);
         // A state table of its own: the shared budget's tickets belong to this run's key.
-        const runTable = { client: emulators.dynamo, tableName: `${emulators.tableName}-${name}` };
-        await createStateTable(runTable.client, runTable.tableName);
+        // Its requests counted by operation: what each approval costs in DynamoDB requests.
+        const dynamoRequests = new Map<string, number>();
+        const runTable = {
+          client: countingRequests(emulators.dynamo, dynamoRequests),
+          tableName: `${emulators.tableName}-${name}`,
+        };
+        await createStateTable(emulators.dynamo, runTable.tableName);
         const containers = Array.from({ length: maxConcurrency }, () =>
           createWorker({
             policy: POLICY,
@@ -248,6 +279,7 @@ export async function run(): Promise<BenchSection> {
           their429: theirs.filter((r) => r.status === 429).length,
           otherFailures,
           limits,
+          dynamoRequests,
         };
       } finally {
         await api.close();
@@ -284,8 +316,14 @@ export async function run(): Promise<BenchSection> {
           pass: r.done === REQUESTS && r.dead === 0,
         },
       );
+      const perApproval = requestsPer(r.dynamoRequests, r.done);
+      rows.push({
+        name: `  DynamoDB requests per approval (maxConcurrency ${maxConcurrency})`,
+        value: perApproval.total,
+        unit: 'requests',
+      });
       notes.push(
-        `maxConcurrency ${maxConcurrency}: ${maxConcurrency} containers sharing 100/10 s + 900/15 min (÷${SCALE}); ideal ${round(r.idealMs / 1000, 2)} s, observed ${round(r.spanMs / 1000, 2)} s from the first approval to the last; drain wall time ${round(r.drainMs / 1000, 1)} s, ${r.invocations} invocations, DLQ ${r.dead}.`,
+        `maxConcurrency ${maxConcurrency}: ${maxConcurrency} containers sharing 100/10 s + 900/15 min (÷${SCALE}); ideal ${round(r.idealMs / 1000, 2)} s, observed ${round(r.spanMs / 1000, 2)} s from the first approval to the last; drain wall time ${round(r.drainMs / 1000, 1)} s, ${r.invocations} invocations, DLQ ${r.dead}; DynamoDB requests per approval ${perApproval.total} (${perApproval.byOperation}).`,
       );
     }
 
@@ -325,7 +363,7 @@ export async function run(): Promise<BenchSection> {
         },
       );
       notes.push(
-        `Shared key, maxConcurrency ${maxConcurrency}: the other client made ${r.theirOk} accepted mutations (${r.their429} 429 answers, ${r.otherFailures} given up); ideal for ours ${round(r.idealMs / 1000, 2)} s, observed ${round(r.spanMs / 1000, 2)} s; drain wall time ${round(r.drainMs / 1000, 1)} s, DLQ ${r.dead}.`,
+        `Shared key, maxConcurrency ${maxConcurrency}: the other client made ${r.theirOk} accepted mutations (${r.their429} 429 answers, ${r.otherFailures} given up); ideal for ours ${round(r.idealMs / 1000, 2)} s, observed ${round(r.spanMs / 1000, 2)} s; drain wall time ${round(r.drainMs / 1000, 1)} s, DLQ ${r.dead}; DynamoDB requests per approval ${requestsPer(r.dynamoRequests, r.done).total}.`,
       );
     }
 
