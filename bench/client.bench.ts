@@ -26,11 +26,13 @@ import { build } from 'esbuild';
 import { ESM_REQUIRE_BANNER, MAIN_FIELDS, NODE_TARGET, OUTPUT } from '../infra/bundling.js';
 import type * as ClientIndex from '../src/console/index.js';
 import { createRng } from '../src/sandbox/prng.js';
+import type * as OwnWork from './fixtures/client-own-work.js';
 import { REPO_ROOT as ROOT, SANDBOX_KEY, startSandboxProcess } from './processes.js';
 import { median, percentile, shuffled } from './stats.js';
 import type { BenchSection } from './types.js';
 
 type ClientModule = Pick<typeof ClientIndex, 'createConsoleClient'>;
+type OwnWorkModule = typeof OwnWork;
 
 const KEY = SANDBOX_KEY;
 const REQUESTS = Number(process.env.BENCH_CLIENT_REQUESTS ?? 2000);
@@ -41,6 +43,8 @@ const ITERATION_PASSES = 5;
 /** Transport-matched targets: the client over node:http vs the same request by hand; the client given fetch vs a raw fetch with the same timeout. */
 const HTTP_TARGET = 1.05;
 const FETCH_TARGET = 1.1;
+/** Calls per pass of the own-work rows (the network taken out). */
+const OWN_WORK_CALLS = 20_000;
 /** Fresh processes per contender for the first-request figure. */
 const COLD_RUNS = Number(process.env.BENCH_CLIENT_COLD_RUNS ?? 9);
 
@@ -51,9 +55,10 @@ export async function run(): Promise<BenchSection> {
   const dir = mkdtempSync(join(tmpdir(), 'autopilot-client-bench-'));
   try {
     const bundle = await buildClientBundle(dir);
+    const ownWork = await buildClientBundle(dir, OWN_WORK_ENTRY, 'own-work.mjs');
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ['--import', 'tsx', fileURLToPath(import.meta.url), '--measure', sandbox.url, bundle],
+      ['--import', 'tsx', fileURLToPath(import.meta.url), '--measure', sandbox.url, bundle, ownWork],
       { cwd: ROOT, maxBuffer: 1 << 20, timeout: 120_000 },
     );
     const section = JSON.parse(stdout.slice(stdout.indexOf('{'))) as BenchSection;
@@ -113,18 +118,17 @@ async function firstRequests(baseUrl: string, bundle: string): Promise<{ client:
   return { client: median(samples.client), fetch: median(samples.fetch) };
 }
 
+const CLIENT_ENTRY = "export { createConsoleClient } from './src/console/index.ts';";
+const OWN_WORK_ENTRY = "export { segmentsAnsweredWith } from './bench/fixtures/client-own-work.ts';";
+
 /**
  * The client as a Lambda bundle holds it: esbuild with the deployed options (infra/bundling.ts),
  * so the measured code is the deployed code (no TypeScript loader, minified, node22 syntax).
  */
-async function buildClientBundle(dir: string): Promise<string> {
-  const bundle = join(dir, 'client.mjs');
+async function buildClientBundle(dir: string, contents = CLIENT_ENTRY, name = 'client.mjs'): Promise<string> {
+  const bundle = join(dir, name);
   await build({
-    stdin: {
-      contents: "export { createConsoleClient } from './src/console/index.ts';",
-      resolveDir: ROOT,
-      loader: 'ts',
-    },
+    stdin: { contents, resolveDir: ROOT, loader: 'ts' },
     outfile: bundle,
     bundle: true,
     platform: 'node',
@@ -139,9 +143,10 @@ async function buildClientBundle(dir: string): Promise<string> {
 }
 
 /** The measurement itself, in a process that holds the client only. */
-async function measure(baseUrl: string, bundle: string): Promise<BenchSection> {
+async function measure(baseUrl: string, bundle: string, ownWorkBundle: string): Promise<BenchSection> {
   const running = { url: baseUrl };
   const { createConsoleClient } = (await import(pathToFileURL(bundle).href)) as ClientModule;
+  const { segmentsAnsweredWith } = (await import(pathToFileURL(ownWorkBundle).href)) as OwnWorkModule;
   {
     const client = createConsoleClient({ baseUrl: running.url, apiKey: KEY, mutationBudget: false });
     const clientOnFetch = createConsoleClient({
@@ -302,6 +307,41 @@ async function measure(baseUrl: string, bundle: string): Promise<BenchSection> {
     const items100 = await medianOf(100);
     const items10 = await medianOf(10);
 
+    // The client's own work per call, the network taken out: the same `segments.get` with its
+    // sender answering at once (the response read from the sandbox here), against JSON.parse of
+    // the same body with the same check. Passes of each alternate; the median pass is reported.
+    const answer = await fetch(url, { headers });
+    const response = {
+      status: answer.status,
+      headers: { 'content-type': 'application/json' },
+      text: await answer.text(),
+    };
+    const answeredSegments = segmentsAnsweredWith(running.url, KEY, response);
+    const answered = Promise.resolve(response);
+    const ownWork = {
+      client: async () => {
+        const segment = await answeredSegments.get(segmentId);
+        if (segment.id !== segmentId) throw new Error('client failed');
+      },
+      raw: async () => {
+        const { status, text } = await answered;
+        const body = JSON.parse(text) as { data: { id: string } };
+        if (status !== 200 || body.data.id !== segmentId) throw new Error('raw parse failed');
+      },
+    };
+    const microsPerCall = async (fn: () => Promise<void>) => {
+      const start = performance.now();
+      for (let i = 0; i < OWN_WORK_CALLS; i++) await fn();
+      return ((performance.now() - start) / OWN_WORK_CALLS) * 1000;
+    };
+    for (const fn of [ownWork.client, ownWork.raw]) await microsPerCall(fn);
+    const ownPasses = { client: [] as number[], raw: [] as number[] };
+    for (let pass = 0; pass < ITERATION_PASSES; pass++) {
+      ownPasses.client.push(await microsPerCall(ownWork.client));
+      ownPasses.raw.push(await microsPerCall(ownWork.raw));
+    }
+    const own = { client: median(ownPasses.client), raw: median(ownPasses.raw) };
+
     return {
       title: 'Console API client (against the sandbox on loopback)',
       rows: [
@@ -334,6 +374,13 @@ async function measure(baseUrl: string, bundle: string): Promise<BenchSection> {
           unit: 'µs',
         },
         {
+          name: "the client's own work per call, the network taken out (`segments.get` answered at once, vs JSON.parse of the same body)",
+          value: round(own.client, 2),
+          unit: 'µs',
+          baseline: round(own.raw, 2),
+          ratio: round(own.client / own.raw),
+        },
+        {
           name: 'GET segment p50, client given `fetch` (vs raw fetch with an AbortController timeout)',
           value: round(p50.onFetch),
           unit: 'ms',
@@ -359,7 +406,8 @@ async function measure(baseUrl: string, bundle: string): Promise<BenchSection> {
       ],
       notes: [
         `${REQUESTS} rounds of interleaved requests (a new seeded random order each round: in a fixed rotation the client given fetch always followed the client on node:http, which cost it 20–45 µs at p50) after ${WARMUP} warm-up rounds; the raw baseline sends the same headers and parses JSON.`,
-        "The client sends over node:http with a keep-alive agent (src/http/send.ts), not fetch: per request that is cheaper than undici, and its per-attempt timeout is a timer that destroys the request rather than an AbortSignal (on Node 20, handing fetch any signal costs tens of µs). Against the same node:http request done by hand (given node:http's options, the origin parsed once and the path made per request, as the client's sender does), what remains is the client's own work: key provider, URL, timer, status mapping, key scrubbing and zod validation of the envelope.",
+        "The client sends over node:http with a keep-alive agent (src/http/send.ts), not fetch: per request that is cheaper than undici, and its per-attempt timeout is a timer that destroys the request rather than an AbortSignal (on Node 20, handing fetch any signal costs tens of µs). Against the same node:http request done by hand (given node:http's options, the origin parsed once and the path made per request, as the client's sender does), what remains is the client's own work (key provider, URL, timer, status mapping, key scrubbing and zod validation of the envelope), run on caches a network wait left cold; the own-work row takes the network out.",
+        `The client's own work, the network taken out (bench/fixtures/client-own-work.ts: the real transport and resource, bundled like the client, its sender answering at once with a response read from the sandbox): ${round(own.client, 2)} µs a call against ${round(own.raw, 2)} µs for JSON.parse of the same body, the median of ${ITERATION_PASSES} alternating passes of ${OWN_WORK_CALLS.toLocaleString('en-US')} calls each. Over the network the client's p50 is ${round((p50.client - p50.http) * 1000, 0)} µs over the same request by hand, about ${round(((p50.client - p50.http) * 1000) / Math.max(0.01, own.client - own.raw), 0)}× the ${round(own.client - own.raw, 2)} µs its own work adds here: the rest is the same code run between network waits, on caches the wait left cold (the webhook section shows the same for the webhook).`,
         'A client given `fetch` (the option stays for proxies and tests) is compared with a raw fetch that also carries an AbortController timeout, its floor.',
         'The sandbox runs in its own process and the measurement in another that holds only the client, as a Lambda would.',
         `The sandbox is seeded with ${ITEMS} events (eventCount); the client's for-await and a raw nextPage loop run in lockstep, page by page, each timing its own steps; the median of ${ITERATION_PASSES} passes per page size.`,
@@ -370,6 +418,13 @@ async function measure(baseUrl: string, bundle: string): Promise<BenchSection> {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const at = process.argv.indexOf('--measure');
-  const section = at > 0 ? measure(process.argv[at + 1] as string, process.argv[at + 2] as string) : run();
+  const section =
+    at > 0
+      ? measure(
+          process.argv[at + 1] as string,
+          process.argv[at + 2] as string,
+          process.argv[at + 3] as string,
+        )
+      : run();
   section.then((result) => console.log(JSON.stringify(result, null, 2)));
 }
