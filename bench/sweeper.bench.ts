@@ -9,7 +9,7 @@
  *    retention from being lost: src/sweeper/shift-check.ts; + 2 before it). Both event orders,
  *    at limit 100 and 1000.
  * 2. Stale sweep of 10,000 watched configs (30 % stale): wall time and DynamoDB operations
- *    (counted by an SDK middleware), against the bare reads of the watch set and index.
+ *    (counted by an SDK middleware: bench/dynamo-requests.ts), against the bare reads of the watch set and index.
  */
 import { CreateQueueCommand } from '@aws-sdk/client-sqs';
 import { createConsoleClient } from '../src/console/index.js';
@@ -26,6 +26,7 @@ import { servedOrder } from '../src/sweeper/event-order.js';
 import { exposureSettings } from '../src/sweeper/observation.js';
 import { createSweeper } from '../src/sweeper/sweeper.js';
 import type { EventOrder } from '../src/sweeper/types.js';
+import { countRequests } from './dynamo-requests.js';
 import type { BenchSection } from './types.js';
 
 const DAY = 86_400_000;
@@ -39,13 +40,7 @@ const round = (n: number, digits = 1) => Number(n.toFixed(digits));
 export async function run(): Promise<BenchSection> {
   const emulators = await startEmulators();
   const dynamoOps = new Map<string, number>();
-  emulators.dynamo.middlewareStack.add(
-    (next, context) => async (args) => {
-      dynamoOps.set(context.commandName ?? '?', (dynamoOps.get(context.commandName ?? '?') ?? 0) + 1);
-      return next(args);
-    },
-    { step: 'initialize', name: 'countOps' },
-  );
+  countRequests(emulators.dynamo, dynamoOps);
   let n = 0;
   const fresh = async (): Promise<{ table: StateTable; queueUrl: string }> => {
     n++;

@@ -51,6 +51,14 @@ const WARMUP = 50;
 const SETTLE = 300;
 
 const round = (n: number, digits = 3) => Number(n.toFixed(digits));
+
+/**
+ * Runs `calls` one after another starting at `offset` (mod their count): whichever call follows
+ * another pays for the leftover work of the call before it, so all take every place in turn.
+ */
+async function rotated(calls: ReadonlyArray<() => Promise<unknown>>, offset: number): Promise<void> {
+  for (let k = 0; k < calls.length; k++) await calls[(offset + k) % calls.length]?.();
+}
 const stats = (samples: number[]) => {
   const sorted = [...samples].sort((a, b) => a - b);
   return { p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
@@ -347,16 +355,17 @@ async function measure(
       return c.json({ response_type: 'ephemeral', text: 'Queued' });
     });
     const floorHandler = bundled.handle(floorApp) as unknown as LambdaHandler;
-    const floor: number[] = [];
-    const viaFloor = async (p: Prepared) => {
-      const { elapsed, text } = await call(p, 200, floorHandler);
-      if (!text.includes('Queued')) throw new Error(`floor not queued: ${text}`);
+    /** A slash command that must come back "Queued"; its wall time. */
+    const queuedBy = async (p: Prepared, target: LambdaHandler, who: string) => {
+      const { elapsed, text } = await call(p, 200, target);
+      if (!text.includes('Queued')) throw new Error(`${who} not queued: ${text}`);
       return elapsed;
     };
+    const floor: number[] = [];
+    const viaFloor = (p: Prepared) => queuedBy(p, floorHandler, 'floor');
     const around: number[] = [];
     const mutate = async (p: Prepared) => {
-      const { elapsed, text } = await call(p, 200);
-      if (!text.includes('Queued')) throw new Error(`mutation not queued: ${text}`);
+      const elapsed = await queuedBy(p, webhook, 'mutation');
       around.push(elapsed - (sendEnd - sendStart));
       return elapsed;
     };
@@ -419,7 +428,7 @@ async function measure(
           async () => baseline.push(await bare()),
           async () => floor.push(await viaFloor(p.floor)),
         ];
-        for (let k = 0; k < calls.length; k++) await calls[(i + b + k) % calls.length]?.();
+        await rotated(calls, i + b);
       }
     }
 
@@ -428,11 +437,7 @@ async function measure(
     // as they were.
     const withMark: number[] = [];
     const bareMarked: number[] = [];
-    const viaMark = async (p: Prepared) => {
-      const { elapsed, text } = await call(p, 200, webhookWithMark);
-      if (!text.includes('Queued')) throw new Error(`mutation not queued: ${text}`);
-      return elapsed;
-    };
+    const viaMark = (p: Prepared) => queuedBy(p, webhookWithMark, 'mutation with its mark');
     for (let i = 0; i < WARMUP; i++) {
       await viaMark(prepare('approve trg_1 ph_1 warm-up'));
       await bareWithMark();
@@ -445,7 +450,7 @@ async function measure(
           async () => withMark.push(await viaMark(p)),
           async () => bareMarked.push(await bareWithMark()),
         ];
-        for (let k = 0; k < calls.length; k++) await calls[(i + b + k) % calls.length]?.();
+        await rotated(calls, i + b);
       }
     }
 
@@ -453,8 +458,7 @@ async function measure(
     const own: number[] = [];
     const ownRequests = Array.from({ length: OWN + WARMUP }, () => prepare('approve trg_1 ph_1 benchmark'));
     for (let i = 0; i < ownRequests.length; i++) {
-      const { elapsed, text } = await call(ownRequests[i]!, 200, webhookInMemory);
-      if (!text.includes('Queued')) throw new Error(`mutation not queued: ${text}`);
+      const elapsed = await queuedBy(ownRequests[i]!, webhookInMemory, 'mutation');
       if (i >= WARMUP) own.push(elapsed);
     }
 

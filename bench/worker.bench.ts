@@ -34,6 +34,7 @@ import { workerMutationBudget } from '../src/wiring/mutation-budget.js';
 import { RATE_LIMIT_BASE_SECONDS } from '../src/worker/defer.js';
 import { createWorker } from '../src/worker/worker.js';
 import { drive, lambdaContext, queueArn, receiveEvent } from '../test/helpers/lambda.js';
+import { countRequests } from './dynamo-requests.js';
 import { idealSpanMs } from './ideal-span.js';
 import { startEmulatorsProcess } from './processes.js';
 import { median } from './stats.js';
@@ -57,28 +58,13 @@ const OVERHEAD_KEY = 'overhead-key';
 
 const round = (n: number, digits = 3) => Number(n.toFixed(digits));
 
-/** The state table's client with each request counted by its command (PutItemCommand, …) in `counts`. */
-function countingRequests<C extends { send: (...args: never[]) => unknown }>(
-  client: C,
-  counts: Map<string, number>,
-): C {
-  const counted = Object.create(client) as C;
-  const send = client.send.bind(client) as (...args: unknown[]) => unknown;
-  counted.send = ((command: object, ...rest: unknown[]) => {
-    const name = command.constructor.name.replace(/Command$/, '');
-    counts.set(name, (counts.get(name) ?? 0) + 1);
-    return send(command, ...rest);
-  }) as C['send'];
-  return counted;
-}
-
 /** Requests per approval, in all and by operation (most first), from a drain's counts. */
 function requestsPer(counts: Map<string, number>, approvals: number) {
   const per = (n: number) => round(n / Math.max(1, approvals), 2);
   const total = [...counts.values()].reduce((sum, n) => sum + n, 0);
   const byOperation = [...counts]
     .sort((a, b) => b[1] - a[1])
-    .map(([operation, n]) => `${operation} ${per(n)}`)
+    .map(([operation, n]) => `${operation.replace(/Command$/, '')} ${per(n)}`)
     .join(', ');
   return { total: per(total), byOperation };
 }
@@ -109,6 +95,10 @@ export async function run(): Promise<BenchSection> {
     sqs: createSqsClient({ endpoint: peers.sqsEndpoint }),
     dynamo: createDynamoClient({ endpoint: peers.dynamodbEndpoint }),
   };
+  // The drains' own client, its requests counted by operation (the overhead rows' client is not).
+  const drainDynamo = createDynamoClient({ endpoint: peers.dynamodbEndpoint });
+  const dynamoRequests = new Map<string, number>();
+  countRequests(drainDynamo, dynamoRequests);
   // Rate windows are per API key: each run has its own key, so none eats another's budget.
   const api = await startSandbox({
     apiKeys: [...KEYS, OVERHEAD_KEY],
@@ -185,13 +175,10 @@ export async function run(): Promise<BenchSection> {
         const firstRequest = api.sandbox.requests.length;
         await enqueue(ids);
         // A state table of its own: the shared budget's tickets belong to this run's key.
-        // Its requests counted by operation: what each approval costs in DynamoDB requests.
-        const dynamoRequests = new Map<string, number>();
-        const runTable = {
-          client: countingRequests(emulators.dynamo, dynamoRequests),
-          tableName: `${emulators.tableName}-${name}`,
-        };
-        await createStateTable(emulators.dynamo, runTable.tableName);
+        const runTable = { client: drainDynamo, tableName: `${emulators.tableName}-${name}` };
+        await createStateTable(runTable.client, runTable.tableName);
+        // Counted from here: what each approval costs in DynamoDB requests.
+        dynamoRequests.clear();
         const containers = Array.from({ length: maxConcurrency }, () =>
           createWorker({
             policy: POLICY,
@@ -279,7 +266,7 @@ export async function run(): Promise<BenchSection> {
           their429: theirs.filter((r) => r.status === 429).length,
           otherFailures,
           limits,
-          dynamoRequests,
+          dynamoRequests: new Map(dynamoRequests),
         };
       } finally {
         await api.close();
